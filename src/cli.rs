@@ -1,0 +1,77 @@
+//! The command-line grammar (clap derive): the single source for `--help`,
+//! the man pages and the shell completions.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::commands;
+use crate::output::{ColorChoice, Format};
+
+/// Observability and continuity for AI coding agents, from their own
+/// transcripts, in one local SQLite file.
+#[derive(Debug, Parser)]
+#[command(
+    name = "sessionkit",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit status: 0 success; 1 a check found something (check, --strict, --dry-run that would change things); 2 an error.\nOutput: a table on a terminal, JSON Lines when piped; --json prints one JSON document."
+)]
+pub struct Cli {
+    /// Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+
+    /// Output format [default: table on a terminal, jsonl when piped]
+    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+
+    /// Short for --format json
+    #[arg(long, global = true, conflicts_with = "format")]
+    pub json: bool,
+
+    /// Print no notes or progress on stderr (errors still print)
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
+    /// Never draw a progress bar
+    #[arg(long, global = true)]
+    pub no_progress: bool,
+
+    /// When to use colour (NO_COLOR is honoured under auto)
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read Claude Code transcripts into the database (incremental)
+    Ingest(commands::ingest::Args),
+    /// Re-project every session whose files still exist, ignoring checkpoints
+    Replay(commands::replay::Args),
+    /// List sessions with their token totals
+    Sessions(commands::sessions::Args),
+    /// One session: agents, tokens per agent and model, degraded lines
+    Show(commands::show::Args),
+    /// Remove projected transcript data older than a date (never memories or runs)
+    Prune(commands::prune::Args),
+    /// Integrity report for CI: degraded lines, failures, a recount against the files
+    Check(commands::check::Args),
+    /// Read and write runtime settings
+    Config(commands::config::Args),
+    /// Print shell completions (or write them all into a directory)
+    Completions(commands::completions::Args),
+    /// Print the man page (or write every page into a directory)
+    Man(commands::man::Args),
+}
+
+impl Cli {
+    /// The format asked for, if any (`--json` is `--format json`).
+    pub fn format(&self) -> Option<Format> {
+        if self.json { Some(Format::Json) } else { self.format }
+    }
+}

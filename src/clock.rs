@@ -1,0 +1,235 @@
+//! The process clock (fixable with `SESSIONKIT_NOW`) and instant parsing/printing.
+//!
+//! Every instant sessionkit stores is an `i64` of milliseconds since the Unix
+//! epoch, UTC (DESIGN.md, Data model). Transcript timestamps are parsed from any
+//! RFC 3339 precision or offset (Decision 6); the common Claude Code shape
+//! `YYYY-MM-DDTHH:MM:SS.mmmZ` takes a fast path that allocates nothing.
+
+use std::sync::OnceLock;
+
+use anyhow::{Context, Result, bail};
+
+/// Milliseconds since the Unix epoch, UTC.
+pub type Millis = i64;
+
+static NOW: OnceLock<Option<Millis>> = OnceLock::new();
+
+/// The environment variable that fixes the clock (tests, reproducible replays).
+pub const NOW_ENV: &str = "SESSIONKIT_NOW";
+
+/// Reads `SESSIONKIT_NOW` once; an unparsable value is an error the caller reports.
+pub fn init_from_env() -> Result<()> {
+    let fixed = match std::env::var(NOW_ENV) {
+        Ok(v) if !v.trim().is_empty() => Some(
+            parse_instant(v.trim())
+                .with_context(|| format!("{NOW_ENV}={v:?} is not an RFC 3339 instant"))?,
+        ),
+        _ => None,
+    };
+    let _ = NOW.set(fixed);
+    Ok(())
+}
+
+/// The current instant: `SESSIONKIT_NOW` when set, else the system clock.
+pub fn now() -> Millis {
+    if let Some(Some(fixed)) = NOW.get() {
+        return *fixed;
+    }
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn digits(b: &[u8]) -> Option<i64> {
+    let mut v: i64 = 0;
+    for &c in b {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(c - b'0');
+    }
+    Some(v)
+}
+
+/// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` without allocating.
+fn parse_fast(s: &[u8]) -> Option<Millis> {
+    if s.len() < 20 || s[4] != b'-' || s[7] != b'-' || !matches!(s[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    if s[13] != b':' || s[16] != b':' {
+        return None;
+    }
+    let (y, mo, d) = (digits(&s[0..4])?, digits(&s[5..7])?, digits(&s[8..10])?);
+    let (h, mi, se) = (digits(&s[11..13])?, digits(&s[14..16])?, digits(&s[17..19])?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+        return None;
+    }
+    let mut i = 19;
+    let mut ms = 0i64;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while i < s.len() && s[i].is_ascii_digit() {
+            i += 1;
+        }
+        let frac = &s[start..i];
+        if frac.is_empty() {
+            return None;
+        }
+        for (k, c) in frac.iter().take(3).enumerate() {
+            ms += i64::from(c - b'0') * [100, 10, 1][k];
+        }
+    }
+    let offset_min = match &s[i..] {
+        b"Z" | b"z" => 0,
+        [sign @ (b'+' | b'-'), rest @ ..] if rest.len() == 5 && rest[2] == b':' => {
+            let v = digits(&rest[0..2])? * 60 + digits(&rest[3..5])?;
+            if *sign == b'-' { -v } else { v }
+        }
+        _ => return None,
+    };
+    if d > days_in_month(y, mo) {
+        return None;
+    }
+    let days = days_from_civil(y, mo, d);
+    let secs = days * 86_400 + h * 3600 + mi * 60 + se.min(59) - offset_min * 60;
+    Some(secs * 1000 + ms)
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Parses an RFC 3339 instant to milliseconds (sub-millisecond digits truncate).
+pub fn parse_instant(s: &str) -> Option<Millis> {
+    if let Some(v) = parse_fast(s.as_bytes()) {
+        return Some(v);
+    }
+    let ts: jiff::Timestamp = s.parse().ok()?;
+    Some(ts.as_millisecond())
+}
+
+/// Formats an instant as RFC 3339 UTC with milliseconds: `2025-09-03T00:47:19.293Z`.
+pub fn format_instant(ms: Millis) -> String {
+    let secs = ms.div_euclid(1000);
+    let milli = ms.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let sod = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        sod / 3600,
+        (sod / 60) % 60,
+        sod % 60
+    )
+}
+
+/// The UTC calendar day of an instant, `YYYY-MM-DD`.
+pub fn format_day(ms: Millis) -> String {
+    format_instant(ms)[..10].to_string()
+}
+
+/// Parses a user-given bound: an RFC 3339 instant, a `YYYY-MM-DD` date (UTC
+/// midnight), or a span back from now such as `30d`, `12h`, `90m`, `2w`.
+pub fn parse_bound(s: &str) -> Result<Millis> {
+    let s = s.trim();
+    if let Some(v) = parse_instant(s) {
+        return Ok(v);
+    }
+    if s.len() == 10 {
+        if let Some(v) = parse_instant(&format!("{s}T00:00:00Z")) {
+            return Ok(v);
+        }
+    }
+    if let Some(unit) = s.chars().last() {
+        let num = &s[..s.len() - unit.len_utf8()];
+        if let Ok(n) = num.parse::<i64>() {
+            let per = match unit {
+                's' => 1_000,
+                'm' => 60_000,
+                'h' => 3_600_000,
+                'd' => 86_400_000,
+                'w' => 7 * 86_400_000,
+                _ => 0,
+            };
+            if per > 0 && n >= 0 {
+                return Ok(now() - n * per);
+            }
+        }
+    }
+    bail!("{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31) or a span back from now (30d, 12h, 90m, 2w)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn parses_claude_code_shape() {
+        assert_eq!(parse_instant("1970-01-01T00:00:00.000Z"), Some(0));
+        assert_eq!(parse_instant("2025-09-03T00:47:19.293Z"), Some(1_756_860_439_293));
+    }
+
+    #[test]
+    fn precision_and_offsets_are_instants() {
+        // Decision 6: `…00Z` and `…00.000Z` are the same instant; offsets shift.
+        let a = parse_instant("2026-01-15T10:00:00Z").unwrap();
+        assert_eq!(parse_instant("2026-01-15T10:00:00.000Z"), Some(a));
+        assert_eq!(parse_instant("2026-01-15T10:00:00.000999Z"), Some(a));
+        assert_eq!(parse_instant("2026-01-15T12:00:00+02:00"), Some(a));
+        assert_eq!(parse_instant("2026-01-15T05:30:00-04:30"), Some(a));
+        assert_eq!(parse_instant("2026-02-30T00:00:00Z"), None);
+        assert_eq!(parse_instant("not a time"), None);
+    }
+
+    #[test]
+    fn bounds_accept_dates_and_spans() {
+        assert_eq!(parse_bound("1970-01-02").unwrap(), 86_400_000);
+        assert!(parse_bound("yesterday").is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn format_parse_roundtrip(ms in -62_135_596_800_000i64..253_402_300_799_999i64) {
+            prop_assert_eq!(parse_instant(&format_instant(ms)), Some(ms));
+        }
+
+        #[test]
+        fn fast_path_agrees_with_jiff(ms in 0i64..4_102_444_800_000i64) {
+            let s = format_instant(ms);
+            let j: jiff::Timestamp = s.parse().unwrap();
+            prop_assert_eq!(j.as_millisecond(), ms);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! `sessionkit check`: the integrity report CI runs on a golden corpus.
+//! Exit 1 when it finds anything.
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::Ctx;
+use super::ingest::{CorpusArgs, roots};
+use crate::Exit;
+use crate::ingest::{self, Finding, Options};
+use crate::output::{Column, col};
+use crate::settings;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+
+    /// Skip the recount (no transcript is read; only the database is checked)
+    #[arg(long)]
+    pub no_recount: bool,
+}
+
+const COLUMNS: &[Column] = &[
+    col("kind", "kind"),
+    col("session_id", "session"),
+    col("file", "file"),
+    col("line", "line"),
+    col("detail", "detail"),
+];
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    let roots = if args.no_recount { None } else { roots(ctx, &args.corpus)? };
+    let mut store = ctx.open()?;
+    let mut findings: Vec<Finding> = Vec::new();
+    for l in store.degraded_lines(None)? {
+        findings.push(Finding {
+            kind: "degraded-line",
+            session_id: l.session_id,
+            file: Some(l.file),
+            line: Some(l.line),
+            detail: l.reason,
+        });
+    }
+    for (sid, f) in store.failures()? {
+        findings.push(Finding {
+            kind: if f.quarantined { "quarantined" } else { "failed" },
+            session_id: sid,
+            file: None,
+            line: None,
+            detail: format!("attempt {}: {}", f.attempts, f.reason),
+        });
+    }
+    if let Some(roots) = roots {
+        let opts = Options {
+            roots: roots.iter().map(|r| r.path.clone()).collect(),
+            strict: false,
+            max_file_size: match args.corpus.max_file_size {
+                Some(n) => n,
+                None => settings::count(&store, "ingest.max_file_size")?,
+            },
+            replay: false,
+            only: Default::default(),
+        };
+        findings.extend(ingest::recount(&mut store, &roots, &opts)?);
+    }
+    findings.sort_by(|a, b| {
+        (a.kind, &a.session_id, &a.file, a.line).cmp(&(b.kind, &b.session_id, &b.file, b.line))
+    });
+    let rows: Vec<Value> = findings
+        .iter()
+        .map(|f| json!({"kind": f.kind, "session_id": f.session_id, "file": f.file, "line": f.line, "detail": f.detail}))
+        .collect();
+    ctx.out.records(COLUMNS, &rows)?;
+    if findings.is_empty() {
+        ctx.out.note("check: nothing found");
+        Ok(Exit::Success)
+    } else {
+        ctx.out.note(&format!("check: {} finding(s)", findings.len()));
+        Ok(Exit::Found)
+    }
+}

@@ -1,0 +1,93 @@
+//! `sessionkit config get|set|unset|list`: runtime settings in the database,
+//! each overridable by the environment variable `config list` names.
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::Ctx;
+use crate::Exit;
+use crate::clock;
+use crate::output::{Column, col};
+use crate::settings::{self, SETTINGS, Source};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// Print the value in force (environment, else database, else default)
+    Get { key: String },
+    /// Store a value in the database
+    Set { key: String, value: String },
+    /// Remove a stored value (the default applies again)
+    Unset { key: String },
+    /// Every setting: value in force, where it comes from, its variable and default
+    List,
+}
+
+const COLUMNS: &[Column] = &[
+    col("key", "key"),
+    col("value", "value"),
+    col("source", "source"),
+    col("env", "environment variable"),
+    col("default", "default"),
+    col("description", "description"),
+];
+
+fn row(s: &settings::Setting, value: &str, source: Source) -> Value {
+    json!({
+        "key": s.key,
+        "value": value,
+        "source": source.as_str(),
+        "env": s.env,
+        "default": s.default,
+        "description": s.about,
+    })
+}
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    match &args.action {
+        Action::List => {
+            let store = ctx.open()?;
+            let mut rows = Vec::new();
+            for s in SETTINGS {
+                let (v, src) = settings::effective(&store, s)?;
+                rows.push(row(s, &v, src));
+            }
+            ctx.out.records(COLUMNS, &rows)?;
+        }
+        Action::Get { key } => {
+            let s = settings::lookup(key)?;
+            let store = ctx.open()?;
+            let (v, src) = settings::effective(&store, s)?;
+            if ctx.out.explicit {
+                ctx.out.record(COLUMNS, &row(s, &v, src))?;
+            } else {
+                println!("{v}");
+            }
+        }
+        Action::Set { key, value } => {
+            let s = settings::lookup(key)?;
+            let v = settings::validate(s, value)?;
+            let store = ctx.open()?;
+            store.set_setting(s.key, &v, clock::now())?;
+            if std::env::var(s.env).is_ok_and(|e| !e.trim().is_empty()) {
+                ctx.out.note(&format!("{} is set in the environment and overrides this value", s.env));
+            }
+            if ctx.out.explicit {
+                ctx.out.record(COLUMNS, &row(s, &v, Source::Database))?;
+            }
+        }
+        Action::Unset { key } => {
+            let s = settings::lookup(key)?;
+            let store = ctx.open()?;
+            if !store.unset_setting(s.key)? {
+                ctx.out.note(&format!("{} was not set; the default {} applies", s.key, s.default));
+            }
+        }
+    }
+    Ok(Exit::Success)
+}

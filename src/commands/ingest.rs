@@ -1,0 +1,109 @@
+//! `sessionkit ingest`: read transcripts into the database, incrementally.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde_json::Value;
+
+use super::Ctx;
+use crate::Exit;
+use crate::ingest::{self, Options, Summary};
+use crate::output::{Column, col};
+use crate::settings;
+
+/// Where transcripts are and how to read them (shared by ingest, replay, check).
+#[derive(Debug, Clone, clap::Args)]
+pub struct CorpusArgs {
+    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+
+    /// Per-file size cap in bytes; larger files are skipped as oversize [default: setting ingest.max_file_size, 64 MiB]
+    #[arg(long, value_name = "BYTES")]
+    pub max_file_size: Option<u64>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+
+    /// Fail a session on its first malformed line instead of skipping the line (exit 1)
+    #[arg(long)]
+    pub strict: bool,
+}
+
+pub(crate) const SUMMARY_COLUMNS: &[Column] = &[
+    col("roots", "roots"),
+    col("sessions_new", "new"),
+    col("sessions_updated", "updated"),
+    col("sessions_unchanged", "unchanged"),
+    col("sessions_degraded", "degraded"),
+    col("sessions_failed", "failed"),
+    col("sessions_quarantined", "quarantined"),
+    col("sessions_retained", "retained"),
+    col("agents", "agents"),
+    col("token_rows", "token rows"),
+    col("skipped", "skipped"),
+    col("bytes_read", "bytes read"),
+    col("elapsed_ms", "elapsed ms"),
+    col("failures", "failures"),
+];
+
+/// Resolves the roots to read; `None` when none was given and none exists.
+pub(crate) fn roots(ctx: &Ctx, args: &CorpusArgs) -> Result<Option<Vec<ingest::Root>>> {
+    let given = if args.roots.is_empty() {
+        crate::corpus::default_roots()
+    } else {
+        args.roots.clone()
+    };
+    if given.is_empty() {
+        ctx.out.note(
+            "no Claude Code transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects); pass --root DIR",
+        );
+        return Ok(None);
+    }
+    Ok(Some(ingest::resolve_roots(&given)?))
+}
+
+pub(crate) fn run_corpus(ctx: &Ctx, corpus: &CorpusArgs, strict: bool, replay: bool) -> Result<Exit> {
+    let Some(roots) = roots(ctx, corpus)? else {
+        return Ok(Exit::Success);
+    };
+    let mut store = ctx.open()?;
+    let max_file_size = match corpus.max_file_size {
+        Some(n) => n,
+        None => settings::count(&store, "ingest.max_file_size")?,
+    };
+    let opts = Options {
+        roots: roots.iter().map(|r| r.path.clone()).collect(),
+        strict,
+        max_file_size,
+        replay,
+        only: Default::default(),
+    };
+    let pb = ctx.out.progress_bar(0, if replay { "replay" } else { "ingest" });
+    let summary = ingest::run(&mut store, &roots, &opts, pb.as_ref());
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let summary = summary?;
+    print_summary(ctx, &summary)?;
+    Ok(if summary.strict_failed { Exit::Found } else { Exit::Success })
+}
+
+fn print_summary(ctx: &Ctx, s: &Summary) -> Result<()> {
+    for f in &s.failures {
+        let state = if f.quarantined { "quarantined" } else { "will retry" };
+        ctx.out.note(&format!(
+            "session {} failed (attempt {}, {state}): {}",
+            f.session_id, f.attempt, f.reason
+        ));
+    }
+    let value: Value = serde_json::to_value(s)?;
+    ctx.out.record(SUMMARY_COLUMNS, &value)
+}
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    run_corpus(ctx, &args.corpus, args.strict, false)
+}

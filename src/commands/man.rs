@@ -1,0 +1,51 @@
+//! `sessionkit man`: roff man pages generated from the clap tree.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::CommandFactory;
+
+use crate::Exit;
+use crate::cli::Cli;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write sessionkit.1 and one page per command into DIR (what `man/` holds)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// Every page: (file name, roff text), the top page first.
+pub fn pages() -> Result<Vec<(String, Vec<u8>)>> {
+    let cmd = Cli::command();
+    let mut out = Vec::new();
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(cmd.clone()).render(&mut buf)?;
+    out.push(("sessionkit.1".to_string(), buf));
+    for sub in cmd.get_subcommands() {
+        let name = format!("sessionkit-{}", sub.get_name());
+        let page = sub.clone().name(name.clone());
+        let mut buf = Vec::new();
+        clap_mangen::Man::new(page).render(&mut buf)?;
+        out.push((format!("{name}.1"), buf));
+    }
+    Ok(out)
+}
+
+pub fn run(args: &Args) -> Result<Exit> {
+    let pages = pages()?;
+    match &args.dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            for (name, text) in &pages {
+                let path = dir.join(name);
+                std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            }
+        }
+        None => {
+            use std::io::Write;
+            std::io::stdout().lock().write_all(&pages[0].1)?;
+        }
+    }
+    Ok(Exit::Success)
+}

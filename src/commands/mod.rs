@@ -1,0 +1,50 @@
+//! One module per verb: arguments → a domain call → rendered result.
+
+pub mod check;
+pub mod completions;
+pub mod config;
+pub mod ingest;
+pub mod man;
+pub mod prune;
+pub mod replay;
+pub mod sessions;
+pub mod show;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde_json::{Map, Value, json};
+
+use crate::clock::{Millis, format_instant};
+use crate::output::Output;
+use crate::store::Store;
+use crate::store::reports::Totals;
+
+/// What every command that uses the database gets.
+pub struct Ctx {
+    pub db: PathBuf,
+    pub out: Output,
+}
+
+impl Ctx {
+    pub fn open(&self) -> Result<Store> {
+        Store::open(&self.db)
+    }
+}
+
+/// An instant as JSON: RFC 3339 UTC, or null when unknown.
+pub(crate) fn time(v: Option<Millis>) -> Value {
+    v.map_or(Value::Null, |t| Value::String(format_instant(t)))
+}
+
+/// Adds the token fields every report uses to a JSON object.
+pub(crate) fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
+    let b = t.tokens;
+    o.insert("messages".into(), json!(t.messages));
+    o.insert("input_tokens".into(), json!(b.input));
+    o.insert("output_tokens".into(), json!(b.output));
+    o.insert("cache_write_5m_tokens".into(), json!(b.cache_write_5m));
+    o.insert("cache_write_1h_tokens".into(), json!(b.cache_write_1h));
+    o.insert("cache_read_tokens".into(), json!(b.cache_read));
+    o.insert("total_tokens".into(), json!(b.total()));
+}

@@ -1,0 +1,144 @@
+//! `sessionkit show SESSION`: one session in full.
+
+use anyhow::Result;
+use serde_json::{Map, Value, json};
+
+use super::sessions::session_json;
+use super::{Ctx, put_totals, time};
+use crate::Exit;
+use crate::output::{Column, Format, col};
+use crate::store::reports::SessionFilter;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Session id, or a unique prefix of one
+    pub session: String,
+}
+
+const SESSION_COLUMNS: &[Column] = &[
+    col("session_id", "session"),
+    col("project", "project"),
+    col("project_slug", "slug"),
+    col("cwd", "cwd"),
+    col("git_branch", "branch"),
+    col("harness", "harness"),
+    col("harness_version", "version"),
+    col("started_at", "started"),
+    col("last_activity_at", "last activity"),
+    col("status", "status"),
+    col("agents", "agents"),
+    col("models", "models"),
+    col("messages", "messages"),
+    col("input_tokens", "input tokens"),
+    col("output_tokens", "output tokens"),
+    col("cache_write_5m_tokens", "cache write 5m tokens"),
+    col("cache_write_1h_tokens", "cache write 1h tokens"),
+    col("cache_read_tokens", "cache read tokens"),
+    col("total_tokens", "total tokens"),
+    col("records", "records"),
+    col("unknown_records", "unknown records"),
+    col("synthetic_messages", "synthetic messages"),
+    col("degraded_lines", "degraded lines"),
+];
+
+const AGENT_COLUMNS: &[Column] = &[
+    col("agent_id", "agent"),
+    col("layout", "layout"),
+    col("agent_type", "type"),
+    col("status", "status"),
+    col("first_seen_at", "first seen"),
+    col("last_seen_at", "last seen"),
+    col("messages", "messages"),
+    col("input_tokens", "input"),
+    col("output_tokens", "output"),
+    col("cache_write_5m_tokens", "cache w 5m"),
+    col("cache_write_1h_tokens", "cache w 1h"),
+    col("cache_read_tokens", "cache read"),
+];
+
+const MODEL_COLUMNS: &[Column] = &[
+    col("model", "model"),
+    col("messages", "messages"),
+    col("input_tokens", "input"),
+    col("output_tokens", "output"),
+    col("cache_write_5m_tokens", "cache w 5m"),
+    col("cache_write_1h_tokens", "cache w 1h"),
+    col("cache_read_tokens", "cache read"),
+];
+
+const LINE_COLUMNS: &[Column] = &[col("file", "file"), col("line", "line"), col("reason", "reason")];
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    ctx.out.refuse("a session (it has nested lists)", &[Format::Csv])?;
+    let store = ctx.open()?;
+    let id = store.resolve_session(&args.session)?;
+    let filter = SessionFilter {
+        session_id: Some(id.clone()),
+        ..SessionFilter::default()
+    };
+    let session = store
+        .sessions(&filter)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| crate::store::StoreError::NoSuchSession(id.clone()))?;
+    let agents: Vec<Value> = store
+        .agents_of(&id)?
+        .iter()
+        .map(|a| {
+            let mut o = Map::new();
+            o.insert("agent_id".into(), json!(a.agent_id));
+            o.insert("parent_agent_id".into(), json!(a.parent_agent_id));
+            o.insert("layout".into(), json!(a.layout));
+            o.insert("agent_type".into(), json!(a.agent_type));
+            o.insert("description".into(), json!(a.description));
+            o.insert("transcript_path".into(), json!(a.transcript_path));
+            o.insert("status".into(), json!(a.status));
+            o.insert("first_seen_at".into(), time(a.first_seen_at));
+            o.insert("last_seen_at".into(), time(a.last_seen_at));
+            o.insert("records".into(), json!(a.records));
+            o.insert("models".into(), json!(a.models));
+            put_totals(&mut o, &a.totals);
+            Value::Object(o)
+        })
+        .collect();
+    let models: Vec<Value> = store
+        .models_of(&id)?
+        .iter()
+        .map(|(m, t)| {
+            let mut o = Map::new();
+            o.insert("model".into(), json!(m));
+            put_totals(&mut o, t);
+            Value::Object(o)
+        })
+        .collect();
+    let degraded: Vec<Value> = store
+        .degraded_lines(Some(&id))?
+        .iter()
+        .map(|l| json!({"file": l.file, "line": l.line, "reason": l.reason}))
+        .collect();
+    let compactions: Vec<Value> = store
+        .compactions_of(&id)?
+        .iter()
+        .map(|c| json!({"agent_id": c.agent_id, "at": time(c.at), "trigger": c.trigger, "pre_tokens": c.pre_tokens}))
+        .collect();
+    let mut doc = session_json(&session);
+    if ctx.out.format == Format::Table {
+        let head = Value::Object(doc);
+        ctx.out.record(SESSION_COLUMNS, &head)?;
+        ctx.out.section("Agents")?;
+        ctx.out.records(AGENT_COLUMNS, &agents)?;
+        ctx.out.section("Models")?;
+        ctx.out.records(MODEL_COLUMNS, &models)?;
+        if !degraded.is_empty() {
+            ctx.out.section("Degraded lines")?;
+            ctx.out.records(LINE_COLUMNS, &degraded)?;
+        }
+        return Ok(Exit::Success);
+    }
+    doc.insert("by_agent".into(), Value::Array(agents));
+    doc.insert("by_model".into(), Value::Array(models));
+    doc.insert("degraded".into(), Value::Array(degraded));
+    doc.insert("compactions".into(), Value::Array(compactions));
+    ctx.out.record(SESSION_COLUMNS, &Value::Object(doc))?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,392 @@
+//! Walks a corpus root and finds every session and subagent transcript in all
+//! four Claude Code layouts (DESIGN.md Decision 1), with `lstat` only.
+//!
+//! ```text
+//! <root>/<slug>/<session>.jsonl                                        main
+//! <root>/<slug>/agent-<id>.jsonl                                       flat (owner read from its records)
+//! <root>/<slug>/<session>/subagents/agent-<id>.jsonl [+ .meta.json]    nested
+//! <root>/<slug>/<session>/subagents/workflows/wf_<id>/agent-<id>.jsonl workflow
+//! ```
+//! Nothing deeper is entered (that is the depth cap); everything not read is
+//! counted as a `Skip` with its reason.
+
+use std::collections::BTreeMap;
+use std::fs::Metadata;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::{Skip, SkipReason};
+use crate::transcript::{AgentLayout, FileRole, PARSER_REVISION};
+
+/// A file found by the walk, with the `lstat` facts its fingerprint uses.
+#[derive(Debug, Clone)]
+pub struct PlannedFile {
+    pub rel: String,
+    pub abs: PathBuf,
+    pub size: u64,
+    pub mtime_ns: i128,
+    pub role: FileRole,
+    /// `(rel, abs, size, mtime_ns)` of the `.meta.json` sidecar.
+    pub sidecar: Option<(String, PathBuf, u64, i128)>,
+}
+
+/// One session's files under one root.
+#[derive(Debug, Clone)]
+pub struct SessionFiles {
+    pub session_id: String,
+    pub slug: String,
+    pub root: usize,
+    pub main: PlannedFile,
+    pub agents: Vec<PlannedFile>,
+}
+
+/// A `<slug>/agent-<id>.jsonl` file: its owner is the session its records name,
+/// which only a read can tell (the caller remembers it).
+#[derive(Debug, Clone)]
+pub struct FlatAgentFile {
+    pub root: usize,
+    pub slug: String,
+    pub file: PlannedFile,
+}
+
+/// What the walk of every root found.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub sessions: BTreeMap<String, SessionFiles>,
+    pub flat: Vec<FlatAgentFile>,
+    pub skips: Vec<Skip>,
+}
+
+fn is_session_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            8 | 13 | 18 | 23 => c == b'-',
+            _ => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
+        })
+}
+
+/// `agent-<id><suffix>` with a safe id of letters, digits, `-` and `_`.
+fn agent_id_of<'n>(name: &'n str, suffix: &str) -> Option<&'n str> {
+    let id = name.strip_prefix("agent-")?.strip_suffix(suffix)?;
+    let ok = !id.is_empty()
+        && id
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_');
+    ok.then_some(id)
+}
+
+fn mtime_ns(m: &Metadata) -> i128 {
+    i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec())
+}
+
+struct Entry {
+    name: String,
+    path: PathBuf,
+    meta: Metadata,
+}
+
+/// Lists a directory sorted by name; bad names, symlinks and entries that
+/// vanish are handled here so callers see only real files and directories.
+fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(_) => {
+            skips.push(Skip {
+                reason: SkipReason::Unreadable,
+                path: rel.to_string(),
+            });
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for ent in rd.flatten() {
+        let raw = ent.file_name();
+        let join = |n: &str| {
+            if rel.is_empty() {
+                n.to_string()
+            } else {
+                format!("{rel}/{n}")
+            }
+        };
+        let Some(name) = raw.to_str().filter(|n| !n.contains('\\')) else {
+            skips.push(Skip {
+                reason: SkipReason::BadName,
+                path: join(&raw.to_string_lossy()),
+            });
+            continue;
+        };
+        let path = ent.path();
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue; // vanished between readdir and lstat
+        };
+        let ft = meta.file_type();
+        let reason = if ft.is_symlink() {
+            Some(SkipReason::Symlink)
+        } else if !ft.is_file() && !ft.is_dir() {
+            Some(SkipReason::NotRegularFile)
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            skips.push(Skip {
+                reason,
+                path: join(name),
+            });
+            continue;
+        }
+        out.push(Entry {
+            name: name.to_string(),
+            path,
+            meta,
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// Checks size bounds of a transcript file; `None` means skipped (recorded).
+fn admit(e: &Entry, rel: String, cap: u64, role: FileRole, skips: &mut Vec<Skip>) -> Option<PlannedFile> {
+    let reason = if e.meta.len() == 0 {
+        Some(SkipReason::Empty)
+    } else if e.meta.len() > cap {
+        Some(SkipReason::Oversize)
+    } else {
+        None
+    };
+    if let Some(reason) = reason {
+        skips.push(Skip { reason, path: rel });
+        return None;
+    }
+    Some(PlannedFile {
+        rel,
+        abs: e.path.clone(),
+        size: e.meta.len(),
+        mtime_ns: mtime_ns(&e.meta),
+        role,
+        sidecar: None,
+    })
+}
+
+/// Walks one root. Sessions already found under an earlier root or a
+/// lexicographically smaller slug win; later copies are `duplicate-session`.
+pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
+    let skips = &mut into.skips;
+    for slug in list(root, "", skips) {
+        if !slug.meta.is_dir() {
+            skips.push(Skip {
+                reason: SkipReason::NonArtifact,
+                path: slug.name,
+            });
+            continue;
+        }
+        let entries = list(&slug.path, &slug.name, skips);
+        let mut dirs: BTreeMap<&str, &Entry> = BTreeMap::new();
+        for e in entries.iter().filter(|e| e.meta.is_dir()) {
+            dirs.insert(e.name.as_str(), e);
+        }
+        let mut used_dirs: Vec<&str> = Vec::new();
+        for e in entries.iter().filter(|e| e.meta.is_file()) {
+            let rel = format!("{}/{}", slug.name, e.name);
+            if let Some(sid) = e.name.strip_suffix(".jsonl").filter(|s| is_session_uuid(s)) {
+                if into.sessions.contains_key(sid) {
+                    skips.push(Skip {
+                        reason: SkipReason::DuplicateSession,
+                        path: rel,
+                    });
+                    used_dirs.push(sid);
+                    continue;
+                }
+                let Some(main) = admit(e, rel, cap, FileRole::Main, skips) else {
+                    continue;
+                };
+                let mut agents = Vec::new();
+                if let Some(d) = dirs.get(sid) {
+                    used_dirs.push(sid);
+                    walk_session_dir(d, &format!("{}/{sid}", slug.name), cap, &mut agents, skips);
+                }
+                into.sessions.insert(
+                    sid.to_string(),
+                    SessionFiles {
+                        session_id: sid.to_string(),
+                        slug: slug.name.clone(),
+                        root: root_idx,
+                        main,
+                        agents,
+                    },
+                );
+            } else if let Some(id) = agent_id_of(&e.name, ".jsonl") {
+                let role = FileRole::Agent {
+                    agent_id: id.to_string(),
+                    layout: AgentLayout::Flat,
+                    workflow_id: None,
+                };
+                if let Some(file) = admit(e, rel, cap, role, skips) {
+                    into.flat.push(FlatAgentFile {
+                        root: root_idx,
+                        slug: slug.name.clone(),
+                        file,
+                    });
+                }
+            } else {
+                skips.push(Skip {
+                    reason: SkipReason::NonArtifact,
+                    path: rel,
+                });
+            }
+        }
+        for (name, d) in &dirs {
+            if used_dirs.contains(name) {
+                continue;
+            }
+            let rel = format!("{}/{name}", slug.name);
+            if is_session_uuid(name) {
+                // A session directory without its main transcript.
+                let mut orphans = Vec::new();
+                walk_session_dir(d, &rel, cap, &mut orphans, skips);
+                for o in orphans {
+                    skips.push(Skip {
+                        reason: SkipReason::OrphanAgent,
+                        path: o.rel,
+                    });
+                }
+            } else {
+                skips.push(Skip {
+                    reason: SkipReason::NonArtifact,
+                    path: rel,
+                });
+            }
+        }
+    }
+}
+
+/// `<session>/`: only `subagents/` is read; anything else is non-artifact.
+fn walk_session_dir(dir: &Entry, rel: &str, cap: u64, agents: &mut Vec<PlannedFile>, skips: &mut Vec<Skip>) {
+    for e in list(&dir.path, rel, skips) {
+        let erel = format!("{rel}/{}", e.name);
+        if e.name == "subagents" && e.meta.is_dir() {
+            walk_agents(&e, &erel, cap, None, agents, skips);
+        } else {
+            skips.push(Skip {
+                reason: SkipReason::NonArtifact,
+                path: erel,
+            });
+        }
+    }
+}
+
+/// `subagents/` or `subagents/workflows/wf_<id>/`: agent files and sidecars.
+fn walk_agents(
+    dir: &Entry,
+    rel: &str,
+    cap: u64,
+    workflow: Option<&str>,
+    agents: &mut Vec<PlannedFile>,
+    skips: &mut Vec<Skip>,
+) {
+    let entries = list(&dir.path, rel, skips);
+    let mut sidecars: BTreeMap<String, (String, PathBuf, u64, i128)> = BTreeMap::new();
+    let start = agents.len();
+    for e in &entries {
+        let erel = format!("{rel}/{}", e.name);
+        if e.meta.is_dir() {
+            if workflow.is_none() && e.name == "workflows" {
+                for wf in list(&e.path, &erel, skips) {
+                    let wrel = format!("{erel}/{}", wf.name);
+                    match wf.name.strip_prefix("wf_").filter(|_| wf.meta.is_dir()) {
+                        Some(id) if !id.is_empty() => {
+                            walk_agents(&wf, &wrel, cap, Some(id), agents, skips);
+                        }
+                        _ => skips.push(Skip {
+                            reason: SkipReason::NonArtifact,
+                            path: wrel,
+                        }),
+                    }
+                }
+            } else {
+                skips.push(Skip {
+                    reason: SkipReason::NonArtifact,
+                    path: erel,
+                });
+            }
+        } else if let Some(id) = agent_id_of(&e.name, ".jsonl") {
+            let role = FileRole::Agent {
+                agent_id: id.to_string(),
+                layout: if workflow.is_some() {
+                    AgentLayout::Workflow
+                } else {
+                    AgentLayout::Nested
+                },
+                workflow_id: workflow.map(str::to_string),
+            };
+            if let Some(f) = admit(e, erel, cap, role, skips) {
+                agents.push(f);
+            }
+        } else if let Some(id) = agent_id_of(&e.name, ".meta.json") {
+            sidecars.insert(
+                id.to_string(),
+                (erel, e.path.clone(), e.meta.len(), mtime_ns(&e.meta)),
+            );
+        } else if workflow.is_some() && e.name == "journal.jsonl" {
+            // The workflow journal: known, and not needed for counting.
+        } else {
+            skips.push(Skip {
+                reason: SkipReason::NonArtifact,
+                path: erel,
+            });
+        }
+    }
+    for f in &mut agents[start..] {
+        if let FileRole::Agent { agent_id, .. } = &f.role {
+            f.sidecar = sidecars.remove(agent_id);
+        }
+    }
+    for (_, (rel, _, size, _)) in sidecars {
+        let reason = if size > cap {
+            SkipReason::Oversize
+        } else {
+            SkipReason::NonArtifact
+        };
+        skips.push(Skip { reason, path: rel });
+    }
+}
+
+/// The session's fingerprint: every file's path, size and mtime (no content),
+/// plus the parser revision. Any change means the session is read again.
+pub fn fingerprint(s: &SessionFiles) -> String {
+    let mut parts: Vec<String> = Vec::with_capacity(1 + 2 * s.agents.len());
+    let mut push = |rel: &str, size: u64, mtime: i128| parts.push(format!("{rel}\t{size}\t{mtime}"));
+    push(&s.main.rel, s.main.size, s.main.mtime_ns);
+    for a in &s.agents {
+        push(&a.rel, a.size, a.mtime_ns);
+        if let Some((rel, _, size, mtime)) = &a.sidecar {
+            push(rel, *size, *mtime);
+        }
+    }
+    parts.sort();
+    let mut h = Sha256::new();
+    h.update(format!("rev{PARSER_REVISION}\n"));
+    for p in &parts {
+        h.update(p.as_bytes());
+        h.update(b"\n");
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(is_session_uuid("5c0375b4-57a5-4f26-b12d-d022ee4e51b7"));
+        assert!(!is_session_uuid("5C0375B4-57a5-4f26-b12d-d022ee4e51b7"));
+        assert!(!is_session_uuid("agent-1234"));
+        assert_eq!(agent_id_of("agent-test-hash-123.jsonl", ".jsonl"), Some("test-hash-123"));
+        assert_eq!(agent_id_of("agent-ab.meta.json", ".meta.json"), Some("ab"));
+        assert_eq!(agent_id_of("agent-.jsonl", ".jsonl"), None);
+        assert_eq!(agent_id_of("agent-a b.jsonl", ".jsonl"), None);
+    }
+}

@@ -1,0 +1,101 @@
+//! The file system side of ingest: where transcripts are, in every layout,
+//! read safely and fingerprinted from `lstat` alone.
+
+mod discover;
+mod read;
+
+pub use discover::{Discovery, FlatAgentFile, PlannedFile, SessionFiles, discover, fingerprint};
+pub use read::{ReadError, io_detail, read_capped, read_head};
+
+use std::path::{Path, PathBuf};
+
+/// Default per-file cap: 64 MiB (study-agenthropic-ingest.md §e).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+
+/// Why an entry of the corpus was not read. Every skip is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipReason {
+    Symlink,
+    Oversize,
+    NotRegularFile,
+    Unreadable,
+    Empty,
+    NonArtifact,
+    DuplicateSession,
+    BadName,
+    /// A subagent transcript whose session has no main transcript under this root.
+    OrphanAgent,
+}
+
+impl SkipReason {
+    pub const ALL: [SkipReason; 9] = [
+        SkipReason::Symlink,
+        SkipReason::Oversize,
+        SkipReason::NotRegularFile,
+        SkipReason::Unreadable,
+        SkipReason::Empty,
+        SkipReason::NonArtifact,
+        SkipReason::DuplicateSession,
+        SkipReason::BadName,
+        SkipReason::OrphanAgent,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Symlink => "symlink",
+            SkipReason::Oversize => "oversize",
+            SkipReason::NotRegularFile => "not-regular-file",
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::Empty => "empty",
+            SkipReason::NonArtifact => "non-artifact",
+            SkipReason::DuplicateSession => "duplicate-session",
+            SkipReason::BadName => "bad-name",
+            SkipReason::OrphanAgent => "orphan-agent",
+        }
+    }
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One skipped entry: why, and where (relative to its root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    pub reason: SkipReason,
+    pub path: String,
+}
+
+/// The roots to read when the user gives none: `$CLAUDE_CONFIG_DIR/projects`
+/// for each comma-separated entry, else `~/.claude/projects` and
+/// `~/.config/claude/projects`, each only where it exists.
+pub fn default_roots() -> Vec<PathBuf> {
+    let candidates: Vec<PathBuf> = match std::env::var("CLAUDE_CONFIG_DIR") {
+        Ok(v) if !v.trim().is_empty() => v
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| Path::new(s).join("projects"))
+            .collect(),
+        _ => match std::env::var_os("HOME") {
+            Some(home) => {
+                let home = PathBuf::from(home);
+                vec![
+                    home.join(".claude/projects"),
+                    home.join(".config/claude/projects"),
+                ]
+            }
+            None => Vec::new(),
+        },
+    };
+    candidates.into_iter().filter(|p| p.is_dir()).collect()
+}
+
+/// A stable, path-free label of a root: hex SHA-256 of its canonical path.
+pub fn scope_of(root: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let h = Sha256::digest(root.as_os_str().as_encoded_bytes());
+    h.iter().take(16).map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,413 @@
+//! The ingest pipeline: corpus → parse → project, one transaction per session.
+//!
+//! Discovery and fingerprints are `lstat` only; unchanged sessions are never
+//! opened. Changed sessions are read and parsed on one thread per core and
+//! written by this thread, so peak memory is a few sessions, not the corpus.
+
+mod flat;
+mod recount;
+mod summary;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+pub use recount::{Finding, recount};
+pub use summary::{FailureNote, Summary};
+
+use crate::clock;
+use crate::corpus::{self, Discovery, SessionFiles, Skip};
+use crate::store::Store;
+use crate::store::projection::SessionMeta;
+use crate::transcript::{self, BadLine, ParsedSession, SessionFile, SessionInput};
+
+/// The harness name Claude Code sessions are stored under.
+pub const CLAUDE_CODE: &str = "claude-code";
+
+/// What `ingest` and `replay` were asked to do.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub roots: Vec<PathBuf>,
+    pub strict: bool,
+    pub max_file_size: u64,
+    /// Re-project every session found, ignoring checkpoints and quarantine.
+    pub replay: bool,
+    /// Only these sessions (by id); empty means all.
+    pub only: BTreeSet<String>,
+}
+
+/// A root as the run uses it.
+#[derive(Debug, Clone)]
+pub struct Root {
+    pub path: PathBuf,
+    pub scope: String,
+}
+
+/// Resolves roots to canonical directories; a missing root is an error.
+pub fn resolve_roots(roots: &[PathBuf]) -> Result<Vec<Root>> {
+    let mut out: Vec<Root> = Vec::new();
+    for r in roots {
+        let path = std::fs::canonicalize(r)
+            .with_context(|| format!("corpus root {} cannot be opened", r.display()))?;
+        anyhow::ensure!(path.is_dir(), "corpus root {} is not a directory", r.display());
+        if out.iter().all(|o| o.path != path) {
+            let scope = corpus::scope_of(&path);
+            out.push(Root { path, scope });
+        }
+    }
+    Ok(out)
+}
+
+/// Walks every root and assigns flat agent files to their sessions.
+pub fn discover(store: &mut Store, roots: &[Root], cap: u64) -> Result<(Discovery, u64)> {
+    let mut d = Discovery::default();
+    for (i, r) in roots.iter().enumerate() {
+        corpus::discover(i, &r.path, cap, &mut d);
+    }
+    let bytes = flat::assign(store, roots, cap, &mut d)?;
+    for s in d.sessions.values_mut() {
+        s.agents.sort_by(|a, b| a.rel.cmp(&b.rel));
+    }
+    Ok((d, bytes))
+}
+
+/// One unit of work: a session to read and parse.
+struct Job {
+    files: SessionFiles,
+    fingerprint: String,
+    size: u64,
+}
+
+/// What a worker hands back.
+enum Outcome {
+    Parsed {
+        parsed: Box<ParsedSession>,
+        skips: Vec<Skip>,
+        bytes: u64,
+    },
+    Failed {
+        reason: String,
+        strict: bool,
+        skips: Vec<Skip>,
+        bytes: u64,
+    },
+}
+
+/// Runs ingest (or replay) over `roots` into `store`.
+pub fn run(store: &mut Store, roots: &[Root], opts: &Options, progress: Option<&indicatif::ProgressBar>) -> Result<Summary> {
+    let started = Instant::now();
+    let (discovery, head_bytes) = discover(store, roots, opts.max_file_size)?;
+    let mut sum = Summary::new(roots.len());
+    sum.bytes_read = head_bytes;
+    for s in &discovery.skips {
+        sum.skip(s.reason);
+    }
+    let checkpoints = store.checkpoints()?;
+    let failures = store.failures()?;
+    let known = store.session_ids()?;
+    let present: BTreeSet<String> = discovery.sessions.keys().cloned().collect();
+    let mut jobs: Vec<Job> = Vec::new();
+    for (sid, files) in discovery.sessions {
+        if !opts.only.is_empty() && !opts.only.contains(&sid) {
+            continue;
+        }
+        let fp = corpus::fingerprint(&files);
+        if !opts.replay {
+            if checkpoints.get(&sid) == Some(&fp) {
+                sum.unchanged += 1;
+                continue;
+            }
+            if let Some(f) = failures.get(&sid).filter(|f| f.quarantined && f.fingerprint == fp) {
+                sum.quarantined += 1;
+                sum.failures.push(FailureNote {
+                    session_id: sid.clone(),
+                    reason: f.reason.clone(),
+                    attempt: f.attempts,
+                    quarantined: true,
+                });
+                continue;
+            }
+        }
+        let size = files.main.size + files.agents.iter().map(|a| a.size).sum::<u64>();
+        jobs.push(Job {
+            files,
+            fingerprint: fp,
+            size,
+        });
+    }
+    // Largest first, so two threads finish together.
+    jobs.sort_by(|a, b| b.size.cmp(&a.size).then(a.files.session_id.cmp(&b.files.session_id)));
+    if let Some(pb) = progress {
+        pb.set_length(jobs.iter().map(|j| j.size).sum());
+    }
+    process(store, roots, opts, jobs, &known, &mut sum, progress)?;
+    sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
+    sum.elapsed_ms = started.elapsed().as_millis() as u64;
+    Ok(sum)
+}
+
+fn process(
+    store: &mut Store,
+    roots: &[Root],
+    opts: &Options,
+    jobs: Vec<Job>,
+    known: &BTreeSet<String>,
+    sum: &mut Summary,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<()> {
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let workers = std::thread::available_parallelism()
+        .map_or(2, std::num::NonZero::get)
+        .min(jobs.len());
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(workers);
+    let jobs_ref = &jobs;
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = jobs_ref.get(i) else { break };
+                    let out = read_and_parse(&job.files, opts);
+                    if tx.send((i, out)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let result = (|| -> Result<()> {
+            for (i, out) in &rx {
+                let job = &jobs_ref[i];
+                write_outcome(store, roots, job, out, known, sum)?;
+                if let Some(pb) = progress {
+                    pb.inc(job.size);
+                }
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            // Stop the workers: they see the closed channel and exit.
+            next.store(usize::MAX / 2, Ordering::Relaxed);
+            drop(rx);
+        }
+        result
+    })
+}
+
+fn write_outcome(
+    store: &mut Store,
+    roots: &[Root],
+    job: &Job,
+    out: Outcome,
+    known: &BTreeSet<String>,
+    sum: &mut Summary,
+) -> Result<()> {
+    let sid = job.files.session_id.as_str();
+    let meta = SessionMeta {
+        harness: CLAUDE_CODE,
+        slug: &job.files.slug,
+        project: None,
+        scope: &roots[job.files.root].scope,
+        fingerprint: &job.fingerprint,
+    };
+    let now = clock::now();
+    match out {
+        Outcome::Parsed { parsed, skips, bytes } => {
+            sum.bytes_read += bytes;
+            for s in &skips {
+                sum.skip(s.reason);
+            }
+            let project = match parsed.cwd.as_deref() {
+                Some(cwd) => Some(crate::project::project_of(store, cwd)?),
+                None => None,
+            };
+            let meta = SessionMeta {
+                project: project.as_deref(),
+                ..meta
+            };
+            store
+                .project_session(&parsed, &meta, now)
+                .with_context(|| format!("writing session {sid}"))?;
+            if known.contains(sid) {
+                sum.updated += 1;
+            } else {
+                sum.new += 1;
+            }
+            if !parsed.bad_lines.is_empty() {
+                sum.degraded += 1;
+            }
+            sum.agents += parsed.agents.len() as u64;
+            sum.token_rows += parsed.usage.len() as u64;
+        }
+        Outcome::Failed {
+            reason,
+            strict,
+            skips,
+            bytes,
+        } => {
+            sum.bytes_read += bytes;
+            for s in &skips {
+                sum.skip(s.reason);
+            }
+            let reason = sanitize_reason(&reason);
+            let state = store.record_failure(sid, &meta, &reason, now)?;
+            if state.quarantined {
+                sum.quarantined += 1;
+            } else {
+                sum.failed += 1;
+            }
+            sum.strict_failed |= strict;
+            sum.failures.push(FailureNote {
+                session_id: sid.to_string(),
+                reason,
+                attempt: state.attempts,
+                quarantined: state.quarantined,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Reads every file of a session (safely) and parses it.
+fn read_and_parse(files: &SessionFiles, opts: &Options) -> Outcome {
+    let cap = opts.max_file_size;
+    let mut skips = Vec::new();
+    let mut bytes = 0u64;
+    let main = match corpus::read_capped(&files.main.abs, cap) {
+        Ok(b) => b,
+        Err(e) => {
+            skips.push(Skip {
+                reason: e.reason,
+                path: files.main.rel.clone(),
+            });
+            return Outcome::Failed {
+                reason: format!("main transcript {}: {}", e.reason, e.detail),
+                strict: false,
+                skips,
+                bytes,
+            };
+        }
+    };
+    bytes += main.len() as u64;
+    let mut input = SessionInput {
+        session_id: files.session_id.clone(),
+        files: vec![SessionFile {
+            rel_path: files.main.rel.clone(),
+            role: files.main.role.clone(),
+            bytes: main,
+            sidecar: None,
+        }],
+    };
+    let mut unread: Vec<BadLine> = Vec::new();
+    for a in &files.agents {
+        let body = match corpus::read_capped(&a.abs, cap) {
+            Ok(b) => b,
+            Err(e) => {
+                skips.push(Skip {
+                    reason: e.reason,
+                    path: a.rel.clone(),
+                });
+                unread.push(BadLine {
+                    file: a.rel.clone(),
+                    line: 0,
+                    reason: format!("not read: {}: {}", e.reason, e.detail),
+                });
+                continue;
+            }
+        };
+        bytes += body.len() as u64;
+        let sidecar = match &a.sidecar {
+            None => None,
+            Some((rel, abs, _, _)) => match corpus::read_capped(abs, cap) {
+                Ok(b) => {
+                    bytes += b.len() as u64;
+                    Some((rel.clone(), b))
+                }
+                Err(e) => {
+                    skips.push(Skip {
+                        reason: e.reason,
+                        path: rel.clone(),
+                    });
+                    unread.push(BadLine {
+                        file: rel.clone(),
+                        line: 0,
+                        reason: format!("not read: {}: {}", e.reason, e.detail),
+                    });
+                    None
+                }
+            },
+        };
+        input.files.push(SessionFile {
+            rel_path: a.rel.clone(),
+            role: a.role.clone(),
+            bytes: body,
+            sidecar,
+        });
+    }
+    if opts.strict {
+        if let Some(b) = unread.first() {
+            return Outcome::Failed {
+                reason: format!("--strict: {}: {}", b.file, b.reason),
+                strict: true,
+                skips,
+                bytes,
+            };
+        }
+    }
+    match transcript::parse_session(&input, opts.strict) {
+        Ok(mut parsed) => {
+            parsed.bad_lines.extend(unread);
+            Outcome::Parsed {
+                parsed: Box::new(parsed),
+                skips,
+                bytes,
+            }
+        }
+        Err(b) => Outcome::Failed {
+            reason: format!("--strict: {}:{}: {}", b.file, b.line, b.reason),
+            strict: true,
+            skips,
+            bytes,
+        },
+    }
+}
+
+/// A failure reason safe to store and print: absolute paths become `<path>`,
+/// whitespace collapses, at most 300 characters.
+pub fn sanitize_reason(reason: &str) -> String {
+    let mut out = String::new();
+    for word in reason.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let looks_like_path = word.starts_with('/') && word[1..].contains('/');
+        out.push_str(if looks_like_path { "<path>" } else { word });
+    }
+    if out.chars().count() > 300 {
+        out = out.chars().take(299).collect::<String>() + "…";
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_lose_paths_and_length() {
+        assert_eq!(
+            sanitize_reason("cannot read /home/u/.claude/projects/x.jsonl:  denied"),
+            "cannot read <path> denied"
+        );
+        assert_eq!(sanitize_reason(&"x".repeat(400)).chars().count(), 300);
+    }
+}

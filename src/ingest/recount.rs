@@ -1,0 +1,101 @@
+//! `check`'s recount: re-read every session whose files exist and compare
+//! what the files say with what the database holds.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+
+use super::{Options, Outcome, Root, discover, read_and_parse};
+use crate::corpus;
+use crate::store::Store;
+use crate::transcript::Buckets;
+
+/// One thing `check` found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// `degraded-line`, `failed`, `quarantined`, `stale`, `not-ingested`, `recount-mismatch`.
+    pub kind: &'static str,
+    pub session_id: String,
+    pub file: Option<String>,
+    pub line: Option<i64>,
+    pub detail: String,
+}
+
+fn describe(m: &BTreeMap<String, (String, String, Buckets)>) -> String {
+    let mut t = Buckets::default();
+    for (_, _, b) in m.values() {
+        t.add(*b);
+    }
+    format!(
+        "{} messages, {} tokens (in {}, out {}, cw5m {}, cw1h {}, cr {})",
+        m.len(),
+        t.total(),
+        t.input,
+        t.output,
+        t.cache_write_5m,
+        t.cache_write_1h,
+        t.cache_read
+    )
+}
+
+/// Re-reads the sessions found under `roots` that the database holds.
+pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<Finding>> {
+    let (d, _) = discover(store, roots, opts.max_file_size)?;
+    let known = store.session_ids()?;
+    let checkpoints = store.checkpoints()?;
+    let failures = store.failures()?;
+    let mut out = Vec::new();
+    for (sid, files) in &d.sessions {
+        if !known.contains(sid) {
+            if !failures.contains_key(sid) {
+                out.push(Finding {
+                    kind: "not-ingested",
+                    session_id: sid.clone(),
+                    file: Some(files.main.rel.clone()),
+                    line: None,
+                    detail: "on disk but not in the database: run `sessionkit ingest`".into(),
+                });
+            }
+            continue;
+        }
+        if checkpoints.get(sid) != Some(&corpus::fingerprint(files)) {
+            out.push(Finding {
+                kind: "stale",
+                session_id: sid.clone(),
+                file: Some(files.main.rel.clone()),
+                line: None,
+                detail: "files changed since the last ingest: run `sessionkit ingest`".into(),
+            });
+            continue;
+        }
+        let parsed = match read_and_parse(files, opts) {
+            Outcome::Parsed { parsed, .. } => parsed,
+            Outcome::Failed { reason, .. } => {
+                out.push(Finding {
+                    kind: "recount-mismatch",
+                    session_id: sid.clone(),
+                    file: Some(files.main.rel.clone()),
+                    line: None,
+                    detail: format!("files cannot be read now: {}", super::sanitize_reason(&reason)),
+                });
+                continue;
+            }
+        };
+        let from_files: BTreeMap<String, (String, String, Buckets)> = parsed
+            .usage
+            .iter()
+            .map(|u| (u.message_id.clone(), (u.agent_id.clone(), u.model.clone(), u.buckets)))
+            .collect();
+        let from_db = store.observations_of(sid)?;
+        if from_files != from_db {
+            out.push(Finding {
+                kind: "recount-mismatch",
+                session_id: sid.clone(),
+                file: Some(files.main.rel.clone()),
+                line: None,
+                detail: format!("files: {}; database: {}", describe(&from_files), describe(&from_db)),
+            });
+        }
+    }
+    Ok(out)
+}

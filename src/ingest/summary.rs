@@ -1,0 +1,70 @@
+//! The result of an ingest or replay run, as printed.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::corpus::SkipReason;
+
+/// A session that failed this run, or sits in quarantine.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailureNote {
+    pub session_id: String,
+    pub reason: String,
+    pub attempt: i64,
+    pub quarantined: bool,
+}
+
+/// Counts of one run. Field names are the JSON contract.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub roots: u64,
+    #[serde(rename = "sessions_new")]
+    pub new: u64,
+    #[serde(rename = "sessions_updated")]
+    pub updated: u64,
+    #[serde(rename = "sessions_unchanged")]
+    pub unchanged: u64,
+    #[serde(rename = "sessions_degraded")]
+    pub degraded: u64,
+    #[serde(rename = "sessions_failed")]
+    pub failed: u64,
+    #[serde(rename = "sessions_quarantined")]
+    pub quarantined: u64,
+    #[serde(rename = "sessions_retained")]
+    pub retained: u64,
+    pub agents: u64,
+    pub token_rows: u64,
+    pub skipped: BTreeMap<&'static str, u64>,
+    pub bytes_read: u64,
+    pub elapsed_ms: u64,
+    pub failures: Vec<FailureNote>,
+    #[serde(skip)]
+    pub strict_failed: bool,
+}
+
+impl Summary {
+    pub fn new(roots: usize) -> Summary {
+        Summary {
+            roots: roots as u64,
+            new: 0,
+            updated: 0,
+            unchanged: 0,
+            degraded: 0,
+            failed: 0,
+            quarantined: 0,
+            retained: 0,
+            agents: 0,
+            token_rows: 0,
+            skipped: SkipReason::ALL.iter().map(|r| (r.as_str(), 0)).collect(),
+            bytes_read: 0,
+            elapsed_ms: 0,
+            failures: Vec::new(),
+            strict_failed: false,
+        }
+    }
+
+    pub fn skip(&mut self, reason: SkipReason) {
+        *self.skipped.entry(reason.as_str()).or_default() += 1;
+    }
+}

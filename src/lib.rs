@@ -1,0 +1,63 @@
+//! sessionkit: observability and continuity for AI coding agents, in one
+//! local SQLite file. `run` executes one parsed command line.
+
+pub mod cli;
+pub mod clock;
+pub mod commands;
+pub mod corpus;
+pub mod ingest;
+pub mod output;
+pub mod project;
+pub mod settings;
+pub mod store;
+pub mod transcript;
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command};
+use crate::output::Output;
+
+/// How a command that did not fail ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Exit status 0.
+    Success,
+    /// Exit status 1: a check found something.
+    Found,
+}
+
+impl Exit {
+    pub fn code(self) -> std::process::ExitCode {
+        match self {
+            Exit::Success => std::process::ExitCode::SUCCESS,
+            Exit::Found => std::process::ExitCode::from(1),
+        }
+    }
+}
+
+/// Runs one command line.
+pub fn run(cli: Cli) -> Result<Exit> {
+    clock::init_from_env()?;
+    let out = Output::new(cli.format(), cli.color, cli.quiet, cli.no_progress);
+    // Commands that need no database run before it is opened.
+    match &cli.command {
+        Command::Completions(a) => return commands::completions::run(a),
+        Command::Man(a) => return commands::man::run(a),
+        _ => {}
+    }
+    let db = match &cli.db {
+        Some(p) => p.clone(),
+        None => store::default_path()?,
+    };
+    let ctx = commands::Ctx { db, out };
+    match cli.command {
+        Command::Ingest(a) => commands::ingest::run(&ctx, &a),
+        Command::Replay(a) => commands::replay::run(&ctx, &a),
+        Command::Sessions(a) => commands::sessions::run(&ctx, &a),
+        Command::Show(a) => commands::show::run(&ctx, &a),
+        Command::Prune(a) => commands::prune::run(&ctx, &a),
+        Command::Check(a) => commands::check::run(&ctx, &a),
+        Command::Config(a) => commands::config::run(&ctx, &a),
+        Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
+    }
+}

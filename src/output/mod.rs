@@ -1,0 +1,192 @@
+//! Rendering results: table, JSON, JSON Lines, CSV; stderr notes; progress.
+//!
+//! stdout carries data only. Default format: a table when stdout is a
+//! terminal, JSON Lines when it is piped (DESIGN.md, Command surface).
+
+mod render;
+
+use std::io::{IsTerminal, Write};
+
+use anyhow::Result;
+use serde_json::Value;
+
+pub use render::{Column, col};
+
+/// Output formats every record-printing command accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Jsonl,
+    Csv,
+}
+
+/// When to colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// How this process prints: resolved once from the global flags.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub format: Format,
+    /// Whether `format` was asked for (a bare-id command prints the id otherwise).
+    pub explicit: bool,
+    pub color: bool,
+    /// stdout is a terminal: escape control and bidi characters in text.
+    pub sanitize: bool,
+    pub quiet: bool,
+    pub progress: bool,
+}
+
+impl Output {
+    pub fn new(format: Option<Format>, color: ColorChoice, quiet: bool, no_progress: bool) -> Output {
+        let tty = std::io::stdout().is_terminal();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => tty && !no_color,
+        };
+        Output {
+            format: format.unwrap_or(if tty { Format::Table } else { Format::Jsonl }),
+            explicit: format.is_some(),
+            color,
+            sanitize: tty,
+            quiet,
+            progress: !quiet && !no_progress && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// A note for people, on stderr with the `sessionkit:` prefix; `--quiet` silences it.
+    pub fn note(&self, msg: &str) {
+        if !self.quiet {
+            eprintln!("sessionkit: {msg}");
+        }
+    }
+
+    /// Prints a list of records.
+    pub fn records(&self, cols: &[Column], rows: &[Value]) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        match self.format {
+            Format::Json => {
+                serde_json::to_writer_pretty(&mut out, rows)?;
+                out.write_all(b"\n")?;
+            }
+            Format::Jsonl => {
+                for r in rows {
+                    serde_json::to_writer(&mut out, r)?;
+                    out.write_all(b"\n")?;
+                }
+            }
+            Format::Csv => render::csv(&mut out, cols, rows)?,
+            Format::Table => {
+                if !rows.is_empty() {
+                    writeln!(out, "{}", render::table(cols, rows, self))?;
+                }
+            }
+        }
+        out.flush()?;
+        Ok(())
+    }
+
+    /// Prints one record (a summary, a document). A table shows it as
+    /// key/value rows; nested lists are for JSON.
+    pub fn record(&self, cols: &[Column], row: &Value) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        match self.format {
+            Format::Json => {
+                serde_json::to_writer_pretty(&mut out, row)?;
+                out.write_all(b"\n")?;
+            }
+            Format::Jsonl => {
+                serde_json::to_writer(&mut out, row)?;
+                out.write_all(b"\n")?;
+            }
+            Format::Csv => render::csv(&mut out, cols, std::slice::from_ref(row))?,
+            Format::Table => writeln!(out, "{}", render::vertical(cols, row, self))?,
+        }
+        out.flush()?;
+        Ok(())
+    }
+
+    /// A section heading between tables (table format only).
+    pub fn section(&self, title: &str) -> Result<()> {
+        if self.format == Format::Table {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "\n{title}")?;
+        }
+        Ok(())
+    }
+
+    /// Refuses a format this command cannot render.
+    pub fn refuse(&self, what: &str, formats: &[Format]) -> Result<()> {
+        if formats.contains(&self.format) {
+            anyhow::bail!(
+                "{what} cannot be printed as {}: use --format {}",
+                format_name(self.format),
+                [Format::Table, Format::Json, Format::Jsonl, Format::Csv]
+                    .iter()
+                    .filter(|f| !formats.contains(f))
+                    .map(|f| format_name(*f))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            );
+        }
+        Ok(())
+    }
+
+    /// A progress bar on stderr when it is a terminal (never under --quiet).
+    pub fn progress_bar(&self, total: u64, what: &str) -> Option<indicatif::ProgressBar> {
+        if !self.progress {
+            return None;
+        }
+        let pb = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "sessionkit: {msg} [{bar:30}] {bytes}/{total_bytes} ({eta})",
+        ) {
+            pb.set_style(style.progress_chars("=> "));
+        }
+        pb.set_message(what.to_string());
+        Some(pb)
+    }
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Table => "table",
+        Format::Json => "json",
+        Format::Jsonl => "jsonl",
+        Format::Csv => "csv",
+    }
+}
+
+/// Escapes control and bidirectional-override characters, so transcript text
+/// cannot move the cursor or reorder a terminal line.
+pub fn sanitize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}');
+        if c.is_control() || bidi {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_escapes_controls_and_bidi() {
+        assert_eq!(sanitize("a\x1b[31mb"), "a\\u{1b}[31mb");
+        assert_eq!(sanitize("x\u{202E}y"), "x\\u{202e}y");
+        assert_eq!(sanitize("plain ü"), "plain ü");
+    }
+}

@@ -1,0 +1,158 @@
+//! Table and CSV rendering of JSON records.
+
+use std::io::Write;
+
+use anyhow::Result;
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+use serde_json::Value;
+
+use super::{Output, sanitize};
+
+/// A column of a table or CSV: which key, under which header.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub key: &'static str,
+    pub header: &'static str,
+}
+
+pub const fn col(key: &'static str, header: &'static str) -> Column {
+    Column { key, header }
+}
+
+fn group_digits(n: i128) -> String {
+    let s = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
+
+fn cell_text(v: Option<&Value>, key: &str) -> String {
+    match v {
+        None | Some(Value::Null) => "-".to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::Number(n)) => match n.as_i64() {
+            // Ids and counts of things people read as amounts get separators.
+            Some(i) if key.ends_with("tokens") || key.ends_with("bytes") || key.ends_with("_read") => {
+                group_digits(i128::from(i))
+            }
+            _ => n.to_string(),
+        },
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| cell_text(Some(x), key))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Some(Value::Object(o)) => o
+            .iter()
+            .map(|(k, x)| format!("{k}={}", cell_text(Some(x), k)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+fn new_table(out: &Output) -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::NOTHING);
+    t.set_content_arrangement(ContentArrangement::Disabled);
+    if !out.color {
+        t.force_no_tty();
+    }
+    t
+}
+
+pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
+    let mut t = new_table(out);
+    t.set_header(cols.iter().map(|c| {
+        let cell = comfy_table::Cell::new(c.header.to_uppercase());
+        if out.color {
+            cell.add_attribute(comfy_table::Attribute::Bold)
+        } else {
+            cell
+        }
+    }));
+    for r in rows {
+        t.add_row(cols.iter().map(|c| {
+            let text = cell_text(r.get(c.key), c.key);
+            let text = if out.sanitize { sanitize(&text) } else { text };
+            let cell = comfy_table::Cell::new(text);
+            if r.get(c.key).is_some_and(Value::is_number) {
+                cell.set_alignment(CellAlignment::Right)
+            } else {
+                cell
+            }
+        }));
+    }
+    trim_lines(&t.to_string())
+}
+
+pub(super) fn vertical(cols: &[Column], row: &Value, out: &Output) -> String {
+    let mut t = new_table(out);
+    for c in cols {
+        let text = cell_text(row.get(c.key), c.key);
+        let text = if out.sanitize { sanitize(&text) } else { text };
+        t.add_row(vec![format!("{}:", c.header), text]);
+    }
+    trim_lines(&t.to_string())
+}
+
+fn trim_lines(s: &str) -> String {
+    s.lines().map(|l| l.trim_end().trim_start_matches(' ')).collect::<Vec<_>>().join("\n")
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn csv_text(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(a)) => a.iter().map(|x| csv_text(Some(x))).collect::<Vec<_>>().join(";"),
+        Some(Value::Object(o)) => o
+            .iter()
+            .map(|(k, x)| format!("{k}={}", csv_text(Some(x))))
+            .collect::<Vec<_>>()
+            .join(";"),
+        Some(other) => other.to_string(),
+    }
+}
+
+pub(super) fn csv(w: &mut dyn Write, cols: &[Column], rows: &[Value]) -> Result<()> {
+    let header: Vec<&str> = cols.iter().map(|c| c.key).collect();
+    writeln!(w, "{}", header.join(","))?;
+    for r in rows {
+        let line: Vec<String> = cols.iter().map(|c| csv_field(&csv_text(r.get(c.key)))).collect();
+        writeln!(w, "{}", line.join(","))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn csv_quotes_and_flattens() {
+        let mut buf = Vec::new();
+        let cols = [col("a", "A"), col("b", "B"), col("c", "C")];
+        csv(&mut buf, &cols, &[json!({"a": "x,\"y\"", "b": ["m1", "m2"], "c": null})]).unwrap();
+        assert_eq!(String::from_utf8(buf).unwrap(), "a,b,c\n\"x,\"\"y\"\"\",m1;m2,\n");
+    }
+
+    #[test]
+    fn digits_are_grouped_for_token_columns() {
+        assert_eq!(cell_text(Some(&json!(1234567)), "input_tokens"), "1,234,567");
+        assert_eq!(cell_text(Some(&json!(1234567)), "records"), "1234567");
+    }
+}

@@ -1,0 +1,122 @@
+//! Runtime settings: the keys `sessionkit config` knows, their defaults, the
+//! environment variable that overrides each, and how a value is checked.
+//! Values live in the `settings` table; later features add their keys here.
+
+use anyhow::{Result, bail};
+
+use crate::store::Store;
+
+/// The type a setting's value must parse as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A positive integer.
+    Count,
+}
+
+/// One known setting.
+#[derive(Debug)]
+pub struct Setting {
+    pub key: &'static str,
+    pub env: &'static str,
+    pub default: &'static str,
+    pub kind: Kind,
+    pub about: &'static str,
+}
+
+/// Every known key, sorted.
+pub const SETTINGS: &[Setting] = &[
+    Setting {
+        key: "briefing.budget_tokens",
+        env: "SESSIONKIT_BRIEFING_BUDGET_TOKENS",
+        default: "1500",
+        kind: Kind::Count,
+        about: "token budget of a session-start briefing (Decision 11)",
+    },
+    Setting {
+        key: "briefing.max_bytes",
+        env: "SESSIONKIT_BRIEFING_MAX_BYTES",
+        default: "9000",
+        kind: Kind::Count,
+        about: "hard byte ceiling of a briefing, below Claude Code's ~10,000-character spill",
+    },
+    Setting {
+        key: "ingest.max_file_size",
+        env: "SESSIONKIT_MAX_FILE_SIZE",
+        default: "67108864",
+        kind: Kind::Count,
+        about: "bytes above which a transcript file is skipped as oversize (ingest --max-file-size)",
+    },
+    Setting {
+        key: "lease.hours",
+        env: "SESSIONKIT_LEASE_HOURS",
+        default: "24",
+        kind: Kind::Count,
+        about: "hours an agent run stays live without a heartbeat",
+    },
+    Setting {
+        key: "watchdog.minutes",
+        env: "SESSIONKIT_WATCHDOG_MINUTES",
+        default: "10",
+        kind: Kind::Count,
+        about: "minutes of silence after which a working agent becomes unknown",
+    },
+];
+
+/// Where a value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Default,
+    Database,
+    Environment,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Default => "default",
+            Source::Database => "database",
+            Source::Environment => "environment",
+        }
+    }
+}
+
+pub fn lookup(key: &str) -> Result<&'static Setting> {
+    match SETTINGS.iter().find(|s| s.key == key) {
+        Some(s) => Ok(s),
+        None => {
+            let known: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+            bail!("unknown setting {key:?}; known settings: {}", known.join(", "))
+        }
+    }
+}
+
+/// Checks a value against the setting's kind; returns its normal form.
+pub fn validate(s: &Setting, value: &str) -> Result<String> {
+    match s.kind {
+        Kind::Count => match value.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(n.to_string()),
+            _ => bail!("{} must be a positive whole number, not {value:?}", s.key),
+        },
+    }
+}
+
+/// The value in force: environment, else database, else default.
+pub fn effective(store: &Store, s: &Setting) -> Result<(String, Source)> {
+    if let Ok(v) = std::env::var(s.env) {
+        if !v.trim().is_empty() {
+            let v = validate(s, &v).map_err(|e| anyhow::anyhow!("{}: {e:#}", s.env))?;
+            return Ok((v, Source::Environment));
+        }
+    }
+    if let Some(v) = store.setting(s.key)? {
+        return Ok((v, Source::Database));
+    }
+    Ok((s.default.to_string(), Source::Default))
+}
+
+/// The value in force as a number (for `Kind::Count` settings).
+pub fn count(store: &Store, key: &str) -> Result<u64> {
+    let s = lookup(key)?;
+    let (v, _) = effective(store, s)?;
+    Ok(v.parse()?)
+}

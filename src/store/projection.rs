@@ -1,0 +1,431 @@
+//! Writes of the transcript projection: one transaction per session
+//! (Reliability rules), checkpoints, failures, remembered facts.
+
+use std::collections::{BTreeSet, HashMap};
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+
+use super::Store;
+use crate::clock::Millis;
+use crate::transcript::usage::settle;
+use crate::transcript::{Buckets, PARSER_REVISION, ParsedSession, UsageObservation};
+
+/// Failures before a session is quarantined until its files change.
+pub const MAX_ATTEMPTS: i64 = 3;
+
+/// What is known about a session besides its parsed content.
+pub struct SessionMeta<'a> {
+    pub harness: &'a str,
+    pub slug: &'a str,
+    pub project: Option<&'a str>,
+    pub scope: &'a str,
+    pub fingerprint: &'a str,
+}
+
+/// The retry state of a session that failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailureState {
+    pub fingerprint: String,
+    pub attempts: i64,
+    pub quarantined: bool,
+    pub reason: String,
+}
+
+impl Store {
+    /// Fingerprints of projected sessions at the current parser revision. A
+    /// pruned session keeps its checkpoint, so unchanged files stay out.
+    pub fn checkpoints(&self) -> Result<HashMap<String, String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT session_id, fingerprint FROM ingest_checkpoints WHERE revision = ?1")?;
+        let rows = stmt.query_map([PARSER_REVISION], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn failures(&self) -> Result<HashMap<String, FailureState>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT session_id, fingerprint, attempts, quarantined, reason FROM ingest_failures")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                FailureState {
+                    fingerprint: r.get(1)?,
+                    attempts: r.get(2)?,
+                    quarantined: r.get::<_, i64>(3)? != 0,
+                    reason: r.get(4)?,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn session_ids(&self) -> Result<BTreeSet<String>> {
+        let mut stmt = self.conn.prepare("SELECT session_id FROM sessions")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Remembered owners of flat agent files under one root (`None`: the file
+    /// names no session).
+    pub fn flat_owners(&self, scope: &str) -> Result<HashMap<String, Option<String>>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT rel_path, session_id FROM flat_agent_owners WHERE scope = ?1")?;
+        let rows = stmt.query_map([scope], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn remember_flat_owners(&mut self, scope: &str, owners: &[(String, Option<String>)]) -> Result<()> {
+        if owners.is_empty() {
+            return Ok(());
+        }
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut stmt = tx.prepare(
+                "INSERT INTO flat_agent_owners(scope, rel_path, session_id) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(scope, rel_path) DO UPDATE SET session_id = excluded.session_id",
+            )?;
+            for (rel, owner) in owners {
+                stmt.execute(params![scope, rel, owner])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn project_of_cwd(&self, cwd: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT project FROM projects WHERE cwd = ?1", [cwd], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn remember_project(&self, cwd: &str, project: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO projects(cwd, project) VALUES (?1, ?2) ON CONFLICT(cwd) DO NOTHING",
+            params![cwd, project],
+        )?;
+        Ok(())
+    }
+
+    /// Replaces everything projected from one session, settles the token rows
+    /// of every message it holds or held, and commits its checkpoint — all in
+    /// one transaction.
+    pub fn project_session(&mut self, p: &ParsedSession, meta: &SessionMeta<'_>, now: Millis) -> Result<()> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let sid = p.session_id.as_str();
+        upsert_session(&tx, p, meta)?;
+        replace_agents(&tx, p)?;
+        let mut touched: BTreeSet<String> = BTreeSet::new();
+        {
+            let mut stmt = tx.prepare("SELECT message_id FROM usage_observations WHERE session_id = ?1")?;
+            for id in stmt.query_map([sid], |r| r.get::<_, String>(0))? {
+                touched.insert(id?);
+            }
+        }
+        tx.execute("DELETE FROM usage_observations WHERE session_id = ?1", [sid])?;
+        {
+            let mut stmt = tx.prepare(
+                "INSERT INTO usage_observations(message_id, session_id, agent_id, record_session_id, model,
+                   occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
+                   cache_read_tokens) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+            )?;
+            for u in &p.usage {
+                let b = u.buckets;
+                stmt.execute(params![
+                    u.message_id,
+                    sid,
+                    u.agent_id,
+                    u.record_session_id,
+                    u.model,
+                    u.at,
+                    b.input as i64,
+                    b.output as i64,
+                    b.cache_write_5m as i64,
+                    b.cache_write_1h as i64,
+                    b.cache_read as i64
+                ])?;
+                touched.insert(u.message_id.clone());
+            }
+        }
+        settle_messages(&tx, &touched)?;
+        replace_lines(&tx, p)?;
+        tx.execute(
+            "INSERT INTO ingest_checkpoints(session_id, scope, fingerprint, revision, recorded_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(session_id) DO UPDATE SET scope = excluded.scope, fingerprint = excluded.fingerprint,
+               revision = excluded.revision, recorded_at = excluded.recorded_at",
+            params![sid, meta.scope, meta.fingerprint, PARSER_REVISION, now],
+        )?;
+        tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [sid])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Counts a failed attempt; the third consecutive failure on the same
+    /// files quarantines the session.
+    pub fn record_failure(
+        &mut self,
+        session_id: &str,
+        meta: &SessionMeta<'_>,
+        reason: &str,
+        now: Millis,
+    ) -> Result<FailureState> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let prior: Option<(String, i64)> = tx
+            .query_row(
+                "SELECT fingerprint, attempts FROM ingest_failures WHERE session_id = ?1",
+                [session_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let attempts = match prior {
+            Some((fp, n)) if fp == meta.fingerprint => n + 1,
+            _ => 1,
+        };
+        let quarantined = attempts >= MAX_ATTEMPTS;
+        tx.execute(
+            "INSERT INTO ingest_failures(session_id, scope, project_slug, fingerprint, attempts, quarantined,
+               reason, last_attempt_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)
+             ON CONFLICT(session_id) DO UPDATE SET scope = excluded.scope, project_slug = excluded.project_slug,
+               fingerprint = excluded.fingerprint, attempts = excluded.attempts,
+               quarantined = excluded.quarantined, reason = excluded.reason,
+               last_attempt_at = excluded.last_attempt_at",
+            params![session_id, meta.scope, meta.slug, meta.fingerprint, attempts, quarantined, reason, now],
+        )?;
+        tx.commit()?;
+        Ok(FailureState {
+            fingerprint: meta.fingerprint.to_string(),
+            attempts,
+            quarantined,
+            reason: reason.to_string(),
+        })
+    }
+}
+
+/// What `prune` removed (or, in a dry run, would remove).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PruneReport {
+    pub sessions: u64,
+    pub agents: u64,
+    pub token_rows: u64,
+    pub degraded_lines: u64,
+}
+
+impl Store {
+    /// Removes the projection of sessions whose last activity is before
+    /// `before` (optionally of one project). Memories and runs are never
+    /// touched. A dry run does the work and rolls it back, so its numbers are exact.
+    pub fn prune(&mut self, before: Millis, project: Option<&str>, dry_run: bool) -> Result<PruneReport> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let ids: Vec<String> = tx
+            .prepare(
+                "SELECT session_id FROM sessions WHERE last_activity_at < ?1
+                 AND (?2 IS NULL OR project = ?2 OR project_slug = ?2) ORDER BY session_id",
+            )?
+            .query_map(params![before, project], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let count = |sql: &str| -> Result<u64> { Ok(tx.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
+        let tokens_before = count("SELECT COUNT(*) FROM token_usage")?;
+        let mut report = PruneReport::default();
+        let mut touched: BTreeSet<String> = BTreeSet::new();
+        for id in &ids {
+            let one = |sql: &str| -> Result<u64> { Ok(tx.query_row(sql, [id], |r| r.get::<_, i64>(0))? as u64) };
+            report.agents += one("SELECT COUNT(*) FROM agents WHERE session_id = ?1")?;
+            report.degraded_lines += one("SELECT COUNT(*) FROM degraded_lines WHERE session_id = ?1")?;
+            let mut stmt = tx.prepare_cached("SELECT message_id FROM usage_observations WHERE session_id = ?1")?;
+            for m in stmt.query_map([id], |r| r.get::<_, String>(0))? {
+                touched.insert(m?);
+            }
+            tx.execute("DELETE FROM sessions WHERE session_id = ?1", [id])?;
+            tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [id])?;
+        }
+        settle_messages(&tx, &touched)?;
+        report.sessions = ids.len() as u64;
+        report.token_rows = tokens_before - count("SELECT COUNT(*) FROM token_usage")?;
+        if dry_run {
+            tx.rollback()?;
+        } else {
+            tx.commit()?;
+        }
+        Ok(report)
+    }
+}
+
+fn upsert_session(tx: &Transaction<'_>, p: &ParsedSession, meta: &SessionMeta<'_>) -> Result<()> {
+    tx.execute(
+        "INSERT INTO sessions(session_id, harness, project_slug, cwd, project, git_branch, harness_version,
+           started_at, last_activity_at, status, status_at, records, unknown_records, synthetic_messages,
+           bytes, degraded_lines)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,'working',?9,?10,?11,?12,?13,?14)
+         ON CONFLICT(session_id) DO UPDATE SET harness = excluded.harness,
+           project_slug = excluded.project_slug, cwd = excluded.cwd, project = excluded.project,
+           git_branch = excluded.git_branch, harness_version = excluded.harness_version,
+           started_at = excluded.started_at, last_activity_at = excluded.last_activity_at,
+           status = CASE WHEN sessions.status_at IS NULL OR excluded.status_at > sessions.status_at
+                         THEN excluded.status ELSE sessions.status END,
+           status_at = CASE WHEN sessions.status_at IS NULL OR excluded.status_at > sessions.status_at
+                            THEN excluded.status_at ELSE sessions.status_at END,
+           records = excluded.records, unknown_records = excluded.unknown_records,
+           synthetic_messages = excluded.synthetic_messages, bytes = excluded.bytes,
+           degraded_lines = excluded.degraded_lines",
+        params![
+            p.session_id,
+            meta.harness,
+            meta.slug,
+            p.cwd,
+            meta.project,
+            p.git_branch,
+            p.harness_version,
+            p.started_at,
+            p.last_activity_at,
+            p.records as i64,
+            p.unknown_records as i64,
+            p.synthetic_messages as i64,
+            p.bytes as i64,
+            p.bad_lines.len() as i64
+        ],
+    )?;
+    Ok(())
+}
+
+/// Upserts the session's agents and removes the ones its files no longer
+/// show. A stored status yields only to strictly newer evidence (Decision 7).
+fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
+    let sid = p.session_id.as_str();
+    let mut stmt = tx.prepare(
+        "INSERT INTO agents(session_id, agent_id, parent_agent_id, layout, agent_type, description, spawn_depth,
+           sidecar_tool_use_id, workflow_id, transcript_path, first_seen_at, last_seen_at, status, status_at,
+           outcome_cause, records)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,'working',?12,NULL,?13)
+         ON CONFLICT(session_id, agent_id) DO UPDATE SET parent_agent_id = excluded.parent_agent_id,
+           layout = excluded.layout, agent_type = excluded.agent_type, description = excluded.description,
+           spawn_depth = excluded.spawn_depth, sidecar_tool_use_id = excluded.sidecar_tool_use_id,
+           workflow_id = excluded.workflow_id, transcript_path = excluded.transcript_path,
+           first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at,
+           status = CASE WHEN agents.status_at IS NULL OR excluded.status_at > agents.status_at
+                         THEN excluded.status ELSE agents.status END,
+           outcome_cause = CASE WHEN agents.status_at IS NULL OR excluded.status_at > agents.status_at
+                         THEN excluded.outcome_cause ELSE agents.outcome_cause END,
+           status_at = CASE WHEN agents.status_at IS NULL OR excluded.status_at > agents.status_at
+                            THEN excluded.status_at ELSE agents.status_at END,
+           records = excluded.records",
+    )?;
+    for a in &p.agents {
+        let parent: Option<&str> = None;
+        stmt.execute(params![
+            sid,
+            a.agent_id,
+            parent,
+            a.layout.as_str(),
+            a.agent_type,
+            a.description,
+            a.spawn_depth,
+            a.sidecar_tool_use_id,
+            a.workflow_id,
+            a.transcript_path,
+            a.first_seen,
+            a.last_seen,
+            a.records as i64
+        ])?;
+    }
+    let keep: BTreeSet<&str> = p.agents.iter().map(|a| a.agent_id.as_str()).collect();
+    let stored: Vec<String> = tx
+        .prepare("SELECT agent_id FROM agents WHERE session_id = ?1")?
+        .query_map([sid], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in stored.iter().filter(|id| !keep.contains(id.as_str())) {
+        tx.execute("DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2", params![sid, id])?;
+    }
+    Ok(())
+}
+
+fn replace_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
+    let sid = p.session_id.as_str();
+    tx.execute("DELETE FROM compactions WHERE session_id = ?1", [sid])?;
+    tx.execute("DELETE FROM degraded_lines WHERE session_id = ?1", [sid])?;
+    let mut stmt = tx.prepare(
+        "INSERT INTO compactions(session_id, file, line, agent_id, occurred_at, trigger, pre_tokens)
+         VALUES (?1,?2,?3,?4,?5,?6,?7)",
+    )?;
+    for c in &p.compactions {
+        stmt.execute(params![sid, c.file, c.line as i64, c.agent_id, c.at, c.trigger, c.pre_tokens])?;
+    }
+    let mut stmt = tx.prepare(
+        "INSERT INTO degraded_lines(session_id, file, line, reason) VALUES (?1,?2,?3,?4)
+         ON CONFLICT(session_id, file, line) DO NOTHING",
+    )?;
+    for b in &p.bad_lines {
+        stmt.execute(params![sid, b.file, b.line as i64, b.reason])?;
+    }
+    Ok(())
+}
+
+/// Recomputes the token row of each message from every session's observation
+/// of it (`transcript::usage::settle`).
+pub(crate) fn settle_messages(tx: &Transaction<'_>, ids: &BTreeSet<String>) -> Result<()> {
+    let mut select = tx.prepare_cached(
+        "SELECT session_id, agent_id, record_session_id, model, occurred_at, input_tokens, output_tokens,
+           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens
+         FROM usage_observations WHERE message_id = ?1",
+    )?;
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO token_usage(message_id, session_id, agent_id, model, occurred_at, input_tokens,
+           output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, cost_nanousd)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,NULL)
+         ON CONFLICT(message_id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
+           model = excluded.model, occurred_at = excluded.occurred_at, input_tokens = excluded.input_tokens,
+           output_tokens = excluded.output_tokens, cache_write_5m_tokens = excluded.cache_write_5m_tokens,
+           cache_write_1h_tokens = excluded.cache_write_1h_tokens, cache_read_tokens = excluded.cache_read_tokens",
+    )?;
+    let mut delete = tx.prepare_cached("DELETE FROM token_usage WHERE message_id = ?1")?;
+    let mut obs: Vec<(String, UsageObservation)> = Vec::new();
+    for id in ids {
+        obs.clear();
+        let rows = select.query_map([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                UsageObservation {
+                    message_id: id.clone(),
+                    agent_id: r.get(1)?,
+                    record_session_id: r.get(2)?,
+                    model: r.get(3)?,
+                    at: r.get(4)?,
+                    buckets: Buckets {
+                        input: r.get::<_, i64>(5)? as u64,
+                        output: r.get::<_, i64>(6)? as u64,
+                        cache_write_5m: r.get::<_, i64>(7)? as u64,
+                        cache_write_1h: r.get::<_, i64>(8)? as u64,
+                        cache_read: r.get::<_, i64>(9)? as u64,
+                    },
+                },
+            ))
+        })?;
+        for r in rows {
+            obs.push(r?);
+        }
+        match settle(&obs) {
+            Some((owner, m)) => {
+                let b = m.buckets;
+                upsert.execute(params![
+                    id,
+                    owner,
+                    m.agent_id,
+                    m.model,
+                    m.at,
+                    b.input as i64,
+                    b.output as i64,
+                    b.cache_write_5m as i64,
+                    b.cache_write_1h as i64,
+                    b.cache_read as i64
+                ])?;
+            }
+            None => {
+                delete.execute([id])?;
+            }
+        }
+    }
+    Ok(())
+}

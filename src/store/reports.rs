@@ -1,0 +1,305 @@
+//! Read queries behind `sessions`, `show` and `check`.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use rusqlite::{Row, params};
+
+use super::{Store, StoreError};
+use crate::clock::Millis;
+use crate::transcript::Buckets;
+
+/// Which sessions `sessions` lists.
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    /// Matches `project` or `project_slug` exactly.
+    pub project: Option<String>,
+    /// Sessions active at or after this instant.
+    pub since: Option<Millis>,
+    /// Sessions that started at or before this instant.
+    pub until: Option<Millis>,
+    pub limit: Option<u64>,
+    pub degraded_only: bool,
+    /// Exactly this session.
+    pub session_id: Option<String>,
+}
+
+/// Token sums and the number of messages they come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub messages: u64,
+    pub tokens: Buckets,
+}
+
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    pub session_id: String,
+    pub harness: String,
+    pub project: Option<String>,
+    pub project_slug: String,
+    pub cwd: Option<String>,
+    pub git_branch: Option<String>,
+    pub harness_version: Option<String>,
+    pub started_at: Option<Millis>,
+    pub last_activity_at: Option<Millis>,
+    pub status: String,
+    pub status_at: Option<Millis>,
+    pub records: i64,
+    pub unknown_records: i64,
+    pub synthetic_messages: i64,
+    pub degraded_lines: i64,
+    pub agents: i64,
+    pub models: Vec<String>,
+    pub totals: Totals,
+}
+
+#[derive(Debug, Clone)]
+pub struct AgentRow {
+    pub agent_id: String,
+    pub parent_agent_id: Option<String>,
+    pub layout: String,
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    pub transcript_path: String,
+    pub first_seen_at: Option<Millis>,
+    pub last_seen_at: Option<Millis>,
+    pub status: String,
+    pub records: i64,
+    pub models: Vec<String>,
+    pub totals: Totals,
+}
+
+#[derive(Debug, Clone)]
+pub struct LineRow {
+    pub session_id: String,
+    pub file: String,
+    pub line: i64,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct CompactionRow {
+    pub agent_id: String,
+    pub at: Option<Millis>,
+    pub trigger: Option<String>,
+    pub pre_tokens: Option<i64>,
+}
+
+const TOTALS: &str = "COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens), \
+     SUM(cache_write_1h_tokens), SUM(cache_read_tokens)";
+
+fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
+    let g = |k: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, Option<i64>>(i + k)?.unwrap_or(0) as u64) };
+    Ok(Totals {
+        messages: g(0)?,
+        tokens: Buckets {
+            input: g(1)?,
+            output: g(2)?,
+            cache_write_5m: g(3)?,
+            cache_write_1h: g(4)?,
+            cache_read: g(5)?,
+        },
+    })
+}
+
+impl Store {
+    /// Sessions matching `f`, most recent activity first.
+    pub fn sessions(&self, f: &SessionFilter) -> Result<Vec<SessionRow>> {
+        let sql = format!(
+            "WITH t AS (SELECT session_id, {TOTALS} FROM token_usage GROUP BY session_id),
+                  a AS (SELECT session_id, COUNT(*) AS n FROM agents GROUP BY session_id)
+             SELECT s.session_id, s.harness, s.project, s.project_slug, s.cwd, s.git_branch, s.harness_version,
+                    s.started_at, s.last_activity_at, s.status, s.status_at, s.records, s.unknown_records,
+                    s.synthetic_messages, s.degraded_lines, COALESCE(a.n, 0), t.*
+             FROM sessions s LEFT JOIN a USING (session_id) LEFT JOIN t USING (session_id)
+             WHERE (?1 IS NULL OR s.project = ?1 OR s.project_slug = ?1)
+               AND (?2 IS NULL OR s.last_activity_at >= ?2)
+               AND (?3 IS NULL OR s.started_at <= ?3)
+               AND (?4 = 0 OR s.degraded_lines > 0)
+               AND (?6 IS NULL OR s.session_id = ?6)
+             ORDER BY s.last_activity_at DESC, s.session_id
+             LIMIT ?5"
+        );
+        let limit = f.limit.map_or(-1, |l| l as i64);
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(
+            params![f.project, f.since, f.until, f.degraded_only, limit, f.session_id],
+            |r| {
+                Ok(SessionRow {
+                    session_id: r.get(0)?,
+                    harness: r.get(1)?,
+                    project: r.get(2)?,
+                    project_slug: r.get(3)?,
+                    cwd: r.get(4)?,
+                    git_branch: r.get(5)?,
+                    harness_version: r.get(6)?,
+                    started_at: r.get(7)?,
+                    last_activity_at: r.get(8)?,
+                    status: r.get(9)?,
+                    status_at: r.get(10)?,
+                    records: r.get(11)?,
+                    unknown_records: r.get(12)?,
+                    synthetic_messages: r.get(13)?,
+                    degraded_lines: r.get(14)?,
+                    agents: r.get(15)?,
+                    models: Vec::new(),
+                    totals: totals_at(r, 17)?,
+                })
+            },
+        )?;
+        let mut out: Vec<SessionRow> = rows.collect::<Result<_, _>>()?;
+        let models = self.models_by("session_id", None)?;
+        for s in &mut out {
+            s.models = models.get(&s.session_id).cloned().unwrap_or_default();
+        }
+        Ok(out)
+    }
+
+    /// Distinct models per key column (`session_id` or `agent_id`), sorted.
+    fn models_by(&self, key: &str, session: Option<&str>) -> Result<BTreeMap<String, Vec<String>>> {
+        let sql = format!(
+            "SELECT {key}, model FROM token_usage WHERE (?1 IS NULL OR session_id = ?1)
+             GROUP BY {key}, model ORDER BY {key}, model"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for r in stmt.query_map([session], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+            let (k, m) = r?;
+            out.entry(k).or_default().push(m);
+        }
+        Ok(out)
+    }
+
+    /// The one session whose id starts with `prefix`.
+    pub fn resolve_session(&self, prefix: &str) -> Result<String> {
+        let mut stmt = self.conn.prepare(
+            "SELECT session_id FROM sessions WHERE session_id >= ?1 ORDER BY session_id LIMIT 4",
+        )?;
+        let ids: Vec<String> = stmt
+            .query_map([prefix], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?
+            .into_iter()
+            .filter(|id| id.starts_with(prefix))
+            .collect();
+        match ids.len() {
+            0 => Err(StoreError::NoSuchSession(prefix.to_string()).into()),
+            1 => Ok(ids[0].clone()),
+            _ if ids[0] == prefix => Ok(ids[0].clone()),
+            n => {
+                let count: i64 = self.conn.query_row(
+                    "SELECT COUNT(*) FROM sessions WHERE substr(session_id, 1, length(?1)) = ?1",
+                    [prefix],
+                    |r| r.get(0),
+                )?;
+                Err(StoreError::AmbiguousSession {
+                    prefix: prefix.to_string(),
+                    count: usize::try_from(count).unwrap_or(n),
+                    examples: ids[..2].join(", "),
+                }
+                .into())
+            }
+        }
+    }
+
+    /// The agents of a session with their own token totals.
+    pub fn agents_of(&self, session: &str) -> Result<Vec<AgentRow>> {
+        let sql = format!(
+            "WITH t AS (SELECT agent_id, {TOTALS} FROM token_usage WHERE session_id = ?1 GROUP BY agent_id)
+             SELECT a.agent_id, a.parent_agent_id, a.layout, a.agent_type, a.description, a.transcript_path,
+                    a.first_seen_at, a.last_seen_at, a.status, a.records, t.*
+             FROM agents a LEFT JOIN t USING (agent_id) WHERE a.session_id = ?1
+             ORDER BY a.layout = 'main' DESC, a.first_seen_at, a.agent_id"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map([session], |r| {
+            Ok(AgentRow {
+                agent_id: r.get(0)?,
+                parent_agent_id: r.get(1)?,
+                layout: r.get(2)?,
+                agent_type: r.get(3)?,
+                description: r.get(4)?,
+                transcript_path: r.get(5)?,
+                first_seen_at: r.get(6)?,
+                last_seen_at: r.get(7)?,
+                status: r.get(8)?,
+                records: r.get(9)?,
+                models: Vec::new(),
+                totals: totals_at(r, 11)?,
+            })
+        })?;
+        let mut out: Vec<AgentRow> = rows.collect::<Result<_, _>>()?;
+        let models = self.models_by("agent_id", Some(session))?;
+        for a in &mut out {
+            a.models = models.get(&a.agent_id).cloned().unwrap_or_default();
+        }
+        Ok(out)
+    }
+
+    /// Token totals of a session per model.
+    pub fn models_of(&self, session: &str) -> Result<Vec<(String, Totals)>> {
+        let sql = format!(
+            "SELECT model, {TOTALS} FROM token_usage WHERE session_id = ?1 GROUP BY model ORDER BY model"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map([session], |r| Ok((r.get(0)?, totals_at(r, 1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Degraded lines of one session, or of all.
+    pub fn degraded_lines(&self, session: Option<&str>) -> Result<Vec<LineRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT session_id, file, line, reason FROM degraded_lines
+             WHERE (?1 IS NULL OR session_id = ?1) ORDER BY session_id, file, line",
+        )?;
+        let rows = stmt.query_map([session], |r| {
+            Ok(LineRow {
+                session_id: r.get(0)?,
+                file: r.get(1)?,
+                line: r.get(2)?,
+                reason: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn compactions_of(&self, session: &str) -> Result<Vec<CompactionRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT agent_id, occurred_at, trigger, pre_tokens FROM compactions WHERE session_id = ?1
+             ORDER BY occurred_at, file, line",
+        )?;
+        let rows = stmt.query_map([session], |r| {
+            Ok(CompactionRow {
+                agent_id: r.get(0)?,
+                at: r.get(1)?,
+                trigger: r.get(2)?,
+                pre_tokens: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// What a session's observations hold: (message id → agent, model, buckets).
+    pub fn observations_of(&self, session: &str) -> Result<BTreeMap<String, (String, String, Buckets)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT message_id, agent_id, model, input_tokens, output_tokens, cache_write_5m_tokens,
+                    cache_write_1h_tokens, cache_read_tokens FROM usage_observations WHERE session_id = ?1",
+        )?;
+        let rows = stmt.query_map([session], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                (
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    Buckets {
+                        input: r.get::<_, i64>(3)? as u64,
+                        output: r.get::<_, i64>(4)? as u64,
+                        cache_write_5m: r.get::<_, i64>(5)? as u64,
+                        cache_write_1h: r.get::<_, i64>(6)? as u64,
+                        cache_read: r.get::<_, i64>(7)? as u64,
+                    },
+                ),
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}

@@ -1,0 +1,30 @@
+//! The `settings` table: raw key/value rows (checking is `crate::settings`).
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, params};
+
+use super::Store;
+use crate::clock::Millis;
+
+impl Store {
+    pub fn setting(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn set_setting(&self, key: &str, value: &str, now: Millis) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO settings(key, value, updated_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            params![key, value, now],
+        )?;
+        Ok(())
+    }
+
+    /// Removes a stored value; returns whether there was one.
+    pub fn unset_setting(&self, key: &str) -> Result<bool> {
+        Ok(self.conn.execute("DELETE FROM settings WHERE key = ?1", [key])? > 0)
+    }
+}

@@ -1,0 +1,134 @@
+//! Pure transcript parsing: bytes in, values out. No SQL, no file system.
+//!
+//! `parse_session` turns the files of one Claude Code session (already read by
+//! `corpus/`) into the session's facts: its agents, one usage observation per
+//! API message id (deduplicated inside the session), compaction boundaries and
+//! the lines it could not read. `usage::merge` is the one rule that turns
+//! observations of the same message, from anywhere, into one token row.
+
+mod parse;
+pub mod usage;
+mod wire;
+
+pub use parse::parse_session;
+pub use usage::{Buckets, UsageObservation};
+
+use crate::clock::Millis;
+
+/// Bump when parsing semantics change: it invalidates every ingest checkpoint.
+pub const PARSER_REVISION: i64 = 1;
+
+/// The kind of a transcript file inside a session, decided by its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileRole {
+    /// `<slug>/<session>.jsonl`.
+    Main,
+    /// A subagent transcript; `layout` says which of the on-disk layouts held it.
+    Agent {
+        agent_id: String,
+        layout: AgentLayout,
+        workflow_id: Option<String>,
+    },
+}
+
+/// Where an agent's records live (reference/claude-transcript-layouts.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentLayout {
+    Main,
+    /// Layout 1: an `isSidechain` chain inside the main transcript.
+    Inline,
+    /// Layout 2: `<slug>/agent-<id>.jsonl`.
+    Flat,
+    /// Layout 3: `<slug>/<session>/subagents/agent-<id>.jsonl`.
+    Nested,
+    /// Layout 4: `<slug>/<session>/subagents/workflows/wf_<id>/agent-<id>.jsonl`.
+    Workflow,
+}
+
+impl AgentLayout {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentLayout::Main => "main",
+            AgentLayout::Inline => "inline",
+            AgentLayout::Flat => "flat",
+            AgentLayout::Nested => "nested",
+            AgentLayout::Workflow => "workflow",
+        }
+    }
+}
+
+/// One file of a session, with its bytes.
+#[derive(Debug, Clone)]
+pub struct SessionFile {
+    /// Path relative to the corpus root, `/`-separated (what reports show).
+    pub rel_path: String,
+    pub role: FileRole,
+    pub bytes: Vec<u8>,
+    /// The `.meta.json` sidecar beside an agent file, when there is one.
+    pub sidecar: Option<(String, Vec<u8>)>,
+}
+
+/// Everything `parse_session` needs: the session's identity and its files,
+/// main transcript first.
+#[derive(Debug, Clone)]
+pub struct SessionInput {
+    pub session_id: String,
+    pub files: Vec<SessionFile>,
+}
+
+/// A line that could not be read (Decision 3). `line` is 1-based; 0 means the
+/// whole file (an unreadable sidecar, say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    pub file: String,
+    pub line: u64,
+    pub reason: String,
+}
+
+/// A `compact_boundary` record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compaction {
+    pub agent_id: String,
+    pub file: String,
+    pub line: u64,
+    pub at: Option<Millis>,
+    pub trigger: Option<String>,
+    pub pre_tokens: Option<i64>,
+}
+
+/// One agent of a session: the main agent (id = session id) or a subagent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Agent {
+    pub agent_id: String,
+    pub layout: AgentLayout,
+    pub transcript_path: String,
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    pub spawn_depth: Option<i64>,
+    pub sidecar_tool_use_id: Option<String>,
+    pub workflow_id: Option<String>,
+    pub first_seen: Option<Millis>,
+    pub last_seen: Option<Millis>,
+    pub records: u64,
+}
+
+/// What one session's files say.
+#[derive(Debug, Clone, Default)]
+pub struct ParsedSession {
+    pub session_id: String,
+    pub cwd: Option<String>,
+    pub git_branch: Option<String>,
+    pub harness_version: Option<String>,
+    pub started_at: Option<Millis>,
+    pub last_activity_at: Option<Millis>,
+    pub agents: Vec<Agent>,
+    /// One per message id, in first-seen order.
+    pub usage: Vec<UsageObservation>,
+    pub compactions: Vec<Compaction>,
+    pub bad_lines: Vec<BadLine>,
+    pub records: u64,
+    pub unknown_records: u64,
+    pub synthetic_messages: u64,
+    /// Bytes of complete lines read (a still-being-written final line is not counted).
+    pub bytes: u64,
+}

@@ -1,0 +1,475 @@
+//! Reduces the lines of one session's files to a `ParsedSession`.
+
+use std::collections::HashMap;
+
+use super::usage::{Buckets, UsageObservation};
+use super::wire::{KNOWN_TYPES, Record, Sidecar};
+use super::{
+    Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession, SessionFile, SessionInput,
+};
+use crate::clock::{Millis, parse_instant};
+
+/// The first malformed line of a session parsed with `strict` set.
+pub type StrictFailure = BadLine;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Splits `bytes` into complete lines (1-based number, content without the
+/// line ending). A final segment with no newline is a write in progress and is
+/// not returned; the second value is the byte length of the complete lines.
+pub(crate) fn complete_lines(bytes: &[u8]) -> (impl Iterator<Item = (u64, &[u8])>, u64) {
+    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    let body = &bytes[..end];
+    let skip = if body.starts_with(BOM) { BOM.len() } else { 0 };
+    let iter = body[skip..]
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, l)| (i as u64 + 1, l.strip_suffix(b"\r").unwrap_or(l)))
+        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace));
+    (iter, end as u64)
+}
+
+/// Why a line is unusable, or `None` when it is fine JSON that is not a record
+/// (counted as unknown, not as damage).
+fn classify_error(line: &[u8], err: &serde_json::Error) -> Option<String> {
+    let first = line.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_err() {
+        return Some(format!("invalid JSON: {err}"));
+    }
+    if first == Some(b'{') {
+        Some(format!("unexpected value: {err}"))
+    } else {
+        None
+    }
+}
+
+struct Span {
+    first: Option<Millis>,
+    last: Option<Millis>,
+    records: u64,
+}
+
+impl Span {
+    fn new() -> Self {
+        Span {
+            first: None,
+            last: None,
+            records: 0,
+        }
+    }
+    fn see(&mut self, at: Option<Millis>) {
+        self.records += 1;
+        if let Some(t) = at {
+            self.first = Some(self.first.map_or(t, |f| f.min(t)));
+            self.last = Some(self.last.map_or(t, |l| l.max(t)));
+        }
+    }
+}
+
+/// A record of an inline sidechain, kept until its chain root is known.
+struct SideRecord {
+    uuid: Option<String>,
+    at: Option<Millis>,
+    usage: Option<UsageObservation>,
+    compaction: Option<Compaction>,
+}
+
+struct Builder<'s> {
+    session_id: &'s str,
+    out: ParsedSession,
+    usage_index: HashMap<String, usize>,
+    spans: HashMap<String, Span>,
+    strict: bool,
+}
+
+impl Builder<'_> {
+    fn bad(&mut self, file: &str, line: u64, reason: String) -> Result<(), BadLine> {
+        let mut reason = reason;
+        reason.truncate(300);
+        let bad = BadLine {
+            file: file.to_string(),
+            line,
+            reason,
+        };
+        if self.strict {
+            return Err(bad);
+        }
+        self.out.bad_lines.push(bad);
+        Ok(())
+    }
+
+    fn add_usage(&mut self, obs: UsageObservation) {
+        if let Some(&i) = self.usage_index.get(&obs.message_id) {
+            self.out.usage[i].combine(&obs);
+        } else {
+            self.usage_index
+                .insert(obs.message_id.clone(), self.out.usage.len());
+            self.out.usage.push(obs);
+        }
+    }
+
+    fn span(&mut self, agent: &str) -> &mut Span {
+        self.spans.entry(agent.to_string()).or_insert_with(Span::new)
+    }
+}
+
+fn observation(rec: &Record<'_>, agent: &str, session_id: &str, at: Option<Millis>) -> Option<UsageObservation> {
+    let msg = rec.message.as_ref()?;
+    let usage = msg.usage.as_ref()?;
+    let id = msg.id.as_deref()?;
+    let (w5, w1) = match &usage.cache_creation {
+        Some(cc) => (
+            cc.ephemeral_5m_input_tokens.unwrap_or(0),
+            cc.ephemeral_1h_input_tokens.unwrap_or(0),
+        ),
+        None => (usage.cache_creation_input_tokens.unwrap_or(0), 0),
+    };
+    Some(UsageObservation {
+        message_id: id.to_string(),
+        agent_id: agent.to_string(),
+        record_session_id: rec.session_id.as_deref().unwrap_or(session_id).to_string(),
+        model: msg.model.as_deref().unwrap_or("").to_string(),
+        at,
+        buckets: Buckets {
+            input: usage.input_tokens.unwrap_or(0),
+            output: usage.output_tokens.unwrap_or(0),
+            cache_write_5m: w5,
+            cache_write_1h: w1,
+            cache_read: usage.cache_read_input_tokens.unwrap_or(0),
+        },
+    })
+}
+
+fn compaction(rec: &Record<'_>, agent: &str, file: &str, line: u64, at: Option<Millis>) -> Option<Compaction> {
+    if rec.kind.as_deref() != Some("system") || rec.subtype.as_deref() != Some("compact_boundary") {
+        return None;
+    }
+    let meta = rec.compact_metadata.as_ref();
+    Some(Compaction {
+        agent_id: agent.to_string(),
+        file: file.to_string(),
+        line,
+        at,
+        trigger: meta.and_then(|m| m.trigger.as_deref().map(str::to_string)),
+        pre_tokens: meta.and_then(|m| m.pre_tokens.as_ref()).and_then(serde_json::Number::as_i64),
+    })
+}
+
+fn set_first(slot: &mut Option<String>, v: Option<&str>) {
+    if slot.is_none() {
+        if let Some(v) = v.filter(|v| !v.is_empty()) {
+            *slot = Some(v.to_string());
+        }
+    }
+}
+
+/// Parses one session. With `strict`, the first malformed line is returned as
+/// the error; otherwise malformed lines are listed in `bad_lines` and skipped.
+pub fn parse_session(input: &SessionInput, strict: bool) -> Result<ParsedSession, StrictFailure> {
+    let sid = input.session_id.as_str();
+    let mut b = Builder {
+        session_id: sid,
+        out: ParsedSession {
+            session_id: sid.to_string(),
+            ..ParsedSession::default()
+        },
+        usage_index: HashMap::new(),
+        spans: HashMap::new(),
+        strict,
+    };
+    let mut agents: Vec<Agent> = Vec::new();
+    for file in &input.files {
+        match &file.role {
+            FileRole::Main => {
+                agents.push(new_agent(sid, AgentLayout::Main, &file.rel_path, None));
+                let inline = parse_file(&mut b, file, sid, true)?;
+                agents.extend(inline);
+            }
+            FileRole::Agent {
+                agent_id,
+                layout,
+                workflow_id,
+            } => {
+                let mut agent = new_agent(agent_id, *layout, &file.rel_path, workflow_id.clone());
+                if let Some((meta_path, meta)) = &file.sidecar {
+                    read_sidecar(&mut b, &mut agent, meta_path, meta)?;
+                }
+                agents.push(agent);
+                parse_file(&mut b, file, agent_id, false)?;
+            }
+        }
+    }
+    for a in &mut agents {
+        if let Some(span) = b.spans.get(&a.agent_id) {
+            a.first_seen = span.first;
+            a.last_seen = span.last;
+            a.records = span.records;
+        }
+    }
+    b.out.agents = agents;
+    let mut synthetic = 0;
+    for u in &b.out.usage {
+        if u.model == "<synthetic>" {
+            synthetic += 1;
+        }
+    }
+    b.out.synthetic_messages = synthetic;
+    Ok(b.out)
+}
+
+fn new_agent(id: &str, layout: AgentLayout, path: &str, workflow_id: Option<String>) -> Agent {
+    Agent {
+        agent_id: id.to_string(),
+        layout,
+        transcript_path: path.to_string(),
+        agent_type: None,
+        description: None,
+        spawn_depth: None,
+        sidecar_tool_use_id: None,
+        workflow_id,
+        first_seen: None,
+        last_seen: None,
+        records: 0,
+    }
+}
+
+fn read_sidecar(b: &mut Builder<'_>, agent: &mut Agent, path: &str, bytes: &[u8]) -> Result<(), BadLine> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    match serde_json::from_slice::<Sidecar>(bytes) {
+        Ok(meta) => {
+            agent.agent_type = meta.agent_type.filter(|s| !s.is_empty());
+            agent.description = meta.description.filter(|s| !s.is_empty());
+            agent.sidecar_tool_use_id = meta.tool_use_id.filter(|s| !s.is_empty());
+            agent.spawn_depth = meta.spawn_depth;
+            Ok(())
+        }
+        Err(e) => b.bad(path, 0, format!("unreadable sidecar: {e}")),
+    }
+}
+
+/// Reads one file's lines into the builder. For the main file, records with
+/// `isSidechain: true` are inline subagents; their agents are returned.
+fn parse_file(b: &mut Builder<'_>, file: &SessionFile, agent: &str, main: bool) -> Result<Vec<Agent>, BadLine> {
+    let sid = b.session_id;
+    let (lines, complete) = complete_lines(&file.bytes);
+    b.out.bytes += complete;
+    let mut side: Vec<SideRecord> = Vec::new();
+    let mut side_parent: HashMap<String, Option<String>> = HashMap::new();
+    for (n, line) in lines {
+        let rec: Record<'_> = match serde_json::from_slice(line) {
+            Ok(r) => r,
+            Err(e) => {
+                match classify_error(line, &e) {
+                    Some(reason) => b.bad(&file.rel_path, n, reason)?,
+                    None => {
+                        b.out.records += 1;
+                        b.out.unknown_records += 1;
+                    }
+                }
+                continue;
+            }
+        };
+        b.out.records += 1;
+        match rec.kind.as_deref() {
+            Some(k) if KNOWN_TYPES.contains(&k) => {}
+            _ => {
+                b.out.unknown_records += 1;
+                continue;
+            }
+        }
+        let at = match rec.timestamp.as_deref() {
+            None => None,
+            Some(ts) => match parse_instant(ts) {
+                Some(t) => Some(t),
+                None => {
+                    b.bad(&file.rel_path, n, format!("unparsable timestamp {ts:?}"))?;
+                    continue;
+                }
+            },
+        };
+        let own = rec.session_id.as_deref().is_none_or(|s| s == sid);
+        if main {
+            set_first(&mut b.out.cwd, rec.cwd.as_deref());
+            set_first(&mut b.out.git_branch, rec.git_branch.as_deref());
+        }
+        // The main transcript's newest version wins; an agent file's only fills a gap.
+        if let Some(v) = rec.version.as_deref().filter(|v| !v.is_empty()) {
+            if main || b.out.harness_version.is_none() {
+                b.out.harness_version = Some(v.to_string());
+            }
+        }
+        if own {
+            if let Some(t) = at {
+                let o = &mut b.out;
+                o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
+                o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
+            }
+        }
+        if main && rec.is_sidechain == Some(true) {
+            let uuid = rec.uuid.as_deref().map(str::to_string);
+            if let Some(u) = &uuid {
+                side_parent.insert(u.clone(), rec.parent_uuid.as_deref().map(str::to_string));
+            }
+            side.push(SideRecord {
+                uuid,
+                at,
+                usage: observation(&rec, "", sid, at),
+                compaction: compaction(&rec, "", &file.rel_path, n, at),
+            });
+            continue;
+        }
+        b.span(agent).see(at);
+        if let Some(obs) = observation(&rec, agent, sid, at) {
+            b.add_usage(obs);
+        }
+        if let Some(c) = compaction(&rec, agent, &file.rel_path, n, at) {
+            b.out.compactions.push(c);
+        }
+    }
+    Ok(resolve_inline(b, side, &side_parent, &file.rel_path))
+}
+
+/// Follows `parentUuid` links to each sidechain's root record: the root's uuid
+/// is the inline agent's id (reference/claude-transcript-layouts.md, layout 1).
+fn root_of(uuid: &str, parents: &HashMap<String, Option<String>>) -> String {
+    let mut cur = uuid;
+    let mut steps = 0;
+    while let Some(Some(p)) = parents.get(cur) {
+        if !parents.contains_key(p.as_str()) || steps > parents.len() {
+            break;
+        }
+        cur = p;
+        steps += 1;
+    }
+    cur.to_string()
+}
+
+fn resolve_inline(
+    b: &mut Builder<'_>,
+    side: Vec<SideRecord>,
+    parents: &HashMap<String, Option<String>>,
+    path: &str,
+) -> Vec<Agent> {
+    let mut roots: HashMap<String, String> = HashMap::new();
+    let mut agents: Vec<Agent> = Vec::new();
+    for rec in side {
+        let agent = match &rec.uuid {
+            Some(u) => roots
+                .entry(u.clone())
+                .or_insert_with(|| root_of(u, parents))
+                .clone(),
+            // A sidechain record without a uuid cannot be placed in a chain.
+            None => b.session_id.to_string(),
+        };
+        if agent != b.session_id && !agents.iter().any(|a| a.agent_id == agent) {
+            agents.push(new_agent(&agent, AgentLayout::Inline, path, None));
+        }
+        b.span(&agent).see(rec.at);
+        if let Some(mut obs) = rec.usage {
+            obs.agent_id.clone_from(&agent);
+            b.add_usage(obs);
+        }
+        if let Some(mut c) = rec.compaction {
+            c.agent_id = agent;
+            b.out.compactions.push(c);
+        }
+    }
+    agents
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn main_file(text: &str) -> SessionInput {
+        SessionInput {
+            session_id: "S".into(),
+            files: vec![SessionFile {
+                rel_path: "p/S.jsonl".into(),
+                role: FileRole::Main,
+                bytes: text.as_bytes().to_vec(),
+                sidecar: None,
+            }],
+        }
+    }
+
+    const A1: &str = r#"{"type":"assistant","sessionId":"S","timestamp":"2026-01-15T10:00:00.000Z","message":{"id":"m1","model":"x","usage":{"input_tokens":1,"output_tokens":2,"cache_read_input_tokens":3,"cache_creation_input_tokens":9,"cache_creation":{"ephemeral_5m_input_tokens":4,"ephemeral_1h_input_tokens":5}}}}"#;
+
+    #[test]
+    fn cache_creation_object_wins_over_flat_count() {
+        let p = parse_session(&main_file(&format!("{A1}\n")), false).unwrap();
+        let u = &p.usage[0];
+        assert_eq!(
+            u.buckets,
+            Buckets { input: 1, output: 2, cache_write_5m: 4, cache_write_1h: 5, cache_read: 3 }
+        );
+    }
+
+    #[test]
+    fn flat_cache_creation_counts_as_5m() {
+        let line = r#"{"type":"assistant","message":{"id":"m","usage":{"cache_creation_input_tokens":7}}}"#;
+        let p = parse_session(&main_file(&format!("{line}\n")), false).unwrap();
+        assert_eq!(p.usage[0].buckets.cache_write_5m, 7);
+        assert_eq!(p.usage[0].buckets.cache_write_1h, 0);
+    }
+
+    #[test]
+    fn truncated_final_line_is_ignored_and_middle_damage_is_recorded() {
+        let text = format!("{A1}\n{{not json\n{A1}\n{{\"type\":\"assist");
+        let p = parse_session(&main_file(&text), false).unwrap();
+        assert_eq!(p.bad_lines.len(), 1);
+        assert_eq!(p.bad_lines[0].line, 2);
+        assert!(p.bad_lines[0].reason.starts_with("invalid JSON"), "{}", p.bad_lines[0].reason);
+        assert_eq!(p.records, 2);
+        assert_eq!(p.usage.len(), 1);
+        let strict = parse_session(&main_file(&text), true).unwrap_err();
+        assert_eq!(strict.line, 2);
+    }
+
+    #[test]
+    fn unknown_types_and_non_objects_are_counted_not_damage() {
+        let text = "{\"type\":\"brand-new\"}\n[1,2]\n{\"no_type\":1}\n";
+        let p = parse_session(&main_file(text), false).unwrap();
+        assert_eq!((p.records, p.unknown_records, p.bad_lines.len()), (3, 3, 0));
+    }
+
+    #[test]
+    fn negative_token_count_is_a_bad_line() {
+        let text = "{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":-1}}}\n";
+        let p = parse_session(&main_file(text), false).unwrap();
+        assert_eq!(p.usage.len(), 0);
+        assert!(p.bad_lines[0].reason.starts_with("unexpected value"));
+    }
+
+    #[test]
+    fn inline_sidechains_are_agents_with_their_own_tokens() {
+        let text = [
+            r#"{"type":"user","sessionId":"S","uuid":"u0","parentUuid":null,"isSidechain":false,"timestamp":"2026-01-15T10:00:00Z"}"#,
+            r#"{"type":"user","sessionId":"S","uuid":"r1","parentUuid":null,"isSidechain":true,"timestamp":"2026-01-15T10:00:01Z"}"#,
+            r#"{"type":"user","sessionId":"S","uuid":"r2","parentUuid":null,"isSidechain":true,"timestamp":"2026-01-15T10:00:02Z"}"#,
+            r#"{"type":"assistant","sessionId":"S","uuid":"c2","parentUuid":"r2","isSidechain":true,"timestamp":"2026-01-15T10:00:04Z","message":{"id":"m2","usage":{"output_tokens":20}}}"#,
+            r#"{"type":"assistant","sessionId":"S","uuid":"c1","parentUuid":"r1","isSidechain":true,"timestamp":"2026-01-15T10:00:03Z","message":{"id":"m1","usage":{"output_tokens":10}}}"#,
+            r#"{"type":"assistant","sessionId":"S","uuid":"c1b","parentUuid":"c1","isSidechain":true,"timestamp":"2026-01-15T10:00:05Z","message":{"id":"m3","usage":{"output_tokens":30}}}"#,
+        ]
+        .join("\n")
+            + "\n";
+        let p = parse_session(&main_file(&text), false).unwrap();
+        let ids: Vec<_> = p.agents.iter().map(|a| (a.agent_id.as_str(), a.layout, a.records)).collect();
+        assert_eq!(ids, vec![("S", AgentLayout::Main, 1), ("r1", AgentLayout::Inline, 3), ("r2", AgentLayout::Inline, 2)]);
+        let owners: Vec<_> = p.usage.iter().map(|u| (u.message_id.as_str(), u.agent_id.as_str())).collect();
+        assert_eq!(owners, vec![("m2", "r2"), ("m1", "r1"), ("m3", "r1")]);
+    }
+
+    #[test]
+    fn copied_records_keep_their_session_and_do_not_move_the_span() {
+        let text = [
+            r#"{"type":"assistant","sessionId":"OLD","timestamp":"2026-01-01T00:00:00Z","message":{"id":"m0","usage":{"output_tokens":1}}}"#,
+            r#"{"type":"user","sessionId":"S","timestamp":"2026-01-15T10:00:00Z"}"#,
+        ]
+        .join("\n")
+            + "\n";
+        let p = parse_session(&main_file(&text), false).unwrap();
+        assert_eq!(p.usage[0].record_session_id, "OLD");
+        assert_eq!(p.started_at, parse_instant("2026-01-15T10:00:00Z"));
+    }
+}

@@ -1,0 +1,177 @@
+//! The counting rule (Decision 2): one row per API message id, every bucket the
+//! maximum seen, the model of the record with the largest output (ties to the
+//! lexicographically smallest model id), the time of the earliest record.
+//!
+//! `combine` is commutative and associative, so the result never depends on
+//! the order records, files or sessions are read in.
+
+use crate::clock::Millis;
+
+/// Token counts of one message, as the transcript states them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Buckets {
+    pub input: u64,
+    pub output: u64,
+    pub cache_write_5m: u64,
+    pub cache_write_1h: u64,
+    pub cache_read: u64,
+}
+
+impl Buckets {
+    pub fn max(self, o: Buckets) -> Buckets {
+        Buckets {
+            input: self.input.max(o.input),
+            output: self.output.max(o.output),
+            cache_write_5m: self.cache_write_5m.max(o.cache_write_5m),
+            cache_write_1h: self.cache_write_1h.max(o.cache_write_1h),
+            cache_read: self.cache_read.max(o.cache_read),
+        }
+    }
+
+    pub fn add(&mut self, o: Buckets) {
+        self.input += o.input;
+        self.output += o.output;
+        self.cache_write_5m += o.cache_write_5m;
+        self.cache_write_1h += o.cache_write_1h;
+        self.cache_read += o.cache_read;
+    }
+
+    pub fn total(self) -> u64 {
+        self.input + self.output + self.cache_write_5m + self.cache_write_1h + self.cache_read
+    }
+}
+
+/// A message as one session's files show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageObservation {
+    pub message_id: String,
+    /// The agent whose records hold the message (first sighting in file order).
+    pub agent_id: String,
+    /// The `sessionId` the record itself carries. It differs from the session
+    /// being parsed when a resumed or forked session copied earlier history.
+    pub record_session_id: String,
+    /// Model of the record with the largest output so far.
+    pub model: String,
+    /// Largest output seen with `model` (equals `buckets.output`).
+    pub at: Option<Millis>,
+    pub buckets: Buckets,
+}
+
+impl UsageObservation {
+    /// Folds a later sighting of the same message into this one.
+    pub fn combine(&mut self, o: &UsageObservation) {
+        debug_assert_eq!(self.message_id, o.message_id);
+        if better_model(o.buckets.output, &o.model, self.buckets.output, &self.model) {
+            self.model.clone_from(&o.model);
+        }
+        self.buckets = self.buckets.max(o.buckets);
+        self.at = match (self.at, o.at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// Whether a record with (`out_a`, `model_a`) settles the model over (`out_b`, `model_b`).
+pub fn better_model(out_a: u64, model_a: &str, out_b: u64, model_b: &str) -> bool {
+    out_a > out_b || (out_a == out_b && model_a < model_b)
+}
+
+/// The owner and merged value of a message seen by several sessions.
+///
+/// `obs` pairs each observing session with what it saw. The message belongs to
+/// the session its own records name (`record_session_id == session`); when no
+/// observing session names itself (the original was deleted before it was
+/// ingested), to the smallest observing session id. Among several sessions that
+/// each name themselves, the smallest id wins. Deterministic and order-free.
+pub fn settle<'a>(obs: &'a [(String, UsageObservation)]) -> Option<(&'a str, UsageObservation)> {
+    let owner = obs
+        .iter()
+        .filter(|(s, o)| *s == o.record_session_id)
+        .map(|(s, o)| (s, o))
+        .min_by(|a, b| a.0.cmp(b.0))
+        .or_else(|| obs.iter().map(|(s, o)| (s, o)).min_by(|a, b| a.0.cmp(b.0)))?;
+    let mut merged = owner.1.clone();
+    for (_, o) in obs {
+        merged.combine(o);
+    }
+    merged.agent_id.clone_from(&owner.1.agent_id);
+    merged.record_session_id.clone_from(&owner.1.record_session_id);
+    Some((owner.0.as_str(), merged))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn obs(model: &str, out: u64, input: u64, at: i64) -> UsageObservation {
+        UsageObservation {
+            message_id: "msg_1".into(),
+            agent_id: "a".into(),
+            record_session_id: "s".into(),
+            model: model.into(),
+            at: Some(at),
+            buckets: Buckets {
+                input,
+                output: out,
+                ..Buckets::default()
+            },
+        }
+    }
+
+    #[test]
+    fn streaming_snapshot_keeps_largest_output_and_its_model() {
+        // The first streamed partial can carry a transient model label
+        // (study-agenthropic-ingest.md §b.4); the largest output settles it.
+        let mut a = obs("claude-fable-5", 3, 10, 100);
+        a.combine(&obs("claude-opus-4-8", 87, 10, 107));
+        assert_eq!(a.model, "claude-opus-4-8");
+        assert_eq!(a.buckets.output, 87);
+        assert_eq!(a.at, Some(100));
+    }
+
+    #[test]
+    fn tie_goes_to_smallest_model_id() {
+        let mut a = obs("zeta", 5, 1, 1);
+        a.combine(&obs("alpha", 5, 1, 1));
+        assert_eq!(a.model, "alpha");
+        let mut b = obs("alpha", 5, 1, 1);
+        b.combine(&obs("zeta", 5, 1, 1));
+        assert_eq!(b.model, "alpha");
+    }
+
+    #[test]
+    fn copied_record_belongs_to_the_session_it_names() {
+        let mut orig = obs("m", 5, 1, 1);
+        orig.record_session_id = "s1".into();
+        orig.agent_id = "s1".into();
+        let mut copy = orig.clone();
+        copy.agent_id = "s2".into();
+        let set = vec![("s2".to_string(), copy.clone()), ("s1".to_string(), orig)];
+        let (owner, m) = settle(&set).unwrap();
+        assert_eq!((owner, m.agent_id.as_str()), ("s1", "s1"));
+        // Without the original, the smallest observing session holds it.
+        let (owner, _) = settle(&set[..1]).unwrap();
+        assert_eq!(owner, "s2");
+    }
+
+    proptest! {
+        #[test]
+        fn combine_is_order_free(v in proptest::collection::vec((0u8..3, 0u64..50, 0u64..50, 0i64..9), 1..8)) {
+            let models = ["b", "a", "c"];
+            let items: Vec<_> = v.iter().map(|&(m, o, i, t)| obs(models[m as usize], o, i, t)).collect();
+            let fold = |xs: &mut dyn Iterator<Item = &UsageObservation>| {
+                let mut it = xs;
+                let mut acc = it.next().unwrap().clone();
+                for x in it { acc.combine(x); }
+                acc
+            };
+            let fwd = fold(&mut items.iter());
+            let rev = fold(&mut items.iter().rev());
+            prop_assert_eq!(fwd.model, rev.model);
+            prop_assert_eq!(fwd.buckets, rev.buckets);
+            prop_assert_eq!(fwd.at, rev.at);
+        }
+    }
+}
