@@ -72,6 +72,10 @@ pub enum Command {
 impl Cli {
     /// The format asked for, if any (`--json` is `--format json`).
     pub fn format(&self) -> Option<Format> {
-        if self.json { Some(Format::Json) } else { self.format }
+        if self.json {
+            Some(Format::Json)
+        } else {
+            self.format
+        }
     }
 }

@@ -85,7 +85,11 @@ fn parse_fast(s: &[u8]) -> Option<Millis> {
         return None;
     }
     let (y, mo, d) = (digits(&s[0..4])?, digits(&s[5..7])?, digits(&s[8..10])?);
-    let (h, mi, se) = (digits(&s[11..13])?, digits(&s[14..16])?, digits(&s[17..19])?);
+    let (h, mi, se) = (
+        digits(&s[11..13])?,
+        digits(&s[14..16])?,
+        digits(&s[17..19])?,
+    );
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
         return None;
     }
@@ -187,7 +191,9 @@ pub fn parse_bound(s: &str) -> Result<Millis> {
             }
         }
     }
-    bail!("{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31) or a span back from now (30d, 12h, 90m, 2w)")
+    bail!(
+        "{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31) or a span back from now (30d, 12h, 90m, 2w)"
+    )
 }
 
 #[cfg(test)]
@@ -198,7 +204,10 @@ mod tests {
     #[test]
     fn parses_claude_code_shape() {
         assert_eq!(parse_instant("1970-01-01T00:00:00.000Z"), Some(0));
-        assert_eq!(parse_instant("2025-09-03T00:47:19.293Z"), Some(1_756_860_439_293));
+        assert_eq!(
+            parse_instant("2025-09-03T00:47:19.293Z"),
+            Some(1_756_860_439_293)
+        );
     }
 
     #[test]

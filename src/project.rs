@@ -24,7 +24,10 @@ pub fn project_of(store: &Store, cwd: &str) -> Result<String> {
 /// The rule itself, reading the file system (no `git` process).
 pub fn compute(cwd: &Path) -> String {
     if cwd.is_dir() {
-        if let Some(name) = git_dir(cwd).and_then(|g| origin_url(&g)).and_then(|u| repo_name(&u)) {
+        if let Some(name) = git_dir(cwd)
+            .and_then(|g| origin_url(&g))
+            .and_then(|u| repo_name(&u))
+        {
             return name;
         }
     }
@@ -35,7 +38,11 @@ fn base_name(cwd: &Path) -> String {
     let s = cwd.to_string_lossy();
     let trimmed = s.trim_end_matches(['/', '\\']);
     let last = trimmed.rsplit(['/', '\\']).next().unwrap_or("");
-    if last.is_empty() { s.to_string() } else { last.to_string() }
+    if last.is_empty() {
+        s.to_string()
+    } else {
+        last.to_string()
+    }
 }
 
 /// The git directory holding `config` for the repository containing `dir`:
@@ -57,7 +64,11 @@ fn git_dir(dir: &Path) -> Option<PathBuf> {
             };
             if let Ok(common) = std::fs::read_to_string(gd.join("commondir")) {
                 let c = common.trim();
-                return Some(if Path::new(c).is_absolute() { PathBuf::from(c) } else { gd.join(c) });
+                return Some(if Path::new(c).is_absolute() {
+                    PathBuf::from(c)
+                } else {
+                    gd.join(c)
+                });
             }
             return Some(gd);
         }
@@ -91,10 +102,7 @@ fn origin_url(git_dir: &Path) -> Option<String> {
 
 /// `git@github.com:Org/Repo.git` → `repo`; `https://host/a/b/` → `b`.
 fn repo_name(url: &str) -> Option<String> {
-    let last = url
-        .trim_end_matches('/')
-        .rsplit(['/', ':', '\\'])
-        .next()?;
+    let last = url.trim_end_matches('/').rsplit(['/', ':', '\\']).next()?;
     let name = last.strip_suffix(".git").unwrap_or(last).to_lowercase();
     (!name.is_empty()).then_some(name)
 }
@@ -105,7 +113,10 @@ mod tests {
 
     #[test]
     fn remote_names() {
-        assert_eq!(repo_name("git@github.com:Org/SessionKit.git").as_deref(), Some("sessionkit"));
+        assert_eq!(
+            repo_name("git@github.com:Org/SessionKit.git").as_deref(),
+            Some("sessionkit")
+        );
         assert_eq!(repo_name("https://example.com/a/b/").as_deref(), Some("b"));
         assert_eq!(repo_name("/srv/git/tool.git").as_deref(), Some("tool"));
         assert_eq!(repo_name(".git"), None);

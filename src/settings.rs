@@ -85,7 +85,10 @@ pub fn lookup(key: &str) -> Result<&'static Setting> {
         Some(s) => Ok(s),
         None => {
             let known: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
-            bail!("unknown setting {key:?}; known settings: {}", known.join(", "))
+            bail!(
+                "unknown setting {key:?}; known settings: {}",
+                known.join(", ")
+            )
         }
     }
 }

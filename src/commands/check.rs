@@ -30,7 +30,11 @@ const COLUMNS: &[Column] = &[
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    let roots = if args.no_recount { None } else { roots(ctx, &args.corpus)? };
+    let roots = if args.no_recount {
+        None
+    } else {
+        roots(ctx, &args.corpus)?
+    };
     let mut store = ctx.open()?;
     let mut findings: Vec<Finding> = Vec::new();
     for l in store.degraded_lines(None)? {
@@ -44,7 +48,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     }
     for (sid, f) in store.failures()? {
         findings.push(Finding {
-            kind: if f.quarantined { "quarantined" } else { "failed" },
+            kind: if f.quarantined {
+                "quarantined"
+            } else {
+                "failed"
+            },
             session_id: sid,
             file: None,
             line: None,
@@ -76,7 +84,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         ctx.out.note("check: nothing found");
         Ok(Exit::Success)
     } else {
-        ctx.out.note(&format!("check: {} finding(s)", findings.len()));
+        ctx.out
+            .note(&format!("check: {} finding(s)", findings.len()));
         Ok(Exit::Found)
     }
 }

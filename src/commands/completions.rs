@@ -40,7 +40,8 @@ pub fn run(args: &Args) -> Result<Exit> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         for (shell, name) in CHECKED_IN {
             let path = dir.join(name);
-            std::fs::write(&path, render(*shell)).with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(&path, render(*shell))
+                .with_context(|| format!("writing {}", path.display()))?;
         }
         return Ok(Exit::Success);
     }

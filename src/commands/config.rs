@@ -66,7 +66,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             if ctx.out.explicit {
                 ctx.out.record(COLUMNS, &row(s, &v, src))?;
             } else {
-                println!("{v}");
+                use std::io::Write;
+                writeln!(std::io::stdout().lock(), "{v}")?;
             }
         }
         Action::Set { key, value } => {
@@ -75,7 +76,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             let store = ctx.open()?;
             store.set_setting(s.key, &v, clock::now())?;
             if std::env::var(s.env).is_ok_and(|e| !e.trim().is_empty()) {
-                ctx.out.note(&format!("{} is set in the environment and overrides this value", s.env));
+                ctx.out.note(&format!(
+                    "{} is set in the environment and overrides this value",
+                    s.env
+                ));
             }
             if ctx.out.explicit {
                 ctx.out.record(COLUMNS, &row(s, &v, Source::Database))?;
@@ -85,7 +89,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             let s = settings::lookup(key)?;
             let store = ctx.open()?;
             if !store.unset_setting(s.key)? {
-                ctx.out.note(&format!("{} was not set; the default {} applies", s.key, s.default));
+                ctx.out.note(&format!(
+                    "{} was not set; the default {} applies",
+                    s.key, s.default
+                ));
             }
         }
     }

@@ -43,7 +43,8 @@ pub(crate) const SUMMARY_COLUMNS: &[Column] = &[
     col("sessions_quarantined", "quarantined"),
     col("sessions_retained", "retained"),
     col("agents", "agents"),
-    col("token_rows", "token rows"),
+    col("messages_read", "messages read"),
+    col("token_rows", "token rows (all)"),
     col("skipped", "skipped"),
     col("bytes_read", "bytes read"),
     col("elapsed_ms", "elapsed ms"),
@@ -66,7 +67,12 @@ pub(crate) fn roots(ctx: &Ctx, args: &CorpusArgs) -> Result<Option<Vec<ingest::R
     Ok(Some(ingest::resolve_roots(&given)?))
 }
 
-pub(crate) fn run_corpus(ctx: &Ctx, corpus: &CorpusArgs, strict: bool, replay: bool) -> Result<Exit> {
+pub(crate) fn run_corpus(
+    ctx: &Ctx,
+    corpus: &CorpusArgs,
+    strict: bool,
+    replay: bool,
+) -> Result<Exit> {
     let Some(roots) = roots(ctx, corpus)? else {
         return Ok(Exit::Success);
     };
@@ -82,19 +88,29 @@ pub(crate) fn run_corpus(ctx: &Ctx, corpus: &CorpusArgs, strict: bool, replay: b
         replay,
         only: Default::default(),
     };
-    let pb = ctx.out.progress_bar(0, if replay { "replay" } else { "ingest" });
+    let pb = ctx
+        .out
+        .progress_bar(0, if replay { "replay" } else { "ingest" });
     let summary = ingest::run(&mut store, &roots, &opts, pb.as_ref());
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
     let summary = summary?;
     print_summary(ctx, &summary)?;
-    Ok(if summary.strict_failed { Exit::Found } else { Exit::Success })
+    Ok(if summary.strict_failed {
+        Exit::Found
+    } else {
+        Exit::Success
+    })
 }
 
 fn print_summary(ctx: &Ctx, s: &Summary) -> Result<()> {
     for f in &s.failures {
-        let state = if f.quarantined { "quarantined" } else { "will retry" };
+        let state = if f.quarantined {
+            "quarantined"
+        } else {
+            "will retry"
+        };
         ctx.out.note(&format!(
             "session {} failed (attempt {}, {state}): {}",
             f.session_id, f.attempt, f.reason

@@ -39,7 +39,8 @@ pub fn run(args: &Args) -> Result<Exit> {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             for (name, text) in &pages {
                 let path = dir.join(name);
-                std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+                std::fs::write(&path, text)
+                    .with_context(|| format!("writing {}", path.display()))?;
             }
         }
         None => {

@@ -51,5 +51,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         "degraded_lines": r.degraded_lines,
     });
     ctx.out.record(COLUMNS, &row)?;
-    Ok(if args.dry_run && r.sessions > 0 { Exit::Found } else { Exit::Success })
+    Ok(if args.dry_run && r.sessions > 0 {
+        Exit::Found
+    } else {
+        Exit::Success
+    })
 }

@@ -66,10 +66,15 @@ const MODEL_COLUMNS: &[Column] = &[
     col("cache_read_tokens", "cache read"),
 ];
 
-const LINE_COLUMNS: &[Column] = &[col("file", "file"), col("line", "line"), col("reason", "reason")];
+const LINE_COLUMNS: &[Column] = &[
+    col("file", "file"),
+    col("line", "line"),
+    col("reason", "reason"),
+];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    ctx.out.refuse("a session (it has nested lists)", &[Format::Csv])?;
+    ctx.out
+        .refuse("a session (it has nested lists)", &[Format::Csv])?;
     let store = ctx.open()?;
     let id = store.resolve_session(&args.session)?;
     let filter = SessionFilter {

@@ -148,7 +148,13 @@ fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
 }
 
 /// Checks size bounds of a transcript file; `None` means skipped (recorded).
-fn admit(e: &Entry, rel: String, cap: u64, role: FileRole, skips: &mut Vec<Skip>) -> Option<PlannedFile> {
+fn admit(
+    e: &Entry,
+    rel: String,
+    cap: u64,
+    role: FileRole,
+    skips: &mut Vec<Skip>,
+) -> Option<PlannedFile> {
     let reason = if e.meta.len() == 0 {
         Some(SkipReason::Empty)
     } else if e.meta.len() > cap {
@@ -199,14 +205,25 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                     used_dirs.push(sid);
                     continue;
                 }
-                let Some(main) = admit(e, rel, cap, FileRole::Main, skips) else {
-                    continue;
-                };
                 let mut agents = Vec::new();
                 if let Some(d) = dirs.get(sid) {
                     used_dirs.push(sid);
                     walk_session_dir(d, &format!("{}/{sid}", slug.name), cap, &mut agents, skips);
                 }
+                let Some(main) = admit(e, rel, cap, FileRole::Main, skips) else {
+                    // The session is skipped: so are its subagent files, for the same reason.
+                    let reason = skips.last().map_or(SkipReason::Empty, |s| s.reason);
+                    for a in agents {
+                        skips.push(Skip {
+                            reason,
+                            path: a.rel,
+                        });
+                        if let Some((rel, ..)) = a.sidecar {
+                            skips.push(Skip { reason, path: rel });
+                        }
+                    }
+                    continue;
+                };
                 into.sessions.insert(
                     sid.to_string(),
                     SessionFiles {
@@ -251,6 +268,12 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                         reason: SkipReason::OrphanAgent,
                         path: o.rel,
                     });
+                    if let Some((rel, ..)) = o.sidecar {
+                        skips.push(Skip {
+                            reason: SkipReason::OrphanAgent,
+                            path: rel,
+                        });
+                    }
                 }
             } else {
                 skips.push(Skip {
@@ -263,7 +286,13 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
 }
 
 /// `<session>/`: only `subagents/` is read; anything else is non-artifact.
-fn walk_session_dir(dir: &Entry, rel: &str, cap: u64, agents: &mut Vec<PlannedFile>, skips: &mut Vec<Skip>) {
+fn walk_session_dir(
+    dir: &Entry,
+    rel: &str,
+    cap: u64,
+    agents: &mut Vec<PlannedFile>,
+    skips: &mut Vec<Skip>,
+) {
     for e in list(&dir.path, rel, skips) {
         let erel = format!("{rel}/{}", e.name);
         if e.name == "subagents" && e.meta.is_dir() {
@@ -288,6 +317,7 @@ fn walk_agents(
 ) {
     let entries = list(&dir.path, rel, skips);
     let mut sidecars: BTreeMap<String, (String, PathBuf, u64, i128)> = BTreeMap::new();
+    let mut skipped_agents: BTreeMap<String, SkipReason> = BTreeMap::new();
     let start = agents.len();
     for e in &entries {
         let erel = format!("{rel}/{}", e.name);
@@ -321,8 +351,13 @@ fn walk_agents(
                 },
                 workflow_id: workflow.map(str::to_string),
             };
-            if let Some(f) = admit(e, erel, cap, role, skips) {
-                agents.push(f);
+            match admit(e, erel, cap, role, skips) {
+                Some(f) => agents.push(f),
+                None => {
+                    if let Some(last) = skips.last() {
+                        skipped_agents.insert(id.to_string(), last.reason);
+                    }
+                }
             }
         } else if let Some(id) = agent_id_of(&e.name, ".meta.json") {
             sidecars.insert(
@@ -343,11 +378,12 @@ fn walk_agents(
             f.sidecar = sidecars.remove(agent_id);
         }
     }
-    for (_, (rel, _, size, _)) in sidecars {
-        let reason = if size > cap {
-            SkipReason::Oversize
-        } else {
-            SkipReason::NonArtifact
+    for (id, (rel, _, size, _)) in sidecars {
+        // A sidecar shares its transcript's fate; alone, it is not an artifact.
+        let reason = match skipped_agents.get(&id) {
+            Some(r) => *r,
+            None if size > cap => SkipReason::Oversize,
+            None => SkipReason::NonArtifact,
         };
         skips.push(Skip { reason, path: rel });
     }
@@ -357,7 +393,8 @@ fn walk_agents(
 /// plus the parser revision. Any change means the session is read again.
 pub fn fingerprint(s: &SessionFiles) -> String {
     let mut parts: Vec<String> = Vec::with_capacity(1 + 2 * s.agents.len());
-    let mut push = |rel: &str, size: u64, mtime: i128| parts.push(format!("{rel}\t{size}\t{mtime}"));
+    let mut push =
+        |rel: &str, size: u64, mtime: i128| parts.push(format!("{rel}\t{size}\t{mtime}"));
     push(&s.main.rel, s.main.size, s.main.mtime_ns);
     for a in &s.agents {
         push(&a.rel, a.size, a.mtime_ns);
@@ -384,7 +421,10 @@ mod tests {
         assert!(is_session_uuid("5c0375b4-57a5-4f26-b12d-d022ee4e51b7"));
         assert!(!is_session_uuid("5C0375B4-57a5-4f26-b12d-d022ee4e51b7"));
         assert!(!is_session_uuid("agent-1234"));
-        assert_eq!(agent_id_of("agent-test-hash-123.jsonl", ".jsonl"), Some("test-hash-123"));
+        assert_eq!(
+            agent_id_of("agent-test-hash-123.jsonl", ".jsonl"),
+            Some("test-hash-123")
+        );
         assert_eq!(agent_id_of("agent-ab.meta.json", ".meta.json"), Some("ab"));
         assert_eq!(agent_id_of("agent-.jsonl", ".jsonl"), None);
         assert_eq!(agent_id_of("agent-a b.jsonl", ".jsonl"), None);

@@ -62,7 +62,10 @@ fn open_checked(path: &Path, cap: u64) -> Result<(File, u64), ReadError> {
     if meta.len() > cap {
         return Err(ReadError {
             reason: SkipReason::Oversize,
-            detail: format!("{} bytes is over the {cap}-byte cap (--max-file-size)", meta.len()),
+            detail: format!(
+                "{} bytes is over the {cap}-byte cap (--max-file-size)",
+                meta.len()
+            ),
         });
     }
     Ok((file, meta.len()))
@@ -91,10 +94,12 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
 pub fn read_head(path: &Path, cap: u64, limit: u64) -> Result<Vec<u8>, ReadError> {
     let (file, _) = open_checked(path, cap)?;
     let mut buf = Vec::new();
-    file.take(limit).read_to_end(&mut buf).map_err(|e| ReadError {
-        reason: SkipReason::Unreadable,
-        detail: io_detail(&e),
-    })?;
+    file.take(limit)
+        .read_to_end(&mut buf)
+        .map_err(|e| ReadError {
+            reason: SkipReason::Unreadable,
+            detail: io_detail(&e),
+        })?;
     Ok(buf)
 }
 
@@ -116,8 +121,14 @@ mod tests {
         std::fs::write(&f, b"0123456789").unwrap();
         let l = dir.path().join("l");
         std::os::unix::fs::symlink(&f, &l).unwrap();
-        assert_eq!(read_capped(&l, 100).unwrap_err().reason, SkipReason::Symlink);
-        assert_eq!(read_capped(dir.path(), 100).unwrap_err().reason, SkipReason::NotRegularFile);
+        assert_eq!(
+            read_capped(&l, 100).unwrap_err().reason,
+            SkipReason::Symlink
+        );
+        assert_eq!(
+            read_capped(dir.path(), 100).unwrap_err().reason,
+            SkipReason::NotRegularFile
+        );
         assert_eq!(read_capped(&f, 9).unwrap_err().reason, SkipReason::Oversize);
         assert_eq!(read_capped(&f, 10).unwrap(), b"0123456789");
         assert_eq!(read_head(&f, 10, 4).unwrap(), b"0123");

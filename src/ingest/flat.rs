@@ -30,7 +30,12 @@ fn owner_in(head: &[u8]) -> Option<String> {
 }
 
 /// Moves each flat file into its owner's `agents`; returns bytes read.
-pub(super) fn assign(store: &mut Store, roots: &[Root], cap: u64, d: &mut Discovery) -> Result<u64> {
+pub(super) fn assign(
+    store: &mut Store,
+    roots: &[Root],
+    cap: u64,
+    d: &mut Discovery,
+) -> Result<u64> {
     let mut bytes = 0;
     let flat = std::mem::take(&mut d.flat);
     let mut learned: HashMap<usize, Vec<(String, Option<String>)>> = HashMap::new();
@@ -38,7 +43,9 @@ pub(super) fn assign(store: &mut Store, roots: &[Root], cap: u64, d: &mut Discov
     for f in flat {
         let memo = match known.entry(f.root) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(store.flat_owners(&roots[f.root].scope)?),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(store.flat_owners(&roots[f.root].scope)?)
+            }
         };
         let owner = match memo.get(&f.file.rel) {
             Some(o) => o.clone(),
@@ -46,7 +53,10 @@ pub(super) fn assign(store: &mut Store, roots: &[Root], cap: u64, d: &mut Discov
                 Ok(head) => {
                     bytes += head.len() as u64;
                     let o = owner_in(&head);
-                    learned.entry(f.root).or_default().push((f.file.rel.clone(), o.clone()));
+                    learned
+                        .entry(f.root)
+                        .or_default()
+                        .push((f.file.rel.clone(), o.clone()));
                     o
                 }
                 Err(e) => {
@@ -58,7 +68,10 @@ pub(super) fn assign(store: &mut Store, roots: &[Root], cap: u64, d: &mut Discov
                 }
             },
         };
-        match owner.and_then(|o| d.sessions.get_mut(&o)).filter(|s| s.root == f.root) {
+        match owner
+            .and_then(|o| d.sessions.get_mut(&o))
+            .filter(|s| s.root == f.root)
+        {
             Some(s) => s.agents.push(f.file),
             None => d.skips.push(Skip {
                 reason: SkipReason::OrphanAgent,
@@ -78,8 +91,14 @@ mod tests {
 
     #[test]
     fn owner_is_first_complete_line_naming_a_session() {
-        assert_eq!(owner_in(b"{\"type\":\"x\"}\n{\"sessionId\":\"S\"}\n"), Some("S".into()));
+        assert_eq!(
+            owner_in(b"{\"type\":\"x\"}\n{\"sessionId\":\"S\"}\n"),
+            Some("S".into())
+        );
         assert_eq!(owner_in(b"{\"sessionId\":\"S\"}"), None);
-        assert_eq!(owner_in(b"garbage\n{\"sessionId\":\"T\"}\n"), Some("T".into()));
+        assert_eq!(
+            owner_in(b"garbage\n{\"sessionId\":\"T\"}\n"),
+            Some("T".into())
+        );
     }
 }

@@ -53,7 +53,11 @@ pub fn resolve_roots(roots: &[PathBuf]) -> Result<Vec<Root>> {
     for r in roots {
         let path = std::fs::canonicalize(r)
             .with_context(|| format!("corpus root {} cannot be opened", r.display()))?;
-        anyhow::ensure!(path.is_dir(), "corpus root {} is not a directory", r.display());
+        anyhow::ensure!(
+            path.is_dir(),
+            "corpus root {} is not a directory",
+            r.display()
+        );
         if out.iter().all(|o| o.path != path) {
             let scope = corpus::scope_of(&path);
             out.push(Root { path, scope });
@@ -98,7 +102,12 @@ enum Outcome {
 }
 
 /// Runs ingest (or replay) over `roots` into `store`.
-pub fn run(store: &mut Store, roots: &[Root], opts: &Options, progress: Option<&indicatif::ProgressBar>) -> Result<Summary> {
+pub fn run(
+    store: &mut Store,
+    roots: &[Root],
+    opts: &Options,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<Summary> {
     let started = Instant::now();
     let (discovery, head_bytes) = discover(store, roots, opts.max_file_size)?;
     let mut sum = Summary::new(roots.len());
@@ -121,7 +130,10 @@ pub fn run(store: &mut Store, roots: &[Root], opts: &Options, progress: Option<&
                 sum.unchanged += 1;
                 continue;
             }
-            if let Some(f) = failures.get(&sid).filter(|f| f.quarantined && f.fingerprint == fp) {
+            if let Some(f) = failures
+                .get(&sid)
+                .filter(|f| f.quarantined && f.fingerprint == fp)
+            {
                 sum.quarantined += 1;
                 sum.failures.push(FailureNote {
                     session_id: sid.clone(),
@@ -140,11 +152,16 @@ pub fn run(store: &mut Store, roots: &[Root], opts: &Options, progress: Option<&
         });
     }
     // Largest first, so two threads finish together.
-    jobs.sort_by(|a, b| b.size.cmp(&a.size).then(a.files.session_id.cmp(&b.files.session_id)));
+    jobs.sort_by(|a, b| {
+        b.size
+            .cmp(&a.size)
+            .then(a.files.session_id.cmp(&b.files.session_id))
+    });
     if let Some(pb) = progress {
         pb.set_length(jobs.iter().map(|j| j.size).sum());
     }
     process(store, roots, opts, jobs, &known, &mut sum, progress)?;
+    sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
     sum.elapsed_ms = started.elapsed().as_millis() as u64;
     Ok(sum)
@@ -221,7 +238,11 @@ fn write_outcome(
     };
     let now = clock::now();
     match out {
-        Outcome::Parsed { parsed, skips, bytes } => {
+        Outcome::Parsed {
+            parsed,
+            skips,
+            bytes,
+        } => {
             sum.bytes_read += bytes;
             for s in &skips {
                 sum.skip(s.reason);
@@ -246,7 +267,7 @@ fn write_outcome(
                 sum.degraded += 1;
             }
             sum.agents += parsed.agents.len() as u64;
-            sum.token_rows += parsed.usage.len() as u64;
+            sum.messages_read += parsed.usage.len() as u64;
         }
         Outcome::Failed {
             reason,

@@ -76,7 +76,10 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
                     session_id: sid.clone(),
                     file: Some(files.main.rel.clone()),
                     line: None,
-                    detail: format!("files cannot be read now: {}", super::sanitize_reason(&reason)),
+                    detail: format!(
+                        "files cannot be read now: {}",
+                        super::sanitize_reason(&reason)
+                    ),
                 });
                 continue;
             }
@@ -84,7 +87,12 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
         let from_files: BTreeMap<String, (String, String, Buckets)> = parsed
             .usage
             .iter()
-            .map(|u| (u.message_id.clone(), (u.agent_id.clone(), u.model.clone(), u.buckets)))
+            .map(|u| {
+                (
+                    u.message_id.clone(),
+                    (u.agent_id.clone(), u.model.clone(), u.buckets),
+                )
+            })
             .collect();
         let from_db = store.observations_of(sid)?;
         if from_files != from_db {
@@ -93,7 +101,11 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
                 session_id: sid.clone(),
                 file: Some(files.main.rel.clone()),
                 line: None,
-                detail: format!("files: {}; database: {}", describe(&from_files), describe(&from_db)),
+                detail: format!(
+                    "files: {}; database: {}",
+                    describe(&from_files),
+                    describe(&from_db)
+                ),
             });
         }
     }

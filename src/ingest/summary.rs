@@ -34,6 +34,9 @@ pub struct Summary {
     #[serde(rename = "sessions_retained")]
     pub retained: u64,
     pub agents: u64,
+    /// Messages (distinct ids per session) read this run.
+    pub messages_read: u64,
+    /// Token rows in the whole database after the run (one per message id).
     pub token_rows: u64,
     pub skipped: BTreeMap<&'static str, u64>,
     pub bytes_read: u64,
@@ -55,6 +58,7 @@ impl Summary {
             quarantined: 0,
             retained: 0,
             agents: 0,
+            messages_read: 0,
             token_rows: 0,
             skipped: SkipReason::ALL.iter().map(|r| (r.as_str(), 0)).collect(),
             bytes_read: 0,

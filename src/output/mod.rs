@@ -43,7 +43,12 @@ pub struct Output {
 }
 
 impl Output {
-    pub fn new(format: Option<Format>, color: ColorChoice, quiet: bool, no_progress: bool) -> Output {
+    pub fn new(
+        format: Option<Format>,
+        color: ColorChoice,
+        quiet: bool,
+        no_progress: bool,
+    ) -> Output {
         let tty = std::io::stdout().is_terminal();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = match color {

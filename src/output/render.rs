@@ -38,7 +38,9 @@ fn cell_text(v: Option<&Value>, key: &str) -> String {
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Number(n)) => match n.as_i64() {
             // Ids and counts of things people read as amounts get separators.
-            Some(i) if key.ends_with("tokens") || key.ends_with("bytes") || key.ends_with("_read") => {
+            Some(i)
+                if key.ends_with("tokens") || key.ends_with("bytes") || key.ends_with("_read") =>
+            {
                 group_digits(i128::from(i))
             }
             _ => n.to_string(),
@@ -102,7 +104,10 @@ pub(super) fn vertical(cols: &[Column], row: &Value, out: &Output) -> String {
 }
 
 fn trim_lines(s: &str) -> String {
-    s.lines().map(|l| l.trim_end().trim_start_matches(' ')).collect::<Vec<_>>().join("\n")
+    s.lines()
+        .map(|l| l.trim_end().trim_start_matches(' '))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn csv_field(s: &str) -> String {
@@ -117,7 +122,11 @@ fn csv_text(v: Option<&Value>) -> String {
     match v {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(a)) => a.iter().map(|x| csv_text(Some(x))).collect::<Vec<_>>().join(";"),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| csv_text(Some(x)))
+            .collect::<Vec<_>>()
+            .join(";"),
         Some(Value::Object(o)) => o
             .iter()
             .map(|(k, x)| format!("{k}={}", csv_text(Some(x))))
@@ -131,7 +140,10 @@ pub(super) fn csv(w: &mut dyn Write, cols: &[Column], rows: &[Value]) -> Result<
     let header: Vec<&str> = cols.iter().map(|c| c.key).collect();
     writeln!(w, "{}", header.join(","))?;
     for r in rows {
-        let line: Vec<String> = cols.iter().map(|c| csv_field(&csv_text(r.get(c.key)))).collect();
+        let line: Vec<String> = cols
+            .iter()
+            .map(|c| csv_field(&csv_text(r.get(c.key))))
+            .collect();
         writeln!(w, "{}", line.join(","))?;
     }
     Ok(())
@@ -146,13 +158,24 @@ mod tests {
     fn csv_quotes_and_flattens() {
         let mut buf = Vec::new();
         let cols = [col("a", "A"), col("b", "B"), col("c", "C")];
-        csv(&mut buf, &cols, &[json!({"a": "x,\"y\"", "b": ["m1", "m2"], "c": null})]).unwrap();
-        assert_eq!(String::from_utf8(buf).unwrap(), "a,b,c\n\"x,\"\"y\"\"\",m1;m2,\n");
+        csv(
+            &mut buf,
+            &cols,
+            &[json!({"a": "x,\"y\"", "b": ["m1", "m2"], "c": null})],
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "a,b,c\n\"x,\"\"y\"\"\",m1;m2,\n"
+        );
     }
 
     #[test]
     fn digits_are_grouped_for_token_columns() {
-        assert_eq!(cell_text(Some(&json!(1234567)), "input_tokens"), "1,234,567");
+        assert_eq!(
+            cell_text(Some(&json!(1234567)), "input_tokens"),
+            "1,234,567"
+        );
         assert_eq!(cell_text(Some(&json!(1234567)), "records"), "1234567");
     }
 }

@@ -47,14 +47,17 @@ mod tests {
         let mut c = Connection::open_in_memory().unwrap();
         migrate(&mut c, Path::new(":memory:")).unwrap();
         migrate(&mut c, Path::new(":memory:")).unwrap();
-        let v: i64 = c.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        let v: i64 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(v, SCHEMA_VERSION);
     }
 
     #[test]
     fn newer_file_is_refused() {
         let mut c = Connection::open_in_memory().unwrap();
-        c.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        c.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
         let e = migrate(&mut c, Path::new("x.db")).unwrap_err();
         assert!(e.to_string().contains("newer sessionkit"), "{e}");
     }

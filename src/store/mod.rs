@@ -19,7 +19,11 @@ pub enum StoreError {
     #[error(
         "{path} was written by a newer sessionkit (schema version {found}; this binary knows up to {known}): upgrade sessionkit, or point --db at another file"
     )]
-    TooNew { path: String, found: i64, known: i64 },
+    TooNew {
+        path: String,
+        found: i64,
+        known: i64,
+    },
     #[error("no session matches {0:?}: run `sessionkit sessions` to list them")]
     NoSuchSession(String),
     #[error("{prefix:?} matches {count} sessions ({examples}...): give more characters")]
@@ -118,8 +122,15 @@ impl Store {
         tables.sort();
         for t in tables {
             out.push_str(&format!("## {t}\n"));
-            let mut stmt = self.conn.prepare(&format!("SELECT * FROM \"{t}\" ORDER BY 1, 2, 3"))?;
-            let n = stmt.column_count();
+            let n = self
+                .conn
+                .prepare(&format!("SELECT * FROM \"{t}\" LIMIT 0"))?
+                .column_count();
+            let order: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+            let mut stmt = self.conn.prepare(&format!(
+                "SELECT * FROM \"{t}\" ORDER BY {}",
+                order.join(", ")
+            ))?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
                 let cells: Vec<String> = (0..n)

@@ -36,17 +36,17 @@ impl Store {
     /// Fingerprints of projected sessions at the current parser revision. A
     /// pruned session keeps its checkpoint, so unchanged files stay out.
     pub fn checkpoints(&self) -> Result<HashMap<String, String>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT session_id, fingerprint FROM ingest_checkpoints WHERE revision = ?1")?;
+        let mut stmt = self.conn.prepare(
+            "SELECT session_id, fingerprint FROM ingest_checkpoints WHERE revision = ?1",
+        )?;
         let rows = stmt.query_map([PARSER_REVISION], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     pub fn failures(&self) -> Result<HashMap<String, FailureState>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT session_id, fingerprint, attempts, quarantined, reason FROM ingest_failures")?;
+        let mut stmt = self.conn.prepare(
+            "SELECT session_id, fingerprint, attempts, quarantined, reason FROM ingest_failures",
+        )?;
         let rows = stmt.query_map([], |r| {
             Ok((
                 r.get::<_, String>(0)?,
@@ -77,11 +77,17 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn remember_flat_owners(&mut self, scope: &str, owners: &[(String, Option<String>)]) -> Result<()> {
+    pub fn remember_flat_owners(
+        &mut self,
+        scope: &str,
+        owners: &[(String, Option<String>)],
+    ) -> Result<()> {
         if owners.is_empty() {
             return Ok(());
         }
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
             let mut stmt = tx.prepare(
                 "INSERT INTO flat_agent_owners(scope, rel_path, session_id) VALUES (?1, ?2, ?3)
@@ -98,7 +104,9 @@ impl Store {
     pub fn project_of_cwd(&self, cwd: &str) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row("SELECT project FROM projects WHERE cwd = ?1", [cwd], |r| r.get(0))
+            .query_row("SELECT project FROM projects WHERE cwd = ?1", [cwd], |r| {
+                r.get(0)
+            })
             .optional()?)
     }
 
@@ -113,19 +121,30 @@ impl Store {
     /// Replaces everything projected from one session, settles the token rows
     /// of every message it holds or held, and commits its checkpoint — all in
     /// one transaction.
-    pub fn project_session(&mut self, p: &ParsedSession, meta: &SessionMeta<'_>, now: Millis) -> Result<()> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    pub fn project_session(
+        &mut self,
+        p: &ParsedSession,
+        meta: &SessionMeta<'_>,
+        now: Millis,
+    ) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let sid = p.session_id.as_str();
         upsert_session(&tx, p, meta)?;
         replace_agents(&tx, p)?;
         let mut touched: BTreeSet<String> = BTreeSet::new();
         {
-            let mut stmt = tx.prepare("SELECT message_id FROM usage_observations WHERE session_id = ?1")?;
+            let mut stmt =
+                tx.prepare("SELECT message_id FROM usage_observations WHERE session_id = ?1")?;
             for id in stmt.query_map([sid], |r| r.get::<_, String>(0))? {
                 touched.insert(id?);
             }
         }
-        tx.execute("DELETE FROM usage_observations WHERE session_id = ?1", [sid])?;
+        tx.execute(
+            "DELETE FROM usage_observations WHERE session_id = ?1",
+            [sid],
+        )?;
         {
             let mut stmt = tx.prepare(
                 "INSERT INTO usage_observations(message_id, session_id, agent_id, record_session_id, model,
@@ -173,7 +192,9 @@ impl Store {
         reason: &str,
         now: Millis,
     ) -> Result<FailureState> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let prior: Option<(String, i64)> = tx
             .query_row(
                 "SELECT fingerprint, attempts FROM ingest_failures WHERE session_id = ?1",
@@ -218,8 +239,15 @@ impl Store {
     /// Removes the projection of sessions whose last activity is before
     /// `before` (optionally of one project). Memories and runs are never
     /// touched. A dry run does the work and rolls it back, so its numbers are exact.
-    pub fn prune(&mut self, before: Millis, project: Option<&str>, dry_run: bool) -> Result<PruneReport> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    pub fn prune(
+        &mut self,
+        before: Millis,
+        project: Option<&str>,
+        dry_run: bool,
+    ) -> Result<PruneReport> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let ids: Vec<String> = tx
             .prepare(
                 "SELECT session_id FROM sessions WHERE last_activity_at < ?1
@@ -227,15 +255,22 @@ impl Store {
             )?
             .query_map(params![before, project], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        let count = |sql: &str| -> Result<u64> { Ok(tx.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
+        let count = |sql: &str| -> Result<u64> {
+            Ok(tx.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
+        };
         let tokens_before = count("SELECT COUNT(*) FROM token_usage")?;
         let mut report = PruneReport::default();
         let mut touched: BTreeSet<String> = BTreeSet::new();
         for id in &ids {
-            let one = |sql: &str| -> Result<u64> { Ok(tx.query_row(sql, [id], |r| r.get::<_, i64>(0))? as u64) };
+            let one = |sql: &str| -> Result<u64> {
+                Ok(tx.query_row(sql, [id], |r| r.get::<_, i64>(0))? as u64)
+            };
             report.agents += one("SELECT COUNT(*) FROM agents WHERE session_id = ?1")?;
-            report.degraded_lines += one("SELECT COUNT(*) FROM degraded_lines WHERE session_id = ?1")?;
-            let mut stmt = tx.prepare_cached("SELECT message_id FROM usage_observations WHERE session_id = ?1")?;
+            report.degraded_lines +=
+                one("SELECT COUNT(*) FROM degraded_lines WHERE session_id = ?1")?;
+            let mut stmt = tx.prepare_cached(
+                "SELECT message_id FROM usage_observations WHERE session_id = ?1",
+            )?;
             for m in stmt.query_map([id], |r| r.get::<_, String>(0))? {
                 touched.insert(m?);
             }
@@ -337,7 +372,10 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
         .query_map([sid], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     for id in stored.iter().filter(|id| !keep.contains(id.as_str())) {
-        tx.execute("DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2", params![sid, id])?;
+        tx.execute(
+            "DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2",
+            params![sid, id],
+        )?;
     }
     Ok(())
 }
@@ -351,7 +389,15 @@ fn replace_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
          VALUES (?1,?2,?3,?4,?5,?6,?7)",
     )?;
     for c in &p.compactions {
-        stmt.execute(params![sid, c.file, c.line as i64, c.agent_id, c.at, c.trigger, c.pre_tokens])?;
+        stmt.execute(params![
+            sid,
+            c.file,
+            c.line as i64,
+            c.agent_id,
+            c.at,
+            c.trigger,
+            c.pre_tokens
+        ])?;
     }
     let mut stmt = tx.prepare(
         "INSERT INTO degraded_lines(session_id, file, line, reason) VALUES (?1,?2,?3,?4)

@@ -89,7 +89,9 @@ const TOTALS: &str = "COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache
      SUM(cache_write_1h_tokens), SUM(cache_read_tokens)";
 
 fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
-    let g = |k: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, Option<i64>>(i + k)?.unwrap_or(0) as u64) };
+    let g = |k: usize| -> rusqlite::Result<u64> {
+        Ok(r.get::<_, Option<i64>>(i + k)?.unwrap_or(0) as u64)
+    };
     Ok(Totals {
         messages: g(0)?,
         tokens: Buckets {
@@ -123,7 +125,14 @@ impl Store {
         let limit = f.limit.map_or(-1, |l| l as i64);
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt.query_map(
-            params![f.project, f.since, f.until, f.degraded_only, limit, f.session_id],
+            params![
+                f.project,
+                f.since,
+                f.until,
+                f.degraded_only,
+                limit,
+                f.session_id
+            ],
             |r| {
                 Ok(SessionRow {
                     session_id: r.get(0)?,
@@ -155,6 +164,14 @@ impl Store {
         Ok(out)
     }
 
+    pub fn token_row_count(&self) -> Result<u64> {
+        Ok(self
+            .conn
+            .query_row("SELECT COUNT(*) FROM token_usage", [], |r| {
+                r.get::<_, i64>(0)
+            })? as u64)
+    }
+
     /// Distinct models per key column (`session_id` or `agent_id`), sorted.
     fn models_by(&self, key: &str, session: Option<&str>) -> Result<BTreeMap<String, Vec<String>>> {
         let sql = format!(
@@ -163,7 +180,9 @@ impl Store {
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for r in stmt.query_map([session], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+        for r in stmt.query_map([session], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })? {
             let (k, m) = r?;
             out.entry(k).or_default().push(m);
         }
@@ -279,7 +298,10 @@ impl Store {
     }
 
     /// What a session's observations hold: (message id → agent, model, buckets).
-    pub fn observations_of(&self, session: &str) -> Result<BTreeMap<String, (String, String, Buckets)>> {
+    pub fn observations_of(
+        &self,
+        session: &str,
+    ) -> Result<BTreeMap<String, (String, String, Buckets)>> {
         let mut stmt = self.conn.prepare(
             "SELECT message_id, agent_id, model, input_tokens, output_tokens, cache_write_5m_tokens,
                     cache_write_1h_tokens, cache_read_tokens FROM usage_observations WHERE session_id = ?1",

@@ -10,7 +10,9 @@ impl Store {
     pub fn setting(&self, key: &str) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0))
+            .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+                r.get(0)
+            })
             .optional()?)
     }
 
@@ -25,6 +27,9 @@ impl Store {
 
     /// Removes a stored value; returns whether there was one.
     pub fn unset_setting(&self, key: &str) -> Result<bool> {
-        Ok(self.conn.execute("DELETE FROM settings WHERE key = ?1", [key])? > 0)
+        Ok(self
+            .conn
+            .execute("DELETE FROM settings WHERE key = ?1", [key])?
+            > 0)
     }
 }

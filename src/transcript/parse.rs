@@ -109,11 +109,18 @@ impl Builder<'_> {
     }
 
     fn span(&mut self, agent: &str) -> &mut Span {
-        self.spans.entry(agent.to_string()).or_insert_with(Span::new)
+        self.spans
+            .entry(agent.to_string())
+            .or_insert_with(Span::new)
     }
 }
 
-fn observation(rec: &Record<'_>, agent: &str, session_id: &str, at: Option<Millis>) -> Option<UsageObservation> {
+fn observation(
+    rec: &Record<'_>,
+    agent: &str,
+    session_id: &str,
+    at: Option<Millis>,
+) -> Option<UsageObservation> {
     let msg = rec.message.as_ref()?;
     let usage = msg.usage.as_ref()?;
     let id = msg.id.as_deref()?;
@@ -140,7 +147,13 @@ fn observation(rec: &Record<'_>, agent: &str, session_id: &str, at: Option<Milli
     })
 }
 
-fn compaction(rec: &Record<'_>, agent: &str, file: &str, line: u64, at: Option<Millis>) -> Option<Compaction> {
+fn compaction(
+    rec: &Record<'_>,
+    agent: &str,
+    file: &str,
+    line: u64,
+    at: Option<Millis>,
+) -> Option<Compaction> {
     if rec.kind.as_deref() != Some("system") || rec.subtype.as_deref() != Some("compact_boundary") {
         return None;
     }
@@ -151,7 +164,9 @@ fn compaction(rec: &Record<'_>, agent: &str, file: &str, line: u64, at: Option<M
         line,
         at,
         trigger: meta.and_then(|m| m.trigger.as_deref().map(str::to_string)),
-        pre_tokens: meta.and_then(|m| m.pre_tokens.as_ref()).and_then(serde_json::Number::as_i64),
+        pre_tokens: meta
+            .and_then(|m| m.pre_tokens.as_ref())
+            .and_then(serde_json::Number::as_i64),
     })
 }
 
@@ -233,7 +248,12 @@ fn new_agent(id: &str, layout: AgentLayout, path: &str, workflow_id: Option<Stri
     }
 }
 
-fn read_sidecar(b: &mut Builder<'_>, agent: &mut Agent, path: &str, bytes: &[u8]) -> Result<(), BadLine> {
+fn read_sidecar(
+    b: &mut Builder<'_>,
+    agent: &mut Agent,
+    path: &str,
+    bytes: &[u8],
+) -> Result<(), BadLine> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     match serde_json::from_slice::<Sidecar>(bytes) {
         Ok(meta) => {
@@ -249,7 +269,12 @@ fn read_sidecar(b: &mut Builder<'_>, agent: &mut Agent, path: &str, bytes: &[u8]
 
 /// Reads one file's lines into the builder. For the main file, records with
 /// `isSidechain: true` are inline subagents; their agents are returned.
-fn parse_file(b: &mut Builder<'_>, file: &SessionFile, agent: &str, main: bool) -> Result<Vec<Agent>, BadLine> {
+fn parse_file(
+    b: &mut Builder<'_>,
+    file: &SessionFile,
+    agent: &str,
+    main: bool,
+) -> Result<Vec<Agent>, BadLine> {
     let sid = b.session_id;
     let (lines, complete) = complete_lines(&file.bytes);
     b.out.bytes += complete;
@@ -401,7 +426,13 @@ mod tests {
         let u = &p.usage[0];
         assert_eq!(
             u.buckets,
-            Buckets { input: 1, output: 2, cache_write_5m: 4, cache_write_1h: 5, cache_read: 3 }
+            Buckets {
+                input: 1,
+                output: 2,
+                cache_write_5m: 4,
+                cache_write_1h: 5,
+                cache_read: 3
+            }
         );
     }
 
@@ -419,7 +450,11 @@ mod tests {
         let p = parse_session(&main_file(&text), false).unwrap();
         assert_eq!(p.bad_lines.len(), 1);
         assert_eq!(p.bad_lines[0].line, 2);
-        assert!(p.bad_lines[0].reason.starts_with("invalid JSON"), "{}", p.bad_lines[0].reason);
+        assert!(
+            p.bad_lines[0].reason.starts_with("invalid JSON"),
+            "{}",
+            p.bad_lines[0].reason
+        );
         assert_eq!(p.records, 2);
         assert_eq!(p.usage.len(), 1);
         let strict = parse_session(&main_file(&text), true).unwrap_err();
@@ -435,7 +470,8 @@ mod tests {
 
     #[test]
     fn negative_token_count_is_a_bad_line() {
-        let text = "{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":-1}}}\n";
+        let text =
+            "{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":-1}}}\n";
         let p = parse_session(&main_file(text), false).unwrap();
         assert_eq!(p.usage.len(), 0);
         assert!(p.bad_lines[0].reason.starts_with("unexpected value"));
@@ -454,9 +490,24 @@ mod tests {
         .join("\n")
             + "\n";
         let p = parse_session(&main_file(&text), false).unwrap();
-        let ids: Vec<_> = p.agents.iter().map(|a| (a.agent_id.as_str(), a.layout, a.records)).collect();
-        assert_eq!(ids, vec![("S", AgentLayout::Main, 1), ("r1", AgentLayout::Inline, 3), ("r2", AgentLayout::Inline, 2)]);
-        let owners: Vec<_> = p.usage.iter().map(|u| (u.message_id.as_str(), u.agent_id.as_str())).collect();
+        let ids: Vec<_> = p
+            .agents
+            .iter()
+            .map(|a| (a.agent_id.as_str(), a.layout, a.records))
+            .collect();
+        assert_eq!(
+            ids,
+            vec![
+                ("S", AgentLayout::Main, 1),
+                ("r1", AgentLayout::Inline, 3),
+                ("r2", AgentLayout::Inline, 2)
+            ]
+        );
+        let owners: Vec<_> = p
+            .usage
+            .iter()
+            .map(|u| (u.message_id.as_str(), u.agent_id.as_str()))
+            .collect();
         assert_eq!(owners, vec![("m2", "r2"), ("m1", "r1"), ("m3", "r1")]);
     }
 

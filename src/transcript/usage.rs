@@ -84,7 +84,7 @@ pub fn better_model(out_a: u64, model_a: &str, out_b: u64, model_b: &str) -> boo
 /// observing session names itself (the original was deleted before it was
 /// ingested), to the smallest observing session id. Among several sessions that
 /// each name themselves, the smallest id wins. Deterministic and order-free.
-pub fn settle<'a>(obs: &'a [(String, UsageObservation)]) -> Option<(&'a str, UsageObservation)> {
+pub fn settle(obs: &[(String, UsageObservation)]) -> Option<(&str, UsageObservation)> {
     let owner = obs
         .iter()
         .filter(|(s, o)| *s == o.record_session_id)
@@ -96,7 +96,9 @@ pub fn settle<'a>(obs: &'a [(String, UsageObservation)]) -> Option<(&'a str, Usa
         merged.combine(o);
     }
     merged.agent_id.clone_from(&owner.1.agent_id);
-    merged.record_session_id.clone_from(&owner.1.record_session_id);
+    merged
+        .record_session_id
+        .clone_from(&owner.1.record_session_id);
     Some((owner.0.as_str(), merged))
 }
 
@@ -162,7 +164,7 @@ mod tests {
             let models = ["b", "a", "c"];
             let items: Vec<_> = v.iter().map(|&(m, o, i, t)| obs(models[m as usize], o, i, t)).collect();
             let fold = |xs: &mut dyn Iterator<Item = &UsageObservation>| {
-                let mut it = xs;
+                let it = xs;
                 let mut acc = it.next().unwrap().clone();
                 for x in it { acc.combine(x); }
                 acc

@@ -1,1 +1,9 @@
-#[test] fn t(){}
+//! Integration tests: they run the built `sessionkit` binary in a temp dir
+//! with its own `SESSIONKIT_DB`, `HOME` and a fixed `SESSIONKIT_NOW`.
+
+mod admin;
+mod common;
+mod corpora;
+mod ingest;
+mod negative;
+mod reports;

@@ -1,0 +1,243 @@
+//! Shared helpers: a sandboxed environment and an independent token reader.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+pub const NOW: &str = "2026-02-01T00:00:00Z";
+
+/// The fixture corpus with every layout (fixtures/claude/projects).
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude/projects")
+}
+
+pub const A: &str = "11111111-1111-4111-8111-111111111111";
+pub const B: &str = "22222222-2222-4222-8222-222222222222";
+pub const C: &str = "33333333-3333-4333-8333-333333333333";
+pub const D: &str = "44444444-4444-4444-8444-444444444444";
+
+/// A temp dir holding the database and HOME.
+pub struct Env {
+    pub dir: tempfile::TempDir,
+}
+
+impl Env {
+    pub fn new() -> Env {
+        Env {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.dir.path().join("sk.db")
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// `sessionkit` with a clean, fixed environment.
+    pub fn cmd(&self) -> Command {
+        Command::from_std(self.std_cmd())
+    }
+
+    /// The same, as a `std::process::Command` (for spawning).
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("sessionkit"));
+        c.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.path("home"))
+            .env("SESSIONKIT_DB", self.db())
+            .env("SESSIONKIT_NOW", NOW)
+            .current_dir(self.dir.path());
+        c
+    }
+
+    /// Runs and returns (exit code, stdout, stderr).
+    pub fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let out = self.cmd().args(args).output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    /// Runs expecting exit 0 and returns stdout parsed as one JSON document.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let (code, out, err) = self.run(&[args, &["--format", "json"]].concat());
+        assert_eq!(code, 0, "{args:?} failed: {err}");
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
+    }
+
+    pub fn ingest(&self, root: &Path) -> Value {
+        self.json(&["ingest", "--root", root.to_str().unwrap()])
+    }
+
+    /// Every table's rows, through the library's own ordered dump.
+    pub fn dump(&self) -> String {
+        sessionkit::store::Store::open(&self.db())
+            .unwrap()
+            .dump()
+            .unwrap()
+    }
+}
+
+/// Token buckets in the order input, output, cache write 5m, cache write 1h, cache read.
+pub type Tok = [u64; 5];
+
+/// Adds `t` into `acc`, bucket by bucket.
+pub fn add(acc: &mut Tok, t: &Tok) {
+    for (a, x) in acc.iter_mut().zip(t) {
+        *a += x;
+    }
+}
+
+pub fn tok(v: &Value) -> Tok {
+    let g = |k: &str| v[k].as_u64().unwrap_or_else(|| panic!("no {k} in {v}"));
+    [
+        g("input_tokens"),
+        g("output_tokens"),
+        g("cache_write_5m_tokens"),
+        g("cache_write_1h_tokens"),
+        g("cache_read_tokens"),
+    ]
+}
+
+/// An independent minimal reader: every `.jsonl` line under `root` with a
+/// `message.id` and `message.usage`, merged per id by per-bucket maximum; the
+/// model of the largest output (ties to the smallest name); each message
+/// counted for the session its own `sessionId` names. Written against
+/// serde_json::Value, sharing no code with the crate.
+pub struct Reader {
+    /// message id → (session, model, output-of-model, buckets)
+    pub messages: BTreeMap<String, (String, String, u64, Tok)>,
+}
+
+impl Reader {
+    pub fn read(root: &Path) -> Reader {
+        let mut r = Reader {
+            messages: BTreeMap::new(),
+        };
+        r.walk(root);
+        r
+    }
+
+    fn walk(&mut self, dir: &Path) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                self.walk(&p);
+            } else if p.extension().is_some_and(|e| e == "jsonl") && !p.ends_with("journal.jsonl") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                for line in text.lines() {
+                    let Ok(v) = serde_json::from_str::<Value>(line) else {
+                        continue;
+                    };
+                    self.line(&v);
+                }
+            }
+        }
+    }
+
+    fn line(&mut self, v: &Value) {
+        let m = &v["message"];
+        let (Some(id), Some(u)) = (m["id"].as_str(), m.get("usage")) else {
+            return;
+        };
+        if !u.is_object() {
+            return;
+        }
+        let n = |x: &Value| x.as_u64().unwrap_or(0);
+        let (c5, c1) = match u.get("cache_creation") {
+            Some(cc) if cc.is_object() => (
+                n(&cc["ephemeral_5m_input_tokens"]),
+                n(&cc["ephemeral_1h_input_tokens"]),
+            ),
+            _ => (n(&u["cache_creation_input_tokens"]), 0),
+        };
+        let t = [
+            n(&u["input_tokens"]),
+            n(&u["output_tokens"]),
+            c5,
+            c1,
+            n(&u["cache_read_input_tokens"]),
+        ];
+        let model = m["model"].as_str().unwrap_or("").to_string();
+        let session = v["sessionId"].as_str().unwrap_or("").to_string();
+        let e = self
+            .messages
+            .entry(id.to_string())
+            .or_insert_with(|| (session.clone(), model.clone(), t[1], t));
+        if t[1] > e.2 || (t[1] == e.2 && model < e.1) {
+            e.1 = model;
+            e.2 = t[1];
+        }
+        for (a, x) in e.3.iter_mut().zip(t) {
+            *a = (*a).max(x);
+        }
+    }
+
+    pub fn by_session(&self) -> BTreeMap<String, Tok> {
+        let mut out: BTreeMap<String, Tok> = BTreeMap::new();
+        for (s, _, _, t) in self.messages.values() {
+            add(out.entry(s.clone()).or_default(), t);
+        }
+        out
+    }
+
+    pub fn by_model(&self) -> BTreeMap<String, Tok> {
+        let mut out: BTreeMap<String, Tok> = BTreeMap::new();
+        for (_, m, _, t) in self.messages.values() {
+            add(out.entry(m.clone()).or_default(), t);
+        }
+        out
+    }
+}
+
+/// Session totals as the database reports them (`sessions --format json`).
+pub fn db_by_session(env: &Env) -> BTreeMap<String, Tok> {
+    env.json(&["sessions"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["session_id"].as_str().unwrap().to_string(), tok(s)))
+        .collect()
+}
+
+/// Model totals over every session (`show` per session, summed).
+pub fn db_by_model(env: &Env) -> BTreeMap<String, Tok> {
+    let mut out: BTreeMap<String, Tok> = BTreeMap::new();
+    for sid in db_by_session(env).keys() {
+        for m in env.json(&["show", sid])["by_model"].as_array().unwrap() {
+            let e = out
+                .entry(m["model"].as_str().unwrap().to_string())
+                .or_default();
+            let t = tok(m);
+            for i in 0..5 {
+                e[i] += t[i];
+            }
+        }
+    }
+    out
+}
+
+/// Copies a directory tree (fixtures into a scratch corpus).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! Ingest of the layout fixtures: exact totals, idempotence, replay, order.
+
+use crate::common::*;
+use serde_json::Value;
+
+#[test]
+fn fixture_totals_are_exact_per_session() {
+    let env = Env::new();
+    let s = env.ingest(&fixtures());
+    assert_eq!(s["sessions_new"], 4);
+    assert_eq!(s["agents"], 8);
+    assert_eq!(s["messages_read"], 13, "D holds a copy of C's msg_C1");
+    assert_eq!(s["token_rows"], 12, "the copy is counted once");
+    let got = db_by_session(&env);
+    // Hand-computed from the fixture records (see fixtures/README.md).
+    assert_eq!(got[A], [20, 130, 150, 300, 850]);
+    assert_eq!(got[B], [8, 81, 700, 0, 7111]);
+    assert_eq!(got[C], [14, 154, 950, 330, 15000]);
+    assert_eq!(got[D], [6, 66, 60, 0, 600]);
+}
+
+#[test]
+fn fixture_totals_equal_the_independent_reader() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let r = Reader::read(&fixtures());
+    assert_eq!(db_by_session(&env), r.by_session());
+    assert_eq!(db_by_model(&env), r.by_model());
+}
+
+#[test]
+fn every_layout_becomes_an_agent_with_its_own_tokens() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let agents = |sid: &str| -> Vec<(String, String, Tok)> {
+        env.json(&["show", sid])["by_agent"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                (
+                    a["agent_id"].as_str().unwrap().to_string(),
+                    a["layout"].as_str().unwrap().to_string(),
+                    tok(a),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        agents(A),
+        vec![
+            (A.to_string(), "main".into(), [15, 100, 100, 300, 400]),
+            ("side-root-1".into(), "inline".into(), [5, 30, 50, 0, 450]),
+        ]
+    );
+    assert_eq!(
+        agents(B),
+        vec![
+            (B.to_string(), "main".into(), [7, 70, 700, 0, 7000]),
+            ("a1b2c3d".into(), "flat".into(), [1, 11, 0, 0, 111]),
+        ]
+    );
+    assert_eq!(
+        agents(C),
+        vec![
+            (C.to_string(), "main".into(), [6, 66, 400, 0, 6200]),
+            ("abc123".into(), "nested".into(), [3, 33, 0, 330, 3300]),
+            ("def456".into(), "workflow".into(), [5, 55, 550, 0, 5500]),
+        ]
+    );
+    let show = env.json(&["show", "3333"]);
+    let nested = &show["by_agent"][1];
+    assert_eq!(nested["agent_type"], "Explore");
+    assert_eq!(nested["description"], "Scan the repo");
+    assert_eq!(
+        nested["transcript_path"],
+        format!("-home-dev-beta/{C}/subagents/agent-abc123.jsonl")
+    );
+}
+
+#[test]
+fn session_fields_follow_the_contract() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let s = env.json(&["show", A]);
+    assert_eq!(s["session_id"], A);
+    assert_eq!(s["harness"], "claude-code");
+    assert_eq!(
+        s["project"], "alpha",
+        "no such directory here: its base name"
+    );
+    assert_eq!(s["project_slug"], "-home-dev-alpha");
+    assert_eq!(s["cwd"], "/home/dev/alpha");
+    assert_eq!(s["git_branch"], "main");
+    assert_eq!(s["harness_version"], "1.0.108");
+    // Decision 6: `12:01:05+02:00` is 10:01:05Z, and last activity is a max, not file order.
+    assert_eq!(s["started_at"], "2026-01-10T10:00:00.000Z");
+    assert_eq!(s["last_activity_at"], "2026-01-10T10:02:00.000Z");
+    assert_eq!(s["agents"], 2);
+    assert_eq!(
+        s["models"],
+        serde_json::json!([
+            "<synthetic>",
+            "claude-haiku-4-5-20251001",
+            "claude-sonnet-4-5-20250929"
+        ])
+    );
+    assert_eq!(s["synthetic_messages"], 1);
+    assert_eq!(s["degraded_lines"], 0);
+    assert_eq!(s["compactions"][0]["trigger"], "auto");
+    assert_eq!(s["compactions"][0]["pre_tokens"], 160000);
+    assert_eq!(s["compactions"][0]["at"], "2026-01-10T10:01:00.000Z");
+    // The streamed partial carried a transient model; the largest output settles it.
+    let models: Vec<&str> = s["by_model"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["model"].as_str().unwrap())
+        .collect();
+    assert!(!models.contains(&"claude-fable-5"));
+    // D: the copied records do not move its start, and an unknown record type is counted.
+    let d = env.json(&["show", D]);
+    assert_eq!(d["started_at"], "2026-01-13T07:00:00.000Z");
+    assert_eq!(d["unknown_records"], 1);
+    assert_eq!(d["harness_version"], "2.1.92");
+}
+
+#[test]
+fn second_ingest_reads_nothing_and_changes_nothing() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let before = env.dump();
+    let s = env.ingest(&fixtures());
+    assert_eq!(s["sessions_unchanged"], 4);
+    assert_eq!(s["sessions_new"], 0);
+    assert_eq!(s["bytes_read"], 0, "fingerprints are lstat-only");
+    assert_eq!(env.dump(), before);
+}
+
+#[test]
+fn two_fresh_ingests_are_identical_and_replay_equals_ingest() {
+    let (a, b) = (Env::new(), Env::new());
+    a.ingest(&fixtures());
+    b.ingest(&fixtures());
+    assert_eq!(a.dump(), b.dump());
+    let r = a.json(&["replay", "--root", fixtures().to_str().unwrap()]);
+    assert_eq!(r["sessions_updated"], 4);
+    assert_eq!(a.dump(), b.dump());
+}
+
+/// Ingesting one session at a time, in two orders, gives the same token rows.
+#[test]
+fn order_of_sessions_does_not_change_token_rows() {
+    let split = |env: &Env| -> Vec<std::path::PathBuf> {
+        // One root per session, each with its own slug folder.
+        let mut roots = Vec::new();
+        for (slug, sid) in [
+            ("-home-dev-beta", C),
+            ("-home-dev-beta", D),
+            ("-home-dev-alpha", A),
+            ("-home-dev-alpha", B),
+        ] {
+            let root = env.path(&format!("roots/{sid}"));
+            let dst = root.join(slug);
+            std::fs::create_dir_all(&dst).unwrap();
+            let src = fixtures().join(slug);
+            std::fs::copy(
+                src.join(format!("{sid}.jsonl")),
+                dst.join(format!("{sid}.jsonl")),
+            )
+            .unwrap();
+            if sid == C {
+                copy_tree(&src.join(C), &dst.join(C));
+            }
+            if sid == B {
+                std::fs::copy(
+                    src.join("agent-a1b2c3d.jsonl"),
+                    dst.join("agent-a1b2c3d.jsonl"),
+                )
+                .unwrap();
+            }
+            roots.push(root);
+        }
+        roots
+    };
+    let token_rows = |env: &Env| -> String {
+        env.dump()
+            .split("## ")
+            .find(|t| t.starts_with("token_usage"))
+            .unwrap()
+            .to_string()
+    };
+    let fwd = Env::new();
+    for r in split(&fwd) {
+        fwd.ingest(&r);
+    }
+    let rev = Env::new();
+    for r in split(&rev).iter().rev() {
+        rev.ingest(r);
+    }
+    let all = Env::new();
+    all.ingest(&fixtures());
+    assert_eq!(token_rows(&fwd), token_rows(&rev));
+    assert_eq!(token_rows(&fwd), token_rows(&all));
+    // D first: while C is unknown, its copy of msg_C1 counts for D; then C claims it.
+    let early = Env::new();
+    let roots = split(&early);
+    early.ingest(&roots[1]);
+    assert_eq!(db_by_session(&early)[D], [10, 110, 460, 0, 4600]);
+    early.ingest(&roots[0]);
+    assert_eq!(db_by_session(&early)[D], [6, 66, 60, 0, 600]);
+}
+
+#[test]
+fn appending_to_one_session_reparses_only_it() {
+    let env = Env::new();
+    let root = env.path("corpus");
+    copy_tree(&fixtures(), &root);
+    env.ingest(&root);
+    let main = root.join(format!("-home-dev-alpha/{B}.jsonl"));
+    let line = format!(
+        r#"{{"type":"assistant","sessionId":"{B}","timestamp":"2026-01-11T10:00:00.000Z","message":{{"id":"msg_B2","model":"claude-sonnet-4-5-20250929","usage":{{"input_tokens":1,"output_tokens":2}}}}}}"#
+    );
+    let mut text = std::fs::read_to_string(&main).unwrap();
+    text.push_str(&line);
+    text.push('\n');
+    std::fs::write(&main, text).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(
+        (
+            s["sessions_updated"].as_u64(),
+            s["sessions_unchanged"].as_u64()
+        ),
+        (Some(1), Some(3))
+    );
+    assert_eq!(db_by_session(&env)[B], [9, 83, 700, 0, 7111]);
+    assert_eq!(
+        env.json(&["show", B])["last_activity_at"],
+        "2026-01-11T10:00:00.000Z"
+    );
+}
+
+#[test]
+fn check_on_the_golden_corpus_finds_nothing() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let (code, out, err) = env.run(&[
+        "check",
+        "--root",
+        fixtures().to_str().unwrap(),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("check: nothing found"));
+}
+
+#[test]
+fn check_finds_stale_and_tampered_rows() {
+    let env = Env::new();
+    let root = env.path("corpus");
+    copy_tree(&fixtures(), &root);
+    env.ingest(&root);
+    // Tamper with the database: the recount must notice.
+    let conn = rusqlite::Connection::open(env.db()).unwrap();
+    conn.execute(
+        "UPDATE usage_observations SET output_tokens = 1 WHERE message_id = 'msg_C2'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    // And let a file change behind the database's back.
+    let f = root.join(format!("-home-dev-alpha/{A}.jsonl"));
+    let mut text = std::fs::read_to_string(&f).unwrap();
+    text.push_str("{\"type\":\"user\"}\n");
+    std::fs::write(&f, text).unwrap();
+    let (code, out, _) = env.run(&[
+        "check",
+        "--root",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let kinds: Vec<(&str, &str)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap(),
+                f["session_id"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds, vec![("recount-mismatch", C), ("stale", A)]);
+}

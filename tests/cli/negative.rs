@@ -1,0 +1,381 @@
+//! The negative catalogue (issue 2): each bad input has an exact outcome and
+//! leaves the database consistent.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::*;
+use serde_json::Value;
+
+const S1: &str = "aaaaaaaa-0000-4000-8000-000000000001";
+const S2: &str = "aaaaaaaa-0000-4000-8000-000000000002";
+
+fn rec(sid: &str, mid: &str, ts: &str, out: u64) -> String {
+    format!(
+        r#"{{"type":"assistant","sessionId":"{sid}","timestamp":"{ts}","cwd":"/w/proj","message":{{"id":"{mid}","model":"claude-sonnet-4-5-20250929","usage":{{"input_tokens":1,"output_tokens":{out}}}}}}}"#
+    )
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A corpus root with one good session `S1` under `slug`.
+fn corpus(env: &Env) -> PathBuf {
+    let root = env.path("projects");
+    write(
+        &root.join(format!("-w-proj/{S1}.jsonl")),
+        &format!("{}\n", rec(S1, "m1", "2026-01-01T00:00:00Z", 5)),
+    );
+    root
+}
+
+fn skipped(s: &Value, reason: &str) -> u64 {
+    s["skipped"][reason].as_u64().unwrap()
+}
+
+fn consistent(env: &Env) {
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let ok: String = c
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    let fk: i64 = c
+        .query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(fk, 0);
+    let orphans: i64 = c
+        .query_row(
+            "SELECT COUNT(*) FROM token_usage t WHERE NOT EXISTS
+               (SELECT 1 FROM usage_observations o WHERE o.message_id = t.message_id)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(orphans, 0);
+}
+
+#[test]
+fn malformed_middle_line_degrades_only_its_session() {
+    let env = Env::new();
+    let root = corpus(&env);
+    let text = format!(
+        "{}\n{{\"type\":\"assistant\",broken\n{}\n",
+        rec(S2, "m2", "2026-01-02T00:00:00Z", 7),
+        rec(S2, "m3", "2026-01-02T00:01:00Z", 9)
+    );
+    write(&root.join(format!("-w-proj/{S2}.jsonl")), &text);
+    let s = env.ingest(&root);
+    assert_eq!(
+        (s["sessions_new"].as_u64(), s["sessions_degraded"].as_u64()),
+        (Some(2), Some(1))
+    );
+    let show = env.json(&["show", S2]);
+    assert_eq!(show["degraded_lines"], 1);
+    assert_eq!(
+        show["output_tokens"], 16,
+        "the good lines around it still count"
+    );
+    assert_eq!(show["degraded"][0]["file"], format!("-w-proj/{S2}.jsonl"));
+    assert_eq!(show["degraded"][0]["line"], 2);
+    assert!(
+        show["degraded"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid JSON: ")
+    );
+    let listed = env.json(&["sessions", "--degraded"]);
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["session_id"], S2);
+    let (code, out, _) = env.run(&["check", "--no-recount", "--format", "jsonl"]);
+    assert_eq!(code, 1);
+    let f: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (f["kind"].as_str(), f["line"].as_i64()),
+        (Some("degraded-line"), Some(2))
+    );
+    consistent(&env);
+}
+
+#[test]
+fn strict_fails_the_session_and_exits_1() {
+    let env = Env::new();
+    let root = corpus(&env);
+    write(
+        &root.join(format!("-w-proj/{S2}.jsonl")),
+        &format!(
+            "not json at all\n{}\n",
+            rec(S2, "m2", "2026-01-02T00:00:00Z", 7)
+        ),
+    );
+    let (code, out, err) = env.run(&[
+        "ingest",
+        "--strict",
+        "--root",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (s["sessions_new"].as_u64(), s["sessions_failed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(s["failures"][0]["session_id"], S2);
+    assert_eq!(s["failures"][0]["attempt"], 1);
+    assert!(
+        s["failures"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("--strict: -w-proj/{S2}.jsonl:1: invalid JSON")),
+        "{}",
+        s["failures"][0]["reason"]
+    );
+    assert!(
+        err.contains(&format!("session {S2} failed (attempt 1, will retry)")),
+        "{err}"
+    );
+    // Retried next run; quarantined at the third failure; skipped after that.
+    for (attempt, failed, quarantined) in [(2, 1, 0), (3, 0, 1)] {
+        let (_, out, _) = env.run(&[
+            "ingest",
+            "--strict",
+            "--root",
+            root.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        let s: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(s["failures"][0]["attempt"], attempt);
+        assert_eq!(
+            (
+                s["sessions_failed"].as_u64(),
+                s["sessions_quarantined"].as_u64()
+            ),
+            (Some(failed), Some(quarantined))
+        );
+    }
+    let (code, out, _) = env.run(&[
+        "ingest",
+        "--strict",
+        "--root",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(code, 0, "a quarantined session is not re-read");
+    assert_eq!(
+        (s["sessions_quarantined"].as_u64(), s["bytes_read"].as_u64()),
+        (Some(1), Some(0))
+    );
+    // Without --strict the session's files have not changed: still quarantined.
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_quarantined"], 1);
+    // Changing its files re-admits it.
+    let f = root.join(format!("-w-proj/{S2}.jsonl"));
+    write(
+        &f,
+        &format!("{}\n", rec(S2, "m2", "2026-01-02T00:00:00Z", 7)),
+    );
+    let s = env.ingest(&root);
+    assert_eq!(
+        (
+            s["sessions_new"].as_u64(),
+            s["sessions_quarantined"].as_u64()
+        ),
+        (Some(1), Some(0))
+    );
+    consistent(&env);
+}
+
+#[test]
+fn truncated_final_line_is_a_write_in_progress() {
+    let env = Env::new();
+    let root = corpus(&env);
+    let f = root.join(format!("-w-proj/{S2}.jsonl"));
+    let full = rec(S2, "m2", "2026-01-02T00:01:00Z", 9);
+    let first = rec(S2, "m1b", "2026-01-02T00:00:00Z", 7);
+    write(&f, &format!("{first}\n{}", &full[..40]));
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_degraded"], 0);
+    assert_eq!(env.json(&["show", S2])["output_tokens"], 7);
+    write(&f, &format!("{first}\n{full}\n"));
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_updated"], 1);
+    assert_eq!(env.json(&["show", S2])["output_tokens"], 16);
+}
+
+#[test]
+fn symlinked_file_and_directory_are_skipped() {
+    let env = Env::new();
+    let root = corpus(&env);
+    let outside = env.path("outside");
+    write(
+        &outside.join(format!("{S2}.jsonl")),
+        &format!("{}\n", rec(S2, "m2", "2026-01-02T00:00:00Z", 7)),
+    );
+    std::os::unix::fs::symlink(
+        outside.join(format!("{S2}.jsonl")),
+        root.join(format!("-w-proj/{S2}.jsonl")),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("-linked-slug")).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(skipped(&s, "symlink"), 2);
+    assert_eq!(s["sessions_new"], 1);
+    assert_eq!(db_by_session(&env).len(), 1);
+}
+
+#[test]
+fn oversize_fifo_empty_backslash_and_stray_files_are_counted() {
+    let env = Env::new();
+    let root = corpus(&env);
+    let big = "x".repeat(400);
+    write(
+        &root.join(format!("-w-proj/{S2}.jsonl")),
+        &format!("{}\n{big}\n", rec(S2, "m2", "2026-01-02T00:00:00Z", 7)),
+    );
+    let fifo = root.join("-w-proj/aaaaaaaa-0000-4000-8000-000000000003.jsonl");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    write(
+        &root.join("-w-proj/aaaaaaaa-0000-4000-8000-000000000004.jsonl"),
+        "",
+    );
+    write(&root.join("-w-proj/back\\slash.jsonl"), "{}\n");
+    write(&root.join("-w-proj/notes.txt"), "hello\n");
+    let s = env.json(&[
+        "ingest",
+        "--root",
+        root.to_str().unwrap(),
+        "--max-file-size",
+        "300",
+    ]);
+    assert_eq!(skipped(&s, "oversize"), 1);
+    assert_eq!(skipped(&s, "not-regular-file"), 1);
+    assert_eq!(skipped(&s, "empty"), 1);
+    assert_eq!(skipped(&s, "bad-name"), 1);
+    assert_eq!(skipped(&s, "non-artifact"), 1);
+    assert_eq!(s["sessions_new"], 1, "only the good session");
+    consistent(&env);
+}
+
+#[test]
+fn unreadable_file_is_skipped_and_retried() {
+    if unsafe { libc::geteuid() } == 0 {
+        eprintln!("skipped: root reads any file (the reader's unreadable path has a unit test)");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let root = corpus(&env);
+    let f = root.join(format!("-w-proj/{S2}.jsonl"));
+    write(
+        &f,
+        &format!("{}\n", rec(S2, "m2", "2026-01-02T00:00:00Z", 7)),
+    );
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(skipped(&s, "unreadable"), 1);
+    assert_eq!(s["sessions_failed"], 1);
+    assert_eq!(
+        s["failures"][0]["reason"],
+        "main transcript unreadable: permission denied"
+    );
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_new"], 1);
+}
+
+#[test]
+fn same_session_under_two_slugs_keeps_the_smallest_slug() {
+    let env = Env::new();
+    let root = corpus(&env);
+    write(
+        &root.join(format!("-a-first/{S1}.jsonl")),
+        &format!("{}\n", rec(S1, "m1", "2026-01-01T00:00:00Z", 5)),
+    );
+    let s = env.ingest(&root);
+    assert_eq!(skipped(&s, "duplicate-session"), 1);
+    assert_eq!(env.json(&["show", S1])["project_slug"], "-a-first");
+}
+
+#[test]
+fn message_repeated_across_two_sessions_is_counted_once() {
+    let env = Env::new();
+    let root = corpus(&env);
+    // S2 natively claims the same message id with a larger output.
+    write(
+        &root.join(format!("-w-proj/{S2}.jsonl")),
+        &format!("{}\n", rec(S2, "m1", "2026-01-02T00:00:00Z", 8)),
+    );
+    let s = env.ingest(&root);
+    assert_eq!(s["token_rows"], 1);
+    let by = db_by_session(&env);
+    assert_eq!(
+        by[S1],
+        [1, 8, 0, 0, 0],
+        "smallest session id owns it, with the per-bucket max"
+    );
+    assert_eq!(by[S2], [0, 0, 0, 0, 0]);
+}
+
+#[test]
+fn flat_agent_without_its_session_is_an_orphan() {
+    let env = Env::new();
+    let root = corpus(&env);
+    write(
+        &root.join("-w-proj/agent-0a1b.jsonl"),
+        &format!("{}\n", rec(S2, "m9", "2026-01-02T00:00:00Z", 3)),
+    );
+    let s = env.ingest(&root);
+    assert_eq!(skipped(&s, "orphan-agent"), 1);
+    // Its owner was learned once: the next run reads no byte.
+    let s = env.ingest(&root);
+    assert_eq!(s["bytes_read"], 0);
+}
+
+#[test]
+fn kill_mid_run_then_rerun_completes_the_work() {
+    let env = Env::new();
+    let root = env.path("projects");
+    for i in 0..300 {
+        let sid = format!("bbbbbbbb-0000-4000-8000-{i:012}");
+        let mut text = String::new();
+        for j in 0..40 {
+            text.push_str(&rec(&sid, &format!("m{i}-{j}"), "2026-01-02T00:00:00Z", j));
+            text.push('\n');
+        }
+        write(&root.join(format!("-w-p{}/{sid}.jsonl", i % 7)), &text);
+    }
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sessionkit"))
+        .args(["ingest", "--root", root.to_str().unwrap(), "--quiet"])
+        .env("SESSIONKIT_DB", env.db())
+        .env("SESSIONKIT_NOW", NOW)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(60));
+    let _ = child.kill();
+    let _ = child.wait();
+    if env.db().exists() {
+        consistent(&env);
+        let c = rusqlite::Connection::open(env.db()).unwrap();
+        let bad: i64 = c
+            .query_row(
+                "SELECT COUNT(*) FROM ingest_checkpoints k WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = k.session_id)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(bad, 0, "a checkpoint commits with its session");
+    }
+    env.ingest(&root);
+    let fresh = Env::new();
+    fresh.ingest(&root);
+    assert_eq!(env.dump(), fresh.dump());
+}
