@@ -40,6 +40,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "hard byte ceiling of a briefing, below Claude Code's ~10,000-character spill",
     },
     Setting {
+        key: "ingest.bulk_bytes",
+        env: "SESSIONKIT_BULK_BYTES",
+        default: "67108864",
+        kind: Kind::Count,
+        about: "bytes to read above which ingest runs in bulk mode (message index rebuilt once at the end)",
+    },
+    Setting {
         key: "ingest.max_file_size",
         env: "SESSIONKIT_MAX_FILE_SIZE",
         default: "67108864",

@@ -69,6 +69,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             },
             replay: false,
             only: Default::default(),
+            bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);
     }

@@ -87,6 +87,7 @@ pub(crate) fn run_corpus(
         max_file_size,
         replay,
         only: Default::default(),
+        bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
     };
     let pb = ctx
         .out

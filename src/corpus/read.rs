@@ -73,10 +73,19 @@ fn open_checked(path: &Path, cap: u64) -> Result<(File, u64), ReadError> {
 
 /// Reads a whole file under the rules above.
 pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let mut buf = Vec::new();
+    read_into(path, cap, &mut buf)?;
+    Ok(buf)
+}
+
+/// Reads a whole file into `buf` (cleared first; its capacity is reused, so a
+/// worker reading many files touches fresh memory only for the largest).
+pub fn read_into(path: &Path, cap: u64, buf: &mut Vec<u8>) -> Result<(), ReadError> {
     let (file, len) = open_checked(path, cap)?;
-    let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    buf.clear();
+    buf.reserve(usize::try_from(len).unwrap_or(0).saturating_add(1));
     file.take(cap.saturating_add(1))
-        .read_to_end(&mut buf)
+        .read_to_end(buf)
         .map_err(|e| ReadError {
             reason: SkipReason::Unreadable,
             detail: io_detail(&e),
@@ -87,7 +96,7 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
             detail: format!("grew past the {cap}-byte cap while being read"),
         });
     }
-    Ok(buf)
+    Ok(())
 }
 
 /// Reads the first `limit` bytes of a file under the same rules.

@@ -11,8 +11,8 @@ use super::Root;
 use crate::corpus::{self, Discovery, Skip, SkipReason};
 use crate::store::Store;
 
-/// How much of a flat file is read to find its owner.
-const HEAD_BYTES: u64 = 1 << 20;
+/// How much of a flat file is read to find its owner (its first records name it).
+const HEAD_BYTES: u64 = 64 << 10;
 
 #[derive(Deserialize)]
 struct OwnerProbe {

@@ -21,9 +21,9 @@ pub use summary::{FailureNote, Summary};
 
 use crate::clock;
 use crate::corpus::{self, Discovery, SessionFiles, Skip};
-use crate::store::Store;
-use crate::store::projection::SessionMeta;
-use crate::transcript::{self, BadLine, ParsedSession, SessionFile, SessionInput};
+use crate::store::projection::{MessageCounts, SessionMeta};
+use crate::store::{Checkpointer, Store};
+use crate::transcript::{BadLine, ParsedSession, SessionParser};
 
 /// The harness name Claude Code sessions are stored under.
 pub const CLAUDE_CODE: &str = "claude-code";
@@ -38,6 +38,9 @@ pub struct Options {
     pub replay: bool,
     /// Only these sessions (by id); empty means all.
     pub only: BTreeSet<String>,
+    /// Above this many bytes to read, a run is a bulk run (`Store::begin_bulk`):
+    /// share counts are loaded up front instead of one index lookup per message.
+    pub bulk_bytes: u64,
 }
 
 /// A root as the run uses it.
@@ -115,6 +118,8 @@ pub fn run(
     for s in &discovery.skips {
         sum.skip(s.reason);
     }
+    // Work a killed bulk run left behind.
+    store.finish_pending()?;
     let checkpoints = store.checkpoints()?;
     let failures = store.failures()?;
     let known = store.session_ids()?;
@@ -160,7 +165,33 @@ pub fn run(
     if let Some(pb) = progress {
         pb.set_length(jobs.iter().map(|j| j.size).sum());
     }
-    process(store, roots, opts, jobs, &known, &mut sum, progress)?;
+    let bytes: u64 = jobs.iter().map(|j| j.size).sum();
+    if bytes >= opts.bulk_bytes {
+        // Share counts come from one scan now; the index is rebuilt at the end.
+        let counts = Some(store.message_counts()?);
+        let ckpt = store.begin_bulk()?;
+        let mut sink = Sink {
+            store: &mut *store,
+            roots,
+            known: &known,
+            sum: &mut sum,
+            counts,
+            ckpt: Some(&ckpt),
+        };
+        let done = process(&mut sink, opts, jobs, progress);
+        store.end_bulk(ckpt)?;
+        done?;
+    } else if !jobs.is_empty() {
+        let mut sink = Sink {
+            store: &mut *store,
+            roots,
+            known: &known,
+            sum: &mut sum,
+            counts: None,
+            ckpt: None,
+        };
+        process(&mut sink, opts, jobs, progress)?;
+    }
     sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
     sum.elapsed_ms = started.elapsed().as_millis() as u64;
@@ -168,12 +199,9 @@ pub fn run(
 }
 
 fn process(
-    store: &mut Store,
-    roots: &[Root],
+    sink: &mut Sink<'_>,
     opts: &Options,
     jobs: Vec<Job>,
-    known: &BTreeSet<String>,
-    sum: &mut Summary,
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<()> {
     if jobs.is_empty() {
@@ -183,17 +211,19 @@ fn process(
         .map_or(2, std::num::NonZero::get)
         .min(jobs.len());
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(workers);
+    // Parsed sessions are small; a deep queue lets parsing run ahead of writing.
+    let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(workers * 8);
     let jobs_ref = &jobs;
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..workers {
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || {
+                let mut buf = Buffers::default();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs_ref.get(i) else { break };
-                    let out = read_and_parse(&job.files, opts);
+                    let out = read_and_parse(&job.files, opts, &mut buf);
                     if tx.send((i, out)).is_err() {
                         break;
                     }
@@ -204,7 +234,7 @@ fn process(
         let result = (|| -> Result<()> {
             for (i, out) in &rx {
                 let job = &jobs_ref[i];
-                write_outcome(store, roots, job, out, known, sum)?;
+                sink.write(job, out)?;
                 if let Some(pb) = progress {
                     pb.inc(job.size);
                 }
@@ -220,185 +250,183 @@ fn process(
     })
 }
 
-fn write_outcome(
-    store: &mut Store,
-    roots: &[Root],
-    job: &Job,
-    out: Outcome,
-    known: &BTreeSet<String>,
-    sum: &mut Summary,
-) -> Result<()> {
-    let sid = job.files.session_id.as_str();
-    let meta = SessionMeta {
-        harness: CLAUDE_CODE,
-        slug: &job.files.slug,
-        project: None,
-        scope: &roots[job.files.root].scope,
-        fingerprint: &job.fingerprint,
-    };
-    let now = clock::now();
-    match out {
-        Outcome::Parsed {
-            parsed,
-            skips,
-            bytes,
-        } => {
-            sum.bytes_read += bytes;
-            for s in &skips {
-                sum.skip(s.reason);
-            }
-            let project = match parsed.cwd.as_deref() {
-                Some(cwd) => Some(crate::project::project_of(store, cwd)?),
-                None => None,
-            };
-            let meta = SessionMeta {
-                project: project.as_deref(),
-                ..meta
-            };
-            store
-                .project_session(&parsed, &meta, now)
-                .with_context(|| format!("writing session {sid}"))?;
-            if known.contains(sid) {
-                sum.updated += 1;
-            } else {
-                sum.new += 1;
-            }
-            if !parsed.bad_lines.is_empty() {
-                sum.degraded += 1;
-            }
-            sum.agents += parsed.agents.len() as u64;
-            sum.messages_read += parsed.usage.len() as u64;
-        }
-        Outcome::Failed {
-            reason,
-            strict,
-            skips,
-            bytes,
-        } => {
-            sum.bytes_read += bytes;
-            for s in &skips {
-                sum.skip(s.reason);
-            }
-            let reason = sanitize_reason(&reason);
-            let state = store.record_failure(sid, &meta, &reason, now)?;
-            if state.quarantined {
-                sum.quarantined += 1;
-            } else {
-                sum.failed += 1;
-            }
-            sum.strict_failed |= strict;
-            sum.failures.push(FailureNote {
-                session_id: sid.to_string(),
-                reason,
-                attempt: state.attempts,
-                quarantined: state.quarantined,
-            });
-        }
-    }
-    Ok(())
+/// Where parsed sessions go: the store, and the run's counts.
+struct Sink<'a> {
+    store: &'a mut Store,
+    roots: &'a [Root],
+    known: &'a BTreeSet<String>,
+    sum: &'a mut Summary,
+    counts: Option<MessageCounts>,
+    ckpt: Option<&'a Checkpointer>,
 }
 
-/// Reads every file of a session (safely) and parses it.
-fn read_and_parse(files: &SessionFiles, opts: &Options) -> Outcome {
+impl Sink<'_> {
+    fn write(&mut self, job: &Job, out: Outcome) -> Result<()> {
+        let (store, roots, known, sum) = (&mut *self.store, self.roots, self.known, &mut *self.sum);
+        let sid = job.files.session_id.as_str();
+        let meta = SessionMeta {
+            harness: CLAUDE_CODE,
+            slug: &job.files.slug,
+            project: None,
+            scope: &roots[job.files.root].scope,
+            fingerprint: &job.fingerprint,
+        };
+        let now = clock::now();
+        match out {
+            Outcome::Parsed {
+                parsed,
+                skips,
+                bytes,
+            } => {
+                sum.bytes_read += bytes;
+                for s in &skips {
+                    sum.skip(s.reason);
+                }
+                let project = match parsed.cwd.as_deref() {
+                    Some(cwd) => Some(crate::project::project_of(store, cwd)?),
+                    None => None,
+                };
+                let meta = SessionMeta {
+                    project: project.as_deref(),
+                    ..meta
+                };
+                store
+                    .project_session(&parsed, &meta, now, self.counts.as_mut())
+                    .with_context(|| format!("writing session {sid}"))?;
+                if let Some(c) = self.ckpt {
+                    c.nudge();
+                }
+                if known.contains(sid) {
+                    sum.updated += 1;
+                } else {
+                    sum.new += 1;
+                }
+                if !parsed.bad_lines.is_empty() {
+                    sum.degraded += 1;
+                }
+                sum.agents += parsed.agents.len() as u64;
+                sum.messages_read += parsed.usage.len() as u64;
+            }
+            Outcome::Failed {
+                reason,
+                strict,
+                skips,
+                bytes,
+            } => {
+                sum.bytes_read += bytes;
+                for s in &skips {
+                    sum.skip(s.reason);
+                }
+                let reason = sanitize_reason(&reason);
+                let state = store.record_failure(sid, &meta, &reason, now)?;
+                if state.quarantined {
+                    sum.quarantined += 1;
+                } else {
+                    sum.failed += 1;
+                }
+                sum.strict_failed |= strict;
+                sum.failures.push(FailureNote {
+                    session_id: sid.to_string(),
+                    reason,
+                    attempt: state.attempts,
+                    quarantined: state.quarantined,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The two buffers a worker reuses from file to file: one transcript and one
+/// sidecar in memory at a time, so peak memory follows the largest file.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    file: Vec<u8>,
+    meta: Vec<u8>,
+}
+
+fn unread(rel: &str, e: &corpus::ReadError) -> BadLine {
+    BadLine {
+        file: rel.to_string(),
+        line: 0,
+        reason: format!("not read: {}: {}", e.reason, e.detail),
+    }
+}
+
+/// Reads the files of a session one at a time (safely) and parses them.
+fn read_and_parse(files: &SessionFiles, opts: &Options, buf: &mut Buffers) -> Outcome {
     let cap = opts.max_file_size;
     let mut skips = Vec::new();
     let mut bytes = 0u64;
-    let main = match corpus::read_capped(&files.main.abs, cap) {
-        Ok(b) => b,
-        Err(e) => {
-            skips.push(Skip {
-                reason: e.reason,
-                path: files.main.rel.clone(),
-            });
-            return Outcome::Failed {
-                reason: format!("main transcript {}: {}", e.reason, e.detail),
-                strict: false,
-                skips,
-                bytes,
-            };
-        }
+    let mut parser = SessionParser::new(&files.session_id, opts.strict);
+    let fail = |reason: String, strict: bool, skips: Vec<Skip>, bytes: u64| Outcome::Failed {
+        reason,
+        strict,
+        skips,
+        bytes,
     };
-    bytes += main.len() as u64;
-    let mut input = SessionInput {
-        session_id: files.session_id.clone(),
-        files: vec![SessionFile {
-            rel_path: files.main.rel.clone(),
-            role: files.main.role.clone(),
-            bytes: main,
-            sidecar: None,
-        }],
-    };
-    let mut unread: Vec<BadLine> = Vec::new();
+    if let Err(e) = corpus::read_into(&files.main.abs, cap, &mut buf.file) {
+        skips.push(Skip {
+            reason: e.reason,
+            path: files.main.rel.clone(),
+        });
+        return fail(
+            format!("main transcript {}: {}", e.reason, e.detail),
+            false,
+            skips,
+            bytes,
+        );
+    }
+    bytes += buf.file.len() as u64;
+    if let Err(b) = parser.main_file(&files.main.rel, &buf.file) {
+        return fail(strict_reason(&b), true, skips, bytes);
+    }
     for a in &files.agents {
-        let body = match corpus::read_capped(&a.abs, cap) {
-            Ok(b) => b,
+        let step = match corpus::read_into(&a.abs, cap, &mut buf.file) {
             Err(e) => {
                 skips.push(Skip {
                     reason: e.reason,
                     path: a.rel.clone(),
                 });
-                unread.push(BadLine {
-                    file: a.rel.clone(),
-                    line: 0,
-                    reason: format!("not read: {}: {}", e.reason, e.detail),
-                });
-                continue;
+                parser.add_bad_line(unread(&a.rel, &e))
+            }
+            Ok(()) => {
+                bytes += buf.file.len() as u64;
+                let sidecar = match &a.sidecar {
+                    None => Ok(None),
+                    Some((rel, abs, _, _)) => match corpus::read_into(abs, cap, &mut buf.meta) {
+                        Ok(()) => {
+                            bytes += buf.meta.len() as u64;
+                            Ok(Some((rel.as_str(), buf.meta.as_slice())))
+                        }
+                        Err(e) => {
+                            skips.push(Skip {
+                                reason: e.reason,
+                                path: rel.clone(),
+                            });
+                            parser.add_bad_line(unread(rel, &e)).map(|()| None)
+                        }
+                    },
+                };
+                sidecar.and_then(|sc| parser.agent_file(&a.rel, &a.role, &buf.file, sc))
             }
         };
-        bytes += body.len() as u64;
-        let sidecar = match &a.sidecar {
-            None => None,
-            Some((rel, abs, _, _)) => match corpus::read_capped(abs, cap) {
-                Ok(b) => {
-                    bytes += b.len() as u64;
-                    Some((rel.clone(), b))
-                }
-                Err(e) => {
-                    skips.push(Skip {
-                        reason: e.reason,
-                        path: rel.clone(),
-                    });
-                    unread.push(BadLine {
-                        file: rel.clone(),
-                        line: 0,
-                        reason: format!("not read: {}: {}", e.reason, e.detail),
-                    });
-                    None
-                }
-            },
-        };
-        input.files.push(SessionFile {
-            rel_path: a.rel.clone(),
-            role: a.role.clone(),
-            bytes: body,
-            sidecar,
-        });
-    }
-    if opts.strict {
-        if let Some(b) = unread.first() {
-            return Outcome::Failed {
-                reason: format!("--strict: {}: {}", b.file, b.reason),
-                strict: true,
-                skips,
-                bytes,
-            };
+        if let Err(b) = step {
+            return fail(strict_reason(&b), true, skips, bytes);
         }
     }
-    match transcript::parse_session(&input, opts.strict) {
-        Ok(mut parsed) => {
-            parsed.bad_lines.extend(unread);
-            Outcome::Parsed {
-                parsed: Box::new(parsed),
-                skips,
-                bytes,
-            }
-        }
-        Err(b) => Outcome::Failed {
-            reason: format!("--strict: {}:{}: {}", b.file, b.line, b.reason),
-            strict: true,
-            skips,
-            bytes,
-        },
+    Outcome::Parsed {
+        parsed: Box::new(parser.finish()),
+        skips,
+        bytes,
+    }
+}
+
+fn strict_reason(b: &BadLine) -> String {
+    if b.line == 0 {
+        format!("--strict: {}: {}", b.file, b.reason)
+    } else {
+        format!("--strict: {}:{}: {}", b.file, b.line, b.reason)
     }
 }
 

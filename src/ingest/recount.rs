@@ -45,6 +45,7 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
     let checkpoints = store.checkpoints()?;
     let failures = store.failures()?;
     let mut out = Vec::new();
+    let mut buf = super::Buffers::default();
     for (sid, files) in &d.sessions {
         if !known.contains(sid) {
             if !failures.contains_key(sid) {
@@ -68,7 +69,7 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
             });
             continue;
         }
-        let parsed = match read_and_parse(files, opts) {
+        let parsed = match read_and_parse(files, opts, &mut buf) {
             Outcome::Parsed { parsed, .. } => parsed,
             Outcome::Failed { reason, .. } => {
                 out.push(Finding {

@@ -34,6 +34,62 @@ pub enum StoreError {
     },
 }
 
+/// A thread with its own connection that checkpoints the WAL while a bulk
+/// writer commits (passive: it never blocks the writer or readers).
+pub struct Checkpointer {
+    nudge: std::sync::mpsc::Sender<()>,
+    handle: std::thread::JoinHandle<Result<()>>,
+}
+
+impl Checkpointer {
+    fn spawn(path: &Path) -> Result<Checkpointer> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_millis(5000))?;
+        let (nudge, rx) = std::sync::mpsc::channel::<()>();
+        let handle = std::thread::spawn(move || -> Result<()> {
+            use std::sync::mpsc::RecvTimeoutError;
+            // At most one checkpoint per interval (each one syncs the file);
+            // when the writer is done, stop at once: it checkpoints the rest.
+            let interval = std::time::Duration::from_millis(100);
+            let mut pending = false;
+            let mut last = std::time::Instant::now();
+            loop {
+                match rx.recv_timeout(interval) {
+                    Ok(()) => pending = true,
+                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
+                if pending && last.elapsed() >= interval {
+                    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
+                    pending = false;
+                    last = std::time::Instant::now();
+                }
+            }
+        });
+        Ok(Checkpointer { nudge, handle })
+    }
+
+    /// Asks for a checkpoint (after a commit).
+    pub fn nudge(&self) {
+        let _ = self.nudge.send(());
+    }
+
+    fn finish(self) -> Result<()> {
+        drop(self.nudge);
+        match self.handle.join() {
+            Ok(r) => r,
+            Err(_) => anyhow::bail!("the checkpoint thread panicked"),
+        }
+    }
+}
+
+/// The message index (also in migration 0001); recreated after a bulk run.
+const MESSAGE_INDEX: &str =
+    "CREATE INDEX IF NOT EXISTS usage_observations_message ON usage_observations(message_id);";
+
 /// An open database.
 pub struct Store {
     pub(crate) conn: Connection,
@@ -91,6 +147,8 @@ impl Store {
         )
         .with_context(|| format!("opening {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_millis(5000))?;
+        // Only takes effect on a new, empty file (before WAL mode writes the header).
+        conn.execute_batch("PRAGMA page_size = 8192;")?;
         let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         anyhow::ensure!(
             mode.eq_ignore_ascii_case("wal"),
@@ -104,6 +162,40 @@ impl Store {
         };
         migrate::migrate(&mut store.conn, path)?;
         Ok(store)
+    }
+
+    /// Settings for a long run of writes (ingest): a larger page cache; no
+    /// checkpoint inside the writer's commits (a `Checkpointer` on its own
+    /// connection copies the WAL meanwhile, so copying and its fsync overlap
+    /// parsing); and the message index dropped, to be rebuilt once, sorted, at
+    /// the end — random inserts into it rewrote most of its pages on every
+    /// session's commit. Shared messages are settled at the end too
+    /// (`projection::MessageCounts` tells which are shared without the index).
+    pub fn begin_bulk(&self) -> Result<Checkpointer> {
+        self.conn
+            .execute_batch("PRAGMA cache_size = -131072; PRAGMA wal_autocheckpoint = 0;")?;
+        self.conn
+            .execute_batch("DROP INDEX IF EXISTS usage_observations_message;")?;
+        Checkpointer::spawn(&self.path)
+    }
+
+    /// Ends `begin_bulk`: rebuilds the index, settles the deferred messages,
+    /// checkpoints what is left and restores the defaults.
+    pub fn end_bulk(&mut self, ckpt: Checkpointer) -> Result<()> {
+        let background = ckpt.finish();
+        self.finish_pending()?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        self.conn
+            .execute_batch("PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000;")?;
+        background
+    }
+
+    /// Completes work a bulk run deferred (or left behind when it was
+    /// killed): the message index exists, and no message waits to be settled.
+    pub fn finish_pending(&mut self) -> Result<()> {
+        self.conn.execute_batch(MESSAGE_INDEX)?;
+        projection::settle_pending(&mut self.conn)
     }
 
     pub fn path(&self) -> &Path {

@@ -126,6 +126,7 @@ impl Store {
         p: &ParsedSession,
         meta: &SessionMeta<'_>,
         now: Millis,
+        counts: Option<&mut MessageCounts>,
     ) -> Result<()> {
         let tx = self
             .conn
@@ -133,42 +134,7 @@ impl Store {
         let sid = p.session_id.as_str();
         upsert_session(&tx, p, meta)?;
         replace_agents(&tx, p)?;
-        let mut touched: BTreeSet<String> = BTreeSet::new();
-        {
-            let mut stmt =
-                tx.prepare("SELECT message_id FROM usage_observations WHERE session_id = ?1")?;
-            for id in stmt.query_map([sid], |r| r.get::<_, String>(0))? {
-                touched.insert(id?);
-            }
-        }
-        tx.execute(
-            "DELETE FROM usage_observations WHERE session_id = ?1",
-            [sid],
-        )?;
-        {
-            let mut stmt = tx.prepare(
-                "INSERT INTO usage_observations(message_id, session_id, agent_id, record_session_id, model,
-                   occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
-                   cache_read_tokens) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
-            )?;
-            for u in &p.usage {
-                let b = u.buckets;
-                stmt.execute(params![
-                    u.message_id,
-                    sid,
-                    u.agent_id,
-                    u.record_session_id,
-                    u.model,
-                    u.at,
-                    b.input as i64,
-                    b.output as i64,
-                    b.cache_write_5m as i64,
-                    b.cache_write_1h as i64,
-                    b.cache_read as i64
-                ])?;
-                touched.insert(u.message_id.clone());
-            }
-        }
+        let touched = write_observations(&tx, p, counts)?;
         settle_messages(&tx, &touched)?;
         replace_lines(&tx, p)?;
         tx.execute(
@@ -409,29 +375,150 @@ fn replace_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
     Ok(())
 }
 
-/// Recomputes the token row of each message from every session's observation
-/// of it (`transcript::usage::settle`).
+/// How many sessions hold each message id, kept in memory for a large run so
+/// that writing a message needs no index lookup to know whether it is shared.
+#[derive(Debug, Default)]
+pub struct MessageCounts(HashMap<String, u32>);
+
+impl Store {
+    /// Loads the count of observing sessions of every message id.
+    pub fn message_counts(&self) -> Result<MessageCounts> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT message_id, COUNT(*) FROM usage_observations GROUP BY message_id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))?;
+        Ok(MessageCounts(rows.collect::<Result<_, _>>()?))
+    }
+}
+
+/// Replaces the session's observations. A message no other session holds
+/// (the common case) is written already counted; the ids returned — held by
+/// another session too, or held before and gone now — need `settle_messages`.
+fn write_observations(
+    tx: &Transaction<'_>,
+    p: &ParsedSession,
+    mut counts: Option<&mut MessageCounts>,
+) -> Result<BTreeSet<String>> {
+    let sid = p.session_id.as_str();
+    let mut old: BTreeSet<String> = BTreeSet::new();
+    {
+        let mut stmt =
+            tx.prepare("SELECT message_id FROM usage_observations WHERE session_id = ?1")?;
+        for id in stmt.query_map([sid], |r| r.get::<_, String>(0))? {
+            old.insert(id?);
+        }
+    }
+    if !old.is_empty() {
+        tx.execute(
+            "DELETE FROM usage_observations WHERE session_id = ?1",
+            [sid],
+        )?;
+        if let Some(c) = counts.as_deref_mut() {
+            for id in &old {
+                if let Some(n) = c.0.get_mut(id) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
+    }
+    let mut shared =
+        tx.prepare_cached("SELECT 1 FROM usage_observations WHERE message_id = ?1 LIMIT 1")?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model, occurred_at,
+           input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+    )?;
+    let mut touched: BTreeSet<String> = BTreeSet::new();
+    // In key order: the session's rows append to the table, and neighbouring
+    // index entries land on the same pages.
+    let mut usage: Vec<&crate::transcript::UsageObservation> = p.usage.iter().collect();
+    usage.sort_unstable_by(|a, b| a.message_id.cmp(&b.message_id));
+    for u in usage {
+        old.remove(&u.message_id);
+        let alone = match counts.as_deref_mut() {
+            Some(c) => {
+                let n = c.0.entry(u.message_id.clone()).or_insert(0);
+                *n += 1;
+                *n == 1
+            }
+            None => !shared.exists([&u.message_id])?,
+        };
+        let b = u.buckets;
+        // The common values are stored as NULL: narrower rows, fewer pages.
+        insert.execute(params![
+            sid,
+            u.message_id,
+            (u.agent_id != sid).then_some(&u.agent_id),
+            (u.record_session_id != sid).then_some(&u.record_session_id),
+            u.model,
+            u.at,
+            b.input as i64,
+            b.output as i64,
+            b.cache_write_5m as i64,
+            b.cache_write_1h as i64,
+            b.cache_read as i64,
+            alone
+        ])?;
+        if !alone {
+            touched.insert(u.message_id.clone());
+        }
+    }
+    touched.extend(old);
+    if counts.is_some() {
+        // Bulk mode: no message index now; settle these at the end of the run.
+        let mut pend =
+            tx.prepare_cached("INSERT OR IGNORE INTO pending_settle(message_id) VALUES (?1)")?;
+        for id in &touched {
+            pend.execute([id])?;
+        }
+        touched.clear();
+    }
+    Ok(touched)
+}
+
+/// Settles every message a bulk run deferred, in one transaction.
+pub(crate) fn settle_pending(conn: &mut rusqlite::Connection) -> Result<()> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let ids: BTreeSet<String> = tx
+        .prepare("SELECT message_id FROM pending_settle")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    if !ids.is_empty() {
+        settle_messages(&tx, &ids)?;
+        tx.execute("DELETE FROM pending_settle", [])?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// The settled state of one observation: counted, model, time, buckets.
+type Settled = (bool, Option<String>, Option<i64>, [Option<i64>; 5]);
+
+/// Recomputes which observation of each message is counted, and its settled
+/// values, from every session's observation (`transcript::usage::settle`).
+/// Rows already in the right state are not written.
 pub(crate) fn settle_messages(tx: &Transaction<'_>, ids: &BTreeSet<String>) -> Result<()> {
     let mut select = tx.prepare_cached(
-        "SELECT session_id, agent_id, record_session_id, model, occurred_at, input_tokens, output_tokens,
-           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens
-         FROM usage_observations WHERE message_id = ?1",
+        "SELECT session_id, COALESCE(agent_id, session_id), COALESCE(record_session_id, session_id), model,
+           occurred_at, input_tokens, output_tokens,
+           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted, t_model, t_occurred_at,
+           t_input_tokens, t_output_tokens, t_cache_write_5m_tokens, t_cache_write_1h_tokens, t_cache_read_tokens
+         FROM usage_observations WHERE message_id = ?1 ORDER BY session_id",
     )?;
-    let mut upsert = tx.prepare_cached(
-        "INSERT INTO token_usage(message_id, session_id, agent_id, model, occurred_at, input_tokens,
-           output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, cost_nanousd)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,NULL)
-         ON CONFLICT(message_id) DO UPDATE SET session_id = excluded.session_id, agent_id = excluded.agent_id,
-           model = excluded.model, occurred_at = excluded.occurred_at, input_tokens = excluded.input_tokens,
-           output_tokens = excluded.output_tokens, cache_write_5m_tokens = excluded.cache_write_5m_tokens,
-           cache_write_1h_tokens = excluded.cache_write_1h_tokens, cache_read_tokens = excluded.cache_read_tokens",
+    let mut set = tx.prepare_cached(
+        "UPDATE usage_observations SET counted = ?3, t_model = ?4, t_occurred_at = ?5, t_input_tokens = ?6,
+           t_output_tokens = ?7, t_cache_write_5m_tokens = ?8, t_cache_write_1h_tokens = ?9,
+           t_cache_read_tokens = ?10, cost_nanousd = NULL
+         WHERE session_id = ?1 AND message_id = ?2",
     )?;
-    let mut delete = tx.prepare_cached("DELETE FROM token_usage WHERE message_id = ?1")?;
     let mut obs: Vec<(String, UsageObservation)> = Vec::new();
+    let mut state: Vec<Settled> = Vec::new();
     for id in ids {
         obs.clear();
-        let rows = select.query_map([id], |r| {
-            Ok((
+        state.clear();
+        let mut rows = select.query([id])?;
+        while let Some(r) = rows.next()? {
+            obs.push((
                 r.get::<_, String>(0)?,
                 UsageObservation {
                     message_id: id.clone(),
@@ -447,29 +534,45 @@ pub(crate) fn settle_messages(tx: &Transaction<'_>, ids: &BTreeSet<String>) -> R
                         cache_read: r.get::<_, i64>(9)? as u64,
                     },
                 },
-            ))
-        })?;
-        for r in rows {
-            obs.push(r?);
+            ));
+            state.push((
+                r.get::<_, i64>(10)? != 0,
+                r.get(11)?,
+                r.get(12)?,
+                [r.get(13)?, r.get(14)?, r.get(15)?, r.get(16)?, r.get(17)?],
+            ));
         }
-        match settle(&obs) {
-            Some((owner, m)) => {
+        drop(rows);
+        let Some((owner, m)) = settle(&obs) else {
+            continue;
+        };
+        let uncounted: Settled = (false, None, None, [None; 5]);
+        for ((session, own), now) in obs.iter().zip(&state) {
+            let want = if session != owner {
+                uncounted.clone()
+            } else if own.model == m.model && own.at == m.at && own.buckets == m.buckets {
+                (true, None, None, [None; 5])
+            } else {
                 let b = m.buckets;
-                upsert.execute(params![
-                    id,
-                    owner,
-                    m.agent_id,
-                    m.model,
+                (
+                    true,
+                    Some(m.model.clone()),
                     m.at,
-                    b.input as i64,
-                    b.output as i64,
-                    b.cache_write_5m as i64,
-                    b.cache_write_1h as i64,
-                    b.cache_read as i64
+                    [
+                        b.input,
+                        b.output,
+                        b.cache_write_5m,
+                        b.cache_write_1h,
+                        b.cache_read,
+                    ]
+                    .map(|v| Some(v as i64)),
+                )
+            };
+            if *now != want {
+                set.execute(params![
+                    session, id, want.0, want.1, want.2, want.3[0], want.3[1], want.3[2],
+                    want.3[3], want.3[4]
                 ])?;
-            }
-            None => {
-                delete.execute([id])?;
             }
         }
     }

@@ -303,7 +303,7 @@ impl Store {
         session: &str,
     ) -> Result<BTreeMap<String, (String, String, Buckets)>> {
         let mut stmt = self.conn.prepare(
-            "SELECT message_id, agent_id, model, input_tokens, output_tokens, cache_write_5m_tokens,
+            "SELECT message_id, COALESCE(agent_id, session_id), model, input_tokens, output_tokens, cache_write_5m_tokens,
                     cache_write_1h_tokens, cache_read_tokens FROM usage_observations WHERE session_id = ?1",
         )?;
         let rows = stmt.query_map([session], |r| {

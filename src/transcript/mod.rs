@@ -10,7 +10,7 @@ mod parse;
 pub mod usage;
 mod wire;
 
-pub use parse::parse_session;
+pub use parse::{SessionParser, parse_session};
 pub use usage::{Buckets, UsageObservation};
 
 use crate::clock::Millis;

@@ -4,9 +4,7 @@ use std::collections::HashMap;
 
 use super::usage::{Buckets, UsageObservation};
 use super::wire::{KNOWN_TYPES, Record, Sidecar};
-use super::{
-    Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession, SessionFile, SessionInput,
-};
+use super::{Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession, SessionInput};
 use crate::clock::{Millis, parse_instant};
 
 /// The first malformed line of a session parsed with `strict` set.
@@ -19,12 +17,20 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// not returned; the second value is the byte length of the complete lines.
 pub(crate) fn complete_lines(bytes: &[u8]) -> (impl Iterator<Item = (u64, &[u8])>, u64) {
     let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-    let body = &bytes[..end];
-    let skip = if body.starts_with(BOM) { BOM.len() } else { 0 };
-    let iter = body[skip..]
-        .split(|&b| b == b'\n')
+    let skip = if bytes[..end].starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    let body = &bytes[skip..end];
+    let mut start = 0;
+    let iter = memchr::memchr_iter(b'\n', body)
         .enumerate()
-        .map(|(i, l)| (i as u64 + 1, l.strip_suffix(b"\r").unwrap_or(l)))
+        .map(move |(i, nl)| {
+            let line = &body[start..nl];
+            start = nl + 1;
+            (i as u64 + 1, line.strip_suffix(b"\r").unwrap_or(line))
+        })
         .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace));
     (iter, end as u64)
 }
@@ -74,15 +80,18 @@ struct SideRecord {
     compaction: Option<Compaction>,
 }
 
-struct Builder<'s> {
-    session_id: &'s str,
+/// Parses one session file by file, so a reader holds one file in memory
+/// at a time: `main_file`, then each `agent_file`, then `finish`.
+pub struct SessionParser {
+    session_id: String,
+    agents: Vec<Agent>,
     out: ParsedSession,
     usage_index: HashMap<String, usize>,
     spans: HashMap<String, Span>,
     strict: bool,
 }
 
-impl Builder<'_> {
+impl SessionParser {
     fn bad(&mut self, file: &str, line: u64, reason: String) -> Result<(), BadLine> {
         let mut reason = reason;
         reason.truncate(300);
@@ -109,18 +118,36 @@ impl Builder<'_> {
     }
 
     fn span(&mut self, agent: &str) -> &mut Span {
-        self.spans
-            .entry(agent.to_string())
-            .or_insert_with(Span::new)
+        if !self.spans.contains_key(agent) {
+            self.spans.insert(agent.to_string(), Span::new());
+        }
+        self.spans.get_mut(agent).expect("inserted above")
+    }
+
+    /// Folds a record's usage into its message: in place, without allocating,
+    /// when the message was already seen (streamed and multi-block responses).
+    fn see_usage(&mut self, rec: &Record<'_>, agent: &str, at: Option<Millis>) {
+        let Some((id, model, buckets)) = usage_parts(rec) else {
+            return;
+        };
+        if let Some(&i) = self.usage_index.get(id) {
+            self.out.usage[i].combine_parts(buckets, model, at);
+            return;
+        }
+        let sid = self.session_id.as_str();
+        self.add_usage(UsageObservation {
+            message_id: id.to_string(),
+            agent_id: agent.to_string(),
+            record_session_id: rec.session_id.as_deref().unwrap_or(sid).to_string(),
+            model: model.to_string(),
+            at,
+            buckets,
+        });
     }
 }
 
-fn observation(
-    rec: &Record<'_>,
-    agent: &str,
-    session_id: &str,
-    at: Option<Millis>,
-) -> Option<UsageObservation> {
+/// The message id, model and token buckets of a record that carries usage.
+fn usage_parts<'r>(rec: &'r Record<'_>) -> Option<(&'r str, &'r str, Buckets)> {
     let msg = rec.message.as_ref()?;
     let usage = msg.usage.as_ref()?;
     let id = msg.id.as_deref()?;
@@ -131,19 +158,30 @@ fn observation(
         ),
         None => (usage.cache_creation_input_tokens.unwrap_or(0), 0),
     };
+    let buckets = Buckets {
+        input: usage.input_tokens.unwrap_or(0),
+        output: usage.output_tokens.unwrap_or(0),
+        cache_write_5m: w5,
+        cache_write_1h: w1,
+        cache_read: usage.cache_read_input_tokens.unwrap_or(0),
+    };
+    Some((id, msg.model.as_deref().unwrap_or(""), buckets))
+}
+
+fn observation(
+    rec: &Record<'_>,
+    agent: &str,
+    session_id: &str,
+    at: Option<Millis>,
+) -> Option<UsageObservation> {
+    let (id, model, buckets) = usage_parts(rec)?;
     Some(UsageObservation {
         message_id: id.to_string(),
         agent_id: agent.to_string(),
         record_session_id: rec.session_id.as_deref().unwrap_or(session_id).to_string(),
-        model: msg.model.as_deref().unwrap_or("").to_string(),
+        model: model.to_string(),
         at,
-        buckets: Buckets {
-            input: usage.input_tokens.unwrap_or(0),
-            output: usage.output_tokens.unwrap_or(0),
-            cache_write_5m: w5,
-            cache_write_1h: w1,
-            cache_read: usage.cache_read_input_tokens.unwrap_or(0),
-        },
+        buckets,
     })
 }
 
@@ -178,58 +216,98 @@ fn set_first(slot: &mut Option<String>, v: Option<&str>) {
     }
 }
 
-/// Parses one session. With `strict`, the first malformed line is returned as
-/// the error; otherwise malformed lines are listed in `bad_lines` and skipped.
+impl SessionParser {
+    /// A parser for session `session_id`. With `strict`, the first malformed
+    /// line is returned as an error; otherwise it is listed in `bad_lines`.
+    pub fn new(session_id: &str, strict: bool) -> SessionParser {
+        SessionParser {
+            session_id: session_id.to_string(),
+            agents: Vec::new(),
+            out: ParsedSession {
+                session_id: session_id.to_string(),
+                ..ParsedSession::default()
+            },
+            usage_index: HashMap::new(),
+            spans: HashMap::new(),
+            strict,
+        }
+    }
+
+    /// The main transcript (call first): the main agent and its inline sidechains.
+    pub fn main_file(&mut self, rel_path: &str, bytes: &[u8]) -> Result<(), StrictFailure> {
+        let sid = self.session_id.clone();
+        self.agents
+            .push(new_agent(&sid, AgentLayout::Main, rel_path, None));
+        let inline = parse_file(self, rel_path, bytes, &sid, true)?;
+        self.agents.extend(inline);
+        Ok(())
+    }
+
+    /// A subagent transcript, with its `.meta.json` sidecar when there is one.
+    pub fn agent_file(
+        &mut self,
+        rel_path: &str,
+        role: &FileRole,
+        bytes: &[u8],
+        sidecar: Option<(&str, &[u8])>,
+    ) -> Result<(), StrictFailure> {
+        let FileRole::Agent {
+            agent_id,
+            layout,
+            workflow_id,
+        } = role
+        else {
+            return self.main_file(rel_path, bytes);
+        };
+        let mut agent = new_agent(agent_id, *layout, rel_path, workflow_id.clone());
+        if let Some((meta_path, meta)) = sidecar {
+            read_sidecar(self, &mut agent, meta_path, meta)?;
+        }
+        self.agents.push(agent);
+        parse_file(self, rel_path, bytes, agent_id, false)?;
+        Ok(())
+    }
+
+    /// Lines that could not be read at all (an unreadable file) join the rest.
+    pub fn add_bad_line(&mut self, bad: BadLine) -> Result<(), StrictFailure> {
+        self.bad(&bad.file, bad.line, bad.reason)
+    }
+
+    /// The session's facts.
+    pub fn finish(mut self) -> ParsedSession {
+        for a in &mut self.agents {
+            if let Some(span) = self.spans.get(&a.agent_id) {
+                a.first_seen = span.first;
+                a.last_seen = span.last;
+                a.records = span.records;
+            }
+        }
+        self.out.agents = self.agents;
+        self.out.synthetic_messages = self
+            .out
+            .usage
+            .iter()
+            .filter(|u| u.model == "<synthetic>")
+            .count() as u64;
+        self.out
+    }
+}
+
+/// Parses a whole session held in memory (main transcript first).
 pub fn parse_session(input: &SessionInput, strict: bool) -> Result<ParsedSession, StrictFailure> {
-    let sid = input.session_id.as_str();
-    let mut b = Builder {
-        session_id: sid,
-        out: ParsedSession {
-            session_id: sid.to_string(),
-            ..ParsedSession::default()
-        },
-        usage_index: HashMap::new(),
-        spans: HashMap::new(),
-        strict,
-    };
-    let mut agents: Vec<Agent> = Vec::new();
-    for file in &input.files {
-        match &file.role {
-            FileRole::Main => {
-                agents.push(new_agent(sid, AgentLayout::Main, &file.rel_path, None));
-                let inline = parse_file(&mut b, file, sid, true)?;
-                agents.extend(inline);
-            }
-            FileRole::Agent {
-                agent_id,
-                layout,
-                workflow_id,
-            } => {
-                let mut agent = new_agent(agent_id, *layout, &file.rel_path, workflow_id.clone());
-                if let Some((meta_path, meta)) = &file.sidecar {
-                    read_sidecar(&mut b, &mut agent, meta_path, meta)?;
-                }
-                agents.push(agent);
-                parse_file(&mut b, file, agent_id, false)?;
-            }
+    let mut p = SessionParser::new(&input.session_id, strict);
+    for f in &input.files {
+        match &f.role {
+            FileRole::Main => p.main_file(&f.rel_path, &f.bytes)?,
+            role => p.agent_file(
+                &f.rel_path,
+                role,
+                &f.bytes,
+                f.sidecar.as_ref().map(|(r, b)| (r.as_str(), b.as_slice())),
+            )?,
         }
     }
-    for a in &mut agents {
-        if let Some(span) = b.spans.get(&a.agent_id) {
-            a.first_seen = span.first;
-            a.last_seen = span.last;
-            a.records = span.records;
-        }
-    }
-    b.out.agents = agents;
-    let mut synthetic = 0;
-    for u in &b.out.usage {
-        if u.model == "<synthetic>" {
-            synthetic += 1;
-        }
-    }
-    b.out.synthetic_messages = synthetic;
-    Ok(b.out)
+    Ok(p.finish())
 }
 
 fn new_agent(id: &str, layout: AgentLayout, path: &str, workflow_id: Option<String>) -> Agent {
@@ -249,7 +327,7 @@ fn new_agent(id: &str, layout: AgentLayout, path: &str, workflow_id: Option<Stri
 }
 
 fn read_sidecar(
-    b: &mut Builder<'_>,
+    b: &mut SessionParser,
     agent: &mut Agent,
     path: &str,
     bytes: &[u8],
@@ -270,13 +348,15 @@ fn read_sidecar(
 /// Reads one file's lines into the builder. For the main file, records with
 /// `isSidechain: true` are inline subagents; their agents are returned.
 fn parse_file(
-    b: &mut Builder<'_>,
-    file: &SessionFile,
+    b: &mut SessionParser,
+    rel_path: &str,
+    bytes: &[u8],
     agent: &str,
     main: bool,
 ) -> Result<Vec<Agent>, BadLine> {
-    let sid = b.session_id;
-    let (lines, complete) = complete_lines(&file.bytes);
+    let sid = b.session_id.clone();
+    let sid = sid.as_str();
+    let (lines, complete) = complete_lines(bytes);
     b.out.bytes += complete;
     let mut side: Vec<SideRecord> = Vec::new();
     let mut side_parent: HashMap<String, Option<String>> = HashMap::new();
@@ -285,7 +365,7 @@ fn parse_file(
             Ok(r) => r,
             Err(e) => {
                 match classify_error(line, &e) {
-                    Some(reason) => b.bad(&file.rel_path, n, reason)?,
+                    Some(reason) => b.bad(rel_path, n, reason)?,
                     None => {
                         b.out.records += 1;
                         b.out.unknown_records += 1;
@@ -307,7 +387,7 @@ fn parse_file(
             Some(ts) => match parse_instant(ts) {
                 Some(t) => Some(t),
                 None => {
-                    b.bad(&file.rel_path, n, format!("unparsable timestamp {ts:?}"))?;
+                    b.bad(rel_path, n, format!("unparsable timestamp {ts:?}"))?;
                     continue;
                 }
             },
@@ -339,19 +419,17 @@ fn parse_file(
                 uuid,
                 at,
                 usage: observation(&rec, "", sid, at),
-                compaction: compaction(&rec, "", &file.rel_path, n, at),
+                compaction: compaction(&rec, "", rel_path, n, at),
             });
             continue;
         }
         b.span(agent).see(at);
-        if let Some(obs) = observation(&rec, agent, sid, at) {
-            b.add_usage(obs);
-        }
-        if let Some(c) = compaction(&rec, agent, &file.rel_path, n, at) {
+        b.see_usage(&rec, agent, at);
+        if let Some(c) = compaction(&rec, agent, rel_path, n, at) {
             b.out.compactions.push(c);
         }
     }
-    Ok(resolve_inline(b, side, &side_parent, &file.rel_path))
+    Ok(resolve_inline(b, side, &side_parent, rel_path))
 }
 
 /// Follows `parentUuid` links to each sidechain's root record: the root's uuid
@@ -370,7 +448,7 @@ fn root_of(uuid: &str, parents: &HashMap<String, Option<String>>) -> String {
 }
 
 fn resolve_inline(
-    b: &mut Builder<'_>,
+    b: &mut SessionParser,
     side: Vec<SideRecord>,
     parents: &HashMap<String, Option<String>>,
     path: &str,
@@ -384,7 +462,7 @@ fn resolve_inline(
                 .or_insert_with(|| root_of(u, parents))
                 .clone(),
             // A sidechain record without a uuid cannot be placed in a chain.
-            None => b.session_id.to_string(),
+            None => b.session_id.clone(),
         };
         if agent != b.session_id && !agents.iter().any(|a| a.agent_id == agent) {
             agents.push(new_agent(&agent, AgentLayout::Inline, path, None));
@@ -405,6 +483,7 @@ fn resolve_inline(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transcript::SessionFile;
 
     fn main_file(text: &str) -> SessionInput {
         SessionInput {

@@ -61,11 +61,17 @@ impl UsageObservation {
     /// Folds a later sighting of the same message into this one.
     pub fn combine(&mut self, o: &UsageObservation) {
         debug_assert_eq!(self.message_id, o.message_id);
-        if better_model(o.buckets.output, &o.model, self.buckets.output, &self.model) {
-            self.model.clone_from(&o.model);
+        self.combine_parts(o.buckets, &o.model, o.at);
+    }
+
+    /// `combine` from borrowed parts (no allocation for a repeated record).
+    pub fn combine_parts(&mut self, buckets: Buckets, model: &str, at: Option<Millis>) {
+        if better_model(buckets.output, model, self.buckets.output, &self.model) {
+            self.model.clear();
+            self.model.push_str(model);
         }
-        self.buckets = self.buckets.max(o.buckets);
-        self.at = match (self.at, o.at) {
+        self.buckets = self.buckets.max(buckets);
+        self.at = match (self.at, at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };

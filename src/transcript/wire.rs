@@ -6,52 +6,73 @@
 //! them to the domain values in `mod.rs`.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::ops::Deref;
 
 use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
+/// A JSON string borrowed from the line when it has no escapes, owned when it
+/// has. (serde borrows a bare `Cow<str>` field but not an `Option<Cow<str>>`,
+/// which would allocate for every field of every line.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Text<'a>(pub Cow<'a, str>);
+
+impl Deref for Text<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V(std::marker::PhantomData))
+    }
+}
+
+#[derive(Default)]
 pub(crate) struct Record<'a> {
-    #[serde(rename = "type", borrow)]
-    pub kind: Option<Cow<'a, str>>,
-    #[serde(rename = "sessionId", borrow)]
-    pub session_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub timestamp: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub uuid: Option<Cow<'a, str>>,
-    #[serde(rename = "parentUuid", borrow)]
-    pub parent_uuid: Option<Cow<'a, str>>,
-    #[serde(rename = "isSidechain")]
+    pub kind: Option<Text<'a>>,
+    pub session_id: Option<Text<'a>>,
+    pub timestamp: Option<Text<'a>>,
+    pub uuid: Option<Text<'a>>,
+    pub parent_uuid: Option<Text<'a>>,
     pub is_sidechain: Option<bool>,
-    #[serde(borrow)]
-    pub cwd: Option<Cow<'a, str>>,
-    #[serde(rename = "gitBranch", borrow)]
-    pub git_branch: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub version: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub subtype: Option<Cow<'a, str>>,
-    #[serde(rename = "compactMetadata")]
+    pub cwd: Option<Text<'a>>,
+    pub git_branch: Option<Text<'a>>,
+    pub version: Option<Text<'a>>,
+    pub subtype: Option<Text<'a>>,
     pub compact_metadata: Option<CompactMetadata<'a>>,
-    #[serde(borrow)]
     pub message: Option<Message<'a>>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Default)]
 pub(crate) struct Message<'a> {
-    #[serde(borrow)]
-    pub id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub model: Option<Cow<'a, str>>,
+    pub id: Option<Text<'a>>,
+    pub model: Option<Text<'a>>,
     pub usage: Option<Usage>,
 }
 
 /// Token counts as the API reported them. A missing count is 0; a negative or
 /// fractional count makes the line malformed (serde refuses it as `u64`).
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Default)]
 pub(crate) struct Usage {
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
@@ -60,19 +81,15 @@ pub(crate) struct Usage {
     pub cache_creation: Option<CacheCreation>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Default)]
 pub(crate) struct CacheCreation {
     pub ephemeral_5m_input_tokens: Option<u64>,
     pub ephemeral_1h_input_tokens: Option<u64>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Default)]
 pub(crate) struct CompactMetadata<'a> {
-    #[serde(borrow)]
-    pub trigger: Option<Cow<'a, str>>,
-    #[serde(rename = "preTokens")]
+    pub trigger: Option<Text<'a>>,
     pub pre_tokens: Option<serde_json::Number>,
 }
 
@@ -103,3 +120,129 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "agent-name",
     "tag",
 ];
+
+/// A map key as raw bytes: matched without UTF-8 validation (serde_json reads
+/// a key asked for as bytes without checking it, which a derived field
+/// identifier does for every key of every line).
+struct Key<'a>(Cow<'a, [u8]>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Key<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Owned(v.to_vec())))
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Borrowed(v.as_bytes())))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Owned(v.as_bytes().to_vec())))
+            }
+        }
+        d.deserialize_bytes(V(std::marker::PhantomData))
+    }
+}
+
+/// Implements `Deserialize` for a wire struct: named keys fill fields, any
+/// other key's value is skipped unread, a missing key leaves the default.
+macro_rules! wire_struct {
+    ($ty:ident<$lt:lifetime> { $($key:literal => $field:ident),* $(,)? }) => {
+        impl<'de: $lt, $lt> Deserialize<'de> for $ty<$lt> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V<$lt>(std::marker::PhantomData<&$lt ()>);
+                impl<'de: $lt, $lt> Visitor<'de> for V<$lt> {
+                    type Value = $ty<$lt>;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str(concat!("a ", stringify!($ty), " object"))
+                    }
+                    fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                        let mut out = $ty::default();
+                        while let Some(k) = map.next_key::<Key<'_>>()? {
+                            match &*k.0 {
+                                $($key => out.$field = map.next_value()?,)*
+                                _ => {
+                                    map.next_value::<de::IgnoredAny>()?;
+                                }
+                            }
+                        }
+                        Ok(out)
+                    }
+                }
+                d.deserialize_map(V(std::marker::PhantomData))
+            }
+        }
+    };
+    ($ty:ident { $($key:literal => $field:ident),* $(,)? }) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str(concat!("a ", stringify!($ty), " object"))
+                    }
+                    fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                        let mut out = $ty::default();
+                        while let Some(k) = map.next_key::<Key<'_>>()? {
+                            match &*k.0 {
+                                $($key => out.$field = map.next_value()?,)*
+                                _ => {
+                                    map.next_value::<de::IgnoredAny>()?;
+                                }
+                            }
+                        }
+                        Ok(out)
+                    }
+                }
+                d.deserialize_map(V)
+            }
+        }
+    };
+}
+
+wire_struct!(Record<'a> {
+    b"type" => kind,
+    b"sessionId" => session_id,
+    b"timestamp" => timestamp,
+    b"uuid" => uuid,
+    b"parentUuid" => parent_uuid,
+    b"isSidechain" => is_sidechain,
+    b"cwd" => cwd,
+    b"gitBranch" => git_branch,
+    b"version" => version,
+    b"subtype" => subtype,
+    b"compactMetadata" => compact_metadata,
+    b"message" => message,
+});
+
+wire_struct!(Message<'a> {
+    b"id" => id,
+    b"model" => model,
+    b"usage" => usage,
+});
+
+wire_struct!(Usage {
+    b"input_tokens" => input_tokens,
+    b"output_tokens" => output_tokens,
+    b"cache_creation_input_tokens" => cache_creation_input_tokens,
+    b"cache_read_input_tokens" => cache_read_input_tokens,
+    b"cache_creation" => cache_creation,
+});
+
+wire_struct!(CacheCreation {
+    b"ephemeral_5m_input_tokens" => ephemeral_5m_input_tokens,
+    b"ephemeral_1h_input_tokens" => ephemeral_1h_input_tokens,
+});
+
+wire_struct!(CompactMetadata<'a> {
+    b"trigger" => trigger,
+    b"preTokens" => pre_tokens,
+});

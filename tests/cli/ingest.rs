@@ -183,12 +183,21 @@ fn order_of_sessions_does_not_change_token_rows() {
         }
         roots
     };
-    let token_rows = |env: &Env| -> String {
-        env.dump()
-            .split("## ")
-            .find(|t| t.starts_with("token_usage"))
-            .unwrap()
-            .to_string()
+    let token_rows = |env: &Env| -> Vec<String> {
+        let c = rusqlite::Connection::open(env.db()).unwrap();
+        let mut stmt = c
+            .prepare("SELECT * FROM token_usage ORDER BY message_id")
+            .unwrap();
+        let n = stmt.column_count();
+        stmt.query_map([], |r| {
+            Ok((0..n)
+                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
     };
     let fwd = Env::new();
     for r in split(&fwd) {
@@ -200,6 +209,7 @@ fn order_of_sessions_does_not_change_token_rows() {
     }
     let all = Env::new();
     all.ingest(&fixtures());
+    assert_eq!(token_rows(&fwd).len(), 12);
     assert_eq!(token_rows(&fwd), token_rows(&rev));
     assert_eq!(token_rows(&fwd), token_rows(&all));
     // D first: while C is unknown, its copy of msg_C1 counts for D; then C claims it.
@@ -295,4 +305,64 @@ fn check_finds_stale_and_tampered_rows() {
         })
         .collect();
     assert_eq!(kinds, vec![("recount-mismatch", C), ("stale", A)]);
+}
+
+/// A bulk run (message index rebuilt at the end, shared messages settled
+/// last) leaves exactly what the per-message path leaves.
+#[test]
+fn bulk_mode_equals_the_per_message_path() {
+    let plain = Env::new();
+    plain.ingest(&fixtures());
+    let bulk = Env::new();
+    let out = bulk
+        .cmd()
+        .env("SESSIONKIT_BULK_BYTES", "1")
+        .args(["ingest", "--json", "--root", fixtures().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(bulk.dump(), plain.dump());
+    assert_eq!(db_by_session(&bulk)[D], [6, 66, 60, 0, 600]);
+    // Replaying in bulk mode changes nothing either.
+    let out = bulk
+        .cmd()
+        .env("SESSIONKIT_BULK_BYTES", "1")
+        .args(["replay", "--json", "--root", fixtures().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(bulk.dump(), plain.dump());
+}
+
+/// A bulk run killed after some sessions committed leaves its deferred work
+/// recorded; the next run (of any size) finishes it.
+#[test]
+fn deferred_settles_survive_a_kill() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    // Simulate what a killed bulk run leaves: no index, a message waiting.
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.execute_batch(
+        "DROP INDEX usage_observations_message;
+         UPDATE usage_observations SET counted = 1, t_model = NULL, t_occurred_at = NULL, t_input_tokens = NULL,
+           t_output_tokens = NULL, t_cache_write_5m_tokens = NULL, t_cache_write_1h_tokens = NULL,
+           t_cache_read_tokens = NULL WHERE message_id = 'msg_C1';
+         INSERT INTO pending_settle(message_id) VALUES ('msg_C1');",
+    )
+    .unwrap();
+    drop(c);
+    let s = env.ingest(&fixtures());
+    assert_eq!(s["sessions_unchanged"], 4);
+    let fresh = Env::new();
+    fresh.ingest(&fixtures());
+    assert_eq!(env.dump(), fresh.dump());
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let n: i64 = c
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'usage_observations_message'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 1);
 }

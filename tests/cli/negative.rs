@@ -341,6 +341,15 @@ fn flat_agent_without_its_session_is_an_orphan() {
 
 #[test]
 fn kill_mid_run_then_rerun_completes_the_work() {
+    kill_then_rerun("67108864");
+}
+
+#[test]
+fn kill_mid_bulk_run_then_rerun_completes_the_work() {
+    kill_then_rerun("1");
+}
+
+fn kill_then_rerun(bulk_bytes: &str) {
     let env = Env::new();
     let root = env.path("projects");
     for i in 0..300 {
@@ -356,6 +365,7 @@ fn kill_mid_run_then_rerun_completes_the_work() {
         .args(["ingest", "--root", root.to_str().unwrap(), "--quiet"])
         .env("SESSIONKIT_DB", env.db())
         .env("SESSIONKIT_NOW", NOW)
+        .env("SESSIONKIT_BULK_BYTES", bulk_bytes)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();

@@ -54,13 +54,18 @@ CREATE TABLE agents (
     PRIMARY KEY (session_id, agent_id)
 ) WITHOUT ROWID;
 
--- What each session's files say about a message (Decision 2). token_usage is
--- settled from these, so the result never depends on ingest order.
+-- What each session's files say about a message (Decision 2), clustered by
+-- session so a session's rows are written together. The raw columns are the
+-- session's own view; exactly one observation of each message id is `counted`.
+-- When several sessions hold a message, the counted row carries the settled
+-- values (per-bucket maximum over every observation, the model of the largest
+-- output, the earliest time) in the t_ columns; NULL t_ columns mean the row's
+-- own values are the settled ones. The result never depends on ingest order.
 CREATE TABLE usage_observations (
-    message_id         TEXT NOT NULL,
     session_id         TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
-    agent_id           TEXT NOT NULL,
-    record_session_id  TEXT NOT NULL,
+    message_id         TEXT NOT NULL,
+    agent_id           TEXT,            -- NULL: the main agent (id = session_id)
+    record_session_id  TEXT,            -- NULL: the record names session_id itself
     model              TEXT NOT NULL,
     occurred_at        INTEGER,
     input_tokens           INTEGER NOT NULL,
@@ -68,26 +73,38 @@ CREATE TABLE usage_observations (
     cache_write_5m_tokens  INTEGER NOT NULL,
     cache_write_1h_tokens  INTEGER NOT NULL,
     cache_read_tokens      INTEGER NOT NULL,
-    PRIMARY KEY (message_id, session_id)
+    counted                INTEGER NOT NULL,
+    t_model                TEXT,
+    t_occurred_at          INTEGER,
+    t_input_tokens           INTEGER,
+    t_output_tokens          INTEGER,
+    t_cache_write_5m_tokens  INTEGER,
+    t_cache_write_1h_tokens  INTEGER,
+    t_cache_read_tokens      INTEGER,
+    cost_nanousd             INTEGER,
+    PRIMARY KEY (session_id, message_id)
 ) WITHOUT ROWID;
-CREATE INDEX usage_observations_session ON usage_observations(session_id);
+CREATE INDEX usage_observations_message ON usage_observations(message_id);
+
+-- Messages whose counted observation must be recomputed. A large ingest
+-- defers this (and the message index) to its end; a run that was killed
+-- first leaves the ids here, and the next run finishes the work.
+CREATE TABLE pending_settle (
+    message_id  TEXT PRIMARY KEY
+) WITHOUT ROWID;
 
 -- One row per API message id in the whole database.
-CREATE TABLE token_usage (
-    message_id             TEXT PRIMARY KEY,
-    session_id             TEXT NOT NULL,
-    agent_id               TEXT NOT NULL,
-    model                  TEXT NOT NULL,
-    occurred_at            INTEGER,
-    input_tokens           INTEGER NOT NULL,
-    output_tokens          INTEGER NOT NULL,
-    cache_write_5m_tokens  INTEGER NOT NULL,
-    cache_write_1h_tokens  INTEGER NOT NULL,
-    cache_read_tokens      INTEGER NOT NULL,
-    cost_nanousd           INTEGER
-) WITHOUT ROWID;
-CREATE INDEX token_usage_session ON token_usage(session_id, agent_id);
-CREATE INDEX token_usage_time ON token_usage(occurred_at);
+CREATE VIEW token_usage AS
+    SELECT message_id, session_id, COALESCE(agent_id, session_id) AS agent_id,
+           COALESCE(t_model, model) AS model,
+           CASE WHEN t_model IS NULL THEN occurred_at ELSE t_occurred_at END AS occurred_at,
+           COALESCE(t_input_tokens, input_tokens) AS input_tokens,
+           COALESCE(t_output_tokens, output_tokens) AS output_tokens,
+           COALESCE(t_cache_write_5m_tokens, cache_write_5m_tokens) AS cache_write_5m_tokens,
+           COALESCE(t_cache_write_1h_tokens, cache_write_1h_tokens) AS cache_write_1h_tokens,
+           COALESCE(t_cache_read_tokens, cache_read_tokens) AS cache_read_tokens,
+           cost_nanousd
+    FROM usage_observations WHERE counted = 1;
 
 CREATE TABLE compactions (
     session_id   TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
