@@ -423,46 +423,51 @@ fn write_observations(
     }
     let mut shared =
         tx.prepare_cached("SELECT 1 FROM usage_observations WHERE message_id = ?1 LIMIT 1")?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model, occurred_at,
-           input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
-    )?;
     let mut touched: BTreeSet<String> = BTreeSet::new();
     // In key order: the session's rows append to the table, and neighbouring
     // index entries land on the same pages.
     let mut usage: Vec<&crate::transcript::UsageObservation> = p.usage.iter().collect();
     usage.sort_unstable_by(|a, b| a.message_id.cmp(&b.message_id));
+    let mut rows: Vec<ObsRow<'_>> = Vec::with_capacity(usage.len());
     for u in usage {
         old.remove(&u.message_id);
         let alone = match counts.as_deref_mut() {
-            Some(c) => {
-                let n = c.0.entry(u.message_id.clone()).or_insert(0);
-                *n += 1;
-                *n == 1
-            }
+            Some(c) => match c.0.get_mut(u.message_id.as_str()) {
+                Some(n) => {
+                    *n += 1;
+                    *n == 1
+                }
+                None => {
+                    c.0.insert(u.message_id.clone(), 1);
+                    true
+                }
+            },
             None => !shared.exists([&u.message_id])?,
         };
-        let b = u.buckets;
-        // The common values are stored as NULL: narrower rows, fewer pages.
-        insert.execute(params![
-            sid,
-            u.message_id,
-            (u.agent_id != sid).then_some(&u.agent_id),
-            (u.record_session_id != sid).then_some(&u.record_session_id),
-            u.model,
-            u.at,
-            b.input as i64,
-            b.output as i64,
-            b.cache_write_5m as i64,
-            b.cache_write_1h as i64,
-            b.cache_read as i64,
-            alone
-        ])?;
         if !alone {
             touched.insert(u.message_id.clone());
         }
+        let b = u.buckets;
+        // The common values are stored as NULL: narrower rows, fewer pages.
+        rows.push(ObsRow {
+            session_id: sid,
+            message_id: &u.message_id,
+            agent_id: (u.agent_id != sid).then_some(u.agent_id.as_str()),
+            record_session_id: (u.record_session_id != sid).then_some(u.record_session_id.as_str()),
+            model: &u.model,
+            at: u.at,
+            tokens: [
+                b.input,
+                b.output,
+                b.cache_write_5m,
+                b.cache_write_1h,
+                b.cache_read,
+            ]
+            .map(|v| v as i64),
+            counted: alone,
+        });
     }
+    insert_observations(tx, &rows)?;
     touched.extend(old);
     if counts.is_some() {
         // Bulk mode: no message index now; settle these at the end of the run.
@@ -474,6 +479,63 @@ fn write_observations(
         touched.clear();
     }
     Ok(touched)
+}
+
+/// One observation row as bound to the INSERT.
+struct ObsRow<'a> {
+    session_id: &'a str,
+    message_id: &'a str,
+    agent_id: Option<&'a str>,
+    record_session_id: Option<&'a str>,
+    model: &'a str,
+    at: Option<i64>,
+    tokens: [i64; 5],
+    counted: bool,
+}
+
+/// Rows per multi-row INSERT (12 parameters each, under SQLite's limit).
+const INSERT_BATCH: usize = 64;
+
+/// The parameters of a run of rows, in column order.
+fn bind<'r>(chunk: &'r [ObsRow<'r>]) -> Vec<&'r dyn rusqlite::ToSql> {
+    let mut v: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(chunk.len() * 12);
+    for r in chunk {
+        v.push(&r.session_id);
+        v.push(&r.message_id);
+        v.push(&r.agent_id);
+        v.push(&r.record_session_id);
+        v.push(&r.model);
+        v.push(&r.at);
+        v.extend(r.tokens.iter().map(|t| t as &dyn rusqlite::ToSql));
+        v.push(&r.counted);
+    }
+    v
+}
+
+/// Inserts observation rows, `INSERT_BATCH` per statement.
+fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> {
+    const COLS: &str = "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model,
+        occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
+        counted) VALUES ";
+    let values = |n: usize| -> String {
+        let one = "(?,?,?,?,?,?,?,?,?,?,?,?)";
+        format!("{COLS}{}", vec![one; n].join(","))
+    };
+    let mut chunks = rows.chunks_exact(INSERT_BATCH);
+    if rows.len() >= INSERT_BATCH {
+        let mut stmt = tx.prepare_cached(&values(INSERT_BATCH))?;
+        for chunk in &mut chunks {
+            stmt.execute(rusqlite::params_from_iter(bind(chunk)))?;
+        }
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut stmt = tx.prepare_cached(&values(1))?;
+        for r in rest {
+            stmt.execute(rusqlite::params_from_iter(bind(std::slice::from_ref(r))))?;
+        }
+    }
+    Ok(())
 }
 
 /// Settles every message a bulk run deferred, in one transaction.

@@ -1,4 +1,4 @@
-//! Instruction-count probe: `parse_only MODE FILE` with MODE `ignored` (the
+//! Instruction-count probe: `parse_probe MODE FILE` with MODE `ignored` (the
 //! serde floor) or `parse` (sessionkit's parser). Run under callgrind.
 use sessionkit::transcript::*;
 fn main() {
