@@ -59,6 +59,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             detail: format!("attempt {}: {}", f.attempts, f.reason),
         });
     }
+    for sid in store.rollup_mismatches()? {
+        findings.push(Finding {
+            kind: "rollup-mismatch",
+            session_id: sid,
+            file: None,
+            line: None,
+            detail: "report totals disagree with the token rows: run `sessionkit replay`".into(),
+        });
+    }
     if let Some(roots) = roots {
         let opts = Options {
             roots: roots.iter().map(|r| r.path.clone()).collect(),

@@ -135,7 +135,9 @@ impl Store {
         upsert_session(&tx, p, meta)?;
         replace_agents(&tx, p)?;
         let touched = write_observations(&tx, p, counts)?;
-        settle_messages(&tx, &touched)?;
+        let mut affected = settle_messages(&tx, &touched)?;
+        affected.insert(sid.to_string());
+        refresh_rollup(&tx, &affected)?;
         replace_lines(&tx, p)?;
         tx.execute(
             "INSERT INTO ingest_checkpoints(session_id, scope, fingerprint, revision, recorded_at)
@@ -243,7 +245,8 @@ impl Store {
             tx.execute("DELETE FROM sessions WHERE session_id = ?1", [id])?;
             tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [id])?;
         }
-        settle_messages(&tx, &touched)?;
+        let affected = settle_messages(&tx, &touched)?;
+        refresh_rollup(&tx, &affected)?;
         report.sessions = ids.len() as u64;
         report.token_rows = tokens_before - count("SELECT COUNT(*) FROM token_usage")?;
         if dry_run {
@@ -546,7 +549,8 @@ pub(crate) fn settle_pending(conn: &mut rusqlite::Connection) -> Result<()> {
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     if !ids.is_empty() {
-        settle_messages(&tx, &ids)?;
+        let affected = settle_messages(&tx, &ids)?;
+        refresh_rollup(&tx, &affected)?;
         tx.execute("DELETE FROM pending_settle", [])?;
     }
     tx.commit()?;
@@ -558,8 +562,13 @@ type Settled = (bool, Option<String>, Option<i64>, [Option<i64>; 5]);
 
 /// Recomputes which observation of each message is counted, and its settled
 /// values, from every session's observation (`transcript::usage::settle`).
-/// Rows already in the right state are not written.
-pub(crate) fn settle_messages(tx: &Transaction<'_>, ids: &BTreeSet<String>) -> Result<()> {
+/// Rows already in the right state are not written. Returns the sessions
+/// whose counted rows changed.
+pub(crate) fn settle_messages(
+    tx: &Transaction<'_>,
+    ids: &BTreeSet<String>,
+) -> Result<BTreeSet<String>> {
+    let mut affected: BTreeSet<String> = BTreeSet::new();
     let mut select = tx.prepare_cached(
         "SELECT session_id, COALESCE(agent_id, session_id), COALESCE(record_session_id, session_id), model,
            occurred_at, input_tokens, output_tokens,
@@ -635,8 +644,28 @@ pub(crate) fn settle_messages(tx: &Transaction<'_>, ids: &BTreeSet<String>) -> R
                     session, id, want.0, want.1, want.2, want.3[0], want.3[1], want.3[2],
                     want.3[3], want.3[4]
                 ])?;
+                affected.insert(session.clone());
             }
         }
+    }
+    Ok(affected)
+}
+
+/// Recomputes the rollup rows of these sessions from their token rows.
+pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) -> Result<()> {
+    let mut delete = tx.prepare_cached("DELETE FROM usage_rollup WHERE session_id = ?1")?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO usage_rollup(session_id, agent_id, model, day, messages, input_tokens, output_tokens,
+           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at)
+         SELECT session_id, agent_id, model, COALESCE(strftime('%Y-%m-%d', occurred_at / 1000, 'unixepoch'), ''),
+           COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens),
+           SUM(cache_write_1h_tokens), SUM(cache_read_tokens), MIN(occurred_at), MAX(occurred_at)
+         FROM token_usage WHERE session_id = ?1
+         GROUP BY agent_id, model, 4",
+    )?;
+    for s in sessions {
+        delete.execute([s])?;
+        insert.execute([s])?;
     }
     Ok(())
 }

@@ -85,7 +85,8 @@ pub struct CompactionRow {
     pub pre_tokens: Option<i64>,
 }
 
-const TOTALS: &str = "COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens), \
+/// Sums over `usage_rollup` rows, in the order `totals_at` reads them.
+const TOTALS: &str = "SUM(messages), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens), \
      SUM(cache_write_1h_tokens), SUM(cache_read_tokens)";
 
 fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
@@ -108,7 +109,7 @@ impl Store {
     /// Sessions matching `f`, most recent activity first.
     pub fn sessions(&self, f: &SessionFilter) -> Result<Vec<SessionRow>> {
         let sql = format!(
-            "WITH t AS (SELECT session_id, {TOTALS} FROM token_usage GROUP BY session_id),
+            "WITH t AS (SELECT session_id, {TOTALS} FROM usage_rollup GROUP BY session_id),
                   a AS (SELECT session_id, COUNT(*) AS n FROM agents GROUP BY session_id)
              SELECT s.session_id, s.harness, s.project, s.project_slug, s.cwd, s.git_branch, s.harness_version,
                     s.started_at, s.last_activity_at, s.status, s.status_at, s.records, s.unknown_records,
@@ -172,11 +173,31 @@ impl Store {
             })? as u64)
     }
 
+    /// Sessions whose rollup disagrees with their token rows (should be none).
+    pub fn rollup_mismatches(&self) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "WITH t AS (SELECT session_id, agent_id, model, COUNT(*) n, SUM(input_tokens) i, SUM(output_tokens) o,
+                          SUM(cache_write_5m_tokens) w5, SUM(cache_write_1h_tokens) w1, SUM(cache_read_tokens) r
+                        FROM token_usage GROUP BY session_id, agent_id, model),
+                  u AS (SELECT session_id, agent_id, model, SUM(messages) n, SUM(input_tokens) i,
+                          SUM(output_tokens) o, SUM(cache_write_5m_tokens) w5, SUM(cache_write_1h_tokens) w1,
+                          SUM(cache_read_tokens) r
+                        FROM usage_rollup GROUP BY session_id, agent_id, model)
+             SELECT DISTINCT session_id FROM (
+               SELECT * FROM t EXCEPT SELECT * FROM u
+               UNION ALL
+               SELECT * FROM u EXCEPT SELECT * FROM t)
+             ORDER BY session_id",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Distinct models per key column (`session_id` or `agent_id`), sorted.
     fn models_by(&self, key: &str, session: Option<&str>) -> Result<BTreeMap<String, Vec<String>>> {
         let sql = format!(
-            "SELECT {key}, model FROM token_usage WHERE (?1 IS NULL OR session_id = ?1)
-             GROUP BY {key}, model ORDER BY {key}, model"
+            "SELECT DISTINCT {key}, model FROM usage_rollup WHERE (?1 IS NULL OR session_id = ?1)
+             ORDER BY {key}, model"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -223,7 +244,7 @@ impl Store {
     /// The agents of a session with their own token totals.
     pub fn agents_of(&self, session: &str) -> Result<Vec<AgentRow>> {
         let sql = format!(
-            "WITH t AS (SELECT agent_id, {TOTALS} FROM token_usage WHERE session_id = ?1 GROUP BY agent_id)
+            "WITH t AS (SELECT agent_id, {TOTALS} FROM usage_rollup WHERE session_id = ?1 GROUP BY agent_id)
              SELECT a.agent_id, a.parent_agent_id, a.layout, a.agent_type, a.description, a.transcript_path,
                     a.first_seen_at, a.last_seen_at, a.status, a.records, t.*
              FROM agents a LEFT JOIN t USING (agent_id) WHERE a.session_id = ?1
@@ -257,7 +278,7 @@ impl Store {
     /// Token totals of a session per model.
     pub fn models_of(&self, session: &str) -> Result<Vec<(String, Totals)>> {
         let sql = format!(
-            "SELECT model, {TOTALS} FROM token_usage WHERE session_id = ?1 GROUP BY model ORDER BY model"
+            "SELECT model, {TOTALS} FROM usage_rollup WHERE session_id = ?1 GROUP BY model ORDER BY model"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt.query_map([session], |r| Ok((r.get(0)?, totals_at(r, 1)?)))?;

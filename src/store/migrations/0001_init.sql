@@ -106,6 +106,25 @@ CREATE VIEW token_usage AS
            cost_nanousd
     FROM usage_observations WHERE counted = 1;
 
+-- token_usage summed per session, agent, model and UTC day, kept current in
+-- the same transaction as every change to it, so reports read a few rows per
+-- session instead of every message.
+CREATE TABLE usage_rollup (
+    session_id             TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    agent_id               TEXT NOT NULL,
+    model                  TEXT NOT NULL,
+    day                    TEXT NOT NULL,
+    messages               INTEGER NOT NULL,
+    input_tokens           INTEGER NOT NULL,
+    output_tokens          INTEGER NOT NULL,
+    cache_write_5m_tokens  INTEGER NOT NULL,
+    cache_write_1h_tokens  INTEGER NOT NULL,
+    cache_read_tokens      INTEGER NOT NULL,
+    first_at               INTEGER,
+    last_at                INTEGER,
+    PRIMARY KEY (session_id, agent_id, model, day)
+) WITHOUT ROWID;
+
 CREATE TABLE compactions (
     session_id   TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
     file         TEXT NOT NULL,
