@@ -52,7 +52,7 @@ pub enum Command {
     /// Read Claude Code transcripts into the database (incremental)
     Ingest(commands::ingest::Args),
     /// Re-project every session whose files still exist, ignoring checkpoints
-    Replay(commands::replay::Args),
+    Replay(commands::ingest::Args),
     /// List sessions with their token totals
     Sessions(commands::sessions::Args),
     /// One session: agents, tokens per agent and model, degraded lines

@@ -89,19 +89,18 @@ struct Job {
     size: u64,
 }
 
-/// What a worker hands back.
-enum Outcome {
-    Parsed {
-        parsed: Box<ParsedSession>,
-        skips: Vec<Skip>,
-        bytes: u64,
-    },
-    Failed {
-        reason: String,
-        strict: bool,
-        skips: Vec<Skip>,
-        bytes: u64,
-    },
+/// What a worker hands back: the parsed session or why it failed, and what
+/// reading it skipped and cost.
+struct Outcome {
+    result: Result<Box<ParsedSession>, Failure>,
+    skips: Vec<Skip>,
+    bytes: u64,
+}
+
+/// Why a session could not be ingested; `strict` when `--strict` made it fail.
+struct Failure {
+    reason: String,
+    strict: bool,
 }
 
 /// Runs ingest (or replay) over `roots` into `store`.
@@ -272,16 +271,12 @@ impl Sink<'_> {
             fingerprint: &job.fingerprint,
         };
         let now = clock::now();
-        match out {
-            Outcome::Parsed {
-                parsed,
-                skips,
-                bytes,
-            } => {
-                sum.bytes_read += bytes;
-                for s in &skips {
-                    sum.skip(s.reason);
-                }
+        sum.bytes_read += out.bytes;
+        for s in &out.skips {
+            sum.skip(s.reason);
+        }
+        match out.result {
+            Ok(parsed) => {
                 let project = match parsed.cwd.as_deref() {
                     Some(cwd) => Some(crate::project::project_of(store, cwd)?),
                     None => None,
@@ -307,16 +302,7 @@ impl Sink<'_> {
                 sum.agents += parsed.agents.len() as u64;
                 sum.messages_read += parsed.usage.len() as u64;
             }
-            Outcome::Failed {
-                reason,
-                strict,
-                skips,
-                bytes,
-            } => {
-                sum.bytes_read += bytes;
-                for s in &skips {
-                    sum.skip(s.reason);
-                }
+            Err(Failure { reason, strict }) => {
                 let reason = sanitize_reason(&reason);
                 let state = store.record_failure(sid, &meta, &reason, now)?;
                 if state.quarantined {
@@ -359,9 +345,8 @@ fn read_and_parse(files: &SessionFiles, opts: &Options, buf: &mut Buffers) -> Ou
     let mut skips = Vec::new();
     let mut bytes = 0u64;
     let mut parser = SessionParser::new(&files.session_id, opts.strict);
-    let fail = |reason: String, strict: bool, skips: Vec<Skip>, bytes: u64| Outcome::Failed {
-        reason,
-        strict,
+    let fail = |reason: String, strict: bool, skips: Vec<Skip>, bytes: u64| Outcome {
+        result: Err(Failure { reason, strict }),
         skips,
         bytes,
     };
@@ -415,8 +400,8 @@ fn read_and_parse(files: &SessionFiles, opts: &Options, buf: &mut Buffers) -> Ou
             return fail(strict_reason(&b), true, skips, bytes);
         }
     }
-    Outcome::Parsed {
-        parsed: Box::new(parser.finish()),
+    Outcome {
+        result: Ok(Box::new(parser.finish())),
         skips,
         bytes,
     }

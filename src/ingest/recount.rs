@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 
-use super::{Options, Outcome, Root, discover, read_and_parse};
+use super::{Failure, Options, Root, discover, read_and_parse};
 use crate::corpus;
 use crate::store::Store;
 use crate::transcript::Buckets;
@@ -38,6 +38,18 @@ fn describe(m: &BTreeMap<String, (String, String, Buckets)>) -> String {
     )
 }
 
+impl Finding {
+    fn file(kind: &'static str, session_id: &str, file: &str, detail: String) -> Finding {
+        Finding {
+            kind,
+            session_id: session_id.to_string(),
+            file: Some(file.to_string()),
+            line: None,
+            detail,
+        }
+    }
+}
+
 /// Re-reads the sessions found under `roots` that the database holds.
 pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<Finding>> {
     let (d, _) = discover(store, roots, opts.max_file_size)?;
@@ -49,39 +61,37 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
     for (sid, files) in &d.sessions {
         if !known.contains(sid) {
             if !failures.contains_key(sid) {
-                out.push(Finding {
-                    kind: "not-ingested",
-                    session_id: sid.clone(),
-                    file: Some(files.main.rel.clone()),
-                    line: None,
-                    detail: "on disk but not in the database: run `sessionkit ingest`".into(),
-                });
+                out.push(Finding::file(
+                    "not-ingested",
+                    sid,
+                    &files.main.rel,
+                    "on disk but not in the database: run `sessionkit ingest`".into(),
+                ));
             }
             continue;
         }
         if checkpoints.get(sid) != Some(&corpus::fingerprint(files)) {
-            out.push(Finding {
-                kind: "stale",
-                session_id: sid.clone(),
-                file: Some(files.main.rel.clone()),
-                line: None,
-                detail: "files changed since the last ingest: run `sessionkit ingest`".into(),
-            });
+            out.push(Finding::file(
+                "stale",
+                sid,
+                &files.main.rel,
+                "files changed since the last ingest: run `sessionkit ingest`".into(),
+            ));
             continue;
         }
-        let parsed = match read_and_parse(files, opts, &mut buf) {
-            Outcome::Parsed { parsed, .. } => parsed,
-            Outcome::Failed { reason, .. } => {
-                out.push(Finding {
-                    kind: "recount-mismatch",
-                    session_id: sid.clone(),
-                    file: Some(files.main.rel.clone()),
-                    line: None,
-                    detail: format!(
-                        "files cannot be read now: {}",
-                        super::sanitize_reason(&reason)
-                    ),
-                });
+        let parsed = match read_and_parse(files, opts, &mut buf).result {
+            Ok(parsed) => parsed,
+            Err(Failure { reason, .. }) => {
+                let detail = format!(
+                    "files cannot be read now: {}",
+                    super::sanitize_reason(&reason)
+                );
+                out.push(Finding::file(
+                    "recount-mismatch",
+                    sid,
+                    &files.main.rel,
+                    detail,
+                ));
                 continue;
             }
         };
@@ -97,17 +107,17 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
             .collect();
         let from_db = store.observations_of(sid)?;
         if from_files != from_db {
-            out.push(Finding {
-                kind: "recount-mismatch",
-                session_id: sid.clone(),
-                file: Some(files.main.rel.clone()),
-                line: None,
-                detail: format!(
-                    "files: {}; database: {}",
-                    describe(&from_files),
-                    describe(&from_db)
-                ),
-            });
+            let detail = format!(
+                "files: {}; database: {}",
+                describe(&from_files),
+                describe(&from_db)
+            );
+            out.push(Finding::file(
+                "recount-mismatch",
+                sid,
+                &files.main.rel,
+                detail,
+            ));
         }
     }
     Ok(out)

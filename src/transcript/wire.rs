@@ -151,6 +151,24 @@ impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
     }
 }
 
+/// The body of a wire struct's `visit_map`: named keys fill fields, any other
+/// key's value is skipped unread.
+macro_rules! wire_fields {
+    ($ty:ident, $map:ident, { $($key:literal => $field:ident),* }) => {{
+        let mut map = $map;
+        let mut out = $ty::default();
+        while let Some(k) = map.next_key::<Key<'_>>()? {
+            match &*k.0 {
+                $($key => out.$field = map.next_value()?,)*
+                _ => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(out)
+    }};
+}
+
 /// Implements `Deserialize` for a wire struct: named keys fill fields, any
 /// other key's value is skipped unread, a missing key leaves the default.
 macro_rules! wire_struct {
@@ -163,17 +181,8 @@ macro_rules! wire_struct {
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                         f.write_str(concat!("a ", stringify!($ty), " object"))
                     }
-                    fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-                        let mut out = $ty::default();
-                        while let Some(k) = map.next_key::<Key<'_>>()? {
-                            match &*k.0 {
-                                $($key => out.$field = map.next_value()?,)*
-                                _ => {
-                                    map.next_value::<de::IgnoredAny>()?;
-                                }
-                            }
-                        }
-                        Ok(out)
+                    fn visit_map<M: de::MapAccess<'de>>(self, map: M) -> Result<Self::Value, M::Error> {
+                        wire_fields!($ty, map, { $($key => $field),* })
                     }
                 }
                 d.deserialize_map(V(std::marker::PhantomData))
@@ -189,17 +198,8 @@ macro_rules! wire_struct {
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                         f.write_str(concat!("a ", stringify!($ty), " object"))
                     }
-                    fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-                        let mut out = $ty::default();
-                        while let Some(k) = map.next_key::<Key<'_>>()? {
-                            match &*k.0 {
-                                $($key => out.$field = map.next_value()?,)*
-                                _ => {
-                                    map.next_value::<de::IgnoredAny>()?;
-                                }
-                            }
-                        }
-                        Ok(out)
+                    fn visit_map<M: de::MapAccess<'de>>(self, map: M) -> Result<Self::Value, M::Error> {
+                        wire_fields!($ty, map, { $($key => $field),* })
                     }
                 }
                 d.deserialize_map(V)
