@@ -436,6 +436,41 @@ pub fn sanitize_reason(reason: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A file that vanishes (or turns unreadable) between the walk and the
+    /// read fails its session with a reason and counts a skip. (Permissions
+    /// cannot make a file unreadable for root, so this is the portable case.)
+    #[test]
+    fn main_transcript_unreadable_at_read_time_fails_the_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let sid = "aaaaaaaa-0000-4000-8000-000000000001";
+        let main = dir.path().join(format!("p/{sid}.jsonl"));
+        std::fs::create_dir_all(main.parent().unwrap()).unwrap();
+        std::fs::write(&main, "{\"type\":\"user\"}\n").unwrap();
+        let mut d = Discovery::default();
+        corpus::discover(0, dir.path(), 1 << 20, &mut d);
+        std::fs::remove_file(&main).unwrap();
+        let opts = Options {
+            roots: vec![],
+            strict: false,
+            max_file_size: 1 << 20,
+            replay: false,
+            only: BTreeSet::new(),
+            bulk_bytes: u64::MAX,
+        };
+        let out = read_and_parse(&d.sessions[sid], &opts, &mut Buffers::default());
+        let Err(f) = out.result else {
+            panic!("expected a failure")
+        };
+        assert_eq!(
+            f.reason,
+            "main transcript unreadable: no such file or directory"
+        );
+        assert!(!f.strict);
+        assert_eq!(out.skips.len(), 1);
+        assert_eq!(out.skips[0].reason, corpus::SkipReason::Unreadable);
+        assert_eq!(out.skips[0].path, format!("p/{sid}.jsonl"));
+    }
+
     #[test]
     fn reasons_lose_paths_and_length() {
         assert_eq!(
