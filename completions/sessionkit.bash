@@ -46,6 +46,9 @@ _sessionkit() {
             sessionkit,show)
                 cmd="sessionkit__subcmd__show"
                 ;;
+            sessionkit,tree)
+                cmd="sessionkit__subcmd__tree"
+                ;;
             sessionkit__subcmd__config,get)
                 cmd="sessionkit__subcmd__config__subcmd__get"
                 ;;
@@ -106,6 +109,9 @@ _sessionkit() {
             sessionkit__subcmd__help,show)
                 cmd="sessionkit__subcmd__help__subcmd__show"
                 ;;
+            sessionkit__subcmd__help,tree)
+                cmd="sessionkit__subcmd__help__subcmd__tree"
+                ;;
             sessionkit__subcmd__help__subcmd__config,get)
                 cmd="sessionkit__subcmd__help__subcmd__config__subcmd__get"
                 ;;
@@ -125,7 +131,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show prune check config completions man help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree prune check config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -136,7 +142,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -151,7 +157,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__check)
-            opts="-q -h --root --max-file-size --no-recount --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-file-size --no-recount --labels --min-accuracy --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -165,12 +171,20 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --labels)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-accuracy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -200,7 +214,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -226,7 +240,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -252,7 +266,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -362,7 +376,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -388,7 +402,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -414,7 +428,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -429,7 +443,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sessions show prune check config completions man help"
+            opts="ingest replay sessions show tree prune check config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -638,6 +652,20 @@ _sessionkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sessionkit__subcmd__help__subcmd__tree)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sessionkit__subcmd__ingest)
             opts="-q -h --root --max-file-size --strict --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -658,7 +686,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -688,7 +716,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -722,7 +750,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -756,7 +784,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -798,7 +826,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -824,7 +852,41 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__tree)
+            opts="-q -h --all --since --project --ascii --why --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -28,19 +28,23 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -l db -d 'Database f
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_needs_command" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s V -l version -d 'Print version'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "ingest" -d 'Read Claude Code transcripts into the database (incremental)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sessions" -d 'List sessions with their token totals'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "config" -d 'Read and write runtime settings'
@@ -53,7 +57,10 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d '
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -61,14 +68,17 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l strict 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-file-size -d 'Per-file size cap in bytes; larger files are skipped as oversize [default: setting ingest.max_file_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -76,7 +86,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l strict 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l project -d 'Only this project (its name, or Claude Code\'s folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l since -d 'Only sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 30d, 12h)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l until -d 'Only sessions started until T (same forms as --since)' -r
@@ -85,7 +95,10 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -93,26 +106,52 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l degra
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l since -d 'With --all: sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l project -d 'With --all: only this project' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l all -d 'One tree per session (with --since / --project to choose them)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l ascii -d 'Plain ASCII branches instead of box-drawing characters'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l why -d 'Show how each parent was proven (join path and spawning tool_use id)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l before -d 'Remove sessions last active before this (RFC 3339, YYYY-MM-DD, or a span such as 90d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l project -d 'Only sessions of this project (name or folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -120,14 +159,19 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l dry-run 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-file-size -d 'Per-file size cap in bytes; larger files are skipped as oversize [default: setting ingest.max_file_size, 64 MiB]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l labels -d 'Compare stored parents with hand-written labels (`<session>.json` files in DIR)' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l min-accuracy -d 'With --labels: exit 1 when the share of correct parents is below this' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -135,19 +179,22 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l no-recou
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "set" -d 'Store a value in the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "unset" -d 'Remove a stored value (the default applies again)'
@@ -157,50 +204,62 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Store a value in the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "unset" -d 'Remove a stored value (the default applies again)'
@@ -211,37 +270,44 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l db
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l dir -d 'Write sessionkit.1 and one page per command into DIR (what `man/` holds)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''"
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "ingest" -d 'Read Claude Code transcripts into the database (incremental)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "sessions" -d 'List sessions with their token totals'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "config" -d 'Read and write runtime settings'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show prune check config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "ingest" -d 'Read Claude Code transcripts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "sessions" -d 'List sessions with their token totals'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "config" -d 'Read and write runtime settings'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree prune check config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Store a value in the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "unset" -d 'Remove a stored value (the default applies again)'

@@ -57,6 +57,8 @@ pub enum Command {
     Sessions(commands::sessions::Args),
     /// One session: agents, tokens per agent and model, degraded lines
     Show(commands::show::Args),
+    /// The agent tree of a session: who spawned whom, status, duration, tokens
+    Tree(commands::tree::Args),
     /// Remove projected transcript data older than a date (never memories or runs)
     Prune(commands::prune::Args),
     /// Integrity report for CI: degraded lines, failures, a recount against the files

@@ -19,6 +19,19 @@ pub struct Args {
     /// Skip the recount (no transcript is read; only the database is checked)
     #[arg(long)]
     pub no_recount: bool,
+
+    /// Compare stored parents with hand-written labels (`<session>.json` files in DIR)
+    #[arg(long, value_name = "DIR")]
+    pub labels: Option<std::path::PathBuf>,
+
+    /// With --labels: exit 1 when the share of correct parents is below this
+    #[arg(
+        long,
+        value_name = "RATIO",
+        default_value_t = 0.95,
+        requires = "labels"
+    )]
+    pub min_accuracy: f64,
 }
 
 const COLUMNS: &[Column] = &[
@@ -37,6 +50,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     };
     let mut store = ctx.open()?;
     let mut findings: Vec<Finding> = Vec::new();
+    let mut labelled: Vec<Finding> = Vec::new();
     for l in store.degraded_lines(None)? {
         findings.push(Finding {
             kind: "degraded-line",
@@ -82,15 +96,32 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);
     }
+    let mut below = false;
+    if let Some(dir) = &args.labels {
+        let r = ingest::labels::compare(&store, dir)?;
+        let acc = r.accuracy();
+        below = acc < args.min_accuracy;
+        ctx.out.note(&format!(
+            "hierarchy accuracy: {}/{} parents correct ({:.1}%, threshold {:.1}%)",
+            r.correct,
+            r.labelled,
+            acc * 100.0,
+            args.min_accuracy * 100.0
+        ));
+        labelled = r.findings;
+    }
     findings.sort_by(|a, b| {
         (a.kind, &a.session_id, &a.file, a.line).cmp(&(b.kind, &b.session_id, &b.file, b.line))
     });
+    // Label mismatches are listed; only the accuracy threshold decides the exit.
+    let failing = !findings.is_empty() || below;
+    findings.extend(labelled);
     let rows: Vec<Value> = findings
         .iter()
         .map(|f| json!({"kind": f.kind, "session_id": f.session_id, "file": f.file, "line": f.line, "detail": f.detail}))
         .collect();
     ctx.out.records(COLUMNS, &rows)?;
-    if findings.is_empty() {
+    if !failing {
         ctx.out.note("check: nothing found");
         Ok(Exit::Success)
     } else {

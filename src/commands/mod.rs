@@ -9,6 +9,7 @@ pub mod prune;
 pub mod replay;
 pub mod sessions;
 pub mod show;
+pub mod tree;
 
 use std::path::PathBuf;
 

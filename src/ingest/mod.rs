@@ -5,6 +5,7 @@
 //! written by this thread, so peak memory is a few sessions, not the corpus.
 
 mod flat;
+pub mod labels;
 mod recount;
 mod summary;
 

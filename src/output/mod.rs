@@ -4,6 +4,7 @@
 //! terminal, JSON Lines when it is piped (DESIGN.md, Command surface).
 
 mod render;
+pub mod tree;
 
 use std::io::{IsTerminal, Write};
 
@@ -19,6 +20,12 @@ pub enum Format {
     Json,
     Jsonl,
     Csv,
+    /// The tree's indented drawing (`tree` only; other commands print a table).
+    Text,
+    /// Graphviz (`tree` only).
+    Dot,
+    /// Mermaid flowchart (`tree` only).
+    Mermaid,
 }
 
 /// When to colour.
@@ -75,6 +82,7 @@ impl Output {
 
     /// Prints a list of records.
     pub fn records(&self, cols: &[Column], rows: &[Value]) -> Result<()> {
+        self.refuse("these records", &TREE_ONLY)?;
         let mut out = std::io::stdout().lock();
         match self.format {
             Format::Json => {
@@ -88,7 +96,7 @@ impl Output {
                 }
             }
             Format::Csv => render::csv(&mut out, cols, rows)?,
-            Format::Table => {
+            Format::Table | Format::Text | Format::Dot | Format::Mermaid => {
                 if !rows.is_empty() {
                     writeln!(out, "{}", render::table(cols, rows, self))?;
                 }
@@ -101,6 +109,7 @@ impl Output {
     /// Prints one record (a summary, a document). A table shows it as
     /// key/value rows; nested lists are for JSON.
     pub fn record(&self, cols: &[Column], row: &Value) -> Result<()> {
+        self.refuse("this record", &TREE_ONLY)?;
         let mut out = std::io::stdout().lock();
         match self.format {
             Format::Json => {
@@ -112,7 +121,9 @@ impl Output {
                 out.write_all(b"\n")?;
             }
             Format::Csv => render::csv(&mut out, cols, std::slice::from_ref(row))?,
-            Format::Table => writeln!(out, "{}", render::vertical(cols, row, self))?,
+            Format::Table | Format::Text | Format::Dot | Format::Mermaid => {
+                writeln!(out, "{}", render::vertical(cols, row, self))?;
+            }
         }
         out.flush()?;
         Ok(())
@@ -120,7 +131,7 @@ impl Output {
 
     /// A section heading between tables (table format only).
     pub fn section(&self, title: &str) -> Result<()> {
-        if self.format == Format::Table {
+        if matches!(self.format, Format::Table | Format::Text) {
             let mut out = std::io::stdout().lock();
             writeln!(out, "\n{title}")?;
         }
@@ -133,12 +144,20 @@ impl Output {
             anyhow::bail!(
                 "{what} cannot be printed as {}: use --format {}",
                 format_name(self.format),
-                [Format::Table, Format::Json, Format::Jsonl, Format::Csv]
-                    .iter()
-                    .filter(|f| !formats.contains(f))
-                    .map(|f| format_name(*f))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
+                [
+                    Format::Table,
+                    Format::Json,
+                    Format::Jsonl,
+                    Format::Csv,
+                    Format::Text,
+                    Format::Dot,
+                    Format::Mermaid
+                ]
+                .iter()
+                .filter(|f| !formats.contains(f))
+                .map(|f| format_name(*f))
+                .collect::<Vec<_>>()
+                .join(" or ")
             );
         }
         Ok(())
@@ -166,8 +185,14 @@ fn format_name(f: Format) -> &'static str {
         Format::Json => "json",
         Format::Jsonl => "jsonl",
         Format::Csv => "csv",
+        Format::Text => "text",
+        Format::Dot => "dot",
+        Format::Mermaid => "mermaid",
     }
 }
+
+/// The drawings only the tree can make.
+const TREE_ONLY: [Format; 2] = [Format::Dot, Format::Mermaid];
 
 /// Escapes control and bidirectional-override characters, so transcript text
 /// cannot move the cursor or reorder a terminal line.

@@ -5,6 +5,7 @@ mod migrate;
 pub mod projection;
 pub mod reports;
 pub mod settings;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
@@ -227,6 +228,9 @@ impl Store {
             while let Some(r) = rows.next()? {
                 let cells: Vec<String> = (0..n)
                     .map(|i| match r.get_ref(i) {
+                        Ok(rusqlite::types::ValueRef::Text(t)) => {
+                            format!("{:?}", String::from_utf8_lossy(t))
+                        }
                         Ok(v) => format!("{v:?}"),
                         Err(e) => format!("<{e}>"),
                     })

@@ -9,7 +9,9 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use super::Store;
 use crate::clock::Millis;
 use crate::transcript::usage::settle;
-use crate::transcript::{Buckets, PARSER_REVISION, ParsedSession, UsageObservation};
+use crate::transcript::{
+    Buckets, Edge, PARSER_REVISION, ParsedSession, Spawn, UsageObservation, resolve,
+};
 
 /// Failures before a session is quarantined until its files change.
 pub const MAX_ATTEMPTS: i64 = 3;
@@ -299,11 +301,18 @@ fn upsert_session(tx: &Transaction<'_>, p: &ParsedSession, meta: &SessionMeta<'_
 /// show. A stored status yields only to strictly newer evidence (Decision 7).
 fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
     let sid = p.session_id.as_str();
+    let edges = resolve(p);
+    let edge_of: HashMap<&str, &Edge> = edges.iter().map(|e| (e.child.as_str(), e)).collect();
+    let spawn_of: HashMap<&str, &Spawn> = p
+        .spawns
+        .iter()
+        .map(|s| (s.tool_use_id.as_str(), s))
+        .collect();
     let mut stmt = tx.prepare(
         "INSERT INTO agents(session_id, agent_id, parent_agent_id, layout, agent_type, description, spawn_depth,
            sidecar_tool_use_id, workflow_id, transcript_path, first_seen_at, last_seen_at, status, status_at,
-           outcome_cause, records)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,'working',?12,NULL,?13)
+           outcome_cause, records, join_path, spawn_tool_use_id)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)
          ON CONFLICT(session_id, agent_id) DO UPDATE SET parent_agent_id = excluded.parent_agent_id,
            layout = excluded.layout, agent_type = excluded.agent_type, description = excluded.description,
            spawn_depth = excluded.spawn_depth, sidecar_tool_use_id = excluded.sidecar_tool_use_id,
@@ -315,24 +324,52 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
                          THEN excluded.outcome_cause ELSE agents.outcome_cause END,
            status_at = CASE WHEN agents.status_at IS NULL OR excluded.status_at > agents.status_at
                             THEN excluded.status_at ELSE agents.status_at END,
-           records = excluded.records",
+           records = excluded.records, join_path = excluded.join_path,
+           spawn_tool_use_id = excluded.spawn_tool_use_id",
     )?;
     for a in &p.agents {
-        let parent: Option<&str> = None;
+        let edge = edge_of.get(a.agent_id.as_str());
+        let call = edge
+            .and_then(|e| e.tool_use_id.as_deref())
+            .and_then(|id| spawn_of.get(id));
+        // Decision 7: the spawning call's tool_result finishes the agent, at
+        // that record's time; without one it is working as of its last record.
+        let result = call
+            .and_then(|c| c.result.as_ref())
+            .filter(|r| !r.launched_only);
+        let (status, status_at, cause) = match result {
+            Some(r) if r.is_error => ("error", r.at, Some("tool_result_error")),
+            Some(r) => ("completed", r.at, Some("tool_result")),
+            None => ("working", a.last_seen, None),
+        };
+        // The sidecar names the type; an older file's type is on the call.
+        let agent_type = a
+            .agent_type
+            .as_deref()
+            .or(call.and_then(|c| c.subagent_type.as_deref()));
+        let description = a
+            .description
+            .as_deref()
+            .or(call.and_then(|c| c.description.as_deref()));
         stmt.execute(params![
             sid,
             a.agent_id,
-            parent,
+            edge.and_then(|e| e.parent.as_deref()),
             a.layout.as_str(),
-            a.agent_type,
-            a.description,
+            agent_type,
+            description,
             a.spawn_depth,
             a.sidecar_tool_use_id,
             a.workflow_id,
             a.transcript_path,
             a.first_seen,
             a.last_seen,
-            a.records as i64
+            status,
+            status_at,
+            cause,
+            a.records as i64,
+            edge.map(|e| e.join_path.as_str()),
+            edge.and_then(|e| e.tool_use_id.as_deref())
         ])?;
     }
     let keep: BTreeSet<&str> = p.agents.iter().map(|a| a.agent_id.as_str()).collect();
@@ -345,6 +382,68 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
             "DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2",
             params![sid, id],
         )?;
+    }
+    replace_edges(tx, p, &edges)
+}
+
+/// Decision 5: a session's edges and spawn calls are replaced, not accumulated.
+fn replace_edges(tx: &Transaction<'_>, p: &ParsedSession, edges: &[Edge]) -> Result<()> {
+    let sid = p.session_id.as_str();
+    tx.execute(
+        "DELETE FROM orchestration_edges WHERE session_id = ?1",
+        [sid],
+    )?;
+    tx.execute("DELETE FROM spawn_calls WHERE session_id = ?1", [sid])?;
+    let mut edge = tx.prepare(
+        "INSERT INTO orchestration_edges(session_id, child_agent_id, parent_agent_id, join_path, tool_use_id)
+         VALUES (?1,?2,?3,?4,?5)",
+    )?;
+    let mut child_of_call: HashMap<&str, &str> = HashMap::new();
+    for e in edges {
+        if let Some(call) = e.tool_use_id.as_deref() {
+            child_of_call.insert(call, e.child.as_str());
+        }
+        // An orphan has no parent and no edge.
+        if let Some(parent) = e.parent.as_deref() {
+            edge.execute(params![
+                sid,
+                e.child,
+                parent,
+                e.join_path.as_str(),
+                e.tool_use_id
+            ])?;
+        }
+    }
+    let mut call = tx.prepare(
+        "INSERT OR IGNORE INTO spawn_calls(session_id, tool_use_id, owner_agent_id, tool, subagent_type,
+           description, called_at, result_at, is_error, child_agent_id, reported_total_tokens,
+           reported_input_tokens, reported_output_tokens, reported_cache_write_5m_tokens,
+           reported_cache_write_1h_tokens, reported_cache_read_tokens)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+    )?;
+    for s in &p.spawns {
+        let r = s.result.as_ref();
+        let rep = r.and_then(|r| r.reported);
+        let b = rep.and_then(|x| x.buckets);
+        let n = |f: fn(&Buckets) -> u64| b.as_ref().map(|b| f(b) as i64);
+        call.execute(params![
+            sid,
+            s.tool_use_id,
+            s.owner,
+            s.tool,
+            s.subagent_type,
+            s.description,
+            s.at,
+            r.and_then(|r| r.at),
+            r.map(|r| r.is_error),
+            child_of_call.get(s.tool_use_id.as_str()),
+            rep.and_then(|x| x.total_tokens).map(|t| t as i64),
+            n(|b| b.input),
+            n(|b| b.output),
+            n(|b| b.cache_write_5m),
+            n(|b| b.cache_write_1h),
+            n(|b| b.cache_read)
+        ])?;
     }
     Ok(())
 }

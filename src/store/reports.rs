@@ -86,10 +86,10 @@ pub struct CompactionRow {
 }
 
 /// Sums over `usage_rollup` rows, in the order `totals_at` reads them.
-const TOTALS: &str = "SUM(messages), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens), \
+pub(crate) const TOTALS: &str = "SUM(messages), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens), \
      SUM(cache_write_1h_tokens), SUM(cache_read_tokens)";
 
-fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
+pub(crate) fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
     let g = |k: usize| -> rusqlite::Result<u64> {
         Ok(r.get::<_, Option<i64>>(i + k)?.unwrap_or(0) as u64)
     };

@@ -6,17 +6,21 @@
 //! the lines it could not read. `usage::merge` is the one rule that turns
 //! observations of the same message, from anywhere, into one token row.
 
+pub mod edges;
 mod parse;
+mod spawns;
 pub mod usage;
 mod wire;
 
+pub use edges::{Edge, JoinPath, resolve};
 pub use parse::{SessionParser, parse_session};
+pub use spawns::{ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, prompt_hash};
 pub use usage::{Buckets, UsageObservation};
 
 use crate::clock::Millis;
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
-pub const PARSER_REVISION: i64 = 1;
+pub const PARSER_REVISION: i64 = 2;
 
 /// The kind of a transcript file inside a session, decided by its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,6 +114,11 @@ pub struct Agent {
     pub first_seen: Option<Millis>,
     pub last_seen: Option<Millis>,
     pub records: u64,
+    /// Hash of the agent's first user message when it is a plain string (the
+    /// prompt of the call that spawned it, for `prompt_match`).
+    pub first_prompt: Option<u64>,
+    /// `<tool-use-id>` of a `<task-notification>` in the first user message.
+    pub notification_tool_use_id: Option<String>,
 }
 
 /// What one session's files say.
@@ -125,6 +134,10 @@ pub struct ParsedSession {
     /// One per message id, in first-seen order.
     pub usage: Vec<UsageObservation>,
     pub compactions: Vec<Compaction>,
+    /// Spawn calls (`Task`, `Agent`, `Workflow`) in any transcript, with results.
+    pub spawns: Vec<Spawn>,
+    pub queue_ops: Vec<QueueOp>,
+    pub progress_refs: Vec<ProgressRef>,
     pub bad_lines: Vec<BadLine>,
     pub records: u64,
     pub unknown_records: u64,

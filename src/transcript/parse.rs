@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::spawns::{self, ProgressRef, SpawnResult};
 use super::usage::{Buckets, UsageObservation};
 use super::wire::{KNOWN_TYPES, Record, Sidecar};
 use super::{Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession, SessionInput};
@@ -78,6 +79,8 @@ struct SideRecord {
     at: Option<Millis>,
     usage: Option<UsageObservation>,
     compaction: Option<Compaction>,
+    /// A chain root's first message: prompt hash and task-notification id.
+    first: Option<(Option<u64>, Option<String>)>,
 }
 
 /// Parses one session file by file, so a reader holds one file in memory
@@ -85,6 +88,8 @@ struct SideRecord {
 pub struct SessionParser {
     session_id: String,
     agents: Vec<Agent>,
+    /// The current agent file's first user message (prompt hash, notification).
+    file_first: Option<(Option<u64>, Option<String>)>,
     out: ParsedSession,
     usage_index: HashMap<String, usize>,
     spans: HashMap<String, Span>,
@@ -223,6 +228,7 @@ impl SessionParser {
         SessionParser {
             session_id: session_id.to_string(),
             agents: Vec::new(),
+            file_first: None,
             out: ParsedSession {
                 session_id: session_id.to_string(),
                 ..ParsedSession::default()
@@ -264,7 +270,12 @@ impl SessionParser {
             read_sidecar(self, &mut agent, meta_path, meta)?;
         }
         self.agents.push(agent);
+        self.file_first = None;
         parse_file(self, rel_path, bytes, agent_id, false)?;
+        if let (Some((prompt, note)), Some(a)) = (self.file_first.take(), self.agents.last_mut()) {
+            a.first_prompt = prompt;
+            a.notification_tool_use_id = note;
+        }
         Ok(())
     }
 
@@ -323,6 +334,8 @@ fn new_agent(id: &str, layout: AgentLayout, path: &str, workflow_id: Option<Stri
         first_seen: None,
         last_seen: None,
         records: 0,
+        first_prompt: None,
+        notification_tool_use_id: None,
     }
 }
 
@@ -360,6 +373,9 @@ fn parse_file(
     b.out.bytes += complete;
     let mut side: Vec<SideRecord> = Vec::new();
     let mut side_parent: HashMap<String, Option<String>> = HashMap::new();
+    // Spawn calls of this file by id: their results follow in the same file.
+    let mut pending: HashMap<String, usize> = HashMap::new();
+    let mut first_user_seen = main;
     for (n, line) in lines {
         let rec: Record<'_> = match serde_json::from_slice(line) {
             Ok(r) => r,
@@ -415,13 +431,28 @@ fn parse_file(
             if let Some(u) = &uuid {
                 side_parent.insert(u.clone(), rec.parent_uuid.as_deref().map(str::to_string));
             }
+            let root = rec.parent_uuid.is_none() && rec.kind.as_deref() == Some("user");
             side.push(SideRecord {
                 uuid,
                 at,
                 usage: observation(&rec, "", sid, at),
                 compaction: compaction(&rec, "", rel_path, n, at),
+                first: root
+                    .then(|| rec.message.as_ref().and_then(|m| m.content))
+                    .flatten()
+                    .map(spawns::first_message),
             });
             continue;
+        }
+        if !first_user_seen && rec.kind.as_deref() == Some("user") {
+            first_user_seen = true;
+            if let Some(c) = rec.message.as_ref().and_then(|m| m.content) {
+                b.file_first = Some(spawns::first_message(c));
+            }
+        }
+        // A record copied from another session is that session's evidence.
+        if own {
+            see_spawn_evidence(b, &rec, agent, at, &mut pending);
         }
         b.span(agent).see(at);
         b.see_usage(&rec, agent, at);
@@ -430,6 +461,63 @@ fn parse_file(
         }
     }
     Ok(resolve_inline(b, side, &side_parent, rel_path))
+}
+
+/// Collects a record's spawn calls, the results of this file's spawn calls,
+/// queue operations and progress references.
+fn see_spawn_evidence(
+    b: &mut SessionParser,
+    rec: &Record<'_>,
+    agent: &str,
+    at: Option<Millis>,
+    pending: &mut HashMap<String, usize>,
+) {
+    let content = rec.message.as_ref().and_then(|m| m.content);
+    match rec.kind.as_deref() {
+        Some("assistant") => {
+            if let Some(c) = content.filter(|c| spawns::may_spawn(c)) {
+                for s in spawns::spawn_calls(c, agent, at) {
+                    pending.insert(s.tool_use_id.clone(), b.out.spawns.len());
+                    b.out.spawns.push(s);
+                }
+            }
+        }
+        Some("user") if !pending.is_empty() => {
+            let Some(c) = content else { return };
+            for (id, is_error) in spawns::tool_results(c) {
+                let Some(&i) = pending.get(&id) else { continue };
+                if b.out.spawns[i].result.is_none() {
+                    let (child_agent_id, reported, launched_only) =
+                        spawns::spawn_result(rec.tool_use_result);
+                    b.out.spawns[i].result = Some(SpawnResult {
+                        at,
+                        is_error,
+                        child_agent_id,
+                        reported,
+                        launched_only,
+                    });
+                }
+            }
+        }
+        Some("queue-operation") => {
+            if let Some(q) = spawns::queue_op(rec.content, agent) {
+                b.out.queue_ops.push(q);
+            }
+        }
+        Some("progress") => {
+            if let Some(a) = rec
+                .agent_id
+                .as_deref()
+                .filter(|a| !a.is_empty() && *a != agent)
+            {
+                b.out.progress_refs.push(ProgressRef {
+                    owner: agent.to_string(),
+                    agent_id: a.to_string(),
+                });
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Follows `parentUuid` links to each sidechain's root record: the root's uuid
@@ -466,6 +554,15 @@ fn resolve_inline(
         };
         if agent != b.session_id && !agents.iter().any(|a| a.agent_id == agent) {
             agents.push(new_agent(&agent, AgentLayout::Inline, path, None));
+        }
+        if let Some((prompt, note)) = rec.first {
+            if let Some(a) = agents
+                .iter_mut()
+                .find(|a| a.agent_id == agent && a.first_prompt.is_none())
+            {
+                a.first_prompt = prompt;
+                a.notification_tool_use_id = note;
+            }
         }
         b.span(&agent).see(rec.at);
         if let Some(mut obs) = rec.usage {

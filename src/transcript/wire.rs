@@ -11,6 +11,7 @@ use std::ops::Deref;
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
+use serde_json::value::RawValue;
 
 /// A JSON string borrowed from the line when it has no escapes, owned when it
 /// has. (serde borrows a bare `Cow<str>` field but not an `Option<Cow<str>>`,
@@ -61,6 +62,12 @@ pub(crate) struct Record<'a> {
     pub subtype: Option<Text<'a>>,
     pub compact_metadata: Option<CompactMetadata<'a>>,
     pub message: Option<Message<'a>>,
+    /// Top-level `agentId` (progress records name a child here).
+    pub agent_id: Option<Text<'a>>,
+    /// Top-level `content` (a queue-operation's tagged text), unparsed.
+    pub content: Option<&'a RawValue>,
+    /// `toolUseResult`, unparsed: read only for the result of a spawn.
+    pub tool_use_result: Option<&'a RawValue>,
 }
 
 #[derive(Default)]
@@ -68,6 +75,10 @@ pub(crate) struct Message<'a> {
     pub id: Option<Text<'a>>,
     pub model: Option<Text<'a>>,
     pub usage: Option<Usage>,
+    /// The content blocks, unparsed: read only when a byte search says they
+    /// may hold a spawn call or a spawn's result (most bytes of a transcript
+    /// are content that counting never needs).
+    pub content: Option<&'a RawValue>,
 }
 
 /// Token counts as the API reported them. A missing count is 0; a negative or
@@ -104,6 +115,43 @@ pub(crate) struct Sidecar {
     pub tool_use_id: Option<String>,
     #[serde(rename = "spawnDepth")]
     pub spawn_depth: Option<i64>,
+}
+
+/// One content block, as far as the tree needs it: `tool_use` blocks (spawn
+/// calls) and `tool_result` blocks (their results). Read only on the rare
+/// records a byte search selects, so plain owned strings are fine.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(crate) struct Block {
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub input: Option<SpawnInput>,
+    pub tool_use_id: Option<String>,
+    pub is_error: Option<bool>,
+}
+
+/// The input of a `Task`, `Agent` or `Workflow` call.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(crate) struct SpawnInput {
+    pub prompt: Option<String>,
+    pub subagent_type: Option<String>,
+    pub description: Option<String>,
+    pub workflow_id: Option<String>,
+}
+
+/// A spawn's `toolUseResult`: the child it started and what it reported.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(crate) struct SpawnResultWire {
+    #[serde(rename = "agentId")]
+    pub agent_id: Option<String>,
+    #[serde(rename = "totalTokens")]
+    pub total_tokens: Option<u64>,
+    pub usage: Option<Usage>,
+    pub status: Option<String>,
 }
 
 /// The record types Claude Code writes; any other `type` is skipped and counted.
@@ -221,9 +269,13 @@ wire_struct!(Record<'a> {
     b"subtype" => subtype,
     b"compactMetadata" => compact_metadata,
     b"message" => message,
+    b"agentId" => agent_id,
+    b"content" => content,
+    b"toolUseResult" => tool_use_result,
 });
 
 wire_struct!(Message<'a> {
+    b"content" => content,
     b"id" => id,
     b"model" => model,
     b"usage" => usage,

@@ -7,3 +7,4 @@ mod corpora;
 mod ingest;
 mod negative;
 mod reports;
+mod tree;

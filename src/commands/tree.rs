@@ -1,0 +1,114 @@
+//! `sessionkit tree SESSION`: who spawned whom, with status, duration and tokens.
+
+use anyhow::{Result, bail};
+use serde_json::Value;
+
+use super::Ctx;
+use crate::Exit;
+use crate::clock::parse_bound;
+use crate::output::Format;
+use crate::output::tree::{self, TextStyle, Tree};
+use crate::store::Store;
+use crate::store::reports::SessionFilter;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Session id, or a unique prefix of one
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub session: Option<String>,
+
+    /// One tree per session (with --since / --project to choose them)
+    #[arg(long)]
+    pub all: bool,
+
+    /// With --all: sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)
+    #[arg(long, value_name = "T", requires = "all")]
+    pub since: Option<String>,
+
+    /// With --all: only this project
+    #[arg(long, value_name = "P", requires = "all")]
+    pub project: Option<String>,
+
+    /// Plain ASCII branches instead of box-drawing characters
+    #[arg(long)]
+    pub ascii: bool,
+
+    /// Show how each parent was proven (join path and spawning tool_use id)
+    #[arg(long)]
+    pub why: bool,
+}
+
+fn load(store: &Store, session: &str) -> Result<Vec<Tree>> {
+    Ok(tree::build(
+        store.agent_nodes(session)?,
+        store.reported_by_parent(session)?,
+    ))
+}
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    if ctx.out.format == Format::Csv {
+        bail!("a tree cannot be printed as csv: use --format text, json, jsonl, dot or mermaid");
+    }
+    let store = ctx.open()?;
+    let sessions: Vec<String> = match &args.session {
+        Some(prefix) => vec![store.resolve_session(prefix)?],
+        None => {
+            let filter = SessionFilter {
+                since: args.since.as_deref().map(parse_bound).transpose()?,
+                project: args.project.clone(),
+                ..SessionFilter::default()
+            };
+            let mut ids: Vec<String> = store
+                .sessions(&filter)?
+                .into_iter()
+                .map(|s| s.session_id)
+                .collect();
+            ids.reverse(); // oldest first, like a log
+            ids
+        }
+    };
+    let mut out = String::new();
+    let mut docs: Vec<Value> = Vec::new();
+    for sid in &sessions {
+        let trees = load(&store, sid)?;
+        match ctx.out.format {
+            Format::Json | Format::Jsonl => {
+                let roots: Vec<Value> = trees.iter().map(tree::to_json).collect();
+                docs.push(serde_json::json!({"session_id": sid, "roots": roots}));
+            }
+            Format::Dot => out.push_str(&tree::to_dot(sid, &trees)),
+            Format::Mermaid => out.push_str(&tree::to_mermaid(&trees)),
+            _ => {
+                if args.all {
+                    out.push_str(&format!("session {sid}\n"));
+                }
+                out.push_str(&tree::to_text(
+                    &trees,
+                    TextStyle {
+                        ascii: args.ascii,
+                        why: args.why,
+                        sanitize: ctx.out.sanitize,
+                    },
+                ));
+            }
+        }
+    }
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match ctx.out.format {
+        Format::Json if args.all => serde_json::to_writer_pretty(&mut stdout, &docs)?,
+        Format::Json => serde_json::to_writer_pretty(&mut stdout, &docs[0])?,
+        Format::Jsonl => {
+            for d in &docs {
+                serde_json::to_writer(&mut stdout, d)?;
+                stdout.write_all(b"\n")?;
+            }
+        }
+        _ => stdout.write_all(out.as_bytes())?,
+    }
+    if ctx.out.format == Format::Json {
+        stdout.write_all(b"\n")?;
+    }
+    stdout.flush()?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,374 @@
+//! The agent tree: nesting the stored agents, rolling subtree totals up, and
+//! drawing it as text, JSON, Graphviz dot or Mermaid.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value, json};
+
+use super::sanitize;
+use crate::clock::format_instant;
+use crate::store::reports::Totals;
+use crate::store::tree::{AgentNode, Reported};
+use crate::transcript::Buckets;
+
+/// An agent with its children and the totals of its whole subtree.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    pub node: AgentNode,
+    pub subtree: Totals,
+    pub reported: Vec<Reported>,
+    pub children: Vec<Tree>,
+}
+
+/// Nests a session's agents: the main agent first, then any agent whose
+/// parent is unknown (orphans) as a root of its own.
+pub fn build(nodes: Vec<AgentNode>, reported: Vec<Reported>) -> Vec<Tree> {
+    let ids: HashSet<String> = nodes.iter().map(|n| n.agent_id.clone()).collect();
+    let mut kids: BTreeMap<String, Vec<AgentNode>> = BTreeMap::new();
+    let mut roots = Vec::new();
+    for n in nodes {
+        match n
+            .parent_id
+            .clone()
+            .filter(|p| ids.contains(p) && *p != n.agent_id)
+        {
+            Some(p) => kids.entry(p).or_default().push(n),
+            None => roots.push(n),
+        }
+    }
+    roots.sort_by_key(|n| (n.layout != "main", n.first_seen, n.agent_id.clone()));
+    let mut rep: BTreeMap<String, Vec<Reported>> = BTreeMap::new();
+    for r in reported {
+        rep.entry(r.owner.clone()).or_default().push(r);
+    }
+    let mut seen = HashSet::new();
+    let mut trees: Vec<Tree> = roots
+        .into_iter()
+        .map(|n| grow(n, &mut kids, &mut rep, &mut seen))
+        .collect();
+    // Agents no root reaches (a cycle of parents) are drawn as roots too.
+    while let Some((_, mut rest)) = kids.pop_first() {
+        rest.retain(|n| !seen.contains(&n.agent_id));
+        for n in rest {
+            trees.push(grow(n, &mut kids, &mut rep, &mut seen));
+        }
+    }
+    trees
+}
+
+fn grow(
+    node: AgentNode,
+    kids: &mut BTreeMap<String, Vec<AgentNode>>,
+    rep: &mut BTreeMap<String, Vec<Reported>>,
+    seen: &mut HashSet<String>,
+) -> Tree {
+    seen.insert(node.agent_id.clone());
+    let mut children: Vec<Tree> = Vec::new();
+    for c in kids.remove(&node.agent_id).unwrap_or_default() {
+        // A cycle of parents cannot loop the drawing.
+        if !seen.contains(&c.agent_id) {
+            children.push(grow(c, kids, rep, seen));
+        }
+    }
+    children.sort_by_key(|c| (c.node.first_seen, c.node.agent_id.clone()));
+    let mut subtree = node.totals;
+    for c in &children {
+        subtree.messages += c.subtree.messages;
+        subtree.tokens.add(c.subtree.tokens);
+    }
+    Tree {
+        reported: rep.remove(&node.agent_id).unwrap_or_default(),
+        subtree,
+        node,
+        children,
+    }
+}
+
+fn put_tokens(o: &mut Map<String, Value>, b: &Buckets) {
+    o.insert("input_tokens".into(), json!(b.input));
+    o.insert("output_tokens".into(), json!(b.output));
+    o.insert("cache_write_5m_tokens".into(), json!(b.cache_write_5m));
+    o.insert("cache_write_1h_tokens".into(), json!(b.cache_write_1h));
+    o.insert("cache_read_tokens".into(), json!(b.cache_read));
+    o.insert("cost_usd".into(), Value::Null);
+}
+
+fn time(t: Option<i64>) -> Value {
+    t.map_or(Value::Null, |t| Value::String(format_instant(t)))
+}
+
+/// The JSON shape of a tree (a documented contract).
+pub fn to_json(t: &Tree) -> Value {
+    let n = &t.node;
+    let mut o = Map::new();
+    o.insert("agent_id".into(), json!(n.agent_id));
+    o.insert("parent_id".into(), json!(n.parent_id));
+    o.insert("agent_type".into(), json!(n.agent_type));
+    o.insert("description".into(), json!(n.description));
+    o.insert("layout".into(), json!(n.layout));
+    o.insert(
+        "join_path".into(),
+        json!(
+            n.join_path
+                .as_deref()
+                .or((n.layout != "main").then_some("orphan"))
+        ),
+    );
+    o.insert("tool_use_id".into(), json!(n.tool_use_id));
+    o.insert("status".into(), json!(n.status));
+    o.insert("started_at".into(), time(n.first_seen));
+    let ended = matches!(n.status.as_str(), "completed" | "error")
+        .then_some(n.status_at)
+        .flatten();
+    o.insert("ended_at".into(), time(ended));
+    o.insert("messages".into(), json!(n.totals.messages));
+    put_tokens(&mut o, &n.totals.tokens);
+    let mut sub = Map::new();
+    sub.insert("messages".into(), json!(t.subtree.messages));
+    put_tokens(&mut sub, &t.subtree.tokens);
+    o.insert("subtree".into(), Value::Object(sub));
+    let reported: Vec<Value> = t
+        .reported
+        .iter()
+        .map(|r| {
+            let mut m = Map::new();
+            m.insert("tool_use_id".into(), json!(r.tool_use_id));
+            m.insert("agent_type".into(), json!(r.subagent_type));
+            m.insert("description".into(), json!(r.description));
+            m.insert("total_tokens".into(), json!(r.total_tokens));
+            if let Some(b) = &r.tokens {
+                put_tokens(&mut m, b);
+                m.remove("cost_usd");
+            }
+            Value::Object(m)
+        })
+        .collect();
+    o.insert("reported_by_parent".into(), Value::Array(reported));
+    o.insert(
+        "children".into(),
+        Value::Array(t.children.iter().map(to_json).collect()),
+    );
+    Value::Object(o)
+}
+
+fn duration(n: &AgentNode) -> String {
+    let end = if matches!(n.status.as_str(), "completed" | "error") {
+        n.status_at
+    } else {
+        n.last_seen
+    };
+    let (Some(a), Some(b)) = (n.first_seen, end) else {
+        return "-".into();
+    };
+    let s = (b - a).max(0) / 1000;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, (s / 60) % 60),
+    }
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n - 1).collect::<String>() + "…"
+    }
+}
+
+fn tokens_text(b: &Buckets) -> String {
+    format!(
+        "in {} out {} cache w {}/{} r {}",
+        b.input, b.output, b.cache_write_5m, b.cache_write_1h, b.cache_read
+    )
+}
+
+/// Options of the text drawing.
+#[derive(Debug, Clone, Copy)]
+pub struct TextStyle {
+    pub ascii: bool,
+    pub why: bool,
+    pub sanitize: bool,
+}
+
+fn label(t: &Tree, style: TextStyle) -> String {
+    let n = &t.node;
+    let id = if n.layout == "main" {
+        format!("{} (main)", clip(&n.agent_id, 8))
+    } else {
+        n.agent_id.clone()
+    };
+    let mut s = id;
+    if let Some(ty) = &n.agent_type {
+        let _ = write!(s, "  {ty}");
+    }
+    if let Some(d) = &n.description {
+        let _ = write!(s, "  \"{}\"", clip(d, 40));
+    }
+    let _ = write!(
+        s,
+        "  {}  {}  {}  {}",
+        n.status,
+        n.first_seen.map_or("-".into(), format_instant),
+        duration(n),
+        tokens_text(&n.totals.tokens)
+    );
+    if !t.children.is_empty() {
+        let _ = write!(s, "  (subtree {})", tokens_text(&t.subtree.tokens));
+    }
+    if style.why {
+        let path =
+            n.join_path
+                .as_deref()
+                .unwrap_or(if n.layout == "main" { "root" } else { "orphan" });
+        let _ = write!(
+            s,
+            "  [{path}{}]",
+            n.tool_use_id
+                .as_deref()
+                .map(|u| format!(" {u}"))
+                .unwrap_or_default()
+        );
+    }
+    if style.sanitize { sanitize(&s) } else { s }
+}
+
+/// The indented drawing, one line per agent.
+pub fn to_text(trees: &[Tree], style: TextStyle) -> String {
+    let (tee, last, bar, gap) = if style.ascii {
+        ("|-- ", "`-- ", "|   ", "    ")
+    } else {
+        ("├── ", "└── ", "│   ", "    ")
+    };
+    fn walk(
+        t: &Tree,
+        prefix: &str,
+        glyphs: (&str, &str, &str, &str),
+        style: TextStyle,
+        out: &mut String,
+    ) {
+        let n = t.children.len() + t.reported.len();
+        let mut i = 0;
+        for c in &t.children {
+            i += 1;
+            let end = i == n;
+            let _ = writeln!(
+                out,
+                "{prefix}{}{}",
+                if end { glyphs.1 } else { glyphs.0 },
+                label(c, style)
+            );
+            let next = format!("{prefix}{}", if end { glyphs.3 } else { glyphs.2 });
+            walk(c, &next, glyphs, style, out);
+        }
+        for r in &t.reported {
+            i += 1;
+            let end = i == n;
+            let tokens = r
+                .tokens
+                .as_ref()
+                .map(tokens_text)
+                .or(r.total_tokens.map(|t| format!("{t} tokens")))
+                .unwrap_or_default();
+            let line = format!(
+                "(no transcript) {}  \"{}\"  reported by parent: {tokens}  [{}]",
+                r.subagent_type.as_deref().unwrap_or("-"),
+                clip(r.description.as_deref().unwrap_or(""), 40),
+                r.tool_use_id
+            );
+            let line = if style.sanitize {
+                sanitize(&line)
+            } else {
+                line
+            };
+            let _ = writeln!(
+                out,
+                "{prefix}{}{line}",
+                if end { glyphs.1 } else { glyphs.0 }
+            );
+        }
+    }
+    let mut out = String::new();
+    for t in trees {
+        let _ = writeln!(out, "{}", label(t, style));
+        walk(t, "", (tee, last, bar, gap), style, &mut out);
+    }
+    out
+}
+
+fn all<'t>(t: &'t Tree, out: &mut Vec<&'t Tree>) {
+    out.push(t);
+    for c in &t.children {
+        all(c, out);
+    }
+}
+
+fn short_label(n: &AgentNode) -> String {
+    let id = if n.layout == "main" {
+        "main".to_string()
+    } else {
+        clip(&n.agent_id, 12)
+    };
+    let ty = n.agent_type.as_deref().unwrap_or("");
+    format!("{id} {ty} ({})", n.status).replace('"', "'")
+}
+
+/// Graphviz dot: one node per agent, edges labelled with their join path.
+pub fn to_dot(session: &str, trees: &[Tree]) -> String {
+    let mut out = format!("digraph \"{session}\" {{\n  rankdir=TB;\n  node [shape=box];\n");
+    let mut nodes = Vec::new();
+    for t in trees {
+        all(t, &mut nodes);
+    }
+    for t in &nodes {
+        let _ = writeln!(
+            out,
+            "  \"{}\" [label=\"{}\"];",
+            t.node.agent_id,
+            short_label(&t.node)
+        );
+    }
+    for t in &nodes {
+        for c in &t.children {
+            let _ = writeln!(
+                out,
+                "  \"{}\" -> \"{}\" [label=\"{}\"];",
+                t.node.agent_id,
+                c.node.agent_id,
+                c.node.join_path.as_deref().unwrap_or("")
+            );
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Mermaid flowchart of the same tree.
+pub fn to_mermaid(trees: &[Tree]) -> String {
+    let mut out = String::from("graph TD\n");
+    let mut nodes = Vec::new();
+    for t in trees {
+        all(t, &mut nodes);
+    }
+    let index: BTreeMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.node.agent_id.as_str(), i))
+        .collect();
+    for (i, t) in nodes.iter().enumerate() {
+        let _ = writeln!(out, "  n{i}[\"{}\"]", short_label(&t.node));
+    }
+    for t in &nodes {
+        for c in &t.children {
+            let _ = writeln!(
+                out,
+                "  n{} -->|{}| n{}",
+                index[t.node.agent_id.as_str()],
+                c.node.join_path.as_deref().unwrap_or(""),
+                index[c.node.agent_id.as_str()]
+            );
+        }
+    }
+    out
+}
