@@ -1,10 +1,13 @@
 //! Reduces the lines of one session's files to a `ParsedSession`.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use super::spawns::{self, ProgressRef, SpawnResult};
 use super::usage::{Buckets, UsageObservation};
-use super::wire::{KNOWN_TYPES, Record, Sidecar};
+use super::wire::{self, KNOWN_TYPES, Record, Sidecar};
 use super::{Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession, SessionInput};
 use crate::clock::{Millis, parse_instant};
 
@@ -377,6 +380,7 @@ fn parse_file(
     let mut pending: HashMap<String, usize> = HashMap::new();
     let mut first_user_seen = main;
     for (n, line) in lines {
+        wire::capture(wants_content(line, main, first_user_seen, &pending));
         let rec: Record<'_> = match serde_json::from_slice(line) {
             Ok(r) => r,
             Err(e) => {
@@ -438,7 +442,7 @@ fn parse_file(
                 usage: observation(&rec, "", sid, at),
                 compaction: compaction(&rec, "", rel_path, n, at),
                 first: root
-                    .then(|| rec.message.as_ref().and_then(|m| m.content))
+                    .then(|| rec.message.as_ref().and_then(|m| m.content.0))
                     .flatten()
                     .map(spawns::first_message),
             });
@@ -446,7 +450,7 @@ fn parse_file(
         }
         if !first_user_seen && rec.kind.as_deref() == Some("user") {
             first_user_seen = true;
-            if let Some(c) = rec.message.as_ref().and_then(|m| m.content) {
+            if let Some(c) = rec.message.as_ref().and_then(|m| m.content.0) {
                 b.file_first = Some(spawns::first_message(c));
             }
         }
@@ -463,6 +467,79 @@ fn parse_file(
     Ok(resolve_inline(b, side, &side_parent, rel_path))
 }
 
+/// Byte searchers built once (building one per line cost more than searching).
+struct Needles {
+    queue: Finder<'static>,
+    sidechain: Finder<'static>,
+    root: Finder<'static>,
+    assistant: Finder<'static>,
+    other: [Finder<'static>; 5],
+    name: Finder<'static>,
+}
+
+static NEEDLES: LazyLock<Needles> = LazyLock::new(|| Needles {
+    queue: Finder::new(b"\"type\":\"queue-operation\""),
+    sidechain: Finder::new(b"\"isSidechain\":true"),
+    root: Finder::new(b"\"parentUuid\":null"),
+    assistant: Finder::new(b"\"type\":\"assistant\""),
+    other: [
+        Finder::new(b"\"type\":\"user\""),
+        Finder::new(b"\"type\":\"system\""),
+        Finder::new(b"\"type\":\"progress\""),
+        Finder::new(b"\"type\":\"summary\""),
+        Finder::new(b"\"type\":\"file-history-snapshot\""),
+    ],
+    name: Finder::new(b"\"name\":\""),
+});
+
+/// Whether a line's content could matter to the tree, by byte search, so
+/// that the other lines skip their content unvalidated: a spawn call, the
+/// result of a pending call, a first message, a sidechain root, a queue
+/// operation. Claude Code writes `type` before `message`, so a line's head
+/// usually tells its type and only assistant lines are scanned for calls.
+/// (A message's own type is "message" and blocks have theirs: no collision.)
+fn wants_content(
+    line: &[u8],
+    main: bool,
+    first_user_seen: bool,
+    pending: &HashMap<String, usize>,
+) -> bool {
+    if !first_user_seen {
+        return true;
+    }
+    let n = &*NEEDLES;
+    let head = &line[..line.len().min(HEAD)];
+    if n.queue.find(head).is_some() {
+        return true;
+    }
+    if main && n.sidechain.find(head).is_some() && n.root.find(head).is_some() {
+        return true;
+    }
+    let assistant = n.assistant.find(head).is_some();
+    if !pending.is_empty()
+        && !assistant
+        && pending
+            .keys()
+            .any(|id| memchr::memmem::find(line, id.as_bytes()).is_some())
+    {
+        return true;
+    }
+    if !assistant && n.other.iter().any(|f| f.find(head).is_some()) {
+        return false;
+    }
+    // One pass over the line: does any `"name":"` name a spawn tool?
+    n.name.find_iter(line).any(|at| {
+        let rest = &line[at + 8..];
+        SPAWN_NAMES.iter().any(|s| rest.starts_with(s))
+    })
+}
+
+/// How much of a line's start is searched for its type and chain position.
+const HEAD: usize = 512;
+
+/// Spawn tool names as they follow `"name":"` (with the closing quote).
+const SPAWN_NAMES: [&[u8]; 3] = [b"Task\"", b"Agent\"", b"Workflow\""];
+
 /// Collects a record's spawn calls, the results of this file's spawn calls,
 /// queue operations and progress references.
 fn see_spawn_evidence(
@@ -472,7 +549,7 @@ fn see_spawn_evidence(
     at: Option<Millis>,
     pending: &mut HashMap<String, usize>,
 ) {
-    let content = rec.message.as_ref().and_then(|m| m.content);
+    let content = rec.message.as_ref().and_then(|m| m.content.0);
     match rec.kind.as_deref() {
         Some("assistant") => {
             if let Some(c) = content.filter(|c| spawns::may_spawn(c)) {
@@ -483,12 +560,17 @@ fn see_spawn_evidence(
             }
         }
         Some("user") if !pending.is_empty() => {
-            let Some(c) = content else { return };
+            let Some(c) = content.filter(|c| spawns::may_answer(c, pending.keys())) else {
+                return;
+            };
             for (id, is_error) in spawns::tool_results(c) {
-                let Some(&i) = pending.get(&id) else { continue };
+                // A call has one result: once seen, stop looking for it.
+                let Some(i) = pending.remove(&id) else {
+                    continue;
+                };
                 if b.out.spawns[i].result.is_none() {
                     let (child_agent_id, reported, launched_only) =
-                        spawns::spawn_result(rec.tool_use_result);
+                        spawns::spawn_result(rec.tool_use_result.0);
                     b.out.spawns[i].result = Some(SpawnResult {
                         at,
                         is_error,
@@ -500,7 +582,7 @@ fn see_spawn_evidence(
             }
         }
         Some("queue-operation") => {
-            if let Some(q) = spawns::queue_op(rec.content, agent) {
+            if let Some(q) = spawns::queue_op(rec.content.0, agent) {
                 b.out.queue_ops.push(q);
             }
         }

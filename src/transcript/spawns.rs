@@ -85,11 +85,19 @@ pub(crate) fn tag<'s>(s: &'s str, tag: &str) -> Option<&'s str> {
 
 /// Whether raw content may hold a spawn call (a cheap byte search first).
 pub(crate) fn may_spawn(raw: &RawValue) -> bool {
+    const NAMES: [&[u8]; 3] = [b"\"Task\"", b"\"Agent\"", b"\"Workflow\""];
     let b = raw.get().as_bytes();
-    memchr::memmem::find(b, b"\"tool_use\"").is_some()
-        && SPAWN_TOOLS
-            .iter()
-            .any(|t| memchr::memmem::find(b, format!("\"{t}\"").as_bytes()).is_some())
+    NAMES.iter().any(|n| memchr::memmem::find(b, n).is_some())
+        && memchr::memmem::find(b, b"\"tool_use\"").is_some()
+}
+
+/// Whether raw user content may hold the result of one of `pending` calls.
+pub(crate) fn may_answer<'p>(
+    raw: &RawValue,
+    mut pending: impl Iterator<Item = &'p String>,
+) -> bool {
+    let b = raw.get().as_bytes();
+    pending.any(|id| memchr::memmem::find(b, id.as_bytes()).is_some())
 }
 
 /// The spawn calls in an assistant record's content.

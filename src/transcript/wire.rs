@@ -65,9 +65,9 @@ pub(crate) struct Record<'a> {
     /// Top-level `agentId` (progress records name a child here).
     pub agent_id: Option<Text<'a>>,
     /// Top-level `content` (a queue-operation's tagged text), unparsed.
-    pub content: Option<&'a RawValue>,
+    pub content: Lazy<'a>,
     /// `toolUseResult`, unparsed: read only for the result of a spawn.
-    pub tool_use_result: Option<&'a RawValue>,
+    pub tool_use_result: Lazy<'a>,
 }
 
 #[derive(Default)]
@@ -78,7 +78,7 @@ pub(crate) struct Message<'a> {
     /// The content blocks, unparsed: read only when a byte search says they
     /// may hold a spawn call or a spawn's result (most bytes of a transcript
     /// are content that counting never needs).
-    pub content: Option<&'a RawValue>,
+    pub content: Lazy<'a>,
 }
 
 /// Token counts as the API reported them. A missing count is 0; a negative or
@@ -168,6 +168,33 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "agent-name",
     "tag",
 ];
+
+thread_local! {
+    static CAPTURE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether `Lazy` fields of the lines parsed next on this thread are kept.
+/// The parser sets it per line from a byte search, so the content of the
+/// many lines that cannot matter is skipped without UTF-8 validation.
+pub(crate) fn capture(on: bool) {
+    CAPTURE.with(|c| c.set(on));
+}
+
+/// A value kept as its raw JSON text only when `capture` is on; otherwise
+/// skipped like any unknown field.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Lazy<'a>(pub Option<&'a RawValue>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Lazy<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if CAPTURE.with(std::cell::Cell::get) {
+            Ok(Lazy(Some(<&RawValue>::deserialize(d)?)))
+        } else {
+            de::IgnoredAny::deserialize(d)?;
+            Ok(Lazy(None))
+        }
+    }
+}
 
 /// A map key as raw bytes: matched without UTF-8 validation (serde_json reads
 /// a key asked for as bytes without checking it, which a derived field
