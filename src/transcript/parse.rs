@@ -159,21 +159,11 @@ fn usage_parts<'r>(rec: &'r Record<'_>) -> Option<(&'r str, &'r str, Buckets)> {
     let msg = rec.message.as_ref()?;
     let usage = msg.usage.as_ref()?;
     let id = msg.id.as_deref()?;
-    let (w5, w1) = match &usage.cache_creation {
-        Some(cc) => (
-            cc.ephemeral_5m_input_tokens.unwrap_or(0),
-            cc.ephemeral_1h_input_tokens.unwrap_or(0),
-        ),
-        None => (usage.cache_creation_input_tokens.unwrap_or(0), 0),
-    };
-    let buckets = Buckets {
-        input: usage.input_tokens.unwrap_or(0),
-        output: usage.output_tokens.unwrap_or(0),
-        cache_write_5m: w5,
-        cache_write_1h: w1,
-        cache_read: usage.cache_read_input_tokens.unwrap_or(0),
-    };
-    Some((id, msg.model.as_deref().unwrap_or(""), buckets))
+    Some((
+        id,
+        msg.model.as_deref().unwrap_or(""),
+        super::usage::buckets_of(usage),
+    ))
 }
 
 fn observation(

@@ -6,7 +6,7 @@
 use serde_json::value::RawValue;
 
 use super::usage::Buckets;
-use super::wire::{Block, SpawnResultWire, Usage};
+use super::wire::{Block, SpawnResultWire};
 use crate::clock::Millis;
 
 /// The tools whose calls spawn a subagent.
@@ -149,7 +149,7 @@ pub(crate) fn spawn_result(
         return (None, None, false);
     };
     let launched_only = w.status.as_deref().is_some_and(|s| s.starts_with("async"));
-    let buckets = w.usage.as_ref().map(usage_buckets);
+    let buckets = w.usage.as_ref().map(super::usage::buckets_of);
     let reported = (w.total_tokens.is_some() || buckets.is_some()).then_some(ReportedUsage {
         total_tokens: w.total_tokens,
         buckets,
@@ -159,23 +159,6 @@ pub(crate) fn spawn_result(
         reported,
         launched_only,
     )
-}
-
-pub(crate) fn usage_buckets(u: &Usage) -> Buckets {
-    let (w5, w1) = match &u.cache_creation {
-        Some(cc) => (
-            cc.ephemeral_5m_input_tokens.unwrap_or(0),
-            cc.ephemeral_1h_input_tokens.unwrap_or(0),
-        ),
-        None => (u.cache_creation_input_tokens.unwrap_or(0), 0),
-    };
-    Buckets {
-        input: u.input_tokens.unwrap_or(0),
-        output: u.output_tokens.unwrap_or(0),
-        cache_write_5m: w5,
-        cache_write_1h: w1,
-        cache_read: u.cache_read_input_tokens.unwrap_or(0),
-    }
 }
 
 /// A first user message given as a plain string: its prompt hash and any

@@ -41,6 +41,26 @@ impl Buckets {
     }
 }
 
+/// The buckets of an API `usage` object (study-agenthropic-ingest.md §b.1):
+/// `cache_creation.ephemeral_5m/1h` when the object is there, else the flat
+/// `cache_creation_input_tokens` as 5-minute writes; a missing count is 0.
+pub(crate) fn buckets_of(u: &super::wire::Usage) -> Buckets {
+    let (w5, w1) = match &u.cache_creation {
+        Some(cc) => (
+            cc.ephemeral_5m_input_tokens.unwrap_or(0),
+            cc.ephemeral_1h_input_tokens.unwrap_or(0),
+        ),
+        None => (u.cache_creation_input_tokens.unwrap_or(0), 0),
+    };
+    Buckets {
+        input: u.input_tokens.unwrap_or(0),
+        output: u.output_tokens.unwrap_or(0),
+        cache_write_5m: w5,
+        cache_write_1h: w1,
+        cache_read: u.cache_read_input_tokens.unwrap_or(0),
+    }
+}
+
 /// A message as one session's files show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageObservation {
