@@ -7,6 +7,7 @@ pub mod commands;
 pub mod corpus;
 pub mod ingest;
 pub mod output;
+pub mod pricing;
 pub mod project;
 pub mod settings;
 pub mod store;
