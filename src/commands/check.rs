@@ -73,6 +73,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             detail: format!("attempt {}: {}", f.attempts, f.reason),
         });
     }
+    for (model, messages, tokens) in store.unpriced_models()? {
+        findings.push(Finding {
+            kind: "unpriced-model",
+            session_id: String::new(),
+            file: None,
+            line: None,
+            detail: format!("{model}: {tokens} tokens in {messages} messages have no price"),
+        });
+    }
     for sid in store.rollup_mismatches()? {
         findings.push(Finding {
             kind: "rollup-mismatch",

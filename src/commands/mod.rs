@@ -48,4 +48,29 @@ pub(crate) fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
     o.insert("cache_write_1h_tokens".into(), json!(b.cache_write_1h));
     o.insert("cache_read_tokens".into(), json!(b.cache_read));
     o.insert("total_tokens".into(), json!(b.total()));
+    put_cost(o, t);
+}
+
+/// `cost_usd` (rounded to 6 decimals, for people and jq), `cost_nanousd` (the
+/// exact integer) and `unpriced_tokens`; the cost is null only when nothing in
+/// the row is priced (Decision 4).
+pub(crate) fn put_cost(o: &mut Map<String, Value>, t: &Totals) {
+    let none_priced = t.priced_messages == 0 && t.messages > 0;
+    o.insert(
+        "cost_usd".into(),
+        if none_priced {
+            Value::Null
+        } else {
+            json!(crate::pricing::usd(t.cost_nanousd))
+        },
+    );
+    o.insert(
+        "cost_nanousd".into(),
+        if none_priced {
+            Value::Null
+        } else {
+            json!(t.cost_nanousd)
+        },
+    );
+    o.insert("unpriced_tokens".into(), json!(t.unpriced_tokens));
 }

@@ -44,6 +44,8 @@ const COLUMNS: &[Column] = &[
     col("cache_write_5m_tokens", "cache w 5m"),
     col("cache_write_1h_tokens", "cache w 1h"),
     col("cache_read_tokens", "cache read"),
+    col("cost_usd", "cost"),
+    col("unpriced_tokens", "unpriced"),
     col("degraded_lines", "degraded"),
 ];
 

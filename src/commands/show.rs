@@ -35,6 +35,8 @@ const SESSION_COLUMNS: &[Column] = &[
     col("cache_write_1h_tokens", "cache write 1h tokens"),
     col("cache_read_tokens", "cache read tokens"),
     col("total_tokens", "total tokens"),
+    col("cost_usd", "cost"),
+    col("unpriced_tokens", "unpriced tokens"),
     col("records", "records"),
     col("unknown_records", "unknown records"),
     col("synthetic_messages", "synthetic messages"),
@@ -54,6 +56,7 @@ const AGENT_COLUMNS: &[Column] = &[
     col("cache_write_5m_tokens", "cache w 5m"),
     col("cache_write_1h_tokens", "cache w 1h"),
     col("cache_read_tokens", "cache read"),
+    col("cost_usd", "cost"),
 ];
 
 const MODEL_COLUMNS: &[Column] = &[
@@ -64,6 +67,7 @@ const MODEL_COLUMNS: &[Column] = &[
     col("cache_write_5m_tokens", "cache w 5m"),
     col("cache_write_1h_tokens", "cache w 1h"),
     col("cache_read_tokens", "cache read"),
+    col("cost_usd", "cost"),
 ];
 
 const LINE_COLUMNS: &[Column] = &[

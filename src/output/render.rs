@@ -36,6 +36,7 @@ fn cell_text(v: Option<&Value>, key: &str) -> String {
         None | Some(Value::Null) => "-".to_string(),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::Number(n)) if key == "cost_usd" => format!("${:.2}", n.as_f64().unwrap_or(0.0)),
         Some(Value::Number(n)) => match n.as_i64() {
             // Ids and counts of things people read as amounts get separators.
             Some(i)

@@ -76,6 +76,9 @@ fn grow(
     for c in &children {
         subtree.messages += c.subtree.messages;
         subtree.tokens.add(c.subtree.tokens);
+        subtree.priced_messages += c.subtree.priced_messages;
+        subtree.cost_nanousd += c.subtree.cost_nanousd;
+        subtree.unpriced_tokens += c.subtree.unpriced_tokens;
     }
     Tree {
         reported: rep.remove(&node.agent_id).unwrap_or_default(),
@@ -91,7 +94,12 @@ fn put_tokens(o: &mut Map<String, Value>, b: &Buckets) {
     o.insert("cache_write_5m_tokens".into(), json!(b.cache_write_5m));
     o.insert("cache_write_1h_tokens".into(), json!(b.cache_write_1h));
     o.insert("cache_read_tokens".into(), json!(b.cache_read));
-    o.insert("cost_usd".into(), Value::Null);
+}
+
+fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
+    o.insert("messages".into(), json!(t.messages));
+    put_tokens(o, &t.tokens);
+    crate::commands::put_cost(o, t);
 }
 
 fn time(t: Option<i64>) -> Value {
@@ -122,11 +130,9 @@ pub fn to_json(t: &Tree) -> Value {
         .then_some(n.status_at)
         .flatten();
     o.insert("ended_at".into(), time(ended));
-    o.insert("messages".into(), json!(n.totals.messages));
-    put_tokens(&mut o, &n.totals.tokens);
+    put_totals(&mut o, &n.totals);
     let mut sub = Map::new();
-    sub.insert("messages".into(), json!(t.subtree.messages));
-    put_tokens(&mut sub, &t.subtree.tokens);
+    put_totals(&mut sub, &t.subtree);
     o.insert("subtree".into(), Value::Object(sub));
     let reported: Vec<Value> = t
         .reported
@@ -139,7 +145,6 @@ pub fn to_json(t: &Tree) -> Value {
             m.insert("total_tokens".into(), json!(r.total_tokens));
             if let Some(b) = &r.tokens {
                 put_tokens(&mut m, b);
-                m.remove("cost_usd");
             }
             Value::Object(m)
         })
@@ -177,6 +182,14 @@ fn clip(s: &str, n: usize) -> String {
     }
 }
 
+fn cost_text(t: &Totals) -> String {
+    if t.priced_messages == 0 && t.messages > 0 {
+        "cost unpriced".into()
+    } else {
+        crate::pricing::cents(t.cost_nanousd)
+    }
+}
+
 fn tokens_text(b: &Buckets) -> String {
     format!(
         "in {} out {} cache w {}/{} r {}",
@@ -208,14 +221,20 @@ fn label(t: &Tree, style: TextStyle) -> String {
     }
     let _ = write!(
         s,
-        "  {}  {}  {}  {}",
+        "  {}  {}  {}  {}  {}",
         n.status,
         n.first_seen.map_or("-".into(), format_instant),
         duration(n),
-        tokens_text(&n.totals.tokens)
+        tokens_text(&n.totals.tokens),
+        cost_text(&n.totals)
     );
     if !t.children.is_empty() {
-        let _ = write!(s, "  (subtree {})", tokens_text(&t.subtree.tokens));
+        let _ = write!(
+            s,
+            "  (subtree {} {})",
+            tokens_text(&t.subtree.tokens),
+            cost_text(&t.subtree)
+        );
     }
     if style.why {
         let path =

@@ -11,6 +11,7 @@ use super::StoreError;
 const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("migrations/0001_init.sql")),
     ("0002_edges", include_str!("migrations/0002_edges.sql")),
+    ("0003_costs", include_str!("migrations/0003_costs.sql")),
 ];
 
 /// The schema version this binary writes.

@@ -95,6 +95,8 @@ const MESSAGE_INDEX: &str =
 pub struct Store {
     pub(crate) conn: Connection,
     path: PathBuf,
+    /// The price table in force (the embedded default for now).
+    pub(crate) prices: crate::pricing::PriceTable,
 }
 
 /// Where the database lives: `--db`, else `SESSIONKIT_DB`, else
@@ -160,6 +162,7 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            prices: crate::pricing::PriceTable::embedded(),
         };
         migrate::migrate(&mut store.conn, path)?;
         Ok(store)
@@ -196,7 +199,7 @@ impl Store {
     /// killed): the message index exists, and no message waits to be settled.
     pub fn finish_pending(&mut self) -> Result<()> {
         self.conn.execute_batch(MESSAGE_INDEX)?;
-        projection::settle_pending(&mut self.conn)
+        projection::settle_pending(&mut self.conn, &self.prices)
     }
 
     pub fn path(&self) -> &Path {

@@ -8,6 +8,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::Store;
 use crate::clock::Millis;
+use crate::pricing::PriceTable;
 use crate::transcript::usage::settle;
 use crate::transcript::{
     Buckets, Edge, PARSER_REVISION, ParsedSession, Spawn, UsageObservation, resolve,
@@ -136,8 +137,8 @@ impl Store {
         let sid = p.session_id.as_str();
         upsert_session(&tx, p, meta)?;
         replace_agents(&tx, p)?;
-        let touched = write_observations(&tx, p, counts)?;
-        let mut affected = settle_messages(&tx, &touched)?;
+        let touched = write_observations(&tx, p, counts, &self.prices)?;
+        let mut affected = settle_messages(&tx, &touched, &self.prices)?;
         affected.insert(sid.to_string());
         refresh_rollup(&tx, &affected)?;
         replace_lines(&tx, p)?;
@@ -247,7 +248,7 @@ impl Store {
             tx.execute("DELETE FROM sessions WHERE session_id = ?1", [id])?;
             tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [id])?;
         }
-        let affected = settle_messages(&tx, &touched)?;
+        let affected = settle_messages(&tx, &touched, &self.prices)?;
         refresh_rollup(&tx, &affected)?;
         report.sessions = ids.len() as u64;
         report.token_rows = tokens_before - count("SELECT COUNT(*) FROM token_usage")?;
@@ -500,6 +501,7 @@ fn write_observations(
     tx: &Transaction<'_>,
     p: &ParsedSession,
     mut counts: Option<&mut MessageCounts>,
+    prices: &PriceTable,
 ) -> Result<BTreeSet<String>> {
     let sid = p.session_id.as_str();
     let mut old: BTreeSet<String> = BTreeSet::new();
@@ -567,6 +569,11 @@ fn write_observations(
             ]
             .map(|v| v as i64),
             counted: alone,
+            cost: if alone {
+                cost_of(prices, &u.model, &u.buckets)
+            } else {
+                None
+            },
         });
     }
     insert_observations(tx, &rows)?;
@@ -593,9 +600,19 @@ struct ObsRow<'a> {
     at: Option<i64>,
     tokens: [i64; 5],
     counted: bool,
+    cost: Option<i64>,
 }
 
-/// Rows per multi-row INSERT (12 parameters each, under SQLite's limit).
+/// The cost of a counted message in nano-dollars; `None` when its model has
+/// no price (Decision 4: unpriced, never 0). `<synthetic>` costs 0.
+pub(crate) fn cost_of(prices: &PriceTable, model: &str, b: &Buckets) -> Option<i64> {
+    if PriceTable::is_free(model) {
+        return Some(0);
+    }
+    prices.lookup(model).map(|p| p.cost_nanousd(b))
+}
+
+/// Rows per multi-row INSERT (13 parameters each, under SQLite's limit).
 const INSERT_BATCH: usize = 64;
 
 /// The parameters of a run of rows, in column order.
@@ -610,6 +627,7 @@ fn bind<'r>(chunk: &'r [ObsRow<'r>]) -> Vec<&'r dyn rusqlite::ToSql> {
         v.push(&r.at);
         v.extend(r.tokens.iter().map(|t| t as &dyn rusqlite::ToSql));
         v.push(&r.counted);
+        v.push(&r.cost);
     }
     v
 }
@@ -618,9 +636,9 @@ fn bind<'r>(chunk: &'r [ObsRow<'r>]) -> Vec<&'r dyn rusqlite::ToSql> {
 fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> {
     const COLS: &str = "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model,
         occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
-        counted) VALUES ";
+        counted, cost_nanousd) VALUES ";
     let values = |n: usize| -> String {
-        let one = "(?,?,?,?,?,?,?,?,?,?,?,?)";
+        let one = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
         format!("{COLS}{}", vec![one; n].join(","))
     };
     let mut chunks = rows.chunks_exact(INSERT_BATCH);
@@ -641,14 +659,14 @@ fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> 
 }
 
 /// Settles every message a bulk run deferred, in one transaction.
-pub(crate) fn settle_pending(conn: &mut rusqlite::Connection) -> Result<()> {
+pub(crate) fn settle_pending(conn: &mut rusqlite::Connection, prices: &PriceTable) -> Result<()> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let ids: BTreeSet<String> = tx
         .prepare("SELECT message_id FROM pending_settle")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     if !ids.is_empty() {
-        let affected = settle_messages(&tx, &ids)?;
+        let affected = settle_messages(&tx, &ids, prices)?;
         refresh_rollup(&tx, &affected)?;
         tx.execute("DELETE FROM pending_settle", [])?;
     }
@@ -657,7 +675,13 @@ pub(crate) fn settle_pending(conn: &mut rusqlite::Connection) -> Result<()> {
 }
 
 /// The settled state of one observation: counted, model, time, buckets.
-type Settled = (bool, Option<String>, Option<i64>, [Option<i64>; 5]);
+type Settled = (
+    bool,
+    Option<String>,
+    Option<i64>,
+    [Option<i64>; 5],
+    Option<i64>,
+);
 
 /// Recomputes which observation of each message is counted, and its settled
 /// values, from every session's observation (`transcript::usage::settle`).
@@ -666,19 +690,21 @@ type Settled = (bool, Option<String>, Option<i64>, [Option<i64>; 5]);
 pub(crate) fn settle_messages(
     tx: &Transaction<'_>,
     ids: &BTreeSet<String>,
+    prices: &PriceTable,
 ) -> Result<BTreeSet<String>> {
     let mut affected: BTreeSet<String> = BTreeSet::new();
     let mut select = tx.prepare_cached(
         "SELECT session_id, COALESCE(agent_id, session_id), COALESCE(record_session_id, session_id), model,
            occurred_at, input_tokens, output_tokens,
            cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted, t_model, t_occurred_at,
-           t_input_tokens, t_output_tokens, t_cache_write_5m_tokens, t_cache_write_1h_tokens, t_cache_read_tokens
+           t_input_tokens, t_output_tokens, t_cache_write_5m_tokens, t_cache_write_1h_tokens, t_cache_read_tokens,
+           cost_nanousd
          FROM usage_observations WHERE message_id = ?1 ORDER BY session_id",
     )?;
     let mut set = tx.prepare_cached(
         "UPDATE usage_observations SET counted = ?3, t_model = ?4, t_occurred_at = ?5, t_input_tokens = ?6,
            t_output_tokens = ?7, t_cache_write_5m_tokens = ?8, t_cache_write_1h_tokens = ?9,
-           t_cache_read_tokens = ?10, cost_nanousd = NULL
+           t_cache_read_tokens = ?10, cost_nanousd = ?11
          WHERE session_id = ?1 AND message_id = ?2",
     )?;
     let mut obs: Vec<(String, UsageObservation)> = Vec::new();
@@ -710,18 +736,20 @@ pub(crate) fn settle_messages(
                 r.get(11)?,
                 r.get(12)?,
                 [r.get(13)?, r.get(14)?, r.get(15)?, r.get(16)?, r.get(17)?],
+                r.get(18)?,
             ));
         }
         drop(rows);
         let Some((owner, m)) = settle(&obs) else {
             continue;
         };
-        let uncounted: Settled = (false, None, None, [None; 5]);
+        let uncounted: Settled = (false, None, None, [None; 5], None);
+        let cost = cost_of(prices, &m.model, &m.buckets);
         for ((session, own), now) in obs.iter().zip(&state) {
             let want = if session != owner {
                 uncounted.clone()
             } else if own.model == m.model && own.at == m.at && own.buckets == m.buckets {
-                (true, None, None, [None; 5])
+                (true, None, None, [None; 5], cost)
             } else {
                 let b = m.buckets;
                 (
@@ -736,12 +764,13 @@ pub(crate) fn settle_messages(
                         b.cache_read,
                     ]
                     .map(|v| Some(v as i64)),
+                    cost,
                 )
             };
             if *now != want {
                 set.execute(params![
                     session, id, want.0, want.1, want.2, want.3[0], want.3[1], want.3[2],
-                    want.3[3], want.3[4]
+                    want.3[3], want.3[4], want.4
                 ])?;
                 affected.insert(session.clone());
             }
@@ -755,10 +784,14 @@ pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) 
     let mut delete = tx.prepare_cached("DELETE FROM usage_rollup WHERE session_id = ?1")?;
     let mut insert = tx.prepare_cached(
         "INSERT INTO usage_rollup(session_id, agent_id, model, day, messages, input_tokens, output_tokens,
-           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at)
+           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
+           priced_messages, cost_nanousd, unpriced_tokens)
          SELECT session_id, agent_id, model, COALESCE(strftime('%Y-%m-%d', occurred_at / 1000, 'unixepoch'), ''),
            COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens),
-           SUM(cache_write_1h_tokens), SUM(cache_read_tokens), MIN(occurred_at), MAX(occurred_at)
+           SUM(cache_write_1h_tokens), SUM(cache_read_tokens), MIN(occurred_at), MAX(occurred_at),
+           COUNT(cost_nanousd), COALESCE(SUM(cost_nanousd), 0),
+           SUM(CASE WHEN cost_nanousd IS NULL THEN input_tokens + output_tokens + cache_write_5m_tokens
+                    + cache_write_1h_tokens + cache_read_tokens ELSE 0 END)
          FROM token_usage WHERE session_id = ?1
          GROUP BY agent_id, model, 4",
     )?;

@@ -29,6 +29,10 @@ pub struct SessionFilter {
 pub struct Totals {
     pub messages: u64,
     pub tokens: Buckets,
+    /// Messages with a price, their exact cost, and the tokens of the rest.
+    pub priced_messages: u64,
+    pub cost_nanousd: i64,
+    pub unpriced_tokens: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -87,7 +91,7 @@ pub struct CompactionRow {
 
 /// Sums over `usage_rollup` rows, in the order `totals_at` reads them.
 pub(crate) const TOTALS: &str = "SUM(messages), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens), \
-     SUM(cache_write_1h_tokens), SUM(cache_read_tokens)";
+     SUM(cache_write_1h_tokens), SUM(cache_read_tokens), SUM(priced_messages), SUM(cost_nanousd), SUM(unpriced_tokens)";
 
 pub(crate) fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
     let g = |k: usize| -> rusqlite::Result<u64> {
@@ -102,6 +106,9 @@ pub(crate) fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
             cache_write_1h: g(4)?,
             cache_read: g(5)?,
         },
+        priced_messages: g(6)?,
+        cost_nanousd: r.get::<_, Option<i64>>(i + 7)?.unwrap_or(0),
+        unpriced_tokens: g(8)?,
     })
 }
 
@@ -171,6 +178,23 @@ impl Store {
             .query_row("SELECT COUNT(*) FROM token_usage", [], |r| {
                 r.get::<_, i64>(0)
             })? as u64)
+    }
+
+    /// Models with unpriced tokens: (model, messages, tokens), largest first.
+    pub fn unpriced_models(&self) -> Result<Vec<(String, u64, u64)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT model, COUNT(*), SUM(input_tokens + output_tokens + cache_write_5m_tokens
+                    + cache_write_1h_tokens + cache_read_tokens) AS t
+             FROM token_usage WHERE cost_nanousd IS NULL GROUP BY model ORDER BY t DESC, model",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get::<_, i64>(1)? as u64,
+                r.get::<_, i64>(2)? as u64,
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Sessions whose rollup disagrees with their token rows (should be none).

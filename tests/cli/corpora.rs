@@ -93,6 +93,20 @@ fn reconcile(streaming: bool) {
     for (model, e) in expected["by_model"].as_object().unwrap() {
         assert_eq!(by_model[model.as_str()], expected_tok(e), "model {model}");
     }
+    // Cost with the embedded table (the generator's pinned prices equal it for
+    // these three models): exact nano-dollars against its float sum, rounded to 6.
+    let nano: i64 = env
+        .json(&["sessions"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["cost_nanousd"].as_i64().unwrap())
+        .sum();
+    let expected_usd = expected["cost_usd_pinned_prices"].as_f64().unwrap();
+    assert!(
+        ((nano as f64) / 1e9 - expected_usd).abs() < 1e-6,
+        "{nano} nano-dollars vs ${expected_usd}"
+    );
     // The independent reader agrees too.
     let r = Reader::read(&root);
     assert_eq!(db, r.by_session());

@@ -64,9 +64,9 @@ fn piped_output_is_json_lines_and_csv_is_flat() {
     assert_eq!(lines[1]["session_id"], C);
     let (_, csv, _) = env.run(&["sessions", "--project", "alpha", "--format", "csv"]);
     let expected = format!(
-        "session_id,project,started_at,last_activity_at,agents,models,input_tokens,output_tokens,cache_write_5m_tokens,cache_write_1h_tokens,cache_read_tokens,degraded_lines\n\
-         {B},alpha,2026-01-11T09:00:00.000Z,2026-01-11T09:01:00.000Z,2,claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,8,81,700,0,7111,0\n\
-         {A},alpha,2026-01-10T10:00:00.000Z,2026-01-10T10:02:00.000Z,2,<synthetic>;claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,20,130,150,300,850,0\n"
+        "session_id,project,started_at,last_activity_at,agents,models,input_tokens,output_tokens,cache_write_5m_tokens,cache_write_1h_tokens,cache_read_tokens,cost_usd,unpriced_tokens,degraded_lines\n\
+         {B},alpha,2026-01-11T09:00:00.000Z,2026-01-11T09:01:00.000Z,2,claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,8,81,700,0,7111,0.005863,0,0\n\
+         {A},alpha,2026-01-10T10:00:00.000Z,2026-01-10T10:02:00.000Z,2,<synthetic>;claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,20,130,150,300,850,0.004103,0,0\n"
     );
     assert_eq!(csv, expected);
 }
@@ -171,4 +171,65 @@ fn replay_keeps_sessions_whose_files_are_gone() {
         (Some(3), Some(1))
     );
     assert_eq!(db_by_session(&env)[A], [20, 130, 150, 300, 850]);
+}
+
+#[test]
+fn costs_are_exact_and_unknown_models_stay_unpriced() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let b = env.json(&["show", B]);
+    // msg_B1 (Sonnet 4.5: 3/15/3.75/0.3 $/MTok): 7×3 + 70×15 + 700×3.75 + 7000×0.3 = 5,796
+    // msg_F1 (Haiku 4.5: 1/5/0.1):               1×1 + 11×5 + 111×0.1          =    67.1
+    // → $0.0058631 = 5,863,100 nano-dollars.
+    assert_eq!(b["cost_nanousd"], 5_863_100);
+    assert_eq!(b["cost_usd"], 0.005863);
+    assert_eq!(b["unpriced_tokens"], 0);
+    // Decision 4: an unknown model keeps its tokens and has no cost, never 0.
+    let root = env.path("unknown");
+    let sid = "cccccccc-0000-4000-8000-000000000001";
+    let line = |mid: &str, model: &str, out: u64| {
+        format!(
+            r#"{{"type":"assistant","sessionId":"{sid}","timestamp":"2026-01-05T00:00:00Z","message":{{"id":"{mid}","model":"{model}","usage":{{"input_tokens":10,"output_tokens":{out}}}}}}}"#
+        )
+    };
+    std::fs::create_dir_all(root.join("-w")).unwrap();
+    std::fs::write(
+        root.join(format!("-w/{sid}.jsonl")),
+        format!(
+            "{}\n{}\n",
+            line("u1", "claude-made-up-9", 5),
+            line("u2", "claude-haiku-4-5-20251001", 100)
+        ),
+    )
+    .unwrap();
+    env.ingest(&root);
+    let s = env.json(&["show", sid]);
+    assert_eq!(
+        s["unpriced_tokens"], 15,
+        "10 in + 5 out of the unknown model"
+    );
+    assert_eq!(
+        s["cost_nanousd"], 510_000,
+        "10×1 + 100×5 for the priced message only"
+    );
+    let by: Vec<(String, Value)> = s["by_model"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["model"].as_str().unwrap().to_string(),
+                m["cost_usd"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(by[1], ("claude-made-up-9".to_string(), Value::Null));
+    let (code, out, _) = env.run(&["check", "--no-recount", "--format", "jsonl"]);
+    assert_eq!(code, 1, "check reports unpriced tokens");
+    let f: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(f["kind"], "unpriced-model");
+    assert_eq!(
+        f["detail"],
+        "claude-made-up-9: 15 tokens in 1 messages have no price"
+    );
 }
