@@ -59,6 +59,8 @@ pub enum Command {
     Show(commands::show::Args),
     /// The agent tree of a session: who spawned whom, status, duration, tokens
     Tree(commands::tree::Args),
+    /// What the agents cost: tokens and exact dollars by day, week, month, session, model, ...
+    Cost(commands::cost::Args),
     /// Remove projected transcript data older than a date (never memories or runs)
     Prune(commands::prune::Args),
     /// Integrity report for CI: degraded lines, failures, a recount against the files

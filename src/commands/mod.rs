@@ -3,6 +3,7 @@
 pub mod check;
 pub mod completions;
 pub mod config;
+pub mod cost;
 pub mod ingest;
 pub mod man;
 pub mod prune;

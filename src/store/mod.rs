@@ -1,6 +1,7 @@
 //! The one SQLite file: opening it (pragmas, 0600), migrations under
 //! `user_version`, and typed queries per table. Only this module writes SQL.
 
+pub mod costs;
 mod migrate;
 pub mod projection;
 pub mod reports;

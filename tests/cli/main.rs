@@ -4,6 +4,7 @@
 mod admin;
 mod common;
 mod corpora;
+mod cost;
 mod ingest;
 mod negative;
 mod reports;

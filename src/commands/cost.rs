@@ -1,0 +1,291 @@
+//! `sessionkit cost`: what the agents cost, grouped by period or key.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Map, Value, json};
+
+use super::{Ctx, put_totals};
+use crate::Exit;
+use crate::clock::parse_bound;
+use crate::output::{Column, Format, col};
+use crate::pricing::cents;
+use crate::store::costs::{CostFilter, CostRow};
+use crate::store::reports::Totals;
+
+/// What `--by` can group on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Key {
+    Day,
+    Week,
+    Month,
+    Session,
+    Project,
+    Harness,
+    Model,
+    AgentType,
+    Agent,
+}
+
+impl Key {
+    fn field(self) -> &'static str {
+        match self {
+            Key::Day => "day",
+            Key::Week => "week",
+            Key::Month => "month",
+            Key::Session => "session_id",
+            Key::Project => "project",
+            Key::Harness => "harness",
+            Key::Model => "model",
+            Key::AgentType => "agent_type",
+            Key::Agent => "agent_id",
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Group by one or more keys, comma-separated (e.g. day,model)
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "day")]
+    pub by: Vec<Key>,
+
+    /// Messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)
+    #[arg(long, value_name = "T")]
+    pub since: Option<String>,
+
+    /// Messages before T (same forms as --since)
+    #[arg(long, value_name = "T")]
+    pub until: Option<String>,
+
+    /// Time zone of days, weeks and months (IANA name) [default: the local zone]
+    #[arg(long, value_name = "ZONE")]
+    pub tz: Option<String>,
+
+    /// Only this project (name or folder slug)
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+
+    /// Only this session (id or unique prefix)
+    #[arg(long, value_name = "S")]
+    pub session: Option<String>,
+
+    /// Draw a bar chart of cost per row after the table (table format only)
+    #[arg(long)]
+    pub chart: bool,
+}
+
+fn merge(t: &mut Totals, o: &Totals) {
+    t.messages += o.messages;
+    t.tokens.add(o.tokens);
+    t.priced_messages += o.priced_messages;
+    t.cost_nanousd += o.cost_nanousd;
+    t.unpriced_tokens += o.unpriced_tokens;
+}
+
+/// Whether a zone has UTC's days (then the rollup, kept per UTC day, answers).
+fn is_utc(tz: &jiff::tz::TimeZone) -> bool {
+    matches!(
+        tz.iana_name(),
+        Some(
+            "UTC"
+                | "Etc/UTC"
+                | "Etc/Universal"
+                | "Universal"
+                | "Zulu"
+                | "Etc/Zulu"
+                | "Etc/GMT"
+                | "GMT"
+        )
+    )
+}
+
+/// Whether an instant falls on a UTC day boundary.
+fn midnight(t: Option<i64>) -> bool {
+    t.is_none_or(|ms| ms.rem_euclid(86_400_000) == 0)
+}
+
+fn day_key(day: &str, key: Key) -> String {
+    let Ok(d) = day.parse::<jiff::civil::Date>() else {
+        return "unknown".into();
+    };
+    match key {
+        Key::Day => d.to_string(),
+        Key::Month => format!("{:04}-{:02}", d.year(), d.month()),
+        _ => {
+            let w = d.iso_week_date();
+            format!("{:04}-W{:02}", w.year(), w.week())
+        }
+    }
+}
+
+/// The non-time keys of a row.
+struct Ids<'r> {
+    session_id: &'r str,
+    agent_id: &'r str,
+    model: &'r str,
+    project: Option<&'r str>,
+    harness: &'r str,
+    agent_type: Option<&'r str>,
+}
+
+/// The group of a row: each `--by` key in order (`when` gives the periods).
+fn group(by: &[Key], ids: &Ids<'_>, when: impl Fn(Key) -> String) -> Vec<String> {
+    by.iter()
+        .map(|k| match k {
+            Key::Day | Key::Week | Key::Month => when(*k),
+            Key::Session => ids.session_id.to_string(),
+            Key::Project => ids.project.unwrap_or_default().to_string(),
+            Key::Harness => ids.harness.to_string(),
+            Key::Model => ids.model.to_string(),
+            Key::AgentType => ids.agent_type.unwrap_or("main").to_string(),
+            Key::Agent => ids.agent_id.to_string(),
+        })
+        .collect()
+}
+
+fn add(t: &mut Totals, r: &CostRow) {
+    t.messages += 1;
+    t.tokens.add(r.tokens);
+    match r.cost_nanousd {
+        Some(c) => {
+            t.priced_messages += 1;
+            t.cost_nanousd += c;
+        }
+        None => t.unpriced_tokens += r.tokens.total(),
+    }
+}
+
+fn period(at: Option<i64>, key: Key, tz: &jiff::tz::TimeZone) -> String {
+    let Some(ms) = at else {
+        return "unknown".into();
+    };
+    let Ok(ts) = jiff::Timestamp::from_millisecond(ms) else {
+        return "unknown".into();
+    };
+    let d = tz.to_datetime(ts).date();
+    match key {
+        Key::Day => d.to_string(),
+        Key::Month => format!("{:04}-{:02}", d.year(), d.month()),
+        _ => {
+            let w = d.iso_week_date();
+            format!("{:04}-W{:02}", w.year(), w.week())
+        }
+    }
+}
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    if matches!(ctx.out.format, Format::Dot | Format::Mermaid | Format::Text) {
+        bail!("cost cannot be printed as that format: use table, json, jsonl or csv");
+    }
+    let tz = match &args.tz {
+        Some(name) => jiff::tz::TimeZone::get(name)
+            .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
+        None => jiff::tz::TimeZone::system(),
+    };
+    let store = ctx.open()?;
+    let filter = CostFilter {
+        since: args.since.as_deref().map(parse_bound).transpose()?,
+        until: args.until.as_deref().map(parse_bound).transpose()?,
+        project: args.project.clone(),
+        session: args
+            .session
+            .as_deref()
+            .map(|s| store.resolve_session(s))
+            .transpose()?,
+    };
+    let mut groups: BTreeMap<Vec<String>, Totals> = BTreeMap::new();
+    let mut total = Totals::default();
+    let timed = args
+        .by
+        .iter()
+        .any(|k| matches!(k, Key::Day | Key::Week | Key::Month));
+    if (is_utc(&tz) || !timed) && midnight(filter.since) && midnight(filter.until) {
+        // The rollup answers in a few rows per session (DESIGN.md: reports ≤ 50 ms).
+        store.each_rollup_row(&filter, |r| {
+            let ids = Ids {
+                session_id: &r.session_id,
+                agent_id: &r.agent_id,
+                model: &r.model,
+                project: r.project.as_deref(),
+                harness: &r.harness,
+                agent_type: r.agent_type.as_deref(),
+            };
+            let key = group(&args.by, &ids, |k| day_key(&r.day, k));
+            merge(groups.entry(key).or_default(), &r.totals);
+            merge(&mut total, &r.totals);
+        })?;
+    } else {
+        // Another zone's days, or a bound inside a day: every message, exactly.
+        store.each_cost_row(&filter, |r| {
+            let ids = Ids {
+                session_id: &r.session_id,
+                agent_id: &r.agent_id,
+                model: &r.model,
+                project: r.project.as_deref(),
+                harness: &r.harness,
+                agent_type: r.agent_type.as_deref(),
+            };
+            let key = group(&args.by, &ids, |k| period(r.at, k, &tz));
+            add(groups.entry(key).or_default(), &r);
+            add(&mut total, &r);
+        })?;
+    }
+    let row = |key: &[String], t: &Totals| -> Value {
+        let mut o = Map::new();
+        for (k, v) in args.by.iter().zip(key) {
+            o.insert(k.field().into(), json!(v));
+        }
+        put_totals(&mut o, t);
+        Value::Object(o)
+    };
+    let mut rows: Vec<Value> = groups.iter().map(|(k, t)| row(k, t)).collect();
+    let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();
+    cols.extend([
+        col("messages", "messages"),
+        col("input_tokens", "input"),
+        col("output_tokens", "output"),
+        col("cache_write_5m_tokens", "cache w 5m"),
+        col("cache_write_1h_tokens", "cache w 1h"),
+        col("cache_read_tokens", "cache read"),
+        col("cost_usd", "cost"),
+        col("unpriced_tokens", "unpriced"),
+    ]);
+    // A totals row for people (table, csv); JSON carries the rows only.
+    if matches!(ctx.out.format, Format::Table | Format::Csv) && !rows.is_empty() {
+        let label: Vec<String> = args
+            .by
+            .iter()
+            .enumerate()
+            .map(|(i, _)| {
+                if i == 0 {
+                    "total".into()
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        rows.push(row(&label, &total));
+    }
+    ctx.out.records(&cols, &rows)?;
+    if args.chart && ctx.out.format == Format::Table {
+        let max = groups
+            .values()
+            .map(|t| t.cost_nanousd)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let mut out = String::new();
+        for (k, t) in &groups {
+            let width = (t.cost_nanousd.max(0) as i128 * 40 / max as i128) as usize;
+            out.push_str(&format!(
+                "{:<24} {:<40} {}\n",
+                k.join(" "),
+                "█".repeat(width),
+                cents(t.cost_nanousd)
+            ));
+        }
+        use std::io::Write;
+        write!(std::io::stdout().lock(), "\n{out}")?;
+    }
+    Ok(Exit::Success)
+}

@@ -1,0 +1,116 @@
+//! The rows behind `cost`: every counted message with what it is grouped by.
+
+use anyhow::Result;
+use rusqlite::params;
+
+use super::Store;
+use crate::clock::Millis;
+use crate::transcript::Buckets;
+
+/// Which messages `cost` reads.
+#[derive(Debug, Clone, Default)]
+pub struct CostFilter {
+    pub since: Option<Millis>,
+    pub until: Option<Millis>,
+    pub project: Option<String>,
+    pub session: Option<String>,
+}
+
+/// One counted message.
+#[derive(Debug, Clone)]
+pub struct CostRow {
+    pub session_id: String,
+    pub agent_id: String,
+    pub model: String,
+    pub at: Option<Millis>,
+    pub tokens: Buckets,
+    pub cost_nanousd: Option<i64>,
+    pub project: Option<String>,
+    pub harness: String,
+    pub agent_type: Option<String>,
+}
+
+impl Store {
+    /// Visits every counted message matching `f` (no collection of the whole set).
+    pub fn each_cost_row(&self, f: &CostFilter, mut visit: impl FnMut(CostRow)) -> Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT t.session_id, t.agent_id, t.model, t.occurred_at, t.input_tokens, t.output_tokens,
+                    t.cache_write_5m_tokens, t.cache_write_1h_tokens, t.cache_read_tokens, t.cost_nanousd,
+                    s.project, s.harness, a.agent_type
+             FROM token_usage t
+             JOIN sessions s ON s.session_id = t.session_id
+             LEFT JOIN agents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
+             WHERE (?1 IS NULL OR t.occurred_at >= ?1) AND (?2 IS NULL OR t.occurred_at < ?2)
+               AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
+               AND (?4 IS NULL OR t.session_id = ?4)",
+        )?;
+        let mut rows = stmt.query(params![f.since, f.until, f.project, f.session])?;
+        while let Some(r) = rows.next()? {
+            let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)? as u64) };
+            visit(CostRow {
+                session_id: r.get(0)?,
+                agent_id: r.get(1)?,
+                model: r.get(2)?,
+                at: r.get(3)?,
+                tokens: Buckets {
+                    input: n(4)?,
+                    output: n(5)?,
+                    cache_write_5m: n(6)?,
+                    cache_write_1h: n(7)?,
+                    cache_read: n(8)?,
+                },
+                cost_nanousd: r.get(9)?,
+                project: r.get(10)?,
+                harness: r.get(11)?,
+                agent_type: r.get(12)?,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One rollup row (a session, agent, model and UTC day) with its keys.
+#[derive(Debug, Clone)]
+pub struct RollupRow {
+    pub session_id: String,
+    pub agent_id: String,
+    pub model: String,
+    pub day: String,
+    pub totals: super::reports::Totals,
+    pub project: Option<String>,
+    pub harness: String,
+    pub agent_type: Option<String>,
+}
+
+impl Store {
+    /// Visits the rollup rows matching `f`; `since`/`until` are UTC days here.
+    pub fn each_rollup_row(&self, f: &CostFilter, mut visit: impl FnMut(RollupRow)) -> Result<()> {
+        let day = |t: Option<Millis>| t.map(crate::clock::format_day);
+        let sql = format!(
+            "SELECT u.session_id, u.agent_id, u.model, u.day, {}, s.project, s.harness, a.agent_type
+             FROM usage_rollup u
+             JOIN sessions s ON s.session_id = u.session_id
+             LEFT JOIN agents a ON a.session_id = u.session_id AND a.agent_id = u.agent_id
+             WHERE (?1 IS NULL OR u.day >= ?1) AND (?2 IS NULL OR u.day < ?2)
+               AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
+               AND (?4 IS NULL OR u.session_id = ?4)
+             GROUP BY u.session_id, u.agent_id, u.model, u.day",
+            super::reports::TOTALS
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut rows = stmt.query(params![day(f.since), day(f.until), f.project, f.session])?;
+        while let Some(r) = rows.next()? {
+            visit(RollupRow {
+                session_id: r.get(0)?,
+                agent_id: r.get(1)?,
+                model: r.get(2)?,
+                day: r.get(3)?,
+                totals: super::reports::totals_at(r, 4)?,
+                project: r.get(13)?,
+                harness: r.get(14)?,
+                agent_type: r.get(15)?,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,127 @@
+//! `sessionkit cost` (issue 4): exact dollars by period and key, time zones.
+
+use crate::common::*;
+use serde_json::Value;
+
+fn by(env: &Env, args: &[&str]) -> Vec<Value> {
+    env.json(&[&["cost"], args].concat())
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn cost_by_day_and_model_is_exact() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let days = by(&env, &["--tz", "UTC"]);
+    let got: Vec<(&str, i64)> = days
+        .iter()
+        .map(|d| {
+            (
+                d["day"].as_str().unwrap(),
+                d["cost_nanousd"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    // 2026-01-11 is session B alone: 5,863,100 (see reports.rs for the arithmetic).
+    assert_eq!(got[1], ("2026-01-11", 5_863_100));
+    assert_eq!(got.len(), 4);
+    let total: i64 = got.iter().map(|(_, c)| c).sum();
+    let sessions: i64 = env
+        .json(&["sessions"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["cost_nanousd"].as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        total, sessions,
+        "every grouping sums to the same exact total"
+    );
+    let models = by(&env, &["--by", "model", "--tz", "UTC"]);
+    assert_eq!(models[0]["model"], "<synthetic>");
+    assert_eq!(
+        models[0]["cost_nanousd"], 0,
+        "synthetic messages are free, not unpriced"
+    );
+    let months = by(&env, &["--by", "month,project", "--tz", "UTC"]);
+    assert_eq!(months.len(), 2);
+    assert_eq!(
+        (months[0]["month"].as_str(), months[0]["project"].as_str()),
+        (Some("2026-01"), Some("alpha"))
+    );
+    // Table and CSV add a totals row.
+    let (_, csv, _) = env.run(&["cost", "--by", "project", "--tz", "UTC", "--format", "csv"]);
+    let last = csv.lines().last().unwrap();
+    assert!(
+        last.starts_with("total,12,48,431,1860,630,23561,0.02365,0"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn rollup_and_exact_paths_agree() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    // UTC answers from the rollup; Africa/Abidjan (UTC+0, no DST) reads every message.
+    let fast = by(&env, &["--by", "day,session", "--tz", "UTC"]);
+    let exact = by(&env, &["--by", "day,session", "--tz", "Africa/Abidjan"]);
+    assert_eq!(fast, exact);
+    // A bound inside a day reads messages exactly: only D's message on the 13th at 07:00:04.
+    let late = by(&env, &["--since", "2026-01-13T07:00:01Z", "--tz", "UTC"]);
+    assert_eq!(late.len(), 1);
+    assert_eq!(late[0]["messages"], 1);
+    assert_eq!(late[0]["output_tokens"], 66);
+}
+
+#[test]
+fn days_follow_the_time_zone_across_dst() {
+    let env = Env::new();
+    let root = env.path("p");
+    let sid = "dddddddd-0000-4000-8000-000000000001";
+    // Berlin leaves CET for CEST at 2026-03-29T01:00Z.
+    let lines: Vec<String> = [("m1", "2026-03-28T22:30:00Z"), ("m2", "2026-03-28T23:30:00Z"), ("m3", "2026-03-29T22:30:00Z")]
+        .iter()
+        .map(|(id, ts)| {
+            format!(
+                r#"{{"type":"assistant","sessionId":"{sid}","timestamp":"{ts}","message":{{"id":"{id}","model":"claude-haiku-4-5-20251001","usage":{{"input_tokens":1,"output_tokens":1}}}}}}"#
+            )
+        })
+        .collect();
+    std::fs::create_dir_all(root.join("-w")).unwrap();
+    std::fs::write(
+        root.join(format!("-w/{sid}.jsonl")),
+        lines.join("\n") + "\n",
+    )
+    .unwrap();
+    env.ingest(&root);
+    let days = |tz: &str| -> Vec<(String, u64)> {
+        by(&env, &["--tz", tz])
+            .iter()
+            .map(|d| {
+                (
+                    d["day"].as_str().unwrap().to_string(),
+                    d["messages"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // UTC: 22:30 and 23:30 on the 28th, 22:30 on the 29th.
+    assert_eq!(
+        days("UTC"),
+        vec![("2026-03-28".into(), 2), ("2026-03-29".into(), 1)]
+    );
+    // Berlin: 23:30 CET (28th), 00:30 CET (29th), 00:30 CEST (30th).
+    assert_eq!(
+        days("Europe/Berlin"),
+        vec![
+            ("2026-03-28".into(), 1),
+            ("2026-03-29".into(), 1),
+            ("2026-03-30".into(), 1)
+        ]
+    );
+    let (code, _, err) = env.run(&["cost", "--tz", "Mars/Olympus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a known time zone"), "{err}");
+}
