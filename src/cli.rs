@@ -61,6 +61,8 @@ pub enum Command {
     Tree(commands::tree::Args),
     /// What the agents cost: tokens and exact dollars by day, week, month, session, model, ...
     Cost(commands::cost::Args),
+    /// The price table: list, set a model's price, import LiteLLM's price map
+    Pricing(commands::pricing::Args),
     /// Remove projected transcript data older than a date (never memories or runs)
     Prune(commands::prune::Args),
     /// Integrity report for CI: degraded lines, failures, a recount against the files

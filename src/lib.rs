@@ -58,6 +58,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Show(a) => commands::show::run(&ctx, &a),
         Command::Tree(a) => commands::tree::run(&ctx, &a),
         Command::Cost(a) => commands::cost::run(&ctx, &a),
+        Command::Pricing(a) => commands::pricing::run(&ctx, &a),
         Command::Prune(a) => commands::prune::run(&ctx, &a),
         Command::Check(a) => commands::check::run(&ctx, &a),
         Command::Config(a) => commands::config::run(&ctx, &a),

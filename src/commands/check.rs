@@ -101,6 +101,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             },
             replay: false,
             only: Default::default(),
+            strict_pricing: false,
             bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);

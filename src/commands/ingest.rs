@@ -31,6 +31,10 @@ pub struct Args {
     /// Fail a session on its first malformed line instead of skipping the line (exit 1)
     #[arg(long)]
     pub strict: bool,
+
+    /// Fail a session that has a model with no price instead of keeping it unpriced (exit 1)
+    #[arg(long)]
+    pub strict_pricing: bool,
 }
 
 pub(crate) const SUMMARY_COLUMNS: &[Column] = &[
@@ -67,12 +71,8 @@ pub(crate) fn roots(ctx: &Ctx, args: &CorpusArgs) -> Result<Option<Vec<ingest::R
     Ok(Some(ingest::resolve_roots(&given)?))
 }
 
-pub(crate) fn run_corpus(
-    ctx: &Ctx,
-    corpus: &CorpusArgs,
-    strict: bool,
-    replay: bool,
-) -> Result<Exit> {
+pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
+    let (corpus, strict) = (&args.corpus, args.strict);
     let Some(roots) = roots(ctx, corpus)? else {
         return Ok(Exit::Success);
     };
@@ -87,6 +87,7 @@ pub(crate) fn run_corpus(
         max_file_size,
         replay,
         only: Default::default(),
+        strict_pricing: args.strict_pricing,
         bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
     };
     let pb = ctx
@@ -122,5 +123,5 @@ fn print_summary(ctx: &Ctx, s: &Summary) -> Result<()> {
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    run_corpus(ctx, &args.corpus, args.strict, false)
+    run_corpus(ctx, args, false)
 }

@@ -6,6 +6,7 @@ pub mod config;
 pub mod cost;
 pub mod ingest;
 pub mod man;
+pub mod pricing;
 pub mod prune;
 pub mod replay;
 pub mod sessions;

@@ -9,5 +9,5 @@ use super::ingest::{Args, run_corpus};
 use crate::Exit;
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    run_corpus(ctx, &args.corpus, args.strict, true)
+    run_corpus(ctx, args, true)
 }

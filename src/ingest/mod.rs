@@ -39,6 +39,8 @@ pub struct Options {
     pub replay: bool,
     /// Only these sessions (by id); empty means all.
     pub only: BTreeSet<String>,
+    /// Fail a session with a model the price table does not know.
+    pub strict_pricing: bool,
     /// Above this many bytes to read, a run is a bulk run (`Store::begin_bulk`):
     /// share counts are loaded up front instead of one index lookup per message.
     pub bulk_bytes: u64,
@@ -177,6 +179,7 @@ pub fn run(
             sum: &mut sum,
             counts,
             ckpt: Some(&ckpt),
+            strict_pricing: opts.strict_pricing,
         };
         let done = process(&mut sink, opts, jobs, progress);
         store.end_bulk(ckpt)?;
@@ -189,6 +192,7 @@ pub fn run(
             sum: &mut sum,
             counts: None,
             ckpt: None,
+            strict_pricing: opts.strict_pricing,
         };
         process(&mut sink, opts, jobs, progress)?;
     }
@@ -258,6 +262,7 @@ struct Sink<'a> {
     sum: &'a mut Summary,
     counts: Option<MessageCounts>,
     ckpt: Option<&'a Checkpointer>,
+    strict_pricing: bool,
 }
 
 impl Sink<'_> {
@@ -273,6 +278,25 @@ impl Sink<'_> {
         };
         let now = clock::now();
         sum.bytes_read += out.bytes;
+        // --strict-pricing (Decision 4): an unpriced model halts its session.
+        let out = match out.result {
+            Ok(parsed) if self.strict_pricing => match unpriced_model(store, &parsed) {
+                Some(model) => Outcome {
+                    result: Err(Failure {
+                        reason: format!(
+                            "--strict-pricing: model {model:?} has no price (sessionkit pricing set)"
+                        ),
+                        strict: true,
+                    }),
+                    ..out
+                },
+                None => Outcome {
+                    result: Ok(parsed),
+                    ..out
+                },
+            },
+            result => Outcome { result, ..out },
+        };
         for s in &out.skips {
             sum.skip(s.reason);
         }
@@ -322,6 +346,15 @@ impl Sink<'_> {
         }
         Ok(())
     }
+}
+
+/// The first model of a session the price table cannot price.
+fn unpriced_model(store: &Store, p: &ParsedSession) -> Option<String> {
+    p.usage
+        .iter()
+        .map(|u| u.model.as_str())
+        .find(|m| !crate::pricing::PriceTable::is_free(m) && store.prices().lookup(m).is_none())
+        .map(str::to_string)
 }
 
 /// The two buffers a worker reuses from file to file: one transcript and one
@@ -456,6 +489,7 @@ mod tests {
             max_file_size: 1 << 20,
             replay: false,
             only: BTreeSet::new(),
+            strict_pricing: false,
             bulk_bytes: u64::MAX,
         };
         let out = read_and_parse(&d.sessions[sid], &opts, &mut Buffers::default());

@@ -12,6 +12,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("migrations/0001_init.sql")),
     ("0002_edges", include_str!("migrations/0002_edges.sql")),
     ("0003_costs", include_str!("migrations/0003_costs.sql")),
+    ("0004_pricing", include_str!("migrations/0004_pricing.sql")),
 ];
 
 /// The schema version this binary writes.

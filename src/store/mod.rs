@@ -3,6 +3,7 @@
 
 pub mod costs;
 mod migrate;
+pub mod pricing;
 pub mod projection;
 pub mod reports;
 pub mod settings;
@@ -166,6 +167,7 @@ impl Store {
             prices: crate::pricing::PriceTable::embedded(),
         };
         migrate::migrate(&mut store.conn, path)?;
+        store.load_prices()?;
         Ok(store)
     }
 

@@ -125,3 +125,79 @@ fn days_follow_the_time_zone_across_dst() {
     assert_eq!(code, 2);
     assert!(err.contains("not a known time zone"), "{err}");
 }
+
+#[test]
+fn pricing_set_and_import_reprice_in_one_step() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let list = env.json(&["pricing", "list", "--model", "haiku-4-5-2025"]);
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            list[0]["input"].as_str(),
+            list[0]["cache_write_1h"].as_str(),
+            list[0]["source"].as_str()
+        ),
+        (Some("1"), Some("2"), Some("embedded"))
+    );
+    // Sonnet 4.5 at 6 / 30 (cache rates default to the input rate): B's msg_B1
+    // becomes 7×6 + 70×30 + 700×6 + 7000×6 = 48,342 → 48,342,000 nano-dollars.
+    let r = env.json(&[
+        "pricing",
+        "set",
+        "claude-sonnet-4-5-20250929",
+        "--input",
+        "6",
+        "--output",
+        "30",
+    ]);
+    assert_eq!(
+        r["rows_repriced"], 5,
+        "the five counted Sonnet 4.5 messages"
+    );
+    // New minus old per message ($/MTok·tokens): A1 855, A2 3,195, B1 42,546,
+    // D1 4,563, N1 19,314 → 70,473 → 70,473,000 nano-dollars.
+    assert_eq!(r["cost_delta_nanousd"], 70_473_000);
+    assert_eq!(env.json(&["show", B])["cost_nanousd"], 48_342_000 + 67_100);
+    assert_eq!(
+        env.json(&["pricing", "list", "--model", "sonnet-4-5-2025"])[0]["source"],
+        "custom"
+    );
+    // Bad input is refused and changes nothing.
+    let (code, _, err) = env.run(&[
+        "pricing",
+        "set",
+        "claude-sonnet-4-5-20250929",
+        "--input",
+        "cheap",
+        "--output",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is not a price in dollars per million tokens"),
+        "{err}"
+    );
+    assert_eq!(env.json(&["show", B])["cost_nanousd"], 48_342_000 + 67_100);
+    // A LiteLLM price map: per-token dollars, converted exactly.
+    let file = env.path("prices.json");
+    std::fs::write(
+        &file,
+        r#"{"sample_spec": {"input_cost_per_token": 1},
+            "claude-sonnet-4-5-20250929": {"input_cost_per_token": 3e-06, "output_cost_per_token": 1.5e-05,
+              "cache_read_input_token_cost": 3e-07, "cache_creation_input_token_cost": 3.75e-06,
+              "cache_creation_input_token_cost_above_1hr": 6e-06}}"#,
+    )
+    .unwrap();
+    let r = env.json(&["pricing", "import", file.to_str().unwrap()]);
+    assert_eq!(r["models"], 1);
+    assert_eq!(r["cost_delta_nanousd"], -70_473_000);
+    assert_eq!(
+        env.json(&["show", B])["cost_nanousd"],
+        5_863_100,
+        "back to the list price"
+    );
+    let (code, _, err) = env.run(&["pricing", "import", "/no/such.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("reading /no/such.json"), "{err}");
+}

@@ -224,6 +224,23 @@ fn costs_are_exact_and_unknown_models_stay_unpriced() {
         })
         .collect();
     assert_eq!(by[1], ("claude-made-up-9".to_string(), Value::Null));
+    // For CI, --strict-pricing halts such a session instead (exit 1).
+    let strict = Env::new();
+    let (code, out, _) = strict.run(&[
+        "ingest",
+        "--strict-pricing",
+        "--root",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(s["sessions_failed"], 1);
+    assert_eq!(
+        s["failures"][0]["reason"],
+        "--strict-pricing: model \"claude-made-up-9\" has no price (sessionkit pricing set)"
+    );
     let (code, out, _) = env.run(&["check", "--no-recount", "--format", "jsonl"]);
     assert_eq!(code, 1, "check reports unpriced tokens");
     let f: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();

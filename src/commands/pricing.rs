@@ -1,0 +1,223 @@
+//! `sessionkit pricing list|set|import`: the price table in force.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+use super::Ctx;
+use crate::Exit;
+use crate::clock;
+use crate::output::{Column, col};
+use crate::pricing::{Price, Rate, Rates, Tier, parse_rate, usd};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// The prices in force ($ per million tokens), embedded or set by you
+    List {
+        /// Only models whose id contains PATTERN
+        #[arg(long, value_name = "PATTERN")]
+        model: Option<String>,
+    },
+    /// Set a model's price ($ per million tokens); reprices stored messages
+    Set {
+        model: String,
+        #[arg(long, value_name = "USD")]
+        input: String,
+        #[arg(long, value_name = "USD")]
+        output: String,
+        /// [default: the input rate]
+        #[arg(long, value_name = "USD")]
+        cache_read: Option<String>,
+        /// [default: the input rate]
+        #[arg(long = "cache-write-5m", value_name = "USD")]
+        cache_write_5m: Option<String>,
+        /// [default: the 5-minute write rate]
+        #[arg(long = "cache-write-1h", value_name = "USD")]
+        cache_write_1h: Option<String>,
+    },
+    /// Import LiteLLM's model_prices_and_context_window.json; reprices stored messages
+    Import { file: PathBuf },
+}
+
+const LIST: &[Column] = &[
+    col("model", "model"),
+    col("input", "input"),
+    col("output", "output"),
+    col("cache_read", "cache read"),
+    col("cache_write_5m", "cache w 5m"),
+    col("cache_write_1h", "cache w 1h"),
+    col("tiers", "long context"),
+    col("source", "source"),
+];
+
+const CHANGE: &[Column] = &[
+    col("models", "models"),
+    col("rows_repriced", "rows repriced"),
+    col("cost_delta_usd", "cost moved"),
+];
+
+/// Micro-dollars per MTok as a decimal number of dollars.
+fn dollars(r: Rate) -> String {
+    let s = format!("{}.{:06}", r / 1_000_000, r % 1_000_000);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn rate(name: &str, v: &str) -> Result<Rate> {
+    parse_rate(v).with_context(|| {
+        format!("--{name} {v:?} is not a price in dollars per million tokens (e.g. 3 or 0.125)")
+    })
+}
+
+/// LiteLLM's per-token dollars as micro-dollars per million tokens.
+fn per_token(v: &Value) -> Option<Rate> {
+    let x = v.as_f64()?;
+    (x.is_finite() && x >= 0.0).then(|| (x * 1e12).round() as Rate)
+}
+
+/// The rows of a LiteLLM price map (its field names: pricing/README.md).
+fn litellm(doc: &Value) -> Result<Vec<Price>> {
+    let map = doc
+        .as_object()
+        .context("not a LiteLLM price map (expected a JSON object of models)")?;
+    let mut out = Vec::new();
+    for (model, e) in map {
+        if model == "sample_spec" {
+            continue;
+        }
+        let (Some(i), Some(o)) = (
+            per_token(&e["input_cost_per_token"]),
+            per_token(&e["output_cost_per_token"]),
+        ) else {
+            continue;
+        };
+        let cr = per_token(&e["cache_read_input_token_cost"]).unwrap_or(i);
+        let w5 = per_token(&e["cache_creation_input_token_cost"]).unwrap_or(i);
+        let w1 = per_token(&e["cache_creation_input_token_cost_above_1hr"]).unwrap_or(w5);
+        let base = Rates {
+            input: i,
+            output: o,
+            cache_read: cr,
+            cache_write_5m: w5,
+            cache_write_1h: w1,
+        };
+        let above = |f: &str| per_token(&e[format!("{f}_above_200k_tokens")]);
+        let mut tiers = Vec::new();
+        if above("input_cost_per_token").is_some() || above("output_cost_per_token").is_some() {
+            tiers.push(Tier {
+                threshold: 200_000,
+                rates: Rates {
+                    input: above("input_cost_per_token").unwrap_or(i),
+                    output: above("output_cost_per_token").unwrap_or(o),
+                    cache_read: above("cache_read_input_token_cost").unwrap_or(cr),
+                    cache_write_5m: above("cache_creation_input_token_cost").unwrap_or(w5),
+                    cache_write_1h: per_token(
+                        &e["cache_creation_input_token_cost_above_1hr_above_200k_tokens"],
+                    )
+                    .unwrap_or(w1),
+                },
+            });
+        }
+        out.push(Price {
+            model: model.clone(),
+            base,
+            tiers,
+        });
+    }
+    if out.is_empty() {
+        bail!("no model in that file has input and output prices");
+    }
+    Ok(out)
+}
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    let mut store = ctx.open()?;
+    let (prices, source) = match &args.action {
+        Action::List { model } => {
+            let sources = store.price_sources()?;
+            let pat = model.as_deref().map(str::to_lowercase);
+            let rows: Vec<Value> = store
+                .prices()
+                .prices
+                .values()
+                .filter(|p| pat.as_deref().is_none_or(|m| p.model.to_lowercase().contains(m)))
+                .map(|p| {
+                    let b = &p.base;
+                    let tiers: Vec<String> = p
+                        .tiers
+                        .iter()
+                        .map(|t| format!(">{}: {}/{}", t.threshold, dollars(t.rates.input), dollars(t.rates.output)))
+                        .collect();
+                    json!({
+                        "model": p.model, "input": dollars(b.input), "output": dollars(b.output),
+                        "cache_read": dollars(b.cache_read), "cache_write_5m": dollars(b.cache_write_5m),
+                        "cache_write_1h": dollars(b.cache_write_1h), "tiers": tiers,
+                        "source": sources.get(&p.model).map_or("embedded", String::as_str),
+                    })
+                })
+                .collect();
+            ctx.out.records(LIST, &rows)?;
+            return Ok(Exit::Success);
+        }
+        Action::Set {
+            model,
+            input,
+            output,
+            cache_read,
+            cache_write_5m,
+            cache_write_1h,
+        } => {
+            let i = rate("input", input)?;
+            let w5 = cache_write_5m
+                .as_deref()
+                .map(|v| rate("cache-write-5m", v))
+                .transpose()?
+                .unwrap_or(i);
+            let base = Rates {
+                input: i,
+                output: rate("output", output)?,
+                cache_read: cache_read
+                    .as_deref()
+                    .map(|v| rate("cache-read", v))
+                    .transpose()?
+                    .unwrap_or(i),
+                cache_write_5m: w5,
+                cache_write_1h: cache_write_1h
+                    .as_deref()
+                    .map(|v| rate("cache-write-1h", v))
+                    .transpose()?
+                    .unwrap_or(w5),
+            };
+            (
+                vec![Price {
+                    model: model.clone(),
+                    base,
+                    tiers: Vec::new(),
+                }],
+                "custom",
+            )
+        }
+        Action::Import { file } => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            let doc: Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not JSON", file.display()))?;
+            (litellm(&doc)?, "import")
+        }
+    };
+    let done = store.set_prices(&prices, source, clock::now())?;
+    let row = json!({
+        "models": prices.len(),
+        "rows_repriced": done.rows,
+        "cost_delta_usd": usd(done.delta_nanousd),
+        "cost_delta_nanousd": done.delta_nanousd,
+    });
+    ctx.out.record(CHANGE, &row)?;
+    Ok(Exit::Success)
+}
