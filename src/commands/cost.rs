@@ -72,6 +72,77 @@ pub struct Args {
     /// Draw a bar chart of cost per row after the table (table format only)
     #[arg(long)]
     pub chart: bool,
+
+    /// With --session: cost per compaction segment (the segments sum to the session)
+    #[arg(long, requires = "session")]
+    pub segments: bool,
+}
+
+/// Cost per compaction segment of one session: segment i holds the messages
+/// from the i-th boundary (the session's start for i = 0) to the next one.
+fn segments(ctx: &Ctx, store: &crate::store::Store, session: &str) -> Result<Exit> {
+    let bounds = store.compactions_of(session)?;
+    let mut times: Vec<(i64, Option<String>, Option<i64>)> = bounds
+        .iter()
+        .filter_map(|c| Some((c.at?, c.trigger.clone(), c.pre_tokens)))
+        .collect();
+    times.sort_by_key(|t| t.0);
+    let mut seg: Vec<Totals> = vec![Totals::default(); times.len() + 1];
+    let filter = CostFilter {
+        session: Some(session.to_string()),
+        ..CostFilter::default()
+    };
+    let mut total = Totals::default();
+    store.each_cost_row(&filter, |r| {
+        // A message at a boundary's instant belongs to the segment it opens.
+        let i = r.at.map_or(0, |t| times.partition_point(|b| b.0 <= t));
+        add(&mut seg[i], &r);
+        add(&mut total, &r);
+    })?;
+    let mut rows: Vec<Value> = seg
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let mut o = Map::new();
+            o.insert("segment".into(), json!(i));
+            o.insert(
+                "starts_at".into(),
+                super::time(if i == 0 { None } else { Some(times[i - 1].0) }),
+            );
+            o.insert(
+                "trigger".into(),
+                json!(if i == 0 { None } else { times[i - 1].1.clone() }),
+            );
+            o.insert(
+                "pre_tokens".into(),
+                json!(if i == 0 { None } else { times[i - 1].2 }),
+            );
+            put_totals(&mut o, t);
+            Value::Object(o)
+        })
+        .collect();
+    if matches!(ctx.out.format, Format::Table | Format::Csv) {
+        let mut o = Map::new();
+        o.insert("segment".into(), json!("total"));
+        put_totals(&mut o, &total);
+        rows.push(Value::Object(o));
+    }
+    let cols = [
+        col("segment", "segment"),
+        col("starts_at", "starts"),
+        col("trigger", "trigger"),
+        col("pre_tokens", "pre tokens"),
+        col("messages", "messages"),
+        col("input_tokens", "input"),
+        col("output_tokens", "output"),
+        col("cache_write_5m_tokens", "cache w 5m"),
+        col("cache_write_1h_tokens", "cache w 1h"),
+        col("cache_read_tokens", "cache read"),
+        col("cost_usd", "cost"),
+        col("unpriced_tokens", "unpriced"),
+    ];
+    ctx.out.records(&cols, &rows)?;
+    Ok(Exit::Success)
 }
 
 fn merge(t: &mut Totals, o: &Totals) {
@@ -193,6 +264,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             .map(|s| store.resolve_session(s))
             .transpose()?,
     };
+    if args.segments {
+        let sid = filter.session.clone().unwrap_or_default();
+        return segments(ctx, &store, &sid);
+    }
     let mut groups: BTreeMap<Vec<String>, Totals> = BTreeMap::new();
     let mut total = Totals::default();
     let timed = args

@@ -201,3 +201,31 @@ fn pricing_set_and_import_reprice_in_one_step() {
     assert_eq!(code, 2);
     assert!(err.contains("reading /no/such.json"), "{err}");
 }
+
+#[test]
+fn segments_split_at_compactions_and_sum_to_the_session() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    // Session A compacts at 10:01:00: msg_A1, S1, S2 before; msg_A2 and the
+    // synthetic message after.
+    let segs = env.json(&["cost", "--session", "1111", "--segments"]);
+    let segs = segs.as_array().unwrap();
+    assert_eq!(segs.len(), 2);
+    assert_eq!(
+        (segs[0]["messages"].as_u64(), segs[1]["messages"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(segs[1]["trigger"], "auto");
+    assert_eq!(segs[1]["pre_tokens"], 160000);
+    assert_eq!(segs[1]["starts_at"], "2026-01-10T10:01:00.000Z");
+    let sum: i64 = segs
+        .iter()
+        .map(|s| s["cost_nanousd"].as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        sum,
+        env.json(&["show", A])["cost_nanousd"].as_i64().unwrap()
+    );
+    let (code, _, err) = env.run(&["cost", "--segments"]);
+    assert_eq!(code, 2, "--segments needs --session: {err}");
+}
