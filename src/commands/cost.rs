@@ -153,40 +153,22 @@ fn merge(t: &mut Totals, o: &Totals) {
     t.unpriced_tokens += o.unpriced_tokens;
 }
 
-/// Whether a zone has UTC's days (then the rollup, kept per UTC day, answers).
-fn is_utc(tz: &jiff::tz::TimeZone) -> bool {
-    matches!(
-        tz.iana_name(),
-        Some(
-            "UTC"
-                | "Etc/UTC"
-                | "Etc/Universal"
-                | "Universal"
-                | "Zulu"
-                | "Etc/Zulu"
-                | "Etc/GMT"
-                | "GMT"
-        )
-    )
+/// Whether an instant falls on a whole UTC hour.
+fn whole_hour(t: Option<i64>) -> bool {
+    t.is_none_or(|ms| ms.rem_euclid(3_600_000) == 0)
 }
 
-/// Whether an instant falls on a UTC day boundary.
-fn midnight(t: Option<i64>) -> bool {
-    t.is_none_or(|ms| ms.rem_euclid(86_400_000) == 0)
+/// Whether a zone's offset is a whole number of hours at every instant of
+/// `hours` (then hourly rollup rows fall in exactly one local day each).
+fn whole_hour_zone(tz: &jiff::tz::TimeZone, hours: &[i64]) -> bool {
+    hours.iter().filter(|h| **h >= 0).all(|h| {
+        jiff::Timestamp::from_millisecond(h * 3_600_000)
+            .is_ok_and(|ts| tz.to_offset(ts).seconds() % 3600 == 0)
+    })
 }
 
-fn day_key(day: &str, key: Key) -> String {
-    let Ok(d) = day.parse::<jiff::civil::Date>() else {
-        return "unknown".into();
-    };
-    match key {
-        Key::Day => d.to_string(),
-        Key::Month => format!("{:04}-{:02}", d.year(), d.month()),
-        _ => {
-            let w = d.iso_week_date();
-            format!("{:04}-W{:02}", w.year(), w.week())
-        }
-    }
+fn hour_key(hour: i64, key: Key, tz: &jiff::tz::TimeZone) -> String {
+    period((hour >= 0).then_some(hour * 3_600_000), key, tz)
 }
 
 /// The non-time keys of a row.
@@ -200,7 +182,7 @@ struct Ids<'r> {
 }
 
 /// The group of a row: each `--by` key in order (`when` gives the periods).
-fn group(by: &[Key], ids: &Ids<'_>, when: impl Fn(Key) -> String) -> Vec<String> {
+fn group(by: &[Key], ids: &Ids<'_>, mut when: impl FnMut(Key) -> String) -> Vec<String> {
     by.iter()
         .map(|k| match k {
             Key::Day | Key::Week | Key::Month => when(*k),
@@ -270,13 +252,18 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     }
     let mut groups: BTreeMap<Vec<String>, Totals> = BTreeMap::new();
     let mut total = Totals::default();
-    let timed = args
-        .by
-        .iter()
-        .any(|k| matches!(k, Key::Day | Key::Week | Key::Month));
-    if (is_utc(&tz) || !timed) && midnight(filter.since) && midnight(filter.until) {
-        // The rollup answers in a few rows per session (DESIGN.md: reports ≤ 50 ms).
-        store.each_rollup_row(&filter, |r| {
+    let mut rollup = Vec::new();
+    let hourly = whole_hour(filter.since) && whole_hour(filter.until);
+    if hourly {
+        store.each_rollup_row(&filter, |r| rollup.push(r))?;
+    }
+    let hours: Vec<i64> = rollup.iter().map(|r| r.hour).collect();
+    if hourly && whole_hour_zone(&tz, &hours) {
+        // The hourly rollup answers in a few rows per session (reports ≤ 50 ms);
+        // each distinct hour is converted to its local period once.
+        let mut periods: std::collections::HashMap<(i64, u8), String> =
+            std::collections::HashMap::new();
+        for r in &rollup {
             let ids = Ids {
                 session_id: &r.session_id,
                 agent_id: &r.agent_id,
@@ -285,12 +272,17 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                 harness: &r.harness,
                 agent_type: r.agent_type.as_deref(),
             };
-            let key = group(&args.by, &ids, |k| day_key(&r.day, k));
+            let key = group(&args.by, &ids, |k| {
+                periods
+                    .entry((r.hour, k as u8))
+                    .or_insert_with(|| hour_key(r.hour, k, &tz))
+                    .clone()
+            });
             merge(groups.entry(key).or_default(), &r.totals);
             merge(&mut total, &r.totals);
-        })?;
+        }
     } else {
-        // Another zone's days, or a bound inside a day: every message, exactly.
+        // A zone with a part-hour offset, or a bound inside an hour: every message.
         store.each_cost_row(&filter, |r| {
             let ids = Ids {
                 session_id: &r.session_id,

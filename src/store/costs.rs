@@ -75,40 +75,74 @@ pub struct RollupRow {
     pub session_id: String,
     pub agent_id: String,
     pub model: String,
-    pub day: String,
+    /// Hours since the epoch (UTC); -1 when unknown.
+    pub hour: i64,
     pub totals: super::reports::Totals,
     pub project: Option<String>,
     pub harness: String,
     pub agent_type: Option<String>,
 }
 
+/// One rollup row's totals, in the order `reports::totals_at` reads them.
+const ROW_TOTALS: &str = "u.messages, u.input_tokens, u.output_tokens, u.cache_write_5m_tokens, \
+     u.cache_write_1h_tokens, u.cache_read_tokens, u.priced_messages, u.cost_nanousd, u.unpriced_tokens";
+
 impl Store {
-    /// Visits the rollup rows matching `f`; `since`/`until` are UTC days here.
+    /// Visits the rollup rows matching `f`; `since`/`until` must be whole hours.
     pub fn each_rollup_row(&self, f: &CostFilter, mut visit: impl FnMut(RollupRow)) -> Result<()> {
-        let day = |t: Option<Millis>| t.map(crate::clock::format_day);
+        use std::collections::HashMap;
+        let hour = |t: Option<Millis>| t.map(|t| t.div_euclid(3_600_000));
+        // Sessions and agents are few: look them up in memory, not per row.
+        let mut sessions: HashMap<String, (Option<String>, Option<String>, String)> =
+            HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT session_id, project, project_slug, harness FROM sessions")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            sessions.insert(r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?));
+        }
+        drop(rows);
+        let mut agents: HashMap<(String, String), Option<String>> = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT session_id, agent_id, agent_type FROM agents")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            agents.insert((r.get(0)?, r.get(1)?), r.get(2)?);
+        }
+        drop(rows);
         let sql = format!(
-            "SELECT u.session_id, u.agent_id, u.model, u.day, {}, s.project, s.harness, a.agent_type
-             FROM usage_rollup u
-             JOIN sessions s ON s.session_id = u.session_id
-             LEFT JOIN agents a ON a.session_id = u.session_id AND a.agent_id = u.agent_id
-             WHERE (?1 IS NULL OR u.day >= ?1) AND (?2 IS NULL OR u.day < ?2)
-               AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
-               AND (?4 IS NULL OR u.session_id = ?4)
-             GROUP BY u.session_id, u.agent_id, u.model, u.day",
-            super::reports::TOTALS
+            "SELECT u.session_id, u.agent_id, u.model, u.hour, {ROW_TOTALS} FROM usage_rollup u
+             WHERE (?1 IS NULL OR u.hour >= ?1) AND (?2 IS NULL OR (u.hour < ?2 AND u.hour >= 0))
+               AND (?3 IS NULL OR u.session_id = ?3)"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let mut rows = stmt.query(params![day(f.since), day(f.until), f.project, f.session])?;
+        let mut rows = stmt.query(params![hour(f.since), hour(f.until), f.session])?;
         while let Some(r) = rows.next()? {
+            let session_id: String = r.get(0)?;
+            let Some((project, slug, harness)) = sessions.get(&session_id) else {
+                continue;
+            };
+            if let Some(p) = &f.project {
+                if project.as_ref() != Some(p) && slug.as_ref() != Some(p) {
+                    continue;
+                }
+            }
+            let agent_id: String = r.get(1)?;
+            let agent_type = agents
+                .get(&(session_id.clone(), agent_id.clone()))
+                .cloned()
+                .flatten();
             visit(RollupRow {
-                session_id: r.get(0)?,
-                agent_id: r.get(1)?,
+                agent_type,
+                project: project.clone(),
+                harness: harness.clone(),
+                session_id,
+                agent_id,
                 model: r.get(2)?,
-                day: r.get(3)?,
+                hour: r.get(3)?,
                 totals: super::reports::totals_at(r, 4)?,
-                project: r.get(13)?,
-                harness: r.get(14)?,
-                agent_type: r.get(15)?,
             });
         }
         Ok(())

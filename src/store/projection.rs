@@ -783,10 +783,10 @@ pub(crate) fn settle_messages(
 pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) -> Result<()> {
     let mut delete = tx.prepare_cached("DELETE FROM usage_rollup WHERE session_id = ?1")?;
     let mut insert = tx.prepare_cached(
-        "INSERT INTO usage_rollup(session_id, agent_id, model, day, messages, input_tokens, output_tokens,
+        "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
            cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
            priced_messages, cost_nanousd, unpriced_tokens)
-         SELECT session_id, agent_id, model, COALESCE(strftime('%Y-%m-%d', occurred_at / 1000, 'unixepoch'), ''),
+         SELECT session_id, agent_id, model, COALESCE(occurred_at / 3600000 - (occurred_at < 0), -1),
            COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens),
            SUM(cache_write_1h_tokens), SUM(cache_read_tokens), MIN(occurred_at), MAX(occurred_at),
            COUNT(cost_nanousd), COALESCE(SUM(cost_nanousd), 0),

@@ -64,10 +64,41 @@ fn cost_by_day_and_model_is_exact() {
 fn rollup_and_exact_paths_agree() {
     let env = Env::new();
     env.ingest(&fixtures());
-    // UTC answers from the rollup; Africa/Abidjan (UTC+0, no DST) reads every message.
+    // Whole hours answer from the hourly rollup; a bound inside an hour reads
+    // every message. Both give the same rows.
     let fast = by(&env, &["--by", "day,session", "--tz", "UTC"]);
-    let exact = by(&env, &["--by", "day,session", "--tz", "Africa/Abidjan"]);
+    let exact = by(
+        &env,
+        &[
+            "--by",
+            "day,session",
+            "--tz",
+            "UTC",
+            "--since",
+            "1970-01-01T00:00:01Z",
+        ],
+    );
     assert_eq!(fast, exact);
+    // A zone with a part-hour offset (India, +05:30) also reads every message.
+    let kolkata = by(&env, &["--by", "day", "--tz", "Asia/Kolkata"]);
+    let n: u64 = kolkata
+        .iter()
+        .map(|d| d["messages"].as_u64().unwrap())
+        .sum();
+    assert_eq!(n, 12);
+    let berlin_fast = by(&env, &["--by", "day", "--tz", "Europe/Berlin"]);
+    let berlin_exact = by(
+        &env,
+        &[
+            "--by",
+            "day",
+            "--tz",
+            "Europe/Berlin",
+            "--since",
+            "1970-01-01T00:00:01Z",
+        ],
+    );
+    assert_eq!(berlin_fast, berlin_exact);
     // A bound inside a day reads messages exactly: only D's message on the 13th at 07:00:04.
     let late = by(&env, &["--since", "2026-01-13T07:00:01Z", "--tz", "UTC"]);
     assert_eq!(late.len(), 1);

@@ -106,14 +106,16 @@ CREATE VIEW token_usage AS
            cost_nanousd
     FROM usage_observations WHERE counted = 1;
 
--- token_usage summed per session, agent, model and UTC day, kept current in
+-- token_usage summed per session, agent, model and UTC hour (hours since the
+-- epoch; -1 when the message has no time), so days of any zone whose offset is
+-- whole hours come from it. Kept current in
 -- the same transaction as every change to it, so reports read a few rows per
 -- session instead of every message.
 CREATE TABLE usage_rollup (
     session_id             TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
     agent_id               TEXT NOT NULL,
     model                  TEXT NOT NULL,
-    day                    TEXT NOT NULL,
+    hour                   INTEGER NOT NULL,
     messages               INTEGER NOT NULL,
     input_tokens           INTEGER NOT NULL,
     output_tokens          INTEGER NOT NULL,
@@ -122,7 +124,7 @@ CREATE TABLE usage_rollup (
     cache_read_tokens      INTEGER NOT NULL,
     first_at               INTEGER,
     last_at                INTEGER,
-    PRIMARY KEY (session_id, agent_id, model, day)
+    PRIMARY KEY (session_id, agent_id, model, hour)
 ) WITHOUT ROWID;
 
 CREATE TABLE compactions (
