@@ -13,6 +13,18 @@ use crate::pricing::cents;
 use crate::store::costs::{CostFilter, CostRow};
 use crate::store::reports::Totals;
 
+/// The amount columns of every cost row, after its keys.
+const AMOUNTS: [Column; 8] = [
+    col("messages", "messages"),
+    col("input_tokens", "input"),
+    col("output_tokens", "output"),
+    col("cache_write_5m_tokens", "cache w 5m"),
+    col("cache_write_1h_tokens", "cache w 1h"),
+    col("cache_read_tokens", "cache read"),
+    col("cost_usd", "cost"),
+    col("unpriced_tokens", "unpriced"),
+];
+
 /// What `--by` can group on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Key {
@@ -127,20 +139,13 @@ fn segments(ctx: &Ctx, store: &crate::store::Store, session: &str) -> Result<Exi
         put_totals(&mut o, &total);
         rows.push(Value::Object(o));
     }
-    let cols = [
+    let mut cols = vec![
         col("segment", "segment"),
         col("starts_at", "starts"),
         col("trigger", "trigger"),
         col("pre_tokens", "pre tokens"),
-        col("messages", "messages"),
-        col("input_tokens", "input"),
-        col("output_tokens", "output"),
-        col("cache_write_5m_tokens", "cache w 5m"),
-        col("cache_write_1h_tokens", "cache w 1h"),
-        col("cache_read_tokens", "cache read"),
-        col("cost_usd", "cost"),
-        col("unpriced_tokens", "unpriced"),
     ];
+    cols.extend(AMOUNTS);
     ctx.out.records(&cols, &rows)?;
     Ok(Exit::Success)
 }
@@ -307,16 +312,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     };
     let mut rows: Vec<Value> = groups.iter().map(|(k, t)| row(k, t)).collect();
     let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();
-    cols.extend([
-        col("messages", "messages"),
-        col("input_tokens", "input"),
-        col("output_tokens", "output"),
-        col("cache_write_5m_tokens", "cache w 5m"),
-        col("cache_write_1h_tokens", "cache w 1h"),
-        col("cache_read_tokens", "cache read"),
-        col("cost_usd", "cost"),
-        col("unpriced_tokens", "unpriced"),
-    ]);
+    cols.extend(AMOUNTS);
     // A totals row for people (table, csv); JSON carries the rows only.
     if matches!(ctx.out.format, Format::Table | Format::Csv) && !rows.is_empty() {
         let label: Vec<String> = args
