@@ -46,6 +46,7 @@ fn cell_text(v: Option<&Value>, key: &str) -> String {
             }
             _ => n.to_string(),
         },
+        Some(Value::Array(a)) if a.is_empty() => "-".to_string(),
         Some(Value::Array(a)) => a
             .iter()
             .map(|x| cell_text(Some(x), key))
