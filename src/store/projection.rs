@@ -137,10 +137,16 @@ impl Store {
         let sid = p.session_id.as_str();
         upsert_session(&tx, p, meta)?;
         replace_agents(&tx, p)?;
-        let touched = write_observations(&tx, p, counts, &self.prices)?;
-        let mut affected = settle_messages(&tx, &touched, &self.prices)?;
-        affected.insert(sid.to_string());
-        refresh_rollup(&tx, &affected)?;
+        let (touched, own) = write_observations(&tx, p, counts, &self.prices)?;
+        if touched.is_empty() {
+            // Nothing shared moved: the session's counted rows are the ones it
+            // just wrote alone, summed in memory (no query over the view).
+            write_rollup(&tx, sid, &own)?;
+        } else {
+            let mut affected = settle_messages(&tx, &touched, &self.prices)?;
+            affected.insert(sid.to_string());
+            refresh_rollup(&tx, &affected)?;
+        }
         replace_lines(&tx, p)?;
         tx.execute(
             "INSERT INTO ingest_checkpoints(session_id, scope, fingerprint, revision, recorded_at)
@@ -502,7 +508,7 @@ fn write_observations(
     p: &ParsedSession,
     mut counts: Option<&mut MessageCounts>,
     prices: &PriceTable,
-) -> Result<BTreeSet<String>> {
+) -> Result<(BTreeSet<String>, Rollup)> {
     let sid = p.session_id.as_str();
     let mut old: BTreeSet<String> = BTreeSet::new();
     {
@@ -587,7 +593,61 @@ fn write_observations(
         }
         touched.clear();
     }
-    Ok(touched)
+    let mut own = Rollup::new();
+    for r in rows.iter().filter(|r| r.counted) {
+        let hour = r.at.filter(|t| *t >= 0).map_or(-1, |t| t / 3_600_000);
+        let agent = r.agent_id.unwrap_or(sid).to_string();
+        let e = own.entry((agent, r.model.to_string(), hour)).or_default();
+        e.messages += 1;
+        for (acc, t) in e.tokens.iter_mut().zip(r.tokens) {
+            *acc += t;
+        }
+        match r.cost {
+            Some(c) => {
+                e.priced += 1;
+                e.cost += c;
+            }
+            None => e.unpriced += r.tokens.iter().sum::<i64>(),
+        }
+        if let Some(a) = r.at {
+            e.first = Some(e.first.map_or(a, |f| f.min(a)));
+            e.last = Some(e.last.map_or(a, |l| l.max(a)));
+        }
+    }
+    Ok((touched, own))
+}
+
+/// A session's rollup rows summed in memory, by (agent, model, UTC hour).
+type Rollup = std::collections::BTreeMap<(String, String, i64), RollupSums>;
+
+#[derive(Default)]
+struct RollupSums {
+    messages: i64,
+    tokens: [i64; 5],
+    priced: i64,
+    cost: i64,
+    unpriced: i64,
+    first: Option<i64>,
+    last: Option<i64>,
+}
+
+/// Replaces a session's rollup with rows summed in memory.
+fn write_rollup(tx: &Transaction<'_>, sid: &str, own: &Rollup) -> Result<()> {
+    tx.execute("DELETE FROM usage_rollup WHERE session_id = ?1", [sid])?;
+    let mut put = tx.prepare_cached(
+        "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
+           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
+           priced_messages, cost_nanousd, unpriced_tokens)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+    )?;
+    for ((agent, model, hour), e) in own {
+        let t = &e.tokens;
+        put.execute(params![
+            sid, agent, model, hour, e.messages, t[0], t[1], t[2], t[3], t[4], e.first, e.last,
+            e.priced, e.cost, e.unpriced
+        ])?;
+    }
+    Ok(())
 }
 
 /// One observation row as bound to the INSERT.
@@ -786,7 +846,7 @@ pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) 
         "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
            cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
            priced_messages, cost_nanousd, unpriced_tokens)
-         SELECT session_id, agent_id, model, COALESCE(occurred_at / 3600000 - (occurred_at < 0), -1),
+         SELECT session_id, agent_id, model, CASE WHEN occurred_at >= 0 THEN occurred_at / 3600000 ELSE -1 END,
            COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens),
            SUM(cache_write_1h_tokens), SUM(cache_read_tokens), MIN(occurred_at), MAX(occurred_at),
            COUNT(cost_nanousd), COALESCE(SUM(cost_nanousd), 0),

@@ -197,16 +197,21 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Sessions whose rollup disagrees with their token rows (should be none).
+    /// Sessions whose rollup disagrees with their token rows (should be none):
+    /// every column of every rollup row against the same sums recomputed.
     pub fn rollup_mismatches(&self) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare(
-            "WITH t AS (SELECT session_id, agent_id, model, COUNT(*) n, SUM(input_tokens) i, SUM(output_tokens) o,
-                          SUM(cache_write_5m_tokens) w5, SUM(cache_write_1h_tokens) w1, SUM(cache_read_tokens) r
-                        FROM token_usage GROUP BY session_id, agent_id, model),
-                  u AS (SELECT session_id, agent_id, model, SUM(messages) n, SUM(input_tokens) i,
-                          SUM(output_tokens) o, SUM(cache_write_5m_tokens) w5, SUM(cache_write_1h_tokens) w1,
-                          SUM(cache_read_tokens) r
-                        FROM usage_rollup GROUP BY session_id, agent_id, model)
+            "WITH t AS (SELECT session_id, agent_id, model,
+                          CASE WHEN occurred_at >= 0 THEN occurred_at / 3600000 ELSE -1 END AS hour,
+                          COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens),
+                          SUM(cache_write_1h_tokens), SUM(cache_read_tokens), MIN(occurred_at), MAX(occurred_at),
+                          COUNT(cost_nanousd), COALESCE(SUM(cost_nanousd), 0),
+                          SUM(CASE WHEN cost_nanousd IS NULL THEN input_tokens + output_tokens
+                                + cache_write_5m_tokens + cache_write_1h_tokens + cache_read_tokens ELSE 0 END)
+                        FROM token_usage GROUP BY session_id, agent_id, model, 4),
+                  u AS (SELECT session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
+                          cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
+                          priced_messages, cost_nanousd, unpriced_tokens FROM usage_rollup)
              SELECT DISTINCT session_id FROM (
                SELECT * FROM t EXCEPT SELECT * FROM u
                UNION ALL
