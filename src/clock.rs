@@ -158,11 +158,6 @@ pub fn format_instant(ms: Millis) -> String {
     )
 }
 
-/// The UTC calendar day of an instant, `YYYY-MM-DD`.
-pub fn format_day(ms: Millis) -> String {
-    format_instant(ms)[..10].to_string()
-}
-
 /// Parses a user-given bound: an RFC 3339 instant, a `YYYY-MM-DD` date (UTC
 /// midnight), or a span back from now such as `30d`, `12h`, `90m`, `2w`.
 pub fn parse_bound(s: &str) -> Result<Millis> {

@@ -93,7 +93,6 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     }
     if let Some(roots) = roots {
         let opts = Options {
-            roots: roots.iter().map(|r| r.path.clone()).collect(),
             strict: false,
             max_file_size: match args.corpus.max_file_size {
                 Some(n) => n,

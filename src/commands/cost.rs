@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 
 use super::{Ctx, put_totals};
@@ -10,7 +10,7 @@ use crate::Exit;
 use crate::clock::parse_bound;
 use crate::output::{Column, Format, col};
 use crate::pricing::cents;
-use crate::store::costs::{CostFilter, CostRow};
+use crate::store::costs::{CostFilter, RowKeys};
 use crate::store::reports::Totals;
 
 /// The amount columns of every cost row, after its keys.
@@ -108,8 +108,8 @@ fn segments(ctx: &Ctx, store: &crate::store::Store, session: &str) -> Result<Exi
     store.each_cost_row(&filter, |r| {
         // A message at a boundary's instant belongs to the segment it opens.
         let i = r.at.map_or(0, |t| times.partition_point(|b| b.0 <= t));
-        add(&mut seg[i], &r);
-        add(&mut total, &r);
+        merge(&mut seg[i], &r.totals);
+        merge(&mut total, &r.totals);
     })?;
     let mut rows: Vec<Value> = seg
         .iter()
@@ -176,41 +176,19 @@ fn hour_key(hour: i64, key: Key, tz: &jiff::tz::TimeZone) -> String {
     period((hour >= 0).then_some(hour * 3_600_000), key, tz)
 }
 
-/// The non-time keys of a row.
-struct Ids<'r> {
-    session_id: &'r str,
-    agent_id: &'r str,
-    model: &'r str,
-    project: Option<&'r str>,
-    harness: &'r str,
-    agent_type: Option<&'r str>,
-}
-
 /// The group of a row: each `--by` key in order (`when` gives the periods).
-fn group(by: &[Key], ids: &Ids<'_>, mut when: impl FnMut(Key) -> String) -> Vec<String> {
+fn group(by: &[Key], ids: &RowKeys, mut when: impl FnMut(Key) -> String) -> Vec<String> {
     by.iter()
         .map(|k| match k {
             Key::Day | Key::Week | Key::Month => when(*k),
-            Key::Session => ids.session_id.to_string(),
-            Key::Project => ids.project.unwrap_or_default().to_string(),
-            Key::Harness => ids.harness.to_string(),
-            Key::Model => ids.model.to_string(),
-            Key::AgentType => ids.agent_type.unwrap_or("main").to_string(),
-            Key::Agent => ids.agent_id.to_string(),
+            Key::Session => ids.session_id.clone(),
+            Key::Project => ids.project.clone().unwrap_or_default(),
+            Key::Harness => ids.harness.clone(),
+            Key::Model => ids.model.clone(),
+            Key::AgentType => ids.agent_type.clone().unwrap_or_else(|| "main".into()),
+            Key::Agent => ids.agent_id.clone(),
         })
         .collect()
-}
-
-fn add(t: &mut Totals, r: &CostRow) {
-    t.messages += 1;
-    t.tokens.add(r.tokens);
-    match r.cost_nanousd {
-        Some(c) => {
-            t.priced_messages += 1;
-            t.cost_nanousd += c;
-        }
-        None => t.unpriced_tokens += r.tokens.total(),
-    }
 }
 
 fn period(at: Option<i64>, key: Key, tz: &jiff::tz::TimeZone) -> String {
@@ -232,9 +210,8 @@ fn period(at: Option<i64>, key: Key, tz: &jiff::tz::TimeZone) -> String {
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    if matches!(ctx.out.format, Format::Dot | Format::Mermaid | Format::Text) {
-        bail!("cost cannot be printed as that format: use table, json, jsonl or csv");
-    }
+    ctx.out
+        .refuse("cost", &[Format::Dot, Format::Mermaid, Format::Text])?;
     let tz = match &args.tz {
         Some(name) => jiff::tz::TimeZone::get(name)
             .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
@@ -269,15 +246,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         let mut periods: std::collections::HashMap<(i64, u8), String> =
             std::collections::HashMap::new();
         for r in &rollup {
-            let ids = Ids {
-                session_id: &r.session_id,
-                agent_id: &r.agent_id,
-                model: &r.model,
-                project: r.project.as_deref(),
-                harness: &r.harness,
-                agent_type: r.agent_type.as_deref(),
-            };
-            let key = group(&args.by, &ids, |k| {
+            let key = group(&args.by, &r.keys, |k| {
                 periods
                     .entry((r.hour, k as u8))
                     .or_insert_with(|| hour_key(r.hour, k, &tz))
@@ -289,17 +258,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     } else {
         // A zone with a part-hour offset, or a bound inside an hour: every message.
         store.each_cost_row(&filter, |r| {
-            let ids = Ids {
-                session_id: &r.session_id,
-                agent_id: &r.agent_id,
-                model: &r.model,
-                project: r.project.as_deref(),
-                harness: &r.harness,
-                agent_type: r.agent_type.as_deref(),
-            };
-            let key = group(&args.by, &ids, |k| period(r.at, k, &tz));
-            add(groups.entry(key).or_default(), &r);
-            add(&mut total, &r);
+            let key = group(&args.by, &r.keys, |k| period(r.at, k, &tz));
+            merge(groups.entry(key).or_default(), &r.totals);
+            merge(&mut total, &r.totals);
         })?;
     }
     let row = |key: &[String], t: &Totals| -> Value {

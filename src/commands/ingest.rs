@@ -82,7 +82,6 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         None => settings::count(&store, "ingest.max_file_size")?,
     };
     let opts = Options {
-        roots: roots.iter().map(|r| r.path.clone()).collect(),
         strict,
         max_file_size,
         replay,

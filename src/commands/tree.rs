@@ -1,6 +1,6 @@
 //! `sessionkit tree SESSION`: who spawned whom, with status, duration and tokens.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use serde_json::Value;
 
 use super::Ctx;
@@ -46,9 +46,7 @@ fn load(store: &Store, session: &str) -> Result<Vec<Tree>> {
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    if ctx.out.format == Format::Csv {
-        bail!("a tree cannot be printed as csv: use --format text, json, jsonl, dot or mermaid");
-    }
+    ctx.out.refuse("a tree", &[Format::Csv])?;
     let store = ctx.open()?;
     let sessions: Vec<String> = match &args.session {
         Some(prefix) => vec![store.resolve_session(prefix)?],

@@ -5,7 +5,7 @@ mod discover;
 mod read;
 
 pub use discover::{Discovery, FlatAgentFile, PlannedFile, SessionFiles, discover, fingerprint};
-pub use read::{ReadError, io_detail, read_capped, read_head, read_into};
+pub use read::{ReadError, io_detail, read_head, read_into};
 
 use std::path::{Path, PathBuf};
 

@@ -71,13 +71,6 @@ fn open_checked(path: &Path, cap: u64) -> Result<(File, u64), ReadError> {
     Ok((file, meta.len()))
 }
 
-/// Reads a whole file under the rules above.
-pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
-    let mut buf = Vec::new();
-    read_into(path, cap, &mut buf)?;
-    Ok(buf)
-}
-
 /// Reads a whole file into `buf` (cleared first; its capacity is reused, so a
 /// worker reading many files touches fresh memory only for the largest).
 pub fn read_into(path: &Path, cap: u64, buf: &mut Vec<u8>) -> Result<(), ReadError> {
@@ -115,6 +108,11 @@ pub fn read_head(path: &Path, cap: u64, limit: u64) -> Result<Vec<u8>, ReadError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+        let mut buf = Vec::new();
+        read_into(path, cap, &mut buf).map(|()| buf)
+    }
 
     #[test]
     fn missing_file_is_unreadable_without_its_path() {

@@ -32,7 +32,6 @@ pub const CLAUDE_CODE: &str = "claude-code";
 /// What `ingest` and `replay` were asked to do.
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub roots: Vec<PathBuf>,
     pub strict: bool,
     pub max_file_size: u64,
     /// Re-project every session found, ignoring checkpoints and quarantine.
@@ -484,7 +483,6 @@ mod tests {
         corpus::discover(0, dir.path(), 1 << 20, &mut d);
         std::fs::remove_file(&main).unwrap();
         let opts = Options {
-            roots: vec![],
             strict: false,
             max_file_size: 1 << 20,
             replay: false,

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use super::{Price, Rates, SYNTHETIC, Tier, parse_rate};
 
@@ -179,13 +179,6 @@ impl PriceTable {
         for p in prices {
             self.prices.insert(p.model.clone(), p);
         }
-    }
-
-    pub fn check_nonempty(&self) -> Result<()> {
-        if self.prices.is_empty() {
-            bail!("the price table is empty");
-        }
-        Ok(())
     }
 }
 

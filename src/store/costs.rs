@@ -4,6 +4,7 @@ use anyhow::Result;
 use rusqlite::params;
 
 use super::Store;
+use super::reports::Totals;
 use crate::clock::Millis;
 use crate::transcript::Buckets;
 
@@ -16,18 +17,38 @@ pub struct CostFilter {
     pub session: Option<String>,
 }
 
-/// One counted message.
+/// What a cost row can be grouped by, besides its time.
 #[derive(Debug, Clone)]
-pub struct CostRow {
+pub struct RowKeys {
     pub session_id: String,
     pub agent_id: String,
     pub model: String,
-    pub at: Option<Millis>,
-    pub tokens: Buckets,
-    pub cost_nanousd: Option<i64>,
     pub project: Option<String>,
     pub harness: String,
     pub agent_type: Option<String>,
+}
+
+/// One counted message, as totals of one.
+#[derive(Debug, Clone)]
+pub struct CostRow {
+    pub keys: RowKeys,
+    pub at: Option<Millis>,
+    pub totals: Totals,
+}
+
+/// The totals of a single message.
+fn one(tokens: Buckets, cost_nanousd: Option<i64>) -> Totals {
+    Totals {
+        messages: 1,
+        tokens,
+        priced_messages: u64::from(cost_nanousd.is_some()),
+        cost_nanousd: cost_nanousd.unwrap_or(0),
+        unpriced_tokens: if cost_nanousd.is_some() {
+            0
+        } else {
+            tokens.total()
+        },
+    }
 }
 
 impl Store {
@@ -47,22 +68,24 @@ impl Store {
         let mut rows = stmt.query(params![f.since, f.until, f.project, f.session])?;
         while let Some(r) = rows.next()? {
             let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)? as u64) };
+            let tokens = Buckets {
+                input: n(4)?,
+                output: n(5)?,
+                cache_write_5m: n(6)?,
+                cache_write_1h: n(7)?,
+                cache_read: n(8)?,
+            };
             visit(CostRow {
-                session_id: r.get(0)?,
-                agent_id: r.get(1)?,
-                model: r.get(2)?,
-                at: r.get(3)?,
-                tokens: Buckets {
-                    input: n(4)?,
-                    output: n(5)?,
-                    cache_write_5m: n(6)?,
-                    cache_write_1h: n(7)?,
-                    cache_read: n(8)?,
+                keys: RowKeys {
+                    session_id: r.get(0)?,
+                    agent_id: r.get(1)?,
+                    model: r.get(2)?,
+                    project: r.get(10)?,
+                    harness: r.get(11)?,
+                    agent_type: r.get(12)?,
                 },
-                cost_nanousd: r.get(9)?,
-                project: r.get(10)?,
-                harness: r.get(11)?,
-                agent_type: r.get(12)?,
+                at: r.get(3)?,
+                totals: one(tokens, r.get(9)?),
             });
         }
         Ok(())
@@ -72,15 +95,10 @@ impl Store {
 /// One rollup row (a session, agent, model and UTC day) with its keys.
 #[derive(Debug, Clone)]
 pub struct RollupRow {
-    pub session_id: String,
-    pub agent_id: String,
-    pub model: String,
+    pub keys: RowKeys,
     /// Hours since the epoch (UTC); -1 when unknown.
     pub hour: i64,
-    pub totals: super::reports::Totals,
-    pub project: Option<String>,
-    pub harness: String,
-    pub agent_type: Option<String>,
+    pub totals: Totals,
 }
 
 /// One rollup row's totals, in the order `reports::totals_at` reads them.
@@ -135,12 +153,14 @@ impl Store {
                 .cloned()
                 .flatten();
             visit(RollupRow {
-                agent_type,
-                project: project.clone(),
-                harness: harness.clone(),
-                session_id,
-                agent_id,
-                model: r.get(2)?,
+                keys: RowKeys {
+                    agent_type,
+                    project: project.clone(),
+                    harness: harness.clone(),
+                    session_id,
+                    agent_id,
+                    model: r.get(2)?,
+                },
                 hour: r.get(3)?,
                 totals: super::reports::totals_at(r, 4)?,
             });

@@ -142,15 +142,11 @@ impl SessionParser {
             self.out.usage[i].combine_parts(buckets, model, at);
             return;
         }
-        let sid = self.session_id.as_str();
-        self.add_usage(UsageObservation {
-            message_id: id.to_string(),
-            agent_id: agent.to_string(),
-            record_session_id: rec.session_id.as_deref().unwrap_or(sid).to_string(),
-            model: model.to_string(),
-            at,
-            buckets,
-        });
+        if let Some(obs) = observation(rec, agent, &self.session_id, at) {
+            self.usage_index
+                .insert(obs.message_id.clone(), self.out.usage.len());
+            self.out.usage.push(obs);
+        }
     }
 }
 
