@@ -31,6 +31,9 @@ _sessionkit() {
             sessionkit,help)
                 cmd="sessionkit__subcmd__help"
                 ;;
+            sessionkit,hook)
+                cmd="sessionkit__subcmd__hook"
+                ;;
             sessionkit,ingest)
                 cmd="sessionkit__subcmd__ingest"
                 ;;
@@ -51,6 +54,12 @@ _sessionkit() {
                 ;;
             sessionkit,show)
                 cmd="sessionkit__subcmd__show"
+                ;;
+            sessionkit,status)
+                cmd="sessionkit__subcmd__status"
+                ;;
+            sessionkit,sweep)
+                cmd="sessionkit__subcmd__sweep"
                 ;;
             sessionkit,tree)
                 cmd="sessionkit__subcmd__tree"
@@ -100,6 +109,9 @@ _sessionkit() {
             sessionkit__subcmd__help,help)
                 cmd="sessionkit__subcmd__help__subcmd__help"
                 ;;
+            sessionkit__subcmd__help,hook)
+                cmd="sessionkit__subcmd__help__subcmd__hook"
+                ;;
             sessionkit__subcmd__help,ingest)
                 cmd="sessionkit__subcmd__help__subcmd__ingest"
                 ;;
@@ -121,6 +133,12 @@ _sessionkit() {
             sessionkit__subcmd__help,show)
                 cmd="sessionkit__subcmd__help__subcmd__show"
                 ;;
+            sessionkit__subcmd__help,status)
+                cmd="sessionkit__subcmd__help__subcmd__status"
+                ;;
+            sessionkit__subcmd__help,sweep)
+                cmd="sessionkit__subcmd__help__subcmd__sweep"
+                ;;
             sessionkit__subcmd__help,tree)
                 cmd="sessionkit__subcmd__help__subcmd__tree"
                 ;;
@@ -136,6 +154,9 @@ _sessionkit() {
             sessionkit__subcmd__help__subcmd__config,unset)
                 cmd="sessionkit__subcmd__help__subcmd__config__subcmd__unset"
                 ;;
+            sessionkit__subcmd__help__subcmd__hook,event)
+                cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__event"
+                ;;
             sessionkit__subcmd__help__subcmd__pricing,import)
                 cmd="sessionkit__subcmd__help__subcmd__pricing__subcmd__import"
                 ;;
@@ -144,6 +165,18 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help__subcmd__pricing,set)
                 cmd="sessionkit__subcmd__help__subcmd__pricing__subcmd__set"
+                ;;
+            sessionkit__subcmd__hook,event)
+                cmd="sessionkit__subcmd__hook__subcmd__event"
+                ;;
+            sessionkit__subcmd__hook,help)
+                cmd="sessionkit__subcmd__hook__subcmd__help"
+                ;;
+            sessionkit__subcmd__hook__subcmd__help,event)
+                cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__event"
+                ;;
+            sessionkit__subcmd__hook__subcmd__help,help)
+                cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__help"
                 ;;
             sessionkit__subcmd__pricing,help)
                 cmd="sessionkit__subcmd__pricing__subcmd__help"
@@ -176,7 +209,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check config completions man help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,7 +571,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sessions show tree cost pricing prune check config completions man help"
+            opts="ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,6 +699,34 @@ _sessionkit() {
         sessionkit__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hook)
+            opts="event"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hook__subcmd__event)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -817,9 +878,139 @@ _sessionkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sessionkit__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__sweep)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sessionkit__subcmd__help__subcmd__tree)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook)
+            opts="-q -h --db --format --json --quiet --no-progress --color --help event help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__event)
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__help)
+            opts="event help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__help__subcmd__event)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1205,6 +1396,62 @@ _sessionkit() {
             ;;
         sessionkit__subcmd__show)
             opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__status)
+            opts="-q -h --all --project --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__sweep)
+            opts="-q -h --dry-run --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

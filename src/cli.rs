@@ -67,6 +67,12 @@ pub enum Command {
     Prune(commands::prune::Args),
     /// Integrity report for CI: degraded lines, failures, a recount against the files
     Check(commands::check::Args),
+    /// Record a harness's lifecycle event from stdin (register in the harness's hook settings)
+    Hook(commands::hook::Args),
+    /// Which sessions and agents are working, waiting, finished or silent
+    Status(commands::status::Args),
+    /// Periodic upkeep for cron: the watchdog marks silent agents unknown
+    Sweep(commands::sweep::Args),
     /// Read and write runtime settings
     Config(commands::config::Args),
     /// Print shell completions (or write them all into a directory)

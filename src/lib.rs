@@ -5,11 +5,13 @@ pub mod cli;
 pub mod clock;
 pub mod commands;
 pub mod corpus;
+pub mod hooks;
 pub mod ingest;
 pub mod output;
 pub mod pricing;
 pub mod project;
 pub mod settings;
+pub mod status;
 pub mod store;
 pub mod transcript;
 
@@ -38,6 +40,11 @@ impl Exit {
 
 /// Runs one command line.
 pub fn run(cli: Cli) -> Result<Exit> {
+    // A hook answers its harness whatever happens: it handles its own errors.
+    if let Command::Hook(a) = &cli.command {
+        let db = cli.db.clone().map_or_else(store::default_path, Ok);
+        return Ok(commands::hook::run(db, a));
+    }
     clock::init_from_env()?;
     let out = Output::new(cli.format(), cli.color, cli.quiet, cli.no_progress);
     // Commands that need no database run before it is opened.
@@ -62,6 +69,10 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Prune(a) => commands::prune::run(&ctx, &a),
         Command::Check(a) => commands::check::run(&ctx, &a),
         Command::Config(a) => commands::config::run(&ctx, &a),
-        Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
+        Command::Status(a) => commands::status::run(&ctx, &a),
+        Command::Sweep(a) => commands::sweep::run(&ctx, &a),
+        Command::Completions(_) | Command::Man(_) | Command::Hook(_) => {
+            unreachable!("handled above")
+        }
     }
 }

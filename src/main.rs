@@ -1,9 +1,21 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
-    let cli = sessionkit::cli::Cli::parse();
+    let cli = match sessionkit::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        // A hook never breaks its agent: even a bad command line exits 0,
+        // with one line on stderr.
+        Err(e) if is_hook_call() && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            eprintln!("sessionkit hook: {first}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => e.exit(),
+    };
     match sessionkit::run(cli) {
         Ok(exit) => exit.code(),
         Err(err) => {
@@ -19,4 +31,18 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether the command line's first word (past the global options and
+/// their values) is `hook`.
+fn is_hook_call() -> bool {
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if matches!(a.as_str(), "--db" | "--format" | "--color") {
+            args.next();
+        } else if !a.starts_with('-') {
+            return a == "hook";
+        }
+    }
+    false
 }

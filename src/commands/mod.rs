@@ -4,6 +4,7 @@ pub mod check;
 pub mod completions;
 pub mod config;
 pub mod cost;
+pub mod hook;
 pub mod ingest;
 pub mod man;
 pub mod pricing;
@@ -11,6 +12,8 @@ pub mod prune;
 pub mod replay;
 pub mod sessions;
 pub mod show;
+pub mod status;
+pub mod sweep;
 pub mod tree;
 
 use std::path::PathBuf;

@@ -13,6 +13,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0002_edges", include_str!("migrations/0002_edges.sql")),
     ("0003_costs", include_str!("migrations/0003_costs.sql")),
     ("0004_pricing", include_str!("migrations/0004_pricing.sql")),
+    ("0005_events", include_str!("migrations/0005_events.sql")),
 ];
 
 /// The schema version this binary writes.

@@ -2,6 +2,7 @@
 //! `user_version`, and typed queries per table. Only this module writes SQL.
 
 pub mod costs;
+pub mod events;
 mod migrate;
 pub mod pricing;
 pub mod projection;

@@ -7,11 +7,13 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::Store;
+use super::events::{evidence_of, mirror_main, pending_for};
 use crate::clock::Millis;
 use crate::pricing::PriceTable;
+use crate::status::{Cause, Evidence, Status, replaces};
 use crate::transcript::usage::settle;
 use crate::transcript::{
-    Buckets, Edge, PARSER_REVISION, ParsedSession, Spawn, UsageObservation, resolve,
+    Agent, Buckets, Edge, Ending, PARSER_REVISION, ParsedSession, Spawn, UsageObservation, resolve,
 };
 
 /// Failures before a session is quarantined until its files change.
@@ -277,10 +279,6 @@ fn upsert_session(tx: &Transaction<'_>, p: &ParsedSession, meta: &SessionMeta<'_
            project_slug = excluded.project_slug, cwd = excluded.cwd, project = excluded.project,
            git_branch = excluded.git_branch, harness_version = excluded.harness_version,
            started_at = excluded.started_at, last_activity_at = excluded.last_activity_at,
-           status = CASE WHEN sessions.status_at IS NULL OR excluded.status_at > sessions.status_at
-                         THEN excluded.status ELSE sessions.status END,
-           status_at = CASE WHEN sessions.status_at IS NULL OR excluded.status_at > sessions.status_at
-                            THEN excluded.status_at ELSE sessions.status_at END,
            records = excluded.records, unknown_records = excluded.unknown_records,
            synthetic_messages = excluded.synthetic_messages, bytes = excluded.bytes,
            degraded_lines = excluded.degraded_lines",
@@ -305,7 +303,10 @@ fn upsert_session(tx: &Transaction<'_>, p: &ParsedSession, meta: &SessionMeta<'_
 }
 
 /// Upserts the session's agents and removes the ones its files no longer
-/// show. A stored status yields only to strictly newer evidence (Decision 7).
+/// show. Each agent's status is the transcript's evidence unless what is
+/// stored wins over it (Decision 7, `crate::status`); an agent created now
+/// also takes the hook events stored for it before it existed. The session's
+/// status mirrors its main agent.
 fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
     let sid = p.session_id.as_str();
     let edges = resolve(p);
@@ -315,6 +316,22 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
         .iter()
         .map(|s| (s.tool_use_id.as_str(), s))
         .collect();
+    let stored: HashMap<String, Evidence> = tx
+        .prepare("SELECT agent_id, status, status_at, outcome_cause FROM agents WHERE session_id = ?1")?
+        .query_map([sid], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                evidence_of(&r.get::<_, String>(1)?, r.get(2)?, r.get::<_, Option<String>>(3)?.as_deref()),
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let created: Vec<&str> = p
+        .agents
+        .iter()
+        .map(|a| a.agent_id.as_str())
+        .filter(|id| !stored.contains_key(*id))
+        .collect();
+    let pending = pending_for(tx, sid, &created)?;
     let mut stmt = tx.prepare(
         "INSERT INTO agents(session_id, agent_id, parent_agent_id, layout, agent_type, description, spawn_depth,
            sidecar_tool_use_id, workflow_id, transcript_path, first_seen_at, last_seen_at, status, status_at,
@@ -325,12 +342,7 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
            spawn_depth = excluded.spawn_depth, sidecar_tool_use_id = excluded.sidecar_tool_use_id,
            workflow_id = excluded.workflow_id, transcript_path = excluded.transcript_path,
            first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at,
-           status = CASE WHEN agents.status_at IS NULL OR excluded.status_at > agents.status_at
-                         THEN excluded.status ELSE agents.status END,
-           outcome_cause = CASE WHEN agents.status_at IS NULL OR excluded.status_at > agents.status_at
-                         THEN excluded.outcome_cause ELSE agents.outcome_cause END,
-           status_at = CASE WHEN agents.status_at IS NULL OR excluded.status_at > agents.status_at
-                            THEN excluded.status_at ELSE agents.status_at END,
+           status = excluded.status, status_at = excluded.status_at, outcome_cause = excluded.outcome_cause,
            records = excluded.records, join_path = excluded.join_path,
            spawn_tool_use_id = excluded.spawn_tool_use_id",
     )?;
@@ -339,16 +351,17 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
         let call = edge
             .and_then(|e| e.tool_use_id.as_deref())
             .and_then(|id| spawn_of.get(id));
-        // Decision 7: the spawning call's tool_result finishes the agent, at
-        // that record's time; without one it is working as of its last record.
-        let result = call
-            .and_then(|c| c.result.as_ref())
-            .filter(|r| !r.launched_only);
-        let (status, status_at, cause) = match result {
-            Some(r) if r.is_error => ("error", r.at, Some("tool_result_error")),
-            Some(r) => ("completed", r.at, Some("tool_result")),
-            None => ("working", a.last_seen, None),
-        };
+        let mut status = transcript_evidence(a, call.copied(), a.agent_id == sid);
+        if let Some(cur) = stored.get(&a.agent_id) {
+            if !replaces(Some(cur), &status) {
+                status = *cur;
+            }
+        }
+        for ev in pending.get(&a.agent_id).into_iter().flatten() {
+            if replaces(Some(&status), ev) {
+                status = *ev;
+            }
+        }
         // The sidecar names the type; an older file's type is on the call.
         let agent_type = a
             .agent_type
@@ -371,26 +384,43 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
             a.transcript_path,
             a.first_seen,
             a.last_seen,
-            status,
-            status_at,
-            cause,
+            status.status.as_str(),
+            status.at,
+            status.cause.as_str(),
             a.records as i64,
             edge.map(|e| e.join_path.as_str()),
             edge.and_then(|e| e.tool_use_id.as_deref())
         ])?;
     }
     let keep: BTreeSet<&str> = p.agents.iter().map(|a| a.agent_id.as_str()).collect();
-    let stored: Vec<String> = tx
-        .prepare("SELECT agent_id FROM agents WHERE session_id = ?1")?
-        .query_map([sid], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    for id in stored.iter().filter(|id| !keep.contains(id.as_str())) {
+    for id in stored.keys().filter(|id| !keep.contains(id.as_str())) {
         tx.execute(
             "DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2",
             params![sid, id],
         )?;
     }
+    mirror_main(tx, sid)?;
     replace_edges(tx, p, &edges)
+}
+
+/// What a session's files say about an agent's status (Decision 7): the
+/// spawning call's tool_result finishes it, at that record's time; a
+/// transcript that ends on an API error ended in error, and a main agent
+/// interrupted by its user waits for them; otherwise it was working as of
+/// its last record.
+fn transcript_evidence(a: &Agent, call: Option<&Spawn>, main: bool) -> Evidence {
+    let result = call
+        .and_then(|c| c.result.as_ref())
+        .filter(|r| !r.launched_only);
+    match (result, a.ending) {
+        (Some(r), _) if r.is_error => Evidence::new(Status::Error, r.at, Cause::ToolResultError),
+        (Some(r), _) => Evidence::new(Status::Completed, r.at, Cause::ToolResult),
+        (None, Some((Ending::ApiError, at))) => Evidence::new(Status::Error, at, Cause::ApiError),
+        (None, Some((Ending::Interrupt, at))) if main => {
+            Evidence::new(Status::Waiting, at, Cause::UserInterrupt)
+        }
+        _ => Evidence::new(Status::Working, a.last_seen, Cause::Transcript),
+    }
 }
 
 /// Decision 5: a session's edges and spawn calls are replaced, not accumulated.

@@ -7,12 +7,14 @@
 //! observations of the same message, from anywhere, into one token row.
 
 pub mod edges;
+mod ending;
 mod parse;
 mod spawns;
 pub mod usage;
 mod wire;
 
 pub use edges::{Edge, JoinPath, resolve};
+pub use ending::Ending;
 pub use parse::{SessionParser, parse_session};
 pub use spawns::{ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, prompt_hash};
 pub use usage::{Buckets, UsageObservation};
@@ -20,7 +22,7 @@ pub use usage::{Buckets, UsageObservation};
 use crate::clock::Millis;
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
-pub const PARSER_REVISION: i64 = 3;
+pub const PARSER_REVISION: i64 = 4;
 
 /// The kind of a transcript file inside a session, decided by its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +121,9 @@ pub struct Agent {
     pub first_prompt: Option<u64>,
     /// `<tool-use-id>` of a `<task-notification>` in the first user message.
     pub notification_tool_use_id: Option<String>,
+    /// What the agent's last message record states (a failure, an
+    /// interrupt), with that record's time.
+    pub ending: Option<(Ending, Option<Millis>)>,
 }
 
 /// What one session's files say.

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
 
+use super::ending::{self, Ending};
 use super::spawns::{self, ProgressRef, SpawnResult};
 use super::usage::{Buckets, UsageObservation};
 use super::wire::{self, KNOWN_TYPES, Record, Sidecar};
@@ -96,6 +97,8 @@ pub struct SessionParser {
     out: ParsedSession,
     usage_index: HashMap<String, usize>,
     spans: HashMap<String, Span>,
+    /// Each agent's ending, from the last message record of its file.
+    endings: HashMap<String, (Ending, Option<Millis>)>,
     strict: bool,
 }
 
@@ -224,6 +227,7 @@ impl SessionParser {
             },
             usage_index: HashMap::new(),
             spans: HashMap::new(),
+            endings: HashMap::new(),
             strict,
         }
     }
@@ -281,6 +285,7 @@ impl SessionParser {
                 a.last_seen = span.last;
                 a.records = span.records;
             }
+            a.ending = self.endings.remove(&a.agent_id);
         }
         self.out.agents = self.agents;
         self.out.synthetic_messages = self
@@ -325,6 +330,7 @@ fn new_agent(id: &str, layout: AgentLayout, path: &str, workflow_id: Option<Stri
         records: 0,
         first_prompt: None,
         notification_tool_use_id: None,
+        ending: None,
     }
 }
 
@@ -365,6 +371,8 @@ fn parse_file(
     // Spawn calls of this file by id: their results follow in the same file.
     let mut pending: HashMap<String, usize> = HashMap::new();
     let mut first_user_seen = main;
+    // The file's last own user or assistant record: how the agent ended.
+    let mut last_message: Option<(&[u8], Option<Millis>)> = None;
     for (n, line) in lines {
         wire::capture(wants_content(line, main, first_user_seen, &pending));
         let rec: Record<'_> = match serde_json::from_slice(line) {
@@ -443,6 +451,9 @@ fn parse_file(
         // A record copied from another session is that session's evidence.
         if own {
             see_spawn_evidence(b, &rec, agent, at, &mut pending);
+            if matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
+                last_message = Some((line, at));
+            }
         }
         b.span(agent).see(at);
         b.see_usage(&rec, agent, at);
@@ -450,6 +461,10 @@ fn parse_file(
             b.out.compactions.push(c);
         }
     }
+    match last_message.and_then(|(line, at)| ending::classify(line).map(|e| (e, at))) {
+        Some(e) => b.endings.insert(agent.to_string(), e),
+        None => b.endings.remove(agent),
+    };
     Ok(resolve_inline(b, side, &side_parent, rel_path))
 }
 

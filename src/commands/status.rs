@@ -1,0 +1,98 @@
+//! `sessionkit status`: which sessions and agents are working, waiting for
+//! their user, finished or silent, with the age of the evidence.
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::{Ctx, time};
+use crate::Exit;
+use crate::clock::{Millis, now};
+use crate::output::{Column, col};
+use crate::store::events::LiveRow;
+
+/// Lists live agents (working or waiting). An agent whose last evidence is
+/// older than the watchdog window shows as unknown even before `sweep`
+/// records it.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Include finished and silent agents (completed, error, unknown)
+    #[arg(long)]
+    pub all: bool,
+
+    /// Only this project (its name, or Claude Code's folder slug)
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+}
+
+const COLUMNS: &[Column] = &[
+    col("session_id", "session"),
+    col("agent", "agent"),
+    col("agent_type", "type"),
+    col("status", "status"),
+    col("age", "since"),
+    col("evidence", "evidence"),
+    col("project", "project"),
+    col("total_tokens", "tokens"),
+];
+
+/// A span of milliseconds as people read it: 45s, 3m12s, 5h03m, 12d04h.
+pub(crate) fn age(ms: Millis) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        3600..86_400 => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+        _ => format!("{}d{:02}h", s / 86_400, s % 86_400 / 3600),
+    }
+}
+
+fn row_json(r: &LiveRow, now: Millis) -> Value {
+    let evidence_at = match (r.status.at, r.last_activity_at) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    let main = r.agent_id == r.session_id;
+    json!({
+        "session_id": r.session_id,
+        "agent_id": r.agent_id,
+        "agent": if main { "main".to_string() } else { r.agent_id.clone() },
+        "parent_agent_id": r.parent_agent_id,
+        "agent_type": r.agent_type,
+        "project": r.project,
+        "status": r.status.status.as_str(),
+        "status_at": time(r.status.at),
+        "evidence": r.status.cause.as_str(),
+        "last_activity_at": time(r.last_activity_at),
+        "age": evidence_at.map(|t| age(now - t)),
+        "age_ms": evidence_at.map(|t| now - t),
+        "total_tokens": r.totals.tokens.total(),
+        "cost_usd": crate::pricing::usd(r.totals.cost_nanousd),
+    })
+}
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    let store = ctx.open()?;
+    let window = crate::settings::count(&store, "watchdog.minutes")? as i64 * 60_000;
+    let now = now();
+    let rows = store.live(args.all, args.project.as_deref(), now, window)?;
+    let json: Vec<Value> = rows.iter().map(|r| row_json(r, now)).collect();
+    ctx.out.records(COLUMNS, &json)?;
+    let waiting = store.sessions_only_in_hooks(10_000)?;
+    if waiting > 0 {
+        ctx.out.note(&format!(
+            "{waiting} session(s) seen by hooks have no transcript in the database yet: run `sessionkit ingest`"
+        ));
+    }
+    Ok(Exit::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ages_read_like_people_write_them() {
+        let cases = [(0, "0s"), (59_999, "59s"), (60_000, "1m00s"), (192_000, "3m12s"), (3_600_000, "1h00m"), (18_180_000, "5h03m"), (86_400_000 * 12 + 3_600_000 * 4, "12d04h")];
+        for (ms, want) in cases {
+            assert_eq!(super::age(ms), want);
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Agent status as evidence with a time (DESIGN.md Decision 7): the one rule
+//! that decides whether new evidence replaces what is stored, used by ingest,
+//! by every hook and by the watchdog.
+//!
+//! - An *observed terminal* (the spawning call's `tool_result`, a
+//!   `SubagentStop` hook) is sticky: nothing replaces it.
+//! - An observed terminal replaces any inferred state, whatever their times:
+//!   a subagent's last transcript line may carry a later clock than the hook
+//!   that saw it stop, and it still stopped.
+//! - Every other state is inferred (transcript activity, a transcript that ends
+//!   in a failure or an interrupt, a `Stop` hook, the watchdog's `unknown`) and
+//!   yields only to strictly newer evidence, so an unchanged replay changes
+//!   nothing and a `Stop` is not undone by older transcript lines read later.
+
+use crate::clock::Millis;
+
+/// What an agent is doing, as far as the evidence says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    Working,
+    Waiting,
+    Completed,
+    Error,
+    Unknown,
+}
+
+impl Status {
+    pub const ALL: [Status; 5] = [
+        Status::Working,
+        Status::Waiting,
+        Status::Completed,
+        Status::Error,
+        Status::Unknown,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Working => "working",
+            Status::Waiting => "waiting",
+            Status::Completed => "completed",
+            Status::Error => "error",
+            Status::Unknown => "unknown",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+
+    /// Working or waiting: what `status` lists by default and the watchdog watches.
+    pub fn is_live(self) -> bool {
+        matches!(self, Status::Working | Status::Waiting)
+    }
+}
+
+/// What set a status (stored as `agents.outcome_cause`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// Transcript records: the agent was active at its last record.
+    Transcript,
+    /// The agent's last transcript record is an API error message.
+    ApiError,
+    /// The main agent's last transcript record is a user interrupt.
+    UserInterrupt,
+    /// The spawning call's `tool_result` in the parent transcript.
+    ToolResult,
+    /// The spawning call's `tool_result` is an error.
+    ToolResultError,
+    /// A `SubagentStop` hook.
+    SubagentStop,
+    /// A `Stop` hook (or a harness's equivalent).
+    StopHook,
+    /// A `StopFailure` hook: the turn ended on an API error.
+    StopFailure,
+    /// A prompt was submitted (`UserPromptSubmit` and equivalents).
+    PromptSubmit,
+    /// A tool ran (`PreToolUse`, `PostToolUse`), or a subagent started.
+    ToolHook,
+    /// `SessionStart`.
+    SessionStart,
+    /// `SessionEnd`.
+    SessionEnd,
+    /// The watchdog: no evidence within the window.
+    Watchdog,
+}
+
+impl Cause {
+    const ALL: [Cause; 13] = [
+        Cause::Transcript,
+        Cause::ApiError,
+        Cause::UserInterrupt,
+        Cause::ToolResult,
+        Cause::ToolResultError,
+        Cause::SubagentStop,
+        Cause::StopHook,
+        Cause::StopFailure,
+        Cause::PromptSubmit,
+        Cause::ToolHook,
+        Cause::SessionStart,
+        Cause::SessionEnd,
+        Cause::Watchdog,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::Transcript => "transcript",
+            Cause::ApiError => "api_error",
+            Cause::UserInterrupt => "user_interrupt",
+            Cause::ToolResult => "tool_result",
+            Cause::ToolResultError => "tool_result_error",
+            Cause::SubagentStop => "subagent_stop",
+            Cause::StopHook => "stop_hook",
+            Cause::StopFailure => "stop_failure",
+            Cause::PromptSubmit => "prompt_submit",
+            Cause::ToolHook => "tool_hook",
+            Cause::SessionStart => "session_start",
+            Cause::SessionEnd => "session_end",
+            Cause::Watchdog => "watchdog",
+        }
+    }
+
+    /// A stored cause; an absent or unrecognised one (older rows) counts as
+    /// transcript activity, the weakest evidence.
+    pub fn parse(s: Option<&str>) -> Cause {
+        s.and_then(|s| Cause::ALL.into_iter().find(|c| c.as_str() == s))
+            .unwrap_or(Cause::Transcript)
+    }
+
+    /// Whether this cause, setting a terminal status, was observed rather
+    /// than inferred.
+    fn observes_terminal(self) -> bool {
+        matches!(
+            self,
+            Cause::ToolResult | Cause::ToolResultError | Cause::SubagentStop
+        )
+    }
+}
+
+/// A status with the time of the evidence that set it and what that was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evidence {
+    pub status: Status,
+    pub at: Option<Millis>,
+    pub cause: Cause,
+}
+
+impl Evidence {
+    pub fn new(status: Status, at: Option<Millis>, cause: Cause) -> Evidence {
+        Evidence { status, at, cause }
+    }
+
+    /// An observed terminal: sticky.
+    pub fn is_observed_terminal(&self) -> bool {
+        matches!(self.status, Status::Completed | Status::Error) && self.cause.observes_terminal()
+    }
+}
+
+/// Whether `new` replaces `current` (Decision 7; see the module comment).
+pub fn replaces(current: Option<&Evidence>, new: &Evidence) -> bool {
+    let Some(cur) = current else {
+        return true;
+    };
+    if cur.is_observed_terminal() {
+        return false;
+    }
+    if new.is_observed_terminal() {
+        return true;
+    }
+    match (cur.at, new.at) {
+        (None, _) => true,
+        (Some(c), Some(n)) => n > c,
+        (Some(_), None) => false,
+    }
+}
+
+/// The watchdog's verdict: a live status whose last evidence is older than
+/// `window_ms` before `now` (strictly: exactly at the window it stays) becomes
+/// `unknown` as of that evidence (the later of the status time and the last
+/// record), so replaying the same transcript does not revive it. Evidence with no time at all
+/// is older than any window.
+pub fn watchdog(cur: &Evidence, last_seen: Option<Millis>, now: Millis, window_ms: i64) -> Option<Evidence> {
+    if !cur.status.is_live() {
+        return None;
+    }
+    let anchor = match (cur.at, last_seen) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    let stale = anchor.is_none_or(|t| now.saturating_sub(t) > window_ms);
+    stale.then(|| Evidence::new(Status::Unknown, anchor, Cause::Watchdog))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(status: Status, at: i64, cause: Cause) -> Evidence {
+        Evidence::new(status, Some(at), cause)
+    }
+
+    /// Every inferred way to reach each status, and every observed one.
+    fn inferred(status: Status, at: i64) -> Evidence {
+        let cause = match status {
+            Status::Working => Cause::Transcript,
+            Status::Waiting => Cause::StopHook,
+            Status::Completed => Cause::SessionEnd,
+            Status::Error => Cause::ApiError,
+            Status::Unknown => Cause::Watchdog,
+        };
+        ev(status, at, cause)
+    }
+
+    #[test]
+    fn the_status_matrix() {
+        // current (every status, inferred and observed) × evidence (every
+        // status, inferred and observed, older / same time / newer).
+        let mut currents: Vec<Evidence> = Status::ALL.iter().map(|&s| inferred(s, 100)).collect();
+        currents.push(ev(Status::Completed, 100, Cause::ToolResult));
+        currents.push(ev(Status::Completed, 100, Cause::SubagentStop));
+        currents.push(ev(Status::Error, 100, Cause::ToolResultError));
+        for cur in &currents {
+            for &status in &Status::ALL {
+                for at in [99, 100, 101] {
+                    let new = inferred(status, at);
+                    let want = !cur.is_observed_terminal() && at > 100;
+                    assert_eq!(replaces(Some(cur), &new), want, "{cur:?} <- {new:?}");
+                }
+            }
+            for new in [
+                ev(Status::Completed, 99, Cause::ToolResult),
+                ev(Status::Completed, 101, Cause::SubagentStop),
+                ev(Status::Error, 50, Cause::ToolResultError),
+            ] {
+                let want = !cur.is_observed_terminal();
+                assert_eq!(replaces(Some(cur), &new), want, "{cur:?} <- {new:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn stop_then_an_older_transcript_line_keeps_waiting() {
+        let stop = ev(Status::Waiting, 1_000, Cause::StopHook);
+        assert!(!replaces(Some(&stop), &ev(Status::Working, 999, Cause::Transcript)));
+        assert!(!replaces(Some(&stop), &ev(Status::Working, 1_000, Cause::Transcript)));
+        assert!(replaces(Some(&stop), &ev(Status::Working, 1_001, Cause::Transcript)));
+    }
+
+    #[test]
+    fn times_that_are_missing() {
+        let untimed = Evidence::new(Status::Working, None, Cause::Transcript);
+        assert!(replaces(Some(&untimed), &ev(Status::Waiting, 1, Cause::StopHook)));
+        assert!(replaces(Some(&untimed), &untimed));
+        assert!(!replaces(Some(&ev(Status::Waiting, 1, Cause::StopHook)), &untimed));
+        assert!(replaces(None, &untimed));
+    }
+
+    #[test]
+    fn watchdog_boundary_is_strict() {
+        let w = 10 * 60_000;
+        let cur = ev(Status::Working, 1_000, Cause::Transcript);
+        assert_eq!(watchdog(&cur, Some(1_000), 1_000 + w, w), None);
+        let gone = watchdog(&cur, Some(1_000), 1_000 + w + 1, w).unwrap();
+        assert_eq!(gone, ev(Status::Unknown, 1_000, Cause::Watchdog));
+        // The later of the status time and the last record is the anchor.
+        assert_eq!(watchdog(&cur, Some(2_000), 1_000 + w + 1, w), None);
+        let late = watchdog(&cur, Some(2_000), 2_000 + w + 1, w).unwrap();
+        assert_eq!(late, ev(Status::Unknown, 2_000, Cause::Watchdog));
+        assert!(!replaces(Some(&late), &ev(Status::Working, 2_000, Cause::Transcript)));
+        for s in [Status::Completed, Status::Error, Status::Unknown] {
+            assert_eq!(watchdog(&ev(s, 0, Cause::Transcript), None, i64::MAX, w), None);
+        }
+        let untimed = Evidence::new(Status::Waiting, None, Cause::StopHook);
+        assert!(watchdog(&untimed, None, 0, w).is_some());
+    }
+}
