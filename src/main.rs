@@ -8,7 +8,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         // A hook never breaks its agent: even a bad command line exits 0,
         // with one line on stderr.
-        Err(e) if is_hook_call() && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+        Err(e)
+            if is_hook_call()
+                && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) =>
+        {
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("bad arguments");
             eprintln!("sessionkit hook: {first}");

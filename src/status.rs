@@ -178,7 +178,12 @@ pub fn replaces(current: Option<&Evidence>, new: &Evidence) -> bool {
 /// `unknown` as of that evidence (the later of the status time and the last
 /// record), so replaying the same transcript does not revive it. Evidence with no time at all
 /// is older than any window.
-pub fn watchdog(cur: &Evidence, last_seen: Option<Millis>, now: Millis, window_ms: i64) -> Option<Evidence> {
+pub fn watchdog(
+    cur: &Evidence,
+    last_seen: Option<Millis>,
+    now: Millis,
+    window_ms: i64,
+) -> Option<Evidence> {
     if !cur.status.is_live() {
         return None;
     }
@@ -240,17 +245,32 @@ mod tests {
     #[test]
     fn stop_then_an_older_transcript_line_keeps_waiting() {
         let stop = ev(Status::Waiting, 1_000, Cause::StopHook);
-        assert!(!replaces(Some(&stop), &ev(Status::Working, 999, Cause::Transcript)));
-        assert!(!replaces(Some(&stop), &ev(Status::Working, 1_000, Cause::Transcript)));
-        assert!(replaces(Some(&stop), &ev(Status::Working, 1_001, Cause::Transcript)));
+        assert!(!replaces(
+            Some(&stop),
+            &ev(Status::Working, 999, Cause::Transcript)
+        ));
+        assert!(!replaces(
+            Some(&stop),
+            &ev(Status::Working, 1_000, Cause::Transcript)
+        ));
+        assert!(replaces(
+            Some(&stop),
+            &ev(Status::Working, 1_001, Cause::Transcript)
+        ));
     }
 
     #[test]
     fn times_that_are_missing() {
         let untimed = Evidence::new(Status::Working, None, Cause::Transcript);
-        assert!(replaces(Some(&untimed), &ev(Status::Waiting, 1, Cause::StopHook)));
+        assert!(replaces(
+            Some(&untimed),
+            &ev(Status::Waiting, 1, Cause::StopHook)
+        ));
         assert!(replaces(Some(&untimed), &untimed));
-        assert!(!replaces(Some(&ev(Status::Waiting, 1, Cause::StopHook)), &untimed));
+        assert!(!replaces(
+            Some(&ev(Status::Waiting, 1, Cause::StopHook)),
+            &untimed
+        ));
         assert!(replaces(None, &untimed));
     }
 
@@ -265,9 +285,15 @@ mod tests {
         assert_eq!(watchdog(&cur, Some(2_000), 1_000 + w + 1, w), None);
         let late = watchdog(&cur, Some(2_000), 2_000 + w + 1, w).unwrap();
         assert_eq!(late, ev(Status::Unknown, 2_000, Cause::Watchdog));
-        assert!(!replaces(Some(&late), &ev(Status::Working, 2_000, Cause::Transcript)));
+        assert!(!replaces(
+            Some(&late),
+            &ev(Status::Working, 2_000, Cause::Transcript)
+        ));
         for s in [Status::Completed, Status::Error, Status::Unknown] {
-            assert_eq!(watchdog(&ev(s, 0, Cause::Transcript), None, i64::MAX, w), None);
+            assert_eq!(
+                watchdog(&ev(s, 0, Cause::Transcript), None, i64::MAX, w),
+                None
+            );
         }
         let untimed = Evidence::new(Status::Waiting, None, Cause::StopHook);
         assert!(watchdog(&untimed, None, 0, w).is_some());

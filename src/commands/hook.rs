@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use crate::Exit;
-use crate::store::Store;
 use crate::hooks::receive::{Delivery, event_of, record};
 use crate::hooks::{Harness, InputError, MAX_INPUT};
+use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -84,7 +84,9 @@ fn event(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
         Some(name) => match <Harness as clap::ValueEnum>::from_str(name, true) {
             Ok(h) => Some(h),
             Err(_) => {
-                report(&format!("unknown harness {name:?}: detecting it from the payload"));
+                report(&format!(
+                    "unknown harness {name:?}: detecting it from the payload"
+                ));
                 None
             }
         },

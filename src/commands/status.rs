@@ -90,7 +90,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
 mod tests {
     #[test]
     fn ages_read_like_people_write_them() {
-        let cases = [(0, "0s"), (59_999, "59s"), (60_000, "1m00s"), (192_000, "3m12s"), (3_600_000, "1h00m"), (18_180_000, "5h03m"), (86_400_000 * 12 + 3_600_000 * 4, "12d04h")];
+        let cases = [
+            (0, "0s"),
+            (59_999, "59s"),
+            (60_000, "1m00s"),
+            (192_000, "3m12s"),
+            (3_600_000, "1h00m"),
+            (18_180_000, "5h03m"),
+            (86_400_000 * 12 + 3_600_000 * 4, "12d04h"),
+        ];
         for (ms, want) in cases {
             assert_eq!(super::age(ms), want);
         }

@@ -85,7 +85,9 @@ pub fn detect(
         return h;
     }
     let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
-    if env("CLAUDECODE").as_deref() == Some("1") || env("CLAUDE_CODE_CHILD_SESSION").as_deref() == Some("1") {
+    if env("CLAUDECODE").as_deref() == Some("1")
+        || env("CLAUDE_CODE_CHILD_SESSION").as_deref() == Some("1")
+    {
         return Harness::ClaudeCode;
     }
     if set("GEMINI_PROJECT_DIR") || set("GEMINI_SESSION_ID") {
@@ -103,7 +105,13 @@ pub fn detect(
     if camel || event.starts_with(|c: char| c.is_ascii_lowercase()) {
         return Harness::Copilot;
     }
-    let gemini_event = ["AfterAgent", "BeforeAgent", "PreCompress", "BeforeTool", "AfterTool"];
+    let gemini_event = [
+        "AfterAgent",
+        "BeforeAgent",
+        "PreCompress",
+        "BeforeTool",
+        "AfterTool",
+    ];
     if gemini_event.contains(&event)
         || (p.get("timestamp").is_some_and(Value::is_string) && has("prompt_response"))
     {
@@ -184,7 +192,11 @@ pub struct HookEvent {
 
 /// Normalizes a parsed payload. `fallback_event` names the event when the
 /// payload does not (the `hook <event>` command's own).
-pub fn normalize(harness: Harness, raw: &Map<String, Value>, fallback_event: Option<&str>) -> HookEvent {
+pub fn normalize(
+    harness: Harness,
+    raw: &Map<String, Value>,
+    fallback_event: Option<&str>,
+) -> HookEvent {
     let payload = redact::redact(&Value::Object(raw.clone()));
     let p = payload.as_object().expect("an object stays an object");
     let get = |keys: &[&str]| str_of(p, keys).map(str::to_string);
@@ -237,13 +249,22 @@ pub enum Target {
     Refused,
     /// The agent `agent_id` of the event's session (the main agent's id is
     /// the session id).
-    Agent { agent_id: String, evidence: Evidence },
+    Agent {
+        agent_id: String,
+        evidence: Evidence,
+    },
 }
 
 impl HookEvent {
     /// The status evidence this event carries, received at `at`.
     pub fn target(&self, at: Millis) -> Target {
-        target_of(self.kind, self.session_id.as_deref(), self.agent_id.as_deref(), self.source.as_deref(), at)
+        target_of(
+            self.kind,
+            self.session_id.as_deref(),
+            self.agent_id.as_deref(),
+            self.source.as_deref(),
+            at,
+        )
     }
 }
 
@@ -332,17 +353,26 @@ mod tests {
     fn input_edge_cases() {
         assert_eq!(parse_input(b""), Ok(None));
         assert_eq!(parse_input(b" \n\t"), Ok(None));
-        assert_eq!(parse_input(b"\xEF\xBB\xBF{\"a\":1}\n").unwrap().unwrap()["a"], json!(1));
+        assert_eq!(
+            parse_input(b"\xEF\xBB\xBF{\"a\":1}\n").unwrap().unwrap()["a"],
+            json!(1)
+        );
         assert_eq!(parse_input(b"[1,2]"), Err(InputError::NotObject("array")));
         assert_eq!(parse_input(b"null"), Err(InputError::NotObject("null")));
-        assert!(matches!(parse_input(b"{\"a\":"), Err(InputError::NotJson(_))));
+        assert!(matches!(
+            parse_input(b"{\"a\":"),
+            Err(InputError::NotJson(_))
+        ));
     }
 
     #[test]
     fn harness_detection_order() {
         let claude = obj(json!({"hook_event_name": "Stop", "session_id": "s"}));
         assert_eq!(detect(None, no_env, &claude), Harness::ClaudeCode);
-        assert_eq!(detect(Some(Harness::Codex), no_env, &claude), Harness::Codex);
+        assert_eq!(
+            detect(Some(Harness::Codex), no_env, &claude),
+            Harness::Codex
+        );
         let codex = obj(json!({"hook_event_name": "Stop", "turn_id": "t"}));
         assert_eq!(detect(None, no_env, &codex), Harness::Codex);
         let env = |k: &str| (k == "CLAUDECODE").then(|| "1".to_string());
@@ -353,9 +383,12 @@ mod tests {
         assert_eq!(detect(None, no_env, &model), Harness::Codex);
         let start = obj(json!({"hook_event_name": "SessionStart", "model": "claude-sonnet-5"}));
         assert_eq!(detect(None, no_env, &start), Harness::ClaudeCode);
-        let rollout = obj(json!({"hook_event_name": "SessionStart", "transcript_path": "/h/.codex/sessions/2026/rollout-x.jsonl"}));
+        let rollout = obj(
+            json!({"hook_event_name": "SessionStart", "transcript_path": "/h/.codex/sessions/2026/rollout-x.jsonl"}),
+        );
         assert_eq!(detect(None, no_env, &rollout), Harness::Codex);
-        let cursor = obj(json!({"hook_event_name": "stop", "conversation_id": "c", "generation_id": "g"}));
+        let cursor =
+            obj(json!({"hook_event_name": "stop", "conversation_id": "c", "generation_id": "g"}));
         assert_eq!(detect(None, no_env, &cursor), Harness::Cursor);
         let copilot = obj(json!({"sessionId": "s", "timestamp": 1}));
         assert_eq!(detect(None, no_env, &copilot), Harness::Copilot);
@@ -383,13 +416,25 @@ mod tests {
                 evidence: Evidence::new(Status::Completed, Some(7), Cause::SubagentStop)
             }
         );
-        let cursor = obj(json!({"conversation_id": "c1", "hook_event_name": "stop", "workspace_roots": ["/r"]}));
+        let cursor = obj(
+            json!({"conversation_id": "c1", "hook_event_name": "stop", "workspace_roots": ["/r"]}),
+        );
         let e = normalize(Harness::Cursor, &cursor, None);
-        assert_eq!((e.session_id.as_deref(), e.cwd.as_deref(), e.kind), (Some("c1"), Some("/r"), Kind::Stop));
-        let bare = normalize(Harness::ClaudeCode, &obj(json!({"session_id": "s"})), Some("Stop"));
+        assert_eq!(
+            (e.session_id.as_deref(), e.cwd.as_deref(), e.kind),
+            (Some("c1"), Some("/r"), Kind::Stop)
+        );
+        let bare = normalize(
+            Harness::ClaudeCode,
+            &obj(json!({"session_id": "s"})),
+            Some("Stop"),
+        );
         assert_eq!(bare.event, "Stop");
         let none = normalize(Harness::ClaudeCode, &obj(json!({})), None);
-        assert_eq!((none.event.as_str(), none.kind, none.target(1)), ("unknown", Kind::Other, Target::None));
+        assert_eq!(
+            (none.event.as_str(), none.kind, none.target(1)),
+            ("unknown", Kind::Other, Target::None)
+        );
     }
 
     #[test]
@@ -401,18 +446,40 @@ mod tests {
             let e = normalize(Harness::ClaudeCode, &obj(p), None);
             assert_eq!(e.target(1), Target::Refused);
         }
-        let stop = normalize(Harness::ClaudeCode, &obj(json!({"session_id": "s", "hook_event_name": "Stop", "agent_id": "x"})), None);
+        let stop = normalize(
+            Harness::ClaudeCode,
+            &obj(json!({"session_id": "s", "hook_event_name": "Stop", "agent_id": "x"})),
+            None,
+        );
         assert_eq!(
             stop.target(5),
-            Target::Agent { agent_id: "s".into(), evidence: Evidence::new(Status::Waiting, Some(5), Cause::StopHook) }
+            Target::Agent {
+                agent_id: "s".into(),
+                evidence: Evidence::new(Status::Waiting, Some(5), Cause::StopHook)
+            }
         );
     }
 
     #[test]
     fn the_key_is_over_redacted_canonical_json() {
-        let a = normalize(Harness::ClaudeCode, &obj(json!({"b": 1, "a": {"y": 2, "x": "sk-abcdefgh12345"}, "session_id": "s", "hook_event_name": "Stop"})), None);
-        let b = normalize(Harness::ClaudeCode, &obj(json!({"hook_event_name": "Stop", "session_id": "s", "a": {"x": "sk-zzzzzzzz99999", "y": 2}, "b": 1})), None);
-        assert_eq!(canonical(&a.payload), r#"{"a":{"x":"[REDACTED]","y":2},"b":1,"hook_event_name":"Stop","session_id":"s"}"#);
+        let a = normalize(
+            Harness::ClaudeCode,
+            &obj(
+                json!({"b": 1, "a": {"y": 2, "x": "sk-abcdefgh12345"}, "session_id": "s", "hook_event_name": "Stop"}),
+            ),
+            None,
+        );
+        let b = normalize(
+            Harness::ClaudeCode,
+            &obj(
+                json!({"hook_event_name": "Stop", "session_id": "s", "a": {"x": "sk-zzzzzzzz99999", "y": 2}, "b": 1}),
+            ),
+            None,
+        );
+        assert_eq!(
+            canonical(&a.payload),
+            r#"{"a":{"x":"[REDACTED]","y":2},"b":1,"hook_event_name":"Stop","session_id":"s"}"#
+        );
         assert_eq!(event_key(&a, None), event_key(&b, None));
         assert_ne!(event_key(&a, None), event_key(&a, Some("d1")));
         assert_ne!(event_key(&a, Some("d1")), event_key(&a, Some("d2")));

@@ -33,7 +33,12 @@ pub fn event_of(
 }
 
 /// Stores a parsed event received at `now`, applying its status.
-pub fn record(store: &mut Store, ev: &HookEvent, delivery_id: Option<&str>, now: Millis) -> Result<Recorded> {
+pub fn record(
+    store: &mut Store,
+    ev: &HookEvent,
+    delivery_id: Option<&str>,
+    now: Millis,
+) -> Result<Recorded> {
     let delivery_id = delivery_id.filter(|d| !d.is_empty());
     let payload = canonical(&ev.payload);
     let key = event_key(ev, delivery_id);

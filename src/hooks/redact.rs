@@ -37,13 +37,13 @@ pub const SECRET_KEY_WORDS: &[&str] = &[
 /// Secret shapes in text. Each alternative starts at a word boundary.
 static SECRET_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"\bsk-[A-Za-z0-9_-]{8,}",                       // OpenAI / Anthropic API keys
-        r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}",   // GitHub tokens
-        r"|\bgithub_pat_[A-Za-z0-9_]{20,}",              // GitHub fine-grained tokens
-        r"|\bxox[a-z]-[A-Za-z0-9-]{8,}",                 // Slack tokens
-        r"|\bAKIA[0-9A-Z]{16}\b",                        // AWS access key ids
+        r"\bsk-[A-Za-z0-9_-]{8,}", // OpenAI / Anthropic API keys
+        r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}", // GitHub tokens
+        r"|\bgithub_pat_[A-Za-z0-9_]{20,}", // GitHub fine-grained tokens
+        r"|\bxox[a-z]-[A-Za-z0-9-]{8,}", // Slack tokens
+        r"|\bAKIA[0-9A-Z]{16}\b",  // AWS access key ids
         r"|\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+", // JWTs
-        r"|(?i:\bbearer\s+[A-Za-z0-9._~+/=-]{6,})",      // Authorization: Bearer ...
+        r"|(?i:\bbearer\s+[A-Za-z0-9._~+/=-]{6,})", // Authorization: Bearer ...
     ))
     .expect("the secret pattern compiles")
 });
@@ -52,7 +52,8 @@ static SECRET_VALUE: LazyLock<Regex> = LazyLock::new(|| {
 fn may_hold_secret(s: &str) -> bool {
     let b = s.as_bytes();
     memchr::memmem::find(b, b"sk-").is_some()
-        || memchr::memmem::find(b, b"_").is_some() && (s.contains("gh") || s.contains("github_pat_"))
+        || memchr::memmem::find(b, b"_").is_some()
+            && (s.contains("gh") || s.contains("github_pat_"))
         || memchr::memmem::find(b, b"xox").is_some()
         || memchr::memmem::find(b, b"AKIA").is_some()
         || memchr::memmem::find(b, b"eyJ").is_some()
@@ -93,12 +94,13 @@ pub fn redact(v: &Value) -> Value {
             for (k, v) in map {
                 let key = redact_text(k).into_owned();
                 let norm = normalise_key(k);
-                let value = if !is_secret_key(&norm) {
-                    redact(v)
-                } else if is_count_key(&norm) && !holds_text(v) {
-                    redact(v)
-                } else {
+                // A count (`*_tokens`) keeps its number; text under it is redacted.
+                let counts = is_count_key(&norm) && !holds_text(v);
+                let secret = is_secret_key(&norm) && !counts;
+                let value = if secret {
                     Value::String(REDACTED.to_string())
+                } else {
+                    redact(v)
                 };
                 out.insert(key, value);
             }
@@ -111,7 +113,7 @@ pub fn redact(v: &Value) -> Value {
 /// A string that is not a plain count.
 fn holds_text(v: &Value) -> bool {
     match v {
-        Value::String(s) => !(!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())),
+        Value::String(s) => s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()),
         _ => false,
     }
 }
@@ -132,9 +134,21 @@ mod tests {
         });
         let r = redact(&v);
         for k in [
-            "api_key", "API-Key", "password", "Authorization", "client_secret", "session_key",
-            "Set-Cookie", "private key", "aws_access_key_id", "refresh_token", "x-auth-token",
-            "credentials", "passwd", "bearer", "tokenizer",
+            "api_key",
+            "API-Key",
+            "password",
+            "Authorization",
+            "client_secret",
+            "session_key",
+            "Set-Cookie",
+            "private key",
+            "aws_access_key_id",
+            "refresh_token",
+            "x-auth-token",
+            "credentials",
+            "passwd",
+            "bearer",
+            "tokenizer",
         ] {
             assert_eq!(r[k], json!(REDACTED), "{k}");
         }
@@ -157,12 +171,21 @@ mod tests {
     fn secret_shapes_in_text_are_replaced() {
         let cases = [
             ("key sk-ant-api03-abcdefgh1234 end", "key [REDACTED] end"),
-            ("ghp_0123456789abcdefABCD and gho_0123456789abcdefABCD", "[REDACTED] and [REDACTED]"),
+            (
+                "ghp_0123456789abcdefABCD and gho_0123456789abcdefABCD",
+                "[REDACTED] and [REDACTED]",
+            ),
             ("github_pat_11ABCDEFG0123456789_abcdefghij", "[REDACTED]"),
             ("slack xoxb-1234-5678-abcdefgh", "slack [REDACTED]"),
             ("AKIAIOSFODNN7EXAMPLE is aws", "[REDACTED] is aws"),
-            ("jwt eyJhbGciOi.eyJzdWIiOiIx.SflKxwRJSM x", "jwt [REDACTED] x"),
-            ("Authorization: Bearer abc.def-123", "Authorization: [REDACTED]"),
+            (
+                "jwt eyJhbGciOi.eyJzdWIiOiIx.SflKxwRJSM x",
+                "jwt [REDACTED] x",
+            ),
+            (
+                "Authorization: Bearer abc.def-123",
+                "Authorization: [REDACTED]",
+            ),
             ("authorization: bearer abcdef", "authorization: [REDACTED]"),
             ("task-123 sk-short desk-lamp", "task-123 sk-short desk-lamp"),
             ("a bearer of news", "a bearer of news"),

@@ -88,7 +88,13 @@ pub(crate) fn write_status(
         "UPDATE agents SET status = ?3, status_at = ?4, outcome_cause = ?5
          WHERE session_id = ?1 AND agent_id = ?2",
     )?
-    .execute(params![session_id, agent_id, ev.status.as_str(), ev.at, ev.cause.as_str()])?;
+    .execute(params![
+        session_id,
+        agent_id,
+        ev.status.as_str(),
+        ev.at,
+        ev.cause.as_str()
+    ])?;
     if agent_id == session_id {
         mirror_main(tx, session_id)?;
     }
@@ -176,8 +182,10 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let duplicate = if ev.has_delivery_id {
-            tx.prepare_cached("SELECT 1 FROM events_raw WHERE event_key = ?1 AND has_delivery_id = 1")?
-                .exists([&ev.key[..]])?
+            tx.prepare_cached(
+                "SELECT 1 FROM events_raw WHERE event_key = ?1 AND has_delivery_id = 1",
+            )?
+            .exists([&ev.key[..]])?
         } else {
             tx.prepare_cached(
                 "SELECT 1 FROM events_raw WHERE event_key = ?1 AND has_delivery_id = 0
@@ -203,7 +211,9 @@ impl Store {
             ev.payload
         ])?;
         let change = match (&ev.target, ev.session_id) {
-            (Target::Agent { agent_id, evidence }, Some(sid)) => apply(&tx, sid, agent_id, evidence)?,
+            (Target::Agent { agent_id, evidence }, Some(sid)) => {
+                apply(&tx, sid, agent_id, evidence)?
+            }
             _ => None,
         };
         tx.commit()?;
@@ -213,24 +223,29 @@ impl Store {
     /// The watchdog: every working or waiting agent whose last evidence is
     /// older than `window_ms` before `now` becomes `unknown`. With `dry_run`
     /// nothing is written. Returns the transitions, ordered by session and agent.
-    pub fn watchdog(&mut self, now: Millis, window_ms: i64, dry_run: bool) -> Result<Vec<Transition>> {
+    pub fn watchdog(
+        &mut self,
+        now: Millis,
+        window_ms: i64,
+        dry_run: bool,
+    ) -> Result<Vec<Transition>> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let cutoff = now.saturating_sub(window_ms);
-        let candidates: Vec<(String, String, String, Option<i64>, Option<String>, Option<i64>)> = tx
+        let candidates: Vec<(String, String, Evidence, Option<i64>)> = tx
             .prepare(
                 "SELECT session_id, agent_id, status, status_at, outcome_cause, last_seen_at FROM agents
                  WHERE status IN ('working', 'waiting') AND (status_at IS NULL OR status_at < ?1)
                  ORDER BY session_id, agent_id",
             )?
             .query_map([cutoff], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+                let cur = evidence_of(&r.get::<_, String>(2)?, r.get(3)?, r.get::<_, Option<String>>(4)?.as_deref());
+                Ok((r.get(0)?, r.get(1)?, cur, r.get(5)?))
             })?
             .collect::<Result<_, _>>()?;
         let mut out = Vec::new();
-        for (sid, aid, status, at, cause, last_seen) in candidates {
-            let cur = evidence_of(&status, at, cause.as_deref());
+        for (sid, aid, cur, last_seen) in candidates {
             if let Some(new) = watchdog(&cur, last_seen, now, window_ms) {
                 if !dry_run {
                     write_status(&tx, &sid, &aid, &new)?;
@@ -302,7 +317,11 @@ impl Store {
             "SELECT {TOTALS} FROM usage_rollup WHERE session_id = ?1 AND agent_id = ?2"
         ))?;
         let rows = stmt.query_map(params![all, project], |r| {
-            let stored = evidence_of(&r.get::<_, String>(5)?, r.get(6)?, r.get::<_, Option<String>>(7)?.as_deref());
+            let stored = evidence_of(
+                &r.get::<_, String>(5)?,
+                r.get(6)?,
+                r.get::<_, Option<String>>(7)?.as_deref(),
+            );
             let last_seen: Option<i64> = r.get(8)?;
             let verdict = watchdog(&stored, last_seen, now, window_ms);
             Ok(LiveRow {
@@ -322,7 +341,8 @@ impl Store {
             out.retain(|r| r.status.status.is_live());
         }
         for r in &mut out {
-            r.totals = totals.query_row(params![r.session_id, r.agent_id], |row| totals_at(row, 0))?;
+            r.totals =
+                totals.query_row(params![r.session_id, r.agent_id], |row| totals_at(row, 0))?;
         }
         Ok(out)
     }

@@ -317,11 +317,17 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
         .map(|s| (s.tool_use_id.as_str(), s))
         .collect();
     let stored: HashMap<String, Evidence> = tx
-        .prepare("SELECT agent_id, status, status_at, outcome_cause FROM agents WHERE session_id = ?1")?
+        .prepare(
+            "SELECT agent_id, status, status_at, outcome_cause FROM agents WHERE session_id = ?1",
+        )?
         .query_map([sid], |r| {
             Ok((
                 r.get::<_, String>(0)?,
-                evidence_of(&r.get::<_, String>(1)?, r.get(2)?, r.get::<_, Option<String>>(3)?.as_deref()),
+                evidence_of(
+                    &r.get::<_, String>(1)?,
+                    r.get(2)?,
+                    r.get::<_, Option<String>>(3)?.as_deref(),
+                ),
             ))
         })?
         .collect::<Result<_, _>>()?;
