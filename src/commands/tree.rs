@@ -92,7 +92,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         }
     }
     use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match ctx.out.format {
         Format::Json if args.all => serde_json::to_writer_pretty(&mut stdout, &docs)?,
         Format::Json => serde_json::to_writer_pretty(&mut stdout, &docs[0])?,

@@ -83,7 +83,7 @@ impl Output {
     /// Prints a list of records.
     pub fn records(&self, cols: &[Column], rows: &[Value]) -> Result<()> {
         self.refuse("these records", &TREE_ONLY)?;
-        let mut out = std::io::stdout().lock();
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         match self.format {
             Format::Json => {
                 serde_json::to_writer_pretty(&mut out, rows)?;

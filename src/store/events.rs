@@ -96,7 +96,8 @@ pub(crate) fn write_status(
         ev.cause.as_str()
     ])?;
     if agent_id == session_id {
-        mirror_main(tx, session_id)?;
+        tx.prepare_cached("UPDATE sessions SET status = ?2, status_at = ?3 WHERE session_id = ?1")?
+            .execute(params![session_id, ev.status.as_str(), ev.at])?;
     }
     Ok(())
 }
@@ -229,6 +230,9 @@ impl Store {
         window_ms: i64,
         dry_run: bool,
     ) -> Result<Vec<Transition>> {
+        // A first sweep after importing history moves every agent: keep its
+        // pages in memory instead of spilling them to the WAL mid-transaction.
+        self.conn.execute_batch("PRAGMA cache_size = -65536")?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
