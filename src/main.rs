@@ -12,9 +12,15 @@ fn main() -> ExitCode {
             if is_hook_call()
                 && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) =>
         {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("sessionkit hook: {first}");
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                eprintln!(
+                    "sessionkit hook: which hook? try `sessionkit hook event` (see `sessionkit hook --help`)"
+                );
+            } else {
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("bad arguments");
+                eprintln!("sessionkit hook: {first}");
+            }
             return ExitCode::SUCCESS;
         }
         Err(e) => e.exit(),

@@ -324,6 +324,8 @@ fn a_failure_never_breaks_the_agent() {
         ),
         (vec!["hook", "event"], vec![("SESSIONKIT_NOW", "yesterday")]),
         (vec!["hook", "event", "--no-such-flag"], vec![]),
+        (vec!["hook"], vec![]),
+        (vec!["--db", "x.db", "hook", "evnt"], vec![]),
         (
             vec!["--db", under_a_file.to_str().unwrap(), "hook", "event"],
             vec![],
