@@ -52,6 +52,16 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "check" -d 'In
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sweep" -d 'Periodic upkeep for cron: the watchdog marks silent agents unknown'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "remember" -d 'Record a memory (decision, commitment, constraint, ...); prints its id'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "revise" -d 'Supersede a memory with a changed version (history kept), or move a commitment between open and waiting'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "resolve" -d 'Resolve a commitment (a blocker is archived)'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "unresolve" -d 'Reopen a resolved or expired commitment'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "archive" -d 'Archive a memory (a commitment expires)'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "recall" -d 'Search memories by words, best first, with a highlighted snippet'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "memories" -d 'List memories (live ones unless --all)'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "memory" -d 'One memory in full, or redact one'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "export" -d 'Write every memory, commitment and audit event as deterministic JSON Lines'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "import" -d 'Replay an export file (same ids and times; idempotent)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "config" -d 'Read and write runtime settings'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "man" -d 'Print the man page (or write every page into a directory)'
@@ -361,6 +371,228 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l json -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l kind -d 'constraint, convention, decision, commitment, blocker, preference, fact, pattern, finding, note, stage' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l topic -d 'What it is about (at most 256 characters)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l description -d 'The one line a briefing index shows (at most 160 characters)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l content -d 'The memory itself (at most 2,000 characters; never split); `-` reads stdin' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l project -d '[default: the current directory\'s project: git remote origin\'s name, else the directory name]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l scope -d 'Kebab-case scope [default: project]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l tag -d 'A tag (repeat for more; at most 32 of at most 64 characters)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l due -d 'A commitment\'s due date: RFC 3339, YYYY-MM-DD, or a span ahead (3d, 12h, 2w)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l owner -d 'A commitment\'s owner' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l pin -d 'Always show it at the top of a briefing'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l force -d 'Write it even when a live memory looks like the same thing'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l kind -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l topic -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l description -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l content -d '`-` reads stdin' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l project -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l scope -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l tag -d 'Replaces the tags (repeat for more)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l due -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l owner -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l status -d 'Move a commitment between open and waiting' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l clear-tags -d 'Removes every tag'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l pin
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l unpin
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l force
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l kind -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l project -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l limit -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l all -d 'Superseded and archived memories too'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l kind -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l project -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l status -d 'active, archived, or a commitment status: open, waiting, resolved, expired' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l since -d 'Only memories created since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l all -d 'Superseded and archived memories too'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l reason -d 'Why (kept in the audit event; never the content)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l project -d 'Only this project\'s memories (and their commitments and events)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -478,26 +710,38 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l json -d 'S
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "ingest" -d 'Read Claude Code transcripts into the database (incremental)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "sessions" -d 'List sessions with their token totals'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "cost" -d 'What the agents cost: tokens and exact dollars by day, week, month, session, model, ...'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "pricing" -d 'The price table: list, set a model\'s price, import LiteLLM\'s price map'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "sweep" -d 'Periodic upkeep for cron: the watchdog marks silent agents unknown'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "config" -d 'Read and write runtime settings'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "ingest" -d 'Read Claude Code transcripts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "sessions" -d 'List sessions with their token totals'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "cost" -d 'What the agents cost: tokens and exact dollars by day, week, month, session, model, ...'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "pricing" -d 'The price table: list, set a model\'s price, import LiteLLM\'s price map'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "sweep" -d 'Periodic upkeep for cron: the watchdog marks silent agents unknown'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "remember" -d 'Record a memory (decision, commitment, constraint, ...); prints its id'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "revise" -d 'Supersede a memory with a changed version (history kept), or move a commitment between open and waiting'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "resolve" -d 'Resolve a commitment (a blocker is archived)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "unresolve" -d 'Reopen a resolved or expired commitment'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "archive" -d 'Archive a memory (a commitment expires)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "recall" -d 'Search memories by words, best first, with a highlighted snippet'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "memories" -d 'List memories (live ones unless --all)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "memory" -d 'One memory in full, or redact one'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "export" -d 'Write every memory, commitment and audit event as deterministic JSON Lines'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "import" -d 'Replay an export file (same ids and times; idempotent)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "config" -d 'Read and write runtime settings'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "list" -d 'The prices in force ($ per million tokens), embedded or set by you'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "set" -d 'Set a model\'s price ($ per million tokens); reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "import" -d 'Import LiteLLM\'s model_prices_and_context_window.json; reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Store a value in the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "unset" -d 'Remove a stored value (the default applies again)'

@@ -73,6 +73,26 @@ pub enum Command {
     Status(commands::status::Args),
     /// Periodic upkeep for cron: the watchdog marks silent agents unknown
     Sweep(commands::sweep::Args),
+    /// Record a memory (decision, commitment, constraint, ...); prints its id
+    Remember(commands::memory::RememberArgs),
+    /// Supersede a memory with a changed version (history kept), or move a commitment between open and waiting
+    Revise(commands::memory::ReviseArgs),
+    /// Resolve a commitment (a blocker is archived)
+    Resolve(commands::memory::SettleArgs),
+    /// Reopen a resolved or expired commitment
+    Unresolve(commands::memory::SettleArgs),
+    /// Archive a memory (a commitment expires)
+    Archive(commands::memory::SettleArgs),
+    /// Search memories by words, best first, with a highlighted snippet
+    Recall(commands::memory::RecallArgs),
+    /// List memories (live ones unless --all)
+    Memories(commands::memory::MemoriesArgs),
+    /// One memory in full, or redact one
+    Memory(commands::memory::MemoryArgs),
+    /// Write every memory, commitment and audit event as deterministic JSON Lines
+    Export(commands::memory::ExportArgs),
+    /// Replay an export file (same ids and times; idempotent)
+    Import(commands::memory::ImportArgs),
     /// Read and write runtime settings
     Config(commands::config::Args),
     /// Print shell completions (or write them all into a directory)

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod clock;
 pub mod commands;
+pub mod continuity;
 pub mod corpus;
 pub mod hooks;
 pub mod ingest;
@@ -70,6 +71,16 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Check(a) => commands::check::run(&ctx, &a),
         Command::Config(a) => commands::config::run(&ctx, &a),
         Command::Status(a) => commands::status::run(&ctx, &a),
+        Command::Remember(a) => commands::memory::remember(&ctx, &a),
+        Command::Revise(a) => commands::memory::revise(&ctx, &a),
+        Command::Resolve(a) => commands::memory::settle(&ctx, &a, "resolve"),
+        Command::Unresolve(a) => commands::memory::settle(&ctx, &a, "unresolve"),
+        Command::Archive(a) => commands::memory::settle(&ctx, &a, "archive"),
+        Command::Recall(a) => commands::memory::recall(&ctx, &a),
+        Command::Memories(a) => commands::memory::memories(&ctx, &a),
+        Command::Memory(a) => commands::memory::memory(&ctx, &a),
+        Command::Export(a) => commands::memory::export(&ctx, &a),
+        Command::Import(a) => commands::memory::import(&ctx, &a),
         Command::Sweep(a) => commands::sweep::run(&ctx, &a),
         Command::Completions(_) | Command::Man(_) | Command::Hook(_) => {
             unreachable!("handled above")

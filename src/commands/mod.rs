@@ -7,6 +7,7 @@ pub mod cost;
 pub mod hook;
 pub mod ingest;
 pub mod man;
+pub mod memory;
 pub mod pricing;
 pub mod prune;
 pub mod replay;

@@ -14,6 +14,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0003_costs", include_str!("migrations/0003_costs.sql")),
     ("0004_pricing", include_str!("migrations/0004_pricing.sql")),
     ("0005_events", include_str!("migrations/0005_events.sql")),
+    ("0006_memory", include_str!("migrations/0006_memory.sql")),
 ];
 
 /// The schema version this binary writes.

@@ -3,6 +3,7 @@
 
 pub mod costs;
 pub mod events;
+pub mod memories;
 mod migrate;
 pub mod pricing;
 pub mod projection;

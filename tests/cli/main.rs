@@ -7,6 +7,7 @@ mod corpora;
 mod cost;
 mod hooks;
 mod ingest;
+mod memory;
 mod negative;
 mod reports;
 mod status;

@@ -1,0 +1,724 @@
+//! The memory verbs: `remember`, `revise`, `resolve`, `unresolve`, `archive`,
+//! `memories`, `memory show|redact`, `recall`, `export`, `import`.
+
+use std::io::Read;
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Map, Value, json};
+
+use super::{Ctx, time};
+use crate::Exit;
+use crate::clock::{Millis, now, parse_bound, parse_instant};
+use crate::continuity::memory::{Draft, check, parse_due};
+use crate::output::{Column, col};
+use crate::store::Store;
+use crate::store::memories::{Actor, Commitment, Memory, MemoryEvent, MemoryFilter, Remembered};
+
+fn cli_actor(now: Millis) -> Actor<'static> {
+    Actor {
+        actor: "cli",
+        session_run_id: None,
+        now,
+    }
+}
+
+/// `--content -` reads stdin, which must be UTF-8.
+fn content_arg(v: &str) -> Result<String> {
+    if v != "-" {
+        return Ok(v.to_string());
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("reading stdin")?;
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "stdin is not UTF-8 (invalid byte at offset {}): nothing was written",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The project: `--project`, else the current directory's (DESIGN.md).
+fn project_arg(store: &Store, given: Option<&str>) -> Result<String> {
+    if let Some(p) = given {
+        return Ok(p.to_string());
+    }
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    let p = crate::project::project_of(store, &cwd.to_string_lossy())?;
+    if p.is_empty() {
+        bail!(
+            "cannot name a project for {}: pass --project",
+            cwd.display()
+        );
+    }
+    Ok(p)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RememberArgs {
+    /// constraint, convention, decision, commitment, blocker, preference, fact, pattern, finding, note, stage
+    #[arg(long, value_name = "K")]
+    pub kind: String,
+    /// What it is about (at most 256 characters)
+    #[arg(long, value_name = "T")]
+    pub topic: String,
+    /// The one line a briefing index shows (at most 160 characters)
+    #[arg(long, value_name = "D")]
+    pub description: Option<String>,
+    /// The memory itself (at most 2,000 characters; never split); `-` reads stdin
+    #[arg(long, value_name = "C")]
+    pub content: String,
+    /// [default: the current directory's project: git remote origin's name, else the directory name]
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    /// Kebab-case scope [default: project]
+    #[arg(long, value_name = "S")]
+    pub scope: Option<String>,
+    /// A tag (repeat for more; at most 32 of at most 64 characters)
+    #[arg(long = "tag", value_name = "X")]
+    pub tags: Vec<String>,
+    /// A commitment's due date: RFC 3339, YYYY-MM-DD, or a span ahead (3d, 12h, 2w)
+    #[arg(long, value_name = "DATE")]
+    pub due: Option<String>,
+    /// A commitment's owner
+    #[arg(long, value_name = "WHO")]
+    pub owner: Option<String>,
+    /// Always show it at the top of a briefing
+    #[arg(long)]
+    pub pin: bool,
+    /// Write it even when a live memory looks like the same thing
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
+    let now = now();
+    let content = content_arg(&a.content)?;
+    let mut store = ctx.open()?;
+    let draft = Draft {
+        kind: a.kind.clone(),
+        topic: a.topic.clone(),
+        description: a.description.clone(),
+        content,
+        project: project_arg(&store, a.project.as_deref())?,
+        scope: a.scope.clone(),
+        tags: a.tags.clone(),
+        pinned: a.pin,
+        due_at: a.due.as_deref().map(|d| parse_due(d, now)).transpose()?,
+        owner: a.owner.clone(),
+    };
+    let m = check(&draft)?;
+    let id = match store.remember(&m, a.force, &cli_actor(now))? {
+        Remembered::Created(id) => id,
+        Remembered::Existing(id) => {
+            ctx.out.note(&format!(
+                "an identical memory is live: {id} (nothing written)"
+            ));
+            id
+        }
+    };
+    print_id_or_record(ctx, &store, &id)
+}
+
+/// A bare id, unless a format was asked for: then the memory.
+fn print_id_or_record(ctx: &Ctx, store: &Store, id: &str) -> Result<Exit> {
+    if ctx.out.explicit {
+        let m = store.memory(id)?;
+        ctx.out
+            .record(MEMORY_COLUMNS, &Value::Object(memory_json(&m)))?;
+    } else {
+        println!("{id}");
+    }
+    Ok(Exit::Success)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReviseArgs {
+    /// The memory (a unique prefix of its id is enough)
+    pub id: String,
+    #[arg(long, value_name = "K")]
+    pub kind: Option<String>,
+    #[arg(long, value_name = "T")]
+    pub topic: Option<String>,
+    #[arg(long, value_name = "D")]
+    pub description: Option<String>,
+    /// `-` reads stdin
+    #[arg(long, value_name = "C")]
+    pub content: Option<String>,
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    #[arg(long, value_name = "S")]
+    pub scope: Option<String>,
+    /// Replaces the tags (repeat for more)
+    #[arg(long = "tag", value_name = "X")]
+    pub tags: Vec<String>,
+    /// Removes every tag
+    #[arg(long, conflicts_with = "tags")]
+    pub clear_tags: bool,
+    #[arg(long, value_name = "DATE")]
+    pub due: Option<String>,
+    #[arg(long, value_name = "WHO")]
+    pub owner: Option<String>,
+    #[arg(long, conflicts_with = "unpin")]
+    pub pin: bool,
+    #[arg(long)]
+    pub unpin: bool,
+    /// Move a commitment between open and waiting
+    #[arg(long, value_name = "open|waiting")]
+    pub status: Option<String>,
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
+    let now = now();
+    let content = a.content.as_deref().map(content_arg).transpose()?;
+    let mut store = ctx.open()?;
+    let id = store.resolve_memory(&a.id)?;
+    let old = store.memory(&id)?;
+    let c = old.commitment.as_ref();
+    let draft = Draft {
+        kind: a.kind.clone().unwrap_or(old.kind.clone()),
+        topic: a.topic.clone().unwrap_or(old.topic.clone()),
+        description: a.description.clone().or(old.description.clone()),
+        content: content.unwrap_or(old.content.clone()),
+        project: a.project.clone().unwrap_or(old.project.clone()),
+        scope: Some(a.scope.clone().unwrap_or(old.scope.clone())),
+        tags: if a.clear_tags {
+            Vec::new()
+        } else if a.tags.is_empty() {
+            old.tags.clone()
+        } else {
+            a.tags.clone()
+        },
+        pinned: if a.pin {
+            true
+        } else if a.unpin {
+            false
+        } else {
+            old.pinned
+        },
+        due_at: match &a.due {
+            Some(d) => Some(parse_due(d, now)?),
+            None => c.and_then(|c| c.due_at),
+        },
+        owner: a.owner.clone().or(c.and_then(|c| c.owner.clone())),
+    };
+    let mut draft = draft;
+    if draft.kind != "commitment" && a.due.is_none() && a.owner.is_none() {
+        draft.due_at = None;
+        draft.owner = None;
+    }
+    let next = check(&draft)?;
+    let live = store.revise(&id, &next, a.status.as_deref(), a.force, &cli_actor(now))?;
+    print_id_or_record(ctx, &store, &live)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SettleArgs {
+    /// The memory (a unique prefix of its id is enough)
+    pub id: String,
+}
+
+/// `resolve`, `unresolve` and `archive`.
+pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: &str) -> Result<Exit> {
+    let now = now();
+    let mut store = ctx.open()?;
+    let id = store.resolve_memory(&a.id)?;
+    let changed = store.settle_memory(&id, verb, &cli_actor(now))?;
+    if !changed {
+        ctx.out
+            .note(&format!("{id} is already there: nothing written"));
+    }
+    print_id_or_record(ctx, &store, &id)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MemoriesArgs {
+    #[arg(long, value_name = "K")]
+    pub kind: Option<String>,
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    /// active, archived, or a commitment status: open, waiting, resolved, expired
+    #[arg(long, value_name = "S")]
+    pub status: Option<String>,
+    /// Superseded and archived memories too
+    #[arg(long)]
+    pub all: bool,
+    /// Only memories created since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)
+    #[arg(long, value_name = "T")]
+    pub since: Option<String>,
+}
+
+pub const MEMORY_COLUMNS: &[Column] = &[
+    col("memory_id", "id"),
+    col("kind", "kind"),
+    col("state", "state"),
+    col("topic", "topic"),
+    col("project", "project"),
+    col("due_at", "due"),
+    col("created_at", "created"),
+];
+
+/// The JSON shape of a memory (the documented contract).
+pub fn memory_json(m: &Memory) -> Map<String, Value> {
+    let mut o = Map::new();
+    o.insert("memory_id".into(), json!(m.memory_id));
+    o.insert("kind".into(), json!(m.kind));
+    o.insert("topic".into(), json!(m.topic));
+    o.insert("description".into(), json!(m.description));
+    o.insert("content".into(), json!(m.content));
+    o.insert("project".into(), json!(m.project));
+    o.insert("scope".into(), json!(m.scope));
+    o.insert("tags".into(), json!(m.tags));
+    o.insert("status".into(), json!(m.status));
+    o.insert("pinned".into(), json!(m.pinned));
+    o.insert("redacted".into(), json!(m.content_hash.is_none()));
+    o.insert("supersedes".into(), json!(m.supersedes));
+    o.insert("valid_from".into(), time(Some(m.valid_from)));
+    o.insert("valid_to".into(), time(m.valid_to));
+    o.insert("created_at".into(), time(Some(m.created_at)));
+    o.insert("updated_at".into(), time(Some(m.updated_at)));
+    o.insert(
+        "commitment".into(),
+        m.commitment.as_ref().map_or(Value::Null, commitment_json),
+    );
+    // For tables: the state people care about (commitment status, else
+    // superseded / archived / active) and the due date.
+    let state = match (&m.commitment, m.valid_to) {
+        (_, Some(_)) => "superseded".to_string(),
+        (Some(c), None) => c.status.clone(),
+        (None, None) => m.status.clone(),
+    };
+    o.insert("state".into(), json!(state));
+    o.insert(
+        "due_at".into(),
+        time(m.commitment.as_ref().and_then(|c| c.due_at)),
+    );
+    o
+}
+
+fn commitment_json(c: &Commitment) -> Value {
+    json!({
+        "status": c.status,
+        "due_at": time(c.due_at),
+        "owner": c.owner,
+        "resolved_at": time(c.resolved_at),
+        "updated_at": time(Some(c.updated_at)),
+    })
+}
+
+fn event_json(e: &MemoryEvent) -> Value {
+    json!({
+        "event_id": e.event_id,
+        "memory_id": e.memory_id,
+        "kind": e.kind,
+        "actor": e.actor,
+        "session_run_id": e.session_run_id,
+        "reason": e.reason,
+        "created_at": time(Some(e.created_at)),
+    })
+}
+
+pub fn memories(ctx: &Ctx, a: &MemoriesArgs) -> Result<Exit> {
+    let store = ctx.open()?;
+    if let Some(k) = &a.kind {
+        crate::continuity::memory::check_kind(k)?;
+    }
+    let f = MemoryFilter {
+        kind: a.kind.clone(),
+        project: a.project.clone(),
+        status: a.status.clone(),
+        all: a.all,
+        since: a.since.as_deref().map(parse_bound).transpose()?,
+    };
+    let rows: Vec<Value> = store
+        .memories(&f)?
+        .iter()
+        .map(|m| Value::Object(memory_json(m)))
+        .collect();
+    ctx.out.records(MEMORY_COLUMNS, &rows)?;
+    Ok(Exit::Success)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MemoryArgs {
+    #[command(subcommand)]
+    pub command: MemoryCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum MemoryCommand {
+    /// One memory: its commitment state, its supersession chain and its events
+    Show(SettleArgs),
+    /// Replace a memory's content with a marker (a secret slipped in); the only way content leaves
+    Redact(RedactArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RedactArgs {
+    /// The memory (a unique prefix of its id is enough)
+    pub id: String,
+    /// Why (kept in the audit event; never the content)
+    #[arg(long, value_name = "R")]
+    pub reason: Option<String>,
+}
+
+const SHOW_COLUMNS: &[Column] = &[
+    col("memory_id", "id"),
+    col("kind", "kind"),
+    col("state", "state"),
+    col("topic", "topic"),
+    col("description", "description"),
+    col("content", "content"),
+    col("project", "project"),
+    col("scope", "scope"),
+    col("tags", "tags"),
+    col("due_at", "due"),
+    col("chain", "chain"),
+    col("utility", "utility"),
+    col("created_at", "created"),
+];
+
+pub fn memory(ctx: &Ctx, a: &MemoryArgs) -> Result<Exit> {
+    let now = now();
+    let mut store = ctx.open()?;
+    match &a.command {
+        MemoryCommand::Show(s) => {
+            let id = store.resolve_memory(&s.id)?;
+            store.record_demand("show", None, &[id.as_str()], now)?;
+            let m = store.memory(&id)?;
+            let mut o = memory_json(&m);
+            o.insert("chain".into(), json!(store.chain(&id)?));
+            let events: Vec<Value> = store
+                .memory_events(Some(&id))?
+                .iter()
+                .map(event_json)
+                .collect();
+            o.insert("events".into(), Value::Array(events));
+            let (raw, utility) = store.memory_utility(&id, now)?;
+            o.insert("demand".into(), json!((raw * 1000.0).round() / 1000.0));
+            o.insert("utility".into(), json!((utility * 1000.0).round() / 1000.0));
+            ctx.out.record(SHOW_COLUMNS, &Value::Object(o))?;
+        }
+        MemoryCommand::Redact(r) => {
+            let id = store.resolve_memory(&r.id)?;
+            store.redact_memory(&id, r.reason.as_deref(), &cli_actor(now))?;
+            print_id_or_record(ctx, &store, &id)?;
+        }
+    }
+    Ok(Exit::Success)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RecallArgs {
+    /// Words to look for (any of them; ranked by bm25, ties by recency)
+    pub query: String,
+    #[arg(long, value_name = "K")]
+    pub kind: Option<String>,
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub limit: u64,
+    /// Superseded and archived memories too
+    #[arg(long)]
+    pub all: bool,
+}
+
+const RECALL_COLUMNS: &[Column] = &[
+    col("memory_id", "id"),
+    col("kind", "kind"),
+    col("state", "state"),
+    col("topic", "topic"),
+    col("snippet", "snippet"),
+];
+
+pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
+    let now = now();
+    let mut store = ctx.open()?;
+    if let Some(k) = &a.kind {
+        crate::continuity::memory::check_kind(k)?;
+    }
+    let hits = store.recall(
+        &a.query,
+        a.kind.as_deref(),
+        a.project.as_deref(),
+        a.all,
+        a.limit,
+    )?;
+    let ids: Vec<&str> = hits.iter().map(|h| h.memory.memory_id.as_str()).collect();
+    store.record_demand("recall", None, &ids, now)?;
+    let rows: Vec<Value> = hits
+        .iter()
+        .map(|h| {
+            let mut o = memory_json(&h.memory);
+            o.insert("rank".into(), json!((h.rank * 1e6).round() / 1e6));
+            o.insert("snippet".into(), json!(h.snippet));
+            Value::Object(o)
+        })
+        .collect();
+    ctx.out.records(RECALL_COLUMNS, &rows)?;
+    Ok(Exit::Success)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Only this project's memories (and their commitments and events)
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+}
+
+/// One export line per memory, commitment and event: deterministic JSON Lines
+/// (sorted keys, a stable order, no derived or volatile fields).
+pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
+    use std::io::Write;
+    let store = ctx.open()?;
+    let (memories, events) = store.export_rows(a.project.as_deref())?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for m in &memories {
+        let line = json!({
+            "type": "memory",
+            "memory_id": m.memory_id,
+            "kind": m.kind,
+            "topic": m.topic,
+            "description": m.description,
+            "content": m.content,
+            "project": m.project,
+            "scope": m.scope,
+            "tags": m.tags,
+            "status": m.status,
+            "pinned": m.pinned,
+            "redacted": m.content_hash.is_none(),
+            "supersedes": m.supersedes,
+            "valid_from": time(Some(m.valid_from)),
+            "valid_to": time(m.valid_to),
+            "created_at": time(Some(m.created_at)),
+            "updated_at": time(Some(m.updated_at)),
+        });
+        writeln!(out, "{line}")?;
+    }
+    for m in &memories {
+        if let Some(c) = &m.commitment {
+            let mut line = commitment_json(c);
+            line["type"] = json!("commitment");
+            line["memory_id"] = json!(m.memory_id);
+            writeln!(out, "{line}")?;
+        }
+    }
+    for e in &events {
+        let mut line = event_json(e);
+        line["type"] = json!("event");
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(Exit::Success)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// An export file, or - for stdin
+    pub file: String,
+}
+
+const IMPORT_COLUMNS: &[Column] = &[
+    col("line", "line"),
+    col("type", "type"),
+    col("id", "id"),
+    col("result", "result"),
+    col("reason", "reason"),
+];
+
+fn text<'a>(v: &'a Value, k: &str) -> Result<&'a str> {
+    v.get(k)
+        .and_then(Value::as_str)
+        .with_context(|| format!("no {k:?} string"))
+}
+
+fn opt_text(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+fn instant(v: &Value, k: &str) -> Result<Option<Millis>> {
+    match v.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => parse_instant(s)
+            .map(Some)
+            .with_context(|| format!("{k} {s:?} is not an RFC 3339 instant")),
+        Some(other) => bail!("{k} is {other}, not a time"),
+    }
+}
+
+fn required_instant(v: &Value, k: &str) -> Result<Millis> {
+    instant(v, k)?.with_context(|| format!("no {k:?}"))
+}
+
+fn memory_of(v: &Value) -> Result<Memory> {
+    let content = text(v, "content")?.to_string();
+    let redacted = v.get("redacted").and_then(Value::as_bool).unwrap_or(false);
+    let tags = match v.get("tags") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|t| {
+                t.as_str()
+                    .map(str::to_string)
+                    .context("a tag is not a string")
+            })
+            .collect::<Result<Vec<_>>>()?,
+        None | Some(Value::Null) => Vec::new(),
+        Some(_) => bail!("tags is not an array"),
+    };
+    Ok(Memory {
+        memory_id: text(v, "memory_id")?.to_string(),
+        kind: text(v, "kind")?.to_string(),
+        topic: text(v, "topic")?.to_string(),
+        description: opt_text(v, "description"),
+        content_hash: (!redacted).then(|| crate::continuity::memory::content_hash(&content)),
+        content,
+        project: text(v, "project")?.to_string(),
+        scope: text(v, "scope")?.to_string(),
+        tags,
+        status: text(v, "status")?.to_string(),
+        pinned: v.get("pinned").and_then(Value::as_bool).unwrap_or(false),
+        supersedes: opt_text(v, "supersedes"),
+        valid_from: required_instant(v, "valid_from")?,
+        valid_to: instant(v, "valid_to")?,
+        created_at: required_instant(v, "created_at")?,
+        updated_at: required_instant(v, "updated_at")?,
+        commitment: None,
+    })
+}
+
+fn commitment_of(v: &Value) -> Result<Commitment> {
+    Ok(Commitment {
+        status: text(v, "status")?.to_string(),
+        due_at: instant(v, "due_at")?,
+        owner: opt_text(v, "owner"),
+        resolved_at: instant(v, "resolved_at")?,
+        updated_at: required_instant(v, "updated_at")?,
+    })
+}
+
+fn event_of(v: &Value) -> Result<MemoryEvent> {
+    Ok(MemoryEvent {
+        event_id: text(v, "event_id")?.to_string(),
+        memory_id: text(v, "memory_id")?.to_string(),
+        kind: text(v, "kind")?.to_string(),
+        actor: text(v, "actor")?.to_string(),
+        session_run_id: opt_text(v, "session_run_id"),
+        reason: opt_text(v, "reason"),
+        created_at: required_instant(v, "created_at")?,
+    })
+}
+
+/// Replays an export: same ids, kinds, actors and times; no events of its own.
+pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
+    let bytes = if a.file == "-" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .context("reading stdin")?;
+        b
+    } else {
+        std::fs::read(&a.file).with_context(|| format!("reading {}", a.file))?
+    };
+    let name = if a.file == "-" {
+        "stdin"
+    } else {
+        a.file.as_str()
+    };
+    let text_in = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name} is not UTF-8 (invalid byte at offset {}): nothing was imported",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let mut rows: Vec<Value> = Vec::new();
+    let mut memories: Vec<(usize, Memory)> = Vec::new();
+    let mut commitments: Vec<(usize, String, Commitment)> = Vec::new();
+    let mut events: Vec<(usize, MemoryEvent)> = Vec::new();
+    let reject = |rows: &mut Vec<Value>, line: usize, kind: &str, id: &str, why: String| {
+        rows.push(
+            json!({"line": line, "type": kind, "id": id, "result": "rejected", "reason": why}),
+        );
+    };
+    for (i, l) in text_in.lines().enumerate() {
+        let line = i + 1;
+        if l.trim().is_empty() {
+            continue;
+        }
+        let v: Value = match serde_json::from_str(l) {
+            Ok(v) => v,
+            Err(e) => {
+                reject(&mut rows, line, "?", "", format!("not JSON: {e}"));
+                continue;
+            }
+        };
+        let kind = v
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string();
+        let parsed = match kind.as_str() {
+            "memory" => memory_of(&v).map(|m| memories.push((line, m))),
+            "commitment" => commitment_of(&v).and_then(|c| {
+                commitments.push((line, text(&v, "memory_id")?.to_string(), c));
+                Ok(())
+            }),
+            "event" => event_of(&v).map(|e| events.push((line, e))),
+            other => Err(anyhow::anyhow!("unknown record type {other:?}")),
+        };
+        if let Err(e) = parsed {
+            let id = ["memory_id", "event_id"]
+                .iter()
+                .find_map(|k| opt_text(&v, k))
+                .unwrap_or_default();
+            reject(&mut rows, line, &kind, &id, format!("{e:#}"));
+        }
+    }
+    // A commitment travels with its memory.
+    for (line, id, c) in commitments {
+        match memories.iter_mut().find(|(_, m)| m.memory_id == id) {
+            Some((_, m)) => m.commitment = Some(c),
+            None => reject(
+                &mut rows,
+                line,
+                "commitment",
+                &id,
+                "its memory is not in the file".into(),
+            ),
+        }
+    }
+    let mut store = ctx.open()?;
+    let mlist: Vec<Memory> = memories.iter().map(|(_, m)| m.clone()).collect();
+    let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();
+    let results = store.import_rows(&mlist, &elist)?;
+    let lines: Vec<usize> = memories
+        .iter()
+        .map(|(l, _)| *l)
+        .chain(events.iter().map(|(l, _)| *l))
+        .collect();
+    for (r, line) in results.into_iter().zip(lines) {
+        let (kind, id) = (r.kind, r.id);
+        let (result, reason) = match r.outcome {
+            Ok(true) => ("created", Value::Null),
+            Ok(false) => ("present", Value::Null),
+            Err(why) => ("rejected", json!(why)),
+        };
+        rows.push(
+            json!({"line": line, "type": kind, "id": id, "result": result, "reason": reason}),
+        );
+    }
+    rows.sort_by_key(|r| r["line"].as_u64());
+    let count = |what: &str| rows.iter().filter(|r| r["result"] == what).count();
+    let (created, present, rejected) = (count("created"), count("present"), count("rejected"));
+    ctx.out.records(IMPORT_COLUMNS, &rows)?;
+    ctx.out.note(&format!(
+        "imported: {created} created, {present} already present, {rejected} rejected"
+    ));
+    Ok(if rejected > 0 {
+        Exit::Found
+    } else {
+        Exit::Success
+    })
+}

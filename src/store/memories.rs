@@ -1,0 +1,897 @@
+//! Memories, commitments, their audit log, search and demand (issue 6). Every
+//! write is one `BEGIN IMMEDIATE` transaction that writes its audit events
+//! with it; a refused write changes nothing.
+
+use anyhow::{Context, Result, bail};
+use rusqlite::{OptionalExtension, Row, Transaction, TransactionBehavior, params};
+
+use super::Store;
+use crate::clock::{Millis, format_instant};
+use crate::continuity::memory::{
+    self, NEAR_DUPLICATE, Transition, commitment_transition, content_hash, decay, demand_weight,
+    similarity, words,
+};
+
+/// What replaces a redacted memory's content (and description).
+pub const REDACTED: &str = "[redacted]";
+
+/// Conditions a caller may branch on.
+#[derive(Debug, thiserror::Error)]
+pub enum MemoryError {
+    #[error("no memory matches {0:?}: run `sessionkit memories --all` to list them")]
+    NotFound(String),
+    #[error("{prefix:?} matches {count} memories: give more characters")]
+    Ambiguous { prefix: String, count: usize },
+    #[error(
+        "likely a duplicate of {id} ({why}): supersede it with `sessionkit revise {id}`, or pass --force"
+    )]
+    LikelyDuplicate { id: String, why: String },
+    #[error("{id} was superseded by {by}: act on the live version")]
+    Superseded { id: String, by: String },
+}
+
+/// A memory as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Memory {
+    pub memory_id: String,
+    pub kind: String,
+    pub topic: String,
+    pub description: Option<String>,
+    pub content: String,
+    pub project: String,
+    pub scope: String,
+    pub tags: Vec<String>,
+    pub status: String,
+    pub pinned: bool,
+    /// None once redacted.
+    pub content_hash: Option<String>,
+    pub supersedes: Option<String>,
+    pub valid_from: Millis,
+    pub valid_to: Option<Millis>,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    pub commitment: Option<Commitment>,
+}
+
+impl Memory {
+    pub fn is_live(&self) -> bool {
+        self.valid_to.is_none() && self.status == "active"
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Commitment {
+    pub status: String,
+    pub due_at: Option<Millis>,
+    pub owner: Option<String>,
+    pub resolved_at: Option<Millis>,
+    pub updated_at: Millis,
+}
+
+/// One audit event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryEvent {
+    pub event_id: String,
+    pub memory_id: String,
+    pub kind: String,
+    pub actor: String,
+    pub session_run_id: Option<String>,
+    pub reason: Option<String>,
+    pub created_at: Millis,
+}
+
+/// A memory to write, already validated (`continuity::memory`).
+#[derive(Debug, Clone, Default)]
+pub struct NewMemory {
+    pub kind: String,
+    pub topic: String,
+    pub description: Option<String>,
+    pub content: String,
+    pub project: String,
+    pub scope: String,
+    pub tags: Vec<String>,
+    pub pinned: bool,
+    pub due_at: Option<Millis>,
+    pub owner: Option<String>,
+}
+
+/// Who writes, and when.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor<'a> {
+    pub actor: &'a str,
+    pub session_run_id: Option<&'a str>,
+    pub now: Millis,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Remembered {
+    Created(String),
+    /// An exact duplicate (same kind, project and content) is live: its id.
+    Existing(String),
+}
+
+/// Which memories `memories` lists.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryFilter {
+    pub kind: Option<String>,
+    pub project: Option<String>,
+    /// A memory status (active, archived) or a commitment status.
+    pub status: Option<String>,
+    /// Superseded and archived too.
+    pub all: bool,
+    pub since: Option<Millis>,
+}
+
+/// What became of one imported record: created (`Ok(true)`), already
+/// present (`Ok(false)`), or rejected, with why.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    pub kind: &'static str,
+    pub id: String,
+    pub outcome: Result<bool, String>,
+}
+
+/// A recall hit.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub memory: Memory,
+    pub rank: f64,
+    pub snippet: String,
+}
+
+const MEMORY_COLUMNS: &str = "m.memory_id, m.kind, m.topic, m.description, m.content, m.project, m.scope, m.tags,
+     m.status, m.pinned, m.content_hash, m.supersedes, m.valid_from, m.valid_to, m.created_at, m.updated_at,
+     c.status, c.due_at, c.owner, c.resolved_at, c.updated_at";
+
+fn memory_from(r: &Row<'_>) -> rusqlite::Result<Memory> {
+    let tags: String = r.get(7)?;
+    let commitment = match r.get::<_, Option<String>>(16)? {
+        Some(status) => Some(Commitment {
+            status,
+            due_at: r.get(17)?,
+            owner: r.get(18)?,
+            resolved_at: r.get(19)?,
+            updated_at: r.get(20)?,
+        }),
+        None => None,
+    };
+    Ok(Memory {
+        memory_id: r.get(0)?,
+        kind: r.get(1)?,
+        topic: r.get(2)?,
+        description: r.get(3)?,
+        content: r.get(4)?,
+        project: r.get(5)?,
+        scope: r.get(6)?,
+        tags: serde_json::from_str(&tags).unwrap_or_default(),
+        status: r.get(8)?,
+        pinned: r.get(9)?,
+        content_hash: r.get(10)?,
+        supersedes: r.get(11)?,
+        valid_from: r.get(12)?,
+        valid_to: r.get(13)?,
+        created_at: r.get(14)?,
+        updated_at: r.get(15)?,
+        commitment,
+    })
+}
+
+fn get_memory(tx: &rusqlite::Connection, id: &str) -> Result<Option<Memory>> {
+    Ok(tx
+        .prepare_cached(&format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories m LEFT JOIN commitments c USING (memory_id) WHERE m.memory_id = ?1"
+        ))?
+        .query_row([id], memory_from)
+        .optional()?)
+}
+
+/// The successor of a superseded memory.
+fn successor_of(tx: &rusqlite::Connection, id: &str) -> Result<Option<String>> {
+    Ok(tx
+        .prepare_cached("SELECT memory_id FROM memories WHERE supersedes = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?)
+}
+
+/// A UUIDv7 at `now`; ids made in one process increase even within a
+/// millisecond, so a transaction's events keep their order.
+pub fn new_id(now: Millis) -> String {
+    thread_local! {
+        static CONTEXT: uuid::ContextV7 = const { uuid::ContextV7::new() };
+    }
+    CONTEXT.with(|ctx| {
+        let ts = uuid::Timestamp::from_unix(
+            ctx,
+            u64::try_from(now.div_euclid(1000)).unwrap_or(0),
+            (now.rem_euclid(1000) * 1_000_000) as u32,
+        );
+        uuid::Uuid::new_v7(ts).to_string()
+    })
+}
+
+fn add_event(
+    tx: &Transaction<'_>,
+    memory_id: &str,
+    kind: &str,
+    who: &Actor<'_>,
+    reason: Option<&str>,
+) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, reason, created_at)
+         VALUES (?1,?2,?3,?4,?5,?6,?7)",
+    )?
+    .execute(params![new_id(who.now), memory_id, kind, who.actor, who.session_run_id, reason, who.now])?;
+    Ok(())
+}
+
+fn insert_memory(tx: &Transaction<'_>, m: &Memory) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO memories(memory_id, kind, topic, description, content, project, scope, tags, status, pinned,
+           content_hash, supersedes, valid_from, valid_to, created_at, updated_at)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+    )?
+    .execute(params![
+        m.memory_id,
+        m.kind,
+        m.topic,
+        m.description,
+        m.content,
+        m.project,
+        m.scope,
+        serde_json::to_string(&m.tags)?,
+        m.status,
+        m.pinned,
+        m.content_hash,
+        m.supersedes,
+        m.valid_from,
+        m.valid_to,
+        m.created_at,
+        m.updated_at
+    ])?;
+    if let Some(c) = &m.commitment {
+        write_commitment(tx, &m.memory_id, c)?;
+    }
+    Ok(())
+}
+
+fn write_commitment(tx: &Transaction<'_>, memory_id: &str, c: &Commitment) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO commitments(memory_id, status, due_at, owner, resolved_at, updated_at) VALUES (?1,?2,?3,?4,?5,?6)
+         ON CONFLICT(memory_id) DO UPDATE SET status = excluded.status, due_at = excluded.due_at,
+           owner = excluded.owner, resolved_at = excluded.resolved_at, updated_at = excluded.updated_at",
+    )?
+    .execute(params![memory_id, c.status, c.due_at, c.owner, c.resolved_at, c.updated_at])?;
+    Ok(())
+}
+
+/// The live memory of the same kind and project that `m` most likely repeats.
+fn likely_duplicate(
+    tx: &Transaction<'_>,
+    m: &NewMemory,
+    except: Option<&str>,
+) -> Result<Option<(String, String)>> {
+    let same_topic: Option<String> = tx
+        .prepare_cached(
+            "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND valid_to IS NULL AND status = 'active'
+               AND lower(topic) = lower(?3) AND memory_id IS NOT ?4 LIMIT 1",
+        )?
+        .query_row(params![m.kind, m.project, m.topic, except], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = same_topic {
+        return Ok(Some((id, "same topic".to_string())));
+    }
+    let mine = words(&format!("{} {}", m.topic, m.content));
+    if mine.is_empty() {
+        return Ok(None);
+    }
+    let query = fts_query(mine.iter().map(String::as_str));
+    let mut stmt = tx.prepare_cached(
+        "SELECT m.memory_id, m.topic, m.content FROM memories_fts f JOIN memories m ON m.rowid = f.rowid
+         WHERE memories_fts MATCH ?1 AND m.kind = ?2 AND m.project = ?3 AND m.valid_to IS NULL
+           AND m.status = 'active' AND m.memory_id IS NOT ?4
+         ORDER BY f.rank LIMIT 20",
+    )?;
+    let mut rows = stmt.query(params![query, m.kind, m.project, except])?;
+    while let Some(r) = rows.next()? {
+        let (id, topic, content): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        let s = similarity(&mine, &words(&format!("{topic} {content}")));
+        if s >= NEAR_DUPLICATE {
+            return Ok(Some((id, format!("{:.0}% of the same words", s * 100.0))));
+        }
+    }
+    Ok(None)
+}
+
+/// An FTS5 query matching any of `terms`, each quoted (no query syntax leaks).
+pub fn fts_query<'a>(terms: impl Iterator<Item = &'a str>) -> String {
+    terms
+        .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+impl Store {
+    /// A memory id from a unique prefix (at least 4 characters).
+    pub fn resolve_memory(&self, prefix: &str) -> Result<String> {
+        let prefix = prefix.trim();
+        if prefix.len() < 4 {
+            bail!("give at least 4 characters of a memory id, not {prefix:?}");
+        }
+        let ids: Vec<String> = self
+            .conn
+            .prepare_cached("SELECT memory_id FROM memories WHERE memory_id >= ?1 AND memory_id < ?1 || x'ff' LIMIT 2")?
+            .query_map([prefix], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        match ids.as_slice() {
+            [] => Err(MemoryError::NotFound(prefix.to_string()).into()),
+            [one] => Ok(one.clone()),
+            _ if ids[0] == prefix => Ok(ids[0].clone()),
+            _ => {
+                let count: i64 = self.conn.query_row(
+                    "SELECT COUNT(*) FROM memories WHERE substr(memory_id, 1, length(?1)) = ?1",
+                    [prefix],
+                    |r| r.get(0),
+                )?;
+                Err(MemoryError::Ambiguous {
+                    prefix: prefix.to_string(),
+                    count: count as usize,
+                }
+                .into())
+            }
+        }
+    }
+
+    pub fn memory(&self, id: &str) -> Result<Memory> {
+        get_memory(&self.conn, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()).into())
+    }
+
+    /// Writes a new memory (event `create`), unless an exact duplicate is
+    /// live (its id is returned, nothing is written) or, without `force`, a
+    /// likely duplicate is (refused).
+    pub fn remember(&mut self, m: &NewMemory, force: bool, who: &Actor<'_>) -> Result<Remembered> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let hash = content_hash(&m.content);
+        let exact: Option<String> = tx
+            .prepare_cached(
+                "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND content_hash = ?3
+                   AND valid_to IS NULL AND status = 'active'",
+            )?
+            .query_row(params![m.kind, m.project, hash], |r| r.get(0))
+            .optional()?;
+        if let Some(id) = exact {
+            return Ok(Remembered::Existing(id));
+        }
+        if !force {
+            if let Some((id, why)) = likely_duplicate(&tx, m, None)? {
+                return Err(MemoryError::LikelyDuplicate { id, why }.into());
+            }
+        }
+        let id = new_id(who.now);
+        let memory = Memory {
+            memory_id: id.clone(),
+            kind: m.kind.clone(),
+            topic: m.topic.clone(),
+            description: m.description.clone(),
+            content: m.content.clone(),
+            project: m.project.clone(),
+            scope: m.scope.clone(),
+            tags: m.tags.clone(),
+            status: "active".into(),
+            pinned: m.pinned,
+            content_hash: Some(hash),
+            supersedes: None,
+            valid_from: who.now,
+            valid_to: None,
+            created_at: who.now,
+            updated_at: who.now,
+            commitment: (m.kind == "commitment").then(|| Commitment {
+                status: "open".into(),
+                due_at: m.due_at,
+                owner: m.owner.clone(),
+                resolved_at: None,
+                updated_at: who.now,
+            }),
+        };
+        insert_memory(&tx, &memory)?;
+        add_event(&tx, &id, "create", who, None)?;
+        tx.commit()?;
+        Ok(Remembered::Created(id))
+    }
+
+    /// Supersedes the live memory `id` with `next` (events `create` on the
+    /// successor and `supersede` on the predecessor, in one transaction); a
+    /// commitment carries its state over, then moves to `status` when given.
+    /// With no change of content or fields, only the status moves. Returns the
+    /// live id afterwards.
+    pub fn revise(
+        &mut self,
+        id: &str,
+        next: &NewMemory,
+        status: Option<&str>,
+        force: bool,
+        who: &Actor<'_>,
+    ) -> Result<String> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let old = live(&tx, id)?;
+        let mut live_id = old.memory_id.clone();
+        let changed = old.kind != next.kind
+            || old.topic != next.topic
+            || old.description != next.description
+            || old.content != next.content
+            || old.project != next.project
+            || old.scope != next.scope
+            || old.tags != next.tags
+            || old.pinned != next.pinned
+            || old.commitment.as_ref().map(|c| (c.due_at, c.owner.clone()))
+                != (next.kind == "commitment").then(|| (next.due_at, next.owner.clone()));
+        if changed {
+            if !force {
+                if let Some((dup, why)) = likely_duplicate(&tx, next, Some(&old.memory_id))? {
+                    if dup != old.memory_id {
+                        return Err(MemoryError::LikelyDuplicate { id: dup, why }.into());
+                    }
+                }
+            }
+            tx.prepare_cached(
+                "UPDATE memories SET valid_to = ?2, updated_at = ?2 WHERE memory_id = ?1",
+            )?
+            .execute(params![old.memory_id, who.now])?;
+            let new_id = new_id(who.now);
+            let hash = content_hash(&next.content);
+            let clash: Option<String> = tx
+                .prepare_cached(
+                    "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND content_hash = ?3
+                       AND valid_to IS NULL AND status = 'active'",
+                )?
+                .query_row(params![next.kind, next.project, hash], |r| r.get(0))
+                .optional()?;
+            if let Some(other) = clash {
+                bail!(
+                    "the revised memory would repeat {other} exactly: revise or archive that one instead"
+                );
+            }
+            let commitment = (next.kind == "commitment").then(|| {
+                let carried = old.commitment.clone();
+                Commitment {
+                    status: carried.as_ref().map_or("open".into(), |c| c.status.clone()),
+                    due_at: next.due_at,
+                    owner: next.owner.clone(),
+                    resolved_at: carried.and_then(|c| c.resolved_at),
+                    updated_at: who.now,
+                }
+            });
+            insert_memory(
+                &tx,
+                &Memory {
+                    memory_id: new_id.clone(),
+                    kind: next.kind.clone(),
+                    topic: next.topic.clone(),
+                    description: next.description.clone(),
+                    content: next.content.clone(),
+                    project: next.project.clone(),
+                    scope: next.scope.clone(),
+                    tags: next.tags.clone(),
+                    status: "active".into(),
+                    pinned: next.pinned,
+                    content_hash: Some(hash),
+                    supersedes: Some(old.memory_id.clone()),
+                    valid_from: who.now,
+                    valid_to: None,
+                    created_at: who.now,
+                    updated_at: who.now,
+                    commitment,
+                },
+            )?;
+            add_event(&tx, &new_id, "create", who, None)?;
+            add_event(&tx, &old.memory_id, "supersede", who, None)?;
+            live_id = new_id;
+        }
+        if let Some(to) = status {
+            if !matches!(to, "open" | "waiting") {
+                bail!(
+                    "revise --status moves a commitment between open and waiting; use resolve, unresolve or archive for {to}"
+                );
+            }
+            move_commitment(&tx, &live_id, to, who)?;
+        } else if !changed {
+            bail!("nothing to revise: give a field to change or --status");
+        }
+        tx.commit()?;
+        Ok(live_id)
+    }
+
+    /// `resolve`, `unresolve`, `archive` (study B3, B4). Returns whether
+    /// anything changed (a no-op writes nothing).
+    pub fn settle_memory(&mut self, id: &str, verb: &str, who: &Actor<'_>) -> Result<bool> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let m = get_memory(&tx, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()))?;
+        if m.valid_to.is_some() {
+            let by = successor_of(&tx, id)?.unwrap_or_default();
+            return Err(MemoryError::Superseded {
+                id: id.to_string(),
+                by,
+            }
+            .into());
+        }
+        let changed = if m.commitment.is_some() {
+            let to = match verb {
+                "resolve" => "resolved",
+                "unresolve" => "open",
+                _ => "expired",
+            };
+            move_commitment(&tx, id, to, who)?
+        } else {
+            match (verb, m.kind.as_str()) {
+                ("resolve", "blocker") | ("archive", _) => {
+                    if m.status == "archived" {
+                        false
+                    } else {
+                        tx.prepare_cached("UPDATE memories SET status = 'archived', updated_at = ?2 WHERE memory_id = ?1")?
+                            .execute(params![id, who.now])?;
+                        add_event(&tx, id, "archive", who, None)?;
+                        true
+                    }
+                }
+                ("resolve", kind) => {
+                    bail!("resolve applies to commitments and blockers, not a {kind}: use archive")
+                }
+                (_, kind) => bail!("unresolve applies to commitments, not a {kind}"),
+            }
+        };
+        tx.commit()?;
+        Ok(changed)
+    }
+
+    /// Replaces a memory's content (and description) with a marker; the
+    /// search index follows; event `redact` says who and when, never what.
+    /// Freed pages are zeroed and the search index merged, so the old text
+    /// does not linger in the file.
+    pub fn redact_memory(&mut self, id: &str, reason: Option<&str>, who: &Actor<'_>) -> Result<()> {
+        self.conn.execute_batch("PRAGMA secure_delete = ON")?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let m = get_memory(&tx, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()))?;
+        tx.prepare_cached(
+            "UPDATE memories SET content = ?2, description = CASE WHEN description IS NULL THEN NULL ELSE ?2 END,
+               content_hash = NULL, updated_at = ?3 WHERE memory_id = ?1",
+        )?
+        .execute(params![m.memory_id, REDACTED, who.now])?;
+        add_event(&tx, id, "redact", who, reason)?;
+        tx.execute(
+            "INSERT INTO memories_fts(memories_fts) VALUES ('optimize')",
+            [],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn memories(&self, f: &MemoryFilter) -> Result<Vec<Memory>> {
+        let (status_memory, status_commitment) = match f.status.as_deref() {
+            Some(s @ ("active" | "archived")) => (Some(s), None),
+            Some(s) if memory::COMMITMENT_STATUSES.contains(&s) => (None, Some(s)),
+            Some(s) => bail!(
+                "unknown status {s:?}; memory statuses: active, archived; commitment statuses: open, waiting, resolved, expired"
+            ),
+            None => (None, None),
+        };
+        let sql = format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories m LEFT JOIN commitments c USING (memory_id)
+             WHERE (?1 IS NULL OR m.kind = ?1) AND (?2 IS NULL OR m.project = ?2)
+               AND (?3 IS NULL OR m.status = ?3) AND (?4 IS NULL OR c.status = ?4)
+               AND (?5 OR ?3 IS NOT NULL OR (m.valid_to IS NULL AND m.status = 'active'))
+               AND (?5 OR m.valid_to IS NULL)
+               AND (?6 IS NULL OR m.created_at >= ?6)
+             ORDER BY m.created_at DESC, m.memory_id DESC"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(
+            params![
+                f.kind,
+                f.project,
+                status_memory,
+                status_commitment,
+                f.all,
+                f.since
+            ],
+            memory_from,
+        )?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The supersession chain through `id`, oldest first.
+    pub fn chain(&self, id: &str) -> Result<Vec<String>> {
+        let mut back = vec![id.to_string()];
+        while let Some(prev) =
+            get_memory(&self.conn, back.last().unwrap())?.and_then(|m| m.supersedes)
+        {
+            if back.contains(&prev) {
+                break;
+            }
+            back.push(prev);
+        }
+        back.reverse();
+        let mut cur = id.to_string();
+        while let Some(next) = successor_of(&self.conn, &cur)? {
+            if back.contains(&next) {
+                break;
+            }
+            back.push(next.clone());
+            cur = next;
+        }
+        Ok(back)
+    }
+
+    pub fn memory_events(&self, memory_id: Option<&str>) -> Result<Vec<MemoryEvent>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT event_id, memory_id, kind, actor, session_run_id, reason, created_at FROM memory_events
+             WHERE ?1 IS NULL OR memory_id = ?1 ORDER BY seq",
+        )?;
+        let rows = stmt.query_map([memory_id], |r| {
+            Ok(MemoryEvent {
+                event_id: r.get(0)?,
+                memory_id: r.get(1)?,
+                kind: r.get(2)?,
+                actor: r.get(3)?,
+                session_run_id: r.get(4)?,
+                reason: r.get(5)?,
+                created_at: r.get(6)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Ranked search (bm25: topic ×4, description and tags ×2, content ×1;
+    /// ties by recency) with a highlighted snippet.
+    pub fn recall(
+        &self,
+        query: &str,
+        kind: Option<&str>,
+        project: Option<&str>,
+        all: bool,
+        limit: u64,
+    ) -> Result<Vec<Hit>> {
+        let terms: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        if terms.is_empty() {
+            bail!("the query {query:?} has no words to search for");
+        }
+        let q = fts_query(terms.iter().map(String::as_str));
+        let sql = format!(
+            "SELECT {MEMORY_COLUMNS}, f.rank, snippet(memories_fts, -1, '**', '**', '…', 12)
+             FROM memories_fts f JOIN memories m ON m.rowid = f.rowid LEFT JOIN commitments c USING (memory_id)
+             WHERE memories_fts MATCH ?1 AND (?2 IS NULL OR m.kind = ?2) AND (?3 IS NULL OR m.project = ?3)
+               AND (?4 OR (m.valid_to IS NULL AND m.status = 'active'))
+             ORDER BY f.rank, m.created_at DESC, m.memory_id DESC LIMIT ?5"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![q, kind, project, all, limit as i64], |r| {
+            Ok(Hit {
+                memory: memory_from(r)?,
+                rank: r.get(21)?,
+                snippet: r.get(22)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Logs demand for memories (Decision 12): counted once per (kind, run,
+    /// memory) — outside a run, once per UTC day — and folded into each
+    /// memory's decayed score at once.
+    pub fn record_demand(
+        &mut self,
+        kind: &str,
+        run: Option<&str>,
+        ids: &[&str],
+        now: Millis,
+    ) -> Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let run_key = match run {
+            Some(r) => r.to_string(),
+            None => format!("day:{}", &format_instant(now)[..10]),
+        };
+        let weight = demand_weight(kind);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for id in ids {
+            let added = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO memory_demand(kind, run_key, memory_id, weight, created_at) VALUES (?1,?2,?3,?4,?5)",
+                )?
+                .execute(params![kind, run_key, id, weight, now])?;
+            if added == 0 || weight == 0.0 {
+                continue;
+            }
+            let prev: Option<(f64, i64)> = tx
+                .prepare_cached("SELECT raw, at FROM memory_utility WHERE memory_id = ?1")?
+                .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            let raw = prev.map_or(0.0, |(raw, at)| decay(raw, at, now)) + weight;
+            tx.prepare_cached(
+                "INSERT INTO memory_utility(memory_id, raw, at) VALUES (?1,?2,?3)
+                 ON CONFLICT(memory_id) DO UPDATE SET raw = excluded.raw, at = excluded.at",
+            )?
+            .execute(params![id, raw, now])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A memory's decayed demand score at `now` (raw, utility).
+    pub fn memory_utility(&self, id: &str, now: Millis) -> Result<(f64, f64)> {
+        let prev: Option<(f64, i64)> = self
+            .conn
+            .prepare_cached("SELECT raw, at FROM memory_utility WHERE memory_id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let raw = prev.map_or(0.0, |(raw, at)| decay(raw, at, now));
+        Ok((raw, memory::utility(raw)))
+    }
+
+    /// Every memory (of a project), commitment and event, in a stable order.
+    pub fn export_rows(&self, project: Option<&str>) -> Result<(Vec<Memory>, Vec<MemoryEvent>)> {
+        let sql = format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories m LEFT JOIN commitments c USING (memory_id)
+             WHERE ?1 IS NULL OR m.project = ?1 ORDER BY m.created_at, m.memory_id"
+        );
+        let memories: Vec<Memory> = self
+            .conn
+            .prepare(&sql)?
+            .query_map([project], memory_from)?
+            .collect::<Result<_, _>>()?;
+        let events: Vec<MemoryEvent> = self
+            .memory_events(None)?
+            .into_iter()
+            .filter(|e| project.is_none() || memories.iter().any(|m| m.memory_id == e.memory_id))
+            .collect();
+        Ok((memories, events))
+    }
+
+    /// Writes imported records verbatim in one transaction: each is created,
+    /// already present, or rejected with a reason (nothing else is written
+    /// for it). No event of the import's own is added.
+    pub fn import_rows(
+        &mut self,
+        memories: &[Memory],
+        events: &[MemoryEvent],
+    ) -> Result<Vec<Imported>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut out = Vec::new();
+        for m in memories {
+            let outcome = import_memory(&tx, m).map_err(|e| format!("{e:#}"));
+            out.push(Imported {
+                kind: "memory",
+                id: m.memory_id.clone(),
+                outcome,
+            });
+        }
+        for e in events {
+            let outcome = import_event(&tx, e).map_err(|e| format!("{e:#}"));
+            out.push(Imported {
+                kind: "event",
+                id: e.event_id.clone(),
+                outcome,
+            });
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+/// The live memory `id`, or why not.
+fn live(tx: &Transaction<'_>, id: &str) -> Result<Memory> {
+    let m = get_memory(tx, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()))?;
+    if m.valid_to.is_some() {
+        let by = successor_of(tx, id)?.unwrap_or_default();
+        return Err(MemoryError::Superseded {
+            id: id.to_string(),
+            by,
+        }
+        .into());
+    }
+    Ok(m)
+}
+
+/// Moves a commitment per study B3; true when something was written.
+fn move_commitment(tx: &Transaction<'_>, id: &str, to: &str, who: &Actor<'_>) -> Result<bool> {
+    let m = get_memory(tx, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()))?;
+    let Some(mut c) = m.commitment else {
+        bail!("{id} is a {}, not a commitment", m.kind);
+    };
+    match commitment_transition(&c.status, to)? {
+        Transition::NoOp => Ok(false),
+        Transition::Event(event) => {
+            c.status = to.to_string();
+            c.resolved_at = (to == "resolved").then_some(who.now);
+            c.updated_at = who.now;
+            write_commitment(tx, id, &c)?;
+            add_event(tx, id, event, who, None)?;
+            Ok(true)
+        }
+    }
+}
+
+/// Ok(true): created; Ok(false): already present.
+fn import_memory(tx: &Transaction<'_>, m: &Memory) -> Result<bool> {
+    if let Some(stored) = get_memory(tx, &m.memory_id)? {
+        if stored == *m {
+            return Ok(false);
+        }
+        bail!("a different memory with this id is stored");
+    }
+    memory::check_kind(&m.kind)?;
+    memory::check_text("the topic", &m.topic, memory::MAX_TOPIC)?;
+    memory::check_text("the content", &m.content, memory::MAX_CONTENT)?;
+    if let Some(d) = &m.description {
+        memory::check_text("the description", d, memory::MAX_DESCRIPTION)?;
+    }
+    memory::check_tags(&m.tags)?;
+    if !matches!(m.status.as_str(), "active" | "archived") {
+        bail!("unknown memory status {:?}", m.status);
+    }
+    if (m.kind == "commitment") != m.commitment.is_some() {
+        bail!("a commitment memory needs its commitment record, and only it has one");
+    }
+    if let Some(c) = &m.commitment {
+        if !memory::COMMITMENT_STATUSES.contains(&c.status.as_str()) {
+            bail!("unknown commitment status {:?}", c.status);
+        }
+    }
+    if let Some(hash) = &m.content_hash {
+        let dup: Option<String> = tx
+            .prepare_cached(
+                "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND content_hash = ?3
+                   AND valid_to IS NULL AND status = 'active'",
+            )?
+            .query_row(params![m.kind, m.project, hash], |r| r.get(0))
+            .optional()?;
+        if let (Some(other), true) = (dup, m.is_live()) {
+            bail!("the same content is live as {other}");
+        }
+    }
+    insert_memory(tx, m).context("storing the memory")?;
+    Ok(true)
+}
+
+fn import_event(tx: &Transaction<'_>, e: &MemoryEvent) -> Result<bool> {
+    if e.session_run_id.is_some() {
+        bail!("carries a session_run_id: an import never joins a live run");
+    }
+    let stored: Option<String> = tx
+        .prepare_cached("SELECT memory_id FROM memory_events WHERE event_id = ?1")?
+        .query_row([&e.event_id], |r| r.get(0))
+        .optional()?;
+    if let Some(m) = stored {
+        if m == e.memory_id {
+            return Ok(false);
+        }
+        bail!("a different event with this id is stored");
+    }
+    if get_memory(tx, &e.memory_id)?.is_none() {
+        bail!(
+            "names memory {} that is neither stored nor imported",
+            e.memory_id
+        );
+    }
+    tx.prepare_cached(
+        "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, reason, created_at)
+         VALUES (?1,?2,?3,?4,NULL,?5,?6)",
+    )?
+    .execute(params![e.event_id, e.memory_id, e.kind, e.actor, e.reason, e.created_at])
+    .context("storing the event")?;
+    Ok(true)
+}

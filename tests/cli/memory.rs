@@ -1,0 +1,1058 @@
+//! Curated memory (issue 6): the commitment table, revise chains, duplicate
+//! rules, limits, search, redaction, demand, export/import and bad input.
+
+use serde_json::{Value, json};
+
+use crate::common::Env;
+
+/// Runs with the clock at `now`; returns (code, stdout, stderr).
+fn at(env: &Env, now: &str, args: &[&str]) -> (i32, String, String) {
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_NOW", now)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn ok(env: &Env, args: &[&str]) -> String {
+    let (code, out, err) = env.run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+fn remember(env: &Env, kind: &str, topic: &str, content: &str) -> String {
+    ok(
+        env,
+        &[
+            "remember",
+            "--kind",
+            kind,
+            "--topic",
+            topic,
+            "--content",
+            content,
+            "--project",
+            "shop",
+        ],
+    )
+    .trim()
+    .to_string()
+}
+
+fn show(env: &Env, id: &str) -> Value {
+    env.json(&["memory", "show", id])
+}
+
+fn events(env: &Env, id: &str) -> Vec<String> {
+    show(env, id)["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The rows of `memories` as (kind, state, topic).
+fn listed(env: &Env, args: &[&str]) -> Vec<(String, String, String)> {
+    env.json(&[&["memories"], args].concat())
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["kind"].as_str().unwrap().to_string(),
+                m["state"].as_str().unwrap().to_string(),
+                m["topic"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn fails(env: &Env, args: &[&str], message: &str) {
+    let before = env.db().exists().then(|| env.dump());
+    let (code, out, err) = env.run(args);
+    assert_eq!(code, 2, "{args:?} should fail: {out}");
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert_eq!(
+        env.db().exists().then(|| env.dump()),
+        before,
+        "{args:?} changed the database"
+    );
+}
+
+/// A resulting commitment status and the event written; None: illegal.
+type Cell<'a> = Option<(&'a str, Option<&'a str>)>;
+
+#[test]
+fn every_cell_of_the_commitment_table() {
+    // reference/study-3ngram-continuity.md B3: (from, verb, resulting status, event written).
+    let env = Env::new();
+    let reach: [(&str, &[&[&str]]); 4] = [
+        ("open", &[]),
+        ("waiting", &[&["revise", "ID", "--status", "waiting"]]),
+        ("resolved", &[&["resolve", "ID"]]),
+        ("expired", &[&["archive", "ID"]]),
+    ];
+    let verbs: [&[&str]; 5] = [
+        &["resolve", "ID"],
+        &["unresolve", "ID"],
+        &["archive", "ID"],
+        &["revise", "ID", "--status", "waiting"],
+        &["revise", "ID", "--status", "open"],
+    ];
+    // Expected per from-state, per verb: Some((status, event)) or None (illegal).
+    let table: [[Cell; 5]; 4] = [
+        [
+            Some(("resolved", Some("resolve"))),
+            Some(("open", None)),
+            Some(("expired", Some("archive"))),
+            Some(("waiting", Some("revise"))),
+            Some(("open", None)),
+        ],
+        [
+            Some(("resolved", Some("resolve"))),
+            Some(("open", Some("unresolve"))),
+            Some(("expired", Some("archive"))),
+            Some(("waiting", None)),
+            Some(("open", Some("unresolve"))),
+        ],
+        [
+            Some(("resolved", None)),
+            Some(("open", Some("unresolve"))),
+            None,
+            None,
+            Some(("open", Some("unresolve"))),
+        ],
+        [
+            None,
+            Some(("open", Some("unresolve"))),
+            Some(("expired", None)),
+            None,
+            Some(("open", Some("unresolve"))),
+        ],
+    ];
+    for (i, (from, steps)) in reach.iter().enumerate() {
+        for (j, verb) in verbs.iter().enumerate() {
+            let id = remember(
+                &env,
+                "commitment",
+                &format!("c{i}{j}"),
+                &format!("promise number {i} {j}"),
+            );
+            for step in *steps {
+                let args: Vec<&str> = step
+                    .iter()
+                    .map(|a| if *a == "ID" { id.as_str() } else { a })
+                    .collect();
+                ok(&env, &args);
+            }
+            assert_eq!(show(&env, &id)["commitment"]["status"], json!(from));
+            let before = events(&env, &id);
+            let args: Vec<&str> = verb
+                .iter()
+                .map(|a| if *a == "ID" { id.as_str() } else { a })
+                .collect();
+            let (code, _, err) = env.run(&args);
+            match table[i][j] {
+                None => {
+                    assert_eq!(code, 2, "{from} {verb:?}");
+                    assert!(
+                        err.contains(&format!("a commitment cannot go from {from}")),
+                        "{err}"
+                    );
+                    assert_eq!(show(&env, &id)["commitment"]["status"], json!(from));
+                    assert_eq!(events(&env, &id), before);
+                }
+                Some((status, event)) => {
+                    assert_eq!(code, 0, "{from} {verb:?}: {err}");
+                    let after = show(&env, &id);
+                    assert_eq!(
+                        after["commitment"]["status"],
+                        json!(status),
+                        "{from} {verb:?}"
+                    );
+                    let mut want = before.clone();
+                    want.extend(event.map(String::from));
+                    assert_eq!(
+                        events(&env, &id),
+                        want,
+                        "{from} {verb:?}: a no-op writes nothing"
+                    );
+                    assert_eq!(
+                        after["commitment"]["resolved_at"].is_null(),
+                        status != "resolved"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn resolve_and_archive_on_other_kinds() {
+    let env = Env::new();
+    let blocker = remember(&env, "blocker", "CI red", "the CI is red on main");
+    ok(&env, &["resolve", &blocker]);
+    assert_eq!(show(&env, &blocker)["status"], json!("archived"));
+    assert_eq!(events(&env, &blocker), ["create", "archive"]);
+    let note = remember(&env, "note", "n", "a plain note");
+    fails(
+        &env,
+        &["resolve", &note],
+        "resolve applies to commitments and blockers, not a note",
+    );
+    fails(
+        &env,
+        &["unresolve", &note],
+        "unresolve applies to commitments, not a note",
+    );
+    ok(&env, &["archive", &note]);
+    ok(&env, &["archive", &note]);
+    assert_eq!(events(&env, &note), ["create", "archive"]);
+    assert_eq!(listed(&env, &[]), vec![]);
+    assert_eq!(listed(&env, &["--status", "archived"]).len(), 2);
+}
+
+#[test]
+fn a_revise_chain_of_three_keeps_its_history() {
+    let env = Env::new();
+    let a = remember(&env, "decision", "Database", "Use PostgreSQL 15");
+    let b = ok(&env, &["revise", &a, "--content", "Use PostgreSQL 16"])
+        .trim()
+        .to_string();
+    let c = ok(
+        &env,
+        &[
+            "revise",
+            &b,
+            "--content",
+            "Use PostgreSQL 17",
+            "--tag",
+            "db",
+        ],
+    )
+    .trim()
+    .to_string();
+    for id in [&a, &b, &c] {
+        assert_eq!(show(&env, id)["chain"], json!([a, b, c]));
+    }
+    assert_eq!(events(&env, &a), ["create", "supersede"]);
+    assert_eq!(events(&env, &b), ["create", "supersede"]);
+    assert_eq!(events(&env, &c), ["create"]);
+    let sc = show(&env, &c);
+    assert_eq!(
+        (
+            sc["supersedes"].clone(),
+            sc["tags"].clone(),
+            sc["valid_to"].clone()
+        ),
+        (json!(b), json!(["db"]), Value::Null)
+    );
+    assert!(!show(&env, &a)["valid_to"].is_null());
+    assert_eq!(
+        listed(&env, &[]),
+        vec![("decision".into(), "active".into(), "Database".into())]
+    );
+    assert_eq!(listed(&env, &["--all"]).len(), 3);
+    fails(
+        &env,
+        &["revise", &a, "--content", "Use PostgreSQL 18"],
+        &format!("was superseded by {b}"),
+    );
+    fails(&env, &["revise", &c], "nothing to revise");
+    // A commitment carries its state to its successor.
+    let p = remember(&env, "commitment", "Ship", "Ship v2 by Friday");
+    ok(&env, &["revise", &p, "--status", "waiting"]);
+    let q = ok(
+        &env,
+        &["revise", &p, "--topic", "Ship v2", "--due", "2026-02-06"],
+    )
+    .trim()
+    .to_string();
+    let sq = show(&env, &q);
+    assert_eq!(sq["commitment"]["status"], json!("waiting"));
+    assert_eq!(
+        sq["commitment"]["due_at"],
+        json!("2026-02-06T00:00:00.000Z")
+    );
+    assert_eq!(events(&env, &q), ["create"]);
+    assert_eq!(events(&env, &p), ["create", "revise", "supersede"]);
+}
+
+#[test]
+fn duplicate_rules() {
+    let env = Env::new();
+    let a = remember(
+        &env,
+        "decision",
+        "Database",
+        "Use PostgreSQL 16 for the orders service database",
+    );
+    // Exact: the same id, nothing written.
+    let before = env.dump();
+    let (code, out, err) = env.run(&[
+        "remember",
+        "--kind",
+        "decision",
+        "--topic",
+        "Other words",
+        "--content",
+        "  Use PostgreSQL 16 for the orders service database ",
+        "--project",
+        "shop",
+    ]);
+    assert_eq!((code, out.trim()), (0, a.as_str()));
+    assert_eq!(
+        err,
+        format!("sessionkit: an identical memory is live: {a} (nothing written)\n")
+    );
+    assert_eq!(env.dump(), before);
+    // Likely: the same topic, or at least 80% of the same words (Jaccard).
+    let hint = format!("supersede it with `sessionkit revise {a}`, or pass --force");
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "decision",
+            "--topic",
+            "database",
+            "--content",
+            "Something else",
+            "--project",
+            "shop",
+        ],
+        &hint,
+    );
+    // The same topic (case aside): refused.
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "decision",
+            "--topic",
+            "Database",
+            "--content",
+            "Use PostgreSQL 16 for the orders service database now",
+            "--project",
+            "shop",
+            "--tag",
+            "x",
+        ],
+        "likely a duplicate",
+    );
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "decision",
+            "--topic",
+            "DB engine",
+            "--content",
+            "use postgresql 16 for the orders service database",
+            "--project",
+            "shop",
+        ],
+        "(80% of the same words)",
+    );
+    // 6 of 11 words (55%): a different memory.
+    let b = remember(
+        &env,
+        "decision",
+        "DB engine",
+        "use postgresql 16 for the billing service",
+    );
+    assert_ne!(a, b);
+    // Another kind or project is never a duplicate; --force writes anyway.
+    remember(
+        &env,
+        "fact",
+        "Database",
+        "Use PostgreSQL 16 for the orders service database",
+    );
+    ok(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "decision",
+            "--topic",
+            "Database",
+            "--content",
+            "Use PostgreSQL 16 for the orders service database",
+            "--project",
+            "billing",
+        ],
+    );
+    ok(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "decision",
+            "--topic",
+            "database",
+            "--content",
+            "Something else",
+            "--project",
+            "shop",
+            "--force",
+        ],
+    );
+    assert_eq!(
+        listed(&env, &["--project", "shop", "--kind", "decision"]).len(),
+        3
+    );
+}
+
+#[test]
+fn every_limit_at_the_boundary_and_one_past() {
+    let env = Env::new();
+    let mut n = 0;
+    let mut try_one = |field: &str, value: String, extra: &[&str]| -> (i32, String) {
+        n += 1;
+        let topic = format!("topic {n}");
+        let content = format!("content number {n}");
+        let mut args: Vec<String> = vec![
+            "remember".into(),
+            "--kind".into(),
+            "note".into(),
+            "--project".into(),
+            "p".into(),
+        ];
+        if field != "--topic" {
+            args.extend(["--topic".into(), topic]);
+        }
+        if field != "--content" {
+            args.extend(["--content".into(), content]);
+        }
+        args.extend([field.to_string(), value]);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = env.run(&a);
+        (code, err)
+    };
+    for (field, max, what) in [
+        ("--topic", 256, "the topic"),
+        ("--description", 160, "the description"),
+        ("--content", 2000, "the content"),
+        ("--tag", 64, "a tag"),
+    ] {
+        let (code, err) = try_one(field, "é".repeat(max), &[]);
+        assert_eq!(code, 0, "{field} at {max}: {err}");
+        let (code, err) = try_one(field, "é".repeat(max + 1), &[]);
+        assert_eq!(code, 2, "{field} past {max}");
+        assert!(
+            err.contains(&format!(
+                "{what} is {} characters; the limit is {max}",
+                max + 1
+            )),
+            "{err}"
+        );
+    }
+    let tags = |k: usize| -> Vec<String> {
+        (0..k)
+            .flat_map(|i| ["--tag".to_string(), format!("t{i}")])
+            .collect()
+    };
+    let t32 = tags(32);
+    let (code, err) = try_one(
+        "--tag",
+        "t0".into(),
+        &t32.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let t33 = tags(33);
+    let (code, err) = try_one(
+        "--tag",
+        "t0".into(),
+        &t33.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("33 tags; the limit is 32"), "{err}");
+    // Through stdin too, and never split or truncated.
+    let long = "x".repeat(2001);
+    let before = env.dump();
+    let out = env
+        .cmd()
+        .args([
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            "long",
+            "--content",
+            "-",
+            "--project",
+            "p",
+        ])
+        .write_stdin(long)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the content is 2001 characters; the limit is 2000")
+    );
+    assert_eq!(env.dump(), before);
+}
+
+#[test]
+fn bad_input_is_refused_and_changes_nothing() {
+    let env = Env::new();
+    let id = remember(&env, "commitment", "c", "a promise");
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "wish",
+            "--topic",
+            "t",
+            "--content",
+            "c",
+            "--project",
+            "p",
+        ],
+        "unknown kind \"wish\"; kinds: constraint, convention, decision, commitment",
+    );
+    fails(
+        &env,
+        &["resolve", "ffffffff-0000"],
+        "no memory matches \"ffffffff-0000\"",
+    );
+    fails(
+        &env,
+        &["memory", "show", "abc"],
+        "give at least 4 characters of a memory id",
+    );
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            "t",
+            "--content",
+            "c2",
+            "--project",
+            "p",
+            "--due",
+            "next tuesday",
+        ],
+        "\"next tuesday\" is not a due date",
+    );
+    fails(
+        &env,
+        &["revise", &id, "--due", "2026-13-45"],
+        "is not a due date",
+    );
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            "t",
+            "--content",
+            "c3",
+            "--project",
+            "p",
+            "--due",
+            "3d",
+        ],
+        "--due and --owner apply to commitments only",
+    );
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            "t",
+            "--content",
+            "c4",
+            "--project",
+            "unknown",
+        ],
+        "\"unknown\" is not a project name",
+    );
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            "t",
+            "--content",
+            "c5",
+            "--project",
+            "p",
+            "--scope",
+            "My Scope",
+        ],
+        "is not kebab-case",
+    );
+    fails(
+        &env,
+        &["memories", "--status", "done"],
+        "unknown status \"done\"",
+    );
+    fails(&env, &["recall", "!!!"], "has no words to search for");
+    for args in [
+        vec![
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            "t",
+            "--content",
+            "-",
+            "--project",
+            "p",
+        ],
+        vec!["import", "-"],
+    ] {
+        let before = env.dump();
+        let out = env
+            .cmd()
+            .args(&args)
+            .write_stdin(b"ok \xff\xfe bad".to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is not UTF-8 (invalid byte at offset 3)"),
+            "{err}"
+        );
+        assert_eq!(env.dump(), before);
+    }
+}
+
+#[test]
+fn memory_events_are_append_only() {
+    let env = Env::new();
+    remember(&env, "note", "n", "a note");
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    for sql in [
+        "UPDATE memory_events SET actor = 'hook'",
+        "DELETE FROM memory_events",
+    ] {
+        let e = c.execute(sql, []).unwrap_err();
+        assert!(
+            e.to_string().contains("memory_events is append-only"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn recall_ranks_by_bm25_then_recency_and_follows_every_change() {
+    let env = Env::new();
+    let days = [
+        "2026-01-01T00:00:00Z",
+        "2026-01-02T00:00:00Z",
+        "2026-01-03T00:00:00Z",
+        "2026-01-04T00:00:00Z",
+    ];
+    let mk = |now: &str, kind: &str, topic: &str, content: &str| -> String {
+        let (code, out, err) = at(
+            &env,
+            now,
+            &[
+                "remember",
+                "--kind",
+                kind,
+                "--topic",
+                topic,
+                "--content",
+                content,
+                "--project",
+                "shop",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        out.trim().to_string()
+    };
+    let content_hit = mk(
+        days[0],
+        "note",
+        "Deploys",
+        "We deploy the cache layer on Fridays",
+    );
+    let topic_hit = mk(
+        days[1],
+        "decision",
+        "Cache layer",
+        "Redis, because it is already in production",
+    );
+    let twin_old = mk(days[2], "fact", "Queue", "the cache warms at nine");
+    let twin_new = mk(days[3], "finding", "Queue", "the cache warms at nine");
+    let none = mk(days[3], "note", "Lunch", "tacos on Tuesday");
+    let ids = |q: &str, extra: &[&str]| -> Vec<String> {
+        env.json(&[&["recall", q], extra].concat())
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["memory_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // A topic match weighs four times a content match; equal scores: newest first.
+    assert_eq!(
+        ids("cache", &[]),
+        [
+            topic_hit.clone(),
+            twin_new.clone(),
+            twin_old.clone(),
+            content_hit.clone()
+        ]
+    );
+    assert!(!ids("cache", &[]).contains(&none));
+    assert_eq!(
+        ids("cache", &["--kind", "fact"]),
+        std::slice::from_ref(&twin_old)
+    );
+    assert_eq!(
+        ids("cache", &["--limit", "2"]),
+        [topic_hit.clone(), twin_new.clone()]
+    );
+    let hit = &env.json(&["recall", "redis"])[0];
+    assert_eq!(
+        hit["snippet"],
+        json!("**Redis**, because it is already in production")
+    );
+    // A revision is found by its new words; the old version only with --all.
+    let rev = ok(
+        &env,
+        &[
+            "revise",
+            &topic_hit,
+            "--content",
+            "Valkey, since the Redis licence changed",
+        ],
+    )
+    .trim()
+    .to_string();
+    assert_eq!(ids("valkey", &[]), std::slice::from_ref(&rev));
+    assert_eq!(ids("production", &[]), Vec::<String>::new());
+    assert_eq!(
+        ids("production", &["--all"]),
+        std::slice::from_ref(&topic_hit)
+    );
+    // An archived memory leaves live search.
+    ok(&env, &["archive", &twin_old]);
+    assert_eq!(ids("nine", &[]), std::slice::from_ref(&twin_new));
+    // A redacted one is not found by what it said, even with --all.
+    ok(
+        &env,
+        &["memory", "redact", &twin_new, "--reason", "pasted a token"],
+    );
+    assert_eq!(ids("nine", &["--all"]), std::slice::from_ref(&twin_old));
+    let s = show(&env, &twin_new);
+    assert_eq!(
+        (s["content"].clone(), s["redacted"].clone()),
+        (json!("[redacted]"), json!(true))
+    );
+    let redact = &s["events"].as_array().unwrap()[1];
+    assert_eq!(
+        (redact["kind"].clone(), redact["reason"].clone()),
+        (json!("redact"), json!("pasted a token"))
+    );
+}
+
+#[test]
+fn redaction_leaves_no_trace_in_the_file() {
+    let env = Env::new();
+    for i in 0..30 {
+        remember(
+            &env,
+            "note",
+            &format!("note {i}"),
+            &format!("ordinary text {i}"),
+        );
+    }
+    let secret = "sk-live-QWERTYUIOPASDFGHJKL0987";
+    let id = remember(
+        &env,
+        "note",
+        "oops",
+        &format!("the deploy key is {secret}, keep it safe"),
+    );
+    ok(&env, &["memory", "redact", &id]);
+    let mut bytes = std::fs::read(env.db()).unwrap();
+    for ext in ["-wal", "-shm"] {
+        if let Ok(b) = std::fs::read(format!("{}{ext}", env.db().display())) {
+            bytes.extend(b);
+        }
+    }
+    assert!(memchr::memmem::find(&bytes, secret.as_bytes()).is_none());
+    assert!(memchr::memmem::find(&bytes, b"QWERTYUIOPASDFGHJKL0987").is_none());
+}
+
+#[test]
+fn demand_is_counted_once_per_day_and_decays() {
+    let env = Env::new();
+    let id = remember(&env, "decision", "Cache", "Use Redis for the cache");
+    let utility = |now: &str, args: &[&str]| -> (f64, f64) {
+        let (code, out, err) = at(&env, now, &[args, &["--format", "json"]].concat());
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let v = if v.is_array() { v[0].clone() } else { v };
+        (
+            v["demand"].as_f64().unwrap_or(-1.0),
+            v["utility"].as_f64().unwrap_or(-1.0),
+        )
+    };
+    let d1 = "2026-03-01T10:00:00Z";
+    // An explicit read weighs 3 (utility 3 / 7); the same read again that day adds nothing.
+    assert_eq!(utility(d1, &["memory", "show", &id]), (3.0, 0.429));
+    assert_eq!(utility(d1, &["memory", "show", &id]), (3.0, 0.429));
+    // A recall hit adds 1.5 (4.5 / 8.5).
+    at(&env, d1, &["recall", "redis"]);
+    assert_eq!(utility(d1, &["memory", "show", &id]), (4.5, 0.529));
+    // Fourteen days later half is left, and a new day's read adds 3 (5.25 / 9.25).
+    assert_eq!(
+        utility("2026-03-15T10:00:00Z", &["memory", "show", &id]),
+        (5.25, 0.568)
+    );
+}
+
+#[test]
+fn export_import_export_is_byte_identical_and_import_is_idempotent() {
+    let env = Env::new();
+    let a = remember(&env, "decision", "Database", "Use PostgreSQL 16");
+    ok(
+        &env,
+        &[
+            "revise",
+            &a,
+            "--content",
+            "Use PostgreSQL 17",
+            "--description",
+            "the orders database",
+            "--tag",
+            "db",
+            "--tag",
+            "infra",
+        ],
+    );
+    let c = ok(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            "Ship",
+            "--content",
+            "Ship v2",
+            "--project",
+            "shop",
+            "--due",
+            "2026-02-06",
+            "--owner",
+            "alice",
+            "--pin",
+        ],
+    )
+    .trim()
+    .to_string();
+    ok(&env, &["resolve", &c]);
+    let b = remember(&env, "blocker", "CI", "CI is red");
+    ok(&env, &["resolve", &b]);
+    let s = remember(&env, "note", "secret", "token ghp_abcdefghijklmnop1234");
+    ok(&env, &["memory", "redact", &s]);
+    remember(
+        &env,
+        "constraint",
+        "Üñïçødé \"quotes\"",
+        "line one\nline two\ttab",
+    );
+    let first = ok(&env, &["export"]);
+    assert_eq!(
+        first.lines().count(),
+        6 + 1 + 10,
+        "memories, the commitment, every event"
+    );
+    assert!(!first.contains("ghp_abcdefghijklmnop1234"));
+    let file = env.path("memories.jsonl");
+    std::fs::write(&file, &first).unwrap();
+    let fresh = Env::new();
+    let report = fresh.json(&["import", file.to_str().unwrap()]);
+    let results: Vec<&str> = report
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, vec!["created"; 16]);
+    let second = {
+        let (code, out, err) = fresh.run(&["export"]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    assert_eq!(second, first);
+    // Again: everything is already present, nothing changes.
+    let before = fresh.dump();
+    let again = fresh.json(&["import", file.to_str().unwrap()]);
+    assert!(
+        again
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["result"] == json!("present"))
+    );
+    assert_eq!(fresh.dump(), before);
+    // By project.
+    let only = ok(&env, &["export", "--project", "nope"]);
+    assert_eq!(only, "");
+}
+
+#[test]
+fn import_rejects_what_it_cannot_take_and_says_why() {
+    let env = Env::new();
+    let id = "01a00000-0000-7000-8000-000000000001";
+    let m = json!({"type": "memory", "memory_id": id, "kind": "note", "topic": "t", "description": null, "content": "c",
+        "project": "p", "scope": "project", "tags": [], "status": "active", "pinned": false, "redacted": false,
+        "supersedes": null, "valid_from": "2026-01-01T00:00:00.000Z", "valid_to": null,
+        "created_at": "2026-01-01T00:00:00.000Z", "updated_at": "2026-01-01T00:00:00.000Z"});
+    let mut bad_kind = m.clone();
+    bad_kind["memory_id"] = json!("01a00000-0000-7000-8000-000000000002");
+    bad_kind["kind"] = json!("wish");
+    let ev = |eid: &str, run: Value, mem: &str| json!({"type": "event", "event_id": eid, "memory_id": mem, "kind": "create", "actor": "cli", "session_run_id": run, "reason": null, "created_at": "2026-01-01T00:00:00.000Z"});
+    let lines = [
+        m.to_string(),
+        bad_kind.to_string(),
+        "{not json".to_string(),
+        ev("01a00000-0000-7000-8000-0000000000e1", Value::Null, id).to_string(),
+        ev(
+            "01a00000-0000-7000-8000-0000000000e2",
+            json!("01a00000-run"),
+            id,
+        )
+        .to_string(),
+        ev(
+            "01a00000-0000-7000-8000-0000000000e3",
+            Value::Null,
+            "01a00000-0000-7000-8000-00000000dead",
+        )
+        .to_string(),
+        json!({"type": "gadget"}).to_string(),
+    ];
+    let out = env
+        .cmd()
+        .args(["import", "-", "--format", "jsonl"])
+        .write_stdin(lines.join("\n"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "some records were rejected");
+    let rows: Vec<(u64, String, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["line"].as_u64().unwrap(),
+                v["result"].as_str().unwrap().to_string(),
+                v["reason"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let summary: Vec<(u64, &str)> = rows.iter().map(|(l, r, _)| (*l, r.as_str())).collect();
+    assert_eq!(
+        summary,
+        vec![
+            (1, "created"),
+            (2, "rejected"),
+            (3, "rejected"),
+            (4, "created"),
+            (5, "rejected"),
+            (6, "rejected"),
+            (7, "rejected")
+        ]
+    );
+    assert!(rows[1].2.contains("unknown kind \"wish\""));
+    assert!(rows[2].2.starts_with("not JSON"));
+    assert_eq!(
+        rows[4].2,
+        "carries a session_run_id: an import never joins a live run"
+    );
+    assert!(rows[5].2.contains("neither stored nor imported"));
+    assert_eq!(rows[6].2, "unknown record type \"gadget\"");
+    assert_eq!(events(&env, id), ["create"]);
+}
+
+#[test]
+fn remember_prints_the_bare_id_or_the_record() {
+    let env = Env::new();
+    let id = remember(&env, "note", "n", "a note");
+    assert_eq!(id.len(), 36);
+    assert!(uuid_v7(&id));
+    let rec = env.json(&[
+        "remember",
+        "--kind",
+        "note",
+        "--topic",
+        "m",
+        "--content",
+        "another note",
+        "--project",
+        "shop",
+        "--tag",
+        "b",
+        "--tag",
+        "a",
+    ]);
+    assert_eq!(
+        (
+            rec["kind"].clone(),
+            rec["tags"].clone(),
+            rec["scope"].clone(),
+            rec["project"].clone()
+        ),
+        (
+            json!("note"),
+            json!(["a", "b"]),
+            json!("project"),
+            json!("shop")
+        )
+    );
+    // The project comes from the directory when not given.
+    let dir = env.path("work/my-repo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = env
+        .cmd()
+        .current_dir(&dir)
+        .args([
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            "here",
+            "--content",
+            "from the directory",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["project"], json!("my-repo"));
+}
+
+fn uuid_v7(id: &str) -> bool {
+    id.as_bytes()[14] == b'7' && matches!(id.as_bytes()[19], b'8' | b'9' | b'a' | b'b')
+}
