@@ -249,6 +249,9 @@ pub struct MemoriesArgs {
     /// Only memories created since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
+    /// Include each memory's content (a listing is an index; `memory show` and `export` give everything)
+    #[arg(long)]
+    pub full: bool,
 }
 
 pub const MEMORY_COLUMNS: &[Column] = &[
@@ -332,13 +335,16 @@ pub fn memories(ctx: &Ctx, a: &MemoriesArgs) -> Result<Exit> {
         status: a.status.clone(),
         all: a.all,
         since: a.since.as_deref().map(parse_bound).transpose()?,
+        full: a.full,
     };
-    let rows: Vec<Value> = store
-        .memories(&f)?
-        .iter()
-        .map(|m| Value::Object(memory_json(m)))
-        .collect();
-    ctx.out.records(MEMORY_COLUMNS, &rows)?;
+    let rows = store.memories(&f)?.into_iter().map(|m| {
+        let mut o = memory_json(&m);
+        if !a.full {
+            o.remove("content");
+        }
+        Value::Object(o)
+    });
+    ctx.out.records_iter(MEMORY_COLUMNS, rows)?;
     Ok(Exit::Success)
 }
 
@@ -693,6 +699,7 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
     let mlist: Vec<Memory> = memories.iter().map(|(_, m)| m.clone()).collect();
     let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();
     let results = store.import_rows(&mlist, &elist)?;
+    store.optimize()?;
     let lines: Vec<usize> = memories
         .iter()
         .map(|(l, _)| *l)

@@ -106,6 +106,22 @@ impl Output {
         Ok(())
     }
 
+    /// `records` from an iterator: JSON Lines are written as the rows come,
+    /// so a long listing is never held in memory as values.
+    pub fn records_iter(&self, cols: &[Column], rows: impl IntoIterator<Item = Value>) -> Result<()> {
+        if self.format != Format::Jsonl {
+            let rows: Vec<Value> = rows.into_iter().collect();
+            return self.records(cols, &rows);
+        }
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        for r in rows {
+            serde_json::to_writer(&mut out, &r)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+        Ok(())
+    }
+
     /// Prints one record (a summary, a document). A table shows it as
     /// key/value rows; nested lists are for JSON.
     pub fn record(&self, cols: &[Column], row: &Value) -> Result<()> {

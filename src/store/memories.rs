@@ -120,6 +120,8 @@ pub struct MemoryFilter {
     /// Superseded and archived too.
     pub all: bool,
     pub since: Option<Millis>,
+    /// Read the content too (a listing shows the index: topic, description, tags...).
+    pub full: bool,
 }
 
 /// What became of one imported record: created (`Ok(true)`), already
@@ -284,12 +286,23 @@ fn likely_duplicate(
     if mine.is_empty() {
         return Ok(None);
     }
-    let query = fts_query(mine.iter().map(String::as_str));
+    // A memory sharing at least NEAR_DUPLICATE of the words holds all but
+    // `spare` of `mine`, so it holds one of any `spare + 1` of them: search
+    // only for the rarest few, and the candidates stay few at any size.
+    let spare = mine.len() - (mine.len() as f64 * NEAR_DUPLICATE).ceil() as usize;
+    let mut by_rarity: Vec<(i64, &str)> = Vec::with_capacity(mine.len());
+    let mut doc = tx.prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
+    for w in &mine {
+        let n: i64 = doc.query_row([w], |r| r.get(0)).optional()?.unwrap_or(0);
+        by_rarity.push((n, w));
+    }
+    by_rarity.sort();
+    let query = fts_query(by_rarity.iter().take(spare + 1).map(|(_, w)| *w));
     let mut stmt = tx.prepare_cached(
         "SELECT m.memory_id, m.topic, m.content FROM memories_fts f JOIN memories m ON m.rowid = f.rowid
          WHERE memories_fts MATCH ?1 AND m.kind = ?2 AND m.project = ?3 AND m.valid_to IS NULL
            AND m.status = 'active' AND m.memory_id IS NOT ?4
-         ORDER BY f.rank LIMIT 20",
+         ORDER BY f.rank LIMIT 50",
     )?;
     let mut rows = stmt.query(params![query, m.kind, m.project, except])?;
     while let Some(r) = rows.next()? {
@@ -581,27 +594,49 @@ impl Store {
             ),
             None => (None, None),
         };
+        // Only the conditions asked for, so SQLite can use the indexes
+        // (an `?1 IS NULL OR` guard hides them).
+        let mut cond: Vec<&str> = Vec::new();
+        let mut args: Vec<&dyn rusqlite::ToSql> = Vec::new();
+        if let Some(k) = &f.kind {
+            cond.push("m.kind = ?");
+            args.push(k);
+        }
+        if let Some(p) = &f.project {
+            cond.push("m.project = ?");
+            args.push(p);
+        }
+        if let Some(s) = &status_memory {
+            cond.push("m.status = ?");
+            args.push(s);
+        }
+        if let Some(s) = &status_commitment {
+            cond.push("c.status = ?");
+            args.push(s);
+        }
+        if !f.all {
+            cond.push("m.valid_to IS NULL");
+            if status_memory.is_none() {
+                cond.push("m.status = 'active'");
+            }
+        }
+        if let Some(t) = &f.since {
+            cond.push("m.created_at >= ?");
+            args.push(t);
+        }
+        let join = if status_commitment.is_some() { "JOIN" } else { "LEFT JOIN" };
+        let filter = if cond.is_empty() { String::new() } else { format!("WHERE {}", cond.join(" AND ")) };
+        let columns = if f.full {
+            MEMORY_COLUMNS.to_string()
+        } else {
+            MEMORY_COLUMNS.replacen("m.content,", "'' AS content,", 1)
+        };
         let sql = format!(
-            "SELECT {MEMORY_COLUMNS} FROM memories m LEFT JOIN commitments c USING (memory_id)
-             WHERE (?1 IS NULL OR m.kind = ?1) AND (?2 IS NULL OR m.project = ?2)
-               AND (?3 IS NULL OR m.status = ?3) AND (?4 IS NULL OR c.status = ?4)
-               AND (?5 OR ?3 IS NOT NULL OR (m.valid_to IS NULL AND m.status = 'active'))
-               AND (?5 OR m.valid_to IS NULL)
-               AND (?6 IS NULL OR m.created_at >= ?6)
+            "SELECT {columns} FROM memories m {join} commitments c USING (memory_id) {filter}
              ORDER BY m.created_at DESC, m.memory_id DESC"
         );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(
-            params![
-                f.kind,
-                f.project,
-                status_memory,
-                status_commitment,
-                f.all,
-                f.since
-            ],
-            memory_from,
-        )?;
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(args.as_slice(), memory_from)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -665,23 +700,58 @@ impl Store {
         if terms.is_empty() {
             bail!("the query {query:?} has no words to search for");
         }
-        let q = fts_query(terms.iter().map(String::as_str));
+        // A word in more than a tenth of all memories barely moves bm25 but
+        // costs a score for every memory it is in: when the query has rarer
+        // words, it is left out. (Memories are never deleted, so the largest
+        // rowid is their number, read without a scan.)
+        let total: i64 = self
+            .conn
+            .query_row("SELECT COALESCE(MAX(rowid), 0) FROM memories", [], |r| r.get(0))?;
+        let mut doc = self.conn.prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
+        let mut counted: Vec<(i64, &str)> = Vec::with_capacity(terms.len());
+        for t in &terms {
+            counted.push((doc.query_row([t], |r| r.get(0)).optional()?.unwrap_or(0), t));
+        }
+        let common = |n: i64| n * 10 > total;
+        let kept: Vec<&str> = if counted.iter().any(|(n, _)| !common(*n)) {
+            counted.iter().filter(|(n, _)| !common(*n)).map(|(_, t)| *t).collect()
+        } else {
+            terms.iter().map(String::as_str).collect()
+        };
+        let q = fts_query(kept.into_iter());
+        // Rank inside the index first (only the best `k`), then filter; widen
+        // `k` when the filters leave fewer than `limit`.
         let sql = format!(
-            "SELECT {MEMORY_COLUMNS}, f.rank, snippet(memories_fts, -1, '**', '**', '…', 12)
-             FROM memories_fts f JOIN memories m ON m.rowid = f.rowid LEFT JOIN commitments c USING (memory_id)
-             WHERE memories_fts MATCH ?1 AND (?2 IS NULL OR m.kind = ?2) AND (?3 IS NULL OR m.project = ?3)
-               AND (?4 OR (m.valid_to IS NULL AND m.status = 'active'))
-             ORDER BY f.rank, m.created_at DESC, m.memory_id DESC LIMIT ?5"
+            "SELECT {MEMORY_COLUMNS}, f.rank, m.rowid
+             FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
+             JOIN memories m ON m.rowid = f.rowid LEFT JOIN commitments c USING (memory_id)
+             WHERE (?3 IS NULL OR m.kind = ?3) AND (?4 IS NULL OR m.project = ?4)
+               AND (?5 OR (m.valid_to IS NULL AND m.status = 'active'))
+             ORDER BY f.rank, m.created_at DESC, m.memory_id DESC LIMIT ?6"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![q, kind, project, all, limit as i64], |r| {
-            Ok(Hit {
-                memory: memory_from(r)?,
-                rank: r.get(21)?,
-                snippet: r.get(22)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut k = (limit as i64).saturating_mul(4).max(40);
+        let rows: Vec<(Memory, f64, i64)> = loop {
+            let rows: Vec<(Memory, f64, i64)> = stmt
+                .query_map(params![q, k, kind, project, all, limit as i64], |r| {
+                    Ok((memory_from(r)?, r.get(21)?, r.get(22)?))
+                })?
+                .collect::<Result<_, _>>()?;
+            if rows.len() as u64 >= limit || k >= total {
+                break rows;
+            }
+            k = k.saturating_mul(4);
+        };
+        let mut snip = self.conn.prepare_cached(
+            "SELECT snippet(memories_fts, -1, '**', '**', '…', 12) FROM memories_fts
+             WHERE memories_fts MATCH ?1 AND rowid = ?2",
+        )?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (memory, rank, rowid) in rows {
+            let snippet: String = snip.query_row(params![q, rowid], |r| r.get(0))?;
+            out.push(Hit { memory, rank, snippet });
+        }
+        Ok(out)
     }
 
     /// Logs demand for memories (Decision 12): counted once per (kind, run,

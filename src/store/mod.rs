@@ -207,6 +207,13 @@ impl Store {
         projection::settle_pending(&mut self.conn, &self.prices)
     }
 
+    /// Lets SQLite refresh the planner's statistics where they are stale
+    /// (after a large import, say).
+    pub fn optimize(&self) -> Result<()> {
+        self.conn.execute_batch("PRAGMA optimize")?;
+        Ok(())
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

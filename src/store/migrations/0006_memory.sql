@@ -25,7 +25,9 @@ CREATE TABLE memories (
 -- Exact duplicates of a live memory are found (and refused) by this index.
 CREATE UNIQUE INDEX memories_live_hash ON memories(kind, project, content_hash)
     WHERE valid_to IS NULL AND status = 'active';
-CREATE INDEX memories_kind ON memories(kind, project);
+CREATE INDEX memories_kind ON memories(kind, project, created_at);
+CREATE INDEX memories_live_topic ON memories(kind, project, lower(topic))
+    WHERE valid_to IS NULL AND status = 'active';
 CREATE INDEX memories_project ON memories(project, created_at);
 CREATE INDEX memories_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL;
 
@@ -68,6 +70,8 @@ CREATE VIRTUAL TABLE memories_fts USING fts5(
     topic, description, content, tags,
     content = 'memories', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
 );
+-- Term document counts, for picking a new memory's rarest words.
+CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'row');
 -- Ranking: bm25 with the topic weighted 4, description and tags 2, content 1.
 INSERT INTO memories_fts(memories_fts, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0, 2.0)');
 CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
