@@ -108,7 +108,11 @@ impl Output {
 
     /// `records` from an iterator: JSON Lines are written as the rows come,
     /// so a long listing is never held in memory as values.
-    pub fn records_iter(&self, cols: &[Column], rows: impl IntoIterator<Item = Value>) -> Result<()> {
+    pub fn records_iter(
+        &self,
+        cols: &[Column],
+        rows: impl IntoIterator<Item = Value>,
+    ) -> Result<()> {
         if self.format != Format::Jsonl {
             let rows: Vec<Value> = rows.into_iter().collect();
             return self.records(cols, &rows);

@@ -12,6 +12,11 @@ use crate::continuity::memory::{
     similarity, words,
 };
 
+/// A query word must be in more memories than this (and in over a tenth of
+/// them) before `recall` leaves it out for rarer words; small stores keep
+/// every word.
+const COMMON_WORD_MIN_DOCS: i64 = 2000;
+
 /// What replaces a redacted memory's content (and description).
 pub const REDACTED: &str = "[redacted]";
 
@@ -624,8 +629,16 @@ impl Store {
             cond.push("m.created_at >= ?");
             args.push(t);
         }
-        let join = if status_commitment.is_some() { "JOIN" } else { "LEFT JOIN" };
-        let filter = if cond.is_empty() { String::new() } else { format!("WHERE {}", cond.join(" AND ")) };
+        let join = if status_commitment.is_some() {
+            "JOIN"
+        } else {
+            "LEFT JOIN"
+        };
+        let filter = if cond.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", cond.join(" AND "))
+        };
         let columns = if f.full {
             MEMORY_COLUMNS.to_string()
         } else {
@@ -700,21 +713,29 @@ impl Store {
         if terms.is_empty() {
             bail!("the query {query:?} has no words to search for");
         }
-        // A word in more than a tenth of all memories barely moves bm25 but
-        // costs a score for every memory it is in: when the query has rarer
-        // words, it is left out. (Memories are never deleted, so the largest
+        // A word in more than a tenth of all memories (and in thousands of
+        // them) barely moves bm25 but costs a score for every memory it is
+        // in: when the query has rarer words, it is left out. (Memories are never deleted, so the largest
         // rowid is their number, read without a scan.)
-        let total: i64 = self
+        let total: i64 =
+            self.conn
+                .query_row("SELECT COALESCE(MAX(rowid), 0) FROM memories", [], |r| {
+                    r.get(0)
+                })?;
+        let mut doc = self
             .conn
-            .query_row("SELECT COALESCE(MAX(rowid), 0) FROM memories", [], |r| r.get(0))?;
-        let mut doc = self.conn.prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
+            .prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
         let mut counted: Vec<(i64, &str)> = Vec::with_capacity(terms.len());
         for t in &terms {
             counted.push((doc.query_row([t], |r| r.get(0)).optional()?.unwrap_or(0), t));
         }
-        let common = |n: i64| n * 10 > total;
+        let common = |n: i64| n * 10 > total && n > COMMON_WORD_MIN_DOCS;
         let kept: Vec<&str> = if counted.iter().any(|(n, _)| !common(*n)) {
-            counted.iter().filter(|(n, _)| !common(*n)).map(|(_, t)| *t).collect()
+            counted
+                .iter()
+                .filter(|(n, _)| !common(*n))
+                .map(|(_, t)| *t)
+                .collect()
         } else {
             terms.iter().map(String::as_str).collect()
         };
@@ -749,7 +770,11 @@ impl Store {
         let mut out = Vec::with_capacity(rows.len());
         for (memory, rank, rowid) in rows {
             let snippet: String = snip.query_row(params![q, rowid], |r| r.get(0))?;
-            out.push(Hit { memory, rank, snippet });
+            out.push(Hit {
+                memory,
+                rank,
+                snippet,
+            });
         }
         Ok(out)
     }

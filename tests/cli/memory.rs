@@ -729,6 +729,12 @@ fn recall_ranks_by_bm25_then_recency_and_follows_every_change() {
         ids("cache", &["--limit", "2"]),
         [topic_hit.clone(), twin_new.clone()]
     );
+    // Any of the words: each memory holding one is a hit (a small store keeps every word).
+    let mut any = ids("redis nine", &[]);
+    any.sort();
+    let mut want = vec![topic_hit.clone(), twin_old.clone(), twin_new.clone()];
+    want.sort();
+    assert_eq!(any, want);
     let hit = &env.json(&["recall", "redis"])[0];
     assert_eq!(
         hit["snippet"],
