@@ -1421,7 +1421,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memories)
-            opts="-q -h --kind --project --status --all --since --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --kind --project --status --all --since --full --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

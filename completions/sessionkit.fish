@@ -506,6 +506,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l color
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l all -d 'Superseded and archived memories too'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l full -d 'Include each memory\'s content (a listing is an index; `memory show` and `export` give everything)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l no-progress -d 'Never draw a progress bar'

@@ -16,7 +16,7 @@ use crate::output::{ColorChoice, Format};
     version,
     about,
     long_about = None,
-    after_help = "Exit status: 0 success; 1 a check found something (check, --strict, --dry-run that would change things); 2 an error. hook commands always exit 0.\nOutput: a table on a terminal, JSON Lines when piped; --json prints one JSON document."
+    after_help = "Exit status: 0 success; 1 a check found something (check, --strict, --dry-run that would change things, import rejections); 2 an error. hook commands always exit 0.\nOutput: a table on a terminal, JSON Lines when piped; --json prints one JSON document."
 )]
 pub struct Cli {
     /// Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]
