@@ -178,7 +178,7 @@ pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
     let id = store.resolve_memory(&a.id)?;
     let old = store.memory(&id)?;
     let c = old.commitment.as_ref();
-    let draft = Draft {
+    let mut draft = Draft {
         kind: a.kind.clone().unwrap_or(old.kind.clone()),
         topic: a.topic.clone().unwrap_or(old.topic.clone()),
         description: a.description.clone().or(old.description.clone()),
@@ -205,7 +205,7 @@ pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
         },
         owner: a.owner.clone().or(c.and_then(|c| c.owner.clone())),
     };
-    let mut draft = draft;
+    // A commitment revised into another kind leaves its due date and owner behind.
     if draft.kind != "commitment" && a.due.is_none() && a.owner.is_none() {
         draft.due_at = None;
         draft.owner = None;

@@ -270,16 +270,6 @@ impl Store {
         }
         Ok(out)
     }
-
-    /// Hook deliveries stored (all, or for one session).
-    pub fn event_count(&self, session_id: Option<&str>) -> Result<u64> {
-        let n: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM events_raw WHERE ?1 IS NULL OR session_id = ?1",
-            [session_id],
-            |r| r.get(0),
-        )?;
-        Ok(n as u64)
-    }
 }
 
 /// One agent as `status` shows it.
