@@ -51,7 +51,7 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "prune" -d 'Re
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
-complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sweep" -d 'Periodic upkeep for cron: the watchdog marks silent agents unknown'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sweep" -d 'Periodic upkeep for cron: the watchdog marks silent agents unknown; runs past their lease close'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "remember" -d 'Record a memory (decision, commitment, constraint, ...); prints its id'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "revise" -d 'Supersede a memory with a changed version (history kept), or move a commitment between open and waiting'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "resolve" -d 'Resolve a commitment (a blocker is archived)'
@@ -62,6 +62,7 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "memories" -d 
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "memory" -d 'One memory in full, or redact one'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "export" -d 'Write every memory, commitment and audit event as deterministic JSON Lines'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "import" -d 'Replay an export file (same ids and times; idempotent)'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "session" -d 'Agent runs: open, heartbeat, close, show, list, and the memory events a run wrote'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "config" -d 'Read and write runtime settings'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "man" -d 'Print the man page (or write every page into a directory)'
@@ -380,6 +381,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l scope
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l tag -d 'A tag (repeat for more; at most 32 of at most 64 characters)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l due -d 'A commitment\'s due date: RFC 3339, YYYY-MM-DD, or a span ahead (3d, 12h, 2w)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l owner -d 'A commitment\'s owner' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -407,6 +409,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l tag -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l due -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l owner -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l status -d 'Move a commitment between open and waiting' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -426,6 +429,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l json -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -441,6 +445,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l json -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -456,6 +461,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l json
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -594,6 +600,143 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l json -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "open" -d 'Open a run (or heartbeat, resume or reopen the existing one)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "heartbeat" -d 'Refresh a run\'s lease (a closed or stale run comes back to life)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "close" -d 'Close a run explicitly (idempotent)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "show" -d 'One run, by id or by --agent and --session-id'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "list" -d 'Runs, newest first'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "events" -d 'The memory events a run produced, a page at a time'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l session-id -d 'The harness\'s session id' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l source -d 'startup (a new conversation) or resume' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l project -d '[default: the current directory\'s project]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l scope -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l selector -d 'The briefing selector, a JSON object [default: {"kind":"all"}]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l briefed -d 'The memories the briefing showed: a JSON array of {id, topic, status}, or - for stdin' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l session-id -d 'The harness\'s session id' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l excerpt -d 'The last message, kept for the closer (trimmed, at most 4,000 characters); - reads stdin' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l session-id -d 'The harness\'s session id' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l agent -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l session-id -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l project -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l live -d 'Only live runs'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l cursor -d 'The last event id of the previous page' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l limit -d 'Events per page (at most 100)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "open" -d 'Open a run (or heartbeat, resume or reopen the existing one)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "heartbeat" -d 'Refresh a run\'s lease (a closed or stale run comes back to life)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "close" -d 'Close a run explicitly (idempotent)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "show" -d 'One run, by id or by --agent and --session-id'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "list" -d 'Runs, newest first'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "events" -d 'The memory events a run produced, a page at a time'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -711,38 +854,45 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l json -d 'S
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "ingest" -d 'Read Claude Code transcripts into the database (incremental)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "sessions" -d 'List sessions with their token totals'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "cost" -d 'What the agents cost: tokens and exact dollars by day, week, month, session, model, ...'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "pricing" -d 'The price table: list, set a model\'s price, import LiteLLM\'s price map'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "sweep" -d 'Periodic upkeep for cron: the watchdog marks silent agents unknown'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "remember" -d 'Record a memory (decision, commitment, constraint, ...); prints its id'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "revise" -d 'Supersede a memory with a changed version (history kept), or move a commitment between open and waiting'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "resolve" -d 'Resolve a commitment (a blocker is archived)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "unresolve" -d 'Reopen a resolved or expired commitment'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "archive" -d 'Archive a memory (a commitment expires)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "recall" -d 'Search memories by words, best first, with a highlighted snippet'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "memories" -d 'List memories (live ones unless --all)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "memory" -d 'One memory in full, or redact one'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "export" -d 'Write every memory, commitment and audit event as deterministic JSON Lines'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "import" -d 'Replay an export file (same ids and times; idempotent)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "config" -d 'Read and write runtime settings'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "ingest" -d 'Read Claude Code transcripts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "sessions" -d 'List sessions with their token totals'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "cost" -d 'What the agents cost: tokens and exact dollars by day, week, month, session, model, ...'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "pricing" -d 'The price table: list, set a model\'s price, import LiteLLM\'s price map'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "sweep" -d 'Periodic upkeep for cron: the watchdog marks silent agents unknown; runs past their lease close'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "remember" -d 'Record a memory (decision, commitment, constraint, ...); prints its id'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "revise" -d 'Supersede a memory with a changed version (history kept), or move a commitment between open and waiting'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "resolve" -d 'Resolve a commitment (a blocker is archived)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "unresolve" -d 'Reopen a resolved or expired commitment'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "archive" -d 'Archive a memory (a commitment expires)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "recall" -d 'Search memories by words, best first, with a highlighted snippet'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "memories" -d 'List memories (live ones unless --all)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "memory" -d 'One memory in full, or redact one'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "export" -d 'Write every memory, commitment and audit event as deterministic JSON Lines'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "import" -d 'Replay an export file (same ids and times; idempotent)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "session" -d 'Agent runs: open, heartbeat, close, show, list, and the memory events a run wrote'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "config" -d 'Read and write runtime settings'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "list" -d 'The prices in force ($ per million tokens), embedded or set by you'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "set" -d 'Set a model\'s price ($ per million tokens); reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "import" -d 'Import LiteLLM\'s model_prices_and_context_window.json; reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "open" -d 'Open a run (or heartbeat, resume or reopen the existing one)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "heartbeat" -d 'Refresh a run\'s lease (a closed or stale run comes back to life)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "close" -d 'Close a run explicitly (idempotent)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "show" -d 'One run, by id or by --agent and --session-id'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "list" -d 'Runs, newest first'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "events" -d 'The memory events a run produced, a page at a time'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Store a value in the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "unset" -d 'Remove a stored value (the default applies again)'

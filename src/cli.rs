@@ -71,7 +71,7 @@ pub enum Command {
     Hook(commands::hook::Args),
     /// Which sessions and agents are working, waiting, finished or silent
     Status(commands::status::Args),
-    /// Periodic upkeep for cron: the watchdog marks silent agents unknown
+    /// Periodic upkeep for cron: the watchdog marks silent agents unknown; runs past their lease close
     Sweep(commands::sweep::Args),
     /// Record a memory (decision, commitment, constraint, ...); prints its id
     Remember(commands::memory::RememberArgs),
@@ -93,6 +93,8 @@ pub enum Command {
     Export(commands::memory::ExportArgs),
     /// Replay an export file (same ids and times; idempotent)
     Import(commands::memory::ImportArgs),
+    /// Agent runs: open, heartbeat, close, show, list, and the memory events a run wrote
+    Session(commands::session::Args),
     /// Read and write runtime settings
     Config(commands::config::Args),
     /// Print shell completions (or write them all into a directory)

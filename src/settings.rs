@@ -61,6 +61,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "hours an agent run stays live without a heartbeat",
     },
     Setting {
+        key: "sweep.grace_minutes",
+        env: "SESSIONKIT_SWEEP_GRACE_MINUTES",
+        default: "60",
+        kind: Kind::Count,
+        about: "minutes past the lease before sweep closes a silent run (an implicit close)",
+    },
+    Setting {
         key: "watchdog.minutes",
         env: "SESSIONKIT_WATCHDOG_MINUTES",
         default: "10",

@@ -14,12 +14,19 @@ use crate::output::{Column, col};
 use crate::store::Store;
 use crate::store::memories::{Actor, Commitment, Memory, MemoryEvent, MemoryFilter, Remembered};
 
-fn cli_actor(now: Millis) -> Actor<'static> {
-    Actor {
+/// The CLI as the writer, with the run named by `--session-run-id` if any.
+fn cli_actor<'a>(store: &Store, run: Option<&'a str>, now: Millis) -> Result<Actor<'a>> {
+    Ok(Actor {
         actor: "cli",
-        session_run_id: None,
+        run,
         now,
-    }
+        lease_ms: lease_ms(store)?,
+    })
+}
+
+/// The run lease in milliseconds (setting `lease.hours`).
+pub(crate) fn lease_ms(store: &Store) -> Result<i64> {
+    Ok(i64::try_from(crate::settings::count(store, "lease.hours")?)?.saturating_mul(3_600_000))
 }
 
 /// `--content -` reads stdin, which must be UTF-8.
@@ -90,6 +97,10 @@ pub struct RememberArgs {
     /// Write it even when a live memory looks like the same thing
     #[arg(long)]
     pub force: bool,
+    /// The run this write belongs to (its events carry the id); without it,
+    /// the write joins the project's only live run, if exactly one is live
+    #[arg(long, value_name = "ID")]
+    pub session_run_id: Option<String>,
 }
 
 pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
@@ -109,7 +120,8 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
         owner: a.owner.clone(),
     };
     let m = check(&draft)?;
-    let id = match store.remember(&m, a.force, &cli_actor(now))? {
+    let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
+    let id = match store.remember(&m, a.force, &who)? {
         Remembered::Created(id) => id,
         Remembered::Existing(id) => {
             ctx.out.note(&format!(
@@ -169,6 +181,10 @@ pub struct ReviseArgs {
     pub status: Option<String>,
     #[arg(long)]
     pub force: bool,
+    /// The run this write belongs to (its events carry the id); without it,
+    /// the write joins the project's only live run, if exactly one is live
+    #[arg(long, value_name = "ID")]
+    pub session_run_id: Option<String>,
 }
 
 pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
@@ -211,12 +227,23 @@ pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
         draft.owner = None;
     }
     let next = check(&draft)?;
-    let live = store.revise(&id, &next, a.status.as_deref(), a.force, &cli_actor(now))?;
+    let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
+    let live = store.revise(&id, &next, a.status.as_deref(), a.force, &who)?;
     print_id_or_record(ctx, &store, &live)
 }
 
 #[derive(Debug, clap::Args)]
 pub struct SettleArgs {
+    /// The memory (a unique prefix of its id is enough)
+    pub id: String,
+    /// The run this write belongs to (its events carry the id); without it,
+    /// the write joins the project's only live run, if exactly one is live
+    #[arg(long, value_name = "ID")]
+    pub session_run_id: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdArgs {
     /// The memory (a unique prefix of its id is enough)
     pub id: String,
 }
@@ -226,7 +253,8 @@ pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: &str) -> Result<Exit> {
     let now = now();
     let mut store = ctx.open()?;
     let id = store.resolve_memory(&a.id)?;
-    let changed = store.settle_memory(&id, verb, &cli_actor(now))?;
+    let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
+    let changed = store.settle_memory(&id, verb, &who)?;
     if !changed {
         ctx.out
             .note(&format!("{id} is already there: nothing written"));
@@ -357,7 +385,7 @@ pub struct MemoryArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum MemoryCommand {
     /// One memory: its commitment state, its supersession chain and its events
-    Show(SettleArgs),
+    Show(IdArgs),
     /// Replace a memory's content with a marker (a secret slipped in); the only way content leaves
     Redact(RedactArgs),
 }
@@ -410,7 +438,8 @@ pub fn memory(ctx: &Ctx, a: &MemoryArgs) -> Result<Exit> {
         }
         MemoryCommand::Redact(r) => {
             let id = store.resolve_memory(&r.id)?;
-            store.redact_memory(&id, r.reason.as_deref(), &cli_actor(now))?;
+            let who = cli_actor(&store, None, now)?;
+            store.redact_memory(&id, r.reason.as_deref(), &who)?;
             print_id_or_record(ctx, &store, &id)?;
         }
     }

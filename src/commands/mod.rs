@@ -11,6 +11,7 @@ pub mod memory;
 pub mod pricing;
 pub mod prune;
 pub mod replay;
+pub mod session;
 pub mod sessions;
 pub mod show;
 pub mod status;

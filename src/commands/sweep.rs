@@ -1,7 +1,9 @@
 //! `sessionkit sweep`: periodic upkeep, meant for cron every few minutes.
 //! The watchdog: a working or waiting agent whose last evidence is older than
-//! `watchdog.minutes` becomes unknown. Later issues add lease expiry and the
-//! closer here.
+//! `watchdog.minutes` becomes unknown. The lease sweep: a run silent for
+//! longer than `lease.hours` plus `sweep.grace_minutes` is closed (an
+//! implicit close; a heartbeat or a write brings it back). The closer comes
+//! later.
 
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -21,6 +23,7 @@ const COLUMNS: &[Column] = &[
     col("action", "action"),
     col("session_id", "session"),
     col("agent_id", "agent"),
+    col("run_id", "run"),
     col("from", "from"),
     col("to", "to"),
     col("evidence_at", "last evidence"),
@@ -30,8 +33,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut store = ctx.open()?;
     let minutes = crate::settings::count(&store, "watchdog.minutes")?;
     let window = i64::try_from(minutes)?.saturating_mul(60_000);
-    let changes = store.watchdog(crate::clock::now(), window, args.dry_run)?;
-    let rows: Vec<Value> = changes
+    let now = crate::clock::now();
+    let changes = store.watchdog(now, window, args.dry_run)?;
+    let mut rows: Vec<Value> = changes
         .iter()
         .map(|t| {
             json!({
@@ -45,6 +49,22 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             })
         })
         .collect();
+    // The lease sweep (issue 7): runs silent past lease + grace close implicitly.
+    let lease = super::memory::lease_ms(&store)?;
+    let grace = i64::try_from(crate::settings::count(&store, "sweep.grace_minutes")?)?
+        .saturating_mul(60_000);
+    for c in store.sweep_leases(now, lease, grace, args.dry_run)? {
+        rows.push(json!({
+            "action": "lease",
+            "run_id": c.run_id,
+            "agent": c.agent,
+            "session_id": c.session_id,
+            "from": "stale",
+            "to": "closed-implicit",
+            "evidence_at": time(Some(c.last_seen_at)),
+            "dry_run": args.dry_run,
+        }));
+    }
     ctx.out.records(COLUMNS, &rows)?;
     Ok(if args.dry_run && !rows.is_empty() {
         Exit::Found

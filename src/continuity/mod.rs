@@ -2,3 +2,4 @@
 //! demand (issue 6); runs, triage, briefing and the closer come next.
 
 pub mod memory;
+pub mod runs;

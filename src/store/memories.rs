@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{OptionalExtension, Row, Transaction, TransactionBehavior, params};
 
 use super::Store;
+use super::runs::{attach, check_run};
 use crate::clock::{Millis, format_instant};
 use crate::continuity::memory::{
     self, NEAR_DUPLICATE, Transition, commitment_transition, content_hash, decay, demand_weight,
@@ -104,8 +105,34 @@ pub struct NewMemory {
 #[derive(Debug, Clone, Copy)]
 pub struct Actor<'a> {
     pub actor: &'a str,
-    pub session_run_id: Option<&'a str>,
+    /// `--session-run-id`: the run this write belongs to. Without one, the
+    /// write joins the project's only live run, if exactly one is live.
+    pub run: Option<&'a str>,
     pub now: Millis,
+    /// The run lease (setting `lease.hours`).
+    pub lease_ms: i64,
+}
+
+/// The run a transaction's events carry, found when the first event is
+/// written (a write that turns out a no-op touches no run).
+struct Provenance<'a> {
+    project: &'a str,
+    run: Option<Option<String>>,
+}
+
+impl<'a> Provenance<'a> {
+    /// Refuses an unknown explicit run before anything else happens.
+    fn start(tx: &Transaction<'_>, who: &Actor<'_>, project: &'a str) -> Result<Provenance<'a>> {
+        check_run(tx, who.run)?;
+        Ok(Provenance { project, run: None })
+    }
+
+    fn run(&mut self, tx: &Transaction<'_>, who: &Actor<'_>) -> Result<Option<String>> {
+        if self.run.is_none() {
+            self.run = Some(attach(tx, who.run, self.project, who.now, who.lease_ms)?);
+        }
+        Ok(self.run.clone().flatten())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,16 +245,18 @@ pub fn new_id(now: Millis) -> String {
 
 fn add_event(
     tx: &Transaction<'_>,
+    prov: &mut Provenance<'_>,
     memory_id: &str,
     kind: &str,
     who: &Actor<'_>,
     reason: Option<&str>,
 ) -> Result<()> {
+    let run = prov.run(tx, who)?;
     tx.prepare_cached(
         "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, reason, created_at)
          VALUES (?1,?2,?3,?4,?5,?6,?7)",
     )?
-    .execute(params![new_id(who.now), memory_id, kind, who.actor, who.session_run_id, reason, who.now])?;
+    .execute(params![new_id(who.now), memory_id, kind, who.actor, run, reason, who.now])?;
     Ok(())
 }
 
@@ -370,6 +399,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut prov = Provenance::start(&tx, who, &m.project)?;
         let hash = content_hash(&m.content);
         let exact: Option<String> = tx
             .prepare_cached(
@@ -413,7 +443,7 @@ impl Store {
             }),
         };
         insert_memory(&tx, &memory)?;
-        add_event(&tx, &id, "create", who, None)?;
+        add_event(&tx, &mut prov, &id, "create", who, None)?;
         tx.commit()?;
         Ok(Remembered::Created(id))
     }
@@ -435,6 +465,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let old = live(&tx, id)?;
+        let mut prov = Provenance::start(&tx, who, &next.project)?;
         let mut live_id = old.memory_id.clone();
         let changed = old.kind != next.kind
             || old.topic != next.topic
@@ -504,8 +535,8 @@ impl Store {
                     commitment,
                 },
             )?;
-            add_event(&tx, &new_id, "create", who, None)?;
-            add_event(&tx, &old.memory_id, "supersede", who, None)?;
+            add_event(&tx, &mut prov, &new_id, "create", who, None)?;
+            add_event(&tx, &mut prov, &old.memory_id, "supersede", who, None)?;
             live_id = new_id;
         }
         if let Some(to) = status {
@@ -514,7 +545,7 @@ impl Store {
                     "revise --status moves a commitment between open and waiting; use resolve, unresolve or archive for {to}"
                 );
             }
-            move_commitment(&tx, &live_id, to, who)?;
+            move_commitment(&tx, &mut prov, &live_id, to, who)?;
         } else if !changed {
             bail!("nothing to revise: give a field to change or --status");
         }
@@ -537,13 +568,14 @@ impl Store {
             }
             .into());
         }
+        let mut prov = Provenance::start(&tx, who, &m.project)?;
         let changed = if m.commitment.is_some() {
             let to = match verb {
                 "resolve" => "resolved",
                 "unresolve" => "open",
                 _ => "expired",
             };
-            move_commitment(&tx, id, to, who)?
+            move_commitment(&tx, &mut prov, id, to, who)?
         } else {
             match (verb, m.kind.as_str()) {
                 ("resolve", "blocker") | ("archive", _) => {
@@ -552,7 +584,7 @@ impl Store {
                     } else {
                         tx.prepare_cached("UPDATE memories SET status = 'archived', updated_at = ?2 WHERE memory_id = ?1")?
                             .execute(params![id, who.now])?;
-                        add_event(&tx, id, "archive", who, None)?;
+                        add_event(&tx, &mut prov, id, "archive", who, None)?;
                         true
                     }
                 }
@@ -581,7 +613,12 @@ impl Store {
                content_hash = NULL, updated_at = ?3 WHERE memory_id = ?1",
         )?
         .execute(params![m.memory_id, REDACTED, who.now])?;
-        add_event(&tx, id, "redact", who, reason)?;
+        // A redaction is upkeep, not a run's work: never attributed.
+        let mut prov = Provenance {
+            project: &m.project,
+            run: Some(None),
+        };
+        add_event(&tx, &mut prov, id, "redact", who, reason)?;
         tx.execute(
             "INSERT INTO memories_fts(memories_fts) VALUES ('optimize')",
             [],
@@ -902,7 +939,13 @@ fn live(tx: &Transaction<'_>, id: &str) -> Result<Memory> {
 }
 
 /// Moves a commitment per study B3; true when something was written.
-fn move_commitment(tx: &Transaction<'_>, id: &str, to: &str, who: &Actor<'_>) -> Result<bool> {
+fn move_commitment(
+    tx: &Transaction<'_>,
+    prov: &mut Provenance<'_>,
+    id: &str,
+    to: &str,
+    who: &Actor<'_>,
+) -> Result<bool> {
     let m = get_memory(tx, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()))?;
     let Some(mut c) = m.commitment else {
         bail!("{id} is a {}, not a commitment", m.kind);
@@ -914,7 +957,7 @@ fn move_commitment(tx: &Transaction<'_>, id: &str, to: &str, who: &Actor<'_>) ->
             c.resolved_at = (to == "resolved").then_some(who.now);
             c.updated_at = who.now;
             write_commitment(tx, id, &c)?;
-            add_event(tx, id, event, who, None)?;
+            add_event(tx, prov, id, event, who, None)?;
             Ok(true)
         }
     }

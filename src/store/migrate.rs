@@ -15,6 +15,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0004_pricing", include_str!("migrations/0004_pricing.sql")),
     ("0005_events", include_str!("migrations/0005_events.sql")),
     ("0006_memory", include_str!("migrations/0006_memory.sql")),
+    ("0007_runs", include_str!("migrations/0007_runs.sql")),
 ];
 
 /// The schema version this binary writes.

@@ -8,6 +8,7 @@ mod migrate;
 pub mod pricing;
 pub mod projection;
 pub mod reports;
+pub mod runs;
 pub mod settings;
 pub mod tree;
 

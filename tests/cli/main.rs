@@ -10,5 +10,6 @@ mod ingest;
 mod memory;
 mod negative;
 mod reports;
+mod runs;
 mod status;
 mod tree;

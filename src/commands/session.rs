@@ -1,0 +1,284 @@
+//! `sessionkit session open|heartbeat|close|show|list|events`: agent runs,
+//! addressed by their natural key `--agent A --session-id S` (issue 7).
+
+use std::io::Read;
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+use super::memory::lease_ms;
+use super::{Ctx, time};
+use crate::Exit;
+use crate::clock::{Millis, now};
+use crate::continuity::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
+use crate::output::{Column, col};
+use crate::store::runs::{OpenRequest, Run};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: SessionCommand,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Key {
+    /// The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name
+    #[arg(long, value_name = "A")]
+    pub agent: String,
+    /// The harness's session id
+    #[arg(long, value_name = "S")]
+    pub session_id: String,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SessionCommand {
+    /// Open a run (or heartbeat, resume or reopen the existing one)
+    Open(OpenArgs),
+    /// Refresh a run's lease (a closed or stale run comes back to life)
+    Heartbeat(HeartbeatArgs),
+    /// Close a run explicitly (idempotent)
+    Close(Key),
+    /// One run, by id or by --agent and --session-id
+    Show(ShowArgs),
+    /// Runs, newest first
+    List(ListArgs),
+    /// The memory events a run produced, a page at a time
+    Events(EventsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct OpenArgs {
+    #[command(flatten)]
+    pub key: Key,
+    /// startup (a new conversation) or resume
+    #[arg(long, value_name = "startup|resume")]
+    pub source: String,
+    /// [default: the current directory's project]
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    #[arg(long, value_name = "S")]
+    pub scope: Option<String>,
+    /// The briefing selector, a JSON object [default: {"kind":"all"}]
+    #[arg(long, value_name = "JSON")]
+    pub selector: Option<String>,
+    /// The memories the briefing showed: a JSON array of {id, topic, status}, or - for stdin
+    #[arg(long, value_name = "JSON")]
+    pub briefed: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HeartbeatArgs {
+    #[command(flatten)]
+    pub key: Key,
+    /// The last message, kept for the closer (trimmed, at most 4,000 characters); - reads stdin
+    #[arg(long, value_name = "TEXT")]
+    pub excerpt: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The run id (or give --agent and --session-id)
+    #[arg(required_unless_present_all = ["agent", "session_id"], conflicts_with_all = ["agent", "session_id"])]
+    pub run_id: Option<String>,
+    #[arg(long, value_name = "A", requires = "session_id")]
+    pub agent: Option<String>,
+    #[arg(long, value_name = "S", requires = "agent")]
+    pub session_id: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Only live runs
+    #[arg(long)]
+    pub live: bool,
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EventsArgs {
+    pub run_id: String,
+    /// The last event id of the previous page
+    #[arg(long, value_name = "C")]
+    pub cursor: Option<String>,
+    /// Events per page (at most 100)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_EVENTS_PAGE)]
+    pub limit: u64,
+}
+
+const RUN_COLUMNS: &[Column] = &[
+    col("run_id", "run"),
+    col("agent", "agent"),
+    col("session_id", "session"),
+    col("state", "state"),
+    col("project", "project"),
+    col("activation_epoch", "epoch"),
+    col("last_seen_at", "last seen"),
+    col("outcome", "outcome"),
+];
+
+fn run_json(r: &Run, now: Millis, lease: i64) -> serde_json::Map<String, Value> {
+    let briefed: Value =
+        serde_json::from_str(&r.briefed_memories).unwrap_or(Value::Array(Vec::new()));
+    let v = json!({
+        "run_id": r.run_id,
+        "agent": r.agent,
+        "session_id": r.session_id,
+        "source": r.source,
+        "project": r.project,
+        "scope": r.scope,
+        "selector": serde_json::from_str::<Value>(&r.selector).unwrap_or(Value::Null),
+        "state": r.state(now, lease).as_str(),
+        "opened_at": time(Some(r.opened_at)),
+        "closed_at": time(r.closed_at),
+        "last_seen_at": time(Some(r.last_seen_at)),
+        "activation_epoch": r.activation_epoch,
+        "triage_status": r.triage_status,
+        "needs_look": r.needs_look,
+        "briefing_delivered_at": time(r.briefing_delivered_at),
+        "briefed_memories": briefed,
+        "last_message_excerpt": r.last_message_excerpt,
+        "closer_failure_count": r.closer_failure_count,
+        "closer_next_attempt_at": time(r.closer_next_attempt_at),
+    });
+    match v {
+        Value::Object(m) => m,
+        _ => unreachable!("a JSON object"),
+    }
+}
+
+fn stdin_or(v: &str, what: &str) -> Result<String> {
+    if v != "-" {
+        return Ok(v.to_string());
+    }
+    let mut b = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut b)
+        .context("reading stdin")?;
+    String::from_utf8(b).map_err(|e| {
+        anyhow::anyhow!(
+            "{what} on stdin is not UTF-8 (invalid byte at offset {}): nothing was written",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
+    let now = now();
+    let mut store = ctx.open()?;
+    let lease = lease_ms(&store)?;
+    let print = |r: &Run, outcome: Option<&str>| -> Result<()> {
+        let mut o = run_json(r, now, lease);
+        if let Some(x) = outcome {
+            o.insert("outcome".into(), json!(x));
+        }
+        ctx.out.record(RUN_COLUMNS, &Value::Object(o))
+    };
+    match &a.command {
+        SessionCommand::Open(o) => {
+            let source = match o.source.as_str() {
+                s @ ("startup" | "resume") => s.to_string(),
+                s => bail!(
+                    "--source must be startup or resume, not {s:?} (compact and clear are not stored)"
+                ),
+            };
+            let project = match &o.project {
+                Some(p) => Some(p.clone()),
+                None => {
+                    let cwd = std::env::current_dir().context("reading the current directory")?;
+                    Some(crate::project::project_of(&store, &cwd.to_string_lossy())?)
+                        .filter(|p| !p.is_empty())
+                }
+            };
+            if project.as_deref() == Some("unknown") {
+                bail!("\"unknown\" is not a project name: pass --project");
+            }
+            let req = OpenRequest {
+                agent: runs::check_agent(&o.key.agent)?,
+                session_id: runs::check_session_id(&o.key.session_id)?,
+                source,
+                project,
+                scope: o.scope.clone(),
+                selector: runs::selector(o.selector.as_deref())?,
+                briefed: o
+                    .briefed
+                    .as_deref()
+                    .map(|b| stdin_or(b, "--briefed").and_then(|t| runs::briefed(&t)))
+                    .transpose()?,
+            };
+            let (r, outcome) = store.open_run(&req, now, lease)?;
+            print(&r, Some(outcome.as_str()))?;
+        }
+        SessionCommand::Heartbeat(h) => {
+            let excerpt = h
+                .excerpt
+                .as_deref()
+                .map(|e| stdin_or(e, "--excerpt"))
+                .transpose()?;
+            let (r, outcome) = store.heartbeat_run(
+                &runs::check_agent(&h.key.agent)?,
+                &runs::check_session_id(&h.key.session_id)?,
+                excerpt.as_deref().map(runs::excerpt).as_deref(),
+                now,
+                lease,
+            )?;
+            print(&r, Some(outcome.as_str()))?;
+        }
+        SessionCommand::Close(k) => {
+            let (r, outcome) = store.close_run(
+                &runs::check_agent(&k.agent)?,
+                &runs::check_session_id(&k.session_id)?,
+                now,
+            )?;
+            print(&r, Some(outcome.as_str()))?;
+        }
+        SessionCommand::Show(s) => {
+            let r = match (&s.run_id, &s.agent, &s.session_id) {
+                (Some(id), _, _) => store.run(id)?,
+                (None, Some(agent), Some(sid)) => {
+                    store.run_by_key(&runs::check_agent(agent)?, sid)?
+                }
+                _ => bail!("give a run id, or --agent and --session-id"),
+            };
+            print(&r, None)?;
+        }
+        SessionCommand::List(l) => {
+            let rows: Vec<Value> = store
+                .runs(l.live, l.project.as_deref(), now, lease)?
+                .iter()
+                .map(|r| Value::Object(run_json(r, now, lease)))
+                .collect();
+            ctx.out.records(RUN_COLUMNS, &rows)?;
+        }
+        SessionCommand::Events(e) => {
+            if e.limit == 0 || e.limit > MAX_EVENTS_PAGE {
+                bail!("--limit must be 1 to {MAX_EVENTS_PAGE}");
+            }
+            let page = store.run_events(&e.run_id, e.cursor.as_deref(), e.limit)?;
+            let items: Vec<Value> = page
+                .events
+                .iter()
+                .map(|ev| {
+                    json!({
+                        "event_id": ev.event_id,
+                        "memory_id": ev.memory_id,
+                        "kind": ev.kind,
+                        "actor": ev.actor,
+                        "session_run_id": ev.session_run_id,
+                        "created_at": time(Some(ev.created_at)),
+                    })
+                })
+                .collect();
+            let doc = json!({"run_id": e.run_id, "events": items, "next_cursor": page.next_cursor, "truncated": page.truncated});
+            ctx.out.record(
+                &[
+                    col("run_id", "run"),
+                    col("next_cursor", "next cursor"),
+                    col("truncated", "truncated"),
+                ],
+                &doc,
+            )?;
+        }
+    }
+    Ok(Exit::Success)
+}

@@ -1,0 +1,172 @@
+//! Agent runs: the lease rules and the derived states of study B1
+//! (reference/study-3ngram-continuity.md B1, C rules 1-2). Pure.
+
+use anyhow::{Result, bail};
+use serde_json::Value;
+
+use crate::clock::Millis;
+
+/// Study C: the lease, the sweep's grace, and the input bounds.
+pub const MAX_AGENT: usize = 64;
+pub const MAX_SESSION_ID: usize = 256;
+pub const MAX_EXCERPT: usize = 4000;
+pub const MAX_BRIEFED: usize = 100;
+/// The per-run ceiling of listed events (and of the triage watermark).
+pub const MAX_RUN_EVENTS: usize = 500;
+pub const DEFAULT_EVENTS_PAGE: u64 = 50;
+pub const MAX_EVENTS_PAGE: u64 = 100;
+
+/// A run's state, derived from its times (study B1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Live,
+    /// Not closed, but silent past the lease: an implicit close.
+    Stale,
+    /// Closed by `session close` (closed_at within the lease of last_seen).
+    ClosedExplicit,
+    /// Closed by the sweep, or closed after the lease had run out.
+    ClosedImplicit,
+}
+
+impl State {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Live => "live",
+            State::Stale => "stale",
+            State::ClosedExplicit => "closed-explicit",
+            State::ClosedImplicit => "closed-implicit",
+        }
+    }
+}
+
+/// Rule 2: a row is explicitly closed iff `closed_at <= last_seen_at + lease`.
+pub fn state(closed_at: Option<Millis>, last_seen_at: Millis, now: Millis, lease_ms: i64) -> State {
+    match closed_at {
+        None if last_seen_at > now - lease_ms => State::Live,
+        None => State::Stale,
+        Some(c) if c <= last_seen_at + lease_ms => State::ClosedExplicit,
+        Some(_) => State::ClosedImplicit,
+    }
+}
+
+/// An agent name: kebab-case, 1..64 (`claude-code`, `codex`, ...).
+pub fn check_agent(agent: &str) -> Result<String> {
+    let a = agent.trim();
+    let ok = !a.is_empty()
+        && a.len() <= MAX_AGENT
+        && a.as_bytes()[0].is_ascii_alphanumeric()
+        && a.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !ok {
+        bail!(
+            "agent {a:?} is not a harness name (kebab-case, 1 to {MAX_AGENT} characters: claude-code, codex, ...)"
+        );
+    }
+    // `claude` is an alias of `claude-code` (DESIGN.md, Hooks).
+    Ok(if a == "claude" {
+        "claude-code".into()
+    } else {
+        a.to_string()
+    })
+}
+
+pub fn check_session_id(id: &str) -> Result<String> {
+    let s = id.trim();
+    if s.is_empty() || s.chars().count() > MAX_SESSION_ID {
+        bail!("session id must be 1 to {MAX_SESSION_ID} characters");
+    }
+    Ok(s.to_string())
+}
+
+/// An excerpt, trimmed and cut at a character boundary to `MAX_EXCERPT`.
+pub fn excerpt(text: &str) -> String {
+    let t = text.trim();
+    match t.char_indices().nth(MAX_EXCERPT) {
+        Some((at, _)) => t[..at].to_string(),
+        None => t.to_string(),
+    }
+}
+
+/// A briefing selector as canonical JSON (sorted keys, no whitespace).
+pub fn selector(json: Option<&str>) -> Result<String> {
+    let v: Value = match json {
+        None => serde_json::json!({"kind": "all"}),
+        Some(s) => {
+            serde_json::from_str(s).map_err(|e| anyhow::anyhow!("--selector is not JSON: {e}"))?
+        }
+    };
+    if !v.is_object() {
+        bail!("--selector must be a JSON object such as {{\"kind\":\"all\"}}");
+    }
+    Ok(serde_json::to_string(&v)?)
+}
+
+/// The memories a briefing showed: at most 100 `{id, topic, status}`.
+pub fn briefed(json: &str) -> Result<String> {
+    let v: Value =
+        serde_json::from_str(json).map_err(|e| anyhow::anyhow!("--briefed is not JSON: {e}"))?;
+    let Some(items) = v.as_array() else {
+        bail!("--briefed must be a JSON array of {{\"id\", \"topic\", \"status\"}}");
+    };
+    if items.len() > MAX_BRIEFED {
+        bail!(
+            "--briefed lists {} memories; the limit is {MAX_BRIEFED}",
+            items.len()
+        );
+    }
+    for it in items {
+        let field = |k: &str, max: usize| -> Result<()> {
+            match it.get(k).and_then(Value::as_str) {
+                Some(s) if !s.is_empty() && s.chars().count() <= max => Ok(()),
+                _ => {
+                    bail!("--briefed: each entry needs \"{k}\", a string of 1 to {max} characters")
+                }
+            }
+        };
+        field("id", 64)?;
+        field("topic", 256)?;
+        field("status", 64)?;
+    }
+    Ok(serde_json::to_string(&v)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_by_rule_two() {
+        let l = 24 * 3_600_000;
+        assert_eq!(state(None, 1_000, 1_000 + l - 1, l), State::Live);
+        assert_eq!(state(None, 1_000, 1_000 + l, l), State::Stale);
+        assert_eq!(state(Some(1_000 + l), 1_000, 0, l), State::ClosedExplicit);
+        assert_eq!(
+            state(Some(1_000 + l + 1), 1_000, 0, l),
+            State::ClosedImplicit
+        );
+    }
+
+    #[test]
+    fn inputs() {
+        assert_eq!(check_agent("claude").unwrap(), "claude-code");
+        assert_eq!(check_agent("codex").unwrap(), "codex");
+        assert!(
+            check_agent("Codex").is_err()
+                && check_agent("-x").is_err()
+                && check_agent(&"a".repeat(65)).is_err()
+        );
+        assert_eq!(
+            excerpt(&format!("  {}  ", "é".repeat(4001)))
+                .chars()
+                .count(),
+            4000
+        );
+        assert_eq!(
+            selector(Some(r#"{ "b": 1, "kind": "scope" }"#)).unwrap(),
+            r#"{"b":1,"kind":"scope"}"#
+        );
+        assert!(selector(Some("[1]")).is_err());
+        assert!(briefed(r#"[{"id":"m","topic":"t","status":"open"}]"#).is_ok());
+        assert!(briefed(r#"[{"id":"m"}]"#).is_err());
+    }
+}
