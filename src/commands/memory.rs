@@ -107,18 +107,22 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     let now = now();
     let content = content_arg(&a.content)?;
     let mut store = ctx.open()?;
-    let draft = Draft {
+    let mut draft = Draft {
         kind: a.kind.clone(),
         topic: a.topic.clone(),
         description: a.description.clone(),
         content,
-        project: project_arg(&store, a.project.as_deref())?,
+        project: a.project.clone().unwrap_or_else(|| "-".into()),
         scope: a.scope.clone(),
         tags: a.tags.clone(),
         pinned: a.pin,
         due_at: a.due.as_deref().map(|d| parse_due(d, now)).transpose()?,
         owner: a.owner.clone(),
     };
+    // Everything else is checked before the directory's project is looked up
+    // (and remembered), so bad input changes nothing.
+    check(&draft)?;
+    draft.project = project_arg(&store, a.project.as_deref())?;
     let m = check(&draft)?;
     let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
     let id = match store.remember(&m, a.force, &who)? {

@@ -182,6 +182,15 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                     "--source must be startup or resume, not {s:?} (compact and clear are not stored)"
                 ),
             };
+            let agent = runs::check_agent(&o.key.agent)?;
+            let session_id = runs::check_session_id(&o.key.session_id)?;
+            let selector = runs::selector(o.selector.as_deref())?;
+            let briefed = o
+                .briefed
+                .as_deref()
+                .map(|b| stdin_or(b, "--briefed").and_then(|t| runs::briefed(&t)))
+                .transpose()?;
+            // Looked up (and remembered) only once the rest is known good.
             let project = match &o.project {
                 Some(p) => Some(p.clone()),
                 None => {
@@ -194,17 +203,13 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 bail!("\"unknown\" is not a project name: pass --project");
             }
             let req = OpenRequest {
-                agent: runs::check_agent(&o.key.agent)?,
-                session_id: runs::check_session_id(&o.key.session_id)?,
+                agent,
+                session_id,
                 source,
                 project,
                 scope: o.scope.clone(),
-                selector: runs::selector(o.selector.as_deref())?,
-                briefed: o
-                    .briefed
-                    .as_deref()
-                    .map(|b| stdin_or(b, "--briefed").and_then(|t| runs::briefed(&t)))
-                    .transpose()?,
+                selector,
+                briefed,
             };
             let (r, outcome) = store.open_run(&req, now, lease)?;
             print(&r, Some(outcome.as_str()))?;

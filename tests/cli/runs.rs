@@ -640,3 +640,110 @@ fn concurrent_opens_make_one_row_and_concurrent_writes_all_attach() {
         "{runs:?}"
     );
 }
+
+#[test]
+fn a_briefing_is_stamped_when_an_open_carries_it() {
+    let env = Env::new();
+    let briefed = r#"[{"id":"m1","topic":"Database","status":"active"}]"#;
+    let with = |now: &str, source: &str| {
+        at(
+            &env,
+            now,
+            &[
+                &["session", "open"],
+                &KEY[..],
+                &[
+                    "--source",
+                    source,
+                    "--project",
+                    "shop",
+                    "--briefed",
+                    briefed,
+                ],
+            ]
+            .concat(),
+        )
+    };
+    let (_, v, _) = with(T0, "startup");
+    assert_eq!(
+        v["briefing_delivered_at"],
+        json!("2026-03-01T00:00:00.000Z")
+    );
+    assert_eq!(
+        v["briefed_memories"],
+        json!([{"id": "m1", "topic": "Database", "status": "active"}])
+    );
+    // A repeated startup open of a live run is a heartbeat: not restamped (study B1); nor is a resume.
+    let (_, v, _) = with("2026-03-01T01:00:00Z", "startup");
+    assert_eq!(
+        (v["outcome"].clone(), v["briefing_delivered_at"].clone()),
+        (json!("heartbeat"), json!("2026-03-01T00:00:00.000Z"))
+    );
+    let (_, v, _) = with("2026-03-01T02:00:00Z", "resume");
+    assert_eq!(
+        (v["outcome"].clone(), v["briefing_delivered_at"].clone()),
+        (json!("resumed"), json!("2026-03-01T00:00:00.000Z"))
+    );
+    // A reopen carrying a briefing restamps it; one without leaves it as it was.
+    at(
+        &env,
+        "2026-03-01T03:00:00Z",
+        &[&["session", "close"], &KEY[..]].concat(),
+    );
+    let (_, v, _) = with("2026-03-01T04:00:00Z", "startup");
+    assert_eq!(
+        (v["outcome"].clone(), v["briefing_delivered_at"].clone()),
+        (json!("reopened"), json!("2026-03-01T04:00:00.000Z"))
+    );
+    at(
+        &env,
+        "2026-03-01T05:00:00Z",
+        &[&["session", "close"], &KEY[..]].concat(),
+    );
+    let (_, v, _) = open(&env, "2026-03-01T06:00:00Z", "startup", "shop");
+    assert_eq!(
+        (v["outcome"].clone(), v["briefing_delivered_at"].clone()),
+        (json!("reopened"), json!("2026-03-01T04:00:00.000Z"))
+    );
+    // Bad input changes nothing.
+    let before = env.dump();
+    for (args, msg) in [
+        (
+            vec!["--source", "compact"],
+            "--source must be startup or resume",
+        ),
+        (
+            vec!["--source", "startup", "--briefed", "[1]"],
+            "each entry needs \"id\"",
+        ),
+        (
+            vec!["--source", "startup", "--selector", "nope"],
+            "--selector is not JSON",
+        ),
+    ] {
+        let (code, _, err) = at(
+            &env,
+            "2026-03-01T07:00:00Z",
+            &[&["session", "open"], &KEY[..], &args[..]].concat(),
+        );
+        assert_eq!(code, 2);
+        assert!(err.contains(msg), "{err}");
+    }
+    let (code, _, err) = at(
+        &env,
+        T0,
+        &[
+            "session",
+            "open",
+            "--agent",
+            "Bad Name",
+            "--session-id",
+            "x",
+            "--source",
+            "startup",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a harness name"), "{err}");
+    assert_eq!(env.dump(), before);
+}
