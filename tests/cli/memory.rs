@@ -524,6 +524,21 @@ fn bad_input_is_refused_and_changes_nothing() {
         ],
         "unknown kind \"wish\"; kinds: constraint, convention, decision, commitment",
     );
+    // Without --project too: the directory's project is not even looked up.
+    let long_topic = "t".repeat(257);
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            &long_topic,
+            "--content",
+            "c",
+        ],
+        "the topic is 257 characters",
+    );
     fails(
         &env,
         &["resolve", "ffffffff-0000"],
