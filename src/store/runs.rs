@@ -396,13 +396,28 @@ impl Store {
         now: Millis,
         lease_ms: i64,
     ) -> Result<Vec<Run>> {
+        // Only the conditions asked for, so the partial indexes serve them.
+        let floor = now - lease_ms;
+        let mut cond: Vec<&str> = Vec::new();
+        let mut args: Vec<&dyn rusqlite::ToSql> = Vec::new();
+        if let Some(p) = &project {
+            cond.push("project = ?");
+            args.push(p);
+        }
+        if live_only {
+            cond.push("closed_at IS NULL AND last_seen_at > ?");
+            args.push(&floor);
+        }
+        let filter = if cond.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", cond.join(" AND "))
+        };
         let sql = format!(
-            "SELECT {RUN_COLUMNS} FROM agent_sessions
-             WHERE (?1 IS NULL OR project = ?1) AND (NOT ?2 OR (closed_at IS NULL AND last_seen_at > ?3))
-             ORDER BY last_seen_at DESC, run_id DESC"
+            "SELECT {RUN_COLUMNS} FROM agent_sessions {filter} ORDER BY last_seen_at DESC, run_id DESC"
         );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![project, live_only, now - lease_ms], run_from)?;
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(args.as_slice(), run_from)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
