@@ -67,6 +67,8 @@ pub enum Command {
     Prune(commands::prune::Args),
     /// Integrity report for CI: degraded lines, failures, a recount against the files
     Check(commands::check::Args),
+    /// The briefing a session starts with (what a hook injects); --explain says why
+    Brief(commands::brief::Args),
     /// Record a harness's lifecycle event from stdin (register in the harness's hook settings)
     Hook(commands::hook::Args),
     /// Which sessions and agents are working, waiting, finished or silent

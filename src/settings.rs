@@ -11,6 +11,8 @@ use crate::store::Store;
 pub enum Kind {
     /// A positive integer.
     Count,
+    /// One of a fixed set of words.
+    Choice(&'static [&'static str]),
 }
 
 /// One known setting.
@@ -31,6 +33,13 @@ pub const SETTINGS: &[Setting] = &[
         default: "1500",
         kind: Kind::Count,
         about: "token budget of a session-start briefing (Decision 11)",
+    },
+    Setting {
+        key: "briefing.utility",
+        env: "SESSIONKIT_BRIEFING_UTILITY",
+        default: "auto",
+        kind: Kind::Choice(&["auto", "on", "off"]),
+        about: "rank the briefing index by demand as well as recency: auto (once a project has the history), on, off",
     },
     Setting {
         key: "briefing.max_bytes",
@@ -114,7 +123,21 @@ pub fn validate(s: &Setting, value: &str) -> Result<String> {
             Ok(n) if n > 0 => Ok(n.to_string()),
             _ => bail!("{} must be a positive whole number, not {value:?}", s.key),
         },
+        Kind::Choice(words) => match words.iter().find(|w| **w == value.trim()) {
+            Some(w) => Ok(w.to_string()),
+            None => bail!(
+                "{} must be one of {}, not {value:?}",
+                s.key,
+                words.join(", ")
+            ),
+        },
     }
+}
+
+/// The value in force of a `Kind::Choice` setting.
+pub fn choice(store: &Store, key: &str) -> Result<String> {
+    let s = lookup(key)?;
+    Ok(effective(store, s)?.0)
 }
 
 /// The value in force: environment, else database, else default.

@@ -2,14 +2,14 @@
 //! agent: it exits 0 whatever happens, prints nothing on stdout (for `event`),
 //! and reports a failure as one sanitized line on stderr.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
 use crate::Exit;
 use crate::hooks::receive::{Delivery, event_of, record};
-use crate::hooks::{Harness, InputError, MAX_INPUT};
+use crate::hooks::{Harness, HookEvent, InputError, MAX_INPUT, session};
 use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
@@ -30,6 +30,20 @@ pub enum HookCommand {
     /// completed; StopFailure -> error. Always exits 0 and prints nothing on
     /// stdout.
     Event(EventArgs),
+    /// SessionStart: inject the briefing and open this conversation's run
+    ///
+    /// Records the event like `hook event`, then (unless a subagent or a
+    /// secondary git worktree) builds the briefing for the payload's cwd and,
+    /// by `source`: startup opens the run stamping what the briefing showed;
+    /// resume reopens it; compact heartbeats it; clear reuses a live run or
+    /// opens one. Prints the harness's JSON envelope with the briefing and the
+    /// run id to pass on memory writes; nothing for harnesses without
+    /// injection. Always exits 0.
+    SessionStart(EventArgs),
+    /// SessionEnd: close this conversation's run (fast; no output)
+    SessionEnd(EventArgs),
+    /// PreCompact: heartbeat this conversation's run (never opens one; no output)
+    PreCompact(EventArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -47,6 +61,9 @@ pub struct EventArgs {
 pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
     let result = match &args.command {
         HookCommand::Event(a) => event(db, a),
+        HookCommand::SessionStart(a) => session_start(db, a),
+        HookCommand::SessionEnd(a) => session_end(db, a, "SessionEnd"),
+        HookCommand::PreCompact(a) => session_end(db, a, "PreCompact"),
     };
     if let Err(e) = result {
         report(&format!("{e:#}"));
@@ -76,7 +93,12 @@ fn read_stdin() -> Result<Vec<u8>> {
     Ok(buf)
 }
 
-fn event(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
+/// What every hook does first: read stdin, fix the clock, parse, and name
+/// the harness. `Ok(None)` for empty stdin.
+fn receive(
+    a: &EventArgs,
+    fallback_event: Option<&str>,
+) -> Result<(Option<HookEvent>, Option<Harness>)> {
     let bytes = read_stdin()?;
     crate::clock::init_from_env()?;
     let harness = match a.harness.as_deref() {
@@ -94,12 +116,84 @@ fn event(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
     let delivery = Delivery {
         harness,
         delivery_id: a.delivery_id.as_deref(),
-        fallback_event: None,
+        fallback_event,
     };
-    let Some(ev) = event_of(&bytes, &delivery, |k| std::env::var(k).ok())? else {
+    let ev = event_of(&bytes, &delivery, |k| std::env::var(k).ok())?;
+    Ok((ev, harness))
+}
+
+fn event(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
+    let (Some(ev), _) = receive(a, None)? else {
         return Ok(());
     };
     let mut store = Store::open(&db?)?;
-    record(&mut store, &ev, delivery.delivery_id, crate::clock::now())?;
+    record(
+        &mut store,
+        &ev,
+        a.delivery_id.as_deref(),
+        crate::clock::now(),
+    )?;
     Ok(())
+}
+
+fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
+    let (ev, flag) = receive(a, Some("SessionStart"))?;
+    let now = crate::clock::now();
+    let mut store = Store::open(&db?)?;
+    if let Some(ev) = &ev {
+        record(&mut store, ev, a.delivery_id.as_deref(), now)?;
+    }
+    let env = |k: &str| std::env::var(k).ok();
+    let harness = ev
+        .as_ref()
+        .map(|e| e.harness)
+        .or(flag)
+        .unwrap_or_else(|| crate::hooks::detect(None, env, &Default::default()));
+    let cwd = session::cwd_of(ev.as_ref(), env);
+    if session::suppressed(ev.as_ref(), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
+        return Ok(());
+    }
+    let limits = crate::commands::brief::limits(&store, None, None, false)?;
+    let lease = crate::commands::memory::lease_ms(&store)?;
+    let started =
+        session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)?;
+    if let Some(out) = session::start_envelope(harness, &started.context) {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(out.as_bytes())?;
+        stdout.write_all(b"\n")?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+/// `session-end` closes the run; `pre-compact` heartbeats it. Neither opens
+/// a run nor prints anything; a run that does not exist is normal.
+fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str) -> Result<()> {
+    let (Some(ev), _) = receive(a, Some(event))? else {
+        return Ok(());
+    };
+    let now = crate::clock::now();
+    let mut store = Store::open(&db?)?;
+    record(&mut store, &ev, a.delivery_id.as_deref(), now)?;
+    let Some(sid) = ev.session_id.as_deref() else {
+        return Ok(());
+    };
+    let agent = ev.harness.as_str();
+    let result = if event == "SessionEnd" {
+        store.close_run(agent, sid, now).map(|_| ())
+    } else {
+        let lease = crate::commands::memory::lease_ms(&store)?;
+        let excerpt = ev
+            .payload
+            .get("last_assistant_message")
+            .and_then(serde_json::Value::as_str)
+            .map(crate::continuity::runs::excerpt);
+        store
+            .heartbeat_run(agent, sid, excerpt.as_deref(), now, lease)
+            .map(|_| ())
+    };
+    match result {
+        Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => Ok(()),
+        other => other,
+    }
 }

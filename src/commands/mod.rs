@@ -1,5 +1,6 @@
 //! One module per verb: arguments → a domain call → rendered result.
 
+pub mod brief;
 pub mod check;
 pub mod completions;
 pub mod config;

@@ -4,6 +4,7 @@
 
 pub mod receive;
 pub mod redact;
+pub mod session;
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};

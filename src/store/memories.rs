@@ -177,7 +177,7 @@ const MEMORY_COLUMNS: &str = "m.memory_id, m.kind, m.topic, m.description, m.con
      m.status, m.pinned, m.content_hash, m.supersedes, m.valid_from, m.valid_to, m.created_at, m.updated_at,
      c.status, c.due_at, c.owner, c.resolved_at, c.updated_at";
 
-fn memory_from(r: &Row<'_>) -> rusqlite::Result<Memory> {
+pub(crate) fn memory_from(r: &Row<'_>) -> rusqlite::Result<Memory> {
     let tags: String = r.get(7)?;
     let commitment = match r.get::<_, Option<String>>(16)? {
         Some(status) => Some(Commitment {

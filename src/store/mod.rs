@@ -1,6 +1,7 @@
 //! The one SQLite file: opening it (pragmas, 0600), migrations under
 //! `user_version`, and typed queries per table. Only this module writes SQL.
 
+pub mod briefing;
 pub mod costs;
 pub mod events;
 pub mod memories;

@@ -1,0 +1,182 @@
+//! `sessionkit brief`: the briefing a session would start with, exactly as a
+//! hook injects it; `--explain` shows every candidate and why it rendered or
+//! not; `--format json` gives the sections as data.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+use super::Ctx;
+use crate::Exit;
+use crate::continuity::brief::{Built, Request, build};
+use crate::continuity::briefing::{Limits, Section};
+use crate::output::Format;
+use crate::store::Store;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project [default: the current directory's]
+    #[arg(long, value_name = "P", conflicts_with = "cwd")]
+    pub project: Option<String>,
+    /// Brief for this directory's project
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+    /// The harness the briefing is for (its byte ceiling)
+    #[arg(long, value_name = "NAME")]
+    pub harness: Option<String>,
+    /// Token budget of the competing sections [default: setting briefing.budget_tokens]
+    #[arg(long, value_name = "TOKENS")]
+    pub budget: Option<usize>,
+    /// Hard ceiling in bytes [default: setting briefing.max_bytes]
+    #[arg(long, value_name = "N")]
+    pub max_bytes: Option<usize>,
+    /// After the briefing, every candidate: section, score, bytes, rendered or why not
+    #[arg(long)]
+    pub explain: bool,
+    /// No budget and no ceiling: every candidate
+    #[arg(long)]
+    pub full: bool,
+}
+
+/// The limits in force: flags, else settings; `--full` lifts both.
+pub(crate) fn limits(
+    store: &Store,
+    budget: Option<usize>,
+    max_bytes: Option<usize>,
+    full: bool,
+) -> Result<Limits> {
+    if full {
+        return Ok(Limits {
+            budget_tokens: usize::MAX / 8,
+            max_bytes: usize::MAX / 2,
+        });
+    }
+    let setting =
+        |k: &str| -> Result<usize> { Ok(usize::try_from(crate::settings::count(store, k)?)?) };
+    Ok(Limits {
+        budget_tokens: match budget {
+            Some(b) => b,
+            None => setting("briefing.budget_tokens")?,
+        },
+        max_bytes: match max_bytes {
+            Some(b) => b,
+            None => setting("briefing.max_bytes")?,
+        },
+    })
+}
+
+/// The project of `cwd` as DESIGN.md defines it.
+pub(crate) fn project_for(store: &Store, cwd: &std::path::Path) -> Result<String> {
+    let p = crate::project::project_of(store, &cwd.to_string_lossy())?;
+    if p.is_empty() || p == "unknown" {
+        bail!(
+            "cannot name a project for {}: pass --project",
+            cwd.display()
+        );
+    }
+    Ok(p)
+}
+
+fn explain_lines(b: &Built, limits: &Limits) -> String {
+    let mut s = format!(
+        "-- explain: {} bytes, {} tokens (budget {} tokens, ceiling {} bytes); utility ranking {}\n",
+        b.briefing.bytes,
+        b.briefing.tokens,
+        limits.budget_tokens,
+        limits.max_bytes,
+        if b.utility_active { "on" } else { "off" }
+    );
+    for p in &b.briefing.placements {
+        s.push_str(&format!(
+            "{:<12} {:>6.3} {:>5}B  {:<10} {}  {}\n",
+            p.section.as_str(),
+            p.score,
+            p.bytes,
+            if p.rendered() {
+                p.outcome.as_str()
+            } else {
+                "dropped"
+            },
+            p.memory_id,
+            if p.rendered() {
+                p.topic.clone()
+            } else {
+                format!("{} ({})", p.topic, &p.outcome[9..])
+            }
+        ));
+    }
+    s
+}
+
+pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
+    let now = crate::clock::now();
+    let store = ctx.open()?;
+    let project = match (&a.project, &a.cwd) {
+        (Some(p), _) => p.clone(),
+        (None, Some(dir)) => project_for(&store, dir)?,
+        (None, None) => project_for(
+            &store,
+            &std::env::current_dir().context("reading the current directory")?,
+        )?,
+    };
+    if let Some(h) = &a.harness {
+        <crate::hooks::Harness as clap::ValueEnum>::from_str(h, true).map_err(|_| {
+            anyhow::anyhow!("unknown harness {h:?}: claude-code, codex, gemini, cursor, copilot")
+        })?;
+    }
+    let limits = limits(&store, a.budget, a.max_bytes, a.full)?;
+    let req = Request {
+        project: project.clone(),
+        limits,
+        source: None,
+        run_id: None,
+        session_id: None,
+        utility_mode: crate::settings::choice(&store, "briefing.utility")?,
+    };
+    let built = build(&store, &req, now)?;
+    let mut out = std::io::stdout().lock();
+    if ctx.out.explicit && matches!(ctx.out.format, Format::Json | Format::Jsonl) {
+        let sections: serde_json::Map<String, Value> = Section::ALL
+            .iter()
+            .filter_map(|s| {
+                let items: Vec<Value> = built
+                    .briefing
+                    .placements
+                    .iter()
+                    .zip(&built.candidates)
+                    .filter(|(p, _)| p.section == *s)
+                    .map(|(p, c)| {
+                        json!({"memory_id": p.memory_id, "topic": p.topic, "line": c.line, "score": p.score,
+                               "bytes": p.bytes, "rendered": p.rendered(), "outcome": p.outcome})
+                    })
+                    .collect();
+                (!items.is_empty()).then(|| (s.as_str().to_string(), Value::Array(items)))
+            })
+            .collect();
+        let doc = json!({
+            "project": project,
+            "text": built.briefing.text,
+            "bytes": built.briefing.bytes,
+            "tokens": built.briefing.tokens,
+            "budget_tokens": limits.budget_tokens,
+            "max_bytes": limits.max_bytes,
+            "utility_ranking": built.utility_active,
+            "rendered_ids": built.briefing.rendered_ids(),
+            "sections": sections,
+        });
+        if ctx.out.format == Format::Json {
+            serde_json::to_writer_pretty(&mut out, &doc)?;
+        } else {
+            serde_json::to_writer(&mut out, &doc)?;
+        }
+        out.write_all(b"\n")?;
+    } else {
+        out.write_all(built.briefing.text.as_bytes())?;
+        if a.explain {
+            out.write_all(explain_lines(&built, &limits).as_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,686 @@
+//! The briefing packer (DESIGN.md Decision 11; reference/study-memory-briefing-peers.md
+//! 2.3, 2.4, 6). Pure: it takes candidate lines by section and returns the text,
+//! what rendered, and why everything else did not.
+//!
+//! Order and budget are the same: the pinned part (constraints, live stages,
+//! overdue commitments) is placed first and never dropped; then open
+//! commitments and blockers (at most 10 each, with tails); then recent
+//! findings, decisions, preferences, the index and stale candidates, each line
+//! placed while the token estimate (bytes / 4, rounded up) stays within the
+//! budget and the text within the byte ceiling. A section cut short ends with
+//! a tail counting exactly what it left out. The header is composed last, from
+//! what rendered.
+
+use serde::Serialize;
+
+/// How many constraints render in full; the rest are named on one line.
+pub const CONSTRAINTS_FULL: usize = 4;
+/// Reserved sections show at most this many lines before their tail.
+pub const RESERVED_MAX: usize = 10;
+/// Overdue commitments beyond this many collapse to a count when the pinned
+/// part must shrink.
+pub const OVERDUE_KEEP: usize = 10;
+/// Recent findings get this many lines ahead of the rest of the library.
+pub const FINDINGS_MAX: usize = 3;
+
+/// The sections, in packing (and render) order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Section {
+    Constraints,
+    Stages,
+    Overdue,
+    Commitments,
+    Blockers,
+    Findings,
+    Decisions,
+    Preferences,
+    Index,
+    Stale,
+}
+
+impl Section {
+    pub const ALL: [Section; 10] = [
+        Section::Constraints,
+        Section::Stages,
+        Section::Overdue,
+        Section::Commitments,
+        Section::Blockers,
+        Section::Findings,
+        Section::Decisions,
+        Section::Preferences,
+        Section::Index,
+        Section::Stale,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Constraints => "Constraints (binding)",
+            Section::Stages => "Stages",
+            Section::Overdue => "Overdue commitments",
+            Section::Commitments => "Open commitments",
+            Section::Blockers => "Blockers",
+            Section::Findings => "Recent findings",
+            Section::Decisions => "Recent decisions",
+            Section::Preferences => "Preferences",
+            Section::Index => "Index",
+            Section::Stale => "Stale (not updated in 30 days)",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Constraints => "constraints",
+            Section::Stages => "stages",
+            Section::Overdue => "overdue",
+            Section::Commitments => "commitments",
+            Section::Blockers => "blockers",
+            Section::Findings => "findings",
+            Section::Decisions => "decisions",
+            Section::Preferences => "preferences",
+            Section::Index => "index",
+            Section::Stale => "stale",
+        }
+    }
+
+    fn pinned(self) -> bool {
+        matches!(
+            self,
+            Section::Constraints | Section::Stages | Section::Overdue
+        )
+    }
+
+    /// The most lines a section shows before its tail, when budget allows.
+    fn cap(self) -> usize {
+        match self {
+            Section::Commitments | Section::Blockers => RESERVED_MAX,
+            Section::Findings => FINDINGS_MAX,
+            _ => usize::MAX,
+        }
+    }
+
+    /// Where the tail sends the reader for the rest.
+    fn tail_hint(self) -> &'static str {
+        match self {
+            Section::Commitments => "sessionkit memories --kind commitment",
+            Section::Blockers => "sessionkit memories --kind blocker",
+            Section::Findings => "sessionkit memories --kind finding",
+            Section::Decisions => "sessionkit memories --kind decision",
+            Section::Preferences => "sessionkit memories --kind preference",
+            Section::Stale => "sessionkit memories --all",
+            _ => "sessionkit recall WORDS",
+        }
+    }
+}
+
+/// One memory offered to the briefing, already ranked within its section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    pub section: Section,
+    pub memory_id: String,
+    /// The memory's name as shown (whitespace flattened).
+    pub topic: String,
+    /// The full line, without the leading "- ".
+    pub line: String,
+    /// Its ranking score (higher first), for `--explain`.
+    pub score: f64,
+}
+
+/// What became of a candidate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Placement {
+    pub section: Section,
+    pub memory_id: String,
+    pub topic: String,
+    pub score: f64,
+    pub bytes: usize,
+    /// "full", "named" (on a names-only line), or "dropped: <why>".
+    pub outcome: String,
+}
+
+impl Placement {
+    pub fn rendered(&self) -> bool {
+        !self.outcome.starts_with("dropped")
+    }
+}
+
+/// The limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub budget_tokens: usize,
+    pub max_bytes: usize,
+}
+
+/// The result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Briefing {
+    pub text: String,
+    pub bytes: usize,
+    pub tokens: usize,
+    pub placements: Vec<Placement>,
+}
+
+impl Briefing {
+    /// The ids of every memory that rendered (in full or by name).
+    pub fn rendered_ids(&self) -> Vec<&str> {
+        self.placements
+            .iter()
+            .filter(|p| p.rendered())
+            .map(|p| p.memory_id.as_str())
+            .collect()
+    }
+}
+
+pub fn tokens(bytes: usize) -> usize {
+    bytes.div_ceil(4)
+}
+
+/// `s` cut to at most `max` bytes at a character boundary.
+pub fn clip_bytes(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Whitespace flattened, clipped to `max` characters (with an ellipsis).
+pub fn flatten(s: &str, max: usize) -> String {
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut out: String = flat.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// What goes around the sections.
+#[derive(Debug, Clone, Default)]
+pub struct Frame {
+    pub project: String,
+    /// Lines after the header (the last session, since-last-session notes).
+    pub preamble: Vec<String>,
+    /// Lines before the closing tag.
+    pub footer: Vec<String>,
+}
+
+struct Block {
+    section: Section,
+    lines: Vec<String>,
+}
+
+/// Packs `candidates` (ranked within each section) into a briefing.
+pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing {
+    let by =
+        |s: Section| -> Vec<&Candidate> { candidates.iter().filter(|c| c.section == s).collect() };
+    let mut placements: Vec<Placement> = Vec::new();
+    let place = |c: &Candidate, bytes: usize, outcome: &str| Placement {
+        section: c.section,
+        memory_id: c.memory_id.clone(),
+        topic: c.topic.clone(),
+        score: c.score,
+        bytes,
+        outcome: outcome.to_string(),
+    };
+
+    // The pinned part, degraded step by step (Decision 11) only as far as the
+    // byte ceiling needs.
+    let constraints = by(Section::Constraints);
+    let stages = by(Section::Stages);
+    let overdue = by(Section::Overdue);
+    let frame_bytes = frame_size(frame);
+    let mut degrade = 0;
+    let pinned = loop {
+        let blocks = pinned_blocks(&constraints, &stages, &overdue, degrade);
+        let size = frame_bytes + blocks_size(&blocks);
+        if size <= limits.max_bytes || degrade == 3 {
+            break blocks;
+        }
+        degrade += 1;
+    };
+    for (i, c) in constraints.iter().enumerate() {
+        let named = i >= CONSTRAINTS_FULL || degrade >= 1;
+        placements.push(place(
+            c,
+            line_bytes(c, named),
+            if named { "named" } else { "full" },
+        ));
+    }
+    for c in &stages {
+        let named = degrade >= 2;
+        placements.push(place(
+            c,
+            line_bytes(c, named),
+            if named { "named" } else { "full" },
+        ));
+    }
+    for (i, c) in overdue.iter().enumerate() {
+        if degrade >= 3 && i >= OVERDUE_KEEP {
+            placements.push(place(
+                c,
+                0,
+                "dropped: counted in the overdue tail (pinned part over the byte ceiling)",
+            ));
+        } else {
+            placements.push(place(c, line_bytes(c, false), "full"));
+        }
+    }
+
+    // The competing sections, line by line, in order.
+    let mut used = frame_bytes + blocks_size(&pinned);
+    let mut blocks = pinned;
+    let budget_bytes = limits.budget_tokens.saturating_mul(4);
+    let mut out_of_room = false;
+    for section in Section::ALL.into_iter().filter(|s| !s.pinned()) {
+        let items = by(section);
+        if items.is_empty() {
+            continue;
+        }
+        let heading = section_heading(section).len();
+        let mut lines: Vec<String> = Vec::new();
+        let mut section_used = heading;
+        let mut shown = 0;
+        for (i, c) in items.iter().enumerate() {
+            let line = format!("- {}\n", c.line);
+            let rest = items.len() - i - 1;
+            // Room for this line, and for a tail if anything follows it.
+            let tail = if rest > 0 {
+                tail_line(section, rest).len()
+            } else {
+                0
+            };
+            let total = used + section_used + line.len() + tail;
+            let why = if out_of_room {
+                Some("dropped: an earlier line did not fit")
+            } else if shown >= section.cap() {
+                Some("dropped: past the section's share")
+            } else if total > limits.max_bytes {
+                Some("dropped: byte ceiling")
+            } else if total > budget_bytes {
+                Some("dropped: token budget")
+            } else {
+                None
+            };
+            match why {
+                Some(w) => {
+                    if w.ends_with("ceiling") || w.ends_with("budget") {
+                        out_of_room = true;
+                    }
+                    placements.push(place(c, line.len(), w));
+                }
+                None => {
+                    section_used += line.len();
+                    placements.push(place(c, line.len(), "full"));
+                    lines.push(line);
+                    shown += 1;
+                }
+            }
+        }
+        let dropped = items.len() - shown;
+        if shown == 0 {
+            continue;
+        }
+        if dropped > 0 {
+            lines.push(tail_line(section, dropped));
+        }
+        used += heading + lines.iter().map(String::len).sum::<usize>();
+        blocks.push(Block { section, lines });
+    }
+
+    let text = render(frame, &blocks, &placements);
+    let text = clip_bytes(&text, limits.max_bytes).to_string();
+    Briefing {
+        bytes: text.len(),
+        tokens: tokens(text.len()),
+        text,
+        placements,
+    }
+}
+
+fn line_bytes(c: &Candidate, named: bool) -> usize {
+    if named {
+        c.topic.len() + 2
+    } else {
+        c.line.len() + 3
+    }
+}
+
+fn names_line(prefix: &str, names: &[&Candidate]) -> String {
+    let list: Vec<&str> = names.iter().map(|c| c.topic.as_str()).collect();
+    format!("- {prefix}{}\n", list.join(", "))
+}
+
+fn pinned_blocks(
+    constraints: &[&Candidate],
+    stages: &[&Candidate],
+    overdue: &[&Candidate],
+    degrade: u8,
+) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    if !constraints.is_empty() {
+        let full = if degrade >= 1 {
+            0
+        } else {
+            CONSTRAINTS_FULL.min(constraints.len())
+        };
+        let mut lines: Vec<String> = constraints[..full]
+            .iter()
+            .map(|c| format!("- {}\n", c.line))
+            .collect();
+        let rest = &constraints[full..];
+        if !rest.is_empty() {
+            let prefix = if full == 0 {
+                "all binding -- sessionkit recall NAME for one: ".to_string()
+            } else {
+                format!(
+                    "+{} more, equally binding -- sessionkit recall NAME before working near one: ",
+                    rest.len()
+                )
+            };
+            lines.push(names_line(&prefix, rest));
+        }
+        blocks.push(Block {
+            section: Section::Constraints,
+            lines,
+        });
+    }
+    if !stages.is_empty() {
+        let lines = if degrade >= 2 {
+            vec![names_line("live: ", stages)]
+        } else {
+            stages.iter().map(|c| format!("- {}\n", c.line)).collect()
+        };
+        blocks.push(Block {
+            section: Section::Stages,
+            lines,
+        });
+    }
+    if !overdue.is_empty() {
+        let keep = if degrade >= 3 {
+            OVERDUE_KEEP.min(overdue.len())
+        } else {
+            overdue.len()
+        };
+        let mut lines: Vec<String> = overdue[..keep]
+            .iter()
+            .map(|c| format!("- {}\n", c.line))
+            .collect();
+        if keep < overdue.len() {
+            lines.push(format!(
+                "- (+{} more overdue -- sessionkit memories --kind commitment --status open)\n",
+                overdue.len() - keep
+            ));
+        }
+        blocks.push(Block {
+            section: Section::Overdue,
+            lines,
+        });
+    }
+    blocks
+}
+
+fn section_heading(s: Section) -> String {
+    format!("\n### {}\n", s.title())
+}
+
+fn tail_line(s: Section, n: usize) -> String {
+    format!("- (+{n} more -- {})\n", s.tail_hint())
+}
+
+fn blocks_size(blocks: &[Block]) -> usize {
+    blocks
+        .iter()
+        .map(|b| section_heading(b.section).len() + b.lines.iter().map(String::len).sum::<usize>())
+        .sum()
+}
+
+/// The frame's bytes, with a header of the longest form it can take.
+fn frame_size(frame: &Frame) -> usize {
+    open_tag(frame).len()
+        + header(frame, 99_999, 99_999).len()
+        + frame.preamble.iter().map(|l| l.len() + 1).sum::<usize>()
+        + frame.footer.iter().map(|l| l.len() + 1).sum::<usize>()
+        + 1
+        + CLOSE_TAG.len()
+}
+
+const CLOSE_TAG: &str = "</sessionkit-briefing>\n";
+
+fn open_tag(frame: &Frame) -> String {
+    format!(
+        "<sessionkit-briefing project=\"{}\">\n",
+        frame.project.replace('"', "'")
+    )
+}
+
+fn header(frame: &Frame, shown: usize, left_out: usize) -> String {
+    format!(
+        "## sessionkit briefing: {} -- {shown} memories shown, {left_out} left out\n",
+        frame.project
+    )
+}
+
+fn render(frame: &Frame, blocks: &[Block], placements: &[Placement]) -> String {
+    let shown = placements.iter().filter(|p| p.rendered()).count();
+    let mut s = open_tag(frame);
+    s.push_str(&header(frame, shown, placements.len() - shown));
+    for l in &frame.preamble {
+        s.push_str(l);
+        s.push('\n');
+    }
+    for b in blocks {
+        s.push_str(&section_heading(b.section));
+        for l in &b.lines {
+            s.push_str(l);
+        }
+    }
+    s.push('\n');
+    for l in &frame.footer {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push_str(CLOSE_TAG);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(section: Section, i: usize, text: &str) -> Candidate {
+        Candidate {
+            section,
+            memory_id: format!("{}-{i}", section.as_str()),
+            topic: format!("{}{i}", section.as_str()),
+            line: format!("{}{i}: {text}", section.as_str()),
+            score: 1.0 / (i as f64 + 1.0),
+        }
+    }
+
+    fn frame() -> Frame {
+        Frame {
+            project: "shop".into(),
+            preamble: vec![],
+            footer: vec!["Use sessionkit recall WORDS for more.".into()],
+        }
+    }
+
+    fn outcomes(b: &Briefing, s: Section) -> Vec<&str> {
+        b.placements
+            .iter()
+            .filter(|p| p.section == s)
+            .map(|p| p.outcome.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn the_budget_cuts_exactly_at_a_known_line() {
+        // Every index line is "- index<i>: xxxxxxxxxx\n" = 23 bytes (i < 10).
+        let cands: Vec<Candidate> = (0..9)
+            .map(|i| cand(Section::Index, i, "xxxxxxxxxx"))
+            .collect();
+        let f = frame();
+        let base = frame_size(&f) + section_heading(Section::Index).len();
+        // Room for 4 lines plus a tail, not for 5 lines plus a tail.
+        let tail = tail_line(Section::Index, 5).len();
+        let budget_bytes = base + 4 * 23 + tail;
+        // The budget in tokens, rounded up: less than one more line of slack.
+        let b = pack(
+            &f,
+            &cands,
+            Limits {
+                budget_tokens: budget_bytes.div_ceil(4),
+                max_bytes: 100_000,
+            },
+        );
+        let n = 4;
+        let out = outcomes(&b, Section::Index);
+        assert_eq!(out.iter().filter(|o| **o == "full").count(), n);
+        assert_eq!(out[n], "dropped: token budget");
+        assert!(
+            out[n + 1..]
+                .iter()
+                .all(|o| *o == "dropped: an earlier line did not fit")
+        );
+        assert!(
+            b.text
+                .contains(&format!("- (+{} more -- sessionkit recall WORDS)\n", 9 - n))
+        );
+        assert!(
+            b.text
+                .contains(&format!("-- {n} memories shown, {} left out", 9 - n))
+        );
+    }
+
+    #[test]
+    fn constraints_are_never_dropped_even_past_the_budget() {
+        let cands: Vec<Candidate> = (0..7)
+            .map(|i| cand(Section::Constraints, i, &"long words ".repeat(30)))
+            .collect();
+        let b = pack(
+            &frame(),
+            &cands,
+            Limits {
+                budget_tokens: 10,
+                max_bytes: 100_000,
+            },
+        );
+        assert_eq!(
+            outcomes(&b, Section::Constraints),
+            ["full", "full", "full", "full", "named", "named", "named"]
+        );
+        assert!(b.text.contains("- +3 more, equally binding -- sessionkit recall NAME before working near one: constraints4, constraints5, constraints6\n"));
+    }
+
+    #[test]
+    fn the_pinned_part_degrades_in_order_under_the_ceiling() {
+        let mut cands: Vec<Candidate> = (0..6)
+            .map(|i| cand(Section::Constraints, i, &"c".repeat(400)))
+            .collect();
+        cands.extend((0..3).map(|i| cand(Section::Stages, i, &"s".repeat(300))));
+        cands.extend((0..14).map(|i| cand(Section::Overdue, i, &"o".repeat(100))));
+        let sizes = |max: usize| {
+            pack(
+                &frame(),
+                &cands,
+                Limits {
+                    budget_tokens: 100_000,
+                    max_bytes: max,
+                },
+            )
+        };
+        // Plenty of room: everything in full but constraints 5 and 6.
+        let b = sizes(20_000);
+        assert_eq!(
+            outcomes(&b, Section::Constraints)[..5],
+            ["full", "full", "full", "full", "named"]
+        );
+        // Step 2: the top 4 constraints are names only too.
+        let b = sizes(3_200);
+        assert_eq!(outcomes(&b, Section::Constraints), ["named"; 6]);
+        assert_eq!(outcomes(&b, Section::Stages), ["full"; 3]);
+        assert!(b.text.contains(
+            "- all binding -- sessionkit recall NAME for one: constraints0, constraints1"
+        ));
+        // Step 3: stages names only; step 4: overdue beyond 10 as a count.
+        let b = sizes(2_100);
+        assert_eq!(outcomes(&b, Section::Stages), ["named"; 3]);
+        assert_eq!(
+            outcomes(&b, Section::Overdue)
+                .iter()
+                .filter(|o| **o == "full")
+                .count(),
+            14
+        );
+        let b = sizes(1_700);
+        assert_eq!(
+            outcomes(&b, Section::Overdue)
+                .iter()
+                .filter(|o| **o == "full")
+                .count(),
+            10
+        );
+        assert!(b.text.contains(
+            "- (+4 more overdue -- sessionkit memories --kind commitment --status open)\n"
+        ));
+        assert!(b.bytes <= 1_700);
+    }
+
+    #[test]
+    fn the_ceiling_never_splits_a_character() {
+        let cands: Vec<Candidate> = (0..3)
+            .map(|i| cand(Section::Constraints, i, &"é".repeat(500)))
+            .collect();
+        for max in 300..340 {
+            let b = pack(
+                &frame(),
+                &cands,
+                Limits {
+                    budget_tokens: 10_000,
+                    max_bytes: max,
+                },
+            );
+            assert!(b.bytes <= max);
+            assert!(std::str::from_utf8(b.text.as_bytes()).is_ok());
+        }
+        assert_eq!(clip_bytes("aé", 2), "a");
+        assert_eq!(flatten("  a \n b  ", 80), "a b");
+        assert_eq!(flatten("abcdef", 4), "abc…");
+    }
+
+    #[test]
+    fn reserved_sections_show_ten_with_a_tail_and_tails_count_exactly() {
+        let cands: Vec<Candidate> = (0..13)
+            .map(|i| cand(Section::Commitments, i, "promise"))
+            .collect();
+        let b = pack(
+            &frame(),
+            &cands,
+            Limits {
+                budget_tokens: 100_000,
+                max_bytes: 100_000,
+            },
+        );
+        let out = outcomes(&b, Section::Commitments);
+        assert_eq!(out.iter().filter(|o| **o == "full").count(), 10);
+        assert_eq!(out[10], "dropped: past the section's share");
+        assert!(
+            b.text
+                .contains("- (+3 more -- sessionkit memories --kind commitment)\n")
+        );
+        assert!(b.text.contains("-- 10 memories shown, 3 left out"));
+        assert!(
+            b.text.starts_with(
+                "<sessionkit-briefing project=\"shop\">\n## sessionkit briefing: shop"
+            )
+        );
+        assert!(
+            b.text
+                .ends_with("Use sessionkit recall WORDS for more.\n</sessionkit-briefing>\n")
+        );
+    }
+}

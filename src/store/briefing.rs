@@ -1,0 +1,154 @@
+//! What a briefing reads: a project's live memories with their utility, the
+//! demand history the auto latch needs, the previous briefing of the
+//! project, and its last transcript session (issue 8).
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, params};
+
+use super::Store;
+use super::memories::Memory;
+use crate::clock::Millis;
+
+/// A live memory with its stored demand (raw as of `at`).
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub memory: Memory,
+    pub raw: f64,
+    pub raw_at: Option<Millis>,
+}
+
+/// The auto latch's inputs (reference/study-memory-briefing-peers.md 2.6).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DemandHistory {
+    pub first_at: Option<Millis>,
+    pub events_30d: u64,
+    pub memories_30d: u64,
+}
+
+/// The project's previous briefing.
+#[derive(Debug, Clone)]
+pub struct PreviousBriefing {
+    pub run_id: String,
+    pub delivered_at: Millis,
+    /// Ids it showed.
+    pub ids: Vec<String>,
+}
+
+/// The project's last transcript session.
+#[derive(Debug, Clone)]
+pub struct LastSession {
+    pub session_id: String,
+    pub last_activity_at: Option<Millis>,
+    pub status: String,
+    pub tokens: u64,
+    pub cost_nanousd: i64,
+}
+
+impl Store {
+    /// Live memories of `project`, with commitments and demand.
+    pub fn briefing_memories(&self, project: &str) -> Result<Vec<Scored>> {
+        let sql = "SELECT m.memory_id, m.kind, m.topic, m.description, m.content, m.project, m.scope, m.tags,
+                m.status, m.pinned, m.content_hash, m.supersedes, m.valid_from, m.valid_to, m.created_at, m.updated_at,
+                c.status, c.due_at, c.owner, c.resolved_at, c.updated_at, u.raw, u.at
+             FROM memories m LEFT JOIN commitments c USING (memory_id) LEFT JOIN memory_utility u USING (memory_id)
+             WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'";
+        let mut stmt = self.conn.prepare_cached(sql)?;
+        let rows = stmt.query_map([project], |r| {
+            Ok(Scored {
+                memory: super::memories::memory_from(r)?,
+                raw: r.get::<_, Option<f64>>(21)?.unwrap_or(0.0),
+                raw_at: r.get(22)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Demand (weight > 0) on `project`'s memories: the first ever, and the
+    /// last 30 days' count and distinct memories.
+    pub fn demand_history(&self, project: &str, now: Millis) -> Result<DemandHistory> {
+        let since = now - 30 * 86_400_000;
+        Ok(self.conn.query_row(
+            "SELECT MIN(d.created_at), SUM(d.created_at >= ?2), COUNT(DISTINCT CASE WHEN d.created_at >= ?2 THEN d.memory_id END)
+             FROM memory_demand d JOIN memories m USING (memory_id) WHERE m.project = ?1 AND d.weight > 0",
+            params![project, since],
+            |r| {
+                Ok(DemandHistory {
+                    first_at: r.get(0)?,
+                    events_30d: r.get::<_, Option<i64>>(1)?.unwrap_or(0) as u64,
+                    memories_30d: r.get::<_, i64>(2)? as u64,
+                })
+            },
+        )?)
+    }
+
+    /// The latest briefing a run of `project` other than `except` received.
+    pub fn previous_briefing(
+        &self,
+        project: &str,
+        except: Option<&str>,
+    ) -> Result<Option<PreviousBriefing>> {
+        let row: Option<(String, Millis, String)> = self
+            .conn
+            .query_row(
+                "SELECT run_id, briefing_delivered_at, briefed_memories FROM agent_sessions
+                 WHERE project = ?1 AND briefing_delivered_at IS NOT NULL AND run_id IS NOT ?2
+                 ORDER BY briefing_delivered_at DESC, run_id DESC LIMIT 1",
+                params![project, except],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        Ok(row.map(|(run_id, delivered_at, json)| {
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+            let ids = v
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|i| i["id"].as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            PreviousBriefing {
+                run_id,
+                delivered_at,
+                ids,
+            }
+        }))
+    }
+
+    /// Topics of `project`'s commitments resolved after `since`.
+    pub fn resolved_since(&self, project: &str, since: Millis) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT m.topic FROM commitments c JOIN memories m USING (memory_id)
+             WHERE m.project = ?1 AND c.status = 'resolved' AND c.resolved_at > ?2 AND m.valid_to IS NULL
+             ORDER BY c.resolved_at, m.memory_id",
+        )?;
+        let rows = stmt.query_map(params![project, since], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The most recent transcript session of `project` (by name or folder
+    /// slug) other than `except`, with its tokens and cost.
+    pub fn last_session(&self, project: &str, except: Option<&str>) -> Result<Option<LastSession>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT s.session_id, s.last_activity_at, s.status,
+                        (SELECT COALESCE(SUM(input_tokens + output_tokens + cache_write_5m_tokens + cache_write_1h_tokens
+                                 + cache_read_tokens), 0) FROM usage_rollup r WHERE r.session_id = s.session_id),
+                        (SELECT COALESCE(SUM(cost_nanousd), 0) FROM usage_rollup r WHERE r.session_id = s.session_id)
+                 FROM sessions s WHERE (s.project = ?1 OR s.project_slug = ?1) AND s.session_id IS NOT ?2
+                 ORDER BY s.last_activity_at DESC LIMIT 1",
+                params![project, except],
+                |r| {
+                    Ok(LastSession {
+                        session_id: r.get(0)?,
+                        last_activity_at: r.get(1)?,
+                        status: r.get(2)?,
+                        tokens: r.get::<_, i64>(3)? as u64,
+                        cost_nanousd: r.get(4)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+}
