@@ -19,6 +19,9 @@ _sessionkit() {
             sessionkit,archive)
                 cmd="sessionkit__subcmd__archive"
                 ;;
+            sessionkit,brief)
+                cmd="sessionkit__subcmd__brief"
+                ;;
             sessionkit,check)
                 cmd="sessionkit__subcmd__check"
                 ;;
@@ -130,6 +133,9 @@ _sessionkit() {
             sessionkit__subcmd__help,archive)
                 cmd="sessionkit__subcmd__help__subcmd__archive"
                 ;;
+            sessionkit__subcmd__help,brief)
+                cmd="sessionkit__subcmd__help__subcmd__brief"
+                ;;
             sessionkit__subcmd__help,check)
                 cmd="sessionkit__subcmd__help__subcmd__check"
                 ;;
@@ -223,6 +229,15 @@ _sessionkit() {
             sessionkit__subcmd__help__subcmd__hook,event)
                 cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__event"
                 ;;
+            sessionkit__subcmd__help__subcmd__hook,pre-compact)
+                cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__pre__subcmd__compact"
+                ;;
+            sessionkit__subcmd__help__subcmd__hook,session-end)
+                cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__session__subcmd__end"
+                ;;
+            sessionkit__subcmd__help__subcmd__hook,session-start)
+                cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__session__subcmd__start"
+                ;;
             sessionkit__subcmd__help__subcmd__memory,redact)
                 cmd="sessionkit__subcmd__help__subcmd__memory__subcmd__redact"
                 ;;
@@ -262,11 +277,29 @@ _sessionkit() {
             sessionkit__subcmd__hook,help)
                 cmd="sessionkit__subcmd__hook__subcmd__help"
                 ;;
+            sessionkit__subcmd__hook,pre-compact)
+                cmd="sessionkit__subcmd__hook__subcmd__pre__subcmd__compact"
+                ;;
+            sessionkit__subcmd__hook,session-end)
+                cmd="sessionkit__subcmd__hook__subcmd__session__subcmd__end"
+                ;;
+            sessionkit__subcmd__hook,session-start)
+                cmd="sessionkit__subcmd__hook__subcmd__session__subcmd__start"
+                ;;
             sessionkit__subcmd__hook__subcmd__help,event)
                 cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__event"
                 ;;
             sessionkit__subcmd__hook__subcmd__help,help)
                 cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__help"
+                ;;
+            sessionkit__subcmd__hook__subcmd__help,pre-compact)
+                cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__pre__subcmd__compact"
+                ;;
+            sessionkit__subcmd__hook__subcmd__help,session-end)
+                cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__session__subcmd__end"
+                ;;
+            sessionkit__subcmd__hook__subcmd__help,session-start)
+                cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__session__subcmd__start"
                 ;;
             sessionkit__subcmd__memory,help)
                 cmd="sessionkit__subcmd__memory__subcmd__help"
@@ -359,7 +392,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -392,6 +425,52 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --session-run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__brief)
+            opts="-q -h --project --cwd --harness --budget --max-bytes --explain --full --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -781,7 +860,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sessions show tree cost pricing prune check hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help"
+            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -795,6 +874,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__archive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__brief)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -949,7 +1042,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__hook)
-            opts="event"
+            opts="event session-start session-end pre-compact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -963,6 +1056,48 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__hook__subcmd__event)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hook__subcmd__pre__subcmd__compact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hook__subcmd__session__subcmd__end)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hook__subcmd__session__subcmd__start)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1397,7 +1532,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help event help"
+            opts="-q -h --db --format --json --quiet --no-progress --color --help event session-start session-end pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1457,7 +1592,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__help)
-            opts="event help"
+            opts="event session-start session-end pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1491,6 +1626,150 @@ _sessionkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__help__subcmd__pre__subcmd__compact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__help__subcmd__session__subcmd__end)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__help__subcmd__session__subcmd__start)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__pre__subcmd__compact)
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__session__subcmd__end)
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__session__subcmd__start)
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -191,7 +191,9 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             note.push_str(&format!(", resolved ✓ {}", names.join(", ")));
         }
         note.push('.');
-        frame.preamble.push(note);
+        if news + revised + resolved.len() > 0 {
+            frame.preamble.push(note);
+        }
     }
     if matches!(req.source.as_deref(), Some("compact" | "resume")) {
         frame

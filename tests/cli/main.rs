@@ -2,6 +2,7 @@
 //! with its own `SESSIONKIT_DB`, `HOME` and a fixed `SESSIONKIT_NOW`.
 
 mod admin;
+mod brief;
 mod common;
 mod corpora;
 mod cost;

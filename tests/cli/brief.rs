@@ -1,0 +1,798 @@
+//! The briefing (issue 8): the text exactly as injected, `--explain`, JSON,
+//! utility ranking, since-last-briefing marks, the hook envelopes per harness
+//! and source, and the run lifecycle they drive.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+
+use crate::common::{Env, fixtures};
+
+const NOW: &str = "2026-03-10T10:00:00Z";
+
+fn at(env: &Env, now: &str, args: &[&str]) -> (i32, String, String) {
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_NOW", now)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn remember(env: &Env, now: &str, args: &[&str]) -> String {
+    let (code, out, err) = at(
+        env,
+        now,
+        &[&["remember", "--project", "shop"], args].concat(),
+    );
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out.trim().to_string()
+}
+
+/// A small project with one memory of every section.
+fn seed(env: &Env) {
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "constraint",
+            "--topic",
+            "No force push",
+            "--content",
+            "Never force-push to main",
+            "--description",
+            "main is protected",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "stage",
+            "--topic",
+            "Migration",
+            "--content",
+            "Status: in_progress\nmoving orders to postgres",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "stage",
+            "--topic",
+            "Old stage",
+            "--content",
+            "Status: done\nfinished",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "commitment",
+            "--topic",
+            "Ship v2",
+            "--content",
+            "Ship the v2 API",
+            "--due",
+            "2026-03-05",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "commitment",
+            "--topic",
+            "Write docs",
+            "--content",
+            "Write the migration docs",
+            "--due",
+            "2026-03-20",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "blocker",
+            "--topic",
+            "CI red",
+            "--content",
+            "CI is red on main",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "finding",
+            "--topic",
+            "Slow query",
+            "--content",
+            "the orders list does a full scan",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "decision",
+            "--topic",
+            "Postgres",
+            "--content",
+            "Use PostgreSQL 17",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "preference",
+            "--topic",
+            "Tabs",
+            "--content",
+            "Tabs, not spaces",
+        ],
+    );
+    remember(
+        env,
+        NOW,
+        &[
+            "--kind",
+            "note",
+            "--topic",
+            "Deploy",
+            "--content",
+            "Deploys happen on Fridays",
+        ],
+    );
+    remember(
+        env,
+        "2026-01-01T00:00:00Z",
+        &[
+            "--kind",
+            "fact",
+            "--topic",
+            "Legacy",
+            "--content",
+            "The legacy API lives in /v1",
+        ],
+    );
+}
+
+const GOLDEN: &str = "<sessionkit-briefing project=\"shop\">
+## sessionkit briefing: shop -- 10 memories shown, 0 left out
+
+### Constraints (binding)
+- No force push: main is protected
+
+### Stages
+- Migration: Status: in_progress moving orders to postgres
+
+### Overdue commitments
+- Ship v2 (open, due 2026-03-05): Ship the v2 API
+
+### Open commitments
+- Write docs (open, due 2026-03-20): Write the migration docs
+
+### Blockers
+- CI red: CI is red on main
+
+### Recent findings
+- Slow query: the orders list does a full scan
+
+### Recent decisions
+- Postgres: Use PostgreSQL 17
+
+### Preferences
+- Tabs: Tabs, not spaces
+
+### Index
+- Deploy: Deploys happen on Fridays
+
+### Stale (not updated in 30 days)
+- Legacy: The legacy API lives in /v1
+
+Search with `sessionkit recall WORDS`; read one with `sessionkit memory show ID`.
+</sessionkit-briefing>
+";
+
+#[test]
+fn the_briefing_text_is_exact() {
+    let env = Env::new();
+    seed(&env);
+    let (code, out, err) = at(&env, NOW, &["brief", "--project", "shop"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, GOLDEN);
+    // Piped or not, the default is the text a hook injects.
+    let (_, again, _) = at(&env, NOW, &["brief", "--project", "shop", "--quiet"]);
+    assert_eq!(again, GOLDEN);
+}
+
+#[test]
+fn explain_and_json_say_what_rendered_and_why_not() {
+    let env = Env::new();
+    seed(&env);
+    for i in 0..12 {
+        remember(
+            &env,
+            NOW,
+            &[
+                "--kind",
+                "note",
+                "--topic",
+                &format!("Note {i:02}"),
+                "--content",
+                &format!("note number {i} with some words in it"),
+            ],
+        );
+    }
+    // A budget that fits the pinned part and a few library lines only.
+    let (code, out, err) = at(
+        &env,
+        NOW,
+        &["brief", "--project", "shop", "--budget", "280", "--explain"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (text, explain) = out.split_once("-- explain: ").unwrap();
+    assert!(text.ends_with("</sessionkit-briefing>\n"));
+    let dropped: Vec<&str> = explain
+        .lines()
+        .filter(|l| l.contains(" dropped "))
+        .collect();
+    let full: Vec<&str> = explain.lines().filter(|l| l.contains(" full ")).collect();
+    assert_eq!(dropped.len() + full.len(), 22, "{explain}");
+    assert!(
+        dropped.iter().any(|l| l.contains("(token budget)")),
+        "{explain}"
+    );
+    let shown = full.len();
+    assert!(
+        text.contains(&format!(
+            "-- {shown} memories shown, {} left out",
+            dropped.len()
+        )),
+        "{text}"
+    );
+    // JSON: the same decisions as data.
+    let (_, json_out, _) = at(
+        &env,
+        NOW,
+        &[
+            "brief",
+            "--project",
+            "shop",
+            "--budget",
+            "280",
+            "--format",
+            "json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&json_out).unwrap();
+    assert_eq!(v["text"].as_str().unwrap(), text);
+    assert_eq!(v["rendered_ids"].as_array().unwrap().len(), shown);
+    let index = v["sections"]["index"].as_array().unwrap();
+    let rendered = index
+        .iter()
+        .filter(|i| i["rendered"] == json!(true))
+        .count();
+    let tail = format!(
+        "- (+{} more -- sessionkit recall WORDS)\n",
+        index.len() - rendered
+    );
+    assert!(text.contains(&tail), "{text}");
+    assert!(v["bytes"].as_u64().unwrap() as usize == text.len());
+    // The ceiling is never passed, whatever the budget.
+    let (_, small, _) = at(
+        &env,
+        NOW,
+        &[
+            "brief",
+            "--project",
+            "shop",
+            "--max-bytes",
+            "600",
+            "--budget",
+            "100000",
+        ],
+    );
+    assert!(small.len() <= 600, "{}", small.len());
+    assert!(small.ends_with("</sessionkit-briefing>\n"));
+}
+
+#[test]
+fn utility_ranks_the_index_once_it_is_on() {
+    let env = Env::new();
+    // Three index memories: a is newest; c is the oldest but most read.
+    let a = remember(
+        &env,
+        "2026-03-09T00:00:00Z",
+        &[
+            "--kind",
+            "note",
+            "--topic",
+            "alpha",
+            "--content",
+            "first note",
+        ],
+    );
+    let b = remember(
+        &env,
+        "2026-03-02T00:00:00Z",
+        &[
+            "--kind",
+            "note",
+            "--topic",
+            "bravo",
+            "--content",
+            "second note",
+        ],
+    );
+    let c = remember(
+        &env,
+        "2026-02-24T00:00:00Z",
+        &[
+            "--kind",
+            "note",
+            "--topic",
+            "charlie",
+            "--content",
+            "third note",
+        ],
+    );
+    for day in ["2026-03-07", "2026-03-08", "2026-03-09"] {
+        at(&env, &format!("{day}T12:00:00Z"), &["memory", "show", &c]);
+    }
+    let order = |mode: &str| -> Vec<(String, f64)> {
+        let out = env
+            .cmd()
+            .env("SESSIONKIT_NOW", NOW)
+            .env("SESSIONKIT_BRIEFING_UTILITY", mode)
+            .args(["brief", "--project", "shop", "--format", "json"])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["sections"]["index"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["memory_id"].as_str().unwrap().to_string(),
+                    (i["score"].as_f64().unwrap() * 1e6).round() / 1e6,
+                )
+            })
+            .collect()
+    };
+    // Hand-computed (study 2.3, 2.6): r = 2^(-days/14); raw = 3 per read
+    // decayed by 2^(-age/14 d); u = raw / (raw + 4); key = 0.6 r + 0.4 u.
+    let r = |days: f64| (-days / 14.0_f64).exp2();
+    let raw_c: f64 = [70.0 / 24.0, 46.0 / 24.0, 22.0 / 24.0]
+        .iter()
+        .map(|d: &f64| 3.0 * (-d / 14.0).exp2())
+        .sum();
+    let u_c = raw_c / (raw_c + 4.0);
+    let round = |x: f64| (x * 1e6).round() / 1e6;
+    assert_eq!(
+        order("off"),
+        vec![
+            (a.clone(), round(r(34.0 / 24.0))),
+            (b.clone(), round(r(202.0 / 24.0))),
+            (c.clone(), round(r(346.0 / 24.0)))
+        ]
+    );
+    assert_eq!(
+        order("on"),
+        vec![
+            (c.clone(), round(0.6 * r(346.0 / 24.0) + 0.4 * u_c)),
+            (a.clone(), round(0.6 * r(34.0 / 24.0))),
+            (b.clone(), round(0.6 * r(202.0 / 24.0))),
+        ]
+    );
+    // Auto: this project's demand history is too young to latch.
+    assert_eq!(order("auto"), order("off"));
+}
+
+fn hook(
+    env: &Env,
+    now: &str,
+    cmd: &str,
+    payload: &Value,
+    extra_env: &[(&str, &str)],
+) -> (i32, String, String) {
+    let mut c = env.std_cmd();
+    // Codex's SessionStart looks like Claude Code's: registrations name it.
+    let flag: &[&str] = if payload["model"].is_string() {
+        &["--harness", "codex"]
+    } else {
+        &[]
+    };
+    c.env("SESSIONKIT_NOW", now)
+        .args(["hook", cmd])
+        .args(flag)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in extra_env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap(),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+fn run_row(env: &Env, agent: &str, sid: &str) -> Value {
+    let (code, out, err) = at(
+        env,
+        NOW,
+        &[
+            "session",
+            "show",
+            "--agent",
+            agent,
+            "--session-id",
+            sid,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn session_start_envelopes_per_harness() {
+    let env = Env::new();
+    seed(&env);
+    let cwd = env.path("shop");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let cwd = cwd.to_str().unwrap();
+    for (harness, payload, injects) in [
+        (
+            "claude-code",
+            json!({"session_id": "c-1", "hook_event_name": "SessionStart", "source": "startup", "cwd": cwd}),
+            true,
+        ),
+        (
+            "codex",
+            json!({"session_id": "x-1", "hook_event_name": "SessionStart", "source": "startup", "cwd": cwd, "model": "gpt-5", "transcript_path": null, "permission_mode": "default"}),
+            true,
+        ),
+        (
+            "gemini",
+            json!({"session_id": "g-1", "hook_event_name": "SessionStart", "source": "startup", "cwd": cwd}),
+            true,
+        ),
+        (
+            "cursor",
+            json!({"conversation_id": "u-1", "hook_event_name": "sessionStart", "workspace_roots": [cwd]}),
+            false,
+        ),
+        (
+            "copilot",
+            json!({"sessionId": "p-1", "hookEventName": "sessionStart", "cwd": cwd}),
+            false,
+        ),
+    ] {
+        // Gemini CLI says so in the environment (harness-hooks.md §7.1).
+        let vars: &[(&str, &str)] = if harness == "gemini" {
+            &[("GEMINI_PROJECT_DIR", cwd)]
+        } else {
+            &[]
+        };
+        let (code, out, err) = hook(&env, NOW, "session-start", &payload, vars);
+        assert_eq!((code, err.as_str()), (0, ""), "{harness}");
+        if !injects {
+            assert_eq!(out, "", "{harness} takes no injection");
+            continue;
+        }
+        let v: Value = serde_json::from_str(out.trim_end()).unwrap();
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["hookSpecificOutput"],
+            "{harness}: only keys the harness accepts"
+        );
+        let inner = v["hookSpecificOutput"].as_object().unwrap();
+        let mut inner_keys: Vec<&String> = inner.keys().collect();
+        inner_keys.sort();
+        assert_eq!(inner_keys, ["additionalContext", "hookEventName"]);
+        assert_eq!(inner["hookEventName"], json!("SessionStart"));
+        let ctx = inner["additionalContext"].as_str().unwrap();
+        let sid = payload["session_id"].as_str().unwrap();
+        let run = run_row(&env, harness, sid);
+        let id = run["run_id"].as_str().unwrap();
+        let (body, run_line) = ctx.split_once("</sessionkit-briefing>\n").unwrap();
+        assert_eq!(
+            format!("{body}</sessionkit-briefing>\n"),
+            GOLDEN,
+            "{harness}"
+        );
+        let prefix = match harness {
+            "claude-code" => "cc",
+            "codex" => "cx",
+            _ => "gm",
+        };
+        assert!(
+            run_line.starts_with(&format!("sessionkit run: `{id}` ({prefix}/{sid}-")),
+            "{run_line}"
+        );
+        assert!(run_line.ends_with(&format!("Pass `--session-run-id {id}` to sessionkit remember, revise, resolve, unresolve and archive in this session so the writes are attributed to this run.\n")));
+        // The run is stamped with exactly what rendered.
+        assert_eq!(run["briefed_memories"].as_array().unwrap().len(), 10);
+        assert_eq!(
+            run["briefing_delivered_at"],
+            json!("2026-03-10T10:00:00.000Z")
+        );
+    }
+    // Malformed stdin: nothing on stdout, exit 0, one stderr line.
+    let mut c = env.std_cmd();
+    c.args(["hook", "session-start"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"{not json").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
+    assert_eq!(String::from_utf8(o.stderr).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn session_start_is_silent_for_subagents_and_secondary_worktrees() {
+    let env = Env::new();
+    seed(&env);
+    let main = env.path("repo");
+    std::fs::create_dir_all(main.join(".git/worktrees/wt")).unwrap();
+    let wt = env.path("wt");
+    std::fs::create_dir_all(&wt).unwrap();
+    std::fs::write(
+        wt.join(".git"),
+        format!("gitdir: {}/.git/worktrees/wt\n", main.display()),
+    )
+    .unwrap();
+    let p = |cwd: &std::path::Path, extra: Value| {
+        let mut v = json!({"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup", "cwd": cwd.to_str().unwrap()});
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v
+    };
+    for (payload, vars) in [
+        (p(&wt, json!({})), vec![]),
+        (
+            p(&main, json!({})),
+            vec![("SESSIONKIT_HOOK_ROLE", "subagent")],
+        ),
+        (
+            p(&main, json!({"agent_id": "a1", "agent_type": "Explore"})),
+            vec![],
+        ),
+    ] {
+        let (code, out, err) = hook(&env, NOW, "session-start", &payload, &vars);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    }
+    // Still recorded, all three.
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let n: i64 = c
+        .query_row(
+            "SELECT COUNT(*) FROM events_raw WHERE event = 'SessionStart'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 3);
+}
+
+#[test]
+fn the_lifecycle_by_source() {
+    let env = Env::new();
+    seed(&env);
+    let cwd = env.path("shop");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let start = |now: &str, source: &str| {
+        let payload = json!({"session_id": "s-1", "hook_event_name": "SessionStart", "source": source, "cwd": cwd.to_str().unwrap()});
+        let (code, out, err) = hook(&env, now, "session-start", &payload, &[]);
+        assert_eq!((code, err.as_str()), (0, ""), "{source}");
+        out
+    };
+    let row = || run_row(&env, "claude-code", "s-1");
+    let state = |r: &Value| {
+        (
+            r["activation_epoch"].as_i64().unwrap(),
+            r["state"].as_str().unwrap().to_string(),
+            r["briefing_delivered_at"].clone(),
+            r["last_seen_at"].clone(),
+        )
+    };
+    // compact before any run: a heartbeat finds none and opens none.
+    let out = start("2026-03-10T09:00:00Z", "compact");
+    assert!(!out.contains("sessionkit run:"));
+    let (code, _, _) = at(
+        &env,
+        NOW,
+        &[
+            "session",
+            "show",
+            "--agent",
+            "claude-code",
+            "--session-id",
+            "s-1",
+        ],
+    );
+    assert_eq!(code, 2);
+    start("2026-03-10T10:00:00Z", "startup");
+    assert_eq!(
+        state(&row()),
+        (
+            1,
+            "live".into(),
+            json!("2026-03-10T10:00:00.000Z"),
+            json!("2026-03-10T10:00:00.000Z")
+        )
+    );
+    start("2026-03-10T11:00:00Z", "resume");
+    assert_eq!(
+        state(&row()),
+        (
+            2,
+            "live".into(),
+            json!("2026-03-10T10:00:00.000Z"),
+            json!("2026-03-10T11:00:00.000Z")
+        )
+    );
+    let out = start("2026-03-10T12:00:00Z", "compact");
+    assert!(
+        out.contains(row()["run_id"].as_str().unwrap()),
+        "the run id is injected again"
+    );
+    assert_eq!(
+        state(&row()),
+        (
+            2,
+            "live".into(),
+            json!("2026-03-10T10:00:00.000Z"),
+            json!("2026-03-10T12:00:00.000Z")
+        )
+    );
+    start("2026-03-10T13:00:00Z", "clear");
+    assert_eq!(
+        state(&row()),
+        (
+            2,
+            "live".into(),
+            json!("2026-03-10T10:00:00.000Z"),
+            json!("2026-03-10T13:00:00.000Z")
+        )
+    );
+    // pre-compact heartbeats; session-end closes (once); neither prints.
+    let p = json!({"session_id": "s-1", "hook_event_name": "PreCompact", "trigger": "auto", "cwd": cwd.to_str().unwrap()});
+    assert_eq!(
+        hook(&env, "2026-03-10T14:00:00Z", "pre-compact", &p, &[]),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(row()["last_seen_at"], json!("2026-03-10T14:00:00.000Z"));
+    let e = json!({"session_id": "s-1", "hook_event_name": "SessionEnd", "reason": "other"});
+    assert_eq!(
+        hook(&env, "2026-03-10T15:00:00Z", "session-end", &e, &[]),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(row()["state"], json!("closed-explicit"));
+    assert_eq!(row()["closed_at"], json!("2026-03-10T15:00:00.000Z"));
+    // clear on a closed run: the heartbeat probe revives it (epoch 3).
+    start("2026-03-10T16:00:00Z", "clear");
+    assert_eq!(state(&row()).0, 3);
+    // An unknown session's end and pre-compact are normal: no run, no output.
+    let e2 = json!({"session_id": "never", "hook_event_name": "SessionEnd"});
+    assert_eq!(
+        hook(&env, NOW, "session-end", &e2, &[]),
+        (0, String::new(), String::new())
+    );
+}
+
+#[test]
+fn the_next_briefing_marks_what_changed_and_names_the_last_session() {
+    let env = Env::new();
+    seed(&env);
+    // Session A of the fixture corpus belongs to project "alpha"; brief alpha.
+    let (code, _, err) = at(
+        &env,
+        NOW,
+        &["ingest", "--root", fixtures().to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let cwd = env.path("shop");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let payload = json!({"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup", "cwd": cwd.to_str().unwrap()});
+    hook(&env, NOW, "session-start", &payload, &[]);
+    // After that briefing: a new memory, a revision, a resolved commitment.
+    let later = "2026-03-11T10:00:00Z";
+    remember(
+        &env,
+        later,
+        &[
+            "--kind",
+            "note",
+            "--topic",
+            "Cache",
+            "--content",
+            "Redis is the cache",
+        ],
+    );
+    let postgres = {
+        let (_, out, _) = at(
+            &env,
+            later,
+            &["memories", "--kind", "decision", "--format", "json"],
+        );
+        let v: Value = serde_json::from_str(&out).unwrap();
+        v[0]["memory_id"].as_str().unwrap().to_string()
+    };
+    at(
+        &env,
+        later,
+        &["revise", &postgres, "--content", "Use PostgreSQL 18"],
+    );
+    let ship = {
+        let (_, out, _) = at(
+            &env,
+            later,
+            &["memories", "--kind", "commitment", "--format", "json"],
+        );
+        let v: Value = serde_json::from_str(&out).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["topic"] == json!("Ship v2"))
+            .unwrap()["memory_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    at(&env, later, &["resolve", &ship]);
+    let (_, text, _) = at(
+        &env,
+        "2026-03-12T10:00:00Z",
+        &["brief", "--project", "shop"],
+    );
+    assert!(text.contains("Since the last briefing (2026-03-10T10:00:00.000Z): 1 new (+), 1 revised (~), resolved ✓ Ship v2.\n"), "{text}");
+    assert!(text.contains("- ~ Postgres: Use PostgreSQL 18\n"), "{text}");
+    assert!(text.contains("- + Cache: Redis is the cache\n"), "{text}");
+    assert!(!text.contains("Ship v2 (open"), "{text}");
+    // The transcript half: alpha's last session.
+    let (_, alpha, _) = at(&env, NOW, &["brief", "--project", "alpha"]);
+    assert!(
+        alpha.contains(
+            "Last session: 22222222 ended 2026-01-11T09:01:00.000Z (working), 7900 tokens, $0.01.\n"
+        ),
+        "{alpha}"
+    );
+}
