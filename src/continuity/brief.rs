@@ -85,18 +85,35 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         }
     };
     let mut candidates: Vec<Candidate> = Vec::new();
+    // A line is at least 7 bytes ("- a: b\n"), so past this many lines of
+    // the competing sections the ceiling is surely reached: later candidates
+    // are listed (for --explain and the tails) without composing their text.
+    let reach = req.limits.max_bytes / 7 + 1;
+    let mut composed = 0usize;
     let mut add = |section: Section, s: &Scored, score: f64, extra: String| {
         let m = &s.memory;
+        let pinned = matches!(
+            section,
+            Section::Constraints | Section::Stages | Section::Overdue
+        );
+        let compose = pinned || composed < reach;
+        composed += usize::from(!pinned);
         let topic = flatten(&m.topic, 80);
-        let about = m.description.clone().unwrap_or_else(|| m.content.clone());
+        let line = if compose {
+            let about = m.description.as_deref().unwrap_or(&m.content);
+            format!("{}{topic}{extra}: {}", mark(m), flatten(about, 160))
+        } else {
+            String::new()
+        };
         candidates.push(Candidate {
             section,
             memory_id: m.memory_id.clone(),
-            line: format!("{}{topic}{extra}: {}", mark(m), flatten(&about, 160)),
+            line,
             topic,
             score,
         });
     };
+    let stage_contents = store.stage_contents(&req.project)?;
     let mut by_section: Vec<(Section, &Scored, f64, String)> = Vec::new();
     for s in &memories {
         let m = &s.memory;
@@ -104,7 +121,14 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         let stale = now - m.updated_at > STALE_DAYS * DAY;
         let (section, extra) = match m.kind.as_str() {
             "constraint" => (Section::Constraints, String::new()),
-            "stage" if stage_is_done(&m.content) => continue,
+            // The gist may be the description: a stage's status is in its content.
+            "stage"
+                if stage_contents
+                    .get(&m.memory_id)
+                    .is_some_and(|c| stage_is_done(c)) =>
+            {
+                continue;
+            }
             "stage" => (Section::Stages, String::new()),
             "commitment" => {
                 let Some(c) = &m.commitment else { continue };

@@ -189,12 +189,27 @@ pub fn clip_bytes(s: &str, max: usize) -> &str {
 
 /// Whitespace flattened, clipped to `max` characters (with an ellipsis).
 pub fn flatten(s: &str, max: usize) -> String {
-    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        return flat;
+    let mut out = String::with_capacity(s.len().min(max * 4));
+    let mut chars = 0;
+    for word in s.split_whitespace() {
+        let sep = usize::from(chars > 0);
+        let n = word.chars().count();
+        if chars + sep + n > max {
+            // Room for what fits of this word and the ellipsis.
+            let room = max.saturating_sub(chars + sep + 1);
+            if sep == 1 && room > 0 {
+                out.push(' ');
+            }
+            out.extend(word.chars().take(room));
+            out.push('…');
+            return out;
+        }
+        if sep == 1 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        chars += sep + n;
     }
-    let mut out: String = flat.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
     out
 }
 
@@ -233,24 +248,52 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
     let stages = by(Section::Stages);
     let overdue = by(Section::Overdue);
     let frame_bytes = frame_size(frame);
-    let mut degrade = 0;
-    let pinned = loop {
-        let blocks = pinned_blocks(&constraints, &stages, &overdue, degrade);
+    let mut degrade: u8 = 0;
+    let (pinned, shown_constraints, shown_stages) = loop {
+        let (blocks, sc, ss) = pinned_blocks(&constraints, &stages, &overdue, degrade, usize::MAX);
         let size = frame_bytes + blocks_size(&blocks);
-        if size <= limits.max_bytes || degrade == 3 {
-            break blocks;
+        if size <= limits.max_bytes {
+            break (blocks, sc, ss);
+        }
+        if degrade == 3 {
+            // Step 5: the names lines share what is left, each with a tail.
+            let overdue_only = pinned_blocks(&[], &[], &overdue, 3, usize::MAX).0;
+            let headings = [!constraints.is_empty(), !stages.is_empty()];
+            let lines = headings.iter().filter(|h| **h).count().max(1);
+            let fixed = frame_bytes
+                + blocks_size(&overdue_only)
+                + lines * section_heading(Section::Constraints).len();
+            let cap = limits.max_bytes.saturating_sub(fixed) / lines;
+            degrade = 4;
+            break pinned_blocks(&constraints, &stages, &overdue, 4, cap);
         }
         degrade += 1;
     };
     for (i, c) in constraints.iter().enumerate() {
         let named = i >= CONSTRAINTS_FULL || degrade >= 1;
+        if i >= shown_constraints {
+            placements.push(place(
+                c,
+                0,
+                "dropped: counted in the constraints tail (pinned part over the byte ceiling)",
+            ));
+            continue;
+        }
         placements.push(place(
             c,
             line_bytes(c, named),
             if named { "named" } else { "full" },
         ));
     }
-    for c in &stages {
+    for (i, c) in stages.iter().enumerate() {
+        if i >= shown_stages {
+            placements.push(place(
+                c,
+                0,
+                "dropped: counted in the stages tail (pinned part over the byte ceiling)",
+            ));
+            continue;
+        }
         let named = degrade >= 2;
         placements.push(place(
             c,
@@ -310,7 +353,8 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
                     if w.ends_with("ceiling") || w.ends_with("budget") {
                         out_of_room = true;
                     }
-                    placements.push(place(c, line.len(), w));
+                    // A line never composed (far past the ceiling) has no size.
+                    placements.push(place(c, if c.line.is_empty() { 0 } else { line.len() }, w));
                 }
                 None => {
                     section_used += line.len();
@@ -331,8 +375,13 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
         blocks.push(Block { section, lines });
     }
 
-    let text = render(frame, &blocks, &placements);
-    let text = clip_bytes(&text, limits.max_bytes).to_string();
+    let mut text = render(frame, &blocks, &placements);
+    if text.len() > limits.max_bytes {
+        // Only a frame larger than the ceiling gets here: cut, but close.
+        let keep = limits.max_bytes.saturating_sub(CLOSE_TAG.len() + 4);
+        text = format!("{}\n...\n{CLOSE_TAG}", clip_bytes(&text, keep));
+        text = clip_bytes(&text, limits.max_bytes).to_string();
+    }
     Briefing {
         bytes: text.len(),
         tokens: tokens(text.len()),
@@ -349,18 +398,50 @@ fn line_bytes(c: &Candidate, named: bool) -> usize {
     }
 }
 
-fn names_line(prefix: &str, names: &[&Candidate]) -> String {
+/// One line naming `names`; past `cap` bytes it names as many as fit and
+/// counts the rest. Returns the line and how many it named.
+fn names_line(prefix: &str, names: &[&Candidate], cap: usize, kind: &str) -> (String, usize) {
     let list: Vec<&str> = names.iter().map(|c| c.topic.as_str()).collect();
-    format!("- {prefix}{}\n", list.join(", "))
+    let whole = format!("- {prefix}{}\n", list.join(", "));
+    if whole.len() <= cap {
+        return (whole, names.len());
+    }
+    let mut line = format!("- {prefix}");
+    let mut shown = 0;
+    for (i, n) in list.iter().enumerate() {
+        let tail = format!(
+            "; +{} more -- sessionkit memories --kind {kind}\n",
+            list.len() - i - 1
+        );
+        let sep = if i == 0 { "" } else { ", " };
+        if line.len() + sep.len() + n.len() + tail.len() > cap {
+            break;
+        }
+        line.push_str(sep);
+        line.push_str(n);
+        shown += 1;
+    }
+    line.push_str(&format!(
+        "; +{} more -- sessionkit memories --kind {kind}\n",
+        list.len() - shown
+    ));
+    (line, shown)
 }
 
+/// The pinned blocks at a degradation level (Decision 11): 1 names every
+/// constraint, 2 names the stages, 3 counts overdue commitments past the 10
+/// most overdue, 4 caps the names lines at `cap` bytes each (with tails).
+/// Returns the blocks and how many constraints and stages they name or show.
 fn pinned_blocks(
     constraints: &[&Candidate],
     stages: &[&Candidate],
     overdue: &[&Candidate],
     degrade: u8,
-) -> Vec<Block> {
+    cap: usize,
+) -> (Vec<Block>, usize, usize) {
     let mut blocks = Vec::new();
+    let mut shown_constraints = constraints.len();
+    let mut shown_stages = stages.len();
     if !constraints.is_empty() {
         let full = if degrade >= 1 {
             0
@@ -381,7 +462,9 @@ fn pinned_blocks(
                     rest.len()
                 )
             };
-            lines.push(names_line(&prefix, rest));
+            let (line, named) = names_line(&prefix, rest, cap, "constraint");
+            shown_constraints = full + named;
+            lines.push(line);
         }
         blocks.push(Block {
             section: Section::Constraints,
@@ -390,7 +473,9 @@ fn pinned_blocks(
     }
     if !stages.is_empty() {
         let lines = if degrade >= 2 {
-            vec![names_line("live: ", stages)]
+            let (line, named) = names_line("live: ", stages, cap, "stage");
+            shown_stages = named;
+            vec![line]
         } else {
             stages.iter().map(|c| format!("- {}\n", c.line)).collect()
         };
@@ -420,7 +505,7 @@ fn pinned_blocks(
             lines,
         });
     }
-    blocks
+    (blocks, shown_constraints, shown_stages)
 }
 
 fn section_heading(s: Section) -> String {
@@ -628,6 +713,36 @@ mod tests {
             "- (+4 more overdue -- sessionkit memories --kind commitment --status open)\n"
         ));
         assert!(b.bytes <= 1_700);
+    }
+
+    #[test]
+    fn a_pinned_part_too_big_even_as_names_keeps_a_tail_and_the_closing_tag() {
+        let cands: Vec<Candidate> = (0..300)
+            .map(|i| cand(Section::Constraints, i, "x"))
+            .collect();
+        let b = pack(
+            &frame(),
+            &cands,
+            Limits {
+                budget_tokens: 10,
+                max_bytes: 1_000,
+            },
+        );
+        assert!(b.bytes <= 1_000, "{}", b.bytes);
+        assert!(b.text.ends_with("</sessionkit-briefing>\n"));
+        let named = outcomes(&b, Section::Constraints)
+            .iter()
+            .filter(|o| **o == "named")
+            .count();
+        let dropped = 300 - named;
+        assert!(named > 10 && dropped > 0);
+        assert!(
+            b.text.contains(&format!(
+                "; +{dropped} more -- sessionkit memories --kind constraint\n"
+            )),
+            "{}",
+            b.text
+        );
     }
 
     #[test]

@@ -45,21 +45,66 @@ pub struct LastSession {
 }
 
 impl Store {
-    /// Live memories of `project`, with commitments and demand.
+    /// Live memories of `project`, with commitments and demand, as a
+    /// briefing needs them: `content` holds the gist, `description` is None.
     pub fn briefing_memories(&self, project: &str) -> Result<Vec<Scored>> {
-        let sql = "SELECT m.memory_id, m.kind, m.topic, m.description, m.content, m.project, m.scope, m.tags,
-                m.status, m.pinned, m.content_hash, m.supersedes, m.valid_from, m.valid_to, m.created_at, m.updated_at,
+        // Only what the memories_brief index holds: `content` is the gist
+        // (the description, else the content's start).
+        let sql = "SELECT m.memory_id, m.kind, m.topic, NULL, m.gist, m.project, '', '[]',
+                'active', 0, NULL, m.supersedes, m.created_at, NULL, m.created_at, m.updated_at,
                 c.status, c.due_at, c.owner, c.resolved_at, c.updated_at, u.raw, u.at
-             FROM memories m LEFT JOIN commitments c USING (memory_id) LEFT JOIN memory_utility u USING (memory_id)
+             FROM memories m INDEXED BY memories_brief
+             LEFT JOIN commitments c USING (memory_id) LEFT JOIN memory_utility u USING (memory_id)
              WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'";
         let mut stmt = self.conn.prepare_cached(sql)?;
         let rows = stmt.query_map([project], |r| {
+            let commitment = match r.get::<_, Option<String>>(16)? {
+                Some(status) => Some(super::memories::Commitment {
+                    status,
+                    due_at: r.get(17)?,
+                    owner: None,
+                    resolved_at: None,
+                    updated_at: 0,
+                }),
+                None => None,
+            };
             Ok(Scored {
-                memory: super::memories::memory_from(r)?,
+                memory: Memory {
+                    memory_id: r.get(0)?,
+                    kind: r.get(1)?,
+                    topic: r.get(2)?,
+                    description: None,
+                    content: r.get(4)?,
+                    project: String::new(),
+                    scope: String::new(),
+                    tags: Vec::new(),
+                    status: String::new(),
+                    pinned: false,
+                    content_hash: None,
+                    supersedes: r.get(11)?,
+                    valid_from: 0,
+                    valid_to: None,
+                    created_at: r.get(14)?,
+                    updated_at: r.get(15)?,
+                    commitment,
+                },
                 raw: r.get::<_, Option<f64>>(21)?.unwrap_or(0.0),
                 raw_at: r.get(22)?,
             })
         })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The contents of `project`'s live stages, by id (their status line).
+    pub fn stage_contents(
+        &self,
+        project: &str,
+    ) -> Result<std::collections::HashMap<String, String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT memory_id, content FROM memories
+             WHERE project = ?1 AND kind = 'stage' AND valid_to IS NULL AND status = 'active'",
+        )?;
+        let rows = stmt.query_map([project], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 

@@ -20,6 +20,8 @@ CREATE TABLE memories (
     valid_to      INTEGER,                       -- set when superseded
     created_at    INTEGER NOT NULL,
     updated_at    INTEGER NOT NULL,
+    -- What a briefing line shows: the description, else the content's start.
+    gist          TEXT GENERATED ALWAYS AS (COALESCE(description, substr(content, 1, 240))) VIRTUAL,
     CHECK (valid_to IS NULL OR valid_from <= valid_to)
 );
 -- Exact duplicates of a live memory are found (and refused) by this index.
@@ -30,6 +32,10 @@ CREATE INDEX memories_live_topic ON memories(kind, project, lower(topic))
     WHERE valid_to IS NULL AND status = 'active';
 CREATE INDEX memories_project ON memories(project, created_at);
 CREATE INDEX memories_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL;
+-- A briefing reads a project's live memories from this index alone (a
+-- project's rows are scattered over the table; its index entries are not).
+CREATE INDEX memories_brief ON memories(project, memory_id, kind, topic, gist, supersedes, created_at, updated_at)
+    WHERE valid_to IS NULL AND status = 'active';
 
 -- One per commitment memory (a revised commitment's successor gets its own).
 CREATE TABLE commitments (
