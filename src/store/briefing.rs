@@ -50,18 +50,17 @@ impl Store {
     pub fn briefing_memories(&self, project: &str) -> Result<Vec<Scored>> {
         // Only what the memories_brief index holds: `content` is the gist
         // (the description, else the content's start).
-        let sql = "SELECT m.memory_id, m.kind, m.topic, NULL, m.gist, m.project, '', '[]',
-                'active', 0, NULL, m.supersedes, m.created_at, NULL, m.created_at, m.updated_at,
-                c.status, c.due_at, c.owner, c.resolved_at, c.updated_at, u.raw, u.at
+        let sql = "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes, m.created_at, m.updated_at,
+                c.status, c.due_at, u.raw, u.at
              FROM memories m INDEXED BY memories_brief
              LEFT JOIN commitments c USING (memory_id) LEFT JOIN memory_utility u USING (memory_id)
              WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'";
         let mut stmt = self.conn.prepare_cached(sql)?;
         let rows = stmt.query_map([project], |r| {
-            let commitment = match r.get::<_, Option<String>>(16)? {
+            let commitment = match r.get::<_, Option<String>>(7)? {
                 Some(status) => Some(super::memories::Commitment {
                     status,
-                    due_at: r.get(17)?,
+                    due_at: r.get(8)?,
                     owner: None,
                     resolved_at: None,
                     updated_at: 0,
@@ -74,22 +73,22 @@ impl Store {
                     kind: r.get(1)?,
                     topic: r.get(2)?,
                     description: None,
-                    content: r.get(4)?,
+                    content: r.get(3)?,
                     project: String::new(),
                     scope: String::new(),
                     tags: Vec::new(),
                     status: String::new(),
                     pinned: false,
                     content_hash: None,
-                    supersedes: r.get(11)?,
+                    supersedes: r.get(4)?,
                     valid_from: 0,
                     valid_to: None,
-                    created_at: r.get(14)?,
-                    updated_at: r.get(15)?,
+                    created_at: r.get(5)?,
+                    updated_at: r.get(6)?,
                     commitment,
                 },
-                raw: r.get::<_, Option<f64>>(21)?.unwrap_or(0.0),
-                raw_at: r.get(22)?,
+                raw: r.get::<_, Option<f64>>(9)?.unwrap_or(0.0),
+                raw_at: r.get(10)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -114,7 +113,8 @@ impl Store {
         let since = now - 30 * 86_400_000;
         Ok(self.conn.query_row(
             "SELECT MIN(d.created_at), SUM(d.created_at >= ?2), COUNT(DISTINCT CASE WHEN d.created_at >= ?2 THEN d.memory_id END)
-             FROM memory_demand d JOIN memories m USING (memory_id) WHERE m.project = ?1 AND d.weight > 0",
+             FROM memory_demand d JOIN memories m USING (memory_id)
+             WHERE d.kind IN ('show', 'recall', 'prompt') AND m.project = ?1 AND d.weight > 0",
             params![project, since],
             |r| {
                 Ok(DemandHistory {

@@ -30,5 +30,8 @@ CREATE TABLE agent_sessions (
 ) WITHOUT ROWID;
 CREATE INDEX agent_sessions_lease ON agent_sessions(last_seen_at) WHERE closed_at IS NULL;
 CREATE INDEX agent_sessions_live_project ON agent_sessions(project, last_seen_at) WHERE closed_at IS NULL;
+-- A briefing looks up its project's previous briefing.
+CREATE INDEX agent_sessions_briefed ON agent_sessions(project, briefing_delivered_at)
+    WHERE briefing_delivered_at IS NOT NULL;
 CREATE INDEX agent_sessions_closer ON agent_sessions(closed_at)
     WHERE closed_at IS NOT NULL AND triage_status <> 'overflowed' AND (triage_status <> 'completed' OR needs_look);
