@@ -6,7 +6,7 @@
 //! later.
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{Ctx, time};
 use crate::Exit;
@@ -35,26 +35,26 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let window = i64::try_from(minutes)?.saturating_mul(60_000);
     let now = crate::clock::now();
     let changes = store.watchdog(now, window, args.dry_run)?;
-    let mut rows: Vec<Value> = changes
-        .iter()
-        .map(|t| {
-            json!({
-                "action": "watchdog",
-                "session_id": t.session_id,
-                "agent_id": t.agent_id,
-                "from": t.from.as_str(),
-                "to": t.to.as_str(),
-                "evidence_at": time(t.at),
-                "dry_run": args.dry_run,
-            })
-        })
-        .collect();
     // The lease sweep (issue 7): runs silent past lease + grace close implicitly.
     let lease = super::memory::lease_ms(&store)?;
     let grace = i64::try_from(crate::settings::count(&store, "sweep.grace_minutes")?)?
         .saturating_mul(60_000);
-    for c in store.sweep_leases(now, lease, grace, args.dry_run)? {
-        rows.push(json!({
+    let leases = store.sweep_leases(now, lease, grace, args.dry_run)?;
+    let changed = changes.len() + leases.len();
+    // Streamed: a first sweep after an import can move tens of thousands.
+    let watchdog_rows = changes.iter().map(|t| {
+        json!({
+            "action": "watchdog",
+            "session_id": t.session_id,
+            "agent_id": t.agent_id,
+            "from": t.from.as_str(),
+            "to": t.to.as_str(),
+            "evidence_at": time(t.at),
+            "dry_run": args.dry_run,
+        })
+    });
+    let lease_rows = leases.iter().map(|c| {
+        json!({
             "action": "lease",
             "run_id": c.run_id,
             "agent": c.agent,
@@ -63,10 +63,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             "to": "closed-implicit",
             "evidence_at": time(Some(c.last_seen_at)),
             "dry_run": args.dry_run,
-        }));
-    }
-    ctx.out.records(COLUMNS, &rows)?;
-    Ok(if args.dry_run && !rows.is_empty() {
+        })
+    });
+    ctx.out
+        .records_iter(COLUMNS, watchdog_rows.chain(lease_rows))?;
+    Ok(if args.dry_run && changed > 0 {
         Exit::Found
     } else {
         Exit::Success

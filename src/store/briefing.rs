@@ -50,7 +50,8 @@ impl Store {
     pub fn briefing_memories(&self, project: &str) -> Result<Vec<Scored>> {
         // Only what the memories_brief index holds: `content` is the gist
         // (the description, else the content's start).
-        let sql = "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes, m.created_at, m.updated_at,
+        let sql =
+            "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes, m.created_at, m.updated_at,
                 c.status, c.due_at, u.raw, u.at
              FROM memories m INDEXED BY memories_brief
              LEFT JOIN commitments c USING (memory_id) LEFT JOIN memory_utility u USING (memory_id)
