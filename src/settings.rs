@@ -35,18 +35,18 @@ pub const SETTINGS: &[Setting] = &[
         about: "token budget of a session-start briefing (Decision 11)",
     },
     Setting {
-        key: "briefing.utility",
-        env: "SESSIONKIT_BRIEFING_UTILITY",
-        default: "auto",
-        kind: Kind::Choice(&["auto", "on", "off"]),
-        about: "rank the briefing index by demand as well as recency: auto (once a project has the history), on, off",
-    },
-    Setting {
         key: "briefing.max_bytes",
         env: "SESSIONKIT_BRIEFING_MAX_BYTES",
         default: "9000",
         kind: Kind::Count,
         about: "hard byte ceiling of a briefing, below Claude Code's ~10,000-character spill",
+    },
+    Setting {
+        key: "briefing.utility",
+        env: "SESSIONKIT_BRIEFING_UTILITY",
+        default: "auto",
+        kind: Kind::Choice(&["auto", "on", "off"]),
+        about: "rank the briefing index by demand as well as recency: auto (once a project has the history), on, off",
     },
     Setting {
         key: "ingest.bulk_bytes",
@@ -159,4 +159,25 @@ pub fn count(store: &Store, key: &str) -> Result<u64> {
     let s = lookup(key)?;
     let (v, _) = effective(store, s)?;
     Ok(v.parse()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_sorted_and_choices_checked() {
+        let keys: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        let u = lookup("briefing.utility").unwrap();
+        assert_eq!(validate(u, " on ").unwrap(), "on");
+        assert!(
+            validate(u, "maybe")
+                .unwrap_err()
+                .to_string()
+                .contains("one of auto, on, off")
+        );
+    }
 }
