@@ -659,7 +659,11 @@ fn the_lifecycle_by_source() {
             json!("2026-03-10T10:00:00.000Z")
         )
     );
-    start("2026-03-10T11:00:00Z", "resume");
+    // Resume and compact say earlier context may be summarized; the stdout
+    // is JSON, so the newline is escaped.
+    let summarized = "Earlier context may have been summarized: recall before relying on it.\\n";
+    let resumed = start("2026-03-10T11:00:00Z", "resume");
+    assert!(resumed.contains(summarized), "{resumed}");
     assert_eq!(
         state(&row()),
         (
@@ -674,6 +678,7 @@ fn the_lifecycle_by_source() {
         out.contains(row()["run_id"].as_str().unwrap()),
         "the run id is injected again"
     );
+    assert!(out.contains(summarized), "{out}");
     assert_eq!(
         state(&row()),
         (
@@ -683,7 +688,8 @@ fn the_lifecycle_by_source() {
             json!("2026-03-10T12:00:00.000Z")
         )
     );
-    start("2026-03-10T13:00:00Z", "clear");
+    let cleared = start("2026-03-10T13:00:00Z", "clear");
+    assert!(!cleared.contains("Earlier context"), "{cleared}");
     assert_eq!(
         state(&row()),
         (
