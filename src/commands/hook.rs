@@ -59,13 +59,21 @@ pub struct EventArgs {
 
 /// Runs a hook command; errors become one stderr line, never an exit status.
 pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
-    let result = match &args.command {
+    // Even a bug must not break the agent: a panic becomes one stderr line.
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        report(&format!("internal error{at} (please report it)"));
+    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &args.command {
         HookCommand::Event(a) => event(db, a),
         HookCommand::SessionStart(a) => session_start(db, a),
         HookCommand::SessionEnd(a) => session_end(db, a, "SessionEnd"),
         HookCommand::PreCompact(a) => session_end(db, a, "PreCompact"),
-    };
-    if let Err(e) = result {
+    }));
+    if let Ok(Err(e)) = result {
         report(&format!("{e:#}"));
     }
     Exit::Success
