@@ -306,9 +306,9 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l no-progr
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l project -d 'The project [default: the current directory\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l cwd -d 'Brief for this directory\'s project' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l harness -d 'The harness the briefing is for (its byte ceiling)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l harness -d 'The harness the briefing is for: its byte ceiling (briefing.max_bytes.<harness>; Codex at most 9,600)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l budget -d 'Token budget of the competing sections [default: setting briefing.budget_tokens]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l max-bytes -d 'Hard ceiling in bytes [default: setting briefing.max_bytes]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l max-bytes -d 'Hard ceiling in bytes [default: setting briefing.max_bytes, or the harness\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''

@@ -42,6 +42,27 @@ pub const SETTINGS: &[Setting] = &[
         about: "hard byte ceiling of a briefing, below Claude Code's ~10,000-character spill",
     },
     Setting {
+        key: "briefing.max_bytes.claude-code",
+        env: "SESSIONKIT_BRIEFING_MAX_BYTES_CLAUDE_CODE",
+        default: "9000",
+        kind: Kind::Count,
+        about: "byte ceiling of a briefing injected into Claude Code (it spills past ~10,000 characters)",
+    },
+    Setting {
+        key: "briefing.max_bytes.codex",
+        env: "SESSIONKIT_BRIEFING_MAX_BYTES_CODEX",
+        default: "9000",
+        kind: Kind::Count,
+        about: "byte ceiling of a briefing injected into Codex (never above 9,600: about 2,400 tokens)",
+    },
+    Setting {
+        key: "briefing.max_bytes.gemini",
+        env: "SESSIONKIT_BRIEFING_MAX_BYTES_GEMINI",
+        default: "9000",
+        kind: Kind::Count,
+        about: "byte ceiling of a briefing injected into Gemini CLI",
+    },
+    Setting {
         key: "briefing.utility",
         env: "SESSIONKIT_BRIEFING_UTILITY",
         default: "auto",

@@ -11,6 +11,7 @@ use super::Ctx;
 use crate::Exit;
 use crate::continuity::brief::{Built, Request, build};
 use crate::continuity::briefing::{Limits, Section};
+use crate::hooks::Harness;
 use crate::output::Format;
 use crate::store::Store;
 
@@ -22,13 +23,13 @@ pub struct Args {
     /// Brief for this directory's project
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
-    /// The harness the briefing is for (its byte ceiling)
+    /// The harness the briefing is for: its byte ceiling (briefing.max_bytes.<harness>; Codex at most 9,600)
     #[arg(long, value_name = "NAME")]
     pub harness: Option<String>,
     /// Token budget of the competing sections [default: setting briefing.budget_tokens]
     #[arg(long, value_name = "TOKENS")]
     pub budget: Option<usize>,
-    /// Hard ceiling in bytes [default: setting briefing.max_bytes]
+    /// Hard ceiling in bytes [default: setting briefing.max_bytes, or the harness's]
     #[arg(long, value_name = "N")]
     pub max_bytes: Option<usize>,
     /// After the briefing, every candidate: section, score, bytes, rendered or why not
@@ -40,8 +41,15 @@ pub struct Args {
 }
 
 /// The limits in force: flags, else settings; `--full` lifts both.
+/// Codex caps every model-visible hook context at about 2,400 tokens
+/// (reference/study-memory-briefing-peers.md 2.4, step 7): 9,600 bytes.
+pub const CODEX_MAX_BYTES: usize = 9_600;
+
+/// The limits in force: flags, else settings (the harness's own ceiling when
+/// one is named, `briefing.max_bytes` otherwise); `--full` lifts both.
 pub(crate) fn limits(
     store: &Store,
+    harness: Option<Harness>,
     budget: Option<usize>,
     max_bytes: Option<usize>,
     full: bool,
@@ -54,15 +62,25 @@ pub(crate) fn limits(
     }
     let setting =
         |k: &str| -> Result<usize> { Ok(usize::try_from(crate::settings::count(store, k)?)?) };
+    let ceiling_key = match harness {
+        Some(h @ (Harness::ClaudeCode | Harness::Codex | Harness::Gemini)) => {
+            format!("briefing.max_bytes.{}", h.as_str())
+        }
+        _ => "briefing.max_bytes".to_string(),
+    };
+    let mut max = match max_bytes {
+        Some(b) => b,
+        None => setting(&ceiling_key)?,
+    };
+    if harness == Some(Harness::Codex) {
+        max = max.min(CODEX_MAX_BYTES);
+    }
     Ok(Limits {
         budget_tokens: match budget {
             Some(b) => b,
             None => setting("briefing.budget_tokens")?,
         },
-        max_bytes: match max_bytes {
-            Some(b) => b,
-            None => setting("briefing.max_bytes")?,
-        },
+        max_bytes: max,
     })
 }
 
@@ -120,12 +138,17 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             &std::env::current_dir().context("reading the current directory")?,
         )?,
     };
-    if let Some(h) = &a.harness {
-        <crate::hooks::Harness as clap::ValueEnum>::from_str(h, true).map_err(|_| {
-            anyhow::anyhow!("unknown harness {h:?}: claude-code, codex, gemini, cursor, copilot")
-        })?;
-    }
-    let limits = limits(&store, a.budget, a.max_bytes, a.full)?;
+    let harness = match &a.harness {
+        Some(h) => Some(
+            <Harness as clap::ValueEnum>::from_str(h, true).map_err(|_| {
+                anyhow::anyhow!(
+                    "unknown harness {h:?}: claude-code, codex, gemini, cursor, copilot"
+                )
+            })?,
+        ),
+        None => None,
+    };
+    let limits = limits(&store, harness, a.budget, a.max_bytes, a.full)?;
     let req = Request {
         project: project.clone(),
         limits,

@@ -161,7 +161,7 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
     if session::suppressed(ev.as_ref(), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
         return Ok(());
     }
-    let limits = crate::commands::brief::limits(&store, None, None, false)?;
+    let limits = crate::commands::brief::limits(&store, Some(harness), None, None, false)?;
     let lease = crate::commands::memory::lease_ms(&store)?;
     let started =
         session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)?;

@@ -802,3 +802,66 @@ fn the_next_briefing_marks_what_changed_and_names_the_last_session() {
         "{alpha}"
     );
 }
+
+#[test]
+fn each_harness_has_its_ceiling_and_codex_never_passes_its_cap() {
+    let env = Env::new();
+    for i in 0..150 {
+        remember(
+            &env,
+            NOW,
+            &[
+                "--kind",
+                "note",
+                "--topic",
+                &format!("Note {i:03}"),
+                "--content",
+                &format!("{} {i}", "a long note with many words ".repeat(8)),
+            ],
+        );
+    }
+    let bytes = |args: &[&str]| -> usize {
+        let (code, out, err) = at(
+            &env,
+            NOW,
+            &[&["brief", "--project", "shop", "--budget", "100000"], args].concat(),
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(out.ends_with("</sessionkit-briefing>\n"));
+        out.len()
+    };
+    assert!(bytes(&[]) <= 9_000);
+    at(
+        &env,
+        NOW,
+        &["config", "set", "briefing.max_bytes.gemini", "2000"],
+    );
+    assert!(bytes(&["--harness", "gemini"]) <= 2_000);
+    assert!(bytes(&["--harness", "claude-code"]) > 2_000);
+    at(
+        &env,
+        NOW,
+        &["config", "set", "briefing.max_bytes.codex", "50000"],
+    );
+    let codex = bytes(&["--harness", "codex"]);
+    assert!(codex <= 9_600 && codex > 9_000, "{codex}");
+    // The hook uses the harness's ceiling too (Gemini: 2,000 with the run line).
+    let cwd = env.path("shop");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let p = json!({"session_id": "g-9", "hook_event_name": "SessionStart", "source": "startup", "cwd": cwd.to_str().unwrap()});
+    let (_, out, _) = hook(
+        &env,
+        NOW,
+        "session-start",
+        &p,
+        &[("GEMINI_PROJECT_DIR", cwd.to_str().unwrap())],
+    );
+    let v: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert!(
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .len()
+            <= 2_000
+    );
+}
