@@ -16,6 +16,9 @@ use crate::output::Format;
 use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "Default output: the briefing text exactly as a hook injects it. With --format json: project, text, bytes, tokens, budget_tokens, max_bytes, utility_ranking, rendered_ids, and sections (constraints, stages, overdue, commitments, blockers, findings, decisions, preferences, index, stale), each a list of {memory_id, topic, line, score, bytes, rendered, outcome}."
+)]
 pub struct Args {
     /// The project [default: the current directory's]
     #[arg(long, value_name = "P", conflicts_with = "cwd")]

@@ -63,6 +63,9 @@ fn project_arg(store: &Store, given: Option<&str>) -> Result<String> {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "Prints the new id (or the identical live memory's id). With --format: the memory. JSON fields of a memory: memory_id, kind, topic, description, content (listings: only with --full), project, scope, tags, status (active|archived), state (the commitment status, superseded, or the status), pinned, redacted, supersedes, valid_from, valid_to, created_at, updated_at, due_at, commitment ({status, due_at, owner, resolved_at, updated_at} or null)."
+)]
 pub struct RememberArgs {
     /// constraint, convention, decision, commitment, blocker, preference, fact, pattern, finding, note, stage
     #[arg(long, value_name = "K")]
@@ -267,6 +270,9 @@ pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: &str) -> Result<Exit> {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields of a memory: memory_id, kind, topic, description, content (listings: only with --full), project, scope, tags, status (active|archived), state (the commitment status, superseded, or the status), pinned, redacted, supersedes, valid_from, valid_to, created_at, updated_at, due_at, commitment ({status, due_at, owner, resolved_at, updated_at} or null)."
+)]
 pub struct MemoriesArgs {
     #[arg(long, value_name = "K")]
     pub kind: Option<String>,
@@ -451,6 +457,9 @@ pub fn memory(ctx: &Ctx, a: &MemoryArgs) -> Result<Exit> {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields: those of a memory (see `sessionkit memories --help`) plus rank (bm25, lower is better) and snippet (the match in **bold**). Each hit counts as demand (1.5, once a day)."
+)]
 pub struct RecallArgs {
     /// Words to look for (any of them; ranked by bm25, ties by recency)
     pub query: String,
@@ -502,6 +511,9 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "One JSON object per line, keys sorted: {type: memory, memory_id, kind, topic, description, content, project, scope, tags, status, pinned, redacted, supersedes, valid_from, valid_to, created_at, updated_at}, then {type: commitment, memory_id, status, due_at, owner, resolved_at, updated_at}, then {type: event, event_id, memory_id, kind, actor, session_run_id, reason, created_at}."
+)]
 pub struct ExportArgs {
     /// Only this project's memories (and their commitments and events)
     #[arg(long, value_name = "P")]
@@ -555,6 +567,9 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields (one object per record): line, type, id, result (created|present|rejected), reason. Exit status 1 when a record was rejected; 2 (nothing imported) when the input is not UTF-8."
+)]
 pub struct ImportArgs {
     /// An export file, or - for stdin
     pub file: String,

@@ -15,6 +15,9 @@ use crate::output::{Column, col};
 use crate::store::runs::{OpenRequest, Run};
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields of a run: run_id, agent, session_id, source, project, scope, selector, state (live|stale|closed-explicit|closed-implicit), opened_at, closed_at, last_seen_at, activation_epoch, triage_status, needs_look, briefing_delivered_at, briefed_memories, last_message_excerpt, closer_failure_count, closer_next_attempt_at; open, heartbeat and close add outcome (inserted|heartbeat|resumed|reopened|resurrected|closed|already_closed). events prints {run_id, events: [{event_id, memory_id, kind, actor, session_run_id, created_at}], next_cursor, truncated}."
+)]
 pub struct Args {
     #[command(subcommand)]
     pub command: SessionCommand,

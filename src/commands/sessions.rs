@@ -10,6 +10,9 @@ use crate::output::{Column, col};
 use crate::store::reports::{SessionFilter, SessionRow};
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields (one object per session): session_id, harness, project, project_slug, cwd, git_branch, harness_version, started_at, last_activity_at, status, status_at (the main agent's), agents, models, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens, records, unknown_records, synthetic_messages, degraded_lines."
+)]
 pub struct Args {
     /// Only this project (its name, or Claude Code's folder slug)
     #[arg(long, value_name = "P")]

@@ -14,6 +14,9 @@ use crate::store::events::LiveRow;
 /// older than the watchdog window shows as unknown even before `sweep`
 /// records it.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields (one object per agent): session_id, agent_id, agent (\"main\" or the id), parent_agent_id, agent_type, project, status (working|waiting|completed|error|unknown), status_at, evidence (transcript, tool_result, subagent_stop, stop_hook, watchdog, ...), last_activity_at, age, age_ms, total_tokens, cost_usd."
+)]
 pub struct Args {
     /// Include finished and silent agents (completed, error, unknown)
     #[arg(long)]

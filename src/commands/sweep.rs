@@ -13,6 +13,9 @@ use crate::Exit;
 use crate::output::{Column, col};
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields (one object per change): action (watchdog or lease), session_id, agent_id (watchdog), run_id and agent (lease), from, to, evidence_at, dry_run. Exit status 1 with --dry-run when anything would change."
+)]
 pub struct Args {
     /// Print what would change and change nothing (exit 1 if anything would)
     #[arg(long)]
