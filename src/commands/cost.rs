@@ -56,6 +56,9 @@ impl Key {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON fields (one object per group): the --by keys (day, week, month, session_id, project, harness, model, agent_type, agent_id), then messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens. cost_usd is null only when nothing in the group is priced. With --segments: segment (0, 1, ..., and \"total\"), starts_at, trigger, pre_tokens (of the compaction that opened it) and the same totals."
+)]
 pub struct Args {
     /// Group by one or more keys, comma-separated (e.g. day,model)
     #[arg(long, value_enum, value_delimiter = ',', default_value = "day")]

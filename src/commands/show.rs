@@ -10,6 +10,9 @@ use crate::output::{Column, Format, col};
 use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_long_help = "JSON: the session's fields (see `sessionkit sessions --help`) plus by_agent [{agent_id, parent_agent_id, layout, agent_type, description, transcript_path, status, first_seen_at, last_seen_at, records, models, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], by_model [{model, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], degraded [{file, line, reason}], compactions [{agent_id, at, trigger, pre_tokens}]."
+)]
 pub struct Args {
     /// Session id, or a unique prefix of one
     pub session: String,
