@@ -155,6 +155,16 @@ pub fn validate(s: &Setting, value: &str) -> Result<String> {
     }
 }
 
+/// A `Count` setting in minutes, as milliseconds.
+pub fn minutes_ms(store: &Store, key: &str) -> Result<i64> {
+    Ok(i64::try_from(count(store, key)?)?.saturating_mul(60_000))
+}
+
+/// A `Count` setting in hours, as milliseconds.
+pub fn hours_ms(store: &Store, key: &str) -> Result<i64> {
+    Ok(i64::try_from(count(store, key)?)?.saturating_mul(3_600_000))
+}
+
 /// The value in force of a `Kind::Choice` setting.
 pub fn choice(store: &Store, key: &str) -> Result<String> {
     let s = lookup(key)?;

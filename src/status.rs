@@ -173,6 +173,15 @@ pub fn replaces(current: Option<&Evidence>, new: &Evidence) -> bool {
     }
 }
 
+/// The time of an agent's last evidence: the later of its status time and
+/// its last record.
+pub fn last_evidence(status_at: Option<Millis>, last_seen: Option<Millis>) -> Option<Millis> {
+    match (status_at, last_seen) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// The watchdog's verdict: a live status whose last evidence is older than
 /// `window_ms` before `now` (strictly: exactly at the window it stays) becomes
 /// `unknown` as of that evidence (the later of the status time and the last
@@ -187,10 +196,7 @@ pub fn watchdog(
     if !cur.status.is_live() {
         return None;
     }
-    let anchor = match (cur.at, last_seen) {
-        (Some(a), Some(b)) => Some(a.max(b)),
-        (a, b) => a.or(b),
-    };
+    let anchor = last_evidence(cur.at, last_seen);
     let stale = anchor.is_none_or(|t| now.saturating_sub(t) > window_ms);
     stale.then(|| Evidence::new(Status::Unknown, anchor, Cause::Watchdog))
 }

@@ -162,7 +162,7 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
         return Ok(());
     }
     let limits = crate::commands::brief::limits(&store, Some(harness), None, None, false)?;
-    let lease = crate::commands::memory::lease_ms(&store)?;
+    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let started =
         session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)?;
     if let Some(out) = session::start_envelope(harness, &started.context) {
@@ -190,7 +190,7 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str) -> Result<()> {
     let result = if event == "SessionEnd" {
         store.close_run(agent, sid, now).map(|_| ())
     } else {
-        let lease = crate::commands::memory::lease_ms(&store)?;
+        let lease = crate::settings::hours_ms(&store, "lease.hours")?;
         let excerpt = ev
             .payload
             .get("last_assistant_message")

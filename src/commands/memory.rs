@@ -1,8 +1,6 @@
 //! The memory verbs: `remember`, `revise`, `resolve`, `unresolve`, `archive`,
 //! `memories`, `memory show|redact`, `recall`, `export`, `import`.
 
-use std::io::Read;
-
 use anyhow::{Context, Result, bail};
 use serde_json::{Map, Value, json};
 
@@ -20,29 +18,7 @@ fn cli_actor<'a>(store: &Store, run: Option<&'a str>, now: Millis) -> Result<Act
         actor: "cli",
         run,
         now,
-        lease_ms: lease_ms(store)?,
-    })
-}
-
-/// The run lease in milliseconds (setting `lease.hours`).
-pub(crate) fn lease_ms(store: &Store) -> Result<i64> {
-    Ok(i64::try_from(crate::settings::count(store, "lease.hours")?)?.saturating_mul(3_600_000))
-}
-
-/// `--content -` reads stdin, which must be UTF-8.
-fn content_arg(v: &str) -> Result<String> {
-    if v != "-" {
-        return Ok(v.to_string());
-    }
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .context("reading stdin")?;
-    String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "stdin is not UTF-8 (invalid byte at offset {}): nothing was written",
-            e.utf8_error().valid_up_to()
-        )
+        lease_ms: crate::settings::hours_ms(store, "lease.hours")?,
     })
 }
 
@@ -108,7 +84,7 @@ pub struct RememberArgs {
 
 pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     let now = now();
-    let content = content_arg(&a.content)?;
+    let content = super::value_or_stdin(&a.content, "stdin")?;
     let mut store = ctx.open()?;
     let mut draft = Draft {
         kind: a.kind.clone(),
@@ -196,7 +172,11 @@ pub struct ReviseArgs {
 
 pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
     let now = now();
-    let content = a.content.as_deref().map(content_arg).transpose()?;
+    let content = a
+        .content
+        .as_deref()
+        .map(|c| super::value_or_stdin(c, "stdin"))
+        .transpose()?;
     let mut store = ctx.open()?;
     let id = store.resolve_memory(&a.id)?;
     let old = store.memory(&id)?;
@@ -667,26 +647,13 @@ fn event_of(v: &Value) -> Result<MemoryEvent> {
 
 /// Replays an export: same ids, kinds, actors and times; no events of its own.
 pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
-    let bytes = if a.file == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .context("reading stdin")?;
-        b
+    let (bytes, name) = if a.file == "-" {
+        (super::stdin_bytes()?, "stdin")
     } else {
-        std::fs::read(&a.file).with_context(|| format!("reading {}", a.file))?
+        let b = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file))?;
+        (b, a.file.as_str())
     };
-    let name = if a.file == "-" {
-        "stdin"
-    } else {
-        a.file.as_str()
-    };
-    let text_in = String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{name} is not UTF-8 (invalid byte at offset {}): nothing was imported",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+    let text_in = super::utf8(bytes, name, "nothing was imported")?;
     let mut rows: Vec<Value> = Vec::new();
     let mut memories: Vec<(usize, Memory)> = Vec::new();
     let mut commitments: Vec<(usize, String, Commitment)> = Vec::new();

@@ -41,6 +41,35 @@ impl Ctx {
     }
 }
 
+/// Bytes as text, or an error naming where they came from and what was not
+/// done (`{name} is not UTF-8 (invalid byte at offset N): {consequence}`).
+pub(crate) fn utf8(bytes: Vec<u8>, name: &str, consequence: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name} is not UTF-8 (invalid byte at offset {}): {consequence}",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// All of stdin.
+pub(crate) fn stdin_bytes() -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("reading stdin: {e}"))?;
+    Ok(bytes)
+}
+
+/// A flag's value, or all of stdin (as UTF-8) when the value is `-`.
+pub(crate) fn value_or_stdin(v: &str, name: &str) -> Result<String> {
+    if v != "-" {
+        return Ok(v.to_string());
+    }
+    utf8(stdin_bytes()?, name, "nothing was written")
+}
+
 /// An instant as JSON: RFC 3339 UTC, or null when unknown.
 pub(crate) fn time(v: Option<Millis>) -> Value {
     v.map_or(Value::Null, |t| Value::String(format_instant(t)))

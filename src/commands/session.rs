@@ -1,12 +1,9 @@
 //! `sessionkit session open|heartbeat|close|show|list|events`: agent runs,
 //! addressed by their natural key `--agent A --session-id S` (issue 7).
 
-use std::io::Read;
-
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use super::memory::lease_ms;
 use super::{Ctx, time};
 use crate::Exit;
 use crate::clock::{Millis, now};
@@ -150,26 +147,10 @@ fn run_json(r: &Run, now: Millis, lease: i64) -> serde_json::Map<String, Value> 
     }
 }
 
-fn stdin_or(v: &str, what: &str) -> Result<String> {
-    if v != "-" {
-        return Ok(v.to_string());
-    }
-    let mut b = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut b)
-        .context("reading stdin")?;
-    String::from_utf8(b).map_err(|e| {
-        anyhow::anyhow!(
-            "{what} on stdin is not UTF-8 (invalid byte at offset {}): nothing was written",
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let now = now();
     let mut store = ctx.open()?;
-    let lease = lease_ms(&store)?;
+    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let print = |r: &Run, outcome: Option<&str>| -> Result<()> {
         let mut o = run_json(r, now, lease);
         if let Some(x) = outcome {
@@ -191,7 +172,9 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             let briefed = o
                 .briefed
                 .as_deref()
-                .map(|b| stdin_or(b, "--briefed").and_then(|t| runs::briefed(&t)))
+                .map(|b| {
+                    super::value_or_stdin(b, "--briefed on stdin").and_then(|t| runs::briefed(&t))
+                })
                 .transpose()?;
             // Looked up (and remembered) only once the rest is known good.
             let project = match &o.project {
@@ -221,7 +204,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             let excerpt = h
                 .excerpt
                 .as_deref()
-                .map(|e| stdin_or(e, "--excerpt"))
+                .map(|e| super::value_or_stdin(e, "--excerpt on stdin"))
                 .transpose()?;
             let (r, outcome) = store.heartbeat_run(
                 &runs::check_agent(&h.key.agent)?,

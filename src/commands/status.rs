@@ -50,10 +50,7 @@ pub(crate) fn age(ms: Millis) -> String {
 }
 
 fn row_json(r: &LiveRow, now: Millis) -> Value {
-    let evidence_at = match (r.status.at, r.last_activity_at) {
-        (Some(a), Some(b)) => Some(a.max(b)),
-        (a, b) => a.or(b),
-    };
+    let evidence_at = crate::status::last_evidence(r.status.at, r.last_activity_at);
     let main = r.agent_id == r.session_id;
     json!({
         "session_id": r.session_id,
@@ -75,7 +72,7 @@ fn row_json(r: &LiveRow, now: Millis) -> Value {
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let store = ctx.open()?;
-    let window = crate::settings::count(&store, "watchdog.minutes")? as i64 * 60_000;
+    let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = now();
     let rows = store.live(args.all, args.project.as_deref(), now, window)?;
     let json: Vec<Value> = rows.iter().map(|r| row_json(r, now)).collect();

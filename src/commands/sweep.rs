@@ -34,14 +34,12 @@ const COLUMNS: &[Column] = &[
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut store = ctx.open()?;
-    let minutes = crate::settings::count(&store, "watchdog.minutes")?;
-    let window = i64::try_from(minutes)?.saturating_mul(60_000);
+    let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = crate::clock::now();
     let changes = store.watchdog(now, window, args.dry_run)?;
     // The lease sweep (issue 7): runs silent past lease + grace close implicitly.
-    let lease = super::memory::lease_ms(&store)?;
-    let grace = i64::try_from(crate::settings::count(&store, "sweep.grace_minutes")?)?
-        .saturating_mul(60_000);
+    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
+    let grace = crate::settings::minutes_ms(&store, "sweep.grace_minutes")?;
     let leases = store.sweep_leases(now, lease, grace, args.dry_run)?;
     let changed = changes.len() + leases.len();
     // Streamed: a first sweep after an import can move tens of thousands.

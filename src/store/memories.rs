@@ -219,6 +219,23 @@ fn get_memory(tx: &rusqlite::Connection, id: &str) -> Result<Option<Memory>> {
         .optional()?)
 }
 
+/// The live memory of this kind and project with this content hash: an
+/// exact duplicate (the `memories_live_hash` index).
+fn live_with_hash(
+    tx: &Transaction<'_>,
+    kind: &str,
+    project: &str,
+    hash: &str,
+) -> Result<Option<String>> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND content_hash = ?3
+               AND valid_to IS NULL AND status = 'active'",
+        )?
+        .query_row(params![kind, project, hash], |r| r.get(0))
+        .optional()?)
+}
+
 /// The successor of a superseded memory.
 fn successor_of(tx: &rusqlite::Connection, id: &str) -> Result<Option<String>> {
     Ok(tx
@@ -364,27 +381,14 @@ impl Store {
         if prefix.len() < 4 {
             bail!("give at least 4 characters of a memory id, not {prefix:?}");
         }
-        let ids: Vec<String> = self
-            .conn
-            .prepare_cached("SELECT memory_id FROM memories WHERE memory_id >= ?1 AND memory_id < ?1 || x'ff' LIMIT 2")?
-            .query_map([prefix], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        match ids.as_slice() {
-            [] => Err(MemoryError::NotFound(prefix.to_string()).into()),
-            [one] => Ok(one.clone()),
-            _ if ids[0] == prefix => Ok(ids[0].clone()),
-            _ => {
-                let count: i64 = self.conn.query_row(
-                    "SELECT COUNT(*) FROM memories WHERE substr(memory_id, 1, length(?1)) = ?1",
-                    [prefix],
-                    |r| r.get(0),
-                )?;
-                Err(MemoryError::Ambiguous {
-                    prefix: prefix.to_string(),
-                    count: count as usize,
-                }
-                .into())
+        match self.match_prefix("memories", "memory_id", prefix)? {
+            super::PrefixMatch::None => Err(MemoryError::NotFound(prefix.to_string()).into()),
+            super::PrefixMatch::One(id) => Ok(id),
+            super::PrefixMatch::Many { count, .. } => Err(MemoryError::Ambiguous {
+                prefix: prefix.to_string(),
+                count,
             }
+            .into()),
         }
     }
 
@@ -401,13 +405,7 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut prov = Provenance::start(&tx, who, &m.project)?;
         let hash = content_hash(&m.content);
-        let exact: Option<String> = tx
-            .prepare_cached(
-                "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND content_hash = ?3
-                   AND valid_to IS NULL AND status = 'active'",
-            )?
-            .query_row(params![m.kind, m.project, hash], |r| r.get(0))
-            .optional()?;
+        let exact = live_with_hash(&tx, &m.kind, &m.project, &hash)?;
         if let Some(id) = exact {
             return Ok(Remembered::Existing(id));
         }
@@ -491,13 +489,7 @@ impl Store {
             .execute(params![old.memory_id, who.now])?;
             let new_id = new_id(who.now);
             let hash = content_hash(&next.content);
-            let clash: Option<String> = tx
-                .prepare_cached(
-                    "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND content_hash = ?3
-                       AND valid_to IS NULL AND status = 'active'",
-                )?
-                .query_row(params![next.kind, next.project, hash], |r| r.get(0))
-                .optional()?;
+            let clash = live_with_hash(&tx, &next.kind, &next.project, &hash)?;
             if let Some(other) = clash {
                 bail!(
                     "the revised memory would repeat {other} exactly: revise or archive that one instead"
@@ -990,13 +982,7 @@ fn import_memory(tx: &Transaction<'_>, m: &Memory) -> Result<bool> {
         }
     }
     if let Some(hash) = &m.content_hash {
-        let dup: Option<String> = tx
-            .prepare_cached(
-                "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND content_hash = ?3
-                   AND valid_to IS NULL AND status = 'active'",
-            )?
-            .query_row(params![m.kind, m.project, hash], |r| r.get(0))
-            .optional()?;
+        let dup = live_with_hash(tx, &m.kind, &m.project, hash)?;
         if let (Some(other), true) = (dup, m.is_live()) {
             bail!("the same content is live as {other}");
         }

@@ -41,6 +41,13 @@ pub enum StoreError {
     },
 }
 
+/// What an id prefix names.
+pub(crate) enum PrefixMatch {
+    None,
+    One(String),
+    Many { count: usize, examples: Vec<String> },
+}
+
 /// A thread with its own connection that checkpoints the WAL while a bulk
 /// writer commits (passive: it never blocks the writer or readers).
 pub struct Checkpointer {
@@ -207,6 +214,45 @@ impl Store {
     pub fn finish_pending(&mut self) -> Result<()> {
         self.conn.execute_batch(MESSAGE_INDEX)?;
         projection::settle_pending(&mut self.conn, &self.prices)
+    }
+
+    /// The ids in `table.column` that start with `prefix` (an exact id wins):
+    /// what `show SESSION` and the memory verbs accept. `table` and `column`
+    /// are this module's own names, never user input.
+    pub(crate) fn match_prefix(
+        &self,
+        table: &str,
+        column: &str,
+        prefix: &str,
+    ) -> Result<PrefixMatch> {
+        let ids: Vec<String> = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {column} FROM {table} WHERE {column} >= ?1 ORDER BY {column} LIMIT 4"
+            ))?
+            .query_map([prefix], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?
+            .into_iter()
+            .filter(|id| id.starts_with(prefix))
+            .collect();
+        Ok(match ids.len() {
+            0 => PrefixMatch::None,
+            1 => PrefixMatch::One(ids[0].clone()),
+            _ if ids[0] == prefix => PrefixMatch::One(ids[0].clone()),
+            n => {
+                let count: i64 = self.conn.query_row(
+                    &format!(
+                        "SELECT COUNT(*) FROM {table} WHERE substr({column}, 1, length(?1)) = ?1"
+                    ),
+                    [prefix],
+                    |r| r.get(0),
+                )?;
+                PrefixMatch::Many {
+                    count: usize::try_from(count).unwrap_or(n),
+                    examples: ids[..2].to_vec(),
+                }
+            }
+        })
     }
 
     /// Lets SQLite refresh the planner's statistics where they are stale

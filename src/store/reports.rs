@@ -241,32 +241,15 @@ impl Store {
 
     /// The one session whose id starts with `prefix`.
     pub fn resolve_session(&self, prefix: &str) -> Result<String> {
-        let mut stmt = self.conn.prepare(
-            "SELECT session_id FROM sessions WHERE session_id >= ?1 ORDER BY session_id LIMIT 4",
-        )?;
-        let ids: Vec<String> = stmt
-            .query_map([prefix], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?
-            .into_iter()
-            .filter(|id| id.starts_with(prefix))
-            .collect();
-        match ids.len() {
-            0 => Err(StoreError::NoSuchSession(prefix.to_string()).into()),
-            1 => Ok(ids[0].clone()),
-            _ if ids[0] == prefix => Ok(ids[0].clone()),
-            n => {
-                let count: i64 = self.conn.query_row(
-                    "SELECT COUNT(*) FROM sessions WHERE substr(session_id, 1, length(?1)) = ?1",
-                    [prefix],
-                    |r| r.get(0),
-                )?;
-                Err(StoreError::AmbiguousSession {
-                    prefix: prefix.to_string(),
-                    count: usize::try_from(count).unwrap_or(n),
-                    examples: ids[..2].join(", "),
-                }
-                .into())
+        match self.match_prefix("sessions", "session_id", prefix)? {
+            super::PrefixMatch::None => Err(StoreError::NoSuchSession(prefix.to_string()).into()),
+            super::PrefixMatch::One(id) => Ok(id),
+            super::PrefixMatch::Many { count, examples } => Err(StoreError::AmbiguousSession {
+                prefix: prefix.to_string(),
+                count,
+                examples: examples.join(", "),
             }
+            .into()),
         }
     }
 

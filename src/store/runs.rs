@@ -94,6 +94,17 @@ fn by_key(tx: &rusqlite::Connection, agent: &str, session_id: &str) -> Result<Op
         .optional()?)
 }
 
+/// The run of a natural key, or "not found".
+fn existing(tx: &rusqlite::Connection, agent: &str, session_id: &str) -> Result<Run> {
+    by_key(tx, agent, session_id)?.ok_or_else(|| {
+        RunError::NotFound {
+            agent: agent.to_string(),
+            session_id: session_id.to_string(),
+        }
+        .into()
+    })
+}
+
 fn by_id(tx: &rusqlite::Connection, run_id: &str) -> Result<Option<Run>> {
     Ok(tx
         .prepare_cached(&format!(
@@ -327,10 +338,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let run = by_key(&tx, agent, session_id)?.ok_or_else(|| RunError::NotFound {
-            agent: agent.to_string(),
-            session_id: session_id.to_string(),
-        })?;
+        let run = existing(&tx, agent, session_id)?;
         let outcome = if run.state(now, lease_ms) == State::Live {
             touch(&tx, &run.run_id, now)?;
             Outcome::Heartbeat
@@ -360,10 +368,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let run = by_key(&tx, agent, session_id)?.ok_or_else(|| RunError::NotFound {
-            agent: agent.to_string(),
-            session_id: session_id.to_string(),
-        })?;
+        let run = existing(&tx, agent, session_id)?;
         if run.closed_at.is_some() {
             return Ok((run, Outcome::AlreadyClosed));
         }
@@ -379,13 +384,7 @@ impl Store {
     }
 
     pub fn run_by_key(&self, agent: &str, session_id: &str) -> Result<Run> {
-        by_key(&self.conn, agent, session_id)?.ok_or_else(|| {
-            RunError::NotFound {
-                agent: agent.to_string(),
-                session_id: session_id.to_string(),
-            }
-            .into()
-        })
+        existing(&self.conn, agent, session_id)
     }
 
     /// Runs, newest first; `live_only` keeps the live ones.
