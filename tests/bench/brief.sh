@@ -6,6 +6,7 @@
 # the same run: `sessionkit --version` (process start).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/bench/lib.sh
 BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
 CALLS=${CALLS:-100}
 cargo build --release --quiet --bin sessionkit
@@ -43,11 +44,7 @@ sync
 work=$BENCH_DIR/briefwork.db
 mkdir -p "$BENCH_DIR/proj-03"
 for n in version brief start; do : >"$BENCH_DIR/b-$n.txt"; done
-t() {
-  local out=$1; shift
-  local a b; a=$(date +%s%N); "$@" >/dev/null 2>&1 || true; b=$(date +%s%N)
-  echo $(( (b - a) / 1000 )) >>"$BENCH_DIR/b-$out.txt"
-}
+t() { local out=$1; shift; timed "$BENCH_DIR/b-$out.txt" "$@"; }
 start() {
   printf '{"session_id":"bench-start-%d","hook_event_name":"SessionStart","source":"startup","cwd":"%s"}' "$1" "$BENCH_DIR/proj-03" \
     | "$SK" --db "$work" hook session-start --harness claude-code
@@ -57,7 +54,6 @@ for n in $(seq 1 "$CALLS"); do
   t brief "$SK" --db "$work" brief --project proj-03
   t start start "$n"
 done
-pct() { sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f", v[i]/1000}'; }
 bytes=$("$SK" --db "$work" brief --project proj-03 | wc -c)
 echo "| measure ($CALLS calls each, interleaved; 100,000 memories, 5,000 in the project; 10,000 runs; 1,000,000 memory events) | p50 ms | p99 ms |"
 echo "|---|---|---|"

@@ -5,6 +5,7 @@
 # start, no database) and `hook event` on an empty database.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/bench/lib.sh
 BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
 CALLS=${CALLS:-400}
 mkdir -p "$BENCH_DIR"
@@ -77,7 +78,6 @@ for n in $(seq 1 "$CALLS"); do
   one "$BENCH_DIR/empty.txt" "$p" "$SK" --db "$empty" hook event
   one "$BENCH_DIR/full.txt" "$p" "$SK" --db "$work" hook event
 done
-pct() { sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f", v[i]/1000}'; }
 events=$(python3 -c "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from events_raw').fetchone()[0])" "$work")
 ms() { local a b; a=$(date +%s%N); "$@" >/dev/null || true; b=$(date +%s%N); awk -v d=$(( (b - a) / 1000 )) 'BEGIN {printf "%.2f", d/1000}'; }
 # The first sweep after a history import: every live agent is stale.

@@ -7,6 +7,7 @@
 # on a database of 100 memories.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/bench/lib.sh
 BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
 N=${N:-100000}
 CALLS=${CALLS:-100}
@@ -66,25 +67,19 @@ sync
 words=(kalo mita neru tashi pove drazen borfil gatqu lone mishi rupo veka)
 : >"$BENCH_DIR/m-ver.txt"
 for f in remember-big remember-small recall-big recall-small; do : >"$BENCH_DIR/m-$f.txt"; done
-t() {  # t OUT CMD...: time one run in microseconds
-  local out=$1; shift
-  local a b; a=$(date +%s%N); "$@" >/dev/null 2>&1 || true; b=$(date +%s%N)
-  echo $(( (b - a) / 1000 )) >>"$out"
-}
 for n in $(seq 1 "$CALLS"); do
   w1=${words[$((n % 12))]}; w2=${words[$(((n * 7) % 12))]}
-  t "$BENCH_DIR/m-ver.txt" "$SK" --version
+  timed "$BENCH_DIR/m-ver.txt" "$SK" --version
   for size in big small; do
     db=$BENCH_DIR/memwork-$size.db
-    t "$BENCH_DIR/m-remember-$size.txt" "$SK" --db "$db" remember --kind finding --topic "bench $n $w1" \
+    timed "$BENCH_DIR/m-remember-$size.txt" "$SK" --db "$db" remember --kind finding --topic "bench $n $w1" \
       --content "measured $w1 $w2 against the $n-th sample of the cache, run $RANDOM" --project proj-03
-    t "$BENCH_DIR/m-recall-$size.txt" "$SK" --db "$db" recall "$w1 $w2" --format jsonl
+    timed "$BENCH_DIR/m-recall-$size.txt" "$SK" --db "$db" recall "$w1 $w2" --format jsonl
   done
 done
-pct() { sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f", v[i]/1000}'; }
 median_ms() {
   local f=$BENCH_DIR/m-med.txt; : >"$f"
-  for _ in $(seq 1 21); do t "$f" "$@"; done
+  for _ in $(seq 1 21); do timed "$f" "$@"; done
   pct "$f" 50
 }
 list_big=$(median_ms "$SK" --db "$BENCH_DIR/memwork-big.db" memories --kind commitment --format jsonl)

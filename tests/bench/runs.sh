@@ -5,6 +5,7 @@
 # Baseline in the same run: `sessionkit --version` (process start).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/bench/lib.sh
 BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
 CALLS=${CALLS:-100}
 mkdir -p "$BENCH_DIR"
@@ -51,11 +52,7 @@ sync
 work=$BENCH_DIR/runswork.db
 names=(version open heartbeat show close events list remember)
 for n in "${names[@]}"; do : >"$BENCH_DIR/r-$n.txt"; done
-t() {
-  local out=$1; shift
-  local a b; a=$(date +%s%N); "$@" >/dev/null 2>&1 || true; b=$(date +%s%N)
-  echo $(( (b - a) / 1000 )) >>"$BENCH_DIR/r-$out.txt"
-}
+t() { local out=$1; shift; timed "$BENCH_DIR/r-$out.txt" "$@"; }
 live_run=$(SESSIONKIT_NOW=$NOW "$SK" --db "$work" session open --agent codex --session-id bench-live --source startup \
   --project proj-solo --format json | python3 -c "import json,sys; print(json.load(sys.stdin)['run_id'])")
 export SESSIONKIT_NOW=$NOW
@@ -70,7 +67,6 @@ for n in $(seq 1 "$CALLS"); do
   t remember "$SK" --db "$work" remember --kind finding --topic "bench $n" --content "attributed finding number $n" \
     --project proj-solo --session-run-id "$live_run"
 done
-pct() { sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f", v[i]/1000}'; }
 echo "| measure ($CALLS calls each, interleaved; 10,000 runs, 1,000,000 memory events) | p50 ms | p99 ms |"
 echo "|---|---|---|"
 for n in "${names[@]}"; do

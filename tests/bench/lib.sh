@@ -1,0 +1,12 @@
+# Timing helpers shared by the benchmark scripts (source it).
+
+# timed FILE CMD...: run CMD once (output discarded, failure ignored) and
+# append its wall time in microseconds to FILE.
+timed() {
+  local out=$1; shift
+  local a b; a=$(date +%s%N); "$@" >/dev/null 2>&1 || true; b=$(date +%s%N)
+  echo $(( (b - a) / 1000 )) >>"$out"
+}
+
+# pct FILE P: the P-th percentile of FILE's microseconds, in milliseconds.
+pct() { sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f", v[i]/1000}'; }
