@@ -109,21 +109,18 @@ fn explain_lines(b: &Built, limits: &Limits) -> String {
         if b.utility_active { "on" } else { "off" }
     );
     for p in &b.briefing.placements {
+        let c = &b.candidates[p.candidate];
         s.push_str(&format!(
             "{:<12} {:>6.3} {:>5}B  {:<10} {}  {}\n",
             p.section.as_str(),
             p.score,
             p.bytes,
+            if p.rendered() { p.outcome } else { "dropped" },
+            c.memory_id,
             if p.rendered() {
-                p.outcome.as_str()
+                c.topic.clone()
             } else {
-                "dropped"
-            },
-            p.memory_id,
-            if p.rendered() {
-                p.topic.clone()
-            } else {
-                format!("{} ({})", p.topic, &p.outcome[9..])
+                format!("{} ({})", c.topic, &p.outcome[9..])
             }
         ));
     }
@@ -170,10 +167,10 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                     .briefing
                     .placements
                     .iter()
-                    .zip(&built.candidates)
-                    .filter(|(p, _)| p.section == *s)
-                    .map(|(p, c)| {
-                        json!({"memory_id": p.memory_id, "topic": p.topic, "line": c.line, "score": p.score,
+                    .filter(|p| p.section == *s)
+                    .map(|p| {
+                        let c = &built.candidates[p.candidate];
+                        json!({"memory_id": c.memory_id, "topic": c.topic, "line": c.line, "score": p.score,
                                "bytes": p.bytes, "rendered": p.rendered(), "outcome": p.outcome})
                     })
                     .collect();
@@ -188,7 +185,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             "budget_tokens": limits.budget_tokens,
             "max_bytes": limits.max_bytes,
             "utility_ranking": built.utility_active,
-            "rendered_ids": built.briefing.rendered_ids(),
+            "rendered_ids": built.briefing.rendered_ids(&built.candidates),
             "sections": sections,
         });
         if ctx.out.format == Format::Json {

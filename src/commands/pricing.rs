@@ -143,7 +143,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             let sources = store.price_sources()?;
             let pat = model.as_deref().map(str::to_lowercase);
             let rows: Vec<Value> = store
-                .prices()
+                .prices()?
                 .prices
                 .values()
                 .filter(|p| pat.as_deref().is_none_or(|m| p.model.to_lowercase().contains(m)))

@@ -4,11 +4,11 @@
 
 use anyhow::Result;
 
-use super::briefing::{Briefing, Candidate, Frame, Limits, Section, flatten, pack};
+use super::briefing::{Briefing, Candidate, Frame, Limits, Section, flatten, flatten_owned, pack};
 use super::memory::{decay, utility};
 use crate::clock::{Millis, format_instant};
 use crate::store::Store;
-use crate::store::briefing::{DemandHistory, Scored};
+use crate::store::briefing::{BriefRow, DemandHistory};
 
 /// The weight of utility in the blended key (study 2.3, `utility_weight`).
 pub const UTILITY_WEIGHT: f64 = 0.4;
@@ -48,8 +48,8 @@ pub fn latched(h: &DemandHistory, now: Millis) -> bool {
 }
 
 /// The blended key: (1 − w)·recency + w·utility.
-pub fn blended(s: &Scored, now: Millis, w: f64) -> f64 {
-    let days = (now - s.memory.updated_at).max(0) as f64 / DAY as f64;
+pub fn blended(s: &BriefRow, now: Millis, w: f64) -> f64 {
+    let days = (now - s.updated_at).max(0) as f64 / DAY as f64;
     let r = (-days / RECENCY_HALF_LIFE_DAYS).exp2();
     let u = utility(s.raw_at.map_or(0.0, |at| decay(s.raw, at, now)));
     (1.0 - w) * r + w * u
@@ -63,84 +63,74 @@ fn stage_is_done(content: &str) -> bool {
     })
 }
 
+/// `x` as an integer ordered as `f64::total_cmp` orders floats.
+fn total_order(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
+}
+
+/// A memory placed in its section.
+struct Placed {
+    section: Section,
+    row: BriefRow,
+    score: f64,
+    /// What follows the topic on its line (a commitment's state).
+    extra: String,
+}
+
+/// Where a memory sorts: by section, then ascending `k1`, `k2` (packed in
+/// one integer), then its id.
+#[derive(Clone, Copy)]
+struct SortKey {
+    section: Section,
+    k: u128,
+    at: u32,
+}
+
+/// (k1, k2) as one integer in the same order.
+fn pack_keys(k1: i64, k2: i64) -> u128 {
+    let biased = |k: i64| u128::from((k as u64) ^ (1 << 63));
+    biased(k1) << 64 | biased(k2)
+}
+
 pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
-    let memories = store.briefing_memories(&req.project)?;
     let utility_active = match req.utility_mode.as_str() {
         "on" => true,
         "off" => false,
         _ => latched(&store.demand_history(&req.project, now)?, now),
     };
+    let memories = store.briefing_memories(&req.project, utility_active)?;
     let w = if utility_active { UTILITY_WEIGHT } else { 0.0 };
     let previous = store.previous_briefing(&req.project, req.run_id.as_deref())?;
-    let mark = |m: &crate::store::memories::Memory| -> &'static str {
-        match &previous {
-            Some(p) if m.created_at > p.delivered_at => {
-                if m.supersedes.is_some() {
-                    "~ "
-                } else {
-                    "+ "
-                }
-            }
-            _ => "",
-        }
-    };
-    let mut candidates: Vec<Candidate> = Vec::new();
-    // A line is at least 7 bytes ("- a: b\n"), so past this many lines of
-    // the competing sections the ceiling is surely reached: later candidates
-    // are listed (for --explain and the tails) without composing their text.
-    let reach = req.limits.max_bytes / 7 + 1;
-    let mut composed = 0usize;
-    let mut add = |section: Section, s: &Scored, score: f64, extra: String| {
-        let m = &s.memory;
-        let pinned = matches!(
-            section,
-            Section::Constraints | Section::Stages | Section::Overdue
-        );
-        let compose = pinned || composed < reach;
-        composed += usize::from(!pinned);
-        let topic = flatten(&m.topic, 80);
-        let line = if compose {
-            let about = m.description.as_deref().unwrap_or(&m.content);
-            format!("{}{topic}{extra}: {}", mark(m), flatten(about, 160))
-        } else {
-            String::new()
-        };
-        candidates.push(Candidate {
-            section,
-            memory_id: m.memory_id.clone(),
-            line,
-            topic,
-            score,
-        });
-    };
     let stage_contents = store.stage_contents(&req.project)?;
-    let mut by_section: Vec<(Section, &Scored, f64, String)> = Vec::new();
-    for s in &memories {
-        let m = &s.memory;
-        let key = blended(s, now, w);
-        let stale = now - m.updated_at > STALE_DAYS * DAY;
-        let (section, extra) = match m.kind.as_str() {
+    let mut placed: Vec<Placed> = Vec::with_capacity(memories.len());
+    let mut keys: Vec<SortKey> = Vec::with_capacity(memories.len());
+    for row in memories {
+        let key = blended(&row, now, w);
+        let stale = now - row.updated_at > STALE_DAYS * DAY;
+        let (section, extra) = match row.kind {
             "constraint" => (Section::Constraints, String::new()),
             // The gist may be the description: a stage's status is in its content.
             "stage"
                 if stage_contents
-                    .get(&m.memory_id)
+                    .get(&row.memory_id)
                     .is_some_and(|c| stage_is_done(c)) =>
             {
                 continue;
             }
             "stage" => (Section::Stages, String::new()),
             "commitment" => {
-                let Some(c) = &m.commitment else { continue };
-                if !matches!(c.status.as_str(), "open" | "waiting") {
+                let Some((status, due_at)) = &row.commitment else {
+                    continue;
+                };
+                if !matches!(status.as_str(), "open" | "waiting") {
                     continue;
                 }
-                let due = c
-                    .due_at
+                let due = due_at
                     .map(|d| format!(", due {}", &format_instant(d)[..10]))
                     .unwrap_or_default();
-                let extra = format!(" ({}{due})", c.status);
-                if c.due_at.is_some_and(|d| d < now) {
+                let extra = format!(" ({status}{due})");
+                if due_at.is_some_and(|d| d < now) {
                     (Section::Overdue, extra)
                 } else {
                     (Section::Commitments, extra)
@@ -153,32 +143,91 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             "preference" => (Section::Preferences, String::new()),
             _ => (Section::Index, String::new()),
         };
-        by_section.push((section, s, key, extra));
-    }
-    // Order within each section (study 3ngram g, Seamless 2.3).
-    by_section.sort_by(|a, b| {
-        let (ma, mb) = (&a.1.memory, &b.1.memory);
-        let due = |m: &crate::store::memories::Memory| {
-            m.commitment
-                .as_ref()
-                .and_then(|c| c.due_at)
-                .unwrap_or(i64::MAX)
+        // Order within each section (study 3ngram g, Seamless 2.3).
+        let due = row
+            .commitment
+            .as_ref()
+            .and_then(|c| c.1)
+            .unwrap_or(i64::MAX);
+        let (k1, k2) = match section {
+            Section::Overdue | Section::Commitments => (due, row.created_at),
+            Section::Constraints | Section::Index => (!total_order(key), -row.updated_at),
+            Section::Stale => (row.updated_at, 0),
+            _ => (-row.created_at, 0),
         };
-        a.0.cmp(&b.0)
-            .then_with(|| match a.0 {
-                Section::Overdue | Section::Commitments => due(ma)
-                    .cmp(&due(mb))
-                    .then(ma.created_at.cmp(&mb.created_at)),
-                Section::Constraints | Section::Index => {
-                    b.2.total_cmp(&a.2).then(mb.updated_at.cmp(&ma.updated_at))
-                }
-                Section::Stale => ma.updated_at.cmp(&mb.updated_at),
-                _ => mb.created_at.cmp(&ma.created_at),
-            })
-            .then(ma.memory_id.cmp(&mb.memory_id))
+        keys.push(SortKey {
+            section,
+            k: pack_keys(k1, k2),
+            at: u32::try_from(placed.len())?,
+        });
+        placed.push(Placed {
+            section,
+            row,
+            score: key,
+            extra,
+        });
+    }
+    let id = |k: &SortKey| placed[k.at as usize].row.memory_id.as_str();
+    keys.sort_by(|a, b| {
+        (a.section as u8, a.k)
+            .cmp(&(b.section as u8, b.k))
+            .then_with(|| id(a).cmp(id(b)))
     });
-    for (section, s, key, extra) in by_section {
-        add(section, s, key, extra);
+    let mut slots: Vec<Option<Placed>> = placed.into_iter().map(Some).collect();
+
+    // The competing sections render a prefix of their lines in order (each
+    // section's first `cap()` lines; past those, none renders), within the
+    // byte ceiling and the token budget. So once the lines composed so far
+    // that could render exceed both, no later line can: later candidates
+    // are listed (for --explain and the tails) without composing their text.
+    let reach = req
+        .limits
+        .max_bytes
+        .min(req.limits.budget_tokens.saturating_mul(4));
+    let mut composed_bytes = 0usize;
+    let mut in_section = (Section::Constraints, 0usize);
+    let mut news = 0usize;
+    let mut revised = 0usize;
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(keys.len());
+    for k in &keys {
+        let p = slots[k.at as usize].take().expect("each memory sorts once");
+        let m = p.row;
+        if in_section.0 != p.section {
+            in_section = (p.section, 0);
+        }
+        in_section.1 += 1;
+        let pinned = matches!(
+            p.section,
+            Section::Constraints | Section::Stages | Section::Overdue
+        );
+        let compose = pinned || composed_bytes <= reach;
+        let mark = match &previous {
+            Some(prev) if m.created_at > prev.delivered_at && m.revised => {
+                revised += 1;
+                "~ "
+            }
+            Some(prev) if m.created_at > prev.delivered_at => {
+                news += 1;
+                "+ "
+            }
+            _ => "",
+        };
+        let topic = flatten_owned(m.topic, 80);
+        let line = if compose {
+            format!("{mark}{topic}{}: {}", p.extra, flatten(&m.gist, 160))
+        } else {
+            String::new()
+        };
+        if !pinned && compose && in_section.1 <= p.section.cap() {
+            composed_bytes += line.len() + 3;
+        }
+        candidates.push(Candidate {
+            section: p.section,
+            memory_id: m.memory_id,
+            line,
+            topic,
+            score: p.score,
+        });
     }
 
     let mut frame = Frame {
@@ -197,14 +246,6 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         ));
     }
     if let Some(p) = &previous {
-        let news = candidates
-            .iter()
-            .filter(|c| c.line.starts_with("+ "))
-            .count();
-        let revised = candidates
-            .iter()
-            .filter(|c| c.line.starts_with("~ "))
-            .count();
         let resolved = store.resolved_since(&req.project, p.delivered_at)?;
         let mut note = format!(
             "Since the last briefing ({}): {news} new (+), {revised} revised (~)",
@@ -233,4 +274,39 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         candidates,
         utility_active,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pack_keys, total_order};
+
+    #[test]
+    fn packed_keys_sort_as_their_pairs() {
+        let vals = [i64::MIN, -5, -1, 0, 1, 7, i64::MAX];
+        for a in vals {
+            for b in vals {
+                for c in vals {
+                    for d in vals {
+                        assert_eq!(pack_keys(a, b).cmp(&pack_keys(c, d)), (a, b).cmp(&(c, d)));
+                    }
+                }
+            }
+        }
+        let floats = [
+            f64::NEG_INFINITY,
+            -1.5,
+            -0.0,
+            0.0,
+            1e-9,
+            0.5,
+            2.0,
+            f64::INFINITY,
+        ];
+        for x in floats {
+            for y in floats {
+                assert_eq!(total_order(x).cmp(&total_order(y)), x.total_cmp(&y));
+                assert_eq!((!total_order(x)).cmp(&!total_order(y)), y.total_cmp(&x));
+            }
+        }
+    }
 }

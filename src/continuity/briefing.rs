@@ -91,7 +91,7 @@ impl Section {
     }
 
     /// The most lines a section shows before its tail, when budget allows.
-    fn cap(self) -> usize {
+    pub fn cap(self) -> usize {
         match self {
             Section::Commitments | Section::Blockers => RESERVED_MAX,
             Section::Findings => FINDINGS_MAX,
@@ -129,13 +129,13 @@ pub struct Candidate {
 /// What became of a candidate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Placement {
+    /// The candidate's index in the slice `pack` was given.
+    pub candidate: usize,
     pub section: Section,
-    pub memory_id: String,
-    pub topic: String,
     pub score: f64,
     pub bytes: usize,
     /// "full", "named" (on a names-only line), or "dropped: <why>".
-    pub outcome: String,
+    pub outcome: &'static str,
 }
 
 impl Placement {
@@ -161,12 +161,21 @@ pub struct Briefing {
 }
 
 impl Briefing {
-    /// The ids of every memory that rendered (in full or by name).
-    pub fn rendered_ids(&self) -> Vec<&str> {
+    /// Every candidate that rendered (in full or by name), with its placement.
+    pub fn rendered<'a>(
+        &'a self,
+        candidates: &'a [Candidate],
+    ) -> impl Iterator<Item = (&'a Placement, &'a Candidate)> {
         self.placements
             .iter()
             .filter(|p| p.rendered())
-            .map(|p| p.memory_id.as_str())
+            .map(|p| (p, &candidates[p.candidate]))
+    }
+
+    /// The ids of every memory that rendered (in full or by name).
+    pub fn rendered_ids<'a>(&'a self, candidates: &'a [Candidate]) -> Vec<&'a str> {
+        self.rendered(candidates)
+            .map(|(_, c)| c.memory_id.as_str())
             .collect()
     }
 }
@@ -189,6 +198,14 @@ pub fn clip_bytes(s: &str, max: usize) -> &str {
 
 /// Whitespace flattened, clipped to `max` characters (with an ellipsis).
 pub fn flatten(s: &str, max: usize) -> String {
+    if s.is_ascii() {
+        flatten_ascii(s, max)
+    } else {
+        flatten_chars(s, max)
+    }
+}
+
+fn flatten_chars(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max * 4));
     let mut chars = 0;
     for word in s.split_whitespace() {
@@ -213,6 +230,48 @@ pub fn flatten(s: &str, max: usize) -> String {
     out
 }
 
+/// `flatten` of ASCII text, a byte at a time: a character is a byte, and
+/// the whitespace `split_whitespace` splits at is `\t \n \x0b \x0c \r` and space.
+fn flatten_ascii(s: &str, max: usize) -> String {
+    let ws = |b: &u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
+    let mut out = String::with_capacity(s.len().min(max + 3));
+    for word in s.as_bytes().split(ws).filter(|w| !w.is_empty()) {
+        let sep = usize::from(!out.is_empty());
+        let word = std::str::from_utf8(word).expect("ASCII");
+        if out.len() + sep + word.len() > max {
+            let room = max.saturating_sub(out.len() + sep + 1);
+            if sep == 1 && room > 0 {
+                out.push(' ');
+            }
+            out.push_str(&word[..room.min(word.len())]);
+            out.push('…');
+            return out;
+        }
+        if sep == 1 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The candidates of `(index, candidate)` pairs.
+fn refs<'a>(v: &[(usize, &'a Candidate)]) -> Vec<&'a Candidate> {
+    v.iter().map(|(_, c)| *c).collect()
+}
+
+/// `flatten` for an owned string: returned as it is when already flat
+/// (ASCII, single spaces, no edge spaces, within `max`), the common case.
+pub fn flatten_owned(s: String, max: usize) -> String {
+    let b = s.as_bytes();
+    let flat = b.len() <= max
+        && b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && !b.windows(2).any(|w| w == b"  ")
+        && b.iter().all(|c| (b' '..=b'~').contains(c));
+    if flat { s } else { flatten(&s, max) }
+}
+
 /// What goes around the sections.
 #[derive(Debug, Clone, Default)]
 pub struct Frame {
@@ -230,23 +289,32 @@ struct Block {
 
 /// Packs `candidates` (ranked within each section) into a briefing.
 pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing {
-    let by =
-        |s: Section| -> Vec<&Candidate> { candidates.iter().filter(|c| c.section == s).collect() };
-    let mut placements: Vec<Placement> = Vec::new();
-    let place = |c: &Candidate, bytes: usize, outcome: &str| Placement {
+    // Each section's candidates, in order, as (index, candidate).
+    let by = |s: Section| -> Vec<(usize, &Candidate)> {
+        candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.section == s)
+            .collect()
+    };
+    let mut placements: Vec<Placement> = Vec::with_capacity(candidates.len());
+    let place = |(i, c): (usize, &Candidate), bytes: usize, outcome: &'static str| Placement {
+        candidate: i,
         section: c.section,
-        memory_id: c.memory_id.clone(),
-        topic: c.topic.clone(),
         score: c.score,
         bytes,
-        outcome: outcome.to_string(),
+        outcome,
     };
 
     // The pinned part, degraded step by step (Decision 11) only as far as the
     // byte ceiling needs.
-    let constraints = by(Section::Constraints);
-    let stages = by(Section::Stages);
-    let overdue = by(Section::Overdue);
+    let (constraints_at, stages_at, overdue_at) = (
+        by(Section::Constraints),
+        by(Section::Stages),
+        by(Section::Overdue),
+    );
+    let (constraints, stages, overdue) =
+        (refs(&constraints_at), refs(&stages_at), refs(&overdue_at));
     let frame_bytes = frame_size(frame);
     let mut degrade: u8 = 0;
     let (pinned, shown_constraints, shown_stages) = loop {
@@ -269,8 +337,9 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
         }
         degrade += 1;
     };
-    for (i, c) in constraints.iter().enumerate() {
+    for (i, &(at, c)) in constraints_at.iter().enumerate() {
         let named = i >= CONSTRAINTS_FULL || degrade >= 1;
+        let c = (at, c);
         if i >= shown_constraints {
             placements.push(place(
                 c,
@@ -281,11 +350,11 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
         }
         placements.push(place(
             c,
-            line_bytes(c, named),
+            line_bytes(c.1, named),
             if named { "named" } else { "full" },
         ));
     }
-    for (i, c) in stages.iter().enumerate() {
+    for (i, &c) in stages_at.iter().enumerate() {
         if i >= shown_stages {
             placements.push(place(
                 c,
@@ -297,11 +366,11 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
         let named = degrade >= 2;
         placements.push(place(
             c,
-            line_bytes(c, named),
+            line_bytes(c.1, named),
             if named { "named" } else { "full" },
         ));
     }
-    for (i, c) in overdue.iter().enumerate() {
+    for (i, &c) in overdue_at.iter().enumerate() {
         if degrade >= 3 && i >= OVERDUE_KEEP {
             placements.push(place(
                 c,
@@ -309,7 +378,7 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
                 "dropped: counted in the overdue tail (pinned part over the byte ceiling)",
             ));
         } else {
-            placements.push(place(c, line_bytes(c, false), "full"));
+            placements.push(place(c, line_bytes(c.1, false), "full"));
         }
     }
 
@@ -327,39 +396,43 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
         let mut lines: Vec<String> = Vec::new();
         let mut section_used = heading;
         let mut shown = 0;
-        for (i, c) in items.iter().enumerate() {
-            let line = format!("- {}\n", c.line);
-            let rest = items.len() - i - 1;
-            // Room for this line, and for a tail if anything follows it.
-            let tail = if rest > 0 {
-                tail_line(section, rest).len()
-            } else {
+        for (i, &c) in items.iter().enumerate() {
+            // "- " + line + "\n"; a line never composed (far past the
+            // ceiling) has no size.
+            let line_len = if c.1.line.is_empty() {
                 0
+            } else {
+                c.1.line.len() + 3
             };
-            let total = used + section_used + line.len() + tail;
             let why = if out_of_room {
                 Some("dropped: an earlier line did not fit")
             } else if shown >= section.cap() {
                 Some("dropped: past the section's share")
-            } else if total > limits.max_bytes {
-                Some("dropped: byte ceiling")
-            } else if total > budget_bytes {
-                Some("dropped: token budget")
             } else {
-                None
+                // Room for this line, and for a tail if anything follows it.
+                let rest = items.len() - i - 1;
+                let tail = if rest > 0 {
+                    tail_line(section, rest).len()
+                } else {
+                    0
+                };
+                let total = used + section_used + c.1.line.len() + 3 + tail;
+                if total > limits.max_bytes {
+                    out_of_room = true;
+                    Some("dropped: byte ceiling")
+                } else if total > budget_bytes {
+                    out_of_room = true;
+                    Some("dropped: token budget")
+                } else {
+                    None
+                }
             };
             match why {
-                Some(w) => {
-                    if w.ends_with("ceiling") || w.ends_with("budget") {
-                        out_of_room = true;
-                    }
-                    // A line never composed (far past the ceiling) has no size.
-                    placements.push(place(c, if c.line.is_empty() { 0 } else { line.len() }, w));
-                }
+                Some(w) => placements.push(place(c, line_len, w)),
                 None => {
-                    section_used += line.len();
-                    placements.push(place(c, line.len(), "full"));
-                    lines.push(line);
+                    section_used += line_len;
+                    placements.push(place(c, line_len, "full"));
+                    lines.push(format!("- {}\n", c.1.line));
                     shown += 1;
                 }
             }
@@ -598,7 +671,7 @@ mod tests {
         b.placements
             .iter()
             .filter(|p| p.section == s)
-            .map(|p| p.outcome.as_str())
+            .map(|p| p.outcome)
             .collect()
     }
 
@@ -765,6 +838,27 @@ mod tests {
         assert_eq!(clip_bytes("aé", 2), "a");
         assert_eq!(flatten("  a \n b  ", 80), "a b");
         assert_eq!(flatten("abcdef", 4), "abc…");
+        for s in [
+            "a b", " a", "a ", "a  b", "a\tb", "a\u{a0}b", "a\u{b}b", "abcdef", "ab\ncd", "",
+        ] {
+            assert_eq!(flatten_owned(s.to_string(), 4), flatten(s, 4), "{s:?}");
+        }
+        // The ASCII path equals the general one: every ASCII byte, every cut.
+        let all: String = (0u8..128).map(char::from).collect();
+        for text in [
+            all.as_str(),
+            "  one two\x0bthree\x1cfour\r\nfive  ",
+            "abc def ghi",
+            "",
+        ] {
+            for max in 0..140 {
+                assert_eq!(
+                    flatten_ascii(text, max),
+                    flatten_chars(text, max),
+                    "{text:?} {max}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -127,11 +127,9 @@ pub fn session_start(
     let briefed = built.as_ref().map(|b| {
         let items: Vec<serde_json::Value> = b
             .briefing
-            .placements
-            .iter()
-            .filter(|p| p.rendered())
+            .rendered(&b.candidates)
             .take(crate::continuity::runs::MAX_BRIEFED)
-            .map(|p| json!({"id": p.memory_id, "topic": p.topic.chars().take(256).collect::<String>(), "status": "active"}))
+            .map(|(_, c)| json!({"id": c.memory_id, "topic": c.topic.chars().take(256).collect::<String>(), "status": "active"}))
             .collect();
         serde_json::to_string(&items).expect("JSON")
     });
@@ -167,7 +165,7 @@ pub fn session_start(
     };
     let mut context = String::new();
     if let Some(b) = &built {
-        let ids = b.briefing.rendered_ids();
+        let ids = b.briefing.rendered_ids(&b.candidates);
         store.record_demand("briefing", run_id.as_deref(), &ids, now)?;
         if !b.briefing.placements.is_empty() {
             context.push_str(&b.briefing.text);

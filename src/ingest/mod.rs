@@ -279,7 +279,7 @@ impl Sink<'_> {
         sum.bytes_read += out.bytes;
         // --strict-pricing (Decision 4): an unpriced model halts its session.
         let out = match out.result {
-            Ok(parsed) if self.strict_pricing => match unpriced_model(store, &parsed) {
+            Ok(parsed) if self.strict_pricing => match unpriced_model(store, &parsed)? {
                 Some(model) => Outcome {
                     result: Err(Failure {
                         reason: format!(
@@ -348,12 +348,13 @@ impl Sink<'_> {
 }
 
 /// The first model of a session the price table cannot price.
-fn unpriced_model(store: &Store, p: &ParsedSession) -> Option<String> {
-    p.usage
+fn unpriced_model(store: &Store, p: &ParsedSession) -> Result<Option<String>> {
+    let prices = store.prices()?;
+    Ok(p.usage
         .iter()
         .map(|u| u.model.as_str())
-        .find(|m| !crate::pricing::PriceTable::is_free(m) && store.prices().lookup(m).is_none())
-        .map(str::to_string)
+        .find(|m| !crate::pricing::PriceTable::is_free(m) && prices.lookup(m).is_none())
+        .map(str::to_string))
 }
 
 /// The two buffers a worker reuses from file to file: one transcript and one

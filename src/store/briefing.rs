@@ -6,13 +6,24 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
 use super::Store;
-use super::memories::Memory;
 use crate::clock::Millis;
 
-/// A live memory with its stored demand (raw as of `at`).
+/// A live memory as a briefing ranks it: only what the `memories_brief`
+/// index holds, its commitment state and its stored demand (raw as of `at`).
 #[derive(Debug, Clone)]
-pub struct Scored {
-    pub memory: Memory,
+pub struct BriefRow {
+    pub memory_id: String,
+    /// One of `continuity::memory::KINDS`.
+    pub kind: &'static str,
+    pub topic: String,
+    /// The description, else the content's start.
+    pub gist: String,
+    /// It supersedes another (a revision).
+    pub revised: bool,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    /// A commitment's status and due time.
+    pub commitment: Option<(String, Option<Millis>)>,
     pub raw: f64,
     pub raw_at: Option<Millis>,
 }
@@ -45,54 +56,59 @@ pub struct LastSession {
 }
 
 impl Store {
-    /// Live memories of `project`, with commitments and demand, as a
-    /// briefing needs them: `content` holds the gist, `description` is None.
-    pub fn briefing_memories(&self, project: &str) -> Result<Vec<Scored>> {
-        // Only what the memories_brief index holds: `content` is the gist
-        // (the description, else the content's start).
-        let sql =
-            "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes, m.created_at, m.updated_at,
-                c.status, c.due_at, u.raw, u.at
+    /// Live memories of `project`, with commitments, and with their
+    /// demand when `utility` (else none), as a briefing needs them.
+    pub fn briefing_memories(&self, project: &str, utility: bool) -> Result<Vec<BriefRow>> {
+        // Only a commitment looks for its commitment row (a join would
+        // probe for every memory).
+        let sql = if utility {
+            "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes IS NOT NULL, m.created_at, m.updated_at,
+                CASE WHEN m.kind = 'commitment' THEN
+                    (SELECT status || ' ' || IFNULL(due_at, '') FROM commitments c WHERE c.memory_id = m.memory_id) END,
+                u.raw, u.at
              FROM memories m INDEXED BY memories_brief
-             LEFT JOIN commitments c USING (memory_id) LEFT JOIN memory_utility u USING (memory_id)
-             WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'";
+             LEFT JOIN memory_utility u USING (memory_id)
+             WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'"
+        } else {
+            "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes IS NOT NULL, m.created_at, m.updated_at,
+                CASE WHEN m.kind = 'commitment' THEN
+                    (SELECT status || ' ' || IFNULL(due_at, '') FROM commitments c WHERE c.memory_id = m.memory_id) END,
+                NULL, NULL
+             FROM memories m INDEXED BY memories_brief
+             WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'"
+        };
         let mut stmt = self.conn.prepare_cached(sql)?;
-        let rows = stmt.query_map([project], |r| {
-            let commitment = match r.get::<_, Option<String>>(7)? {
-                Some(status) => Some(super::memories::Commitment {
-                    status,
-                    due_at: r.get(8)?,
-                    owner: None,
-                    resolved_at: None,
-                    updated_at: 0,
-                }),
-                None => None,
+        let mut rows = stmt.query([project])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let kind = r.get_ref(1)?.as_str()?;
+            let Some(kind) = crate::continuity::memory::KINDS
+                .iter()
+                .find(|k| **k == kind)
+            else {
+                continue; // the schema's CHECK admits only these
             };
-            Ok(Scored {
-                memory: Memory {
-                    memory_id: r.get(0)?,
-                    kind: r.get(1)?,
-                    topic: r.get(2)?,
-                    description: None,
-                    content: r.get(3)?,
-                    project: String::new(),
-                    scope: String::new(),
-                    tags: Vec::new(),
-                    status: String::new(),
-                    pinned: false,
-                    content_hash: None,
-                    supersedes: r.get(4)?,
-                    valid_from: 0,
-                    valid_to: None,
-                    created_at: r.get(5)?,
-                    updated_at: r.get(6)?,
-                    commitment,
+            out.push(BriefRow {
+                memory_id: r.get(0)?,
+                kind,
+                topic: r.get(2)?,
+                gist: r.get(3)?,
+                revised: r.get(4)?,
+                created_at: r.get(5)?,
+                updated_at: r.get(6)?,
+                // "status due" (due in milliseconds, or empty).
+                commitment: match r.get_ref(7)?.as_str_or_null()? {
+                    Some(c) => {
+                        let (status, due) = c.split_once(' ').unwrap_or((c, ""));
+                        Some((status.to_string(), due.parse().ok()))
+                    }
+                    None => None,
                 },
-                raw: r.get::<_, Option<f64>>(9)?.unwrap_or(0.0),
-                raw_at: r.get(10)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+                raw: r.get::<_, Option<f64>>(8)?.unwrap_or(0.0),
+                raw_at: r.get(9)?,
+            });
+        }
+        Ok(out)
     }
 
     /// The contents of `project`'s live stages, by id (their status line).
@@ -112,15 +128,17 @@ impl Store {
     /// last 30 days' count and distinct memories.
     pub fn demand_history(&self, project: &str, now: Millis) -> Result<DemandHistory> {
         let since = now - 30 * 86_400_000;
+        // Two reads of the memory_demand_project index: its first entry,
+        // and the last 30 days' range.
         Ok(self.conn.query_row(
-            "SELECT MIN(d.created_at), SUM(d.created_at >= ?2), COUNT(DISTINCT CASE WHEN d.created_at >= ?2 THEN d.memory_id END)
-             FROM memory_demand d JOIN memories m USING (memory_id)
-             WHERE d.kind IN ('show', 'recall', 'prompt') AND m.project = ?1 AND d.weight > 0",
+            "SELECT (SELECT MIN(created_at) FROM memory_demand WHERE project = ?1 AND weight > 0),
+                    COUNT(*), COUNT(DISTINCT memory_id)
+             FROM memory_demand WHERE project = ?1 AND weight > 0 AND created_at >= ?2",
             params![project, since],
             |r| {
                 Ok(DemandHistory {
                     first_at: r.get(0)?,
-                    events_30d: r.get::<_, Option<i64>>(1)?.unwrap_or(0) as u64,
+                    events_30d: r.get::<_, i64>(1)? as u64,
                     memories_30d: r.get::<_, i64>(2)? as u64,
                 })
             },
@@ -164,7 +182,7 @@ impl Store {
     /// Topics of `project`'s commitments resolved after `since`.
     pub fn resolved_since(&self, project: &str, since: Millis) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT m.topic FROM commitments c JOIN memories m USING (memory_id)
+            "SELECT m.topic FROM commitments c INDEXED BY commitments_resolved JOIN memories m USING (memory_id)
              WHERE m.project = ?1 AND c.status = 'resolved' AND c.resolved_at > ?2 AND m.valid_to IS NULL
              ORDER BY c.resolved_at, m.memory_id",
         )?;
@@ -182,8 +200,15 @@ impl Store {
                         (SELECT COALESCE(SUM(input_tokens + output_tokens + cache_write_5m_tokens + cache_write_1h_tokens
                                  + cache_read_tokens), 0) FROM usage_rollup r WHERE r.session_id = s.session_id),
                         (SELECT COALESCE(SUM(cost_nanousd), 0) FROM usage_rollup r WHERE r.session_id = s.session_id)
-                 FROM sessions s WHERE (s.project = ?1 OR s.project_slug = ?1) AND s.session_id IS NOT ?2
-                 ORDER BY s.last_activity_at DESC LIMIT 1",
+                 FROM sessions s WHERE s.session_id IN (
+                     SELECT * FROM (SELECT session_id FROM sessions INDEXED BY sessions_project_activity
+                                    WHERE project = ?1 AND session_id IS NOT ?2
+                                    ORDER BY last_activity_at DESC LIMIT 1)
+                     UNION ALL
+                     SELECT * FROM (SELECT session_id FROM sessions INDEXED BY sessions_slug_activity
+                                    WHERE project_slug = ?1 AND session_id IS NOT ?2
+                                    ORDER BY last_activity_at DESC LIMIT 1))
+                 ORDER BY s.last_activity_at DESC, s.session_id DESC LIMIT 1",
                 params![project, except],
                 |r| {
                     Ok(LastSession {

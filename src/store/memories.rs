@@ -832,7 +832,8 @@ impl Store {
         for id in ids {
             let added = tx
                 .prepare_cached(
-                    "INSERT OR IGNORE INTO memory_demand(kind, run_key, memory_id, weight, created_at) VALUES (?1,?2,?3,?4,?5)",
+                    "INSERT OR IGNORE INTO memory_demand(kind, run_key, memory_id, weight, created_at, project)
+                     VALUES (?1, ?2, ?3, ?4, ?5, (SELECT project FROM memories WHERE memory_id = ?3))",
                 )?
                 .execute(params![kind, run_key, id, weight, now])?;
             if added == 0 || weight == 0.0 {

@@ -16,12 +16,21 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0005_events", include_str!("migrations/0005_events.sql")),
     ("0006_memory", include_str!("migrations/0006_memory.sql")),
     ("0007_runs", include_str!("migrations/0007_runs.sql")),
+    (
+        "0008_bounded_reads",
+        include_str!("migrations/0008_bounded_reads.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
+    migrate_to(conn, path, SCHEMA_VERSION)
+}
+
+/// Applies the migrations up to version `to`.
+fn migrate_to(conn: &mut Connection, path: &Path, to: i64) -> Result<()> {
     let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if found > SCHEMA_VERSION {
         return Err(StoreError::TooNew {
@@ -31,13 +40,18 @@ pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
         }
         .into());
     }
-    if found == SCHEMA_VERSION {
+    if found >= to {
         return Ok(());
     }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     // Re-read inside the write lock: another process may have migrated meanwhile.
     let found: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(usize::try_from(found)?) {
+    let todo = MIGRATIONS
+        .iter()
+        .enumerate()
+        .take(usize::try_from(to)?)
+        .skip(usize::try_from(found)?);
+    for (i, (name, sql)) in todo {
         tx.execute_batch(sql)
             .with_context(|| format!("applying migration {name}"))?;
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
@@ -59,6 +73,35 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(v, SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn demand_recorded_before_0008_learns_its_project() {
+        let mut c = Connection::open_in_memory().unwrap();
+        migrate_to(&mut c, Path::new(":memory:"), 7).unwrap();
+        c.execute_batch(
+            "INSERT INTO memories(memory_id, kind, topic, content, project, scope, tags, status, valid_from,
+                                  created_at, updated_at)
+             VALUES ('m1', 'note', 't', 'c', 'shop', 'project', '[]', 'active', 1, 1, 1);
+             INSERT INTO memory_demand(kind, run_key, memory_id, weight, created_at)
+             VALUES ('show', 'day:2026-01-01', 'm1', 3, 5), ('briefing', 'r1', 'm1', 0, 6);",
+        )
+        .unwrap();
+        migrate(&mut c, Path::new(":memory:")).unwrap();
+        let rows: Vec<(String, String)> = c
+            .prepare("SELECT kind, project FROM memory_demand ORDER BY kind")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            [
+                ("briefing".into(), "shop".into()),
+                ("show".into(), "shop".into())
+            ]
+        );
     }
 
     #[test]

@@ -108,8 +108,9 @@ const MESSAGE_INDEX: &str =
 pub struct Store {
     pub(crate) conn: Connection,
     path: PathBuf,
-    /// The price table in force (the embedded default for now).
-    pub(crate) prices: crate::pricing::PriceTable,
+    /// The price table in force (the embedded table with the stored prices
+    /// over it), read on first use: most commands never price anything.
+    pub(crate) prices: std::cell::OnceCell<crate::pricing::PriceTable>,
 }
 
 /// Where the database lives: `--db`, else `SESSIONKIT_DB`, else
@@ -175,10 +176,9 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
-            prices: crate::pricing::PriceTable::embedded(),
+            prices: std::cell::OnceCell::new(),
         };
         migrate::migrate(&mut store.conn, path)?;
-        store.load_prices()?;
         Ok(store)
     }
 
@@ -213,7 +213,8 @@ impl Store {
     /// killed): the message index exists, and no message waits to be settled.
     pub fn finish_pending(&mut self) -> Result<()> {
         self.conn.execute_batch(MESSAGE_INDEX)?;
-        projection::settle_pending(&mut self.conn, &self.prices)
+        let prices = pricing::loaded(&self.prices, &self.conn)?;
+        projection::settle_pending(&mut self.conn, prices)
     }
 
     /// The ids in `table.column` that start with `prefix` (an exact id wins):

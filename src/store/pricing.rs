@@ -35,46 +35,55 @@ fn rates_of(v: &serde_json::Value) -> Option<Rates> {
     })
 }
 
-impl Store {
-    /// The embedded table with the stored prices over it.
-    pub(crate) fn load_prices(&mut self) -> Result<()> {
-        let mut table = PriceTable::embedded();
-        let mut stmt = self.conn.prepare(
-            "SELECT model, input, output, cache_read, cache_write_5m, cache_write_1h, tiers FROM pricing",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            let tiers: String = r.get(6)?;
-            Ok(Price {
-                model: r.get(0)?,
-                base: Rates {
-                    input: r.get(1)?,
-                    output: r.get(2)?,
-                    cache_read: r.get(3)?,
-                    cache_write_5m: r.get(4)?,
-                    cache_write_1h: r.get(5)?,
-                },
-                tiers: serde_json::from_str::<Vec<serde_json::Value>>(&tiers)
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(|t| {
-                        Some(Tier {
-                            threshold: t["threshold"].as_u64()?,
-                            rates: rates_of(t)?,
-                        })
-                    })
-                    .collect(),
-            })
-        })?;
-        let mut custom = Vec::new();
-        for p in rows {
-            custom.push(p?);
-        }
-        drop(stmt);
-        table.extend(custom);
-        self.prices = table;
-        Ok(())
+/// The price table in `cell`, read on first use: the embedded table with
+/// the prices stored in `conn` over it.
+pub(crate) fn loaded<'a>(
+    cell: &'a std::cell::OnceCell<PriceTable>,
+    conn: &rusqlite::Connection,
+) -> Result<&'a PriceTable> {
+    if let Some(t) = cell.get() {
+        return Ok(t);
     }
+    let table = read_prices(conn)?;
+    Ok(cell.get_or_init(|| table))
+}
 
+/// The embedded table with the stored prices over it.
+fn read_prices(conn: &rusqlite::Connection) -> Result<PriceTable> {
+    let mut table = PriceTable::embedded();
+    let mut stmt = conn.prepare(
+        "SELECT model, input, output, cache_read, cache_write_5m, cache_write_1h, tiers FROM pricing",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let tiers: String = r.get(6)?;
+        Ok(Price {
+            model: r.get(0)?,
+            base: Rates {
+                input: r.get(1)?,
+                output: r.get(2)?,
+                cache_read: r.get(3)?,
+                cache_write_5m: r.get(4)?,
+                cache_write_1h: r.get(5)?,
+            },
+            tiers: serde_json::from_str::<Vec<serde_json::Value>>(&tiers)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|t| {
+                    Some(Tier {
+                        threshold: t["threshold"].as_u64()?,
+                        rates: rates_of(t)?,
+                    })
+                })
+                .collect(),
+        })
+    })?;
+    let custom = rows.collect::<Result<Vec<_>, _>>()?;
+    drop(stmt);
+    table.extend(custom);
+    Ok(table)
+}
+
+impl Store {
     /// Where each model's price comes from: `embedded`, or the stored source.
     pub fn price_sources(&self) -> Result<std::collections::BTreeMap<String, String>> {
         let mut stmt = self.conn.prepare("SELECT model, source FROM pricing")?;
@@ -82,8 +91,9 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn prices(&self) -> &PriceTable {
-        &self.prices
+    /// The price table in force (read on first use).
+    pub fn prices(&self) -> Result<&PriceTable> {
+        loaded(&self.prices, &self.conn)
     }
 
     /// Stores prices and reprices every stored token row, in one transaction.
@@ -124,11 +134,11 @@ impl Store {
                 ])?;
             }
         }
-        let mut table = self.prices.clone();
+        let mut table = read_prices(&tx)?;
         table.extend(prices.to_vec());
         let done = reprice(&tx, &table)?;
         tx.commit()?;
-        self.prices = table;
+        self.prices = std::cell::OnceCell::from(table);
         Ok(done)
     }
 }

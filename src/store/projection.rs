@@ -133,19 +133,20 @@ impl Store {
         now: Millis,
         counts: Option<&mut MessageCounts>,
     ) -> Result<()> {
+        let prices = super::pricing::loaded(&self.prices, &self.conn)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let sid = p.session_id.as_str();
         upsert_session(&tx, p, meta)?;
         replace_agents(&tx, p)?;
-        let (touched, own) = write_observations(&tx, p, counts, &self.prices)?;
+        let (touched, own) = write_observations(&tx, p, counts, prices)?;
         if touched.is_empty() {
             // Nothing shared moved: the session's counted rows are the ones it
             // just wrote alone, summed in memory (no query over the view).
             write_rollup(&tx, sid, &own)?;
         } else {
-            let mut affected = settle_messages(&tx, &touched, &self.prices)?;
+            let mut affected = settle_messages(&tx, &touched, prices)?;
             affected.insert(sid.to_string());
             refresh_rollup(&tx, &affected)?;
         }
@@ -224,6 +225,7 @@ impl Store {
         project: Option<&str>,
         dry_run: bool,
     ) -> Result<PruneReport> {
+        let prices = super::pricing::loaded(&self.prices, &self.conn)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -256,7 +258,7 @@ impl Store {
             tx.execute("DELETE FROM sessions WHERE session_id = ?1", [id])?;
             tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [id])?;
         }
-        let affected = settle_messages(&tx, &touched, &self.prices)?;
+        let affected = settle_messages(&tx, &touched, prices)?;
         refresh_rollup(&tx, &affected)?;
         report.sessions = ids.len() as u64;
         report.token_rows = tokens_before - count("SELECT COUNT(*) FROM token_usage")?;

@@ -42,6 +42,7 @@ rm -f "$BENCH_DIR"/briefwork.db*
 cp "$db" "$BENCH_DIR/briefwork.db"
 sync
 work=$BENCH_DIR/briefwork.db
+"$SK" --db "$work" config list >/dev/null  # migrate a database an older build made, untimed
 mkdir -p "$BENCH_DIR/proj-03"
 for n in version brief start; do : >"$BENCH_DIR/b-$n.txt"; done
 t() { local out=$1; shift; timed "$BENCH_DIR/b-$out.txt" "$@"; }

@@ -410,6 +410,68 @@ fn utility_ranks_the_index_once_it_is_on() {
     assert_eq!(order("auto"), order("off"));
 }
 
+/// The auto latch (study 2.6) reads only the project's own demand: the
+/// first at least 14 days old, and at least 20 events over at least 10
+/// memories in the last 30 days.
+#[test]
+fn auto_utility_latches_on_the_projects_own_demand_history() {
+    let env = Env::new();
+    let utility = |project: &str| -> bool {
+        let (code, out, err) = at(
+            &env,
+            NOW,
+            &["brief", "--project", project, "--format", "json"],
+        );
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(&out).unwrap()["utility_ranking"]
+            .as_bool()
+            .unwrap()
+    };
+    let mut ids = Vec::new();
+    for (project, n) in [("shop", 10), ("other", 10)] {
+        for i in 0..n {
+            let (code, out, err) = at(
+                &env,
+                "2026-01-01T00:00:00Z",
+                &[
+                    "remember",
+                    "--project",
+                    project,
+                    "--kind",
+                    "note",
+                    "--topic",
+                    &format!("{project} topic {i}"),
+                    "--content",
+                    &format!("{project} words {i}"),
+                ],
+            );
+            assert_eq!(code, 0, "{err}");
+            ids.push((project, out.trim().to_string()));
+        }
+    }
+    // Demand outside a run counts once per memory per UTC day: two days of
+    // reads of ten memories are 20 events, all in the last 30 days.
+    let show = |project: &str, day: &str| {
+        for (_, id) in ids.iter().filter(|(p, _)| *p == project) {
+            let (code, _, err) = at(&env, &format!("{day}T12:00:00Z"), &["memory", "show", id]);
+            assert_eq!(code, 0, "{err}");
+        }
+    };
+    show("other", "2026-02-20");
+    show("other", "2026-03-01");
+    show("shop", "2026-03-01");
+    show("shop", "2026-03-02");
+    // 20 events over 10 memories, but the first is 8 days old.
+    assert!(!utility("shop"));
+    // A first read 18 days old latches it; the other project's older reads
+    // never counted for this one.
+    let (_, first) = &ids[0];
+    at(&env, "2026-02-20T08:00:00Z", &["memory", "show", first]);
+    assert!(utility("shop"));
+    assert!(utility("other"));
+    assert!(!utility("empty"));
+}
+
 fn hook(
     env: &Env,
     now: &str,
