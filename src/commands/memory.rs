@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Ctx, time};
 use crate::Exit;
-use crate::clock::{Millis, now, parse_bound, parse_instant};
+use crate::clock::{Millis, format_instant, now, parse_bound, parse_instant};
 use crate::continuity::memory::{Draft, check, parse_due};
 use crate::output::{Column, col};
 use crate::store::Store;
@@ -305,14 +305,7 @@ pub fn memory_json(m: &Memory) -> Map<String, Value> {
         "commitment".into(),
         m.commitment.as_ref().map_or(Value::Null, commitment_json),
     );
-    // For tables: the state people care about (commitment status, else
-    // superseded / archived / active) and the due date.
-    let state = match (&m.commitment, m.valid_to) {
-        (_, Some(_)) => "superseded".to_string(),
-        (Some(c), None) => c.status.clone(),
-        (None, None) => m.status.clone(),
-    };
-    o.insert("state".into(), json!(state));
+    o.insert("state".into(), json!(state(m)));
     o.insert(
         "due_at".into(),
         time(m.commitment.as_ref().and_then(|c| c.due_at)),
@@ -355,15 +348,89 @@ pub fn memories(ctx: &Ctx, a: &MemoriesArgs) -> Result<Exit> {
         since: a.since.as_deref().map(parse_bound).transpose()?,
         full: a.full,
     };
-    let rows = store.memories(&f)?.into_iter().map(|m| {
-        let mut o = memory_json(&m);
-        if !a.full {
-            o.remove("content");
-        }
-        Value::Object(o)
-    });
+    let memories = store.memories(&f)?;
+    let rows = memories.iter().map(|m| Listed::of(m, a.full));
     ctx.out.records_iter(MEMORY_COLUMNS, rows)?;
     Ok(Exit::Success)
+}
+
+/// A memory as a listing prints it: `memory_json`'s fields, in its
+/// (alphabetical) order, serialized without building a map per row.
+#[derive(serde::Serialize)]
+struct Listed<'a> {
+    commitment: Option<ListedCommitment<'a>>,
+    /// Only with `--full`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<&'a str>,
+    created_at: String,
+    description: Option<&'a str>,
+    due_at: Option<String>,
+    kind: &'a str,
+    memory_id: &'a str,
+    pinned: bool,
+    project: &'a str,
+    redacted: bool,
+    scope: &'a str,
+    state: &'a str,
+    status: &'a str,
+    supersedes: Option<&'a str>,
+    tags: &'a [String],
+    topic: &'a str,
+    updated_at: String,
+    valid_from: String,
+    valid_to: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct ListedCommitment<'a> {
+    due_at: Option<String>,
+    owner: Option<&'a str>,
+    resolved_at: Option<String>,
+    status: &'a str,
+    updated_at: String,
+}
+
+impl<'a> Listed<'a> {
+    fn of(m: &'a Memory, full: bool) -> Listed<'a> {
+        let c = m.commitment.as_ref();
+        Listed {
+            commitment: c.map(|c| ListedCommitment {
+                due_at: c.due_at.map(format_instant),
+                owner: c.owner.as_deref(),
+                resolved_at: c.resolved_at.map(format_instant),
+                status: &c.status,
+                updated_at: format_instant(c.updated_at),
+            }),
+            content: full.then_some(m.content.as_str()),
+            created_at: format_instant(m.created_at),
+            description: m.description.as_deref(),
+            due_at: c.and_then(|c| c.due_at).map(format_instant),
+            kind: &m.kind,
+            memory_id: &m.memory_id,
+            pinned: m.pinned,
+            project: &m.project,
+            redacted: m.content_hash.is_none(),
+            scope: &m.scope,
+            state: state(m),
+            status: &m.status,
+            supersedes: m.supersedes.as_deref(),
+            tags: &m.tags,
+            topic: &m.topic,
+            updated_at: format_instant(m.updated_at),
+            valid_from: format_instant(m.valid_from),
+            valid_to: m.valid_to.map(format_instant),
+        }
+    }
+}
+
+/// For tables: the state people care about (commitment status, else
+/// superseded / archived / active).
+fn state(m: &Memory) -> &str {
+    match (&m.commitment, m.valid_to) {
+        (_, Some(_)) => "superseded",
+        (Some(c), None) => &c.status,
+        (None, None) => &m.status,
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -743,4 +810,64 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
     } else {
         Exit::Success
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn memory(commitment: Option<Commitment>, valid_to: Option<Millis>, redacted: bool) -> Memory {
+        Memory {
+            memory_id: "0199a".into(),
+            kind: if commitment.is_some() {
+                "commitment"
+            } else {
+                "note"
+            }
+            .into(),
+            topic: "ship \"it\"".into(),
+            description: Some("one line".into()),
+            content: "body\nwith lines".into(),
+            project: "shop".into(),
+            scope: "project".into(),
+            tags: vec!["a".into(), "b c".into()],
+            status: "active".into(),
+            pinned: true,
+            content_hash: (!redacted).then(|| "h".into()),
+            supersedes: Some("0198z".into()),
+            valid_from: 1_767_225_600_000,
+            valid_to,
+            created_at: 1_767_225_600_001,
+            updated_at: 1_767_225_600_002,
+            commitment,
+        }
+    }
+
+    /// A listing's rows are exactly `memory_json` (less the content unless
+    /// --full), byte for byte.
+    #[test]
+    fn a_listed_row_is_the_documented_shape() {
+        let c = Commitment {
+            status: "waiting".into(),
+            due_at: Some(1_767_312_000_000),
+            owner: None,
+            resolved_at: None,
+            updated_at: 1_767_225_600_003,
+        };
+        for m in [
+            memory(Some(c.clone()), None, false),
+            memory(Some(c), Some(1_767_225_600_009), false),
+            memory(None, None, true),
+            memory(None, Some(1), false),
+        ] {
+            for full in [false, true] {
+                let mut want = memory_json(&m);
+                if !full {
+                    want.remove("content");
+                }
+                let got = serde_json::to_string(&Listed::of(&m, full)).unwrap();
+                assert_eq!(got, serde_json::to_string(&Value::Object(want)).unwrap());
+            }
+        }
+    }
 }

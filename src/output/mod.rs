@@ -108,13 +108,16 @@ impl Output {
 
     /// `records` from an iterator: JSON Lines are written as the rows come,
     /// so a long listing is never held in memory as values.
-    pub fn records_iter(
+    pub fn records_iter<T: serde::Serialize>(
         &self,
         cols: &[Column],
-        rows: impl IntoIterator<Item = Value>,
+        rows: impl IntoIterator<Item = T>,
     ) -> Result<()> {
         if self.format != Format::Jsonl {
-            let rows: Vec<Value> = rows.into_iter().collect();
+            let rows = rows
+                .into_iter()
+                .map(|r| serde_json::to_value(&r))
+                .collect::<Result<Vec<Value>, _>>()?;
             return self.records(cols, &rows);
         }
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

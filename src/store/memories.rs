@@ -673,8 +673,21 @@ impl Store {
         } else {
             MEMORY_COLUMNS.replacen("m.content,", "'' AS content,", 1)
         };
+        // Live memories of a kind, without their content: the listing index
+        // holds every column printed (the planner, left alone, picks a
+        // smaller index and reads a table page per row).
+        let index = if f.kind.is_some()
+            && f.project.is_none()
+            && !f.all
+            && status_memory.is_none()
+            && !f.full
+        {
+            "INDEXED BY memories_listing"
+        } else {
+            ""
+        };
         let sql = format!(
-            "SELECT {columns} FROM memories m {join} commitments c USING (memory_id) {filter}
+            "SELECT {columns} FROM memories m {index} {join} commitments c USING (memory_id) {filter}
              ORDER BY m.created_at DESC, m.memory_id DESC"
         );
         let mut stmt = self.conn.prepare(&sql)?;

@@ -20,6 +20,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0008_bounded_reads",
         include_str!("migrations/0008_bounded_reads.sql"),
     ),
+    (
+        "0009_memory_listing",
+        include_str!("migrations/0009_memory_listing.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -63,6 +63,9 @@ for pair in "$N:$big" "100:$small"; do
 done
 rm -f "$BENCH_DIR"/memwork*.db*
 cp "$big" "$BENCH_DIR/memwork-big.db"; cp "$small" "$BENCH_DIR/memwork-small.db"
+for size in big small; do  # migrate a database an older build made, untimed
+  "$SK" --db "$BENCH_DIR/memwork-$size.db" config list >/dev/null
+done
 sync
 words=(kalo mita neru tashi pove drazen borfil gatqu lone mishi rupo veka)
 : >"$BENCH_DIR/m-ver.txt"

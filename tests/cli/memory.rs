@@ -1077,3 +1077,88 @@ fn remember_prints_the_bare_id_or_the_record() {
 fn uuid_v7(id: &str) -> bool {
     id.as_bytes()[14] == b'7' && matches!(id.as_bytes()[19], b'8' | b'9' | b'a' | b'b')
 }
+
+/// `memories --kind K` (the listing index's case): live memories of that kind
+/// only, newest first, `--since` cutting by creation; `--all` adds the
+/// superseded and archived ones; a project filter gives the same rows.
+#[test]
+fn a_kind_listing_is_live_newest_first_and_since_cuts_it() {
+    let env = Env::new();
+    let at = |now: &str, args: &[&str]| -> String {
+        let out = env
+            .cmd()
+            .env("SESSIONKIT_NOW", now)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let note = |now: &str, topic: &str| {
+        at(
+            now,
+            &[
+                "remember",
+                "--kind",
+                "note",
+                "--topic",
+                topic,
+                "--content",
+                topic,
+                "--project",
+                "shop",
+            ],
+        )
+    };
+    note("2026-01-01T00:00:00Z", "oldest words");
+    let archived = note("2026-01-02T00:00:00Z", "archived words");
+    let revised = note("2026-01-03T00:00:00Z", "revised words");
+    note("2026-01-04T00:00:00Z", "newest words");
+    at(
+        "2026-01-05T00:00:00Z",
+        &[
+            "remember",
+            "--kind",
+            "decision",
+            "--topic",
+            "a decision",
+            "--content",
+            "x",
+            "--project",
+            "shop",
+        ],
+    );
+    at("2026-01-06T00:00:00Z", &["archive", &archived]);
+    at(
+        "2026-01-07T00:00:00Z",
+        &["revise", &revised, "--content", "revised words, again"],
+    );
+    let topics = |args: &[&str]| -> Vec<String> {
+        listed(&env, args).into_iter().map(|(_, _, t)| t).collect()
+    };
+    assert_eq!(
+        topics(&["--kind", "note"]),
+        ["revised words", "newest words", "oldest words"]
+    );
+    assert_eq!(
+        topics(&["--kind", "note", "--since", "2026-01-03"]),
+        ["revised words", "newest words"]
+    );
+    assert_eq!(
+        topics(&["--kind", "note", "--project", "shop"]),
+        topics(&["--kind", "note"])
+    );
+    let all = listed(&env, &["--kind", "note", "--all"]);
+    assert_eq!(
+        all.iter()
+            .map(|(_, s, t)| (s.as_str(), t.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("active", "revised words"),
+            ("active", "newest words"),
+            ("superseded", "revised words"),
+            ("archived", "archived words"),
+            ("active", "oldest words"),
+        ]
+    );
+}
