@@ -282,35 +282,13 @@ pub const MEMORY_COLUMNS: &[Column] = &[
     col("created_at", "created"),
 ];
 
-/// The JSON shape of a memory (the documented contract).
+/// The JSON shape of a memory (the documented contract): a listed row
+/// with its content.
 pub fn memory_json(m: &Memory) -> Map<String, Value> {
-    let mut o = Map::new();
-    o.insert("memory_id".into(), json!(m.memory_id));
-    o.insert("kind".into(), json!(m.kind));
-    o.insert("topic".into(), json!(m.topic));
-    o.insert("description".into(), json!(m.description));
-    o.insert("content".into(), json!(m.content));
-    o.insert("project".into(), json!(m.project));
-    o.insert("scope".into(), json!(m.scope));
-    o.insert("tags".into(), json!(m.tags));
-    o.insert("status".into(), json!(m.status));
-    o.insert("pinned".into(), json!(m.pinned));
-    o.insert("redacted".into(), json!(m.content_hash.is_none()));
-    o.insert("supersedes".into(), json!(m.supersedes));
-    o.insert("valid_from".into(), time(Some(m.valid_from)));
-    o.insert("valid_to".into(), time(m.valid_to));
-    o.insert("created_at".into(), time(Some(m.created_at)));
-    o.insert("updated_at".into(), time(Some(m.updated_at)));
-    o.insert(
-        "commitment".into(),
-        m.commitment.as_ref().map_or(Value::Null, commitment_json),
-    );
-    o.insert("state".into(), json!(state(m)));
-    o.insert(
-        "due_at".into(),
-        time(m.commitment.as_ref().and_then(|c| c.due_at)),
-    );
-    o
+    match serde_json::to_value(Listed::of(m, true)) {
+        Ok(Value::Object(o)) => o,
+        _ => unreachable!("a struct serializes to an object"),
+    }
 }
 
 fn commitment_json(c: &Commitment) -> Value {
@@ -354,8 +332,8 @@ pub fn memories(ctx: &Ctx, a: &MemoriesArgs) -> Result<Exit> {
     Ok(Exit::Success)
 }
 
-/// A memory as a listing prints it: `memory_json`'s fields, in its
-/// (alphabetical) order, serialized without building a map per row.
+/// A memory as a listing prints it (the documented fields, in alphabetical
+/// order), serialized without building a map per row.
 #[derive(serde::Serialize)]
 struct Listed<'a> {
     commitment: Option<ListedCommitment<'a>>,
@@ -843,8 +821,39 @@ mod tests {
         }
     }
 
-    /// A listing's rows are exactly `memory_json` (less the content unless
-    /// --full), byte for byte.
+    /// The documented shape, field by field (as it was first written).
+    fn documented(m: &Memory) -> Map<String, Value> {
+        let mut o = Map::new();
+        o.insert("memory_id".into(), json!(m.memory_id));
+        o.insert("kind".into(), json!(m.kind));
+        o.insert("topic".into(), json!(m.topic));
+        o.insert("description".into(), json!(m.description));
+        o.insert("content".into(), json!(m.content));
+        o.insert("project".into(), json!(m.project));
+        o.insert("scope".into(), json!(m.scope));
+        o.insert("tags".into(), json!(m.tags));
+        o.insert("status".into(), json!(m.status));
+        o.insert("pinned".into(), json!(m.pinned));
+        o.insert("redacted".into(), json!(m.content_hash.is_none()));
+        o.insert("supersedes".into(), json!(m.supersedes));
+        o.insert("valid_from".into(), time(Some(m.valid_from)));
+        o.insert("valid_to".into(), time(m.valid_to));
+        o.insert("created_at".into(), time(Some(m.created_at)));
+        o.insert("updated_at".into(), time(Some(m.updated_at)));
+        o.insert(
+            "commitment".into(),
+            m.commitment.as_ref().map_or(Value::Null, commitment_json),
+        );
+        o.insert("state".into(), json!(state(m)));
+        o.insert(
+            "due_at".into(),
+            time(m.commitment.as_ref().and_then(|c| c.due_at)),
+        );
+        o
+    }
+
+    /// A listing's rows are exactly the documented shape (less the content
+    /// unless --full), byte for byte; so is `memory_json`.
     #[test]
     fn a_listed_row_is_the_documented_shape() {
         let c = Commitment {
@@ -861,7 +870,8 @@ mod tests {
             memory(None, Some(1), false),
         ] {
             for full in [false, true] {
-                let mut want = memory_json(&m);
+                assert_eq!(memory_json(&m), documented(&m));
+                let mut want = documented(&m);
                 if !full {
                     want.remove("content");
                 }

@@ -60,24 +60,24 @@ impl Store {
     /// demand when `utility` (else none), as a briefing needs them.
     pub fn briefing_memories(&self, project: &str, utility: bool) -> Result<Vec<BriefRow>> {
         // Only a commitment looks for its commitment row (a join would
-        // probe for every memory).
-        let sql = if utility {
-            "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes IS NOT NULL, m.created_at, m.updated_at,
-                CASE WHEN m.kind = 'commitment' THEN
-                    (SELECT status || ' ' || IFNULL(due_at, '') FROM commitments c WHERE c.memory_id = m.memory_id) END,
-                u.raw, u.at
-             FROM memories m INDEXED BY memories_brief
-             LEFT JOIN memory_utility u USING (memory_id)
-             WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'"
+        // probe for every memory); utility only when ranking uses it.
+        let (utility_cols, utility_join) = if utility {
+            (
+                "u.raw, u.at",
+                "LEFT JOIN memory_utility u USING (memory_id)",
+            )
         } else {
+            ("NULL, NULL", "")
+        };
+        let sql = format!(
             "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes IS NOT NULL, m.created_at, m.updated_at,
                 CASE WHEN m.kind = 'commitment' THEN
                     (SELECT status || ' ' || IFNULL(due_at, '') FROM commitments c WHERE c.memory_id = m.memory_id) END,
-                NULL, NULL
-             FROM memories m INDEXED BY memories_brief
+                {utility_cols}
+             FROM memories m INDEXED BY memories_brief {utility_join}
              WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'"
-        };
-        let mut stmt = self.conn.prepare_cached(sql)?;
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut rows = stmt.query([project])?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
