@@ -149,6 +149,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         None => None,
     };
     let limits = limits(&store, harness, a.budget, a.max_bytes, a.full)?;
+    let as_json = ctx.out.explicit && matches!(ctx.out.format, Format::Json | Format::Jsonl);
     let req = Request {
         project: project.clone(),
         limits,
@@ -156,10 +157,11 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         run_id: None,
         session_id: None,
         utility_mode: crate::settings::choice(&store, "briefing.utility")?,
+        every_line: a.explain || as_json,
     };
     let built = build(&store, &req, now)?;
     let mut out = std::io::stdout().lock();
-    if ctx.out.explicit && matches!(ctx.out.format, Format::Json | Format::Jsonl) {
+    if as_json {
         let sections: serde_json::Map<String, Value> = Section::ALL
             .iter()
             .filter_map(|s| {

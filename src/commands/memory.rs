@@ -456,7 +456,7 @@ pub fn memory(ctx: &Ctx, a: &MemoryArgs) -> Result<Exit> {
     match &a.command {
         MemoryCommand::Show(s) => {
             let id = store.resolve_memory(&s.id)?;
-            store.record_demand("show", None, &[id.as_str()], now)?;
+            store.record_demand("show", None, &[id.as_str()], None, now)?;
             let m = store.memory(&id)?;
             let mut o = memory_json(&m);
             o.insert("chain".into(), json!(store.chain(&id)?));
@@ -521,7 +521,7 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
         a.limit,
     )?;
     let ids: Vec<&str> = hits.iter().map(|h| h.memory.memory_id.as_str()).collect();
-    store.record_demand("recall", None, &ids, now)?;
+    store.record_demand("recall", None, &ids, None, now)?;
     let rows: Vec<Value> = hits
         .iter()
         .map(|h| {

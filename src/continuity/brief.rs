@@ -8,7 +8,7 @@ use super::briefing::{Briefing, Candidate, Frame, Limits, Section, flatten, flat
 use super::memory::{decay, utility};
 use crate::clock::{Millis, format_instant};
 use crate::store::Store;
-use crate::store::briefing::{BriefRow, DemandHistory};
+use crate::store::briefing::{BriefRow, BriefText, DemandHistory};
 
 /// The weight of utility in the blended key (study 2.3, `utility_weight`).
 pub const UTILITY_WEIGHT: f64 = 0.4;
@@ -31,6 +31,9 @@ pub struct Request {
     pub session_id: Option<String>,
     /// `briefing.utility`: auto, on or off.
     pub utility_mode: String,
+    /// Compose every candidate's topic and line (`--explain`, JSON), not
+    /// only those that could render.
+    pub every_line: bool,
 }
 
 /// A composed briefing.
@@ -94,12 +97,20 @@ fn pack_keys(k1: i64, k2: i64) -> u128 {
 }
 
 pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
+    // One snapshot: the text read per line must be the ranked memory's.
+    let snapshot = store.read_snapshot()?;
+    let built = build_in(store, req, now)?;
+    snapshot.finish()?;
+    Ok(built)
+}
+
+fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
     let utility_active = match req.utility_mode.as_str() {
         "on" => true,
         "off" => false,
         _ => latched(&store.demand_history(&req.project, now)?, now),
     };
-    let memories = store.briefing_memories(&req.project, utility_active)?;
+    let memories = store.briefing_memories(&req.project, utility_active, req.every_line)?;
     let w = if utility_active { UTILITY_WEIGHT } else { 0.0 };
     let previous = store.previous_briefing(&req.project, req.run_id.as_deref())?;
     let stage_contents = store.stage_contents(&req.project)?;
@@ -168,7 +179,8 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         });
     }
     let id = |k: &SortKey| placed[k.at as usize].row.memory_id.as_str();
-    keys.sort_by(|a, b| {
+    // Ids are unique, so the order is total and an unstable sort is exact.
+    keys.sort_unstable_by(|a, b| {
         (a.section as u8, a.k)
             .cmp(&(b.section as u8, b.k))
             .then_with(|| id(a).cmp(id(b)))
@@ -200,7 +212,11 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             p.section,
             Section::Constraints | Section::Stages | Section::Overdue
         );
-        let compose = pinned || composed_bytes <= reach;
+        // A line past its section's share never renders either (the
+        // section's earlier lines all rendered, or one did not fit): it is
+        // composed only when every line is shown.
+        let within_share = in_section.1 <= p.section.cap();
+        let compose = pinned || (composed_bytes <= reach && (within_share || req.every_line));
         let mark = match &previous {
             Some(prev) if m.created_at > prev.delivered_at && m.revised => {
                 revised += 1;
@@ -212,13 +228,27 @@ pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             }
             _ => "",
         };
-        let topic = flatten_owned(m.topic, 80);
-        let line = if compose {
-            format!("{mark}{topic}{}: {}", p.extra, flatten(&m.gist, 160))
-        } else {
-            String::new()
+        // A line that cannot render needs no text unless every line is shown.
+        let text = match m.text {
+            Some(t) => Some(t),
+            None if compose || req.every_line => {
+                Some(store.brief_text(&req.project, &m.memory_id)?)
+            }
+            None => None,
         };
-        if !pinned && compose && in_section.1 <= p.section.cap() {
+        let (topic, line) = match text {
+            Some(BriefText { topic, gist }) => {
+                let topic = flatten_owned(topic, 80);
+                let line = if compose {
+                    format!("{mark}{topic}{}: {}", p.extra, flatten(&gist, 160))
+                } else {
+                    String::new()
+                };
+                (topic, line)
+            }
+            None => (String::new(), String::new()),
+        };
+        if !pinned && compose && within_share {
             composed_bytes += line.len() + 3;
         }
         candidates.push(Candidate {

@@ -115,6 +115,7 @@ pub fn session_start(
         run_id: existing.as_ref().map(|r| r.run_id.clone()),
         session_id: session_id.clone(),
         utility_mode: crate::settings::choice(store, "briefing.utility")?,
+        every_line: false,
     };
     // A briefing that fails still opens the run (without a stamp).
     let built = match build(store, &req, now) {
@@ -166,7 +167,7 @@ pub fn session_start(
     let mut context = String::new();
     if let Some(b) = &built {
         let ids = b.briefing.rendered_ids(&b.candidates);
-        store.record_demand("briefing", run_id.as_deref(), &ids, now)?;
+        store.record_demand("briefing", run_id.as_deref(), &ids, Some(&project), now)?;
         if !b.briefing.placements.is_empty() {
             context.push_str(&b.briefing.text);
         }

@@ -8,16 +8,15 @@ use rusqlite::{OptionalExtension, params};
 use super::Store;
 use crate::clock::Millis;
 
-/// A live memory as a briefing ranks it: only what the `memories_brief`
-/// index holds, its commitment state and its stored demand (raw as of `at`).
+/// A live memory as a briefing ranks it: its commitment state, its stored
+/// demand (raw as of `at`), and its text only when it was asked for.
 #[derive(Debug, Clone)]
 pub struct BriefRow {
     pub memory_id: String,
     /// One of `continuity::memory::KINDS`.
     pub kind: &'static str,
-    pub topic: String,
-    /// The description, else the content's start.
-    pub gist: String,
+    /// The topic and gist, when the read included them.
+    pub text: Option<BriefText>,
     /// It supersedes another (a revision).
     pub revised: bool,
     pub created_at: Millis,
@@ -26,6 +25,14 @@ pub struct BriefRow {
     pub commitment: Option<(String, Option<Millis>)>,
     pub raw: f64,
     pub raw_at: Option<Millis>,
+}
+
+/// What a briefing line shows of a memory.
+#[derive(Debug, Clone, Default)]
+pub struct BriefText {
+    pub topic: String,
+    /// The description, else the content's start.
+    pub gist: String,
 }
 
 /// The auto latch's inputs (reference/study-memory-briefing-peers.md 2.6).
@@ -56,27 +63,41 @@ pub struct LastSession {
 }
 
 impl Store {
-    /// Live memories of `project`, with commitments, and with their
-    /// demand when `utility` (else none), as a briefing needs them.
-    pub fn briefing_memories(&self, project: &str, utility: bool) -> Result<Vec<BriefRow>> {
+    /// Live memories of `project`, with commitments, with their demand
+    /// when `utility` (else none), and with their text when `text` (else
+    /// read it per memory with `brief_text`).
+    pub fn briefing_memories(
+        &self,
+        project: &str,
+        utility: bool,
+        text: bool,
+    ) -> Result<Vec<BriefRow>> {
         // Only a commitment looks for its commitment row (a join would
-        // probe for every memory); utility only when ranking uses it.
-        let (utility_cols, utility_join) = if utility {
-            (
-                "u.raw, u.at",
-                "LEFT JOIN memory_utility u USING (memory_id)",
-            )
-        } else {
-            ("NULL, NULL", "")
-        };
-        let sql = format!(
-            "SELECT m.memory_id, m.kind, m.topic, m.gist, m.supersedes IS NOT NULL, m.created_at, m.updated_at,
+        // probe for every memory); utility only when ranking uses it; the
+        // text only when asked, from the index that holds it (entries five
+        // times wider than `memories_rank`'s).
+        // Only the optional columns asked for: utility, then the text.
+        let mut sql = String::from(
+            "SELECT m.memory_id, m.kind, m.supersedes IS NOT NULL, m.created_at, m.updated_at,
                 CASE WHEN m.kind = 'commitment' THEN
-                    (SELECT status || ' ' || IFNULL(due_at, '') FROM commitments c WHERE c.memory_id = m.memory_id) END,
-                {utility_cols}
-             FROM memories m INDEXED BY memories_brief {utility_join}
-             WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'"
+                    (SELECT status || ' ' || IFNULL(due_at, '') FROM commitments c WHERE c.memory_id = m.memory_id) END",
         );
+        if utility {
+            sql.push_str(", u.raw, u.at");
+        }
+        if text {
+            sql.push_str(", m.topic, m.gist");
+        }
+        sql.push_str(if text {
+            " FROM memories m INDEXED BY memories_brief"
+        } else {
+            " FROM memories m INDEXED BY memories_rank"
+        });
+        if utility {
+            sql.push_str(" LEFT JOIN memory_utility u USING (memory_id)");
+        }
+        sql.push_str(" WHERE m.project = ?1 AND m.valid_to IS NULL AND m.status = 'active'");
+        let text_at = if utility { 8 } else { 6 };
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut rows = stmt.query([project])?;
         let mut out = Vec::new();
@@ -88,27 +109,56 @@ impl Store {
             else {
                 continue; // the schema's CHECK admits only these
             };
+            let (raw, raw_at) = if utility {
+                (r.get::<_, Option<f64>>(6)?.unwrap_or(0.0), r.get(7)?)
+            } else {
+                (0.0, None)
+            };
             out.push(BriefRow {
                 memory_id: r.get(0)?,
                 kind,
-                topic: r.get(2)?,
-                gist: r.get(3)?,
-                revised: r.get(4)?,
-                created_at: r.get(5)?,
-                updated_at: r.get(6)?,
+                text: if text {
+                    Some(BriefText {
+                        topic: r.get(text_at)?,
+                        gist: r.get(text_at + 1)?,
+                    })
+                } else {
+                    None
+                },
+                revised: r.get(2)?,
+                created_at: r.get(3)?,
+                updated_at: r.get(4)?,
                 // "status due" (due in milliseconds, or empty).
-                commitment: match r.get_ref(7)?.as_str_or_null()? {
+                commitment: match r.get_ref(5)?.as_str_or_null()? {
                     Some(c) => {
                         let (status, due) = c.split_once(' ').unwrap_or((c, ""));
                         Some((status.to_string(), due.parse().ok()))
                     }
                     None => None,
                 },
-                raw: r.get::<_, Option<f64>>(8)?.unwrap_or(0.0),
-                raw_at: r.get(9)?,
+                raw,
+                raw_at,
             });
         }
         Ok(out)
+    }
+
+    /// The text of one live memory of `project` (a point read of the
+    /// `memories_brief` index).
+    pub fn brief_text(&self, project: &str, memory_id: &str) -> Result<BriefText> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT topic, gist FROM memories INDEXED BY memories_brief
+             WHERE project = ?1 AND memory_id = ?2 AND valid_to IS NULL AND status = 'active'",
+        )?;
+        Ok(stmt
+            .query_row([project, memory_id], |r| {
+                Ok(BriefText {
+                    topic: r.get(0)?,
+                    gist: r.get(1)?,
+                })
+            })
+            .optional()?
+            .unwrap_or_default())
     }
 
     /// The contents of `project`'s live stages, by id (their status line).

@@ -823,12 +823,14 @@ impl Store {
 
     /// Logs demand for memories (Decision 12): counted once per (kind, run,
     /// memory) — outside a run, once per UTC day — and folded into each
-    /// memory's decayed score at once.
+    /// memory's decayed score at once. `project`: the project of every id,
+    /// when the caller knows it (else each id's is looked up).
     pub fn record_demand(
         &mut self,
         kind: &str,
         run: Option<&str>,
         ids: &[&str],
+        project: Option<&str>,
         now: Millis,
     ) -> Result<()> {
         if ids.is_empty() {
@@ -842,14 +844,32 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if weight == 0.0 {
+            // Exposure (a briefing's ids): no score to fold, so one
+            // statement logs them all.
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO memory_demand(kind, run_key, memory_id, weight, created_at, project)
+                 SELECT ?1, ?2, j.value, 0.0, ?3, COALESCE(?4, (SELECT project FROM memories WHERE memory_id = j.value))
+                 FROM json_each(?5) j",
+            )?
+            .execute(params![
+                kind,
+                run_key,
+                now,
+                project,
+                serde_json::to_string(ids)?
+            ])?;
+            tx.commit()?;
+            return Ok(());
+        }
         for id in ids {
             let added = tx
                 .prepare_cached(
                     "INSERT OR IGNORE INTO memory_demand(kind, run_key, memory_id, weight, created_at, project)
-                     VALUES (?1, ?2, ?3, ?4, ?5, (SELECT project FROM memories WHERE memory_id = ?3))",
+                     VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(?6, (SELECT project FROM memories WHERE memory_id = ?3)))",
                 )?
-                .execute(params![kind, run_key, id, weight, now])?;
-            if added == 0 || weight == 0.0 {
+                .execute(params![kind, run_key, id, weight, now, project])?;
+            if added == 0 {
                 continue;
             }
             let prev: Option<(f64, i64)> = tx

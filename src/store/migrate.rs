@@ -24,6 +24,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0009_memory_listing",
         include_str!("migrations/0009_memory_listing.sql"),
     ),
+    (
+        "0010_memory_rank",
+        include_str!("migrations/0010_memory_rank.sql"),
+    ),
+    (
+        "0011_demand_check",
+        include_str!("migrations/0011_demand_check.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -106,6 +114,72 @@ mod tests {
                 ("show".into(), "shop".into())
             ]
         );
+    }
+
+    #[test]
+    fn demand_survives_its_rebuild_in_0011() {
+        let mut c = Connection::open_in_memory().unwrap();
+        migrate_to(&mut c, Path::new(":memory:"), 10).unwrap();
+        c.execute_batch(
+            "INSERT INTO memory_demand(kind, run_key, memory_id, weight, created_at, project)
+             VALUES ('show', 'day:2026-01-01', 'm1', 3, 5, 'shop'), ('briefing', 'r1', 'm1', 0, 6, 'shop'),
+                    ('recall', 'r2', 'm2', 1.5, 7, NULL);",
+        )
+        .unwrap();
+        migrate(&mut c, Path::new(":memory:")).unwrap();
+        let rows: Vec<(String, String, String, f64, i64, Option<String>)> = c
+            .prepare("SELECT * FROM memory_demand ORDER BY created_at")
+            .unwrap()
+            .query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            [
+                (
+                    "show".into(),
+                    "day:2026-01-01".into(),
+                    "m1".into(),
+                    3.0,
+                    5,
+                    Some("shop".into())
+                ),
+                (
+                    "briefing".into(),
+                    "r1".into(),
+                    "m1".into(),
+                    0.0,
+                    6,
+                    Some("shop".into())
+                ),
+                ("recall".into(), "r2".into(), "m2".into(), 1.5, 7, None),
+            ]
+        );
+        // The CHECK still refuses another kind; the key still refuses a repeat.
+        for bad in [
+            "INSERT INTO memory_demand VALUES ('audit', 'r', 'm', 0, 1, NULL)",
+            "INSERT INTO memory_demand VALUES ('show', 'day:2026-01-01', 'm1', 3, 9, 'shop')",
+        ] {
+            assert!(c.execute(bad, []).is_err(), "{bad}");
+        }
+        let index: String = c
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE name = 'memory_demand_project'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(index.ends_with("WHERE weight > 0"), "{index}");
     }
 
     #[test]

@@ -113,6 +113,30 @@ pub struct Store {
     pub(crate) prices: std::cell::OnceCell<crate::pricing::PriceTable>,
 }
 
+/// A read transaction: every read until `finish` (or the drop) sees one
+/// state of the database. Inside a caller's transaction it is that one.
+pub struct Snapshot<'a> {
+    conn: Option<&'a Connection>,
+}
+
+impl Snapshot<'_> {
+    /// Ends the read transaction.
+    pub fn finish(mut self) -> Result<()> {
+        if let Some(conn) = self.conn.take() {
+            conn.execute_batch("COMMIT")?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Snapshot<'_> {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
 /// Where the database lives: `--db`, else `SESSIONKIT_DB`, else
 /// `$XDG_DATA_HOME/sessionkit/sessionkit.db` (`~/.local/share/...`).
 pub fn default_path() -> Result<PathBuf> {
@@ -180,6 +204,17 @@ impl Store {
         };
         migrate::migrate(&mut store.conn, path)?;
         Ok(store)
+    }
+
+    /// Starts a read transaction (see `Snapshot`).
+    pub fn read_snapshot(&self) -> Result<Snapshot<'_>> {
+        if !self.conn.is_autocommit() {
+            return Ok(Snapshot { conn: None });
+        }
+        self.conn.execute_batch("BEGIN")?;
+        Ok(Snapshot {
+            conn: Some(&self.conn),
+        })
     }
 
     /// Settings for a long run of writes (ingest): a larger page cache; no

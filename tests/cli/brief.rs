@@ -253,6 +253,34 @@ fn explain_and_json_say_what_rendered_and_why_not() {
     assert_eq!(code, 0, "{err}");
     let (text, explain) = out.split_once("-- explain: ").unwrap();
     assert!(text.ends_with("</sessionkit-briefing>\n"));
+    // The plain briefing reads the text of only the lines that can render;
+    // --explain and JSON read every line's. The briefing is the same.
+    for (budget, max_bytes) in [
+        ("280", "8000"),
+        ("40", "8000"),
+        ("100000", "700"),
+        ("100000", "100000"),
+    ] {
+        let args = [
+            "brief",
+            "--project",
+            "shop",
+            "--budget",
+            budget,
+            "--max-bytes",
+            max_bytes,
+        ];
+        let (_, plain, _) = at(&env, NOW, &args);
+        let (_, explained, _) = at(&env, NOW, &[&args[..], &["--explain"]].concat());
+        assert_eq!(
+            explained.split_once("-- explain: ").unwrap().0,
+            plain,
+            "{budget} {max_bytes}"
+        );
+        let (_, doc, _) = at(&env, NOW, &[&args[..], &["--format", "json"]].concat());
+        let doc: Value = serde_json::from_str(&doc).unwrap();
+        assert_eq!(doc["text"].as_str().unwrap(), plain, "{budget} {max_bytes}");
+    }
     let dropped: Vec<&str> = explain
         .lines()
         .filter(|l| l.contains(" dropped "))
@@ -613,6 +641,37 @@ fn session_start_envelopes_per_harness() {
             run["briefing_delivered_at"],
             json!("2026-03-10T10:00:00.000Z")
         );
+        // And the briefing is logged as an injection event (weight 0, the
+        // run's key, the project) with exactly the ids it showed
+        // (study-memory-briefing-peers.md 2.6 and 6): exposure, not demand.
+        let mut briefed: Vec<(String, String, f64, i64, String)> = run["briefed_memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let id = m["id"].as_str().unwrap().to_string();
+                (id, "briefing".into(), 0.0, 1_773_136_800_000, "shop".into())
+            })
+            .collect();
+        briefed.sort_by(|a, b| a.0.cmp(&b.0));
+        let c = rusqlite::Connection::open(env.db()).unwrap();
+        let logged: Vec<(String, String, f64, i64, String)> = c
+            .prepare(
+                "SELECT memory_id, kind, weight, created_at, project FROM memory_demand
+                 WHERE run_key = ?1 ORDER BY memory_id",
+            )
+            .unwrap()
+            .query_map([id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(logged, briefed, "{harness}");
+        let scored: i64 = c
+            .query_row("SELECT COUNT(*) FROM memory_utility", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(scored, 0, "an injection scores nothing");
     }
     // Malformed stdin: nothing on stdout, exit 0, one stderr line.
     let mut c = env.std_cmd();
