@@ -145,36 +145,69 @@ pub fn parse_instant(s: &str) -> Option<Millis> {
 
 /// Formats an instant as RFC 3339 UTC with milliseconds: `2025-09-03T00:47:19.293Z`.
 pub fn format_instant(ms: Millis) -> String {
-    let secs = ms.div_euclid(1000);
-    let milli = ms.rem_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let sod = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    if (0..=9999).contains(&y) {
-        // Digit by digit: listings format several instants a row, and the
-        // formatting machinery cost more than the rest of a row.
-        let mut b = *b"0000-00-00T00:00:00.000Z";
-        let mut put = |at: usize, width: usize, mut v: i64| {
-            for i in (at..at + width).rev() {
-                b[i] = b'0' + (v % 10) as u8;
-                v /= 10;
-            }
-        };
-        put(0, 4, y);
-        put(5, 2, m);
-        put(8, 2, d);
-        put(11, 2, sod / 3600);
-        put(14, 2, (sod / 60) % 60);
-        put(17, 2, sod % 60);
-        put(20, 3, milli);
-        return String::from_utf8(b.to_vec()).expect("ASCII digits");
+    match instant_ascii(ms) {
+        Some(b) => String::from_utf8(b.to_vec()).expect("ASCII digits"),
+        None => {
+            let (y, m, d, sod, milli) = civil(ms);
+            format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+                sod / 3600,
+                (sod / 60) % 60,
+                sod % 60
+            )
+        }
     }
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
-        sod / 3600,
-        (sod / 60) % 60,
-        sod % 60
-    )
+}
+
+/// `format_instant` without allocating, for years 0 to 9999 (None outside).
+/// Listings format several instants a row, and the formatting machinery
+/// cost more than the rest of a row: this goes digit by digit.
+pub fn instant_ascii(ms: Millis) -> Option<[u8; 24]> {
+    thread_local! {
+        // The last day formatted: a listing's instants mostly share days.
+        static DAY: std::cell::Cell<(i64, Option<[u8; 10]>)> = const { std::cell::Cell::new((0, None)) };
+    }
+    let secs = ms.div_euclid(1000);
+    let day = secs.div_euclid(86_400);
+    let date = match DAY.get() {
+        (d, Some(date)) if d == day => date,
+        _ => {
+            let (y, m, d) = civil_from_days(day);
+            if !(0..=9999).contains(&y) {
+                return None;
+            }
+            let mut b = *b"0000-00-00";
+            put_digits(&mut b, 0, 4, y);
+            put_digits(&mut b, 5, 2, m);
+            put_digits(&mut b, 8, 2, d);
+            DAY.set((day, Some(b)));
+            b
+        }
+    };
+    let sod = secs.rem_euclid(86_400);
+    let mut b = *b"0000-00-00T00:00:00.000Z";
+    b[..10].copy_from_slice(&date);
+    put_digits(&mut b, 11, 2, sod / 3600);
+    put_digits(&mut b, 14, 2, (sod / 60) % 60);
+    put_digits(&mut b, 17, 2, sod % 60);
+    put_digits(&mut b, 20, 3, ms.rem_euclid(1000));
+    Some(b)
+}
+
+/// Writes `v` as `width` decimal digits at `at`.
+fn put_digits(b: &mut [u8], at: usize, width: usize, mut v: i64) {
+    for i in (at..at + width).rev() {
+        b[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+}
+
+/// (year, month, day, second of the day, millisecond) of an instant.
+fn civil(ms: Millis) -> (i64, i64, i64, i64, i64) {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    (y, m, d, secs.rem_euclid(86_400), ms.rem_euclid(1000))
 }
 
 /// Parses a user-given bound: an RFC 3339 instant, a `YYYY-MM-DD` date (UTC
@@ -242,6 +275,20 @@ mod tests {
         assert!(parse_bound("yesterday").is_err());
     }
 
+    /// The formatter as first written (format! over the civil date).
+    fn reference(ms: Millis) -> String {
+        let secs = ms.div_euclid(1000);
+        let sod = secs.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+        format!(
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+            sod / 3600,
+            (sod / 60) % 60,
+            sod % 60,
+            ms.rem_euclid(1000)
+        )
+    }
+
     proptest! {
         #[test]
         fn format_parse_roundtrip(ms in -62_135_596_800_000i64..253_402_300_799_999i64) {
@@ -250,17 +297,21 @@ mod tests {
 
         #[test]
         fn digits_agree_with_the_formatter(ms in -80_000_000_000_000i64..300_000_000_000_000i64) {
-            let secs = ms.div_euclid(1000);
-            let sod = secs.rem_euclid(86_400);
-            let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-            let want = format!(
-                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-                sod / 3600,
-                (sod / 60) % 60,
-                sod % 60,
-                ms.rem_euclid(1000)
-            );
-            prop_assert_eq!(format_instant(ms), want);
+            prop_assert_eq!(format_instant(ms), reference(ms));
+        }
+
+        /// Runs of nearby instants (the remembered day is reused, then
+        /// replaced) format as each would alone.
+        #[test]
+        fn the_remembered_day_never_leaks(
+            base in -1_000_000_000_000i64..300_000_000_000_000i64,
+            steps in proptest::collection::vec(-2 * 86_400_000i64..2 * 86_400_000, 1..40),
+        ) {
+            let mut ms = base;
+            for step in steps {
+                ms += step;
+                prop_assert_eq!(format_instant(ms), reference(ms));
+            }
         }
 
         #[test]

@@ -1,6 +1,8 @@
 //! The memory verbs: `remember`, `revise`, `resolve`, `unresolve`, `archive`,
 //! `memories`, `memory show|redact`, `recall`, `export`, `import`.
 
+use std::io::Write;
+
 use anyhow::{Context, Result, bail};
 use serde_json::{Map, Value, json};
 
@@ -10,7 +12,9 @@ use crate::clock::{Millis, format_instant, now, parse_bound, parse_instant};
 use crate::continuity::memory::{Draft, check, parse_due};
 use crate::output::{Column, col};
 use crate::store::Store;
-use crate::store::memories::{Actor, Commitment, Memory, MemoryEvent, MemoryFilter, Remembered};
+use crate::store::memories::{
+    Actor, Commitment, Memory, MemoryEvent, MemoryFilter, MemoryView, Remembered, Tags,
+};
 
 /// The CLI as the writer, with the run named by `--session-run-id` if any.
 fn cli_actor<'a>(store: &Store, run: Option<&'a str>, now: Millis) -> Result<Actor<'a>> {
@@ -285,7 +289,7 @@ pub const MEMORY_COLUMNS: &[Column] = &[
 /// The JSON shape of a memory (the documented contract): a listed row
 /// with its content.
 pub fn memory_json(m: &Memory) -> Map<String, Value> {
-    match serde_json::to_value(Listed::of(m, true)) {
+    match serde_json::to_value(Listed::of(&m.view(), true)) {
         Ok(Value::Object(o)) => o,
         _ => unreachable!("a struct serializes to an object"),
     }
@@ -326,10 +330,49 @@ pub fn memories(ctx: &Ctx, a: &MemoriesArgs) -> Result<Exit> {
         since: a.since.as_deref().map(parse_bound).transpose()?,
         full: a.full,
     };
-    let memories = store.memories(&f)?;
-    let rows = memories.iter().map(|m| Listed::of(m, a.full));
-    ctx.out.records_iter(MEMORY_COLUMNS, rows)?;
+    // Rows stream from the database to stdout; JSON Lines are written
+    // directly (`Listed::write_json`), other formats through serde.
+    let mut sink = ctx.out.sink();
+    let mut line = Vec::with_capacity(1024);
+    store.each_memory(&f, |m| {
+        let listed = Listed::of(&m, a.full);
+        match sink.lines() {
+            Some(out) => {
+                line.clear();
+                listed.write_json(&mut line);
+                line.push(b'\n');
+                out.write_all(&line)?;
+                Ok(())
+            }
+            None => sink.push(&listed),
+        }
+    })?;
+    ctx.out.finish(MEMORY_COLUMNS, sink)?;
     Ok(Exit::Success)
+}
+
+/// An instant, serialized as `format_instant` writes it.
+#[derive(Clone, Copy)]
+struct Instant(Millis);
+
+impl serde::Serialize for Instant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match crate::clock::instant_ascii(self.0) {
+            Some(b) => s.serialize_str(std::str::from_utf8(&b).expect("ASCII")),
+            None => s.serialize_str(&format_instant(self.0)),
+        }
+    }
+}
+
+struct ListedTags<'a>(Tags<'a>);
+
+impl serde::Serialize for ListedTags<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Tags::List(l) => l.serialize(s),
+            Tags::Json(_) => self.0.to_vec().serialize(s),
+        }
+    }
 }
 
 /// A memory as a listing prints it (the documented fields, in alphabetical
@@ -340,9 +383,9 @@ struct Listed<'a> {
     /// Only with `--full`.
     #[serde(skip_serializing_if = "Option::is_none")]
     content: Option<&'a str>,
-    created_at: String,
+    created_at: Instant,
     description: Option<&'a str>,
-    due_at: Option<String>,
+    due_at: Option<Instant>,
     kind: &'a str,
     memory_id: &'a str,
     pinned: bool,
@@ -352,62 +395,148 @@ struct Listed<'a> {
     state: &'a str,
     status: &'a str,
     supersedes: Option<&'a str>,
-    tags: &'a [String],
+    tags: ListedTags<'a>,
     topic: &'a str,
-    updated_at: String,
-    valid_from: String,
-    valid_to: Option<String>,
+    updated_at: Instant,
+    valid_from: Instant,
+    valid_to: Option<Instant>,
 }
 
 #[derive(serde::Serialize)]
 struct ListedCommitment<'a> {
-    due_at: Option<String>,
+    due_at: Option<Instant>,
     owner: Option<&'a str>,
-    resolved_at: Option<String>,
+    resolved_at: Option<Instant>,
     status: &'a str,
-    updated_at: String,
+    updated_at: Instant,
 }
 
 impl<'a> Listed<'a> {
-    fn of(m: &'a Memory, full: bool) -> Listed<'a> {
-        let c = m.commitment.as_ref();
+    fn of(m: &MemoryView<'a>, full: bool) -> Listed<'a> {
+        let c = m.commitment;
         Listed {
             commitment: c.map(|c| ListedCommitment {
-                due_at: c.due_at.map(format_instant),
-                owner: c.owner.as_deref(),
-                resolved_at: c.resolved_at.map(format_instant),
-                status: &c.status,
-                updated_at: format_instant(c.updated_at),
+                due_at: c.due_at.map(Instant),
+                owner: c.owner,
+                resolved_at: c.resolved_at.map(Instant),
+                status: c.status,
+                updated_at: Instant(c.updated_at),
             }),
-            content: full.then_some(m.content.as_str()),
-            created_at: format_instant(m.created_at),
-            description: m.description.as_deref(),
-            due_at: c.and_then(|c| c.due_at).map(format_instant),
-            kind: &m.kind,
-            memory_id: &m.memory_id,
+            content: full.then_some(m.content),
+            created_at: Instant(m.created_at),
+            description: m.description,
+            due_at: c.and_then(|c| c.due_at).map(Instant),
+            kind: m.kind,
+            memory_id: m.memory_id,
             pinned: m.pinned,
-            project: &m.project,
+            project: m.project,
             redacted: m.content_hash.is_none(),
-            scope: &m.scope,
+            scope: m.scope,
             state: state(m),
-            status: &m.status,
-            supersedes: m.supersedes.as_deref(),
-            tags: &m.tags,
-            topic: &m.topic,
-            updated_at: format_instant(m.updated_at),
-            valid_from: format_instant(m.valid_from),
-            valid_to: m.valid_to.map(format_instant),
+            status: m.status,
+            supersedes: m.supersedes,
+            tags: ListedTags(m.tags),
+            topic: m.topic,
+            updated_at: Instant(m.updated_at),
+            valid_from: Instant(m.valid_from),
+            valid_to: m.valid_to.map(Instant),
         }
+    }
+
+    /// What `serde_json::to_writer(self)` writes, written directly: keys
+    /// are constants, instants go digit by digit, and a string with nothing
+    /// to escape is copied whole (a listing is mostly these).
+    fn write_json(&self, out: &mut Vec<u8>) {
+        use crate::output::json::{instant, is_plain_string_array, opt_str, str};
+        let opt_instant = |out: &mut Vec<u8>, t: Option<Instant>| match t {
+            Some(t) => instant(out, t.0),
+            None => out.extend_from_slice(b"null"),
+        };
+        out.extend_from_slice(b"{\"commitment\":");
+        match &self.commitment {
+            Some(c) => {
+                out.extend_from_slice(b"{\"due_at\":");
+                opt_instant(out, c.due_at);
+                out.extend_from_slice(b",\"owner\":");
+                opt_str(out, c.owner);
+                out.extend_from_slice(b",\"resolved_at\":");
+                opt_instant(out, c.resolved_at);
+                out.extend_from_slice(b",\"status\":");
+                str(out, c.status);
+                out.extend_from_slice(b",\"updated_at\":");
+                instant(out, c.updated_at.0);
+                out.push(b'}');
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+        if let Some(content) = self.content {
+            out.extend_from_slice(b",\"content\":");
+            str(out, content);
+        }
+        out.extend_from_slice(b",\"created_at\":");
+        instant(out, self.created_at.0);
+        out.extend_from_slice(b",\"description\":");
+        opt_str(out, self.description);
+        out.extend_from_slice(b",\"due_at\":");
+        opt_instant(out, self.due_at);
+        out.extend_from_slice(b",\"kind\":");
+        str(out, self.kind);
+        out.extend_from_slice(b",\"memory_id\":");
+        str(out, self.memory_id);
+        out.extend_from_slice(if self.pinned {
+            b",\"pinned\":true"
+        } else {
+            b",\"pinned\":false"
+        });
+        out.extend_from_slice(b",\"project\":");
+        str(out, self.project);
+        out.extend_from_slice(if self.redacted {
+            b",\"redacted\":true"
+        } else {
+            b",\"redacted\":false"
+        });
+        out.extend_from_slice(b",\"scope\":");
+        str(out, self.scope);
+        out.extend_from_slice(b",\"state\":");
+        str(out, self.state);
+        out.extend_from_slice(b",\"status\":");
+        str(out, self.status);
+        out.extend_from_slice(b",\"supersedes\":");
+        opt_str(out, self.supersedes);
+        out.extend_from_slice(b",\"tags\":");
+        match self.tags.0 {
+            // As stored, when that is already how it would be written.
+            Tags::Json(raw) if is_plain_string_array(raw) => out.extend_from_slice(raw.as_bytes()),
+            tags => {
+                out.push(b'[');
+                for (i, t) in tags.to_vec().iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    str(out, t);
+                }
+                out.push(b']');
+            }
+        }
+        out.extend_from_slice(b",\"topic\":");
+        str(out, self.topic);
+        out.extend_from_slice(b",\"updated_at\":");
+        instant(out, self.updated_at.0);
+        out.extend_from_slice(b",\"valid_from\":");
+        instant(out, self.valid_from.0);
+        out.extend_from_slice(b",\"valid_to\":");
+        opt_instant(out, self.valid_to);
+        out.push(b'}');
     }
 }
 
 /// For tables: the state people care about (commitment status, else
 /// superseded / archived / active).
-fn state(m: &Memory) -> &str {
-    match (&m.commitment, m.valid_to) {
+fn state<'a>(m: &MemoryView<'a>) -> &'a str {
+    match (m.commitment, m.valid_to) {
         (_, Some(_)) => "superseded",
-        (Some(c), None) => &c.status,
-        (None, None) => &m.status,
+        (Some(c), None) => c.status,
+        (None, None) => m.status,
     }
 }
 
@@ -844,7 +973,7 @@ mod tests {
             "commitment".into(),
             m.commitment.as_ref().map_or(Value::Null, commitment_json),
         );
-        o.insert("state".into(), json!(state(m)));
+        o.insert("state".into(), json!(state(&m.view())));
         o.insert(
             "due_at".into(),
             time(m.commitment.as_ref().and_then(|c| c.due_at)),
@@ -875,8 +1004,22 @@ mod tests {
                 if !full {
                     want.remove("content");
                 }
-                let got = serde_json::to_string(&Listed::of(&m, full)).unwrap();
+                let listed = Listed::of(&m.view(), full);
+                let got = serde_json::to_string(&listed).unwrap();
                 assert_eq!(got, serde_json::to_string(&Value::Object(want)).unwrap());
+                let mut direct = Vec::new();
+                listed.write_json(&mut direct);
+                assert_eq!(String::from_utf8(direct).unwrap(), got);
+                // From a row: tags as stored, plain or not.
+                for raw in [r#"["a","b c"]"#, r#"[ "a", "b\u0020c" ]"#] {
+                    let row = MemoryView {
+                        tags: Tags::Json(raw),
+                        ..m.view()
+                    };
+                    let mut direct = Vec::new();
+                    Listed::of(&row, full).write_json(&mut direct);
+                    assert_eq!(String::from_utf8(direct).unwrap(), got, "{raw}");
+                }
             }
         }
     }

@@ -3,6 +3,7 @@
 //! stdout carries data only. Default format: a table when stdout is a
 //! terminal, JSON Lines when it is piped (DESIGN.md, Command surface).
 
+pub mod json;
 mod render;
 pub mod tree;
 
@@ -12,6 +13,35 @@ use anyhow::Result;
 use serde_json::Value;
 
 pub use render::{Column, col};
+
+/// Rows on their way out (`Output::sink`).
+pub enum Sink {
+    Lines(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    Rows(Vec<Value>),
+}
+
+impl Sink {
+    /// Adds a row.
+    pub fn push<T: serde::Serialize>(&mut self, row: &T) -> Result<()> {
+        match self {
+            Sink::Lines(out) => {
+                serde_json::to_writer(&mut *out, row)?;
+                out.write_all(b"\n")?;
+            }
+            Sink::Rows(rows) => rows.push(serde_json::to_value(row)?),
+        }
+        Ok(())
+    }
+
+    /// The JSON Lines writer, when rows go straight out as lines (a caller
+    /// that writes its JSON itself writes one line per row).
+    pub fn lines(&mut self) -> Option<&mut impl Write> {
+        match self {
+            Sink::Lines(out) => Some(out),
+            Sink::Rows(_) => None,
+        }
+    }
+}
 
 /// Output formats every record-printing command accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -113,20 +143,32 @@ impl Output {
         cols: &[Column],
         rows: impl IntoIterator<Item = T>,
     ) -> Result<()> {
-        if self.format != Format::Jsonl {
-            let rows = rows
-                .into_iter()
-                .map(|r| serde_json::to_value(&r))
-                .collect::<Result<Vec<Value>, _>>()?;
-            return self.records(cols, &rows);
-        }
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let mut sink = self.sink();
         for r in rows {
-            serde_json::to_writer(&mut out, &r)?;
-            out.write_all(b"\n")?;
+            sink.push(&r)?;
         }
-        out.flush()?;
-        Ok(())
+        self.finish(cols, sink)
+    }
+
+    /// Where rows go one at a time: straight to stdout as JSON Lines, else
+    /// gathered for the format that needs them all (`finish` prints them).
+    pub fn sink(&self) -> Sink {
+        if self.format == Format::Jsonl {
+            Sink::Lines(std::io::BufWriter::with_capacity(
+                1 << 16,
+                std::io::stdout().lock(),
+            ))
+        } else {
+            Sink::Rows(Vec::new())
+        }
+    }
+
+    /// Ends a `sink`: flushes the lines, or prints the gathered rows.
+    pub fn finish(&self, cols: &[Column], sink: Sink) -> Result<()> {
+        match sink {
+            Sink::Lines(mut out) => Ok(out.flush()?),
+            Sink::Rows(rows) => self.records(cols, &rows),
+        }
     }
 
     /// Prints one record (a summary, a document). A table shows it as

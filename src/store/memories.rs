@@ -178,30 +178,152 @@ const MEMORY_COLUMNS: &str = "m.memory_id, m.kind, m.topic, m.description, m.con
      c.status, c.due_at, c.owner, c.resolved_at, c.updated_at";
 
 pub(crate) fn memory_from(r: &Row<'_>) -> rusqlite::Result<Memory> {
-    let tags: String = r.get(7)?;
-    let commitment = match r.get::<_, Option<String>>(16)? {
-        Some(status) => Some(Commitment {
+    Ok(memory_view(r)?.to_memory())
+}
+
+/// A memory borrowed from a row (or from a `Memory`): what a listing prints,
+/// without copying a string.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryView<'a> {
+    pub memory_id: &'a str,
+    pub kind: &'a str,
+    pub topic: &'a str,
+    pub description: Option<&'a str>,
+    pub content: &'a str,
+    pub project: &'a str,
+    pub scope: &'a str,
+    pub tags: Tags<'a>,
+    pub status: &'a str,
+    pub pinned: bool,
+    pub content_hash: Option<&'a str>,
+    pub supersedes: Option<&'a str>,
+    pub valid_from: Millis,
+    pub valid_to: Option<Millis>,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    pub commitment: Option<CommitmentView<'a>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct CommitmentView<'a> {
+    pub status: &'a str,
+    pub due_at: Option<Millis>,
+    pub owner: Option<&'a str>,
+    pub resolved_at: Option<Millis>,
+    pub updated_at: Millis,
+}
+
+/// A memory's tags: a list, or the JSON array the row stores.
+#[derive(Debug, Clone, Copy)]
+pub enum Tags<'a> {
+    List(&'a [String]),
+    Json(&'a str),
+}
+
+impl Tags<'_> {
+    pub fn to_vec(self) -> Vec<String> {
+        match self {
+            Tags::List(l) => l.to_vec(),
+            Tags::Json(j) => serde_json::from_str(j).unwrap_or_default(),
+        }
+    }
+}
+
+impl MemoryView<'_> {
+    pub fn to_memory(&self) -> Memory {
+        Memory {
+            memory_id: self.memory_id.to_string(),
+            kind: self.kind.to_string(),
+            topic: self.topic.to_string(),
+            description: self.description.map(str::to_string),
+            content: self.content.to_string(),
+            project: self.project.to_string(),
+            scope: self.scope.to_string(),
+            tags: self.tags.to_vec(),
+            status: self.status.to_string(),
+            pinned: self.pinned,
+            content_hash: self.content_hash.map(str::to_string),
+            supersedes: self.supersedes.map(str::to_string),
+            valid_from: self.valid_from,
+            valid_to: self.valid_to,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            commitment: self.commitment.map(|c| Commitment {
+                status: c.status.to_string(),
+                due_at: c.due_at,
+                owner: c.owner.map(str::to_string),
+                resolved_at: c.resolved_at,
+                updated_at: c.updated_at,
+            }),
+        }
+    }
+}
+
+impl Memory {
+    pub fn view(&self) -> MemoryView<'_> {
+        MemoryView {
+            memory_id: &self.memory_id,
+            kind: &self.kind,
+            topic: &self.topic,
+            description: self.description.as_deref(),
+            content: &self.content,
+            project: &self.project,
+            scope: &self.scope,
+            tags: Tags::List(&self.tags),
+            status: &self.status,
+            pinned: self.pinned,
+            content_hash: self.content_hash.as_deref(),
+            supersedes: self.supersedes.as_deref(),
+            valid_from: self.valid_from,
+            valid_to: self.valid_to,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            commitment: self.commitment.as_ref().map(|c| CommitmentView {
+                status: &c.status,
+                due_at: c.due_at,
+                owner: c.owner.as_deref(),
+                resolved_at: c.resolved_at,
+                updated_at: c.updated_at,
+            }),
+        }
+    }
+}
+
+/// The row of `MEMORY_COLUMNS`, borrowed.
+fn memory_view<'r>(r: &'r Row<'_>) -> rusqlite::Result<MemoryView<'r>> {
+    let text = |i: usize| -> rusqlite::Result<&'r str> {
+        r.get_ref(i)?.as_str().map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+        })
+    };
+    let text_or_null = |i: usize| -> rusqlite::Result<Option<&'r str>> {
+        r.get_ref(i)?.as_str_or_null().map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+        })
+    };
+    let commitment = match text_or_null(16)? {
+        Some(status) => Some(CommitmentView {
             status,
             due_at: r.get(17)?,
-            owner: r.get(18)?,
+            owner: text_or_null(18)?,
             resolved_at: r.get(19)?,
             updated_at: r.get(20)?,
         }),
         None => None,
     };
-    Ok(Memory {
-        memory_id: r.get(0)?,
-        kind: r.get(1)?,
-        topic: r.get(2)?,
-        description: r.get(3)?,
-        content: r.get(4)?,
-        project: r.get(5)?,
-        scope: r.get(6)?,
-        tags: serde_json::from_str(&tags).unwrap_or_default(),
-        status: r.get(8)?,
+    Ok(MemoryView {
+        memory_id: text(0)?,
+        kind: text(1)?,
+        topic: text(2)?,
+        description: text_or_null(3)?,
+        content: text(4)?,
+        project: text(5)?,
+        scope: text(6)?,
+        tags: Tags::Json(text(7)?),
+        status: text(8)?,
         pinned: r.get(9)?,
-        content_hash: r.get(10)?,
-        supersedes: r.get(11)?,
+        content_hash: text_or_null(10)?,
+        supersedes: text_or_null(11)?,
         valid_from: r.get(12)?,
         valid_to: r.get(13)?,
         created_at: r.get(14)?,
@@ -620,6 +742,20 @@ impl Store {
     }
 
     pub fn memories(&self, f: &MemoryFilter) -> Result<Vec<Memory>> {
+        let mut out = Vec::new();
+        self.each_memory(f, |m| {
+            out.push(m.to_memory());
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// `memories`, one borrowed row at a time (a listing streams them).
+    pub fn each_memory(
+        &self,
+        f: &MemoryFilter,
+        mut visit: impl FnMut(MemoryView<'_>) -> Result<()>,
+    ) -> Result<()> {
         let (status_memory, status_commitment) = match f.status.as_deref() {
             Some(s @ ("active" | "archived")) => (Some(s), None),
             Some(s) if memory::COMMITMENT_STATUSES.contains(&s) => (None, Some(s)),
@@ -691,8 +827,11 @@ impl Store {
              ORDER BY m.created_at DESC, m.memory_id DESC"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map(args.as_slice(), memory_from)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut rows = stmt.query(args.as_slice())?;
+        while let Some(r) = rows.next()? {
+            visit(memory_view(r)?)?;
+        }
+        Ok(())
     }
 
     /// The supersession chain through `id`, oldest first.

@@ -1162,3 +1162,79 @@ fn a_kind_listing_is_live_newest_first_and_since_cuts_it() {
         ]
     );
 }
+
+/// JSON Lines rows are written without serde (`Listed::write_json`); each is
+/// byte for byte the compact form of the same row in `--format json`, for
+/// text that needs every kind of escape.
+#[test]
+fn json_lines_rows_are_the_json_rows_byte_for_byte() {
+    let env = Env::new();
+    let texts = [
+        "plain words",
+        "a \"quoted\" back\\slash",
+        "tab\there, bell\u{7}, nul-free \u{1f}",
+        "line one\nline two\r\n",
+        "accents é ü, a wide 😀 and U+2028 \u{2028}",
+    ];
+    for (i, t) in texts.iter().enumerate() {
+        let mut args = vec![
+            "remember",
+            "--kind",
+            if i % 2 == 0 { "commitment" } else { "note" },
+            "--topic",
+            t,
+            "--description",
+            texts[(i + 1) % texts.len()],
+            "--content",
+            texts[(i + 2) % texts.len()],
+            "--project",
+            "shop",
+            "--tag",
+            t,
+            "--tag",
+            "x,y \"z\"",
+        ];
+        if i % 2 == 0 {
+            args.extend([
+                "--due",
+                "2026-02-01",
+                "--owner",
+                texts[(i + 3) % texts.len()],
+            ]);
+        }
+        ok(&env, &args);
+    }
+    let first = env.json(&["memories", "--kind", "note"]);
+    let id = first[0]["memory_id"].as_str().unwrap().to_string();
+    ok(&env, &["revise", &id, "--content", "revised \"text\"\n"]);
+    for extra in [
+        &[][..],
+        &["--full"],
+        &["--kind", "commitment"],
+        &["--kind", "note"],
+    ] {
+        let args = [&["memories", "--all"][..], extra].concat();
+        let rows = env.json(&args);
+        let rows = rows.as_array().unwrap();
+        assert_eq!(
+            rows.len(),
+            match extra {
+                [_, "commitment"] => 3,
+                [_, "note"] => 3,
+                _ => 6,
+            },
+            "{extra:?}"
+        );
+        let lines = ok(&env, &[&args[..], &["--format", "jsonl"]].concat());
+        let want: String = rows
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap() + "\n")
+            .collect();
+        assert_eq!(lines, want, "{extra:?}");
+        assert_eq!(
+            rows.iter().any(|r| r.get("content").is_some()),
+            extra == ["--full"],
+            "{extra:?}"
+        );
+    }
+}
