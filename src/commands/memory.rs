@@ -615,7 +615,7 @@ pub fn memory(ctx: &Ctx, a: &MemoryArgs) -> Result<Exit> {
     after_long_help = "JSON fields: those of a memory (see `sessionkit memories --help`) plus rank (bm25, lower is better) and snippet (the match in **bold**). Each hit counts as demand (1.5, once a day)."
 )]
 pub struct RecallArgs {
-    /// Words to look for (any of them; ranked by bm25, ties by recency)
+    /// Words to look for (any of them; ranked by bm25, ties by recency). A word in over a tenth of the memories (and over 2,000) is left out when the query has rarer ones; when every word is that common, only the 2,000 newest matches are ranked, and a note says so
     pub query: String,
     #[arg(long, value_name = "K")]
     pub kind: Option<String>,
@@ -642,13 +642,20 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
     if let Some(k) = &a.kind {
         crate::continuity::memory::check_kind(k)?;
     }
-    let hits = store.recall(
+    let found = store.recall(
         &a.query,
         a.kind.as_deref(),
         a.project.as_deref(),
         a.all,
         a.limit,
     )?;
+    if let Some(n) = found.newest_ranked {
+        ctx.out.note(&format!(
+            "every word of {:?} is in over a tenth of the memories: ranked the {n} newest that match; add a rarer word to rank them all",
+            a.query
+        ));
+    }
+    let hits = found.hits;
     let ids: Vec<&str> = hits.iter().map(|h| h.memory.memory_id.as_str()).collect();
     store.record_demand("recall", None, &ids, None, now)?;
     let rows: Vec<Value> = hits

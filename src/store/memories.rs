@@ -18,6 +18,21 @@ use crate::continuity::memory::{
 /// every word.
 const COMMON_WORD_MIN_DOCS: i64 = 2000;
 
+/// When every word of a query is common, `recall` ranks only this many of
+/// the newest memories that match (bm25 reads a row of sizes for every
+/// match it scores: a word in 10,000 memories cost 35 ms), widening it when
+/// the filters leave fewer hits than asked for, and says so.
+pub const COMMON_QUERY_POOL: i64 = 2000;
+
+/// What `recall` found.
+#[derive(Debug, Clone)]
+pub struct Recalled {
+    pub hits: Vec<Hit>,
+    /// Set when every word was common: the hits are the best of this many
+    /// newest matches.
+    pub newest_ranked: Option<i64>,
+}
+
 /// What replaces a redacted memory's content (and description).
 pub const REDACTED: &str = "[redacted]";
 
@@ -885,12 +900,18 @@ impl Store {
         project: Option<&str>,
         all: bool,
         limit: u64,
-    ) -> Result<Vec<Hit>> {
+    ) -> Result<Recalled> {
         let terms: Vec<String> = query
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase)
-            .collect();
+            .fold(Vec::new(), |mut seen, t| {
+                // A repeated word counts once.
+                if !seen.contains(&t) {
+                    seen.push(t);
+                }
+                seen
+            });
         if terms.is_empty() {
             bail!("the query {query:?} has no words to search for");
         }
@@ -911,21 +932,28 @@ impl Store {
             counted.push((doc.query_row([t], |r| r.get(0)).optional()?.unwrap_or(0), t));
         }
         let common = |n: i64| n * 10 > total && n > COMMON_WORD_MIN_DOCS;
-        let kept: Vec<&str> = if counted.iter().any(|(n, _)| !common(*n)) {
+        let all_common = counted.iter().all(|(n, _)| common(*n));
+        let kept: Vec<&str> = if all_common {
+            terms.iter().map(String::as_str).collect()
+        } else {
             counted
                 .iter()
                 .filter(|(n, _)| !common(*n))
                 .map(|(_, t)| *t)
                 .collect()
-        } else {
-            terms.iter().map(String::as_str).collect()
         };
         let q = fts_query(kept.into_iter());
-        // Rank inside the index first (only the best `k`), then filter; widen
-        // `k` when the filters leave fewer than `limit`.
+        // Rank inside the index first (only the best `k`; of only the newest
+        // `pool` matches when every word is common), then filter; widen
+        // when the filters leave fewer than `limit`.
+        let matches = if all_common {
+            "(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?7)"
+        } else {
+            "memories_fts WHERE memories_fts MATCH ?1"
+        };
         let sql = format!(
             "SELECT {MEMORY_COLUMNS}, f.rank, m.rowid
-             FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
+             FROM (SELECT rowid, rank FROM {matches} ORDER BY rank LIMIT ?2) f
              JOIN memories m ON m.rowid = f.rowid LEFT JOIN commitments c USING (memory_id)
              WHERE (?3 IS NULL OR m.kind = ?3) AND (?4 IS NULL OR m.project = ?4)
                AND (?5 OR (m.valid_to IS NULL AND m.status = 'active'))
@@ -933,16 +961,40 @@ impl Store {
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut k = (limit as i64).saturating_mul(4).max(40);
+        let mut pool = COMMON_QUERY_POOL;
         let rows: Vec<(Memory, f64, i64)> = loop {
+            let limit = limit as i64;
+            let mut args: Vec<&dyn rusqlite::ToSql> = vec![&q, &k, &kind, &project, &all, &limit];
+            if all_common {
+                args.push(&pool);
+            }
             let rows: Vec<(Memory, f64, i64)> = stmt
-                .query_map(params![q, k, kind, project, all, limit as i64], |r| {
+                .query_map(args.as_slice(), |r| {
                     Ok((memory_from(r)?, r.get(21)?, r.get(22)?))
                 })?
                 .collect::<Result<_, _>>()?;
-            if rows.len() as u64 >= limit || k >= total {
+            // Every match ranked: the best k of all of them, k past their number.
+            let everything = k >= total && (!all_common || pool >= total);
+            if rows.len() as i64 >= limit || everything {
                 break rows;
             }
             k = k.saturating_mul(4);
+            pool = pool.saturating_mul(4);
+        };
+        // Whether the pool left matches out: surely when one word alone has
+        // more; else count (no more than pool + 1 of them).
+        let most = counted.iter().map(|(n, _)| *n).max().unwrap_or(0);
+        let newest_ranked = if !all_common || pool >= total {
+            None
+        } else if pool < most {
+            Some(pool)
+        } else {
+            let matched: i64 = self.conn.query_row(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?1 LIMIT ?2)",
+                params![q, pool + 1],
+                |r| r.get(0),
+            )?;
+            (matched > pool).then_some(pool)
         };
         let mut snip = self.conn.prepare_cached(
             "SELECT snippet(memories_fts, -1, '**', '**', '…', 12) FROM memories_fts
@@ -957,7 +1009,10 @@ impl Store {
                 snippet,
             });
         }
-        Ok(out)
+        Ok(Recalled {
+            hits: out,
+            newest_ranked,
+        })
     }
 
     /// Logs demand for memories (Decision 12): counted once per (kind, run,

@@ -1238,3 +1238,79 @@ fn json_lines_rows_are_the_json_rows_byte_for_byte() {
         );
     }
 }
+
+/// When every query word is in over a tenth of the memories (and over
+/// 2,000), recall ranks only the 2,000 newest matches and says so; a rarer
+/// word, or a filter that needs more, ranks them all.
+#[test]
+fn a_query_of_only_common_words_ranks_the_newest_matches_and_says_so() {
+    let env = Env::new();
+    let memory = |i: usize| {
+        // The 100 oldest are "common" four times in the topic (the best
+        // bm25 matches), number 2050 three times (the best of the newest);
+        // number 5 is in another project.
+        let topic = match i {
+            0..100 => "common common common common".to_string(),
+            2050 => format!("common common common {i}"),
+            _ => format!("note {i}"),
+        };
+        let at = format!(
+            "2026-01-01T{:02}:{:02}:{:02}.000Z",
+            i / 3600,
+            i / 60 % 60,
+            i % 60
+        );
+        json!({"type": "memory", "memory_id": format!("01a00000-0000-7000-8000-{i:012x}"), "kind": "note",
+            "topic": topic,
+            "description": null, "content": format!("a common word, number {i}"),
+            "project": if i == 5 { "other" } else { "shop" }, "scope": "project", "tags": [], "status": "active",
+            "pinned": false, "redacted": false, "supersedes": null, "valid_from": at, "valid_to": null,
+            "created_at": at, "updated_at": at})
+        .to_string()
+    };
+    let file = env.path("many.jsonl");
+    let lines: Vec<String> = (0..2100).map(memory).collect();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    ok(&env, &["import", file.to_str().unwrap()]);
+    let topics = |args: &[&str]| -> (Vec<String>, String) {
+        let (code, out, err) = env.run(&[&["recall"], args, &["--format", "json"]].concat());
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let t = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["topic"].as_str().unwrap().to_string())
+            .collect();
+        (t, err)
+    };
+    let note = "sessionkit: every word of \"common\" is in over a tenth of the memories: ranked the 2000 newest that match; add a rarer word to rank them all\n";
+    // The 2,000 newest are numbers 100 to 2099: of them, 2050 ranks first.
+    let (hits, err) = topics(&["common", "--limit", "2"]);
+    assert_eq!(hits[0], "common common common 2050");
+    assert_eq!(hits.len(), 2);
+    assert_eq!(err, note);
+    // A repeated word is one word.
+    assert_eq!(
+        topics(&["common common", "--limit", "1"]).0,
+        ["common common common 2050"]
+    );
+    // --quiet silences the note, not the hits.
+    let (code, out, err) = env.run(&["recall", "common", "--limit", "1", "--quiet"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("common common common 2050"), "{out}");
+    // A rarer word: only it is searched, among every memory.
+    let (hits, err) = topics(&["common 2077"]);
+    assert_eq!((hits, err.as_str()), (vec!["note 2077".to_string()], ""));
+    // A filter the pool cannot fill widens it to every match (number 5 is
+    // among the oldest).
+    let (hits, err) = topics(&["common", "--project", "other"]);
+    assert_eq!(
+        (hits, err.as_str()),
+        (vec!["common common common common".to_string()], "")
+    );
+    // Ranking them all, the oldest win: what the pool leaves out.
+    let (hits, _) = topics(&["common", "--project", "shop", "--limit", "2050"]);
+    assert_eq!(hits[..2], ["common common common common"; 2]);
+    assert_eq!(hits[99], "common common common 2050");
+}
