@@ -879,9 +879,14 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         }
     }
     // A commitment travels with its memory.
+    let at: std::collections::HashMap<String, usize> = memories
+        .iter()
+        .enumerate()
+        .map(|(i, (_, m))| (m.memory_id.clone(), i))
+        .collect();
     for (line, id, c) in commitments {
-        match memories.iter_mut().find(|(_, m)| m.memory_id == id) {
-            Some((_, m)) => m.commitment = Some(c),
+        match at.get(&id) {
+            Some(&i) => memories[i].1.commitment = Some(c),
             None => reject(
                 &mut rows,
                 line,
@@ -895,6 +900,16 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
     let mlist: Vec<Memory> = memories.iter().map(|(_, m)| m.clone()).collect();
     let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();
     let results = store.import_rows(&mlist, &elist)?;
+    let created = results
+        .iter()
+        .filter(|r| r.kind == "memory" && r.outcome == Ok(true))
+        .count();
+    if created >= COMPACT_AFTER {
+        // A bulk load leaves the search index in many segments, and every
+        // word looked up seeks each one (remember's duplicate check looks up
+        // a dozen): merge them into one.
+        store.compact_search()?;
+    }
     store.optimize()?;
     let lines: Vec<usize> = memories
         .iter()
@@ -925,6 +940,9 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         Exit::Success
     })
 }
+
+/// An import creating at least this many memories compacts the search index.
+const COMPACT_AFTER: usize = 1000;
 
 #[cfg(test)]
 mod tests {

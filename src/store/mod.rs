@@ -298,6 +298,13 @@ impl Store {
         Ok(())
     }
 
+    /// Merges the memory search index into one segment (FTS5 `optimize`).
+    pub fn compact_search(&self) -> Result<()> {
+        self.conn
+            .execute_batch("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")?;
+        Ok(())
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -1272,6 +1272,18 @@ fn a_query_of_only_common_words_ranks_the_newest_matches_and_says_so() {
     let lines: Vec<String> = (0..2100).map(memory).collect();
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
     ok(&env, &["import", file.to_str().unwrap()]);
+    // A bulk import leaves the search index in one segment (FTS5 keeps a
+    // segment's pages at rowids with the segment id from bit 37 up:
+    // FTS5_SEGMENT_ROWID in fts5Int.h); 2,100 rows loaded left ten before.
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let segments: i64 = c
+        .query_row(
+            "SELECT COUNT(DISTINCT id >> 37) FROM memories_fts_data WHERE id > 10",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(segments, 1);
     let topics = |args: &[&str]| -> (Vec<String>, String) {
         let (code, out, err) = env.run(&[&["recall"], args, &["--format", "json"]].concat());
         assert_eq!(code, 0, "{err}");
