@@ -454,6 +454,17 @@ fn write_commitment(tx: &Transaction<'_>, memory_id: &str, c: &Commitment) -> Re
     Ok(())
 }
 
+/// The near-duplicate candidates: the search's matches first, then their
+/// memories. CROSS JOIN keeps that order: left to choose, SQLite 3.54 read
+/// the project's memories of the kind first and probed the index once per
+/// memory, re-reading every query word each time (12 ms instead of 0.4 on
+/// 200 memories).
+const DUPLICATE_CANDIDATES: &str =
+    "SELECT m.memory_id, m.topic, m.content FROM memories_fts f CROSS JOIN memories m ON m.rowid = f.rowid
+     WHERE memories_fts MATCH ?1 AND m.kind = ?2 AND m.project = ?3 AND m.valid_to IS NULL
+       AND m.status = 'active' AND m.memory_id IS NOT ?4
+     ORDER BY f.rank LIMIT 50";
+
 /// The live memory of the same kind and project that `m` most likely repeats.
 fn likely_duplicate(
     tx: &Transaction<'_>,
@@ -486,12 +497,7 @@ fn likely_duplicate(
     }
     by_rarity.sort();
     let query = fts_query(by_rarity.iter().take(spare + 1).map(|(_, w)| *w));
-    let mut stmt = tx.prepare_cached(
-        "SELECT m.memory_id, m.topic, m.content FROM memories_fts f JOIN memories m ON m.rowid = f.rowid
-         WHERE memories_fts MATCH ?1 AND m.kind = ?2 AND m.project = ?3 AND m.valid_to IS NULL
-           AND m.status = 'active' AND m.memory_id IS NOT ?4
-         ORDER BY f.rank LIMIT 50",
-    )?;
+    let mut stmt = tx.prepare_cached(DUPLICATE_CANDIDATES)?;
     let mut rows = stmt.query(params![query, m.kind, m.project, except])?;
     while let Some(r) = rows.next()? {
         let (id, topic, content): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
@@ -1246,4 +1252,60 @@ fn import_event(tx: &Transaction<'_>, e: &MemoryEvent) -> Result<bool> {
     .execute(params![e.event_id, e.memory_id, e.kind, e.actor, e.reason, e.created_at])
     .context("storing the event")?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    /// The candidates query reads the search's matches first, even where
+    /// the statistics say a project's memories of a kind are few.
+    #[test]
+    fn duplicate_candidates_start_from_the_search() {
+        let mut c = Connection::open_in_memory().unwrap();
+        super::super::migrate::migrate(&mut c, std::path::Path::new(":memory:")).unwrap();
+        // 2,000 memories over 11 kinds and 20 projects.
+        for i in 0..2000 {
+            c.execute(
+                "INSERT INTO memories(memory_id, kind, topic, content, project, scope, tags, status, valid_from,
+                                      created_at, updated_at)
+                 VALUES (?1, ?2, ?3, 'measured words against the cache', ?4, 'project', '[]', 'active', 1, 1, 1)",
+                rusqlite::params![
+                    format!("m{i}"),
+                    crate::continuity::memory::KINDS[i % 11],
+                    format!("bench {i}"),
+                    format!("p{}", i % 20)
+                ],
+            )
+            .unwrap();
+        }
+        // Statistics from when the store was small and assorted (a kind of
+        // a project: 2 rows), as PRAGMA optimize left them in the bench
+        // database where this was found.
+        c.execute_batch(
+            "ANALYZE;
+             DELETE FROM sqlite_stat1 WHERE tbl = 'memories';
+             INSERT INTO sqlite_stat1 VALUES ('memories', 'memories_live_topic', '100 10 2 1'),
+                                             ('memories', 'memories_kind', '100 10 2 1');
+             ANALYZE sqlite_schema;",
+        )
+        .unwrap();
+        let plan: Vec<String> = c
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN {}",
+                super::DUPLICATE_CANDIDATES
+            ))
+            .unwrap()
+            .query_map(rusqlite::params!["\"cache\"", "finding", "p3", "x"], |r| {
+                r.get(3)
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(plan[0].starts_with("SCAN f VIRTUAL TABLE"), "{plan:?}");
+        assert_eq!(
+            plan[1], "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)",
+            "{plan:?}"
+        );
+    }
 }
