@@ -157,7 +157,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         run_id: None,
         session_id: None,
         utility_mode: crate::settings::choice(&store, "briefing.utility")?,
-        every_line: a.explain || as_json,
+        // --full renders every line: one read with the text beats a seek each.
+        every_line: a.explain || as_json || a.full,
     };
     let built = build(&store, &req, now)?;
     let mut out = std::io::stdout().lock();

@@ -281,6 +281,23 @@ fn explain_and_json_say_what_rendered_and_why_not() {
         let doc: Value = serde_json::from_str(&doc).unwrap();
         assert_eq!(doc["text"].as_str().unwrap(), plain, "{budget} {max_bytes}");
     }
+    // --full reads every line's text at once; limits that never bind read
+    // line by line. Same briefing.
+    let (_, full, _) = at(&env, NOW, &["brief", "--project", "shop", "--full"]);
+    let (_, unbound, _) = at(
+        &env,
+        NOW,
+        &[
+            "brief",
+            "--project",
+            "shop",
+            "--budget",
+            "100000",
+            "--max-bytes",
+            "100000",
+        ],
+    );
+    assert_eq!(full, unbound);
     let dropped: Vec<&str> = explain
         .lines()
         .filter(|l| l.contains(" dropped "))
