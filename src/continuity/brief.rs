@@ -17,6 +17,9 @@ const RECENCY_HALF_LIFE_DAYS: f64 = 14.0;
 /// Decisions, preferences and facts not updated for this long are stale candidates.
 const STALE_DAYS: i64 = 30;
 const DAY: i64 = 86_400_000;
+/// Past this many bytes of budget and ceiling, a briefing reads every
+/// memory's text in its one scan.
+const WIDE_REACH: usize = 64 * 1024;
 
 /// What to brief.
 #[derive(Debug, Clone)]
@@ -110,7 +113,14 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         "off" => false,
         _ => latched(&store.demand_history(&req.project, now)?, now),
     };
-    let memories = store.briefing_memories(&req.project, utility_active, req.every_line)?;
+    let reach = req
+        .limits
+        .max_bytes
+        .min(req.limits.budget_tokens.saturating_mul(4));
+    // Limits this wide compose hundreds of lines: their text comes with the
+    // scan rather than a seek each.
+    let text_in_scan = req.every_line || reach >= WIDE_REACH;
+    let memories = store.briefing_memories(&req.project, utility_active, text_in_scan)?;
     let w = if utility_active { UTILITY_WEIGHT } else { 0.0 };
     let previous = store.previous_briefing(&req.project, req.run_id.as_deref())?;
     let stage_contents = store.stage_contents(&req.project)?;
@@ -192,10 +202,6 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
     // byte ceiling and the token budget. So once the lines composed so far
     // that could render exceed both, no later line can: later candidates
     // are listed (for --explain and the tails) without composing their text.
-    let reach = req
-        .limits
-        .max_bytes
-        .min(req.limits.budget_tokens.saturating_mul(4));
     let mut composed_bytes = 0usize;
     let mut in_section = (Section::Constraints, 0usize);
     let mut news = 0usize;
