@@ -29,9 +29,12 @@ fn main() -> ExitCode {
         Ok(exit) => exit.code(),
         Err(err) => {
             // A closed pipe (`sessionkit sessions | head`) is not an error.
+            // (serde_json reports a write's failure as its own error type.)
             let broken_pipe = err.chain().any(|e| {
                 e.downcast_ref::<std::io::Error>()
                     .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+                    || e.downcast_ref::<serde_json::Error>()
+                        .is_some_and(|j| j.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
             });
             if broken_pipe {
                 return ExitCode::SUCCESS;

@@ -1326,3 +1326,37 @@ fn a_query_of_only_common_words_ranks_the_newest_matches_and_says_so() {
     assert_eq!(hits[..2], ["common common common common"; 2]);
     assert_eq!(hits[99], "common common common 2050");
 }
+
+/// A listing whose reader goes away exits 0 and says nothing, whichever
+/// way its rows are written (directly, or through serde).
+#[test]
+fn a_listing_into_a_closed_pipe_exits_0_quietly() {
+    let env = Env::new();
+    let lines: Vec<String> = (0..400)
+        .map(|i| {
+            let at = format!("2026-01-01T00:{:02}:{:02}.000Z", i / 60, i % 60);
+            json!({"type": "memory", "memory_id": format!("01a00000-0000-7000-8000-{i:012x}"), "kind": "note",
+                "topic": format!("note {i}"), "description": null, "content": format!("{} {i}", "words ".repeat(50)),
+                "project": "shop", "scope": "project", "tags": [], "status": "active", "pinned": false,
+                "redacted": false, "supersedes": null, "valid_from": at, "valid_to": null,
+                "created_at": at, "updated_at": at})
+            .to_string()
+        })
+        .collect();
+    let file = env.path("notes.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    ok(&env, &["import", file.to_str().unwrap()]);
+    for format in ["jsonl", "json", "csv"] {
+        let mut child = env
+            .std_cmd()
+            .args(["memories", "--full", "--format", format])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), err.as_ref()), (Some(0), ""), "{format}");
+    }
+}
