@@ -447,86 +447,50 @@ impl<'a> Listed<'a> {
     /// are constants, instants go digit by digit, and a string with nothing
     /// to escape is copied whole (a listing is mostly these).
     fn write_json(&self, out: &mut Vec<u8>) {
-        use crate::output::json::{instant, is_plain_string_array, opt_str, str};
-        let opt_instant = |out: &mut Vec<u8>, t: Option<Instant>| match t {
-            Some(t) => instant(out, t.0),
-            None => out.extend_from_slice(b"null"),
-        };
-        out.extend_from_slice(b"{\"commitment\":");
-        match &self.commitment {
-            Some(c) => {
-                out.extend_from_slice(b"{\"due_at\":");
-                opt_instant(out, c.due_at);
-                out.extend_from_slice(b",\"owner\":");
-                opt_str(out, c.owner);
-                out.extend_from_slice(b",\"resolved_at\":");
-                opt_instant(out, c.resolved_at);
-                out.extend_from_slice(b",\"status\":");
-                str(out, c.status);
-                out.extend_from_slice(b",\"updated_at\":");
-                instant(out, c.updated_at.0);
-                out.push(b'}');
-            }
-            None => out.extend_from_slice(b"null"),
-        }
+        use crate::json_key;
+        use crate::output::json::{Object, is_plain_string_array};
+        let at = |t: Option<Instant>| t.map(|t| t.0);
+        let mut o = Object::new(out);
+        o.object(
+            json_key!("commitment"),
+            self.commitment.as_ref().map(|c| {
+                |n: &mut Object<'_>| {
+                    n.opt_instant(json_key!("due_at"), at(c.due_at));
+                    n.opt_str(json_key!("owner"), c.owner);
+                    n.opt_instant(json_key!("resolved_at"), at(c.resolved_at));
+                    n.str(json_key!("status"), c.status);
+                    n.instant(json_key!("updated_at"), c.updated_at.0);
+                }
+            }),
+        );
         if let Some(content) = self.content {
-            out.extend_from_slice(b",\"content\":");
-            str(out, content);
+            o.str(json_key!("content"), content);
         }
-        out.extend_from_slice(b",\"created_at\":");
-        instant(out, self.created_at.0);
-        out.extend_from_slice(b",\"description\":");
-        opt_str(out, self.description);
-        out.extend_from_slice(b",\"due_at\":");
-        opt_instant(out, self.due_at);
-        out.extend_from_slice(b",\"kind\":");
-        str(out, self.kind);
-        out.extend_from_slice(b",\"memory_id\":");
-        str(out, self.memory_id);
-        out.extend_from_slice(if self.pinned {
-            b",\"pinned\":true"
-        } else {
-            b",\"pinned\":false"
-        });
-        out.extend_from_slice(b",\"project\":");
-        str(out, self.project);
-        out.extend_from_slice(if self.redacted {
-            b",\"redacted\":true"
-        } else {
-            b",\"redacted\":false"
-        });
-        out.extend_from_slice(b",\"scope\":");
-        str(out, self.scope);
-        out.extend_from_slice(b",\"state\":");
-        str(out, self.state);
-        out.extend_from_slice(b",\"status\":");
-        str(out, self.status);
-        out.extend_from_slice(b",\"supersedes\":");
-        opt_str(out, self.supersedes);
-        out.extend_from_slice(b",\"tags\":");
+        o.instant(json_key!("created_at"), self.created_at.0);
+        o.opt_str(json_key!("description"), self.description);
+        o.opt_instant(json_key!("due_at"), at(self.due_at));
+        o.str(json_key!("kind"), self.kind);
+        o.str(json_key!("memory_id"), self.memory_id);
+        o.bool(json_key!("pinned"), self.pinned);
+        o.str(json_key!("project"), self.project);
+        o.bool(json_key!("redacted"), self.redacted);
+        o.str(json_key!("scope"), self.scope);
+        o.str(json_key!("state"), self.state);
+        o.str(json_key!("status"), self.status);
+        o.opt_str(json_key!("supersedes"), self.supersedes);
         match self.tags.0 {
             // As stored, when that is already how it would be written.
-            Tags::Json(raw) if is_plain_string_array(raw) => out.extend_from_slice(raw.as_bytes()),
-            tags => {
-                out.push(b'[');
-                for (i, t) in tags.to_vec().iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    str(out, t);
-                }
-                out.push(b']');
+            Tags::Json(raw) if is_plain_string_array(raw) => {
+                o.raw(json_key!("tags"), raw.as_bytes())
             }
+            Tags::List(l) => o.strs(json_key!("tags"), l.iter().map(String::as_str)),
+            tags => o.strs(json_key!("tags"), tags.to_vec().iter().map(String::as_str)),
         }
-        out.extend_from_slice(b",\"topic\":");
-        str(out, self.topic);
-        out.extend_from_slice(b",\"updated_at\":");
-        instant(out, self.updated_at.0);
-        out.extend_from_slice(b",\"valid_from\":");
-        instant(out, self.valid_from.0);
-        out.extend_from_slice(b",\"valid_to\":");
-        opt_instant(out, self.valid_to);
-        out.push(b'}');
+        o.str(json_key!("topic"), self.topic);
+        o.instant(json_key!("updated_at"), self.updated_at.0);
+        o.instant(json_key!("valid_from"), self.valid_from.0);
+        o.opt_instant(json_key!("valid_to"), at(self.valid_to));
+        o.end();
     }
 }
 

@@ -88,7 +88,7 @@ pub fn is_plain_string_array(raw: &str) -> bool {
 }
 
 /// `s` as a JSON string, or `null`.
-pub fn opt_str(out: &mut Vec<u8>, s: Option<&str>) {
+fn opt_str(out: &mut Vec<u8>, s: Option<&str>) {
     match s {
         Some(s) => str(out, s),
         None => out.extend_from_slice(b"null"),
@@ -96,13 +96,115 @@ pub fn opt_str(out: &mut Vec<u8>, s: Option<&str>) {
 }
 
 /// An instant as `format_instant` writes it, quoted.
-pub fn instant(out: &mut Vec<u8>, ms: Millis) {
+fn instant(out: &mut Vec<u8>, ms: Millis) {
     out.push(b'"');
     match instant_ascii(ms) {
         Some(b) => out.extend_from_slice(&b),
         None => out.extend_from_slice(format_instant(ms).as_bytes()),
     }
     out.push(b'"');
+}
+
+/// A JSON object written field by field, in the order given (a caller
+/// matching serde's output gives its struct's field order). Each key comes
+/// as the bytes that precede its value, `,"name":`, made by `json_key!` at
+/// compile time: one copy per field.
+pub struct Object<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+}
+
+/// `json_key!("name")` is `,"name":`, the form `Object` takes its keys in.
+#[macro_export]
+macro_rules! json_key {
+    ($name:literal) => {
+        concat!(",\"", $name, "\":")
+    };
+}
+
+impl<'a> Object<'a> {
+    pub fn new(out: &'a mut Vec<u8>) -> Object<'a> {
+        out.push(b'{');
+        Object { out, first: true }
+    }
+
+    #[inline]
+    fn key(&mut self, key: &str) -> &mut Vec<u8> {
+        debug_assert!(
+            key.starts_with(",\"") && key.ends_with("\":"),
+            "{key}: use json_key!"
+        );
+        let key = if std::mem::take(&mut self.first) {
+            &key[1..]
+        } else {
+            key
+        };
+        self.out.extend_from_slice(key.as_bytes());
+        self.out
+    }
+
+    #[inline]
+    pub fn str(&mut self, key: &str, v: &str) {
+        str(self.key(key), v);
+    }
+
+    #[inline]
+    pub fn opt_str(&mut self, key: &str, v: Option<&str>) {
+        opt_str(self.key(key), v);
+    }
+
+    #[inline]
+    pub fn instant(&mut self, key: &str, ms: Millis) {
+        instant(self.key(key), ms);
+    }
+
+    #[inline]
+    pub fn opt_instant(&mut self, key: &str, ms: Option<Millis>) {
+        match ms {
+            Some(ms) => self.instant(key, ms),
+            None => self.key(key).extend_from_slice(b"null"),
+        }
+    }
+
+    #[inline]
+    pub fn bool(&mut self, key: &str, v: bool) {
+        let v: &[u8] = if v { b"true" } else { b"false" };
+        self.key(key).extend_from_slice(v);
+    }
+
+    /// A value that is JSON already.
+    pub fn raw(&mut self, key: &str, json: &[u8]) {
+        self.key(key).extend_from_slice(json);
+    }
+
+    pub fn strs<'s>(&mut self, key: &str, items: impl IntoIterator<Item = &'s str>) {
+        let out = self.key(key);
+        out.push(b'[');
+        for (i, t) in items.into_iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            str(out, t);
+        }
+        out.push(b']');
+    }
+
+    /// A nested object, or `null`.
+    pub fn object(&mut self, key: &str, fill: Option<impl FnOnce(&mut Object<'_>)>) {
+        let out = self.key(key);
+        match fill {
+            Some(fill) => {
+                let mut inner = Object::new(out);
+                fill(&mut inner);
+                inner.end();
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+
+    pub fn end(self) {
+        self.out.push(b'}');
+    }
 }
 
 #[cfg(test)]
