@@ -207,19 +207,6 @@ fn checked_in_man_pages_and_completions_are_current() {
 fn broken_pipe_exits_0() {
     let env = Env::new();
     env.ingest(&fixtures());
-    let mut child = env
-        .std_cmd()
-        .args(["sessions", "--format", "jsonl"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, err) = env.run_into_closed_pipe(&["sessions", "--format", "jsonl"]);
+    assert_eq!(code, Some(0), "{err}");
 }

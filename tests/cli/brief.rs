@@ -687,10 +687,11 @@ fn session_start_envelopes_per_harness() {
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(logged, briefed, "{harness}");
-        let scored: i64 = c
-            .query_row("SELECT COUNT(*) FROM memory_utility", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(scored, 0, "an injection scores nothing");
+        assert_eq!(
+            env.scalar("SELECT COUNT(*) FROM memory_utility"),
+            0,
+            "an injection scores nothing"
+        );
     }
     // Malformed stdin: nothing on stdout, exit 0, one stderr line.
     let mut c = env.std_cmd();
@@ -741,14 +742,7 @@ fn session_start_is_silent_for_subagents_and_secondary_worktrees() {
         assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
     }
     // Still recorded, all three.
-    let c = rusqlite::Connection::open(env.db()).unwrap();
-    let n: i64 = c
-        .query_row(
-            "SELECT COUNT(*) FROM events_raw WHERE event = 'SessionStart'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let n = env.scalar("SELECT COUNT(*) FROM events_raw WHERE event = 'SessionStart'");
     assert_eq!(n, 3);
 }
 

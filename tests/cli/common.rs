@@ -76,6 +76,32 @@ impl Env {
         self.json(&["ingest", "--root", root.to_str().unwrap()])
     }
 
+    /// The one integer `sql` selects from the database.
+    pub fn scalar(&self, sql: &str) -> i64 {
+        rusqlite::Connection::open(self.db())
+            .unwrap()
+            .query_row(sql, [], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+
+    /// Runs with stdout already closed by its reader; returns (exit code,
+    /// stderr).
+    pub fn run_into_closed_pipe(&self, args: &[&str]) -> (Option<i32>, String) {
+        let mut child = self
+            .std_cmd()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
     /// Every table's rows, through the library's own ordered dump.
     pub fn dump(&self) -> String {
         sessionkit::store::Store::open(&self.db())

@@ -364,13 +364,7 @@ fn deferred_settles_survive_a_kill() {
     let fresh = Env::new();
     fresh.ingest(&fixtures());
     assert_eq!(env.dump(), fresh.dump());
-    let c = rusqlite::Connection::open(env.db()).unwrap();
-    let n: i64 = c
-        .query_row(
-            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'usage_observations_message'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let n =
+        env.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'usage_observations_message'");
     assert_eq!(n, 1);
 }

@@ -1275,14 +1275,8 @@ fn a_query_of_only_common_words_ranks_the_newest_matches_and_says_so() {
     // A bulk import leaves the search index in one segment (FTS5 keeps a
     // segment's pages at rowids with the segment id from bit 37 up:
     // FTS5_SEGMENT_ROWID in fts5Int.h); 2,100 rows loaded left ten before.
-    let c = rusqlite::Connection::open(env.db()).unwrap();
-    let segments: i64 = c
-        .query_row(
-            "SELECT COUNT(DISTINCT id >> 37) FROM memories_fts_data WHERE id > 10",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let segments =
+        env.scalar("SELECT COUNT(DISTINCT id >> 37) FROM memories_fts_data WHERE id > 10");
     assert_eq!(segments, 1);
     let topics = |args: &[&str]| -> (Vec<String>, String) {
         let (code, out, err) = env.run(&[&["recall"], args, &["--format", "json"]].concat());
@@ -1347,16 +1341,7 @@ fn a_listing_into_a_closed_pipe_exits_0_quietly() {
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
     ok(&env, &["import", file.to_str().unwrap()]);
     for format in ["jsonl", "json", "csv"] {
-        let mut child = env
-            .std_cmd()
-            .args(["memories", "--full", "--format", format])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!((out.status.code(), err.as_ref()), (Some(0), ""), "{format}");
+        let (code, err) = env.run_into_closed_pipe(&["memories", "--full", "--format", format]);
+        assert_eq!((code, err.as_str()), (Some(0), ""), "{format}");
     }
 }

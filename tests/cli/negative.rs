@@ -374,14 +374,7 @@ fn kill_then_rerun(bulk_bytes: &str) {
     let _ = child.wait();
     if env.db().exists() {
         consistent(&env);
-        let c = rusqlite::Connection::open(env.db()).unwrap();
-        let bad: i64 = c
-            .query_row(
-                "SELECT COUNT(*) FROM ingest_checkpoints k WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = k.session_id)",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let bad = env.scalar("SELECT COUNT(*) FROM ingest_checkpoints k WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = k.session_id)");
         assert_eq!(bad, 0, "a checkpoint commits with its session");
     }
     env.ingest(&root);

@@ -574,14 +574,7 @@ fn concurrent_opens_make_one_row_and_concurrent_writes_all_attach() {
             );
         }
     }
-    let c = rusqlite::Connection::open(env.db()).unwrap();
-    let n: i64 = c
-        .query_row(
-            "SELECT COUNT(*) FROM agent_sessions WHERE agent = 'codex'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let n = env.scalar("SELECT COUNT(*) FROM agent_sessions WHERE agent = 'codex'");
     assert_eq!(n, 4);
     // Exactly one live run of project "solo": twenty concurrent writers all attach to it.
     let (_, v, _) = at(
