@@ -1084,18 +1084,13 @@ fn uuid_v7(id: &str) -> bool {
 #[test]
 fn a_kind_listing_is_live_newest_first_and_since_cuts_it() {
     let env = Env::new();
-    let at = |now: &str, args: &[&str]| -> String {
-        let out = env
-            .cmd()
-            .env("SESSIONKIT_NOW", now)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}");
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    let ok_at = |now: &str, args: &[&str]| -> String {
+        let (code, out, err) = at(&env, now, args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out.trim().to_string()
     };
     let note = |now: &str, topic: &str| {
-        at(
+        ok_at(
             now,
             &[
                 "remember",
@@ -1114,7 +1109,7 @@ fn a_kind_listing_is_live_newest_first_and_since_cuts_it() {
     let archived = note("2026-01-02T00:00:00Z", "archived words");
     let revised = note("2026-01-03T00:00:00Z", "revised words");
     note("2026-01-04T00:00:00Z", "newest words");
-    at(
+    ok_at(
         "2026-01-05T00:00:00Z",
         &[
             "remember",
@@ -1128,8 +1123,8 @@ fn a_kind_listing_is_live_newest_first_and_since_cuts_it() {
             "shop",
         ],
     );
-    at("2026-01-06T00:00:00Z", &["archive", &archived]);
-    at(
+    ok_at("2026-01-06T00:00:00Z", &["archive", &archived]);
+    ok_at(
         "2026-01-07T00:00:00Z",
         &["revise", &revised, "--content", "revised words, again"],
     );
