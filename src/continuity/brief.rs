@@ -214,10 +214,7 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             in_section = (p.section, 0);
         }
         in_section.1 += 1;
-        let pinned = matches!(
-            p.section,
-            Section::Constraints | Section::Stages | Section::Overdue
-        );
+        let pinned = p.section.pinned();
         // A line past its section's share never renders either (the
         // section's earlier lines all rendered, or one did not fit): it is
         // composed only when every line is shown.
@@ -234,12 +231,10 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             }
             _ => "",
         };
-        // A line that cannot render needs no text unless every line is shown.
+        // Text read in the scan, else only for a line that can render.
         let text = match m.text {
             Some(t) => Some(t),
-            None if compose || req.every_line => {
-                Some(store.brief_text(&req.project, &m.memory_id)?)
-            }
+            None if compose => Some(store.brief_text(&req.project, &m.memory_id)?),
             None => None,
         };
         let (topic, line) = match text {

@@ -83,7 +83,9 @@ impl Section {
         }
     }
 
-    fn pinned(self) -> bool {
+    /// Constraints, live stages and overdue commitments: never dropped
+    /// without a tail (Decision 11).
+    pub fn pinned(self) -> bool {
         matches!(
             self,
             Section::Constraints | Section::Stages | Section::Overdue
