@@ -159,6 +159,15 @@ pub fn format_instant(ms: Millis) -> String {
     }
 }
 
+/// `f` of the instant as `format_instant` writes it, allocating only for a
+/// year outside 0 to 9999.
+pub fn with_instant<R>(ms: Millis, f: impl FnOnce(&str) -> R) -> R {
+    match instant_ascii(ms) {
+        Some(b) => f(std::str::from_utf8(&b).expect("ASCII digits")),
+        None => f(&format_instant(ms)),
+    }
+}
+
 /// `format_instant` without allocating, for years 0 to 9999 (None outside).
 /// Listings format several instants a row, and the formatting machinery
 /// cost more than the rest of a row: this goes digit by digit.

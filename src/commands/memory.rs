@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Ctx, time};
 use crate::Exit;
-use crate::clock::{Millis, format_instant, now, parse_bound, parse_instant};
+use crate::clock::{Millis, now, parse_bound, parse_instant, with_instant};
 use crate::continuity::memory::{Draft, check, parse_due};
 use crate::output::{Column, col};
 use crate::store::Store;
@@ -357,10 +357,7 @@ struct Instant(Millis);
 
 impl serde::Serialize for Instant {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match crate::clock::instant_ascii(self.0) {
-            Some(b) => s.serialize_str(std::str::from_utf8(&b).expect("ASCII")),
-            None => s.serialize_str(&format_instant(self.0)),
-        }
+        with_instant(self.0, |t| s.serialize_str(t))
     }
 }
 

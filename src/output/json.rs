@@ -99,6 +99,7 @@ fn opt_str(out: &mut Vec<u8>, s: Option<&str>) {
 fn instant(out: &mut Vec<u8>, ms: Millis) {
     out.push(b'"');
     match instant_ascii(ms) {
+        // ASCII digits already: no UTF-8 check on the hot path.
         Some(b) => out.extend_from_slice(&b),
         None => out.extend_from_slice(format_instant(ms).as_bytes()),
     }
