@@ -9,6 +9,7 @@
 pub mod edges;
 mod ending;
 mod parse;
+mod scan;
 mod spawns;
 pub mod usage;
 mod wire;

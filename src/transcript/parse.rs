@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use super::ending::{self, Ending};
+use super::scan;
 use super::spawns::{self, ProgressRef, SpawnResult};
 use super::usage::{Buckets, UsageObservation};
 use super::wire::{self, KNOWN_TYPES, Record, Sidecar};
@@ -374,8 +375,15 @@ fn parse_file(
     // The file's last own user or assistant record: how the agent ended.
     let mut last_message: Option<(&[u8], Option<Millis>)> = None;
     for (n, line) in lines {
-        wire::capture(wants_content(line, main, first_user_seen, &pending));
-        let rec: Record<'_> = match serde_json::from_slice(line) {
+        let capture = wants_content(line, main, first_user_seen, &pending);
+        let parsed = match scan::record(line, capture) {
+            Some(rec) => Ok(rec),
+            None => {
+                wire::capture(capture);
+                serde_json::from_slice(line)
+            }
+        };
+        let rec: Record<'_> = match parsed {
             Ok(r) => r,
             Err(e) => {
                 match classify_error(line, &e) {

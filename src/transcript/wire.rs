@@ -48,7 +48,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq)]
 pub(crate) struct Record<'a> {
     pub kind: Option<Text<'a>>,
     pub session_id: Option<Text<'a>>,
@@ -70,7 +70,7 @@ pub(crate) struct Record<'a> {
     pub tool_use_result: Lazy<'a>,
 }
 
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq)]
 pub(crate) struct Message<'a> {
     pub id: Option<Text<'a>>,
     pub model: Option<Text<'a>>,
@@ -83,7 +83,7 @@ pub(crate) struct Message<'a> {
 
 /// Token counts as the API reported them. A missing count is 0; a negative or
 /// fractional count makes the line malformed (serde refuses it as `u64`).
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq)]
 pub(crate) struct Usage {
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
@@ -92,13 +92,13 @@ pub(crate) struct Usage {
     pub cache_creation: Option<CacheCreation>,
 }
 
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq)]
 pub(crate) struct CacheCreation {
     pub ephemeral_5m_input_tokens: Option<u64>,
     pub ephemeral_1h_input_tokens: Option<u64>,
 }
 
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq)]
 pub(crate) struct CompactMetadata<'a> {
     pub trigger: Option<Text<'a>>,
     pub pre_tokens: Option<serde_json::Number>,
@@ -182,8 +182,15 @@ pub(crate) fn capture(on: bool) {
 
 /// A value kept as its raw JSON text only when `capture` is on; otherwise
 /// skipped like any unknown field.
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, Debug)]
 pub(crate) struct Lazy<'a>(pub Option<&'a RawValue>);
+
+/// Two lazy values are equal when they kept the same raw text.
+impl PartialEq for Lazy<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.map(RawValue::get) == other.0.map(RawValue::get)
+    }
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for Lazy<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
