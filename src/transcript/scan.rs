@@ -3,10 +3,10 @@
 //!
 //! Most bytes of a transcript are long string values nobody reads (tool
 //! output, file contents, prompts). serde_json skips them eight bytes at a
-//! time, looking for a quote, a backslash or a control byte, and stops at
-//! every escape. This scanner first checks the whole line for control bytes
-//! once (Claude Code never writes one: `JSON.stringify` escapes them), then
-//! skips strings with a vectorised search for a quote or a backslash.
+//! time, looking for a quote, a backslash or a control byte, and starts over
+//! after every escape (one per ~70 bytes of this content). This scanner
+//! takes 32 bytes at a time as bit masks (SSE2 on x86_64) and finds the
+//! escapes that follow the first in a block in its masks.
 //!
 //! It validates as strictly as serde_json: every value it skips is checked
 //! against the JSON grammar serde_json enforces, and a value it keeps is
@@ -41,83 +41,74 @@ pub(crate) fn record(line: &[u8], capture: bool) -> Option<Record<'_>> {
     (s.at == line.len()).then_some(rec)
 }
 
-/// Whether a byte ends a run of plain string bytes: a quote, a backslash, or
-/// a control byte (below 0x20), which serde refuses inside a string.
-fn is_special(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
+/// The length of the escape at the start of `esc` (a backslash), as serde
+/// accepts it when skipping: one of `"\\/bfnrt`, or `u` and four hex digits.
+fn escape_len(esc: &[u8]) -> Step<usize> {
+    match esc.get(1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(2),
+        Some(b'u')
+            if esc
+                .get(2..6)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) =>
+        {
+            Ok(6)
+        }
+        _ => Err(Unsure),
+    }
 }
 
-/// The offset of the first special byte of `rest` (see `is_special`).
-fn find_special(rest: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    return sse2::find_special(rest);
-    #[cfg(not(target_arch = "x86_64"))]
-    return find_special_swar(rest);
+/// Bit masks of the first 32 bytes of `rest` (fewer at its end): its
+/// backslashes, and its stops (quotes and control bytes); and how many bytes
+/// they cover.
+fn masks32(rest: &[u8]) -> (u32, u32, usize) {
+    if rest.len() >= 32 {
+        let block: &[u8; 32] = rest[..32].try_into().expect("32 bytes");
+        let (b, s) = block_masks(block);
+        return (b, s, 32);
+    }
+    let mut block = [b' '; 32];
+    block[..rest.len()].copy_from_slice(rest);
+    let (b, s) = block_masks(&block);
+    let valid = (1u32 << rest.len()) - 1;
+    (b & valid, s & valid, rest.len())
 }
 
-/// Sixteen bytes per step. Most bytes of a transcript are string bodies, and
-/// the escapes in them come every few dozen bytes, so a search that restarts
-/// cheaply after each escape matters more than a wide one.
 #[cfg(target_arch = "x86_64")]
-mod sse2 {
+fn block_masks(block: &[u8; 32]) -> (u32, u32) {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
     };
-
-    pub(super) fn find_special(rest: &[u8]) -> Option<usize> {
-        let mut i = 0;
-        while i + 16 <= rest.len() {
-            // SAFETY: SSE2 is part of the x86_64 baseline, so these
-            // instructions exist on every x86_64 CPU; the unaligned load reads
-            // rest[i..i + 16], which the loop condition keeps in bounds.
-            let hits = unsafe {
-                let v = _mm_loadu_si128(rest.as_ptr().add(i).cast());
-                let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-                let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-                // An unsigned byte is below 0x20 when min(byte, 0x1F) is itself.
-                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
-                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
-            };
-            if hits != 0 {
-                return Some(i + hits.trailing_zeros() as usize);
-            }
-            i += 16;
+    let half = |i: usize| {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so these instructions
+        // exist on every x86_64 CPU; the unaligned load reads block[i..i + 16]
+        // with i at most 16 of 32.
+        unsafe {
+            let v = _mm_loadu_si128(block.as_ptr().add(i).cast());
+            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+            // An unsigned byte is below 0x20 when min(byte, 0x1F) is itself.
+            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+            (
+                _mm_movemask_epi8(backslash) as u32,
+                _mm_movemask_epi8(_mm_or_si128(quote, control)) as u32,
+            )
         }
-        rest[i..]
-            .iter()
-            .position(|&b| super::is_special(b))
-            .map(|j| i + j)
-    }
+    };
+    let (b0, s0) = half(0);
+    let (b1, s1) = half(16);
+    (b0 | b1 << 16, s0 | s1 << 16)
 }
 
-/// Eight bytes per step in plain integer arithmetic, for other targets. Each
-/// test may also flag bytes above a real hit (a borrow), never below one, so
-/// the lowest flag is exact.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn find_special_swar(rest: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::MAX / 255;
-    const HIGH: u64 = ONES << 7;
-    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x;
-    let mut chunks = rest.chunks_exact(8);
-    let mut i = 0;
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
-        let control = w.wrapping_sub(ONES * 0x20) & !w;
-        let hits = (zero_byte(w ^ (ONES * u64::from(b'"')))
-            | zero_byte(w ^ (ONES * u64::from(b'\\')))
-            | control)
-            & HIGH;
-        if hits != 0 {
-            return Some(i + hits.trailing_zeros() as usize / 8);
-        }
-        i += 8;
+#[cfg(not(target_arch = "x86_64"))]
+fn block_masks(block: &[u8; 32]) -> (u32, u32) {
+    let mut b = 0;
+    let mut s = 0;
+    for (i, &c) in block.iter().enumerate() {
+        b |= u32::from(c == b'\\') << i;
+        s |= u32::from(c == b'"' || c < 0x20) << i;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| is_special(b))
-        .map(|j| i + j)
+    (b, s)
 }
 
 struct Scanner<'a> {
@@ -165,33 +156,44 @@ impl<'a> Scanner<'a> {
 
     /// The body of a string whose opening quote was consumed, and whether it
     /// holds an escape; leaves `at` past the closing quote. Escapes are
-    /// checked as serde_json checks them when it skips a string.
+    /// checked as serde_json checks them when it skips a string. Works 32
+    /// bytes at a time: the escapes after the first in a block are found in
+    /// its masks, not by searching again.
     fn string_body(&mut self) -> Step<(&'a [u8], bool)> {
         let start = self.at;
         let mut escaped = false;
+        let mut base = self.at;
         loop {
-            let hit = self.at + find_special(&self.b[self.at..]).ok_or(Unsure)?;
-            match self.b[hit] {
-                b'"' => {
+            let (backslashes, stops, width) = masks32(&self.b[base..]);
+            if width == 0 {
+                return Err(Unsure);
+            }
+            let mut from = 0;
+            loop {
+                let keep = u32::MAX.checked_shl(from).unwrap_or(0);
+                let escape = (backslashes & keep).trailing_zeros();
+                let stop = (stops & keep).trailing_zeros();
+                if stop < escape {
+                    let hit = base + stop as usize;
+                    if self.b[hit] != b'"' {
+                        return Err(Unsure);
+                    }
                     self.at = hit + 1;
                     return Ok((&self.b[start..hit], escaped));
                 }
-                b'\\' => escaped = true,
-                _ => return Err(Unsure),
+                if escape == 32 {
+                    base += width;
+                    break;
+                }
+                escaped = true;
+                let hit = base + escape as usize;
+                let next = hit + escape_len(&self.b[hit..])?;
+                if next - base >= width {
+                    base = next;
+                    break;
+                }
+                from = (next - base) as u32;
             }
-            self.at = hit
-                + match self.b.get(hit + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => 2,
-                    Some(b'u')
-                        if self
-                            .b
-                            .get(hit + 2..hit + 6)
-                            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) =>
-                    {
-                        6
-                    }
-                    _ => return Err(Unsure),
-                };
         }
     }
 
@@ -502,12 +504,19 @@ mod tests {
         Ok(())
     }
 
-    fn naive_special(rest: &[u8]) -> Option<usize> {
-        rest.iter().position(|&b| super::is_special(b))
+    /// `masks32` by a plain loop.
+    fn naive_masks(rest: &[u8]) -> (u32, u32, usize) {
+        let width = rest.len().min(32);
+        let (mut b, mut s) = (0, 0);
+        for (i, &c) in rest[..width].iter().enumerate() {
+            b |= u32::from(c == b'\\') << i;
+            s |= u32::from(c == b'"' || c < 0x20) << i;
+        }
+        (b, s, width)
     }
 
     /// Bytes where the special ones are common, at every length around the
-    /// 8- and 16-byte steps.
+    /// 16- and 32-byte steps.
     fn bytes() -> impl Strategy<Value = Vec<u8>> {
         let byte = prop_oneof![
             4 => b'a'..=b'z',
@@ -551,6 +560,15 @@ mod tests {
                 "\"caf\u{e9}\"",
             ])
             .prop_map(str::to_string),
+            // Long strings dense with escapes, which cross the 32-byte blocks
+            // at every offset.
+            proptest::collection::vec(
+                prop::sample::select(vec![
+                    "a", "bcdefgh", r"\n", r#"\""#, r"\\", r"\u00e9", r"\/", "\u{e9}",
+                ]),
+                0..60,
+            )
+            .prop_map(|parts| format!("\"{}\"", parts.concat())),
         ];
         leaf.prop_recursive(4, 24, 4, |inner| {
             prop_oneof![
@@ -643,10 +661,9 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
         #[test]
-        fn special_byte_search_equals_a_plain_loop(b in bytes(), skip in 0usize..8) {
+        fn block_masks_equal_a_plain_loop(b in bytes(), skip in 0usize..8) {
             let rest = &b[skip.min(b.len())..];
-            prop_assert_eq!(super::find_special(rest), naive_special(rest));
-            prop_assert_eq!(super::find_special_swar(rest), naive_special(rest));
+            prop_assert_eq!(super::masks32(rest), naive_masks(rest));
         }
 
         #[test]
