@@ -76,6 +76,15 @@ impl Span {
             self.last = Some(self.last.map_or(t, |l| l.max(t)));
         }
     }
+    fn merge(&mut self, other: &Span) {
+        self.records += other.records;
+        self.first = match (self.first, other.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        // `None` orders below every time, so the latest time wins.
+        self.last = self.last.max(other.last);
+    }
 }
 
 /// A record of an inline sidechain, kept until its chain root is known.
@@ -374,6 +383,9 @@ fn parse_file(
     let mut first_user_seen = main;
     // The file's last own user or assistant record: how the agent ended.
     let mut last_message: Option<(&[u8], Option<Millis>)> = None;
+    // The file's own records all belong to `agent`: their span is kept here
+    // and merged once, not looked up per line.
+    let mut span = Span::new();
     for (n, line) in lines {
         let capture = wants_content(line, main, first_user_seen, &pending);
         let parsed = match scan::record(line, capture) {
@@ -463,11 +475,14 @@ fn parse_file(
                 last_message = Some((line, at));
             }
         }
-        b.span(agent).see(at);
+        span.see(at);
         b.see_usage(&rec, agent, at);
         if let Some(c) = compaction(&rec, agent, rel_path, n, at) {
             b.out.compactions.push(c);
         }
+    }
+    if span.records > 0 {
+        b.span(agent).merge(&span);
     }
     match last_message.and_then(|(line, at)| ending::classify(line).map(|e| (e, at))) {
         Some(e) => b.endings.insert(agent.to_string(), e),
