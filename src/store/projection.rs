@@ -714,20 +714,25 @@ pub(crate) fn cost_of(prices: &PriceTable, model: &str, b: &Buckets) -> Option<i
 const INSERT_BATCH: usize = 64;
 
 /// The parameters of a run of rows, in column order.
-fn bind<'r>(chunk: &'r [ObsRow<'r>]) -> Vec<&'r dyn rusqlite::ToSql> {
-    let mut v: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(chunk.len() * 12);
-    for r in chunk {
-        v.push(&r.session_id);
-        v.push(&r.message_id);
-        v.push(&r.agent_id);
-        v.push(&r.record_session_id);
-        v.push(&r.model);
-        v.push(&r.at);
-        v.extend(r.tokens.iter().map(|t| t as &dyn rusqlite::ToSql));
-        v.push(&r.counted);
-        v.push(&r.cost);
+/// Binds a chunk's rows to a statement of `chunk.len()` value tuples, each
+/// value by its own type (no list of trait objects per chunk).
+fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusqlite::Result<()> {
+    const COLUMNS: usize = 13;
+    for (i, r) in chunk.iter().enumerate() {
+        let at = i * COLUMNS;
+        stmt.raw_bind_parameter(at + 1, r.session_id)?;
+        stmt.raw_bind_parameter(at + 2, r.message_id)?;
+        stmt.raw_bind_parameter(at + 3, r.agent_id)?;
+        stmt.raw_bind_parameter(at + 4, r.record_session_id)?;
+        stmt.raw_bind_parameter(at + 5, r.model)?;
+        stmt.raw_bind_parameter(at + 6, r.at)?;
+        for (k, t) in r.tokens.iter().enumerate() {
+            stmt.raw_bind_parameter(at + 7 + k, t)?;
+        }
+        stmt.raw_bind_parameter(at + 12, r.counted)?;
+        stmt.raw_bind_parameter(at + 13, r.cost)?;
     }
-    v
+    Ok(())
 }
 
 /// Inserts observation rows, `INSERT_BATCH` per statement.
@@ -743,14 +748,16 @@ fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> 
     if rows.len() >= INSERT_BATCH {
         let mut stmt = tx.prepare_cached(&values(INSERT_BATCH))?;
         for chunk in &mut chunks {
-            stmt.execute(rusqlite::params_from_iter(bind(chunk)))?;
+            bind(&mut stmt, chunk)?;
+            stmt.raw_execute()?;
         }
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
         let mut stmt = tx.prepare_cached(&values(1))?;
         for r in rest {
-            stmt.execute(rusqlite::params_from_iter(bind(std::slice::from_ref(r))))?;
+            bind(&mut stmt, std::slice::from_ref(r))?;
+            stmt.raw_execute()?;
         }
     }
     Ok(())
