@@ -63,7 +63,7 @@ cat "$big"/projects/*/*.jsonl "$big"/projects/*/*/subagents/*.jsonl >/dev/null 2
 gib=$(python3 -c "import json;print(json.load(open('$big/expected_totals.json'))['jsonl_bytes']/2**30)")
 echo "corpus: $(printf %.2f "$gib") GiB, 40 sessions; rounds: $ROUNDS"
 
-declare -a T_FLOOR T_INGEST T_CC R_INGEST R_CC
+declare -a T_FLOOR=() T_INGEST=() T_CC=() R_INGEST=() R_CC=()
 for r in $(seq 1 "$ROUNDS"); do
   read -r t m < <(time_it "$FLOOR" "$big/projects"); T_FLOOR+=("$t")
   rm -f "$BENCH_DIR"/cold.db*
