@@ -23,7 +23,7 @@ pub use usage::{Buckets, UsageObservation};
 use crate::clock::Millis;
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
-pub const PARSER_REVISION: i64 = 4;
+pub const PARSER_REVISION: i64 = 5;
 
 /// The kind of a transcript file inside a session, decided by its path.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -387,15 +387,8 @@ fn parse_file(
     // and merged once, not looked up per line.
     let mut span = Span::new();
     for (n, line) in lines {
-        let capture = wants_content(line, main, first_user_seen, &pending);
-        let parsed = match scan::record(line, capture) {
-            Some(rec) => Ok(rec),
-            None => {
-                wire::capture(capture);
-                serde_json::from_slice(line)
-            }
-        };
-        let rec: Record<'_> = match parsed {
+        let wants = |rec: &Record<'_>| wants_content(rec, line, main, first_user_seen, &pending);
+        let rec: Record<'_> = match read_record(line, wants) {
             Ok(r) => r,
             Err(e) => {
                 match classify_error(line, &e) {
@@ -491,38 +484,41 @@ fn parse_file(
     Ok(resolve_inline(b, side, &side_parent, rel_path))
 }
 
-/// Byte searchers built once (building one per line cost more than searching).
-struct Needles {
-    queue: Finder<'static>,
-    sidechain: Finder<'static>,
-    root: Finder<'static>,
-    assistant: Finder<'static>,
-    other: [Finder<'static>; 5],
-    name: Finder<'static>,
+/// Reads a line as a record, its lazy values (`wire::Lazy`) kept when
+/// `wants` says so. The scanner reads most lines; serde reads the rest,
+/// first without the lazy values (which it then does not check) and again
+/// with them when they are wanted, so that either path keeps and refuses
+/// exactly what the other does.
+fn read_record<'a>(
+    line: &'a [u8],
+    wants: impl Fn(&Record<'_>) -> bool,
+) -> Result<Record<'a>, serde_json::Error> {
+    if let Some(s) = scan::scan(line) {
+        let capture = wants(&s.rec);
+        if let Some(rec) = s.into_record(capture) {
+            return Ok(rec);
+        }
+    }
+    wire::capture(false);
+    let rec: Record<'a> = serde_json::from_slice(line)?;
+    if !wants(&rec) {
+        return Ok(rec);
+    }
+    wire::capture(true);
+    serde_json::from_slice(line)
 }
 
-static NEEDLES: LazyLock<Needles> = LazyLock::new(|| Needles {
-    queue: Finder::new(b"\"type\":\"queue-operation\""),
-    sidechain: Finder::new(b"\"isSidechain\":true"),
-    root: Finder::new(b"\"parentUuid\":null"),
-    assistant: Finder::new(b"\"type\":\"assistant\""),
-    other: [
-        Finder::new(b"\"type\":\"user\""),
-        Finder::new(b"\"type\":\"system\""),
-        Finder::new(b"\"type\":\"progress\""),
-        Finder::new(b"\"type\":\"summary\""),
-        Finder::new(b"\"type\":\"file-history-snapshot\""),
-    ],
-    name: Finder::new(b"\"name\":\""),
-});
+/// Finds `"name":"` (the name of a content block), built once.
+static NAME: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"name\":\""));
 
-/// Whether a line's content could matter to the tree, by byte search, so
-/// that the other lines skip their content unvalidated: a spawn call, the
-/// result of a pending call, a first message, a sidechain root, a queue
-/// operation. Claude Code writes `type` before `message`, so a line's head
-/// usually tells its type and only assistant lines are scanned for calls.
-/// (A message's own type is "message" and blocks have theirs: no collision.)
+/// Whether a record's content could matter to the tree, so that the other
+/// records skip their content unvalidated: a spawn call, the result of a
+/// pending call, a first message, a sidechain root, a queue operation. The
+/// record's own fields decide; only assistant records are searched for
+/// calls, and only when calls are pending are the others searched for
+/// their ids. (A message's own type is "message" and blocks have theirs.)
 fn wants_content(
+    rec: &Record<'_>,
     line: &[u8],
     main: bool,
     first_user_seen: bool,
@@ -531,15 +527,14 @@ fn wants_content(
     if !first_user_seen {
         return true;
     }
-    let n = &*NEEDLES;
-    let head = &line[..line.len().min(HEAD)];
-    if n.queue.find(head).is_some() {
+    let kind = rec.kind.as_deref();
+    if kind == Some("queue-operation") {
         return true;
     }
-    if main && n.sidechain.find(head).is_some() && n.root.find(head).is_some() {
+    if main && rec.is_sidechain == Some(true) && rec.parent_uuid.is_none() {
         return true;
     }
-    let assistant = n.assistant.find(head).is_some();
+    let assistant = kind == Some("assistant");
     if !pending.is_empty()
         && !assistant
         && pending
@@ -548,18 +543,20 @@ fn wants_content(
     {
         return true;
     }
-    if !assistant && n.other.iter().any(|f| f.find(head).is_some()) {
+    if !assistant
+        && matches!(
+            kind,
+            Some("user" | "system" | "progress" | "summary" | "file-history-snapshot")
+        )
+    {
         return false;
     }
     // One pass over the line: does any `"name":"` name a spawn tool?
-    n.name.find_iter(line).any(|at| {
+    NAME.find_iter(line).any(|at| {
         let rest = &line[at + 8..];
         SPAWN_NAMES.iter().any(|s| rest.starts_with(s))
     })
 }
-
-/// How much of a line's start is searched for its type and chain position.
-const HEAD: usize = 512;
 
 /// Spawn tool names as they follow `"name":"` (with the closing quote).
 const SPAWN_NAMES: [&[u8]; 3] = [b"Task\"", b"Agent\"", b"Workflow\""];
@@ -701,6 +698,47 @@ mod tests {
     }
 
     const A1: &str = r#"{"type":"assistant","sessionId":"S","timestamp":"2026-01-15T10:00:00.000Z","message":{"id":"m1","model":"x","usage":{"input_tokens":1,"output_tokens":2,"cache_read_input_tokens":3,"cache_creation_input_tokens":9,"cache_creation":{"ephemeral_5m_input_tokens":4,"ephemeral_1h_input_tokens":5}}}}"#;
+
+    /// Content is kept for the records that want it whichever path reads
+    /// the line: the scanner (line 1), serde for a key the scanner leaves to
+    /// it (line 2). Content nobody wants is not checked (line 3: invalid
+    /// UTF-8 in a user message); wanted content is (line 4).
+    #[test]
+    fn wanted_content_is_kept_and_checked_on_either_path() {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(br#"{"type":"queue-operation","sessionId":"S","content":"<task-id>c1</task-id><tool-use-id>toolu_Q</tool-use-id>"}"#);
+        bytes.extend_from_slice(b"\n");
+        bytes.extend_from_slice(
+            br#"{"t\u0079pe":"queue-operation","sessionId":"S","content":"<task-id>c2</task-id>"}"#,
+        );
+        bytes.extend_from_slice(
+            b"\n{\"type\":\"user\",\"sessionId\":\"S\",\"message\":{\"content\":\"a\xffb\"}}\n",
+        );
+        bytes.extend_from_slice(b"{\"type\":\"queue-operation\",\"content\":\"\xff\"}\n");
+        let input = SessionInput {
+            session_id: "S".into(),
+            files: vec![SessionFile {
+                rel_path: "p/S.jsonl".into(),
+                role: FileRole::Main,
+                bytes,
+                sidecar: None,
+            }],
+        };
+        let p = parse_session(&input, false).unwrap();
+        let ops: Vec<_> = p
+            .queue_ops
+            .iter()
+            .map(|q| (q.task_id.as_deref(), q.tool_use_id.as_deref()))
+            .collect();
+        assert_eq!(ops, [(Some("c1"), Some("toolu_Q")), (Some("c2"), None)]);
+        let bad: Vec<u64> = p.bad_lines.iter().map(|b| b.line).collect();
+        assert_eq!(bad, [4]);
+        assert!(
+            p.bad_lines[0].reason.starts_with("unexpected value"),
+            "{}",
+            p.bad_lines[0].reason
+        );
+    }
 
     #[test]
     fn cache_creation_object_wins_over_flat_count() {

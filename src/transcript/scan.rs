@@ -28,17 +28,79 @@ struct Unsure;
 
 type Step<T> = Result<T, Unsure>;
 
-/// Reads `line` (no line ending) as a record, keeping `Lazy` values when
-/// `capture` is set. `None` means "ask serde", never "malformed".
-pub(crate) fn record(line: &[u8], capture: bool) -> Option<Record<'_>> {
+/// A record read by the scanner, its lazy values (`Lazy` in `wire.rs`) still
+/// raw byte spans: which of them to keep is decided after reading, from the
+/// record itself (`parse.rs`).
+pub(crate) struct Scanned<'a> {
+    pub rec: Record<'a>,
+    spans: Spans<'a>,
+}
+
+/// The raw text of each lazy value of the record; the last of a repeated key.
+#[derive(Default)]
+struct Spans<'a> {
+    message_content: Option<&'a [u8]>,
+    content: Option<&'a [u8]>,
+    tool_use_result: Option<&'a [u8]>,
+    /// A lazy value was replaced by a repeated key. serde, keeping them,
+    /// checks each one, so keeping is then left to serde.
+    replaced: bool,
+}
+
+impl<'a> Spans<'a> {
+    fn set(slot: &mut Option<&'a [u8]>, replaced: &mut bool, raw: Option<&'a [u8]>) {
+        *replaced |= slot.is_some();
+        *slot = raw;
+    }
+}
+
+/// Reads `line` (no line ending) as a record. `None` means "ask serde",
+/// never "malformed".
+pub(crate) fn scan(line: &[u8]) -> Option<Scanned<'_>> {
     let mut s = Scanner {
         b: line,
         at: 0,
-        capture,
+        spans: Spans::default(),
     };
     let rec = s.record().ok()?;
     s.ws();
-    (s.at == line.len()).then_some(rec)
+    (s.at == line.len()).then_some(Scanned {
+        rec,
+        spans: s.spans,
+    })
+}
+
+/// `scan` with the lazy values kept when `capture` is set, as serde keeps
+/// them under `wire::capture`.
+#[cfg(test)]
+pub(crate) fn record(line: &[u8], capture: bool) -> Option<Record<'_>> {
+    scan(line)?.into_record(capture)
+}
+
+impl<'a> Scanned<'a> {
+    /// The record, its lazy values kept when `capture` is set. serde makes
+    /// each `RawValue`, so that its UTF-8 check is serde's own; `None` when a
+    /// kept value fails it (serde must then read the line).
+    pub(crate) fn into_record(self, capture: bool) -> Option<Record<'a>> {
+        let mut rec = self.rec;
+        if capture && self.spans.replaced {
+            return None;
+        }
+        if capture {
+            let keep = |span: Option<&'a [u8]>| match span {
+                None => Some(Lazy(None)),
+                Some(raw) => serde_json::from_slice::<&RawValue>(raw)
+                    .ok()
+                    .map(|v| Lazy(Some(v))),
+            };
+            rec.content = keep(self.spans.content)?;
+            rec.tool_use_result = keep(self.spans.tool_use_result)?;
+            if let Some(m) = rec.message.as_mut() {
+                m.content = keep(self.spans.message_content)?;
+            }
+        }
+        Some(rec)
+    }
 }
 
 /// The length of the escape at the start of `esc` (a backslash), as serde
@@ -114,7 +176,7 @@ fn block_masks(block: &[u8; 32]) -> (u32, u32) {
 struct Scanner<'a> {
     b: &'a [u8],
     at: usize,
-    capture: bool,
+    spans: Spans<'a>,
 }
 
 impl<'a> Scanner<'a> {
@@ -390,17 +452,6 @@ impl<'a> Scanner<'a> {
         Ok(&self.b[start..self.at])
     }
 
-    /// A `Lazy` value: skipped, or kept as raw JSON when capturing. serde
-    /// makes the `RawValue` so that its UTF-8 check is serde's own.
-    fn lazy(&mut self) -> Step<Lazy<'a>> {
-        let raw = self.raw()?;
-        if !self.capture {
-            return Ok(Lazy(None));
-        }
-        let value: &RawValue = serde_json::from_slice(raw).map_err(|_| Unsure)?;
-        Ok(Lazy(Some(value)))
-    }
-
     fn record(&mut self) -> Step<Record<'a>> {
         let mut r = Record::default();
         self.object(|s, key| {
@@ -419,10 +470,22 @@ impl<'a> Scanner<'a> {
                 b"compactMetadata" => {
                     r.compact_metadata = serde_json::from_slice(s.raw()?).map_err(|_| Unsure)?;
                 }
-                b"message" => r.message = s.nullable(|s, _| s.message())?,
+                b"message" => {
+                    let sp = &mut s.spans;
+                    Spans::set(&mut sp.message_content, &mut sp.replaced, None);
+                    r.message = s.nullable(|s, _| s.message())?;
+                }
                 b"agentId" => r.agent_id = s.text()?,
-                b"content" => r.content = s.lazy()?,
-                b"toolUseResult" => r.tool_use_result = s.lazy()?,
+                b"content" => {
+                    let raw = s.raw()?;
+                    let sp = &mut s.spans;
+                    Spans::set(&mut sp.content, &mut sp.replaced, Some(raw));
+                }
+                b"toolUseResult" => {
+                    let raw = s.raw()?;
+                    let sp = &mut s.spans;
+                    Spans::set(&mut sp.tool_use_result, &mut sp.replaced, Some(raw));
+                }
                 _ => s.skip_value()?,
             }
             Ok(())
@@ -434,7 +497,11 @@ impl<'a> Scanner<'a> {
         let mut m = Message::default();
         self.object(|s, key| {
             match key {
-                b"content" => m.content = s.lazy()?,
+                b"content" => {
+                    let raw = s.raw()?;
+                    let sp = &mut s.spans;
+                    Spans::set(&mut sp.message_content, &mut sp.replaced, Some(raw));
+                }
                 b"id" => m.id = s.text()?,
                 b"model" => m.model = s.text()?,
                 b"usage" => m.usage = s.nullable(|s, _| s.usage())?,
@@ -796,7 +863,8 @@ mod tests {
     /// The properties above hold trivially for a scanner that answers
     /// nothing: over 2,000 generated lines, it must read nine in ten of those
     /// serde accepts (the rest hold an escaped key, a lone surrogate in a
-    /// kept string, a number serde must judge).
+    /// kept string, a number serde must judge). Keeping lazy values of a
+    /// repeated key is left to serde too, so this counts the scan itself.
     #[test]
     fn generated_records_are_mostly_scanned() {
         use proptest::strategy::ValueTree;
@@ -805,7 +873,7 @@ mod tests {
         for _ in 0..2000 {
             let line = record_line().new_tree(&mut runner).unwrap().current();
             accepted += usize::from(by_serde(line.as_bytes(), true).is_some());
-            scanned += usize::from(super::record(line.as_bytes(), true).is_some());
+            scanned += usize::from(super::scan(line.as_bytes()).is_some());
         }
         assert!(accepted >= 500, "{accepted}");
         assert!(scanned * 10 >= accepted * 9, "{scanned} of {accepted}");
