@@ -83,7 +83,7 @@ read -r t_again m_again < <(time_it "$SK" --db "$BENCH_DIR/cold.db" ingest --roo
 bytes_again=$(echo "$again" | python3 -c "import json,sys;print(json.load(sys.stdin)['bytes_read'])")
 
 # Append 1 MiB to one session: only that session is read again.
-victim=$(ls -S "$big"/projects/*/*.jsonl | head -1)
+victim=$(ls -S "$big"/projects/*/*.jsonl | sed -n 1p)  # sed reads all: no SIGPIPE under pipefail
 cp "$victim" "$BENCH_DIR/victim.bak"
 python3 - "$victim" <<'PY'
 import json, sys
