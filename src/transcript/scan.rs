@@ -16,6 +16,10 @@
 //! past 128, bad syntax) it gives up and the caller asks serde, so serde
 //! stays the one judge of a malformed line and of its error message. A test
 //! holds the two paths equal on every line they both accept.
+//!
+//! The lazy values (message content, `content`, `toolUseResult`) come back as
+//! raw spans: the caller decides from the record which to keep, and serde
+//! checks and wraps those (`Scanned::into_record`).
 
 use std::borrow::Cow;
 
