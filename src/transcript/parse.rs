@@ -18,27 +18,49 @@ pub type StrictFailure = BadLine;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// Splits `bytes` into complete lines (1-based number, content without the
-/// line ending). A final segment with no newline is a write in progress and is
-/// not returned; the second value is the byte length of the complete lines.
-pub(crate) fn complete_lines(bytes: &[u8]) -> (impl Iterator<Item = (u64, &[u8])>, u64) {
+/// The part of a file that holds complete lines: after a byte-order mark,
+/// up to its last newline (a final segment with no newline is a write in
+/// progress); and the byte length through that newline.
+fn complete_body(bytes: &[u8]) -> (&[u8], u64) {
     let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
     let skip = if bytes[..end].starts_with(BOM) {
         BOM.len()
     } else {
         0
     };
-    let body = &bytes[skip..end];
-    let mut start = 0;
-    let iter = memchr::memchr_iter(b'\n', body)
-        .enumerate()
-        .map(move |(i, nl)| {
-            let line = &body[start..nl];
-            start = nl + 1;
-            (i as u64 + 1, line.strip_suffix(b"\r").unwrap_or(line))
-        })
-        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace));
-    (iter, end as u64)
+    (&bytes[skip..end], end as u64)
+}
+
+/// The complete lines of a file that are not blank: 1-based number, content
+/// without the line ending, and the scanner's reading when it had one. A line
+/// the scanner reads tells where it ends, so only the others are searched
+/// for their newline.
+struct Lines<'a> {
+    body: &'a [u8],
+    at: usize,
+    n: u64,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (u64, &'a [u8], Option<scan::Scanned<'a>>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
+            self.n += 1;
+            let (end, scanned) = match scan::scan_line(rest) {
+                Some((s, end)) => (end, Some(s)),
+                None => (memchr::memchr(b'\n', rest).unwrap_or(rest.len()), None),
+            };
+            self.at += end + 1;
+            let line = &rest[..end];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if scanned.is_none() && line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            return Some((self.n, line, scanned));
+        }
+    }
 }
 
 /// Why a line is unusable, or `None` when it is fine JSON that is not a record
@@ -374,7 +396,8 @@ fn parse_file(
 ) -> Result<Vec<Agent>, BadLine> {
     let sid = b.session_id.clone();
     let sid = sid.as_str();
-    let (lines, complete) = complete_lines(bytes);
+    let (body, complete) = complete_body(bytes);
+    let lines = Lines { body, at: 0, n: 0 };
     b.out.bytes += complete;
     let mut side: Vec<SideRecord> = Vec::new();
     let mut side_parent: HashMap<String, Option<String>> = HashMap::new();
@@ -386,9 +409,9 @@ fn parse_file(
     // The file's own records all belong to `agent`: their span is kept here
     // and merged once, not looked up per line.
     let mut span = Span::new();
-    for (n, line) in lines {
+    for (n, line, scanned) in lines {
         let wants = |rec: &Record<'_>| wants_content(rec, line, main, first_user_seen, &pending);
-        let rec: Record<'_> = match read_record(line, wants) {
+        let rec: Record<'_> = match read_record(line, scanned, wants) {
             Ok(r) => r,
             Err(e) => {
                 match classify_error(line, &e) {
@@ -485,15 +508,17 @@ fn parse_file(
 }
 
 /// Reads a line as a record, its lazy values (`wire::Lazy`) kept when
-/// `wants` says so. The scanner reads most lines; serde reads the rest,
+/// `wants` says so. The scanner has read most lines (`Lines`); serde reads
+/// the rest,
 /// first without the lazy values (which it then does not check) and again
 /// with them when they are wanted, so that either path keeps and refuses
 /// exactly what the other does.
 fn read_record<'a>(
     line: &'a [u8],
+    scanned: Option<scan::Scanned<'a>>,
     wants: impl Fn(&Record<'_>) -> bool,
 ) -> Result<Record<'a>, serde_json::Error> {
-    if let Some(s) = scan::scan(line) {
+    if let Some(s) = scanned {
         let capture = wants(&s.rec);
         if let Some(rec) = s.into_record(capture) {
             return Ok(rec);
@@ -698,6 +723,71 @@ mod tests {
     }
 
     const A1: &str = r#"{"type":"assistant","sessionId":"S","timestamp":"2026-01-15T10:00:00.000Z","message":{"id":"m1","model":"x","usage":{"input_tokens":1,"output_tokens":2,"cache_read_input_tokens":3,"cache_creation_input_tokens":9,"cache_creation":{"ephemeral_5m_input_tokens":4,"ephemeral_1h_input_tokens":5}}}}"#;
+
+    /// The lines a file is read as: the same numbers and contents as a plain
+    /// split on newlines (blank lines and a final segment without a newline
+    /// left out, a byte-order mark and one carriage return per line dropped),
+    /// whether or not the scanner read each line.
+    #[test]
+    fn lines_equal_a_plain_split() {
+        use proptest::prelude::*;
+        let piece = prop::sample::select(vec![
+            r#"{"type":"user","uuid":"a"}"#,
+            r#"  {"type":"assistant" , "message":{"id":"m","usage":{"input_tokens":1}}} "#,
+            "",
+            "   ",
+            "\t",
+            "{\"type\":\"user\",\"bad\":}",
+            "not json",
+            "{\"a\":\"tab\there\"}",
+            "[1,2]",
+            "{\"t\\u0079pe\":\"user\"}",
+        ]);
+        let file = (
+            any::<bool>(),
+            proptest::collection::vec((piece, any::<bool>()), 0..8),
+            prop::sample::select(vec!["", "{\"type\":\"us", "{}"]),
+        );
+        let mut runner = proptest::test_runner::TestRunner::default();
+        runner
+            .run(&file, |(bom, lines, tail)| {
+                let mut bytes = Vec::new();
+                if bom {
+                    bytes.extend_from_slice(BOM);
+                }
+                for (l, crlf) in &lines {
+                    bytes.extend_from_slice(l.as_bytes());
+                    bytes.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
+                }
+                bytes.extend_from_slice(tail.as_bytes());
+                let (body, complete) = complete_body(&bytes);
+                let through_last_newline =
+                    bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                prop_assert_eq!(complete as usize, through_last_newline);
+                let mut got: Vec<(u64, Vec<u8>)> = Vec::new();
+                for (n, l, scanned) in (Lines { body, at: 0, n: 0 }) {
+                    // The two well-formed records are the scanner's to read.
+                    let record = l.starts_with(br#"{"type":"user","uuid""#)
+                        || l.starts_with(br#"  {"type":"assistant""#);
+                    prop_assert_eq!(
+                        scanned.is_some(),
+                        record,
+                        "{:?}",
+                        String::from_utf8_lossy(l)
+                    );
+                    got.push((n, l.to_vec()));
+                }
+                let want: Vec<(u64, Vec<u8>)> = lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (l, _))| !l.bytes().all(|b| b.is_ascii_whitespace()))
+                    .map(|(i, (l, _))| (i as u64 + 1, l.as_bytes().to_vec()))
+                    .collect();
+                prop_assert_eq!(got, want);
+                Ok(())
+            })
+            .unwrap();
+    }
 
     /// Content is kept for the records that want it whichever path reads
     /// the line: the scanner (line 1), serde for a key the scanner leaves to

@@ -60,18 +60,34 @@ impl<'a> Spans<'a> {
 
 /// Reads `line` (no line ending) as a record. `None` means "ask serde",
 /// never "malformed".
+#[cfg(test)]
 pub(crate) fn scan(line: &[u8]) -> Option<Scanned<'_>> {
+    scan_line(line)
+        .filter(|&(_, end)| end == line.len())
+        .map(|(s, _)| s)
+}
+
+/// Reads the line at the start of `text` as a record, and finds where that
+/// line ends: the offset of its newline, or the end of `text`. A newline
+/// never occurs inside a line the scanner reads (it is not whitespace here,
+/// and a raw one in a string is a control byte), so a caller holding a
+/// whole file need not search each line for its end first. `None` means
+/// "ask serde", never "malformed".
+pub(crate) fn scan_line(text: &[u8]) -> Option<(Scanned<'_>, usize)> {
     let mut s = Scanner {
-        b: line,
+        b: text,
         at: 0,
         spans: Spans::default(),
     };
     let rec = s.record().ok()?;
     s.ws();
-    (s.at == line.len()).then_some(Scanned {
-        rec,
-        spans: s.spans,
-    })
+    matches!(text.get(s.at), None | Some(b'\n')).then_some((
+        Scanned {
+            rec,
+            spans: s.spans,
+        },
+        s.at,
+    ))
 }
 
 /// `scan` with the lazy values kept when `capture` is set, as serde keeps
@@ -184,8 +200,9 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    /// Whitespace inside a line: a newline ends the line instead.
     fn ws(&mut self) {
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.b.get(self.at) {
+        while let Some(b' ' | b'\t' | b'\r') = self.b.get(self.at) {
             self.at += 1;
         }
     }
