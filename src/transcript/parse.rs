@@ -41,14 +41,17 @@ struct Lines<'a> {
     n: u64,
 }
 
-impl<'a> Iterator for Lines<'a> {
-    type Item = (u64, &'a [u8], Option<scan::Scanned<'a>>);
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<'a> Lines<'a> {
+    /// The next line, and when the scanner read it, what it read besides
+    /// the record it filled in `rec`.
+    fn next_into(
+        &mut self,
+        rec: &mut Record<'a>,
+    ) -> Option<(u64, &'a [u8], Option<scan::Scanned<'a>>)> {
         loop {
             let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
             self.n += 1;
-            let (end, scanned) = match scan::scan_line(rest) {
+            let (end, scanned) = match scan::scan_line(rest, rec) {
                 Some((s, end)) => (end, Some(s)),
                 None => (memchr::memchr(b'\n', rest).unwrap_or(rest.len()), None),
             };
@@ -397,7 +400,7 @@ fn parse_file(
     let sid = b.session_id.clone();
     let sid = sid.as_str();
     let (body, complete) = complete_body(bytes);
-    let lines = Lines { body, at: 0, n: 0 };
+    let mut lines = Lines { body, at: 0, n: 0 };
     b.out.bytes += complete;
     let mut side: Vec<SideRecord> = Vec::new();
     let mut side_parent: HashMap<String, Option<String>> = HashMap::new();
@@ -409,10 +412,11 @@ fn parse_file(
     // The file's own records all belong to `agent`: their span is kept here
     // and merged once, not looked up per line.
     let mut span = Span::new();
-    for (n, line, scanned) in lines {
+    let mut slot = Record::default();
+    while let Some((n, line, scanned)) = lines.next_into(&mut slot) {
         let wants = |rec: &Record<'_>| wants_content(rec, line, main, first_user_seen, &pending);
-        let rec: Record<'_> = match read_record(line, scanned, wants) {
-            Ok(r) => r,
+        let rec: &Record<'_> = match read_record(line, scanned, &mut slot, wants) {
+            Ok(()) => &slot,
             Err(e) => {
                 match classify_error(line, &e) {
                     Some(reason) => b.bad(rel_path, n, reason)?,
@@ -469,8 +473,8 @@ fn parse_file(
             side.push(SideRecord {
                 uuid,
                 at,
-                usage: observation(&rec, "", sid, at),
-                compaction: compaction(&rec, "", rel_path, n, at),
+                usage: observation(rec, "", sid, at),
+                compaction: compaction(rec, "", rel_path, n, at),
                 first: root
                     .then(|| rec.message.as_ref().and_then(|m| m.content.0))
                     .flatten()
@@ -486,14 +490,14 @@ fn parse_file(
         }
         // A record copied from another session is that session's evidence.
         if own {
-            see_spawn_evidence(b, &rec, agent, at, &mut pending);
+            see_spawn_evidence(b, rec, agent, at, &mut pending);
             if matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
                 last_message = Some((line, at));
             }
         }
         span.see(at);
-        b.see_usage(&rec, agent, at);
-        if let Some(c) = compaction(&rec, agent, rel_path, n, at) {
+        b.see_usage(rec, agent, at);
+        if let Some(c) = compaction(rec, agent, rel_path, n, at) {
             b.out.compactions.push(c);
         }
     }
@@ -507,7 +511,7 @@ fn parse_file(
     Ok(resolve_inline(b, side, &side_parent, rel_path))
 }
 
-/// Reads a line as a record, its lazy values (`wire::Lazy`) kept when
+/// Reads a line into `rec`, its lazy values (`wire::Lazy`) kept when
 /// `wants` says so. The scanner has read most lines (`Lines`); serde reads
 /// the rest,
 /// first without the lazy values (which it then does not check) and again
@@ -516,21 +520,23 @@ fn parse_file(
 fn read_record<'a>(
     line: &'a [u8],
     scanned: Option<scan::Scanned<'a>>,
+    rec: &mut Record<'a>,
     wants: impl Fn(&Record<'_>) -> bool,
-) -> Result<Record<'a>, serde_json::Error> {
+) -> Result<(), serde_json::Error> {
     if let Some(s) = scanned {
-        let capture = wants(&s.rec);
-        if let Some(rec) = s.into_record(capture) {
-            return Ok(rec);
+        let capture = wants(rec);
+        if s.keep(rec, capture) {
+            return Ok(());
         }
     }
     wire::capture(false);
-    let rec: Record<'a> = serde_json::from_slice(line)?;
-    if !wants(&rec) {
-        return Ok(rec);
+    *rec = serde_json::from_slice(line)?;
+    if !wants(rec) {
+        return Ok(());
     }
     wire::capture(true);
-    serde_json::from_slice(line)
+    *rec = serde_json::from_slice(line)?;
+    Ok(())
 }
 
 /// Finds `"name":"` (the name of a content block), built once.
@@ -765,7 +771,9 @@ mod tests {
                     bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
                 prop_assert_eq!(complete as usize, through_last_newline);
                 let mut got: Vec<(u64, Vec<u8>)> = Vec::new();
-                for (n, l, scanned) in (Lines { body, at: 0, n: 0 }) {
+                let mut reader = Lines { body, at: 0, n: 0 };
+                let mut rec = Record::default();
+                while let Some((n, l, scanned)) = reader.next_into(&mut rec) {
                     // The two well-formed records are the scanner's to read.
                     let record = l.starts_with(br#"{"type":"user","uuid""#)
                         || l.starts_with(br#"  {"type":"assistant""#);

@@ -32,11 +32,10 @@ struct Unsure;
 
 type Step<T> = Result<T, Unsure>;
 
-/// A record read by the scanner, its lazy values (`Lazy` in `wire.rs`) still
-/// raw byte spans: which of them to keep is decided after reading, from the
-/// record itself (`parse.rs`).
+/// What the scanner read besides the record it filled: the raw byte spans of
+/// the record's lazy values (`Lazy` in `wire.rs`). Which of them to keep is
+/// decided after reading, from the record itself (`parse.rs`).
 pub(crate) struct Scanned<'a> {
-    pub rec: Record<'a>,
     spans: Spans<'a>,
 }
 
@@ -58,68 +57,75 @@ impl<'a> Spans<'a> {
     }
 }
 
-/// Reads `line` (no line ending) as a record. `None` means "ask serde",
+/// Reads `line` (no line ending) into `rec`. `None` means "ask serde",
 /// never "malformed".
 #[cfg(test)]
-pub(crate) fn scan(line: &[u8]) -> Option<Scanned<'_>> {
-    scan_line(line)
+pub(crate) fn scan<'a>(line: &'a [u8], rec: &mut Record<'a>) -> Option<Scanned<'a>> {
+    scan_line(line, rec)
         .filter(|&(_, end)| end == line.len())
         .map(|(s, _)| s)
 }
 
-/// Reads the line at the start of `text` as a record, and finds where that
-/// line ends: the offset of its newline, or the end of `text`. A newline
-/// never occurs inside a line the scanner reads (it is not whitespace here,
-/// and a raw one in a string is a control byte), so a caller holding a
-/// whole file need not search each line for its end first. `None` means
-/// "ask serde", never "malformed".
-pub(crate) fn scan_line(text: &[u8]) -> Option<(Scanned<'_>, usize)> {
+/// Reads the line at the start of `text` into `rec` (a slot reused from line
+/// to line: a record is some 500 bytes, and moving it from function to
+/// function cost more than filling it in place), and finds where that line
+/// ends: the offset of its newline, or the end of `text`. A newline never
+/// occurs inside a line the scanner reads (it is not whitespace here, and a
+/// raw one in a string is a control byte), so a caller holding a whole file
+/// need not search each line for its end first. `None` means "ask serde",
+/// never "malformed"; `rec` then holds a partial reading.
+pub(crate) fn scan_line<'a>(text: &'a [u8], rec: &mut Record<'a>) -> Option<(Scanned<'a>, usize)> {
+    *rec = Record::default();
     let mut s = Scanner {
         b: text,
         at: 0,
         spans: Spans::default(),
     };
-    let rec = s.record().ok()?;
+    s.record(rec).ok()?;
     s.ws();
-    matches!(text.get(s.at), None | Some(b'\n')).then_some((
-        Scanned {
-            rec,
-            spans: s.spans,
-        },
-        s.at,
-    ))
+    matches!(text.get(s.at), None | Some(b'\n')).then_some((Scanned { spans: s.spans }, s.at))
 }
 
 /// `scan` with the lazy values kept when `capture` is set, as serde keeps
 /// them under `wire::capture`.
 #[cfg(test)]
 pub(crate) fn record(line: &[u8], capture: bool) -> Option<Record<'_>> {
-    scan(line)?.into_record(capture)
+    let mut rec = Record::default();
+    let scanned = scan(line, &mut rec)?;
+    scanned.keep(&mut rec, capture).then_some(rec)
 }
 
 impl<'a> Scanned<'a> {
-    /// The record, its lazy values kept when `capture` is set. serde makes
-    /// each `RawValue`, so that its UTF-8 check is serde's own; `None` when a
-    /// kept value fails it (serde must then read the line).
-    pub(crate) fn into_record(self, capture: bool) -> Option<Record<'a>> {
-        let mut rec = self.rec;
-        if capture && self.spans.replaced {
-            return None;
+    /// Keeps the lazy values in `rec` when `capture` is set. serde makes each
+    /// `RawValue`, so that its UTF-8 check is serde's own; `false` when a kept
+    /// value fails it (serde must then read the line).
+    pub(crate) fn keep(self, rec: &mut Record<'a>, capture: bool) -> bool {
+        if !capture {
+            return true;
         }
-        if capture {
-            let keep = |span: Option<&'a [u8]>| match span {
-                None => Some(Lazy(None)),
-                Some(raw) => serde_json::from_slice::<&RawValue>(raw)
-                    .ok()
-                    .map(|v| Lazy(Some(v))),
+        if self.spans.replaced {
+            return false;
+        }
+        let keep = |span: Option<&'a [u8]>| match span {
+            None => Some(Lazy(None)),
+            Some(raw) => serde_json::from_slice::<&RawValue>(raw)
+                .ok()
+                .map(|v| Lazy(Some(v))),
+        };
+        let (Some(content), Some(result)) =
+            (keep(self.spans.content), keep(self.spans.tool_use_result))
+        else {
+            return false;
+        };
+        rec.content = content;
+        rec.tool_use_result = result;
+        if let Some(m) = rec.message.as_mut() {
+            let Some(c) = keep(self.spans.message_content) else {
+                return false;
             };
-            rec.content = keep(self.spans.content)?;
-            rec.tool_use_result = keep(self.spans.tool_use_result)?;
-            if let Some(m) = rec.message.as_mut() {
-                m.content = keep(self.spans.message_content)?;
-            }
+            m.content = c;
         }
-        Some(rec)
+        true
     }
 }
 
@@ -473,8 +479,7 @@ impl<'a> Scanner<'a> {
         Ok(&self.b[start..self.at])
     }
 
-    fn record(&mut self) -> Step<Record<'a>> {
-        let mut r = Record::default();
+    fn record(&mut self, r: &mut Record<'a>) -> Step<()> {
         self.object(|s, key| {
             match key {
                 b"type" => r.kind = s.text()?,
@@ -511,7 +516,7 @@ impl<'a> Scanner<'a> {
             }
             Ok(())
         })?;
-        Ok(r)
+        Ok(())
     }
 
     fn message(&mut self) -> Step<Message<'a>> {
@@ -894,7 +899,8 @@ mod tests {
         for _ in 0..2000 {
             let line = record_line().new_tree(&mut runner).unwrap().current();
             accepted += usize::from(by_serde(line.as_bytes(), true).is_some());
-            scanned += usize::from(super::scan(line.as_bytes()).is_some());
+            let mut rec = Record::default();
+            scanned += usize::from(super::scan(line.as_bytes(), &mut rec).is_some());
         }
         assert!(accepted >= 500, "{accepted}");
         assert!(scanned * 10 >= accepted * 9, "{scanned} of {accepted}");
