@@ -844,13 +844,9 @@ mod tests {
         assert_eq!((r.uuid, r.kind.as_deref()), (None, Some("user")));
     }
 
-    /// Every line of the fixtures and of the public corpus: serde's reading
-    /// and the scanner's are the same, and the scanner reads them all.
-    #[test]
-    fn corpus_lines_are_scanned_as_serde_reads_them() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    /// The `.jsonl` files under `dirs` (a missing directory has none).
+    fn jsonl_files(mut dirs: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
         let mut files = Vec::new();
-        let mut dirs = vec![root.join("fixtures"), root.join("../shared/corpus/public")];
         while let Some(d) = dirs.pop() {
             let Ok(entries) = std::fs::read_dir(&d) else {
                 continue;
@@ -864,8 +860,15 @@ mod tests {
                 }
             }
         }
+        files
+    }
+
+    /// Reads every line of `files` both ways, with and without capture:
+    /// whenever serde accepts a line the scanner reads it the same, and it
+    /// reads nothing serde refuses. Returns (readings, readings serde accepted).
+    fn scan_as_serde(files: &[std::path::PathBuf]) -> (usize, usize) {
         let (mut lines, mut scanned) = (0, 0);
-        for f in &files {
+        for f in files {
             let bytes = std::fs::read(f).unwrap();
             for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
                 for capture in [false, true] {
@@ -881,9 +884,38 @@ mod tests {
                 }
             }
         }
+        (lines, scanned)
+    }
+
+    /// Every line of the fixtures and of the public corpus: serde's reading
+    /// and the scanner's are the same, and the scanner reads them all.
+    #[test]
+    fn corpus_lines_are_scanned_as_serde_reads_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let files = jsonl_files(vec![
+            root.join("fixtures"),
+            root.join("../shared/corpus/public"),
+        ]);
+        let (lines, scanned) = scan_as_serde(&files);
         assert!(files.len() >= 18 && lines > 0);
         // Fixture lines serde refuses on purpose (damage tests) are the rest.
         assert!(scanned * 10 >= lines * 9, "{scanned} of {lines}");
+    }
+
+    /// The same over a large corpus of your own, e.g. the 1 GiB bench corpus:
+    /// `SESSIONKIT_SCAN_CORPUS=/tmp/sessionkit-bench/corpus_1g cargo test
+    /// --release --lib -- --ignored large_corpus`.
+    #[test]
+    #[ignore = "needs SESSIONKIT_SCAN_CORPUS"]
+    fn large_corpus_lines_are_scanned_as_serde_reads_them() {
+        let dir = std::env::var_os("SESSIONKIT_SCAN_CORPUS").expect("SESSIONKIT_SCAN_CORPUS");
+        let files = jsonl_files(vec![dir.into()]);
+        let (lines, scanned) = scan_as_serde(&files);
+        eprintln!(
+            "{} files, {lines} readings, {scanned} accepted by serde",
+            files.len()
+        );
+        assert!(lines > 0);
     }
 
     /// The properties above hold trivially for a scanner that answers
