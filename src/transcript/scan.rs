@@ -19,7 +19,7 @@
 //!
 //! The lazy values (message content, `content`, `toolUseResult`) come back as
 //! raw spans: the caller decides from the record which to keep, and serde
-//! checks and wraps those (`Scanned::into_record`).
+//! checks and wraps those (`Scanned::keep`).
 
 use std::borrow::Cow;
 
