@@ -39,21 +39,33 @@ pub(crate) struct Scanned<'a> {
     spans: Spans<'a>,
 }
 
-/// The raw text of each lazy value of the record; the last of a repeated key.
+/// The lazy values of a record.
+#[derive(Clone, Copy)]
+enum LazyField {
+    MessageContent,
+    Content,
+    ToolUseResult,
+}
+
+/// The raw text of each lazy value of the record (by `LazyField`); the last
+/// of a repeated key.
 #[derive(Default)]
 struct Spans<'a> {
-    message_content: Option<&'a [u8]>,
-    content: Option<&'a [u8]>,
-    tool_use_result: Option<&'a [u8]>,
+    raw: [Option<&'a [u8]>; 3],
     /// A lazy value was replaced by a repeated key. serde, keeping them,
     /// checks each one, so keeping is then left to serde.
     replaced: bool,
 }
 
 impl<'a> Spans<'a> {
-    fn set(slot: &mut Option<&'a [u8]>, replaced: &mut bool, raw: Option<&'a [u8]>) {
-        *replaced |= slot.is_some();
+    fn set(&mut self, field: LazyField, raw: Option<&'a [u8]>) {
+        let slot = &mut self.raw[field as usize];
+        self.replaced |= slot.is_some();
         *slot = raw;
+    }
+
+    fn get(&self, field: LazyField) -> Option<&'a [u8]> {
+        self.raw[field as usize]
     }
 }
 
@@ -112,15 +124,16 @@ impl<'a> Scanned<'a> {
                 .ok()
                 .map(|v| Lazy(Some(v))),
         };
-        let (Some(content), Some(result)) =
-            (keep(self.spans.content), keep(self.spans.tool_use_result))
-        else {
+        let (Some(content), Some(result)) = (
+            keep(self.spans.get(LazyField::Content)),
+            keep(self.spans.get(LazyField::ToolUseResult)),
+        ) else {
             return false;
         };
         rec.content = content;
         rec.tool_use_result = result;
         if let Some(m) = rec.message.as_mut() {
-            let Some(c) = keep(self.spans.message_content) else {
+            let Some(c) = keep(self.spans.get(LazyField::MessageContent)) else {
                 return false;
             };
             m.content = c;
@@ -479,6 +492,13 @@ impl<'a> Scanner<'a> {
         Ok(&self.b[start..self.at])
     }
 
+    /// A lazy value: its raw text, kept aside for `Scanned::keep`.
+    fn lazy(&mut self, field: LazyField) -> Step<()> {
+        let raw = self.raw()?;
+        self.spans.set(field, Some(raw));
+        Ok(())
+    }
+
     fn record(&mut self, r: &mut Record<'a>) -> Step<()> {
         self.object(|s, key| {
             match key {
@@ -497,21 +517,12 @@ impl<'a> Scanner<'a> {
                     r.compact_metadata = serde_json::from_slice(s.raw()?).map_err(|_| Unsure)?;
                 }
                 b"message" => {
-                    let sp = &mut s.spans;
-                    Spans::set(&mut sp.message_content, &mut sp.replaced, None);
+                    s.spans.set(LazyField::MessageContent, None);
                     r.message = s.nullable(|s, _| s.message())?;
                 }
                 b"agentId" => r.agent_id = s.text()?,
-                b"content" => {
-                    let raw = s.raw()?;
-                    let sp = &mut s.spans;
-                    Spans::set(&mut sp.content, &mut sp.replaced, Some(raw));
-                }
-                b"toolUseResult" => {
-                    let raw = s.raw()?;
-                    let sp = &mut s.spans;
-                    Spans::set(&mut sp.tool_use_result, &mut sp.replaced, Some(raw));
-                }
+                b"content" => s.lazy(LazyField::Content)?,
+                b"toolUseResult" => s.lazy(LazyField::ToolUseResult)?,
                 _ => s.skip_value()?,
             }
             Ok(())
@@ -523,11 +534,7 @@ impl<'a> Scanner<'a> {
         let mut m = Message::default();
         self.object(|s, key| {
             match key {
-                b"content" => {
-                    let raw = s.raw()?;
-                    let sp = &mut s.spans;
-                    Spans::set(&mut sp.message_content, &mut sp.replaced, Some(raw));
-                }
+                b"content" => s.lazy(LazyField::MessageContent)?,
                 b"id" => m.id = s.text()?,
                 b"model" => m.model = s.text()?,
                 b"usage" => m.usage = s.nullable(|s, _| s.usage())?,
