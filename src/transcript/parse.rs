@@ -95,11 +95,11 @@ impl Span {
         }
     }
     fn see(&mut self, at: Option<Millis>) {
-        self.records += 1;
-        if let Some(t) = at {
-            self.first = Some(self.first.map_or(t, |f| f.min(t)));
-            self.last = Some(self.last.map_or(t, |l| l.max(t)));
-        }
+        self.merge(&Span {
+            first: at,
+            last: at,
+            records: 1,
+        });
     }
     fn merge(&mut self, other: &Span) {
         self.records += other.records;
