@@ -1,4 +1,5 @@
-//! Wire types: what a Claude Code transcript line holds, as serde reads it.
+//! Wire types: what a Claude Code transcript line holds, as serde reads it
+//! (and as `scan.rs` fills them for the lines it reads itself).
 //!
 //! Only the fields sessionkit uses are named; everything else is skipped by
 //! serde without being materialised. Strings borrow from the line when they
@@ -75,9 +76,9 @@ pub(crate) struct Message<'a> {
     pub id: Option<Text<'a>>,
     pub model: Option<Text<'a>>,
     pub usage: Option<Usage>,
-    /// The content blocks, unparsed: read only when a byte search says they
-    /// may hold a spawn call or a spawn's result (most bytes of a transcript
-    /// are content that counting never needs).
+    /// The content blocks, unparsed: kept only when the record may hold a
+    /// spawn call or a spawn's result (most bytes of a transcript are content
+    /// that counting never needs).
     pub content: Lazy<'a>,
 }
 
@@ -119,7 +120,7 @@ pub(crate) struct Sidecar {
 
 /// One content block, as far as the tree needs it: `tool_use` blocks (spawn
 /// calls) and `tool_result` blocks (their results). Read only on the rare
-/// records a byte search selects, so plain owned strings are fine.
+/// records whose content is kept, so plain owned strings are fine.
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub(crate) struct Block {
@@ -173,9 +174,10 @@ thread_local! {
     static CAPTURE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Whether `Lazy` fields of the lines parsed next on this thread are kept.
-/// The parser sets it per line from a byte search, so the content of the
-/// many lines that cannot matter is skipped without UTF-8 validation.
+/// Whether `Lazy` fields of the lines serde parses next on this thread are
+/// kept. The parser reads a line without them first and again with them only
+/// when the record wants them, so the content of the many lines that cannot
+/// matter is skipped without UTF-8 validation.
 pub(crate) fn capture(on: bool) {
     CAPTURE.with(|c| c.set(on));
 }
