@@ -494,7 +494,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__check)
-            opts="-q -h --root --max-file-size --no-recount --labels --min-accuracy --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --no-recount --labels --min-accuracy --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -504,7 +504,7 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-file-size)
+                --max-line-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1804,7 +1804,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__ingest)
-            opts="-q -h --root --max-file-size --strict --strict-pricing --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1814,7 +1814,7 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-file-size)
+                --max-line-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2384,7 +2384,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__replay)
-            opts="-q -h --root --max-file-size --strict --strict-pricing --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2394,7 +2394,7 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-file-size)
+                --max-line-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

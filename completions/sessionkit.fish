@@ -69,7 +69,7 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "completions" 
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "man" -d 'Print the man page (or write every page into a directory)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l max-file-size -d 'Per-file size cap in bytes; larger files are skipped as oversize [default: setting ingest.max_file_size, 64 MiB]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -88,7 +88,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s q -l qu
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-file-size -d 'Per-file size cap in bytes; larger files are skipped as oversize [default: setting ingest.max_file_size, 64 MiB]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -285,7 +285,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s q -l qui
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-file-size -d 'Per-file size cap in bytes; larger files are skipped as oversize [default: setting ingest.max_file_size, 64 MiB]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l labels -d 'Compare stored parents with hand-written labels (`<session>.json` files in DIR)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l min-accuracy -d 'With --labels: exit 1 when the share of correct parents is below this' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F

@@ -81,7 +81,14 @@ pub const SETTINGS: &[Setting] = &[
         env: "SESSIONKIT_MAX_FILE_SIZE",
         default: "67108864",
         kind: Kind::Count,
-        about: "bytes above which a transcript file is skipped as oversize (ingest --max-file-size)",
+        about: "older name of ingest.max_line_size, honoured when that is not set (files themselves have no cap)",
+    },
+    Setting {
+        key: "ingest.max_line_size",
+        env: "SESSIONKIT_MAX_LINE_SIZE",
+        default: "67108864",
+        kind: Kind::Count,
+        about: "bytes above which a transcript line is a degraded line, not read (ingest --max-line-size)",
     },
     Setting {
         key: "lease.hours",

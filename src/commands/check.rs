@@ -94,10 +94,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     if let Some(roots) = roots {
         let opts = Options {
             strict: false,
-            max_file_size: match args.corpus.max_file_size {
-                Some(n) => n,
-                None => settings::count(&store, "ingest.max_file_size")?,
-            },
+            max_line_size: super::ingest::line_cap(&store, &args.corpus)?,
             replay: false,
             only: Default::default(),
             strict_pricing: false,

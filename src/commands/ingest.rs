@@ -18,9 +18,9 @@ pub struct CorpusArgs {
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
 
-    /// Per-file size cap in bytes; larger files are skipped as oversize [default: setting ingest.max_file_size, 64 MiB]
-    #[arg(long, value_name = "BYTES")]
-    pub max_file_size: Option<u64>,
+    /// Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]
+    #[arg(long, value_name = "BYTES", alias = "max-file-size")]
+    pub max_line_size: Option<u64>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -71,19 +71,35 @@ pub(crate) fn roots(ctx: &Ctx, args: &CorpusArgs) -> Result<Option<Vec<ingest::R
     Ok(Some(ingest::resolve_roots(&given)?))
 }
 
+/// The line cap in force: `--max-line-size`, else the setting
+/// `ingest.max_line_size`, else the older `ingest.max_file_size` (which
+/// capped files before a session could be read as a stream; a value set
+/// for it is kept, as the line cap), else 64 MiB.
+pub(crate) fn line_cap(store: &crate::store::Store, args: &CorpusArgs) -> Result<u64> {
+    if let Some(n) = args.max_line_size {
+        anyhow::ensure!(n > 0, "--max-line-size must be a positive number of bytes");
+        return Ok(n);
+    }
+    let line = settings::lookup("ingest.max_line_size")?;
+    let (v, source) = settings::effective(store, line)?;
+    if source == settings::Source::Default {
+        let (old, source) = settings::effective(store, settings::lookup("ingest.max_file_size")?)?;
+        if source != settings::Source::Default {
+            return Ok(old.parse()?);
+        }
+    }
+    Ok(v.parse()?)
+}
+
 pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
     let (corpus, strict) = (&args.corpus, args.strict);
     let Some(roots) = roots(ctx, corpus)? else {
         return Ok(Exit::Success);
     };
     let mut store = ctx.open()?;
-    let max_file_size = match corpus.max_file_size {
-        Some(n) => n,
-        None => settings::count(&store, "ingest.max_file_size")?,
-    };
     let opts = Options {
         strict,
-        max_file_size,
+        max_line_size: line_cap(&store, corpus)?,
         replay,
         only: Default::default(),
         strict_pricing: args.strict_pricing,

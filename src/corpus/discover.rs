@@ -95,6 +95,7 @@ fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
         Ok(rd) => rd,
         Err(_) => {
             skips.push(Skip {
+                root: 0,
                 reason: SkipReason::Unreadable,
                 path: rel.to_string(),
             });
@@ -113,6 +114,7 @@ fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
         };
         let Some(name) = raw.to_str().filter(|n| !n.contains('\\')) else {
             skips.push(Skip {
+                root: 0,
                 reason: SkipReason::BadName,
                 path: join(&raw.to_string_lossy()),
             });
@@ -132,6 +134,7 @@ fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
         };
         if let Some(reason) = reason {
             skips.push(Skip {
+                root: 0,
                 reason,
                 path: join(name),
             });
@@ -147,23 +150,15 @@ fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
     out
 }
 
-/// Checks size bounds of a transcript file; `None` means skipped (recorded).
-fn admit(
-    e: &Entry,
-    rel: String,
-    cap: u64,
-    role: FileRole,
-    skips: &mut Vec<Skip>,
-) -> Option<PlannedFile> {
-    let reason = if e.meta.len() == 0 {
-        Some(SkipReason::Empty)
-    } else if e.meta.len() > cap {
-        Some(SkipReason::Oversize)
-    } else {
-        None
-    };
-    if let Some(reason) = reason {
-        skips.push(Skip { reason, path: rel });
+/// Admits a transcript file of any size but an empty one (`None`: skipped,
+/// recorded). Size is no reason to skip: a session is read as a stream.
+fn admit(e: &Entry, rel: String, role: FileRole, skips: &mut Vec<Skip>) -> Option<PlannedFile> {
+    if e.meta.len() == 0 {
+        skips.push(Skip {
+            root: 0,
+            reason: SkipReason::Empty,
+            path: rel,
+        });
         return None;
     }
     Some(PlannedFile {
@@ -179,10 +174,19 @@ fn admit(
 /// Walks one root. Sessions already found under an earlier root or a
 /// lexicographically smaller slug win; later copies are `duplicate-session`.
 pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
+    let first_skip = into.skips.len();
+    walk_root(root_idx, root, cap, into);
+    for s in &mut into.skips[first_skip..] {
+        s.root = root_idx;
+    }
+}
+
+fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     let skips = &mut into.skips;
     for slug in list(root, "", skips) {
         if !slug.meta.is_dir() {
             skips.push(Skip {
+                root: 0,
                 reason: SkipReason::NonArtifact,
                 path: slug.name,
             });
@@ -199,6 +203,7 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
             if let Some(sid) = e.name.strip_suffix(".jsonl").filter(|s| is_session_uuid(s)) {
                 if into.sessions.contains_key(sid) {
                     skips.push(Skip {
+                        root: 0,
                         reason: SkipReason::DuplicateSession,
                         path: rel,
                     });
@@ -210,16 +215,21 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                     used_dirs.push(sid);
                     walk_session_dir(d, &format!("{}/{sid}", slug.name), cap, &mut agents, skips);
                 }
-                let Some(main) = admit(e, rel, cap, FileRole::Main, skips) else {
+                let Some(main) = admit(e, rel, FileRole::Main, skips) else {
                     // The session is skipped: so are its subagent files, for the same reason.
                     let reason = skips.last().map_or(SkipReason::Empty, |s| s.reason);
                     for a in agents {
                         skips.push(Skip {
+                            root: 0,
                             reason,
                             path: a.rel,
                         });
                         if let Some((rel, ..)) = a.sidecar {
-                            skips.push(Skip { reason, path: rel });
+                            skips.push(Skip {
+                                root: 0,
+                                reason,
+                                path: rel,
+                            });
                         }
                     }
                     continue;
@@ -240,7 +250,7 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                     layout: AgentLayout::Flat,
                     workflow_id: None,
                 };
-                if let Some(file) = admit(e, rel, cap, role, skips) {
+                if let Some(file) = admit(e, rel, role, skips) {
                     into.flat.push(FlatAgentFile {
                         root: root_idx,
                         slug: slug.name.clone(),
@@ -249,6 +259,7 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                 }
             } else {
                 skips.push(Skip {
+                    root: 0,
                     reason: SkipReason::NonArtifact,
                     path: rel,
                 });
@@ -265,11 +276,13 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                 walk_session_dir(d, &rel, cap, &mut orphans, skips);
                 for o in orphans {
                     skips.push(Skip {
+                        root: 0,
                         reason: SkipReason::OrphanAgent,
                         path: o.rel,
                     });
                     if let Some((rel, ..)) = o.sidecar {
                         skips.push(Skip {
+                            root: 0,
                             reason: SkipReason::OrphanAgent,
                             path: rel,
                         });
@@ -277,6 +290,7 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                 }
             } else {
                 skips.push(Skip {
+                    root: 0,
                     reason: SkipReason::NonArtifact,
                     path: rel,
                 });
@@ -299,6 +313,7 @@ fn walk_session_dir(
             walk_agents(&e, &erel, cap, None, agents, skips);
         } else {
             skips.push(Skip {
+                root: 0,
                 reason: SkipReason::NonArtifact,
                 path: erel,
             });
@@ -330,6 +345,7 @@ fn walk_agents(
                             walk_agents(&wf, &wrel, cap, Some(id), agents, skips);
                         }
                         _ => skips.push(Skip {
+                            root: 0,
                             reason: SkipReason::NonArtifact,
                             path: wrel,
                         }),
@@ -337,6 +353,7 @@ fn walk_agents(
                 }
             } else {
                 skips.push(Skip {
+                    root: 0,
                     reason: SkipReason::NonArtifact,
                     path: erel,
                 });
@@ -351,7 +368,7 @@ fn walk_agents(
                 },
                 workflow_id: workflow.map(str::to_string),
             };
-            match admit(e, erel, cap, role, skips) {
+            match admit(e, erel, role, skips) {
                 Some(f) => agents.push(f),
                 None => {
                     if let Some(last) = skips.last() {
@@ -368,6 +385,7 @@ fn walk_agents(
             // The workflow journal: known, and not needed for counting.
         } else {
             skips.push(Skip {
+                root: 0,
                 reason: SkipReason::NonArtifact,
                 path: erel,
             });
@@ -388,7 +406,11 @@ fn walk_agents(
             None if size > cap => SkipReason::Oversize,
             None => SkipReason::NonArtifact,
         };
-        skips.push(Skip { reason, path: rel });
+        skips.push(Skip {
+            root: 0,
+            reason,
+            path: rel,
+        });
     }
 }
 

@@ -5,12 +5,16 @@ mod discover;
 mod read;
 
 pub use discover::{Discovery, FlatAgentFile, PlannedFile, SessionFiles, discover, fingerprint};
-pub use read::{ReadError, io_detail, read_head, read_into};
+pub use read::{
+    Opened, ReadError, TAIL_CHECK, io_detail, open, read_head, read_into, read_more, tail_hash,
+};
 
 use std::path::{Path, PathBuf};
 
-/// Default per-file cap: 64 MiB (study-agenthropic-ingest.md §e).
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+/// Default per-line cap: 64 MiB (study-agenthropic-ingest.md §e caps a file
+/// there; real sessions pass it, so the cap moved to the line). A longer
+/// line is a degraded line; a sidecar longer than this is not read.
+pub const DEFAULT_MAX_LINE_SIZE: u64 = 64 * 1024 * 1024;
 
 /// Why an entry of the corpus was not read. Every skip is counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -64,6 +68,8 @@ impl std::fmt::Display for SkipReason {
 /// One skipped entry: why, and where (relative to its root).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skip {
+    /// Which root of the run (0-based).
+    pub root: usize,
     pub reason: SkipReason,
     pub path: String,
 }

@@ -1,4 +1,5 @@
-//! Reading untrusted corpus files: no links followed, re-checked after open, capped.
+//! Reading untrusted corpus files: no links followed, re-checked after open,
+//! read as a stream (files have no size cap; lines and sidecars do).
 
 use std::fs::File;
 use std::io::Read;
@@ -45,9 +46,21 @@ pub fn io_detail(e: &std::io::Error) -> String {
     }
 }
 
-/// Opens `path` without following a link, checks on the open descriptor that
-/// it is a regular file of at most `cap` bytes, and reads at most `limit` bytes.
-fn open_checked(path: &Path, cap: u64) -> Result<(File, u64), ReadError> {
+/// A corpus file opened for reading: a regular file, not a link, with the
+/// identity a later run checks before it reads on from where this one stopped.
+#[derive(Debug)]
+pub struct Opened {
+    pub file: File,
+    pub len: u64,
+    pub dev: u64,
+    pub ino: u64,
+}
+
+/// Opens `path` without following a link and checks on the open descriptor
+/// that it is a regular file. Files have no size cap: a session of any size
+/// is read as a stream (lines have one).
+pub fn open(path: &Path) -> Result<Opened, ReadError> {
+    use std::os::unix::fs::MetadataExt;
     let file = open_nofollow(path)?;
     let meta = file.metadata().map_err(|e| ReadError {
         reason: SkipReason::Unreadable,
@@ -59,30 +72,36 @@ fn open_checked(path: &Path, cap: u64) -> Result<(File, u64), ReadError> {
             detail: "not a regular file".into(),
         });
     }
-    if meta.len() > cap {
-        return Err(ReadError {
-            reason: SkipReason::Oversize,
-            detail: format!(
-                "{} bytes is over the {cap}-byte cap (--max-file-size)",
-                meta.len()
-            ),
-        });
-    }
-    Ok((file, meta.len()))
+    Ok(Opened {
+        len: meta.len(),
+        dev: meta.dev(),
+        ino: meta.ino(),
+        file,
+    })
 }
 
-/// Reads a whole file into `buf` (cleared first; its capacity is reused, so a
-/// worker reading many files touches fresh memory only for the largest).
+fn unreadable(e: &std::io::Error) -> ReadError {
+    ReadError {
+        reason: SkipReason::Unreadable,
+        detail: io_detail(e),
+    }
+}
+
+/// Reads a small whole file (a sidecar) into `buf`, at most `cap` bytes.
 pub fn read_into(path: &Path, cap: u64, buf: &mut Vec<u8>) -> Result<(), ReadError> {
-    let (file, len) = open_checked(path, cap)?;
+    let f = open(path)?;
+    if f.len > cap {
+        return Err(ReadError {
+            reason: SkipReason::Oversize,
+            detail: format!("{} bytes is over the {cap}-byte cap", f.len),
+        });
+    }
     buf.clear();
-    buf.reserve(usize::try_from(len).unwrap_or(0).saturating_add(1));
-    file.take(cap.saturating_add(1))
+    buf.reserve(usize::try_from(f.len).unwrap_or(0).saturating_add(1));
+    f.file
+        .take(cap.saturating_add(1))
         .read_to_end(buf)
-        .map_err(|e| ReadError {
-            reason: SkipReason::Unreadable,
-            detail: io_detail(&e),
-        })?;
+        .map_err(|e| unreadable(&e))?;
     if buf.len() as u64 > cap {
         return Err(ReadError {
             reason: SkipReason::Oversize,
@@ -93,16 +112,38 @@ pub fn read_into(path: &Path, cap: u64, buf: &mut Vec<u8>) -> Result<(), ReadErr
 }
 
 /// Reads the first `limit` bytes of a file under the same rules.
-pub fn read_head(path: &Path, cap: u64, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let (file, _) = open_checked(path, cap)?;
+pub fn read_head(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let f = open(path)?;
     let mut buf = Vec::new();
-    file.take(limit)
+    f.file
+        .take(limit)
         .read_to_end(&mut buf)
-        .map_err(|e| ReadError {
-            reason: SkipReason::Unreadable,
-            detail: io_detail(&e),
-        })?;
+        .map_err(|e| unreadable(&e))?;
     Ok(buf)
+}
+
+/// Bytes a resume check hashes before the offset it goes on from.
+pub const TAIL_CHECK: u64 = 4096;
+
+/// SHA-256 (hex) of the up to `TAIL_CHECK` bytes before `offset`: what a
+/// later run compares to tell a file that only grew from one rewritten.
+pub fn tail_hash(f: &File, offset: u64) -> Result<String, ReadError> {
+    use sha2::{Digest, Sha256};
+    use std::os::unix::fs::FileExt;
+    let from = offset.saturating_sub(TAIL_CHECK);
+    let mut buf = vec![0u8; (offset - from) as usize];
+    f.read_exact_at(&mut buf, from)
+        .map_err(|e| unreadable(&e))?;
+    Ok(Sha256::digest(&buf)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// Appends up to `max` bytes of `f` (read on from where it is) to `buf`;
+/// returns how many (0 at the end of the file).
+pub fn read_more(f: &mut File, max: u64, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+    f.take(max).read_to_end(buf).map_err(|e| unreadable(&e))
 }
 
 #[cfg(test)]
@@ -138,6 +179,35 @@ mod tests {
         );
         assert_eq!(read_capped(&f, 9).unwrap_err().reason, SkipReason::Oversize);
         assert_eq!(read_capped(&f, 10).unwrap(), b"0123456789");
-        assert_eq!(read_head(&f, 10, 4).unwrap(), b"0123");
+        assert_eq!(read_head(&f, 4).unwrap(), b"0123");
+        assert_eq!(open(&l).unwrap_err().reason, SkipReason::Symlink);
+        assert_eq!(open(&f).unwrap().len, 10);
+    }
+
+    /// The tail hash covers the 4 KiB before the offset, no more: a change
+    /// before that window is not seen (the file identity and size are the
+    /// other checks), a change inside it is.
+    #[test]
+    fn tail_hash_covers_the_window_before_the_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        let mut bytes = vec![b'a'; 10_000];
+        std::fs::write(&f, &bytes).unwrap();
+        let h = |off| tail_hash(&open(&f).unwrap().file, off).unwrap();
+        let (at_9000, at_3) = (h(9000), h(3));
+        assert_eq!(at_3.len(), 64);
+        bytes[4903] = b'b'; // before 9000 - 4096 = 4904: outside the window
+        std::fs::write(&f, &bytes).unwrap();
+        assert_eq!(h(9000), at_9000);
+        bytes[4904] = b'b';
+        std::fs::write(&f, &bytes).unwrap();
+        assert_ne!(h(9000), at_9000);
+        assert_eq!(h(3), at_3);
+        assert_eq!(
+            tail_hash(&open(&f).unwrap().file, 20_000)
+                .unwrap_err()
+                .reason,
+            SkipReason::Unreadable
+        );
     }
 }

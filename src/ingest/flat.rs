@@ -30,12 +30,7 @@ fn owner_in(head: &[u8]) -> Option<String> {
 }
 
 /// Moves each flat file into its owner's `agents`; returns bytes read.
-pub(super) fn assign(
-    store: &mut Store,
-    roots: &[Root],
-    cap: u64,
-    d: &mut Discovery,
-) -> Result<u64> {
+pub(super) fn assign(store: &mut Store, roots: &[Root], d: &mut Discovery) -> Result<u64> {
     let mut bytes = 0;
     let flat = std::mem::take(&mut d.flat);
     let mut learned: HashMap<usize, Vec<(String, Option<String>)>> = HashMap::new();
@@ -49,7 +44,7 @@ pub(super) fn assign(
         };
         let owner = match memo.get(&f.file.rel) {
             Some(o) => o.clone(),
-            None => match corpus::read_head(&f.file.abs, cap, HEAD_BYTES) {
+            None => match corpus::read_head(&f.file.abs, HEAD_BYTES) {
                 Ok(head) => {
                     bytes += head.len() as u64;
                     let o = owner_in(&head);
@@ -61,6 +56,7 @@ pub(super) fn assign(
                 }
                 Err(e) => {
                     d.skips.push(Skip {
+                        root: f.root,
                         reason: e.reason,
                         path: f.file.rel,
                     });
@@ -74,6 +70,7 @@ pub(super) fn assign(
         {
             Some(s) => s.agents.push(f.file),
             None => d.skips.push(Skip {
+                root: f.root,
                 reason: SkipReason::OrphanAgent,
                 path: f.file.rel,
             }),

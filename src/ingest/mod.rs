@@ -7,6 +7,7 @@
 mod flat;
 pub mod labels;
 mod recount;
+mod stream;
 mod summary;
 
 use std::collections::BTreeSet;
@@ -18,13 +19,15 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 pub use recount::{Finding, recount};
-pub use summary::{FailureNote, Summary};
+pub use stream::PART_BYTES;
+pub use summary::{FailureNote, SkippedPath, Summary};
 
 use crate::clock;
-use crate::corpus::{self, Discovery, SessionFiles, Skip};
-use crate::store::projection::{MessageCounts, SessionMeta};
+use crate::corpus::{self, Discovery, SessionFiles};
+use crate::store::projection::{MessageCounts, Projection, SessionMeta};
 use crate::store::{Checkpointer, Store};
-use crate::transcript::{BadLine, ParsedSession, SessionParser};
+use crate::transcript::ParsedSession;
+use stream::{Buffers, Event, Failure, ResumeState};
 
 /// The harness name Claude Code sessions are stored under.
 pub const CLAUDE_CODE: &str = "claude-code";
@@ -33,7 +36,8 @@ pub const CLAUDE_CODE: &str = "claude-code";
 #[derive(Debug, Clone)]
 pub struct Options {
     pub strict: bool,
-    pub max_file_size: u64,
+    /// Lines longer than this are degraded lines (files have no cap).
+    pub max_line_size: u64,
     /// Re-project every session found, ignoring checkpoints and quarantine.
     pub replay: bool,
     /// Only these sessions (by id); empty means all.
@@ -77,32 +81,20 @@ pub fn discover(store: &mut Store, roots: &[Root], cap: u64) -> Result<(Discover
     for (i, r) in roots.iter().enumerate() {
         corpus::discover(i, &r.path, cap, &mut d);
     }
-    let bytes = flat::assign(store, roots, cap, &mut d)?;
+    let bytes = flat::assign(store, roots, &mut d)?;
     for s in d.sessions.values_mut() {
         s.agents.sort_by(|a, b| a.rel.cmp(&b.rel));
     }
     Ok((d, bytes))
 }
 
-/// One unit of work: a session to read and parse.
+/// One unit of work: a session to read and parse, from where the last run
+/// stopped when it left a state to resume from.
 struct Job {
     files: SessionFiles,
     fingerprint: String,
     size: u64,
-}
-
-/// What a worker hands back: the parsed session or why it failed, and what
-/// reading it skipped and cost.
-struct Outcome {
-    result: Result<Box<ParsedSession>, Failure>,
-    skips: Vec<Skip>,
-    bytes: u64,
-}
-
-/// Why a session could not be ingested; `strict` when `--strict` made it fail.
-struct Failure {
-    reason: String,
-    strict: bool,
+    resume: Option<ResumeState>,
 }
 
 /// Runs ingest (or replay) over `roots` into `store`.
@@ -113,11 +105,11 @@ pub fn run(
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<Summary> {
     let started = Instant::now();
-    let (discovery, head_bytes) = discover(store, roots, opts.max_file_size)?;
+    let (discovery, head_bytes) = discover(store, roots, opts.max_line_size)?;
     let mut sum = Summary::new(roots.len());
     sum.bytes_read = head_bytes;
     for s in &discovery.skips {
-        sum.skip(s.reason);
+        sum.skip(s, roots);
     }
     // Work a killed bulk run left behind.
     store.finish_pending()?;
@@ -151,10 +143,18 @@ pub fn run(
             }
         }
         let size = files.main.size + files.agents.iter().map(|a| a.size).sum::<u64>();
+        let resume = if opts.replay {
+            None
+        } else {
+            store
+                .resume_state(&sid)?
+                .and_then(|s| serde_json::from_str::<ResumeState>(&s).ok())
+        };
         jobs.push(Job {
             files,
             fingerprint: fp,
             size,
+            resume,
         });
     }
     // Largest first, so two threads finish together.
@@ -214,8 +214,9 @@ fn process(
         .map_or(2, std::num::NonZero::get)
         .min(jobs.len());
     let next = AtomicUsize::new(0);
-    // Parsed sessions are small; a deep queue lets parsing run ahead of writing.
-    let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(workers * 8);
+    // Parts are small (at most `PART_BYTES` read each); a deep queue lets
+    // parsing run ahead of writing.
+    let (tx, rx) = mpsc::sync_channel::<(usize, Event)>(workers * 8);
     let jobs_ref = &jobs;
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..workers {
@@ -226,8 +227,13 @@ fn process(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs_ref.get(i) else { break };
-                    let out = read_and_parse(&job.files, opts, &mut buf);
-                    if tx.send((i, out)).is_err() {
+                    let mut alive = true;
+                    let resume = job.resume.clone();
+                    stream::read_session(&job.files, opts, resume, &mut buf, &mut |ev| {
+                        alive = tx.send((i, ev)).is_ok();
+                        alive
+                    });
+                    if !alive {
                         break;
                     }
                 }
@@ -235,11 +241,11 @@ fn process(
         }
         drop(tx);
         let result = (|| -> Result<()> {
-            for (i, out) in &rx {
-                let job = &jobs_ref[i];
-                sink.write(job, out)?;
+            for (i, ev) in &rx {
+                let bytes = ev.bytes;
+                sink.write(&jobs_ref[i], ev)?;
                 if let Some(pb) = progress {
-                    pb.inc(job.size);
+                    pb.inc(bytes);
                 }
             }
             Ok(())
@@ -265,7 +271,7 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn write(&mut self, job: &Job, out: Outcome) -> Result<()> {
+    fn write(&mut self, job: &Job, ev: Event) -> Result<()> {
         let (store, roots, known, sum) = (&mut *self.store, self.roots, self.known, &mut *self.sum);
         let sid = job.files.session_id.as_str();
         let meta = SessionMeta {
@@ -276,31 +282,26 @@ impl Sink<'_> {
             fingerprint: &job.fingerprint,
         };
         let now = clock::now();
-        sum.bytes_read += out.bytes;
-        // --strict-pricing (Decision 4): an unpriced model halts its session.
-        let out = match out.result {
-            Ok(parsed) if self.strict_pricing => match unpriced_model(store, &parsed)? {
-                Some(model) => Outcome {
-                    result: Err(Failure {
-                        reason: format!(
-                            "--strict-pricing: model {model:?} has no price (sessionkit pricing set)"
-                        ),
-                        strict: true,
-                    }),
-                    ..out
-                },
-                None => Outcome {
-                    result: Ok(parsed),
-                    ..out
-                },
-            },
-            result => Outcome { result, ..out },
-        };
-        for s in &out.skips {
-            sum.skip(s.reason);
+        sum.bytes_read += ev.bytes;
+        for s in &ev.skips {
+            sum.skip(s, roots);
         }
-        match out.result {
-            Ok(parsed) => {
+        // --strict-pricing (Decision 4): an unpriced model halts its session.
+        let result = match ev.result {
+            Ok(part) if self.strict_pricing => match unpriced_model(store, &part.parsed)? {
+                Some(model) => Err(Failure {
+                    reason: format!(
+                        "--strict-pricing: model {model:?} has no price (sessionkit pricing set)"
+                    ),
+                    strict: true,
+                }),
+                None => Ok(part),
+            },
+            result => result,
+        };
+        match result {
+            Ok(part) => {
+                let parsed = &part.parsed;
                 let project = match parsed.cwd.as_deref() {
                     Some(cwd) => Some(crate::project::project_of(store, cwd)?),
                     None => None,
@@ -309,22 +310,30 @@ impl Sink<'_> {
                     project: project.as_deref(),
                     ..meta
                 };
+                let write = Projection {
+                    meta: &meta,
+                    now,
+                    state: &part.state,
+                    last: part.last,
+                };
                 store
-                    .project_session(&parsed, &meta, now, self.counts.as_mut())
+                    .project_part(parsed, &write, self.counts.as_mut())
                     .with_context(|| format!("writing session {sid}"))?;
                 if let Some(c) = self.ckpt {
                     c.nudge();
                 }
-                if known.contains(sid) {
-                    sum.updated += 1;
-                } else {
-                    sum.new += 1;
-                }
-                if !parsed.bad_lines.is_empty() {
-                    sum.degraded += 1;
-                }
-                sum.agents += parsed.agents.len() as u64;
                 sum.messages_read += parsed.usage.len() as u64;
+                if part.last {
+                    if known.contains(sid) {
+                        sum.updated += 1;
+                    } else {
+                        sum.new += 1;
+                    }
+                    if parsed.bad_lines_total > 0 {
+                        sum.degraded += 1;
+                    }
+                    sum.agents += parsed.agents.len() as u64;
+                }
             }
             Err(Failure { reason, strict }) => {
                 let reason = sanitize_reason(&reason);
@@ -357,95 +366,47 @@ fn unpriced_model(store: &Store, p: &ParsedSession) -> Result<Option<String>> {
         .map(str::to_string))
 }
 
-/// The two buffers a worker reuses from file to file: one transcript and one
-/// sidecar in memory at a time, so peak memory follows the largest file.
-#[derive(Default)]
-pub(crate) struct Buffers {
-    file: Vec<u8>,
-    meta: Vec<u8>,
-}
-
-fn unread(rel: &str, e: &corpus::ReadError) -> BadLine {
-    BadLine {
-        file: rel.to_string(),
-        line: 0,
-        reason: format!("not read: {}: {}", e.reason, e.detail),
-    }
-}
-
-/// Reads the files of a session one at a time (safely) and parses them.
-fn read_and_parse(files: &SessionFiles, opts: &Options, buf: &mut Buffers) -> Outcome {
-    let cap = opts.max_file_size;
-    let mut skips = Vec::new();
-    let mut bytes = 0u64;
-    let mut parser = SessionParser::new(&files.session_id, opts.strict);
-    let fail = |reason: String, strict: bool, skips: Vec<Skip>, bytes: u64| Outcome {
-        result: Err(Failure { reason, strict }),
-        skips,
-        bytes,
-    };
-    if let Err(e) = corpus::read_into(&files.main.abs, cap, &mut buf.file) {
-        skips.push(Skip {
-            reason: e.reason,
-            path: files.main.rel.clone(),
-        });
-        return fail(
-            format!("main transcript {}: {}", e.reason, e.detail),
-            false,
-            skips,
-            bytes,
-        );
-    }
-    bytes += buf.file.len() as u64;
-    if let Err(b) = parser.main_file(&files.main.rel, &buf.file) {
-        return fail(strict_reason(&b), true, skips, bytes);
-    }
-    for a in &files.agents {
-        let step = match corpus::read_into(&a.abs, cap, &mut buf.file) {
-            Err(e) => {
-                skips.push(Skip {
-                    reason: e.reason,
-                    path: a.rel.clone(),
-                });
-                parser.add_bad_line(unread(&a.rel, &e))
-            }
-            Ok(()) => {
-                bytes += buf.file.len() as u64;
-                let sidecar = match &a.sidecar {
-                    None => Ok(None),
-                    Some((rel, abs, _, _)) => match corpus::read_into(abs, cap, &mut buf.meta) {
-                        Ok(()) => {
-                            bytes += buf.meta.len() as u64;
-                            Ok(Some((rel.as_str(), buf.meta.as_slice())))
+/// Reads and parses a whole session in one go (for `check`'s recount):
+/// the parts' messages folded into one, the last part's facts.
+pub(crate) fn read_whole(
+    files: &SessionFiles,
+    opts: &Options,
+    buf: &mut Buffers,
+) -> Result<ParsedSession, Failure> {
+    let mut whole: Option<ParsedSession> = None;
+    let mut failure = None;
+    stream::read_session(files, opts, None, buf, &mut |ev| match ev.result {
+        Ok(part) => {
+            let mut part = *part.parsed;
+            if let Some(mut w) = whole.take() {
+                let mut at: std::collections::HashMap<String, usize> = w
+                    .usage
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| (u.message_id.clone(), i))
+                    .collect();
+                for u in std::mem::take(&mut part.usage) {
+                    match at.get(&u.message_id) {
+                        Some(&i) => w.usage[i].combine(&u),
+                        None => {
+                            at.insert(u.message_id.clone(), w.usage.len());
+                            w.usage.push(u);
                         }
-                        Err(e) => {
-                            skips.push(Skip {
-                                reason: e.reason,
-                                path: rel.clone(),
-                            });
-                            parser.add_bad_line(unread(rel, &e)).map(|()| None)
-                        }
-                    },
-                };
-                sidecar.and_then(|sc| parser.agent_file(&a.rel, &a.role, &buf.file, sc))
+                    }
+                }
+                part.usage = w.usage;
             }
-        };
-        if let Err(b) = step {
-            return fail(strict_reason(&b), true, skips, bytes);
+            whole = Some(part);
+            true
         }
-    }
-    Outcome {
-        result: Ok(Box::new(parser.finish())),
-        skips,
-        bytes,
-    }
-}
-
-fn strict_reason(b: &BadLine) -> String {
-    if b.line == 0 {
-        format!("--strict: {}: {}", b.file, b.reason)
-    } else {
-        format!("--strict: {}:{}: {}", b.file, b.line, b.reason)
+        Err(f) => {
+            failure = Some(f);
+            false
+        }
+    });
+    match failure {
+        Some(f) => Err(f),
+        None => Ok(whole.unwrap_or_default()),
     }
 }
 
@@ -485,14 +446,26 @@ mod tests {
         std::fs::remove_file(&main).unwrap();
         let opts = Options {
             strict: false,
-            max_file_size: 1 << 20,
+            max_line_size: 1 << 20,
             replay: false,
             only: BTreeSet::new(),
             strict_pricing: false,
             bulk_bytes: u64::MAX,
         };
-        let out = read_and_parse(&d.sessions[sid], &opts, &mut Buffers::default());
-        let Err(f) = out.result else {
+        let mut events = Vec::new();
+        stream::read_session(
+            &d.sessions[sid],
+            &opts,
+            None,
+            &mut Buffers::default(),
+            &mut |ev| {
+                events.push(ev);
+                true
+            },
+        );
+        assert_eq!(events.len(), 1);
+        let ev = events.pop().unwrap();
+        let Err(f) = ev.result else {
             panic!("expected a failure")
         };
         assert_eq!(
@@ -500,9 +473,9 @@ mod tests {
             "main transcript unreadable: no such file or directory"
         );
         assert!(!f.strict);
-        assert_eq!(out.skips.len(), 1);
-        assert_eq!(out.skips[0].reason, corpus::SkipReason::Unreadable);
-        assert_eq!(out.skips[0].path, format!("p/{sid}.jsonl"));
+        assert_eq!(ev.skips.len(), 1);
+        assert_eq!(ev.skips[0].reason, corpus::SkipReason::Unreadable);
+        assert_eq!(ev.skips[0].path, format!("p/{sid}.jsonl"));
     }
 
     #[test]

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 
-use super::{Failure, Options, Root, discover, read_and_parse};
+use super::stream::{Buffers, Failure};
+use super::{Options, Root, discover, read_whole};
 use crate::corpus;
 use crate::store::Store;
 use crate::transcript::Buckets;
@@ -52,12 +53,12 @@ impl Finding {
 
 /// Re-reads the sessions found under `roots` that the database holds.
 pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<Finding>> {
-    let (d, _) = discover(store, roots, opts.max_file_size)?;
+    let (d, _) = discover(store, roots, opts.max_line_size)?;
     let known = store.session_ids()?;
     let checkpoints = store.checkpoints()?;
     let failures = store.failures()?;
     let mut out = Vec::new();
-    let mut buf = super::Buffers::default();
+    let mut buf = Buffers::default();
     for (sid, files) in &d.sessions {
         if !known.contains(sid) {
             if !failures.contains_key(sid) {
@@ -79,7 +80,7 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
             ));
             continue;
         }
-        let parsed = match read_and_parse(files, opts, &mut buf).result {
+        let parsed = match read_whole(files, opts, &mut buf) {
             Ok(parsed) => parsed,
             Err(Failure { reason, .. }) => {
                 let detail = format!(

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::corpus::SkipReason;
+use crate::corpus::{Skip, SkipReason};
 
 /// A session that failed this run, or sits in quarantine.
 #[derive(Debug, Clone, Serialize)]
@@ -13,6 +13,17 @@ pub struct FailureNote {
     pub reason: String,
     pub attempt: i64,
     pub quarantined: bool,
+}
+
+/// One path a run did not read, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedPath {
+    /// Relative to its corpus root.
+    pub path: String,
+    pub reason: &'static str,
+    /// Which `--root` (0-based), when the run had several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<usize>,
 }
 
 /// Counts of one run. Field names are the JSON contract.
@@ -39,6 +50,8 @@ pub struct Summary {
     /// Token rows in the whole database after the run (one per message id).
     pub token_rows: u64,
     pub skipped: BTreeMap<&'static str, u64>,
+    /// Every path counted in `skipped`, with its root and reason.
+    pub skipped_paths: Vec<SkippedPath>,
     pub bytes_read: u64,
     pub elapsed_ms: u64,
     pub failures: Vec<FailureNote>,
@@ -61,6 +74,7 @@ impl Summary {
             messages_read: 0,
             token_rows: 0,
             skipped: SkipReason::ALL.iter().map(|r| (r.as_str(), 0)).collect(),
+            skipped_paths: Vec::new(),
             bytes_read: 0,
             elapsed_ms: 0,
             failures: Vec::new(),
@@ -68,7 +82,15 @@ impl Summary {
         }
     }
 
-    pub fn skip(&mut self, reason: SkipReason) {
-        *self.skipped.entry(reason.as_str()).or_default() += 1;
+    /// Counts a skip and names its path (relative to its root, which is
+    /// named too when the run has several).
+    pub fn skip(&mut self, s: &Skip, roots: &[super::Root]) {
+        *self.skipped.entry(s.reason.as_str()).or_default() += 1;
+        let root = if roots.len() > 1 { Some(s.root) } else { None };
+        self.skipped_paths.push(SkippedPath {
+            path: s.path.clone(),
+            reason: s.reason.as_str(),
+            root,
+        });
     }
 }

@@ -32,6 +32,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0011_demand_check",
         include_str!("migrations/0011_demand_check.sql"),
     ),
+    ("0012_resume", include_str!("migrations/0012_resume.sql")),
 ];
 
 /// The schema version this binary writes.

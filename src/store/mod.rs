@@ -3,6 +3,7 @@
 
 pub mod briefing;
 pub mod costs;
+mod delta;
 pub mod events;
 pub mod memories;
 mod migrate;

@@ -7,6 +7,7 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::Store;
+use super::delta::merge_observations;
 use super::events::{evidence_of, mirror_main, pending_for};
 use crate::clock::Millis;
 use crate::pricing::PriceTable;
@@ -18,6 +19,37 @@ use crate::transcript::{
 
 /// Failures before a session is quarantined until its files change.
 pub const MAX_ATTEMPTS: i64 = 3;
+
+/// How one part of a session is written.
+pub struct Projection<'a> {
+    pub meta: &'a SessionMeta<'a>,
+    pub now: Millis,
+    /// The state to resume from after this part (JSON).
+    pub state: &'a str,
+    /// The session's last part: its checkpoint is written, and agents its
+    /// files no longer show are removed.
+    pub last: bool,
+}
+
+/// Stores the resume state and, after the last part, the checkpoint.
+fn finish_part(tx: &Transaction<'_>, sid: &str, w: &Projection<'_>) -> Result<()> {
+    tx.execute(
+        "INSERT INTO ingest_resume(session_id, revision, state) VALUES (?1, ?2, ?3)
+         ON CONFLICT(session_id) DO UPDATE SET revision = excluded.revision, state = excluded.state",
+        params![sid, PARSER_REVISION, w.state],
+    )?;
+    if w.last {
+        tx.execute(
+            "INSERT INTO ingest_checkpoints(session_id, scope, fingerprint, revision, recorded_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(session_id) DO UPDATE SET scope = excluded.scope, fingerprint = excluded.fingerprint,
+               revision = excluded.revision, recorded_at = excluded.recorded_at",
+            params![sid, w.meta.scope, w.meta.fingerprint, PARSER_REVISION, w.now],
+        )?;
+    }
+    tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [sid])?;
+    Ok(())
+}
 
 /// What is known about a session besides its parsed content.
 pub struct SessionMeta<'a> {
@@ -123,14 +155,42 @@ impl Store {
         Ok(())
     }
 
+    /// The state the last ingest of a session left to resume from (JSON),
+    /// when it was left at this parser revision.
+    pub fn resume_state(&self, session_id: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT state FROM ingest_resume WHERE session_id = ?1 AND revision = ?2",
+                params![session_id, PARSER_REVISION],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Writes one part of a session: the first part of a session read from
+    /// its start replaces what was projected from it; a later part, or one
+    /// read on from where the last run stopped, adds to it.
+    pub fn project_part(
+        &mut self,
+        p: &ParsedSession,
+        w: &Projection<'_>,
+        counts: Option<&mut MessageCounts>,
+    ) -> Result<()> {
+        if p.delta {
+            self.project_delta(p, w, counts)
+        } else {
+            self.project_session(p, w, counts)
+        }
+    }
+
     /// Replaces everything projected from one session, settles the token rows
     /// of every message it holds or held, and commits its checkpoint — all in
     /// one transaction.
-    pub fn project_session(
+    fn project_session(
         &mut self,
         p: &ParsedSession,
-        meta: &SessionMeta<'_>,
-        now: Millis,
+        w: &Projection<'_>,
         counts: Option<&mut MessageCounts>,
     ) -> Result<()> {
         let prices = super::pricing::loaded(&self.prices, &self.conn)?;
@@ -138,8 +198,8 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let sid = p.session_id.as_str();
-        upsert_session(&tx, p, meta)?;
-        replace_agents(&tx, p)?;
+        upsert_session(&tx, p, w.meta, p.synthetic_messages)?;
+        replace_agents(&tx, p, w.last)?;
         let (touched, own) = write_observations(&tx, p, counts, prices)?;
         if touched.is_empty() {
             // Nothing shared moved: the session's counted rows are the ones it
@@ -151,14 +211,46 @@ impl Store {
             refresh_rollup(&tx, &affected)?;
         }
         replace_lines(&tx, p)?;
-        tx.execute(
-            "INSERT INTO ingest_checkpoints(session_id, scope, fingerprint, revision, recorded_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT(session_id) DO UPDATE SET scope = excluded.scope, fingerprint = excluded.fingerprint,
-               revision = excluded.revision, recorded_at = excluded.recorded_at",
-            params![sid, meta.scope, meta.fingerprint, PARSER_REVISION, now],
-        )?;
-        tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [sid])?;
+        finish_part(&tx, sid, w)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Adds a part to what is projected from a session: its messages merge
+    /// with the session's stored ones by the counting rule, its compactions
+    /// and bad lines are appended, its agents and edges are rebuilt from the
+    /// session-wide facts the part carries. The report rollup moves by the
+    /// difference the part made, not by a recount of the session.
+    fn project_delta(
+        &mut self,
+        p: &ParsedSession,
+        w: &Projection<'_>,
+        counts: Option<&mut MessageCounts>,
+    ) -> Result<()> {
+        let prices = super::pricing::loaded(&self.prices, &self.conn)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let sid = p.session_id.as_str();
+        let prior: i64 = tx
+            .query_row(
+                "SELECT synthetic_messages FROM sessions WHERE session_id = ?1",
+                [sid],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(0);
+        upsert_session(&tx, p, w.meta, prior as u64)?;
+        replace_agents(&tx, p, w.last)?;
+        let synthetic = merge_observations(&tx, p, counts, prices)?;
+        if synthetic > 0 {
+            tx.execute(
+                "UPDATE sessions SET synthetic_messages = synthetic_messages + ?2 WHERE session_id = ?1",
+                params![sid, synthetic as i64],
+            )?;
+        }
+        append_lines(&tx, p)?;
+        finish_part(&tx, sid, w)?;
         tx.commit()?;
         Ok(())
     }
@@ -271,7 +363,12 @@ impl Store {
     }
 }
 
-fn upsert_session(tx: &Transaction<'_>, p: &ParsedSession, meta: &SessionMeta<'_>) -> Result<()> {
+fn upsert_session(
+    tx: &Transaction<'_>,
+    p: &ParsedSession,
+    meta: &SessionMeta<'_>,
+    synthetic: u64,
+) -> Result<()> {
     tx.execute(
         "INSERT INTO sessions(session_id, harness, project_slug, cwd, project, git_branch, harness_version,
            started_at, last_activity_at, status, status_at, records, unknown_records, synthetic_messages,
@@ -296,20 +393,20 @@ fn upsert_session(tx: &Transaction<'_>, p: &ParsedSession, meta: &SessionMeta<'_
             p.last_activity_at,
             p.records as i64,
             p.unknown_records as i64,
-            p.synthetic_messages as i64,
+            synthetic as i64,
             p.bytes as i64,
-            p.bad_lines.len() as i64
+            p.bad_lines_total as i64
         ],
     )?;
     Ok(())
 }
 
-/// Upserts the session's agents and removes the ones its files no longer
-/// show. Each agent's status is the transcript's evidence unless what is
+/// Upserts the session's agents and, after its last part (`remove_absent`),
+/// removes the ones its files no longer show. Each agent's status is the transcript's evidence unless what is
 /// stored wins over it (Decision 7, `crate::status`); an agent created now
 /// also takes the hook events stored for it before it existed. The session's
 /// status mirrors its main agent.
-fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
+fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession, remove_absent: bool) -> Result<()> {
     let sid = p.session_id.as_str();
     let edges = resolve(p);
     let edge_of: HashMap<&str, &Edge> = edges.iter().map(|e| (e.child.as_str(), e)).collect();
@@ -401,7 +498,10 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
         ])?;
     }
     let keep: BTreeSet<&str> = p.agents.iter().map(|a| a.agent_id.as_str()).collect();
-    for id in stored.keys().filter(|id| !keep.contains(id.as_str())) {
+    let absent = stored
+        .keys()
+        .filter(|id| remove_absent && !keep.contains(id.as_str()));
+    for id in absent {
         tx.execute(
             "DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2",
             params![sid, id],
@@ -497,9 +597,15 @@ fn replace_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
     let sid = p.session_id.as_str();
     tx.execute("DELETE FROM compactions WHERE session_id = ?1", [sid])?;
     tx.execute("DELETE FROM degraded_lines WHERE session_id = ?1", [sid])?;
-    let mut stmt = tx.prepare(
+    append_lines(tx, p)
+}
+
+/// Adds a part's compactions and bad lines.
+fn append_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
+    let sid = p.session_id.as_str();
+    let mut stmt = tx.prepare_cached(
         "INSERT INTO compactions(session_id, file, line, agent_id, occurred_at, trigger, pre_tokens)
-         VALUES (?1,?2,?3,?4,?5,?6,?7)",
+         VALUES (?1,?2,?3,?4,?5,?6,?7) ON CONFLICT(session_id, file, line) DO NOTHING",
     )?;
     for c in &p.compactions {
         stmt.execute(params![
@@ -512,7 +618,7 @@ fn replace_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
             c.pre_tokens
         ])?;
     }
-    let mut stmt = tx.prepare(
+    let mut stmt = tx.prepare_cached(
         "INSERT INTO degraded_lines(session_id, file, line, reason) VALUES (?1,?2,?3,?4)
          ON CONFLICT(session_id, file, line) DO NOTHING",
     )?;
@@ -526,6 +632,22 @@ fn replace_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
 /// that writing a message needs no index lookup to know whether it is shared.
 #[derive(Debug, Default)]
 pub struct MessageCounts(HashMap<String, u32>);
+
+impl MessageCounts {
+    /// Counts one more session holding `id`; whether it is the only one.
+    pub(super) fn add(&mut self, id: &str) -> bool {
+        match self.0.get_mut(id) {
+            Some(n) => {
+                *n += 1;
+                *n == 1
+            }
+            None => {
+                self.0.insert(id.to_string(), 1);
+                true
+            }
+        }
+    }
+}
 
 impl Store {
     /// Loads the count of observing sessions of every message id.
@@ -580,16 +702,7 @@ fn write_observations(
     for u in usage {
         old.remove(&u.message_id);
         let alone = match counts.as_deref_mut() {
-            Some(c) => match c.0.get_mut(u.message_id.as_str()) {
-                Some(n) => {
-                    *n += 1;
-                    *n == 1
-                }
-                None => {
-                    c.0.insert(u.message_id.clone(), 1);
-                    true
-                }
-            },
+            Some(c) => c.add(&u.message_id),
             None => !shared.exists([&u.message_id])?,
         };
         if !alone {
@@ -689,16 +802,16 @@ fn write_rollup(tx: &Transaction<'_>, sid: &str, own: &Rollup) -> Result<()> {
 }
 
 /// One observation row as bound to the INSERT.
-struct ObsRow<'a> {
-    session_id: &'a str,
-    message_id: &'a str,
-    agent_id: Option<&'a str>,
-    record_session_id: Option<&'a str>,
-    model: &'a str,
-    at: Option<i64>,
-    tokens: [i64; 5],
-    counted: bool,
-    cost: Option<i64>,
+pub(super) struct ObsRow<'a> {
+    pub session_id: &'a str,
+    pub message_id: &'a str,
+    pub agent_id: Option<&'a str>,
+    pub record_session_id: Option<&'a str>,
+    pub model: &'a str,
+    pub at: Option<i64>,
+    pub tokens: [i64; 5],
+    pub counted: bool,
+    pub cost: Option<i64>,
 }
 
 /// The cost of a counted message in nano-dollars; `None` when its model has
@@ -736,7 +849,7 @@ fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusql
 }
 
 /// Inserts observation rows, `INSERT_BATCH` per statement.
-fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> {
+pub(super) fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> {
     const COLS: &str = "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model,
         occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
         counted, cost_nanousd) VALUES ";

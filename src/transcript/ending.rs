@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// A transcript's telling last record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Ending {
     /// An assistant record with `isApiErrorMessage: true` (Claude Code writes
     /// one when it gives up on the API: "API Error: ...", a usage limit).

@@ -16,7 +16,7 @@ mod wire;
 
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
-pub use parse::{SessionParser, parse_session};
+pub use parse::{FileCursor, SessionParser, long_line_reason, parse_session};
 pub use spawns::{ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, prompt_hash};
 pub use usage::{Buckets, UsageObservation};
 
@@ -39,7 +39,7 @@ pub enum FileRole {
 }
 
 /// Where an agent's records live (reference/claude-transcript-layouts.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AgentLayout {
     Main,
     /// Layout 1: an `isSidechain` chain inside the main transcript.
@@ -104,7 +104,7 @@ pub struct Compaction {
 }
 
 /// One agent of a session: the main agent (id = session id) or a subagent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Agent {
     pub agent_id: String,
     pub layout: AgentLayout,
@@ -127,8 +127,14 @@ pub struct Agent {
     pub ending: Option<(Ending, Option<Millis>)>,
 }
 
-/// What one session's files say.
-#[derive(Debug, Clone, Default)]
+/// What one session's files say — or, read in parts (a file too large to
+/// hold, or only the bytes appended since the last run), what they say so
+/// far: the session-wide facts (agents, spawns, counts) as of the end of the
+/// part, and the part's own messages, compactions and bad lines.
+///
+/// Serialized without the part's own lists, it is the state a later run
+/// resumes from (`SessionParser::resume`).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ParsedSession {
     pub session_id: String,
     pub cwd: Option<String>,
@@ -137,17 +143,35 @@ pub struct ParsedSession {
     pub started_at: Option<Millis>,
     pub last_activity_at: Option<Millis>,
     pub agents: Vec<Agent>,
-    /// One per message id, in first-seen order.
+    /// One per message id, in first-seen order (this part's).
+    #[serde(skip)]
     pub usage: Vec<UsageObservation>,
+    /// This part's.
+    #[serde(skip)]
     pub compactions: Vec<Compaction>,
     /// Spawn calls (`Task`, `Agent`, `Workflow`) in any transcript, with results.
     pub spawns: Vec<Spawn>,
     pub queue_ops: Vec<QueueOp>,
     pub progress_refs: Vec<ProgressRef>,
+    /// This part's.
+    #[serde(skip)]
     pub bad_lines: Vec<BadLine>,
+    /// Bad lines of the whole session so far (this part's included).
+    pub bad_lines_total: u64,
     pub records: u64,
     pub unknown_records: u64,
+    /// Synthetic messages among this part's `usage`.
+    #[serde(skip)]
     pub synthetic_messages: u64,
     /// Bytes of complete lines read (a still-being-written final line is not counted).
     pub bytes: u64,
+    /// Each file's reading position, in the order the files were begun.
+    pub files: Vec<FileCursor>,
+    /// The main transcript holds inline sidechains: their chains are only
+    /// known whole, so such a session is never resumed, always re-read.
+    pub inline: bool,
+    /// This part continues the session (its messages add to what is stored)
+    /// rather than replacing it.
+    #[serde(skip)]
+    pub delta: bool,
 }

@@ -1,9 +1,12 @@
-//! Reduces the lines of one session's files to a `ParsedSession`.
+//! Reduces the lines of one session's files to a `ParsedSession`, a block
+//! of complete lines at a time, so that a file of any size is read in
+//! bounded memory and a file that only grew is read from where it stopped.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
+use serde::{Deserialize, Serialize};
 
 use super::ending::{self, Ending};
 use super::scan;
@@ -18,12 +21,13 @@ pub type StrictFailure = BadLine;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The part of a file that holds complete lines: after a byte-order mark,
-/// up to its last newline (a final segment with no newline is a write in
-/// progress); and the byte length through that newline.
-fn complete_body(bytes: &[u8]) -> (&[u8], u64) {
+/// The part of a block that holds complete lines: after a byte-order mark
+/// (at the very start of a file only), up to its last newline (a final
+/// segment with no newline is a write in progress, or the rest of the line
+/// in the next block); and the byte length through that newline.
+fn complete_body(bytes: &[u8], file_start: bool) -> (&[u8], u64) {
     let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-    let skip = if bytes[..end].starts_with(BOM) {
+    let skip = if file_start && bytes[..end].starts_with(BOM) {
         BOM.len()
     } else {
         0
@@ -31,7 +35,7 @@ fn complete_body(bytes: &[u8]) -> (&[u8], u64) {
     (&bytes[skip..end], end as u64)
 }
 
-/// The complete lines of a file that are not blank: 1-based number, content
+/// The complete lines of a block that are not blank: 1-based number, content
 /// without the line ending, and the scanner's reading when it had one. A line
 /// the scanner reads tells where it ends, so only the others are searched
 /// for their newline.
@@ -42,6 +46,12 @@ struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
+    /// The length of the line just returned, its line ending included.
+    fn ended_at(&self, line: &[u8]) -> u64 {
+        let start = line.as_ptr() as usize - self.body.as_ptr() as usize;
+        (self.at - start) as u64
+    }
+
     /// The next line, and when the scanner read it, what it read besides
     /// the record it filled in `rec`.
     fn next_into(
@@ -122,19 +132,50 @@ struct SideRecord {
     first: Option<(Option<u64>, Option<String>)>,
 }
 
-/// Parses one session file by file, so a reader holds one file in memory
-/// at a time: `main_file`, then each `agent_file`, then `finish`.
+/// Where the reading of one file stands, between blocks and between runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCursor {
+    pub rel_path: String,
+    pub agent_id: String,
+    pub main: bool,
+    /// Bytes through the last complete line read (a byte-order mark included).
+    pub offset: u64,
+    /// Lines counted so far, blank ones too: the next line is `line + 1`.
+    pub line: u64,
+    /// Whether the file's first user record has been read.
+    pub first_user_seen: bool,
+}
+
+/// What a file being read carries from block to block besides its cursor.
+struct OpenFile {
+    /// Spawn calls of this file still waiting for their result, by id.
+    pending: HashMap<String, usize>,
+    /// The agent the file's records belong to (index into `agents`).
+    agent: usize,
+}
+
+/// Parses one session a block of lines at a time: `begin_main` and
+/// `begin_agent` open each file (main transcript first), `block` feeds its
+/// lines, `take_part` hands over what was read so far, `finish` the rest.
+/// `resume` continues from the state a part left.
 pub struct SessionParser {
-    session_id: String,
-    agents: Vec<Agent>,
-    /// The current agent file's first user message (prompt hash, notification).
-    file_first: Option<(Option<u64>, Option<String>)>,
     out: ParsedSession,
     usage_index: HashMap<String, usize>,
+    /// Each agent's span, by agent id.
     spans: HashMap<String, Span>,
-    /// Each agent's ending, from the last message record of its file.
+    /// Each agent's ending, from its file's last message record.
     endings: HashMap<String, (Ending, Option<Millis>)>,
+    /// Parent of each inline sidechain record (by uuid) seen so far.
+    side_parent: HashMap<String, Option<String>>,
+    open: Vec<Option<OpenFile>>,
     strict: bool,
+    /// Lines longer than this (line ending included) are degraded, not read.
+    line_cap: u64,
+}
+
+/// Why a line over the line cap was not read.
+pub fn long_line_reason(len: u64, cap: u64) -> String {
+    format!("line of {len} bytes is over the {cap}-byte line cap (ingest.max_line_size); not read")
 }
 
 impl SessionParser {
@@ -150,6 +191,7 @@ impl SessionParser {
             return Err(bad);
         }
         self.out.bad_lines.push(bad);
+        self.out.bad_lines_total += 1;
         Ok(())
     }
 
@@ -180,7 +222,7 @@ impl SessionParser {
             self.out.usage[i].combine_parts(buckets, model, at);
             return;
         }
-        if let Some(obs) = observation(rec, agent, &self.session_id, at) {
+        if let Some(obs) = observation(rec, agent, &self.out.session_id, at) {
             self.usage_index
                 .insert(obs.message_id.clone(), self.out.usage.len());
             self.out.usage.push(obs);
@@ -188,7 +230,6 @@ impl SessionParser {
     }
 }
 
-/// The message id, model and token buckets of a record that carries usage.
 fn usage_parts<'r>(rec: &'r Record<'_>) -> Option<(&'r str, &'r str, Buckets)> {
     let msg = rec.message.as_ref()?;
     let usage = msg.usage.as_ref()?;
@@ -253,9 +294,6 @@ impl SessionParser {
     /// line is returned as an error; otherwise it is listed in `bad_lines`.
     pub fn new(session_id: &str, strict: bool) -> SessionParser {
         SessionParser {
-            session_id: session_id.to_string(),
-            agents: Vec::new(),
-            file_first: None,
             out: ParsedSession {
                 session_id: session_id.to_string(),
                 ..ParsedSession::default()
@@ -263,48 +301,170 @@ impl SessionParser {
             usage_index: HashMap::new(),
             spans: HashMap::new(),
             endings: HashMap::new(),
+            side_parent: HashMap::new(),
+            open: Vec::new(),
             strict,
+            line_cap: u64::MAX,
         }
     }
 
-    /// The main transcript (call first): the main agent and its inline sidechains.
-    pub fn main_file(&mut self, rel_path: &str, bytes: &[u8]) -> Result<(), StrictFailure> {
-        let sid = self.session_id.clone();
-        self.agents
-            .push(new_agent(&sid, AgentLayout::Main, rel_path, None));
-        let inline = parse_file(self, rel_path, bytes, &sid, true)?;
-        self.agents.extend(inline);
-        Ok(())
+    /// Lines longer than `cap` bytes (line ending included) are degraded
+    /// lines from now on. A reader holding a block of lines enforces it
+    /// for lines longer than the block (`skip_line`).
+    pub fn set_line_cap(&mut self, cap: u64) {
+        self.line_cap = cap;
     }
 
-    /// A subagent transcript, with its `.meta.json` sidecar when there is one.
-    pub fn agent_file(
+    /// A parser that goes on from a state an earlier part left (its files'
+    /// cursors say where). Its parts add to what is stored. A state with
+    /// inline sidechains cannot be resumed (their chains are only known
+    /// whole): `None`.
+    pub fn resume(state: ParsedSession, strict: bool) -> Option<SessionParser> {
+        if state.inline {
+            return None;
+        }
+        let mut p = SessionParser::new(&state.session_id, strict);
+        for a in &state.agents {
+            p.spans.entry(a.agent_id.clone()).or_insert(Span {
+                first: a.first_seen,
+                last: a.last_seen,
+                records: a.records,
+            });
+            if let Some(e) = a.ending {
+                p.endings.entry(a.agent_id.clone()).or_insert(e);
+            }
+        }
+        p.open = state.files.iter().map(|_| None).collect();
+        p.out = ParsedSession {
+            bad_lines_total: state.bad_lines_total,
+            delta: true,
+            ..state
+        };
+        Some(p)
+    }
+
+    /// The cursor of an open file.
+    pub fn cursor(&self, file: usize) -> &FileCursor {
+        &self.out.files[file]
+    }
+
+    /// The cursors of every file begun so far.
+    pub fn cursors(&self) -> &[FileCursor] {
+        &self.out.files
+    }
+
+    /// Messages held since the last part.
+    pub fn held_messages(&self) -> usize {
+        self.out.usage.len()
+    }
+
+    /// Opens the file at `rel_path`: the one a resumed state already knows
+    /// (reading goes on at its cursor), or a new one. Returns its handle.
+    fn begin(&mut self, rel_path: &str, agent: Agent, main: bool) -> usize {
+        if let Some(i) = self.out.files.iter().position(|f| f.rel_path == rel_path) {
+            let f = &self.out.files[i];
+            let agent_at = self
+                .out
+                .agents
+                .iter()
+                .position(|a| a.agent_id == f.agent_id && a.transcript_path == rel_path)
+                .unwrap_or_else(|| {
+                    self.out.agents.push(agent);
+                    self.out.agents.len() - 1
+                });
+            // The calls this file made that are still waiting for a result.
+            let owner = f.agent_id.as_str();
+            let pending = self
+                .out
+                .spawns
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.owner == owner && s.result.is_none())
+                .map(|(i, s)| (s.tool_use_id.clone(), i))
+                .collect();
+            self.open[i] = Some(OpenFile {
+                pending,
+                agent: agent_at,
+            });
+            return i;
+        }
+        self.out.files.push(FileCursor {
+            rel_path: rel_path.to_string(),
+            agent_id: agent.agent_id.clone(),
+            main,
+            offset: 0,
+            line: 0,
+            first_user_seen: main,
+        });
+        self.out.agents.push(agent);
+        self.open.push(Some(OpenFile {
+            pending: HashMap::new(),
+            agent: self.out.agents.len() - 1,
+        }));
+        self.out.files.len() - 1
+    }
+
+    /// The main transcript (begin it first): the main agent and its inline sidechains.
+    pub fn begin_main(&mut self, rel_path: &str) -> usize {
+        let sid = self.out.session_id.clone();
+        self.begin(
+            rel_path,
+            new_agent(&sid, AgentLayout::Main, rel_path, None),
+            true,
+        )
+    }
+
+    /// A subagent transcript, with its `.meta.json` sidecar when there is
+    /// one (read again on every run: Claude Code rewrites it).
+    pub fn begin_agent(
         &mut self,
         rel_path: &str,
         role: &FileRole,
-        bytes: &[u8],
         sidecar: Option<(&str, &[u8])>,
-    ) -> Result<(), StrictFailure> {
+    ) -> Result<usize, StrictFailure> {
         let FileRole::Agent {
             agent_id,
             layout,
             workflow_id,
         } = role
         else {
-            return self.main_file(rel_path, bytes);
+            return Ok(self.begin_main(rel_path));
         };
-        let mut agent = new_agent(agent_id, *layout, rel_path, workflow_id.clone());
+        let file = self.begin(
+            rel_path,
+            new_agent(agent_id, *layout, rel_path, workflow_id.clone()),
+            false,
+        );
         if let Some((meta_path, meta)) = sidecar {
+            let at = self.open[file].as_ref().expect("just opened").agent;
+            let mut agent = self.out.agents[at].clone();
             read_sidecar(self, &mut agent, meta_path, meta)?;
+            self.out.agents[at] = agent;
         }
-        self.agents.push(agent);
-        self.file_first = None;
-        parse_file(self, rel_path, bytes, agent_id, false)?;
-        if let (Some((prompt, note)), Some(a)) = (self.file_first.take(), self.agents.last_mut()) {
-            a.first_prompt = prompt;
-            a.notification_tool_use_id = note;
-        }
-        Ok(())
+        Ok(file)
+    }
+
+    /// Reads the complete lines at the start of `bytes`, which begin at the
+    /// file's cursor. Returns how many bytes were read (through the last
+    /// newline); the rest is an unfinished line to give again, longer.
+    pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
+        parse_block(self, file, bytes)
+    }
+
+    /// A line of `len` bytes (its newline included) that was not read: it
+    /// counts as a line, degraded with `reason`.
+    pub fn skip_line(
+        &mut self,
+        file: usize,
+        len: u64,
+        reason: String,
+    ) -> Result<(), StrictFailure> {
+        let f = &mut self.out.files[file];
+        f.line += 1;
+        f.offset += len;
+        let (rel, line) = (f.rel_path.clone(), f.line);
+        self.out.bytes += len;
+        self.bad(&rel, line, reason)
     }
 
     /// Lines that could not be read at all (an unreadable file) join the rest.
@@ -312,24 +472,50 @@ impl SessionParser {
         self.bad(&bad.file, bad.line, bad.reason)
     }
 
-    /// The session's facts.
-    pub fn finish(mut self) -> ParsedSession {
-        for a in &mut self.agents {
+    /// What was read since the last part: the session's facts as of now and
+    /// this part's messages, compactions and bad lines. Later parts continue it.
+    pub fn take_part(&mut self) -> ParsedSession {
+        let mut agents = self.out.agents.clone();
+        for a in &mut agents {
             if let Some(span) = self.spans.get(&a.agent_id) {
                 a.first_seen = span.first;
                 a.last_seen = span.last;
                 a.records = span.records;
             }
-            a.ending = self.endings.remove(&a.agent_id);
+            a.ending = self.endings.get(&a.agent_id).copied();
         }
-        self.out.agents = self.agents;
-        self.out.synthetic_messages = self
-            .out
-            .usage
-            .iter()
-            .filter(|u| u.model == "<synthetic>")
-            .count() as u64;
-        self.out
+        let usage = std::mem::take(&mut self.out.usage);
+        self.usage_index.clear();
+        let part = ParsedSession {
+            session_id: self.out.session_id.clone(),
+            cwd: self.out.cwd.clone(),
+            git_branch: self.out.git_branch.clone(),
+            harness_version: self.out.harness_version.clone(),
+            started_at: self.out.started_at,
+            last_activity_at: self.out.last_activity_at,
+            agents,
+            synthetic_messages: usage.iter().filter(|u| u.model == "<synthetic>").count() as u64,
+            usage,
+            compactions: std::mem::take(&mut self.out.compactions),
+            spawns: self.out.spawns.clone(),
+            queue_ops: self.out.queue_ops.clone(),
+            progress_refs: self.out.progress_refs.clone(),
+            bad_lines: std::mem::take(&mut self.out.bad_lines),
+            bad_lines_total: self.out.bad_lines_total,
+            records: self.out.records,
+            unknown_records: self.out.unknown_records,
+            bytes: self.out.bytes,
+            files: self.out.files.clone(),
+            inline: self.out.inline,
+            delta: self.out.delta,
+        };
+        self.out.delta = true;
+        part
+    }
+
+    /// The session's facts: the last part.
+    pub fn finish(mut self) -> ParsedSession {
+        self.take_part()
     }
 }
 
@@ -337,15 +523,15 @@ impl SessionParser {
 pub fn parse_session(input: &SessionInput, strict: bool) -> Result<ParsedSession, StrictFailure> {
     let mut p = SessionParser::new(&input.session_id, strict);
     for f in &input.files {
-        match &f.role {
-            FileRole::Main => p.main_file(&f.rel_path, &f.bytes)?,
-            role => p.agent_file(
+        let file = match &f.role {
+            FileRole::Main => p.begin_main(&f.rel_path),
+            role => p.begin_agent(
                 &f.rel_path,
                 role,
-                &f.bytes,
                 f.sidecar.as_ref().map(|(r, b)| (r.as_str(), b.as_slice())),
             )?,
-        }
+        };
+        p.block(file, &f.bytes)?;
     }
     Ok(p.finish())
 }
@@ -390,133 +576,158 @@ fn read_sidecar(
 
 /// Reads one file's lines into the builder. For the main file, records with
 /// `isSidechain: true` are inline subagents; their agents are returned.
-fn parse_file(
-    b: &mut SessionParser,
-    rel_path: &str,
-    bytes: &[u8],
-    agent: &str,
-    main: bool,
-) -> Result<Vec<Agent>, BadLine> {
-    let sid = b.session_id.clone();
+/// Reads a block's complete lines into the parser. For the main file,
+/// records with `isSidechain: true` are inline subagents.
+fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, BadLine> {
+    let sid = b.out.session_id.clone();
     let sid = sid.as_str();
-    let (body, complete) = complete_body(bytes);
-    let mut lines = Lines { body, at: 0, n: 0 };
-    b.out.bytes += complete;
+    let cursor = b.out.files[file].clone();
+    let (rel_path, agent, main) = (
+        cursor.rel_path.as_str(),
+        cursor.agent_id.as_str(),
+        cursor.main,
+    );
+    let mut open = b.open[file].take().expect("file begun before its blocks");
+    let (body, complete) = complete_body(bytes, cursor.offset == 0);
+    let mut lines = Lines {
+        body,
+        at: 0,
+        n: cursor.line,
+    };
     let mut side: Vec<SideRecord> = Vec::new();
-    let mut side_parent: HashMap<String, Option<String>> = HashMap::new();
-    // Spawn calls of this file by id: their results follow in the same file.
-    let mut pending: HashMap<String, usize> = HashMap::new();
-    let mut first_user_seen = main;
-    // The file's last own user or assistant record: how the agent ended.
+    let mut first_user_seen = cursor.first_user_seen;
+    // The block's last own user or assistant record: how the agent ended,
+    // unless a later block has one.
     let mut last_message: Option<(&[u8], Option<Millis>)> = None;
     // The file's own records all belong to `agent`: their span is kept here
     // and merged once, not looked up per line.
     let mut span = Span::new();
     let mut slot = Record::default();
-    while let Some((n, line, scanned)) = lines.next_into(&mut slot) {
-        let wants = |rec: &Record<'_>| wants_content(rec, line, main, first_user_seen, &pending);
-        let rec: &Record<'_> = match read_record(line, scanned, &mut slot, wants) {
-            Ok(()) => &slot,
-            Err(e) => {
-                match classify_error(line, &e) {
-                    Some(reason) => b.bad(rel_path, n, reason)?,
-                    None => {
-                        b.out.records += 1;
-                        b.out.unknown_records += 1;
-                    }
-                }
-                continue;
-            }
-        };
-        b.out.records += 1;
-        match rec.kind.as_deref() {
-            Some(k) if KNOWN_TYPES.contains(&k) => {}
-            _ => {
-                b.out.unknown_records += 1;
-                continue;
-            }
-        }
-        let at = match rec.timestamp.as_deref() {
-            None => None,
-            Some(ts) => match parse_instant(ts) {
-                Some(t) => Some(t),
-                None => {
-                    b.bad(rel_path, n, format!("unparsable timestamp {ts:?}"))?;
+    let result = (|| -> Result<(), BadLine> {
+        while let Some((n, line, scanned)) = lines.next_into(&mut slot) {
+            if line.len() as u64 >= b.line_cap {
+                // With its line ending: at least one byte more than `line`.
+                let len = lines.ended_at(line);
+                if len > b.line_cap {
+                    b.bad(rel_path, n, long_line_reason(len, b.line_cap))?;
                     continue;
                 }
-            },
-        };
-        let own = rec.session_id.as_deref().is_none_or(|s| s == sid);
-        if main {
-            set_first(&mut b.out.cwd, rec.cwd.as_deref());
-            set_first(&mut b.out.git_branch, rec.git_branch.as_deref());
-        }
-        // The main transcript's newest version wins; an agent file's only fills a gap.
-        if let Some(v) = rec.version.as_deref().filter(|v| !v.is_empty()) {
-            if main || b.out.harness_version.is_none() {
-                b.out.harness_version = Some(v.to_string());
+            }
+            let wants =
+                |rec: &Record<'_>| wants_content(rec, line, main, first_user_seen, &open.pending);
+            let rec: &Record<'_> = match read_record(line, scanned, &mut slot, wants) {
+                Ok(()) => &slot,
+                Err(e) => {
+                    match classify_error(line, &e) {
+                        Some(reason) => b.bad(rel_path, n, reason)?,
+                        None => {
+                            b.out.records += 1;
+                            b.out.unknown_records += 1;
+                        }
+                    }
+                    continue;
+                }
+            };
+            b.out.records += 1;
+            match rec.kind.as_deref() {
+                Some(k) if KNOWN_TYPES.contains(&k) => {}
+                _ => {
+                    b.out.unknown_records += 1;
+                    continue;
+                }
+            }
+            let at = match rec.timestamp.as_deref() {
+                None => None,
+                Some(ts) => match parse_instant(ts) {
+                    Some(t) => Some(t),
+                    None => {
+                        b.bad(rel_path, n, format!("unparsable timestamp {ts:?}"))?;
+                        continue;
+                    }
+                },
+            };
+            let own = rec.session_id.as_deref().is_none_or(|s| s == sid);
+            if main {
+                set_first(&mut b.out.cwd, rec.cwd.as_deref());
+                set_first(&mut b.out.git_branch, rec.git_branch.as_deref());
+            }
+            // The main transcript's newest version wins; an agent file's only fills a gap.
+            if let Some(v) = rec.version.as_deref().filter(|v| !v.is_empty()) {
+                if main || b.out.harness_version.is_none() {
+                    b.out.harness_version = Some(v.to_string());
+                }
+            }
+            if own {
+                if let Some(t) = at {
+                    let o = &mut b.out;
+                    o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
+                    o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
+                }
+            }
+            if main && rec.is_sidechain == Some(true) {
+                b.out.inline = true;
+                let uuid = rec.uuid.as_deref().map(str::to_string);
+                if let Some(u) = &uuid {
+                    b.side_parent
+                        .insert(u.clone(), rec.parent_uuid.as_deref().map(str::to_string));
+                }
+                let root = rec.parent_uuid.is_none() && rec.kind.as_deref() == Some("user");
+                side.push(SideRecord {
+                    uuid,
+                    at,
+                    usage: observation(rec, "", sid, at),
+                    compaction: compaction(rec, "", rel_path, n, at),
+                    first: root
+                        .then(|| rec.message.as_ref().and_then(|m| m.content.0))
+                        .flatten()
+                        .map(spawns::first_message),
+                });
+                continue;
+            }
+            if !first_user_seen && rec.kind.as_deref() == Some("user") {
+                first_user_seen = true;
+                if let Some(c) = rec.message.as_ref().and_then(|m| m.content.0) {
+                    let (prompt, note) = spawns::first_message(c);
+                    let a = &mut b.out.agents[open.agent];
+                    a.first_prompt = prompt;
+                    a.notification_tool_use_id = note;
+                }
+            }
+            // A record copied from another session is that session's evidence.
+            if own {
+                see_spawn_evidence(b, rec, agent, at, &mut open.pending);
+                if matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
+                    last_message = Some((line, at));
+                }
+            }
+            span.see(at);
+            b.see_usage(rec, agent, at);
+            if let Some(c) = compaction(rec, agent, rel_path, n, at) {
+                b.out.compactions.push(c);
             }
         }
-        if own {
-            if let Some(t) = at {
-                let o = &mut b.out;
-                o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
-                o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
-            }
-        }
-        if main && rec.is_sidechain == Some(true) {
-            let uuid = rec.uuid.as_deref().map(str::to_string);
-            if let Some(u) = &uuid {
-                side_parent.insert(u.clone(), rec.parent_uuid.as_deref().map(str::to_string));
-            }
-            let root = rec.parent_uuid.is_none() && rec.kind.as_deref() == Some("user");
-            side.push(SideRecord {
-                uuid,
-                at,
-                usage: observation(rec, "", sid, at),
-                compaction: compaction(rec, "", rel_path, n, at),
-                first: root
-                    .then(|| rec.message.as_ref().and_then(|m| m.content.0))
-                    .flatten()
-                    .map(spawns::first_message),
-            });
-            continue;
-        }
-        if !first_user_seen && rec.kind.as_deref() == Some("user") {
-            first_user_seen = true;
-            if let Some(c) = rec.message.as_ref().and_then(|m| m.content.0) {
-                b.file_first = Some(spawns::first_message(c));
-            }
-        }
-        // A record copied from another session is that session's evidence.
-        if own {
-            see_spawn_evidence(b, rec, agent, at, &mut pending);
-            if matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
-                last_message = Some((line, at));
-            }
-        }
-        span.see(at);
-        b.see_usage(rec, agent, at);
-        if let Some(c) = compaction(rec, agent, rel_path, n, at) {
-            b.out.compactions.push(c);
-        }
-    }
+        Ok(())
+    })();
+    b.open[file] = Some(open);
+    result?;
     if span.records > 0 {
         b.span(agent).merge(&span);
     }
-    match last_message.and_then(|(line, at)| ending::classify(line).map(|e| (e, at))) {
-        Some(e) => b.endings.insert(agent.to_string(), e),
-        None => b.endings.remove(agent),
-    };
-    Ok(resolve_inline(b, side, &side_parent, rel_path))
+    if let Some((line, at)) = last_message {
+        match ending::classify(line) {
+            Some(e) => b.endings.insert(agent.to_string(), (e, at)),
+            None => b.endings.remove(agent),
+        };
+    }
+    resolve_inline(b, side, rel_path);
+    let f = &mut b.out.files[file];
+    f.offset += complete;
+    f.line = lines.n;
+    f.first_user_seen = first_user_seen;
+    b.out.bytes += complete;
+    Ok(complete)
 }
 
-/// Reads a line into `rec`, its lazy values (`wire::Lazy`) kept when
-/// `wants` says so. The scanner has read most lines (`Lines`); serde reads
-/// the rest,
-/// first without the lazy values (which it then does not check) and again
-/// with them when they are wanted, so that either path keeps and refuses
-/// exactly what the other does.
 fn read_record<'a>(
     line: &'a [u8],
     scanned: Option<scan::Scanned<'a>>,
@@ -669,31 +880,26 @@ fn root_of(uuid: &str, parents: &HashMap<String, Option<String>>) -> String {
     cur.to_string()
 }
 
-fn resolve_inline(
-    b: &mut SessionParser,
-    side: Vec<SideRecord>,
-    parents: &HashMap<String, Option<String>>,
-    path: &str,
-) -> Vec<Agent> {
+fn resolve_inline(b: &mut SessionParser, side: Vec<SideRecord>, path: &str) {
     let mut roots: HashMap<String, String> = HashMap::new();
-    let mut agents: Vec<Agent> = Vec::new();
     for rec in side {
         let agent = match &rec.uuid {
             Some(u) => roots
                 .entry(u.clone())
-                .or_insert_with(|| root_of(u, parents))
+                .or_insert_with(|| root_of(u, &b.side_parent))
                 .clone(),
             // A sidechain record without a uuid cannot be placed in a chain.
-            None => b.session_id.clone(),
+            None => b.out.session_id.clone(),
         };
-        if agent != b.session_id && !agents.iter().any(|a| a.agent_id == agent) {
-            agents.push(new_agent(&agent, AgentLayout::Inline, path, None));
+        if agent != b.out.session_id && !b.out.agents.iter().any(|a| a.agent_id == agent) {
+            b.out
+                .agents
+                .push(new_agent(&agent, AgentLayout::Inline, path, None));
         }
         if let Some((prompt, note)) = rec.first {
-            if let Some(a) = agents
-                .iter_mut()
-                .find(|a| a.agent_id == agent && a.first_prompt.is_none())
-            {
+            if let Some(a) = b.out.agents.iter_mut().find(|a| {
+                a.agent_id == agent && a.layout == AgentLayout::Inline && a.first_prompt.is_none()
+            }) {
                 a.first_prompt = prompt;
                 a.notification_tool_use_id = note;
             }
@@ -708,7 +914,6 @@ fn resolve_inline(
             b.out.compactions.push(c);
         }
     }
-    agents
 }
 
 #[cfg(test)]
@@ -766,7 +971,7 @@ mod tests {
                     bytes.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
                 }
                 bytes.extend_from_slice(tail.as_bytes());
-                let (body, complete) = complete_body(&bytes);
+                let (body, complete) = complete_body(&bytes, true);
                 let through_last_newline =
                     bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
                 prop_assert_eq!(complete as usize, through_last_newline);

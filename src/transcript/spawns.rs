@@ -3,6 +3,7 @@
 //! notifications). Ids are read only from their structural position — a
 //! block's `id`, a result's `tool_use_id`, a tag's contents — never from prose.
 
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::usage::Buckets;
@@ -13,7 +14,7 @@ use crate::clock::Millis;
 pub const SPAWN_TOOLS: &[&str] = &["Task", "Agent", "Workflow"];
 
 /// A call that spawns a subagent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spawn {
     pub tool_use_id: String,
     /// The agent whose transcript holds the call.
@@ -28,7 +29,7 @@ pub struct Spawn {
 }
 
 /// The `tool_result` of a spawn call, in its owner's transcript.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpawnResult {
     pub at: Option<Millis>,
     pub is_error: bool,
@@ -43,14 +44,14 @@ pub struct SpawnResult {
 
 /// Usage a parent's `toolUseResult` reports for its child. Never added to
 /// totals: it describes messages counted in the child, or absent from disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportedUsage {
     pub total_tokens: Option<u64>,
     pub buckets: Option<Buckets>,
 }
 
 /// A `queue-operation` record's `<tool-use-id>` and `<task-id>` tags.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueOp {
     pub owner: String,
     pub tool_use_id: Option<String>,
@@ -58,7 +59,7 @@ pub struct QueueOp {
 }
 
 /// A `progress` record naming another agent by its top-level `agentId`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgressRef {
     pub owner: String,
     pub agent_id: String,

@@ -8,7 +8,9 @@
 use crate::clock::Millis;
 
 /// Token counts of one message, as the transcript states them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Buckets {
     pub input: u64,
     pub output: u64,

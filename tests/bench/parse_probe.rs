@@ -20,7 +20,8 @@ fn ignored(bytes: &[u8]) -> usize {
 
 fn parse(bytes: &[u8]) -> usize {
     let mut p = SessionParser::new("x", false);
-    p.main_file("a", bytes).unwrap();
+    let f = p.begin_main("a");
+    p.block(f, bytes).unwrap();
     p.finish().usage.len()
 }
 

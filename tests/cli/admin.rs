@@ -139,15 +139,32 @@ fn config_get_set_unset_list_and_env_override() {
     assert!(err.contains("unknown setting \"nope\""), "{err}");
 }
 
+/// Issue 15: the older file-size setting is kept, as the line cap: with
+/// 100 bytes every fixture session is still ingested, each line over 100
+/// bytes a degraded line; `ingest.max_line_size` wins when both are set.
 #[test]
-fn max_file_size_setting_applies_to_ingest() {
+fn max_file_size_setting_is_kept_as_the_line_cap() {
+    let env = Env::new();
+    let cold = env.ingest(&fixtures());
+    let sessions = cold["sessions_new"].as_u64().unwrap();
+    assert!(sessions >= 4);
     let env = Env::new();
     env.run(&["config", "set", "ingest.max_file_size", "100"]);
     let s = env.ingest(&fixtures());
-    assert_eq!(s["sessions_new"], 0);
-    // 4 mains, the flat agent, and C's two agent files with their sidecars
-    // (skipped for the same reason as their main).
-    assert_eq!(s["skipped"]["oversize"], 9);
+    assert_eq!(s["sessions_new"].as_u64(), Some(sessions));
+    assert_eq!(s["skipped"]["oversize"], 0);
+    assert_eq!(s["sessions_degraded"].as_u64(), Some(sessions));
+    let long = env.scalar(
+        "SELECT COUNT(*) FROM degraded_lines WHERE reason LIKE 'line of % bytes is over the 100-byte line cap%'",
+    );
+    let total = env.scalar("SELECT COUNT(*) FROM degraded_lines");
+    assert!(long > 0);
+    assert_eq!(long, total);
+    let env = Env::new();
+    env.run(&["config", "set", "ingest.max_file_size", "100"]);
+    env.run(&["config", "set", "ingest.max_line_size", "1000000"]);
+    let s = env.ingest(&fixtures());
+    assert_eq!(s["sessions_degraded"], cold["sessions_degraded"]);
 }
 
 #[test]

@@ -230,14 +230,22 @@ fn symlinked_file_and_directory_are_skipped() {
     assert_eq!(db_by_session(&env).len(), 1);
 }
 
+/// Issue 15: a file has no size cap; a line over the line cap is one
+/// degraded line (file, line number, reason) of a session that is still
+/// ingested, with the lines around it. Every skipped path is named in the
+/// summary with its reason.
 #[test]
-fn oversize_fifo_empty_backslash_and_stray_files_are_counted() {
+fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_named() {
     let env = Env::new();
     let root = corpus(&env);
     let big = "x".repeat(400);
     write(
         &root.join(format!("-w-proj/{S2}.jsonl")),
-        &format!("{}\n{big}\n", rec(S2, "m2", "2026-01-02T00:00:00Z", 7)),
+        &format!(
+            "{}\n{big}\n{}\n",
+            rec(S2, "m2", "2026-01-02T00:00:00Z", 7),
+            rec(S2, "m3", "2026-01-02T00:01:00Z", 9)
+        ),
     );
     let fifo = root.join("-w-proj/aaaaaaaa-0000-4000-8000-000000000003.jsonl");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
@@ -252,15 +260,36 @@ fn oversize_fifo_empty_backslash_and_stray_files_are_counted() {
         "ingest",
         "--root",
         root.to_str().unwrap(),
-        "--max-file-size",
+        "--max-line-size",
         "300",
     ]);
-    assert_eq!(skipped(&s, "oversize"), 1);
+    assert_eq!(skipped(&s, "oversize"), 0);
     assert_eq!(skipped(&s, "not-regular-file"), 1);
     assert_eq!(skipped(&s, "empty"), 1);
     assert_eq!(skipped(&s, "bad-name"), 1);
     assert_eq!(skipped(&s, "non-artifact"), 1);
-    assert_eq!(s["sessions_new"], 1, "only the good session");
+    assert_eq!(
+        s["skipped_paths"],
+        serde_json::json!([
+            {"path": "-w-proj/aaaaaaaa-0000-4000-8000-000000000003.jsonl", "reason": "not-regular-file"},
+            {"path": "-w-proj/back\\slash.jsonl", "reason": "bad-name"},
+            {"path": "-w-proj/aaaaaaaa-0000-4000-8000-000000000004.jsonl", "reason": "empty"},
+            {"path": "-w-proj/notes.txt", "reason": "non-artifact"},
+        ])
+    );
+    assert_eq!(
+        s["sessions_new"], 2,
+        "the long line does not lose its session"
+    );
+    assert_eq!(s["sessions_degraded"], 1);
+    let show = env.json(&["show", S2]);
+    assert_eq!(show["output_tokens"], 16, "the lines around it count");
+    assert_eq!(show["degraded"][0]["file"], format!("-w-proj/{S2}.jsonl"));
+    assert_eq!(show["degraded"][0]["line"], 2);
+    assert_eq!(
+        show["degraded"][0]["reason"],
+        "line of 401 bytes is over the 300-byte line cap (ingest.max_line_size); not read"
+    );
     consistent(&env);
 }
 

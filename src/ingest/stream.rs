@@ -1,0 +1,381 @@
+//! Reading one session's files as a stream of parts: a block of lines at a
+//! time, so memory follows the line cap, not the file; a part handed to the
+//! writer every `PART_BYTES`; and, for a session read before, only what was
+//! appended since (tail resume), after checking that the bytes before it are
+//! the ones read then.
+
+use serde::{Deserialize, Serialize};
+
+use super::Options;
+use crate::corpus::{self, Opened, ReadError, SessionFiles, Skip};
+use crate::transcript::{BadLine, ParsedSession, SessionParser};
+
+/// Bytes read per `read` call.
+const BLOCK: u64 = 8 << 20;
+
+/// Bytes of one session read before what was read is handed to the writer
+/// as a part (one transaction), so a session of any size holds at most this
+/// much parsed state, and a killed run resumes from the last part.
+pub const PART_BYTES: u64 = 64 << 20;
+
+/// Where one file was read to, and what identifies it: a later run goes on
+/// from `offset` only if the file is the same (device, inode) and the
+/// `TAIL_CHECK` bytes before `offset` hash the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    pub rel: String,
+    pub dev: u64,
+    pub ino: u64,
+    pub offset: u64,
+    pub tail: String,
+}
+
+/// What is kept of a session to read on from where the last run stopped.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ResumeState {
+    pub session: ParsedSession,
+    pub marks: Vec<Mark>,
+}
+
+/// A part of a session, ready for the writer.
+pub struct Part {
+    pub parsed: Box<ParsedSession>,
+    /// The `ResumeState` after this part, serialized.
+    pub state: String,
+    /// The session's last part: its checkpoint can be written.
+    pub last: bool,
+}
+
+/// Why a session could not be ingested; `strict` when `--strict` made it fail.
+#[derive(Debug)]
+pub struct Failure {
+    pub reason: String,
+    pub strict: bool,
+}
+
+impl Failure {
+    fn strict(b: &BadLine) -> Failure {
+        let reason = if b.line == 0 {
+            format!("--strict: {}: {}", b.file, b.reason)
+        } else {
+            format!("--strict: {}:{}: {}", b.file, b.line, b.reason)
+        };
+        Failure {
+            reason,
+            strict: true,
+        }
+    }
+}
+
+/// What reading a session hands on, in order: parts, or one failure that
+/// ends it; with the skips and byte counts of the reading so far.
+pub struct Event {
+    pub result: Result<Part, Failure>,
+    pub skips: Vec<Skip>,
+    pub bytes: u64,
+}
+
+/// The buffers a worker reuses from file to file: one block of lines and one
+/// sidecar in memory at a time.
+#[derive(Default)]
+pub struct Buffers {
+    file: Vec<u8>,
+    meta: Vec<u8>,
+}
+
+/// Whether every file a stored state read is still the file it read (same
+/// identity, at least as long, same bytes before the offset), so reading can
+/// go on from the marks. Any doubt means the session is read again whole.
+fn still_valid(state: &ResumeState, files: &SessionFiles) -> bool {
+    let all: Vec<&corpus::PlannedFile> = std::iter::once(&files.main)
+        .chain(files.agents.iter())
+        .collect();
+    state.marks.iter().all(|m| {
+        let Some(f) = all.iter().find(|f| f.rel == m.rel) else {
+            return false;
+        };
+        let Ok(o) = corpus::open(&f.abs) else {
+            return false;
+        };
+        o.dev == m.dev
+            && o.ino == m.ino
+            && o.len >= m.offset
+            && corpus::tail_hash(&o.file, m.offset).is_ok_and(|h| h == m.tail)
+    }) && state.marks.len() == state.session.files.len()
+        && state
+            .session
+            .files
+            .iter()
+            .zip(&state.marks)
+            .all(|(c, m)| c.rel_path == m.rel && c.offset == m.offset)
+}
+
+/// Reads a session, calling `emit` with each part (or the failure that
+/// stops it). `resume` is the state the last run left, when it left one.
+pub fn read_session(
+    files: &SessionFiles,
+    opts: &Options,
+    resume: Option<ResumeState>,
+    buf: &mut Buffers,
+    emit: &mut dyn FnMut(Event) -> bool,
+) {
+    let mut r = Reader {
+        opts,
+        parser: SessionParser::new(&files.session_id, opts.strict),
+        marks: Vec::new(),
+        root: files.root,
+        skips: Vec::new(),
+        bytes: 0,
+        since_part: 0,
+        emit,
+        stopped: false,
+    };
+    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files)) {
+        if let Some(p) = SessionParser::resume(state.session, opts.strict) {
+            r.parser = p;
+            r.marks = state.marks;
+        }
+    }
+    r.parser.set_line_cap(opts.max_line_size);
+    if let Err(f) = r.read_all(files, buf) {
+        r.send(Err(f));
+        return;
+    }
+    if !r.stopped {
+        let parser = std::mem::replace(&mut r.parser, SessionParser::new("", false));
+        let part = parser.finish();
+        r.send_part(part, true);
+    }
+}
+
+struct Reader<'a> {
+    opts: &'a Options,
+    parser: SessionParser,
+    marks: Vec<Mark>,
+    root: usize,
+    skips: Vec<Skip>,
+    bytes: u64,
+    since_part: u64,
+    emit: &'a mut dyn FnMut(Event) -> bool,
+    /// The writer is gone (an error there): stop reading.
+    stopped: bool,
+}
+
+impl Reader<'_> {
+    fn send(&mut self, result: Result<Part, Failure>) {
+        let ev = Event {
+            result,
+            skips: std::mem::take(&mut self.skips),
+            bytes: std::mem::take(&mut self.bytes),
+        };
+        if !(self.emit)(ev) {
+            self.stopped = true;
+        }
+    }
+
+    fn send_part(&mut self, parsed: ParsedSession, last: bool) {
+        let state = ResumeState {
+            session: parsed,
+            marks: self.marks.clone(),
+        };
+        let json = serde_json::to_string(&state).expect("a parsed session serializes");
+        self.since_part = 0;
+        self.send(Ok(Part {
+            parsed: Box::new(state.session),
+            state: json,
+            last,
+        }));
+    }
+
+    /// Records where file `idx` stands now.
+    fn mark(&mut self, idx: usize, rel: &str, o: &Opened) -> Result<(), ReadError> {
+        let offset = self.parser.cursor(idx).offset;
+        let m = Mark {
+            rel: rel.to_string(),
+            dev: o.dev,
+            ino: o.ino,
+            offset,
+            tail: corpus::tail_hash(&o.file, offset)?,
+        };
+        match self.marks.iter_mut().find(|x| x.rel == rel) {
+            Some(x) => *x = m,
+            None => self.marks.push(m),
+        }
+        Ok(())
+    }
+
+    fn read_all(&mut self, files: &SessionFiles, buf: &mut Buffers) -> Result<(), Failure> {
+        let main = match corpus::open(&files.main.abs) {
+            Ok(o) => o,
+            Err(e) => {
+                self.skips.push(Skip {
+                    root: self.root,
+                    reason: e.reason,
+                    path: files.main.rel.clone(),
+                });
+                return Err(Failure {
+                    reason: format!("main transcript {}: {}", e.reason, e.detail),
+                    strict: false,
+                });
+            }
+        };
+        let idx = self.parser.begin_main(&files.main.rel);
+        self.read_file(idx, &files.main.rel, main, &mut buf.file)
+            .map_err(|e| match e {
+                FileError::Strict(b) => Failure::strict(&b),
+                FileError::Read(e) => Failure {
+                    reason: format!("main transcript {}: {}", e.reason, e.detail),
+                    strict: false,
+                },
+            })?;
+        for a in &files.agents {
+            if self.stopped {
+                return Ok(());
+            }
+            let opened = match corpus::open(&a.abs) {
+                Ok(o) => o,
+                Err(e) => {
+                    self.unread(&a.rel, &e)?;
+                    continue;
+                }
+            };
+            let sidecar = match &a.sidecar {
+                None => None,
+                Some((rel, abs, _, _)) => {
+                    match corpus::read_into(abs, self.opts.max_line_size, &mut buf.meta) {
+                        Ok(()) => {
+                            self.bytes += buf.meta.len() as u64;
+                            Some((rel.as_str(), buf.meta.as_slice()))
+                        }
+                        Err(e) => {
+                            self.unread(rel, &e)?;
+                            None
+                        }
+                    }
+                }
+            };
+            let idx = self
+                .parser
+                .begin_agent(&a.rel, &a.role, sidecar)
+                .map_err(|b| Failure::strict(&b))?;
+            match self.read_file(idx, &a.rel, opened, &mut buf.file) {
+                Ok(()) => {}
+                Err(FileError::Strict(b)) => return Err(Failure::strict(&b)),
+                Err(FileError::Read(e)) => self.unread(&a.rel, &e)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A file that could not be read: counted as skipped, and a bad line of
+    /// its session (which is still ingested).
+    fn unread(&mut self, rel: &str, e: &ReadError) -> Result<(), Failure> {
+        self.skips.push(Skip {
+            root: self.root,
+            reason: e.reason,
+            path: rel.to_string(),
+        });
+        self.parser
+            .add_bad_line(BadLine {
+                file: rel.to_string(),
+                line: 0,
+                reason: format!("not read: {}: {}", e.reason, e.detail),
+            })
+            .map_err(|b| Failure::strict(&b))
+    }
+
+    /// Reads file `idx` from its cursor to its last complete line, a block
+    /// at a time; a line over the line cap is skipped as a degraded line.
+    fn read_file(
+        &mut self,
+        idx: usize,
+        rel: &str,
+        mut o: Opened,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), FileError> {
+        use std::io::{Seek, SeekFrom};
+        let cap = self.opts.max_line_size;
+        let start = self.parser.cursor(idx).offset;
+        o.file
+            .seek(SeekFrom::Start(start))
+            .map_err(|e| FileError::Read(read_error(&e)))?;
+        buf.clear();
+        loop {
+            let n = corpus::read_more(&mut o.file, BLOCK, buf)?;
+            if n == 0 {
+                break; // what is left is a line still being written
+            }
+            self.bytes += n as u64;
+            let used = self.parser.block(idx, buf)?;
+            buf.drain(..used as usize);
+            self.since_part += used;
+            if buf.len() as u64 > cap {
+                self.skip_long_line(idx, &mut o, buf, cap)?;
+            }
+            if self.since_part >= PART_BYTES {
+                self.mark(idx, rel, &o)?;
+                let part = self.parser.take_part();
+                self.send_part(part, false);
+                if self.stopped {
+                    return Ok(());
+                }
+            }
+        }
+        self.mark(idx, rel, &o)?;
+        Ok(())
+    }
+
+    /// `buf` holds the start of a line longer than `cap`: reads on to its
+    /// newline without keeping it, and records it as a degraded line. A
+    /// long line with no newline yet is a write in progress: left for later.
+    fn skip_long_line(
+        &mut self,
+        idx: usize,
+        o: &mut Opened,
+        buf: &mut Vec<u8>,
+        cap: u64,
+    ) -> Result<(), FileError> {
+        let mut len = 0u64;
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', buf) {
+                len += i as u64 + 1;
+                buf.drain(..=i);
+                let reason = crate::transcript::long_line_reason(len, cap);
+                self.since_part += len;
+                self.parser.skip_line(idx, len, reason)?;
+                return Ok(());
+            }
+            len += buf.len() as u64;
+            buf.clear();
+            let n = corpus::read_more(&mut o.file, BLOCK, buf)?;
+            if n == 0 {
+                return Ok(());
+            }
+            self.bytes += n as u64;
+        }
+    }
+}
+
+enum FileError {
+    Read(ReadError),
+    Strict(BadLine),
+}
+
+impl From<ReadError> for FileError {
+    fn from(e: ReadError) -> Self {
+        FileError::Read(e)
+    }
+}
+
+impl From<BadLine> for FileError {
+    fn from(b: BadLine) -> Self {
+        FileError::Strict(b)
+    }
+}
+
+fn read_error(e: &std::io::Error) -> ReadError {
+    ReadError {
+        reason: corpus::SkipReason::Unreadable,
+        detail: corpus::io_detail(e),
+    }
+}

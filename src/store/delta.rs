@@ -1,0 +1,287 @@
+//! Writing a part that adds to a session (tail resume, or a later part of a
+//! file too large to hold): its messages merge with the session's stored
+//! observations by the counting rule (`UsageObservation::combine`), and the
+//! report rollup moves by exactly the difference in the session's counted
+//! rows, so the cost of a part follows the part, not the session.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::projection::{
+    MessageCounts, ObsRow, cost_of, insert_observations, refresh_rollup, settle_messages,
+};
+use crate::pricing::PriceTable;
+use crate::transcript::{Buckets, ParsedSession, UsageObservation};
+
+/// A counted row as the rollup sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Counted {
+    id: String,
+    agent: String,
+    model: String,
+    at: Option<i64>,
+    tokens: [i64; 5],
+    cost: Option<i64>,
+}
+
+fn hour_of(at: Option<i64>) -> i64 {
+    at.filter(|t| *t >= 0).map_or(-1, |t| t / 3_600_000)
+}
+
+/// The session's counted row of a message, if it holds the counted one.
+fn counted(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<Counted>> {
+    let mut q = tx.prepare_cached(
+        "SELECT agent_id, model, occurred_at, input_tokens, output_tokens, cache_write_5m_tokens,
+           cache_write_1h_tokens, cache_read_tokens, cost_nanousd
+         FROM token_usage WHERE session_id = ?1 AND message_id = ?2",
+    )?;
+    Ok(q.query_row(params![sid, id], |r| {
+        Ok(Counted {
+            id: id.to_string(),
+            agent: r.get(0)?,
+            model: r.get(1)?,
+            at: r.get(2)?,
+            tokens: [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
+            cost: r.get(8)?,
+        })
+    })
+    .optional()?)
+}
+
+/// The session's own observation of a message, when it has one.
+fn stored(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<UsageObservation>> {
+    let mut q = tx.prepare_cached(
+        "SELECT COALESCE(agent_id, session_id), COALESCE(record_session_id, session_id), model,
+           occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
+           cache_read_tokens
+         FROM usage_observations WHERE session_id = ?1 AND message_id = ?2",
+    )?;
+    Ok(q.query_row(params![sid, id], |r| {
+        Ok(UsageObservation {
+            message_id: id.to_string(),
+            agent_id: r.get(0)?,
+            record_session_id: r.get(1)?,
+            model: r.get(2)?,
+            at: r.get(3)?,
+            buckets: Buckets {
+                input: r.get::<_, i64>(4)? as u64,
+                output: r.get::<_, i64>(5)? as u64,
+                cache_write_5m: r.get::<_, i64>(6)? as u64,
+                cache_write_1h: r.get::<_, i64>(7)? as u64,
+                cache_read: r.get::<_, i64>(8)? as u64,
+            },
+        })
+    })
+    .optional()?)
+}
+
+fn tokens_of(b: &Buckets) -> [i64; 5] {
+    [
+        b.input,
+        b.output,
+        b.cache_write_5m,
+        b.cache_write_1h,
+        b.cache_read,
+    ]
+    .map(|v| v as i64)
+}
+
+/// Merges a part's messages into the session's observations and moves the
+/// rollup by the difference. Returns how many synthetic messages are new to
+/// the session.
+pub(super) fn merge_observations(
+    tx: &Transaction<'_>,
+    p: &ParsedSession,
+    mut counts: Option<&mut MessageCounts>,
+    prices: &PriceTable,
+) -> Result<u64> {
+    let sid = p.session_id.as_str();
+    let mut usage: Vec<&UsageObservation> = p.usage.iter().collect();
+    usage.sort_unstable_by(|a, b| a.message_id.cmp(&b.message_id));
+    let mut update = tx.prepare_cached(
+        "UPDATE usage_observations SET model = ?3, occurred_at = ?4, input_tokens = ?5,
+           output_tokens = ?6, cache_write_5m_tokens = ?7, cache_write_1h_tokens = ?8,
+           cache_read_tokens = ?9
+         WHERE session_id = ?1 AND message_id = ?2",
+    )?;
+    let mut shared =
+        tx.prepare_cached("SELECT 1 FROM usage_observations WHERE message_id = ?1 LIMIT 1")?;
+    let mut before: Vec<Counted> = Vec::new();
+    let mut after: Vec<Counted> = Vec::new();
+    let mut changed: BTreeSet<String> = BTreeSet::new();
+    let mut touched: BTreeSet<String> = BTreeSet::new();
+    let mut rows: Vec<ObsRow<'_>> = Vec::new();
+    let mut synthetic = 0u64;
+    for u in usage {
+        if let Some(old) = stored(tx, sid, &u.message_id)? {
+            let mut merged = old.clone();
+            merged.combine(u);
+            if merged == old {
+                continue;
+            }
+            before.extend(counted(tx, sid, &u.message_id)?);
+            let t = tokens_of(&merged.buckets);
+            update.execute(params![
+                sid,
+                u.message_id,
+                merged.model,
+                merged.at,
+                t[0],
+                t[1],
+                t[2],
+                t[3],
+                t[4]
+            ])?;
+            changed.insert(u.message_id.clone());
+            touched.insert(u.message_id.clone());
+            continue;
+        }
+        let alone = match counts.as_deref_mut() {
+            Some(c) => c.add(&u.message_id),
+            None => !shared.exists([&u.message_id])?,
+        };
+        if alone {
+            after.push(Counted {
+                id: u.message_id.clone(),
+                agent: u.agent_id.clone(),
+                model: u.model.clone(),
+                at: u.at,
+                tokens: tokens_of(&u.buckets),
+                cost: cost_of(prices, &u.model, &u.buckets),
+            });
+        } else {
+            touched.insert(u.message_id.clone());
+            changed.insert(u.message_id.clone());
+        }
+        synthetic += u64::from(u.model == "<synthetic>");
+        rows.push(ObsRow {
+            session_id: sid,
+            message_id: &u.message_id,
+            agent_id: (u.agent_id != sid).then_some(u.agent_id.as_str()),
+            record_session_id: (u.record_session_id != sid).then_some(u.record_session_id.as_str()),
+            model: &u.model,
+            at: u.at,
+            tokens: tokens_of(&u.buckets),
+            counted: alone,
+            cost: if alone {
+                cost_of(prices, &u.model, &u.buckets)
+            } else {
+                None
+            },
+        });
+    }
+    insert_observations(tx, &rows)?;
+    let mut others: BTreeSet<String> = BTreeSet::new();
+    if counts.is_some() {
+        // Bulk mode: settled at the end of the run, which recounts the
+        // rollup of every session the settling changes.
+        let mut pend =
+            tx.prepare_cached("INSERT OR IGNORE INTO pending_settle(message_id) VALUES (?1)")?;
+        for id in &touched {
+            pend.execute([id])?;
+        }
+    } else if !touched.is_empty() {
+        others = settle_messages(tx, &touched, prices)?;
+        others.remove(sid);
+    }
+    for id in &changed {
+        after.extend(counted(tx, sid, id)?);
+    }
+    apply(tx, sid, &before, &after)?;
+    refresh_rollup(tx, &others)?;
+    Ok(synthetic)
+}
+
+/// Sums of a rollup group's change.
+#[derive(Default)]
+struct Change {
+    messages: i64,
+    tokens: [i64; 5],
+    priced: i64,
+    cost: i64,
+    unpriced: i64,
+    first: Option<i64>,
+    last: Option<i64>,
+}
+
+/// Moves the session's rollup from `before` to `after` (the counted rows
+/// the part changed). A group's first and last times can only be moved
+/// this way when no row left it or moved within it; otherwise the
+/// session's rollup is recounted.
+fn apply(tx: &Transaction<'_>, sid: &str, before: &[Counted], after: &[Counted]) -> Result<()> {
+    let key = |c: &Counted| (c.agent.clone(), c.model.clone(), hour_of(c.at));
+    let stays = |b: &Counted| {
+        after
+            .iter()
+            .any(|a| a.id == b.id && key(a) == key(b) && a.at == b.at)
+    };
+    if !before.iter().all(stays) {
+        let mut one = BTreeSet::new();
+        one.insert(sid.to_string());
+        return refresh_rollup(tx, &one);
+    }
+    let mut groups: BTreeMap<(String, String, i64), Change> = BTreeMap::new();
+    for (c, sign) in before
+        .iter()
+        .map(|c| (c, -1))
+        .chain(after.iter().map(|c| (c, 1)))
+    {
+        let g = groups.entry(key(c)).or_default();
+        g.messages += sign;
+        for (acc, t) in g.tokens.iter_mut().zip(c.tokens) {
+            *acc += sign * t;
+        }
+        match c.cost {
+            Some(cost) => {
+                g.priced += sign;
+                g.cost += sign * cost;
+            }
+            None => g.unpriced += sign * c.tokens.iter().sum::<i64>(),
+        }
+        if sign > 0 {
+            if let Some(at) = c.at {
+                g.first = Some(g.first.map_or(at, |f| f.min(at)));
+                g.last = Some(g.last.map_or(at, |l| l.max(at)));
+            }
+        }
+    }
+    let mut put = tx.prepare_cached(
+        "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
+           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
+           priced_messages, cost_nanousd, unpriced_tokens)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)
+         ON CONFLICT(session_id, agent_id, model, hour) DO UPDATE SET
+           messages = messages + excluded.messages,
+           input_tokens = input_tokens + excluded.input_tokens,
+           output_tokens = output_tokens + excluded.output_tokens,
+           cache_write_5m_tokens = cache_write_5m_tokens + excluded.cache_write_5m_tokens,
+           cache_write_1h_tokens = cache_write_1h_tokens + excluded.cache_write_1h_tokens,
+           cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
+           first_at = CASE WHEN first_at IS NULL THEN excluded.first_at
+                           WHEN excluded.first_at IS NULL THEN first_at
+                           ELSE min(first_at, excluded.first_at) END,
+           last_at = CASE WHEN last_at IS NULL THEN excluded.last_at
+                          WHEN excluded.last_at IS NULL THEN last_at
+                          ELSE max(last_at, excluded.last_at) END,
+           priced_messages = priced_messages + excluded.priced_messages,
+           cost_nanousd = cost_nanousd + excluded.cost_nanousd,
+           unpriced_tokens = unpriced_tokens + excluded.unpriced_tokens",
+    )?;
+    let mut empty = tx.prepare_cached(
+        "DELETE FROM usage_rollup WHERE session_id = ?1 AND agent_id = ?2 AND model = ?3
+           AND hour = ?4 AND messages = 0",
+    )?;
+    for ((agent, model, hour), g) in &groups {
+        let t = &g.tokens;
+        put.execute(params![
+            sid, agent, model, hour, g.messages, t[0], t[1], t[2], t[3], t[4], g.first, g.last,
+            g.priced, g.cost, g.unpriced
+        ])?;
+        if g.messages < 0 {
+            empty.execute(params![sid, agent, model, hour])?;
+        }
+    }
+    Ok(())
+}
