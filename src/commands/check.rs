@@ -99,6 +99,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             only: Default::default(),
             strict_pricing: false,
             bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
+            part_bytes: crate::ingest::PART_BYTES,
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);
     }

@@ -6,7 +6,8 @@ mod read;
 
 pub use discover::{Discovery, FlatAgentFile, PlannedFile, SessionFiles, discover, fingerprint};
 pub use read::{
-    Opened, ReadError, TAIL_CHECK, io_detail, open, read_head, read_into, read_more, tail_hash,
+    Opened, ReadError, TAIL_CHECK, head_hash, io_detail, open, read_head, read_into, read_more,
+    tail_hash,
 };
 
 use std::path::{Path, PathBuf};

@@ -128,10 +128,20 @@ pub const TAIL_CHECK: u64 = 4096;
 /// SHA-256 (hex) of the up to `TAIL_CHECK` bytes before `offset`: what a
 /// later run compares to tell a file that only grew from one rewritten.
 pub fn tail_hash(f: &File, offset: u64) -> Result<String, ReadError> {
+    range_hash(f, offset.saturating_sub(TAIL_CHECK), offset)
+}
+
+/// SHA-256 (hex) of the file's first `TAIL_CHECK` bytes up to `offset`:
+/// a file rewritten from its start (another session's content, say) is
+/// told apart even when its tail window matches.
+pub fn head_hash(f: &File, offset: u64) -> Result<String, ReadError> {
+    range_hash(f, 0, offset.min(TAIL_CHECK))
+}
+
+fn range_hash(f: &File, from: u64, to: u64) -> Result<String, ReadError> {
     use sha2::{Digest, Sha256};
     use std::os::unix::fs::FileExt;
-    let from = offset.saturating_sub(TAIL_CHECK);
-    let mut buf = vec![0u8; (offset - from) as usize];
+    let mut buf = vec![0u8; (to - from) as usize];
     f.read_exact_at(&mut buf, from)
         .map_err(|e| unreadable(&e))?;
     Ok(Sha256::digest(&buf)

@@ -7,6 +7,8 @@
 mod flat;
 pub mod labels;
 mod recount;
+#[cfg(test)]
+mod resume_tests;
 mod stream;
 mod summary;
 
@@ -47,6 +49,8 @@ pub struct Options {
     /// Above this many bytes to read, a run is a bulk run (`Store::begin_bulk`):
     /// share counts are loaded up front instead of one index lookup per message.
     pub bulk_bytes: u64,
+    /// Bytes of a session read before a part is written (`PART_BYTES`).
+    pub part_bytes: u64,
 }
 
 /// A root as the run uses it.
@@ -329,7 +333,7 @@ impl Sink<'_> {
                     } else {
                         sum.new += 1;
                     }
-                    if parsed.bad_lines_total > 0 {
+                    if parsed.degraded() > 0 {
                         sum.degraded += 1;
                     }
                     sum.agents += parsed.agents.len() as u64;
@@ -451,6 +455,7 @@ mod tests {
             only: BTreeSet::new(),
             strict_pricing: false,
             bulk_bytes: u64::MAX,
+            part_bytes: crate::ingest::PART_BYTES,
         };
         let mut events = Vec::new();
         stream::read_session(

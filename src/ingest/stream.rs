@@ -27,7 +27,33 @@ pub struct Mark {
     pub dev: u64,
     pub ino: u64,
     pub offset: u64,
+    /// Hashes of the `TAIL_CHECK` bytes before `offset` and of the file's first ones.
     pub tail: String,
+    pub head: String,
+    /// Size and mtime the walk saw for the file and its sidecar when it was
+    /// read: while they stand, the file is neither checked nor opened.
+    pub seen: Seen,
+}
+
+/// A file's (and its sidecar's) size and mtime, as the walk saw them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seen {
+    pub size: u64,
+    pub mtime_ns: i128,
+    pub sidecar: Option<(u64, i128)>,
+}
+
+impl Seen {
+    fn of(f: &corpus::PlannedFile) -> Seen {
+        Seen {
+            size: f.size,
+            mtime_ns: f.mtime_ns,
+            sidecar: f
+                .sidecar
+                .as_ref()
+                .map(|(_, _, size, mtime)| (*size, *mtime)),
+        }
+    }
 }
 
 /// What is kept of a session to read on from where the last run stopped.
@@ -86,7 +112,7 @@ pub struct Buffers {
 /// Whether every file a stored state read is still the file it read (same
 /// identity, at least as long, same bytes before the offset), so reading can
 /// go on from the marks. Any doubt means the session is read again whole.
-fn still_valid(state: &ResumeState, files: &SessionFiles) -> bool {
+fn still_valid(state: &ResumeState, files: &SessionFiles, bytes: &mut u64) -> bool {
     let all: Vec<&corpus::PlannedFile> = std::iter::once(&files.main)
         .chain(files.agents.iter())
         .collect();
@@ -94,13 +120,18 @@ fn still_valid(state: &ResumeState, files: &SessionFiles) -> bool {
         let Some(f) = all.iter().find(|f| f.rel == m.rel) else {
             return false;
         };
+        if m.seen == Seen::of(f) {
+            return true;
+        }
         let Ok(o) = corpus::open(&f.abs) else {
             return false;
         };
-        o.dev == m.dev
-            && o.ino == m.ino
-            && o.len >= m.offset
-            && corpus::tail_hash(&o.file, m.offset).is_ok_and(|h| h == m.tail)
+        if o.dev != m.dev || o.ino != m.ino || o.len < m.offset {
+            return false;
+        }
+        *bytes += 2 * m.offset.min(corpus::TAIL_CHECK);
+        corpus::tail_hash(&o.file, m.offset).is_ok_and(|h| h == m.tail)
+            && corpus::head_hash(&o.file, m.offset).is_ok_and(|h| h == m.head)
     }) && state.marks.len() == state.session.files.len()
         && state
             .session
@@ -130,13 +161,15 @@ pub fn read_session(
         emit,
         stopped: false,
     };
-    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files)) {
+    let mut checked = 0;
+    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files, &mut checked)) {
         if let Some(p) = SessionParser::resume(state.session, opts.strict) {
             r.parser = p;
             r.marks = state.marks;
         }
     }
     r.parser.set_line_cap(opts.max_line_size);
+    r.bytes += checked;
     if let Err(f) = r.read_all(files, buf) {
         r.send(Err(f));
         return;
@@ -188,14 +221,18 @@ impl Reader<'_> {
     }
 
     /// Records where file `idx` stands now.
-    fn mark(&mut self, idx: usize, rel: &str, o: &Opened) -> Result<(), ReadError> {
+    fn mark(&mut self, idx: usize, f: &corpus::PlannedFile, o: &Opened) -> Result<(), ReadError> {
+        let rel = f.rel.as_str();
         let offset = self.parser.cursor(idx).offset;
+        self.bytes += 2 * offset.min(corpus::TAIL_CHECK);
         let m = Mark {
+            seen: Seen::of(f),
             rel: rel.to_string(),
             dev: o.dev,
             ino: o.ino,
             offset,
             tail: corpus::tail_hash(&o.file, offset)?,
+            head: corpus::head_hash(&o.file, offset)?,
         };
         match self.marks.iter_mut().find(|x| x.rel == rel) {
             Some(x) => *x = m,
@@ -204,7 +241,29 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// Whether a resumed file is as the last run left it (nothing to read).
+    fn unchanged(&self, f: &corpus::PlannedFile) -> bool {
+        self.marks
+            .iter()
+            .any(|m| m.rel == f.rel && m.seen == Seen::of(f))
+    }
+
     fn read_all(&mut self, files: &SessionFiles, buf: &mut Buffers) -> Result<(), Failure> {
+        if !self.unchanged(&files.main) {
+            self.read_main(files, buf)?;
+        }
+        for a in &files.agents {
+            if self.stopped {
+                return Ok(());
+            }
+            if !self.unchanged(a) {
+                self.read_agent(a, buf)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read_main(&mut self, files: &SessionFiles, buf: &mut Buffers) -> Result<(), Failure> {
         let main = match corpus::open(&files.main.abs) {
             Ok(o) => o,
             Err(e) => {
@@ -220,51 +279,45 @@ impl Reader<'_> {
             }
         };
         let idx = self.parser.begin_main(&files.main.rel);
-        self.read_file(idx, &files.main.rel, main, &mut buf.file)
+        self.read_file(idx, &files.main, main, &mut buf.file)
             .map_err(|e| match e {
                 FileError::Strict(b) => Failure::strict(&b),
                 FileError::Read(e) => Failure {
                     reason: format!("main transcript {}: {}", e.reason, e.detail),
                     strict: false,
                 },
-            })?;
-        for a in &files.agents {
-            if self.stopped {
-                return Ok(());
-            }
-            let opened = match corpus::open(&a.abs) {
-                Ok(o) => o,
-                Err(e) => {
-                    self.unread(&a.rel, &e)?;
-                    continue;
-                }
-            };
-            let sidecar = match &a.sidecar {
-                None => None,
-                Some((rel, abs, _, _)) => {
-                    match corpus::read_into(abs, self.opts.max_line_size, &mut buf.meta) {
-                        Ok(()) => {
-                            self.bytes += buf.meta.len() as u64;
-                            Some((rel.as_str(), buf.meta.as_slice()))
-                        }
-                        Err(e) => {
-                            self.unread(rel, &e)?;
-                            None
-                        }
+            })
+    }
+
+    fn read_agent(&mut self, a: &corpus::PlannedFile, buf: &mut Buffers) -> Result<(), Failure> {
+        let opened = match corpus::open(&a.abs) {
+            Ok(o) => o,
+            Err(e) => return self.unread(&a.rel, &e),
+        };
+        let sidecar = match &a.sidecar {
+            None => None,
+            Some((rel, abs, _, _)) => {
+                match corpus::read_into(abs, self.opts.max_line_size, &mut buf.meta) {
+                    Ok(()) => {
+                        self.bytes += buf.meta.len() as u64;
+                        Some((rel.as_str(), buf.meta.as_slice()))
+                    }
+                    Err(e) => {
+                        self.unread(rel, &e)?;
+                        None
                     }
                 }
-            };
-            let idx = self
-                .parser
-                .begin_agent(&a.rel, &a.role, sidecar)
-                .map_err(|b| Failure::strict(&b))?;
-            match self.read_file(idx, &a.rel, opened, &mut buf.file) {
-                Ok(()) => {}
-                Err(FileError::Strict(b)) => return Err(Failure::strict(&b)),
-                Err(FileError::Read(e)) => self.unread(&a.rel, &e)?,
             }
+        };
+        let idx = self
+            .parser
+            .begin_agent(&a.rel, &a.role, sidecar)
+            .map_err(|b| Failure::strict(&b))?;
+        match self.read_file(idx, a, opened, &mut buf.file) {
+            Ok(()) => Ok(()),
+            Err(FileError::Strict(b)) => Err(Failure::strict(&b)),
+            Err(FileError::Read(e)) => self.unread(&a.rel, &e),
         }
-        Ok(())
     }
 
     /// A file that could not be read: counted as skipped, and a bad line of
@@ -289,7 +342,7 @@ impl Reader<'_> {
     fn read_file(
         &mut self,
         idx: usize,
-        rel: &str,
+        f: &corpus::PlannedFile,
         mut o: Opened,
         buf: &mut Vec<u8>,
     ) -> Result<(), FileError> {
@@ -312,8 +365,8 @@ impl Reader<'_> {
             if buf.len() as u64 > cap {
                 self.skip_long_line(idx, &mut o, buf, cap)?;
             }
-            if self.since_part >= PART_BYTES {
-                self.mark(idx, rel, &o)?;
+            if self.since_part >= self.opts.part_bytes {
+                self.mark(idx, f, &o)?;
                 let part = self.parser.take_part();
                 self.send_part(part, false);
                 if self.stopped {
@@ -321,7 +374,7 @@ impl Reader<'_> {
                 }
             }
         }
-        self.mark(idx, rel, &o)?;
+        self.mark(idx, f, &o)?;
         Ok(())
     }
 

@@ -395,7 +395,7 @@ fn upsert_session(
             p.unknown_records as i64,
             synthetic as i64,
             p.bytes as i64,
-            p.bad_lines_total as i64
+            p.degraded() as i64
         ],
     )?;
     Ok(())
@@ -624,6 +624,14 @@ fn append_lines(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
     )?;
     for b in &p.bad_lines {
         stmt.execute(params![sid, b.file, b.line as i64, b.reason])?;
+    }
+    // Whole files that could not be read are the state as of now.
+    tx.execute(
+        "DELETE FROM degraded_lines WHERE session_id = ?1 AND line = 0",
+        [sid],
+    )?;
+    for b in &p.file_problems {
+        stmt.execute(params![sid, b.file, 0, b.reason])?;
     }
     Ok(())
 }

@@ -85,7 +85,7 @@ pub struct SessionInput {
 
 /// A line that could not be read (Decision 3). `line` is 1-based; 0 means the
 /// whole file (an unreadable sidecar, say).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BadLine {
     pub file: String,
     pub line: u64,
@@ -158,6 +158,10 @@ pub struct ParsedSession {
     pub bad_lines: Vec<BadLine>,
     /// Bad lines of the whole session so far (this part's included).
     pub bad_lines_total: u64,
+    /// Files (and sidecars) that could not be read at all, as they stand
+    /// now (line 0): kept in the state and replaced, not appended, since a
+    /// file unreadable once may be read the next time.
+    pub file_problems: Vec<BadLine>,
     pub records: u64,
     pub unknown_records: u64,
     /// Synthetic messages among this part's `usage`.
@@ -174,4 +178,11 @@ pub struct ParsedSession {
     /// rather than replacing it.
     #[serde(skip)]
     pub delta: bool,
+}
+
+impl ParsedSession {
+    /// Lines and files of the session that could not be read, in all.
+    pub fn degraded(&self) -> u64 {
+        self.bad_lines_total + self.file_problems.len() as u64
+    }
 }

@@ -190,9 +190,19 @@ impl SessionParser {
         if self.strict {
             return Err(bad);
         }
-        self.out.bad_lines.push(bad);
-        self.out.bad_lines_total += 1;
+        if line == 0 {
+            self.clear_problem(file);
+            self.out.file_problems.push(bad);
+        } else {
+            self.out.bad_lines.push(bad);
+            self.out.bad_lines_total += 1;
+        }
         Ok(())
+    }
+
+    /// A file read now: whatever kept it from being read before is gone.
+    fn clear_problem(&mut self, file: &str) {
+        self.out.file_problems.retain(|b| b.file != file);
     }
 
     fn add_usage(&mut self, obs: UsageObservation) {
@@ -361,6 +371,7 @@ impl SessionParser {
     /// Opens the file at `rel_path`: the one a resumed state already knows
     /// (reading goes on at its cursor), or a new one. Returns its handle.
     fn begin(&mut self, rel_path: &str, agent: Agent, main: bool) -> usize {
+        self.clear_problem(rel_path);
         if let Some(i) = self.out.files.iter().position(|f| f.rel_path == rel_path) {
             let f = &self.out.files[i];
             let agent_at = self
@@ -436,6 +447,7 @@ impl SessionParser {
             false,
         );
         if let Some((meta_path, meta)) = sidecar {
+            self.clear_problem(meta_path);
             let at = self.open[file].as_ref().expect("just opened").agent;
             let mut agent = self.out.agents[at].clone();
             read_sidecar(self, &mut agent, meta_path, meta)?;
@@ -502,6 +514,7 @@ impl SessionParser {
             progress_refs: self.out.progress_refs.clone(),
             bad_lines: std::mem::take(&mut self.out.bad_lines),
             bad_lines_total: self.out.bad_lines_total,
+            file_problems: self.out.file_problems.clone(),
             records: self.out.records,
             unknown_records: self.out.unknown_records,
             bytes: self.out.bytes,
