@@ -91,6 +91,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "bytes above which a transcript line is a degraded line, not read (ingest --max-line-size)",
     },
     Setting {
+        key: "ingest.part_bytes",
+        env: "SESSIONKIT_PART_BYTES",
+        default: "268435456",
+        kind: Kind::Count,
+        about: "bytes of one session read before they are written as one part (a transaction); bounds ingest's memory on a session of any size",
+    },
+    Setting {
         key: "lease.hours",
         env: "SESSIONKIT_LEASE_HOURS",
         default: "24",

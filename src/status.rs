@@ -82,10 +82,14 @@ pub enum Cause {
     SessionEnd,
     /// The watchdog: no evidence within the window.
     Watchdog,
+    /// A background agent's `<task-notification>` in its parent's transcript.
+    TaskNotification,
+    /// A background agent's sidecar says `finished: true`.
+    SidecarFinished,
 }
 
 impl Cause {
-    const ALL: [Cause; 13] = [
+    const ALL: [Cause; 15] = [
         Cause::Transcript,
         Cause::ApiError,
         Cause::UserInterrupt,
@@ -99,6 +103,8 @@ impl Cause {
         Cause::SessionStart,
         Cause::SessionEnd,
         Cause::Watchdog,
+        Cause::TaskNotification,
+        Cause::SidecarFinished,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -116,6 +122,8 @@ impl Cause {
             Cause::SessionStart => "session_start",
             Cause::SessionEnd => "session_end",
             Cause::Watchdog => "watchdog",
+            Cause::TaskNotification => "task_notification",
+            Cause::SidecarFinished => "sidecar_finished",
         }
     }
 
@@ -131,7 +139,11 @@ impl Cause {
     fn observes_terminal(self) -> bool {
         matches!(
             self,
-            Cause::ToolResult | Cause::ToolResultError | Cause::SubagentStop
+            Cause::ToolResult
+                | Cause::ToolResultError
+                | Cause::SubagentStop
+                | Cause::TaskNotification
+                | Cause::SidecarFinished
         )
     }
 }

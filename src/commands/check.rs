@@ -99,7 +99,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             only: Default::default(),
             strict_pricing: false,
             bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
-            part_bytes: crate::ingest::PART_BYTES,
+            part_bytes: settings::count(&store, "ingest.part_bytes")?,
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);
     }

@@ -104,7 +104,7 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         only: Default::default(),
         strict_pricing: args.strict_pricing,
         bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
-        part_bytes: crate::ingest::PART_BYTES,
+        part_bytes: settings::count(&store, "ingest.part_bytes")?,
     };
     let pb = ctx
         .out

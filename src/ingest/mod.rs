@@ -92,6 +92,10 @@ pub fn discover(store: &mut Store, roots: &[Root], cap: u64) -> Result<(Discover
     Ok((d, bytes))
 }
 
+/// Parsed messages the queue to the writer may hold before workers wait
+/// (about 400 bytes each).
+const QUEUED_MESSAGES: usize = 64 * 1024;
+
 /// One unit of work: a session to read and parse, from where the last run
 /// stopped when it left a state to resume from.
 struct Job {
@@ -146,13 +150,17 @@ pub fn run(
                 continue;
             }
         }
-        let size = files.main.size + files.agents.iter().map(|a| a.size).sum::<u64>();
         let resume = if opts.replay {
             None
         } else {
             store
                 .resume_state(&sid)?
                 .and_then(|s| serde_json::from_str::<ResumeState>(&s).ok())
+        };
+        // What is to be read: past the marks when the session resumes.
+        let size = match &resume {
+            Some(r) => r.to_read(&files),
+            None => files.main.size + files.agents.iter().map(|a| a.size).sum::<u64>(),
         };
         jobs.push(Job {
             files,
@@ -222,6 +230,11 @@ fn process(
     // parsing run ahead of writing.
     let (tx, rx) = mpsc::sync_channel::<(usize, Event)>(workers * 8);
     let jobs_ref = &jobs;
+    // Messages parsed and not yet written: a worker waits while the queue
+    // holds more than `QUEUED_MESSAGES`, so sessions of any size queue a
+    // bounded amount of memory (the channel alone bounds parts, not bytes).
+    let queued = AtomicUsize::new(0);
+    let queued_ref = &queued;
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -234,6 +247,13 @@ fn process(
                     let mut alive = true;
                     let resume = job.resume.clone();
                     stream::read_session(&job.files, opts, resume, &mut buf, &mut |ev| {
+                        let n = ev.messages();
+                        while queued_ref.load(Ordering::Acquire) > QUEUED_MESSAGES
+                            && next.load(Ordering::Relaxed) < usize::MAX / 4
+                        {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                        queued_ref.fetch_add(n, Ordering::AcqRel);
                         alive = tx.send((i, ev)).is_ok();
                         alive
                     });
@@ -246,8 +266,9 @@ fn process(
         drop(tx);
         let result = (|| -> Result<()> {
             for (i, ev) in &rx {
-                let bytes = ev.bytes;
+                let (bytes, n) = (ev.bytes, ev.messages());
                 sink.write(&jobs_ref[i], ev)?;
+                queued.fetch_sub(n, Ordering::AcqRel);
                 if let Some(pb) = progress {
                     pb.inc(bytes);
                 }

@@ -15,8 +15,9 @@ const BLOCK: u64 = 8 << 20;
 
 /// Bytes of one session read before what was read is handed to the writer
 /// as a part (one transaction), so a session of any size holds at most this
-/// much parsed state, and a killed run resumes from the last part.
-pub const PART_BYTES: u64 = 64 << 20;
+/// much parsed state, and a killed run resumes from the last part (the
+/// setting `ingest.part_bytes`).
+pub const PART_BYTES: u64 = 256 << 20;
 
 /// Where one file was read to, and what identifies it: a later run goes on
 /// from `offset` only if the file is the same (device, inode) and the
@@ -63,6 +64,21 @@ pub struct ResumeState {
     pub marks: Vec<Mark>,
 }
 
+impl ResumeState {
+    /// Bytes a resumed read of `files` would read: what each changed file
+    /// holds past its mark (all of a file the state does not know).
+    pub fn to_read(&self, files: &SessionFiles) -> u64 {
+        std::iter::once(&files.main)
+            .chain(files.agents.iter())
+            .map(|f| match self.marks.iter().find(|m| m.rel == f.rel) {
+                Some(m) if m.seen == Seen::of(f) => 0,
+                Some(m) => f.size.saturating_sub(m.offset),
+                None => f.size,
+            })
+            .sum()
+    }
+}
+
 /// A part of a session, ready for the writer.
 pub struct Part {
     pub parsed: Box<ParsedSession>,
@@ -99,6 +115,13 @@ pub struct Event {
     pub result: Result<Part, Failure>,
     pub skips: Vec<Skip>,
     pub bytes: u64,
+}
+
+impl Event {
+    /// Messages the event carries (what it holds in memory, roughly).
+    pub fn messages(&self) -> usize {
+        self.result.as_ref().map_or(0, |p| p.parsed.usage.len())
+    }
 }
 
 /// The buffers a worker reuses from file to file: one block of lines and one

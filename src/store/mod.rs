@@ -227,7 +227,7 @@ impl Store {
     /// (`projection::MessageCounts` tells which are shared without the index).
     pub fn begin_bulk(&self) -> Result<Checkpointer> {
         self.conn
-            .execute_batch("PRAGMA cache_size = -131072; PRAGMA wal_autocheckpoint = 0;")?;
+            .execute_batch("PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 0;")?;
         self.conn
             .execute_batch("DROP INDEX IF EXISTS usage_observations_message;")?;
         Checkpointer::spawn(&self.path)

@@ -14,7 +14,8 @@ use crate::pricing::PriceTable;
 use crate::status::{Cause, Evidence, Status, replaces};
 use crate::transcript::usage::settle;
 use crate::transcript::{
-    Agent, Buckets, Edge, Ending, PARSER_REVISION, ParsedSession, Spawn, UsageObservation, resolve,
+    Agent, BackgroundEnd, Buckets, Edge, Ending, PARSER_REVISION, ParsedSession, QueueOp, Spawn,
+    UsageObservation, background_end, resolve,
 };
 
 /// Failures before a session is quarantined until its files change.
@@ -456,7 +457,7 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession, remove_absent: bool) 
         let call = edge
             .and_then(|e| e.tool_use_id.as_deref())
             .and_then(|id| spawn_of.get(id));
-        let mut status = transcript_evidence(a, call.copied(), a.agent_id == sid);
+        let mut status = transcript_evidence(a, call.copied(), a.agent_id == sid, &p.queue_ops);
         if let Some(cur) = stored.get(&a.agent_id) {
             if !replaces(Some(cur), &status) {
                 status = *cur;
@@ -516,7 +517,29 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession, remove_absent: bool) 
 /// transcript that ends on an API error ended in error, and a main agent
 /// interrupted by its user waits for them; otherwise it was working as of
 /// its last record.
-fn transcript_evidence(a: &Agent, call: Option<&Spawn>, main: bool) -> Evidence {
+///
+/// A background agent (its call's result only says it was launched)
+/// completes at its `<task-notification>`, or its sidecar's `finished`.
+fn transcript_evidence(
+    a: &Agent,
+    call: Option<&Spawn>,
+    main: bool,
+    queue_ops: &[QueueOp],
+) -> Evidence {
+    if let Some(c) = call.filter(|c| c.result.as_ref().is_some_and(|r| r.launched_only)) {
+        match background_end(&a.agent_id, c, queue_ops, a.finished, a.last_seen) {
+            Some(BackgroundEnd::Completed(at)) => {
+                return Evidence::new(Status::Completed, at, Cause::TaskNotification);
+            }
+            Some(BackgroundEnd::Failed(at)) => {
+                return Evidence::new(Status::Error, at, Cause::TaskNotification);
+            }
+            Some(BackgroundEnd::Finished(at)) => {
+                return Evidence::new(Status::Completed, at, Cause::SidecarFinished);
+            }
+            None => {}
+        }
+    }
     let result = call
         .and_then(|c| c.result.as_ref())
         .filter(|r| !r.launched_only);

@@ -175,9 +175,13 @@ impl Store {
     pub fn token_row_count(&self) -> Result<u64> {
         Ok(self
             .conn
-            .query_row("SELECT COUNT(*) FROM token_usage", [], |r| {
-                r.get::<_, i64>(0)
-            })? as u64)
+            // The rollup counts every token row once, in a few rows per
+            // session; counting the view would read every message.
+            .query_row(
+                "SELECT COALESCE(SUM(messages), 0) FROM usage_rollup",
+                [],
+                |r| r.get::<_, i64>(0),
+            )? as u64)
     }
 
     /// Models with unpriced tokens: (model, messages, tokens), largest first.

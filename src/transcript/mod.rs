@@ -17,13 +17,16 @@ mod wire;
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
 pub use parse::{FileCursor, SessionParser, long_line_reason, parse_session};
-pub use spawns::{ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, prompt_hash};
+pub use spawns::{
+    BackgroundEnd, ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, background_end,
+    prompt_hash,
+};
 pub use usage::{Buckets, UsageObservation};
 
 use crate::clock::Millis;
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
-pub const PARSER_REVISION: i64 = 5;
+pub const PARSER_REVISION: i64 = 6;
 
 /// The kind of a transcript file inside a session, decided by its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,6 +128,10 @@ pub struct Agent {
     /// What the agent's last message record states (a failure, an
     /// interrupt), with that record's time.
     pub ending: Option<(Ending, Option<Millis>)>,
+    /// Its sidecar says the agent finished (`finished: true`, background
+    /// agents of Claude Code 2.1.3xx).
+    #[serde(default)]
+    pub finished: bool,
 }
 
 /// What one session's files say — or, read in parts (a file too large to

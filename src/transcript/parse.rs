@@ -565,6 +565,7 @@ fn new_agent(id: &str, layout: AgentLayout, path: &str, workflow_id: Option<Stri
         first_prompt: None,
         notification_tool_use_id: None,
         ending: None,
+        finished: false,
     }
 }
 
@@ -581,6 +582,7 @@ fn read_sidecar(
             agent.description = meta.description.filter(|s| !s.is_empty());
             agent.sidecar_tool_use_id = meta.tool_use_id.filter(|s| !s.is_empty());
             agent.spawn_depth = meta.spawn_depth;
+            agent.finished = meta.finished == Some(true);
             Ok(())
         }
         Err(e) => b.bad(path, 0, format!("unreadable sidecar: {e}")),
@@ -858,7 +860,7 @@ fn see_spawn_evidence(
             }
         }
         Some("queue-operation") => {
-            if let Some(q) = spawns::queue_op(rec.content.0, agent) {
+            if let Some(q) = spawns::queue_op(rec.content.0, agent, at) {
                 b.out.queue_ops.push(q);
             }
         }

@@ -50,12 +50,18 @@ pub struct ReportedUsage {
     pub buckets: Option<Buckets>,
 }
 
-/// A `queue-operation` record's `<tool-use-id>` and `<task-id>` tags.
+/// A `queue-operation` record's `<tool-use-id>` and `<task-id>` tags; for
+/// a background agent's `<task-notification>` (Claude Code 2.1.3xx), its
+/// `<status>` and the record's time: that is when the agent finished.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueOp {
     pub owner: String,
     pub tool_use_id: Option<String>,
     pub task_id: Option<String>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub at: Option<Millis>,
 }
 
 /// A `progress` record naming another agent by its top-level `agentId`.
@@ -63,6 +69,45 @@ pub struct QueueOp {
 pub struct ProgressRef {
     pub owner: String,
     pub agent_id: String,
+}
+
+/// How a background agent (its spawn result said `async_launched`) ended,
+/// by the evidence Claude Code 2.1.3xx writes: the last `<task-notification>`
+/// for its call or agent id in its parent's transcript (a resumed agent
+/// notifies again), else its sidecar's `finished: true` at its last record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackgroundEnd {
+    Completed(Option<Millis>),
+    Failed(Option<Millis>),
+    /// The sidecar says finished; the time is the agent's last record.
+    Finished(Option<Millis>),
+}
+
+/// The end of a background agent, or `None` while nothing says it ended.
+pub fn background_end(
+    agent_id: &str,
+    call: &Spawn,
+    queue_ops: &[QueueOp],
+    sidecar_finished: bool,
+    last_seen: Option<Millis>,
+) -> Option<BackgroundEnd> {
+    let note = queue_ops
+        .iter()
+        .filter(|q| {
+            q.tool_use_id.as_deref() == Some(call.tool_use_id.as_str())
+                || q.task_id.as_deref() == Some(agent_id)
+        })
+        .filter_map(|q| Some((q.status.as_deref()?, q.at)))
+        .max_by_key(|(_, at)| *at);
+    match note {
+        Some(("failed" | "error", at)) => Some(BackgroundEnd::Failed(at)),
+        // Completed, or stopped by the user: it ended either way.
+        Some(("completed" | "killed" | "stopped" | "cancelled", at)) => {
+            Some(BackgroundEnd::Completed(at))
+        }
+        _ if sidecar_finished => Some(BackgroundEnd::Finished(last_seen)),
+        _ => None,
+    }
 }
 
 /// FNV-1a of a prompt: stable across runs and builds.
@@ -176,12 +221,17 @@ pub(crate) fn first_message(raw: &RawValue) -> (Option<u64>, Option<String>) {
 }
 
 /// A queue operation's tags.
-pub(crate) fn queue_op(raw: Option<&RawValue>, owner: &str) -> Option<QueueOp> {
+pub(crate) fn queue_op(raw: Option<&RawValue>, owner: &str, at: Option<Millis>) -> Option<QueueOp> {
     let text: String = serde_json::from_str(raw?.get()).ok()?;
+    let note = text.contains("<task-notification>");
     let op = QueueOp {
         owner: owner.to_string(),
         tool_use_id: tag(&text, "tool-use-id").map(str::to_string),
         task_id: tag(&text, "task-id").map(str::to_string),
+        status: note
+            .then(|| tag(&text, "status").map(str::to_string))
+            .flatten(),
+        at,
     };
     (op.tool_use_id.is_some() || op.task_id.is_some()).then_some(op)
 }
@@ -224,13 +274,76 @@ mod tests {
                 r#""<task-id>c1</task-id><tool-use-id>toolu_Q</tool-use-id>""#,
             )),
             "m",
+            None,
         )
         .unwrap();
+        assert_eq!(q.status, None);
+        // Claude Code 2.1.332's notification of a background agent (cut
+        // from corpus/captured/claude-code-2.1.332).
+        let n = queue_op(
+            Some(&raw(
+                r#""<task-notification>\n<task-id>afc970604cdfc094d</task-id>\n<tool-use-id>toolu_f2efe81a660b4ab08e2e</tool-use-id>\n<status>completed</status>\n<summary>Agent \"probe agent\" finished</summary>\n</task-notification>""#,
+            )),
+            "m",
+            Some(7),
+        )
+        .unwrap();
+        assert_eq!(
+            (n.task_id.as_deref(), n.status.as_deref(), n.at),
+            (Some("afc970604cdfc094d"), Some("completed"), Some(7))
+        );
         assert_eq!(
             (q.task_id.as_deref(), q.tool_use_id.as_deref()),
             (Some("c1"), Some("toolu_Q"))
         );
         assert_eq!(tag("<a></a>", "a"), None);
+    }
+
+    /// The last notification decides; a sidecar's `finished` stands in
+    /// when there is none; launched-and-silent is no end.
+    #[test]
+    fn background_agents_end_at_their_notification() {
+        let call = Spawn {
+            tool_use_id: "toolu_1".into(),
+            owner: "main".into(),
+            tool: "Agent".into(),
+            prompt: None,
+            subagent_type: None,
+            description: None,
+            workflow_id: None,
+            at: Some(1),
+            result: None,
+        };
+        let note = |id: Option<&str>, task: Option<&str>, status: &str, at| QueueOp {
+            owner: "main".into(),
+            tool_use_id: id.map(str::to_string),
+            task_id: task.map(str::to_string),
+            status: Some(status.into()),
+            at: Some(at),
+        };
+        assert_eq!(background_end("a1", &call, &[], false, Some(9)), None);
+        assert_eq!(
+            background_end("a1", &call, &[], true, Some(9)),
+            Some(BackgroundEnd::Finished(Some(9)))
+        );
+        let ops = [
+            note(Some("toolu_1"), None, "failed", 5),
+            note(None, Some("a1"), "completed", 7),
+            note(Some("toolu_other"), Some("a2"), "failed", 8),
+        ];
+        assert_eq!(
+            background_end("a1", &call, &ops, true, Some(9)),
+            Some(BackgroundEnd::Completed(Some(7)))
+        );
+        assert_eq!(
+            background_end("a1", &call, &ops[..1], false, None),
+            Some(BackgroundEnd::Failed(Some(5)))
+        );
+        let plain = QueueOp {
+            status: None,
+            ..note(Some("toolu_1"), None, "", 3)
+        };
+        assert_eq!(background_end("a1", &call, &[plain], false, None), None);
     }
 
     #[test]

@@ -116,6 +116,8 @@ pub(crate) struct Sidecar {
     pub tool_use_id: Option<String>,
     #[serde(rename = "spawnDepth")]
     pub spawn_depth: Option<i64>,
+    /// Claude Code 2.1.3xx marks a background agent's sidecar when it ends.
+    pub finished: Option<bool>,
 }
 
 /// One content block, as far as the tree needs it: `tool_use` blocks (spawn
