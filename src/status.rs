@@ -213,6 +213,29 @@ pub fn watchdog(
     stale.then(|| Evidence::new(Status::Unknown, anchor, Cause::Watchdog))
 }
 
+/// A stored status as reports show it: `unknown` when the watchdog's rule
+/// already holds at `now` (the last evidence is older than the window),
+/// whether or not a sweep has run since, so months of history never show
+/// as working. An unparsable status is shown as stored.
+pub fn shown<'s>(
+    status: &'s str,
+    at: Option<Millis>,
+    last_seen: Option<Millis>,
+    now: Millis,
+    window_ms: i64,
+) -> &'s str {
+    match Status::parse(status) {
+        Some(st) => {
+            let cur = Evidence::new(st, at, Cause::Transcript);
+            match watchdog(&cur, last_seen, now, window_ms) {
+                Some(_) => Status::Unknown.as_str(),
+                None => status,
+            }
+        }
+        None => status,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,6 +313,23 @@ mod tests {
             &untimed
         ));
         assert!(replaces(None, &untimed));
+    }
+
+    #[test]
+    fn shown_status_is_unknown_past_the_window() {
+        let w = 600_000;
+        assert_eq!(shown("working", Some(1_000), None, 1_000 + w, w), "working");
+        assert_eq!(shown("working", Some(1_000), None, 1_001 + w, w), "unknown");
+        assert_eq!(shown("waiting", None, Some(5), 1_000_000_000, w), "unknown");
+        assert_eq!(
+            shown("working", Some(1_000), Some(9_000), 9_000 + w, w),
+            "working"
+        );
+        assert_eq!(
+            shown("completed", Some(1), None, 1_000_000_000, w),
+            "completed"
+        );
+        assert_eq!(shown("odd", Some(1), None, 1_000_000_000, w), "odd");
     }
 
     #[test]

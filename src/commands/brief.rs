@@ -157,6 +157,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         run_id: None,
         session_id: None,
         utility_mode: crate::settings::choice(&store, "briefing.utility")?,
+        watchdog_ms: crate::settings::minutes_ms(&store, "watchdog.minutes")?,
         // --full renders every line: one read with the text beats a seek each.
         every_line: a.explain || as_json || a.full,
     };

@@ -82,6 +82,17 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             detail: format!("{model}: {tokens} tokens in {messages} messages have no price"),
         });
     }
+    for r in store.reported_costs(None)? {
+        if let Some(detail) = cost_difference(&store, &r)? {
+            findings.push(Finding {
+                kind: "harness-cost-mismatch",
+                session_id: r.session_id.clone(),
+                file: None,
+                line: None,
+                detail,
+            });
+        }
+    }
     for sid in store.rollup_mismatches()? {
         findings.push(Finding {
             kind: "rollup-mismatch",
@@ -136,4 +147,47 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             .note(&format!("check: {} finding(s)", findings.len()));
         Ok(Exit::Found)
     }
+}
+
+/// A difference between the harness's own figure for a session and
+/// sessionkit's, beyond rounding (a micro-dollar), with its likely reason.
+fn cost_difference(
+    store: &crate::store::Store,
+    r: &crate::store::reports::ReportedCost,
+) -> Result<Option<String>> {
+    let filter = crate::store::reports::SessionFilter {
+        session_id: Some(r.session_id.clone()),
+        ..Default::default()
+    };
+    let Some(ours) = store.sessions(&filter)?.into_iter().next() else {
+        return Ok(None);
+    };
+    let t = &ours.totals;
+    if (t.cost_nanousd - r.cost_nanousd).abs() <= 1_000 && t.unpriced_tokens == 0 {
+        return Ok(None);
+    }
+    let (theirs, mine) = (r.tokens.total(), t.tokens.total());
+    let why = if theirs > mine {
+        format!(
+            "the harness counted {} tokens the transcript never recorded (requests it makes itself, such as compaction)",
+            theirs - mine
+        )
+    } else if t.unpriced_tokens > 0 {
+        format!(
+            "{} tokens have no price here (sessionkit pricing set)",
+            t.unpriced_tokens
+        )
+    } else if theirs < mine {
+        format!(
+            "the transcript holds {} tokens the harness's totals do not (a resumed or forked session's history?)",
+            mine - theirs
+        )
+    } else {
+        "the same tokens at different prices (compare `sessionkit pricing list`)".to_string()
+    };
+    Ok(Some(format!(
+        "harness reported {}, sessionkit {}: {why}",
+        crate::pricing::cents_exact(r.cost_nanousd),
+        crate::pricing::cents_exact(t.cost_nanousd)
+    )))
 }

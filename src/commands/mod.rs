@@ -71,6 +71,28 @@ pub(crate) fn value_or_stdin(v: &str, name: &str) -> Result<String> {
 }
 
 /// An instant as JSON: RFC 3339 UTC, or null when unknown.
+/// The clock and watchdog window reports show statuses by (Decision 7:
+/// a status whose last evidence is older than the window is not live).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Watch {
+    pub now: Millis,
+    pub window_ms: i64,
+}
+
+impl Watch {
+    pub fn load(store: &Store) -> Result<Watch> {
+        Ok(Watch {
+            now: crate::clock::now(),
+            window_ms: crate::settings::minutes_ms(store, "watchdog.minutes")?,
+        })
+    }
+
+    /// The status to show for a stored one.
+    pub fn status(&self, status: &str, at: Option<Millis>, last_seen: Option<Millis>) -> String {
+        crate::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
+    }
+}
+
 pub(crate) fn time(v: Option<Millis>) -> Value {
     v.map_or(Value::Null, |t| Value::String(format_instant(t)))
 }

@@ -128,6 +128,8 @@ fn litellm(doc: &Value) -> Result<Vec<Price>> {
             model: model.clone(),
             base,
             tiers,
+            fast_multiplier: None,
+            us_multiplier: None,
         });
     }
     if out.is_empty() {
@@ -199,6 +201,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                     model: model.clone(),
                     base,
                     tiers: Vec::new(),
+                    fast_multiplier: None,
+                    us_multiplier: None,
                 }],
                 "custom",
             )

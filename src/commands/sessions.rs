@@ -86,10 +86,14 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         session_id: None,
     };
     let store = ctx.open()?;
+    let watch = super::Watch::load(&store)?;
     let rows: Vec<Value> = store
         .sessions(&filter)?
-        .iter()
-        .map(|s| Value::Object(session_json(s)))
+        .iter_mut()
+        .map(|s| {
+            s.status = watch.status(&s.status, s.status_at, s.last_activity_at);
+            Value::Object(session_json(s))
+        })
         .collect();
     ctx.out.records(COLUMNS, &rows)?;
     Ok(Exit::Success)

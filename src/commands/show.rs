@@ -11,7 +11,7 @@ use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON: the session's fields (see `sessionkit sessions --help`) plus by_agent [{agent_id, parent_agent_id, layout, agent_type, description, transcript_path, status, first_seen_at, last_seen_at, records, models, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], by_model [{model, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], degraded [{file, line, reason}], compactions [{agent_id, at, trigger, pre_tokens}]."
+    after_long_help = "JSON: the session's fields (see `sessionkit sessions --help`) plus by_agent [{agent_id, parent_agent_id, layout, agent_type, description, transcript_path, status, first_seen_at, last_seen_at, records, models, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], by_model [{model, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], degraded [{file, line, reason}], compactions [{agent_id, at, trigger, pre_tokens}]; and, when the harness wrote its own running totals (Claude Code 2.1.3xx cost-state), harness_reported {at, cost_usd, cost_nanousd, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, web_searches}: the harness's figure, never added to totals (`check` reports a difference)."
 )]
 pub struct Args {
     /// Session id, or a unique prefix of one
@@ -39,6 +39,7 @@ const SESSION_COLUMNS: &[Column] = &[
     col("cache_read_tokens", "cache read tokens"),
     col("total_tokens", "total tokens"),
     col("cost_usd", "cost"),
+    col("harness_cost_usd", "cost the harness reported"),
     col("unpriced_tokens", "unpriced tokens"),
     col("records", "records"),
     col("unknown_records", "unknown records"),
@@ -88,11 +89,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         session_id: Some(id.clone()),
         ..SessionFilter::default()
     };
-    let session = store
+    let watch = super::Watch::load(&store)?;
+    let mut session = store
         .sessions(&filter)?
         .into_iter()
         .next()
         .ok_or_else(|| crate::store::StoreError::NoSuchSession(id.clone()))?;
+    session.status = watch.status(&session.status, session.status_at, session.last_activity_at);
     let agents: Vec<Value> = store
         .agents_of(&id)?
         .iter()
@@ -104,7 +107,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             o.insert("agent_type".into(), json!(a.agent_type));
             o.insert("description".into(), json!(a.description));
             o.insert("transcript_path".into(), json!(a.transcript_path));
-            o.insert("status".into(), json!(a.status));
+            o.insert(
+                "status".into(),
+                json!(watch.status(&a.status, a.status_at, a.last_seen_at)),
+            );
             o.insert("first_seen_at".into(), time(a.first_seen_at));
             o.insert("last_seen_at".into(), time(a.last_seen_at));
             o.insert("records".into(), json!(a.records));
@@ -134,7 +140,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         .map(|c| json!({"agent_id": c.agent_id, "at": time(c.at), "trigger": c.trigger, "pre_tokens": c.pre_tokens}))
         .collect();
     let mut doc = session_json(&session);
+    let reported = store.reported_costs(Some(&id))?.into_iter().next();
     if ctx.out.format == Format::Table {
+        let mut doc = doc;
+        if let Some(r) = &reported {
+            doc.insert(
+                "harness_cost_usd".into(),
+                json!(crate::pricing::usd(r.cost_nanousd)),
+            );
+        }
         let head = Value::Object(doc);
         ctx.out.record(SESSION_COLUMNS, &head)?;
         ctx.out.section("Agents")?;
@@ -151,6 +165,23 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     doc.insert("by_model".into(), Value::Array(models));
     doc.insert("degraded".into(), Value::Array(degraded));
     doc.insert("compactions".into(), Value::Array(compactions));
+    if let Some(r) = reported {
+        let t = r.tokens;
+        doc.insert(
+            "harness_reported".into(),
+            json!({
+                "at": time(r.at),
+                "cost_usd": crate::pricing::usd(r.cost_nanousd),
+                "cost_nanousd": r.cost_nanousd,
+                "input_tokens": t.input,
+                "output_tokens": t.output,
+                "cache_write_5m_tokens": t.cache_write_5m,
+                "cache_write_1h_tokens": t.cache_write_1h,
+                "cache_read_tokens": t.cache_read,
+                "web_searches": r.web_searches,
+            }),
+        );
+    }
     ctx.out.record(SESSION_COLUMNS, &Value::Object(doc))?;
     Ok(Exit::Success)
 }

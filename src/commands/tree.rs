@@ -41,11 +41,12 @@ pub struct Args {
     pub why: bool,
 }
 
-fn load(store: &Store, session: &str) -> Result<Vec<Tree>> {
-    Ok(tree::build(
-        store.agent_nodes(session)?,
-        store.reported_by_parent(session)?,
-    ))
+fn load(store: &Store, session: &str, watch: &super::Watch) -> Result<Vec<Tree>> {
+    let mut nodes = store.agent_nodes(session)?;
+    for n in &mut nodes {
+        n.status = watch.status(&n.status, n.status_at, n.last_seen);
+    }
+    Ok(tree::build(nodes, store.reported_by_parent(session)?))
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
@@ -70,8 +71,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     };
     let mut out = String::new();
     let mut docs: Vec<Value> = Vec::new();
+    let watch = super::Watch::load(&store)?;
     for sid in &sessions {
-        let trees = load(&store, sid)?;
+        let trees = load(&store, sid, &watch)?;
         match ctx.out.format {
             Format::Json | Format::Jsonl => {
                 let roots: Vec<Value> = trees.iter().map(tree::to_json).collect();

@@ -34,6 +34,9 @@ pub struct Request {
     pub session_id: Option<String>,
     /// `briefing.utility`: auto, on or off.
     pub utility_mode: String,
+    /// `watchdog.minutes` in milliseconds: the last session is not shown
+    /// as working past it.
+    pub watchdog_ms: i64,
     /// Compose every candidate's topic and line (`--explain`, JSON), not
     /// only those that could render.
     pub every_line: bool,
@@ -271,7 +274,13 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             &last.session_id[..last.session_id.len().min(8)],
             last.last_activity_at
                 .map_or("at an unknown time".into(), format_instant),
-            last.status,
+            crate::status::shown(
+                &last.status,
+                last.status_at,
+                last.last_activity_at,
+                now,
+                req.watchdog_ms
+            ),
             last.tokens,
             crate::pricing::usd(last.cost_nanousd)
         ));

@@ -115,6 +115,7 @@ pub fn session_start(
         run_id: existing.as_ref().map(|r| r.run_id.clone()),
         session_id: session_id.clone(),
         utility_mode: crate::settings::choice(store, "briefing.utility")?,
+        watchdog_ms: crate::settings::minutes_ms(store, "watchdog.minutes")?,
         every_line: false,
     };
     // A briefing that fails still opens the run (without a stamp).

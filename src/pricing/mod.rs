@@ -11,7 +11,18 @@ mod table;
 
 pub use table::{PriceTable, parse_tsv};
 
-use crate::transcript::Buckets;
+use crate::transcript::{Billing, Buckets};
+
+/// A web search, as Anthropic bills it: $10 per 1,000 searches, in
+/// pico-dollars (what Claude Code 2.1.332 adds per
+/// `server_tool_use.web_search_requests`, harness-observed.md §2 item 10).
+pub const WEB_SEARCH_PICOUSD: i128 = 10_000_000_000;
+
+/// The US-only inference multiplier when the table has none for a model:
+/// Claude Code 2.1.332 applies 1.1 to every `inference_geo: "us"` request
+/// (`var OF=1.1;function xF(e){return e.inference_geo==="us"?OF:1}`,
+/// harness-observed.md §2 item 10). In micro-units.
+pub const US_ONLY_DEFAULT: Rate = 1_100_000;
 
 /// Micro-dollars per million tokens ($3/MTok = 3,000,000).
 pub type Rate = i64;
@@ -41,6 +52,11 @@ pub struct Price {
     pub base: Rates,
     /// Ascending by threshold.
     pub tiers: Vec<Tier>,
+    /// What a `speed: "fast"` request costs as a multiple of the standard
+    /// rates, in micro-units (2× = 2,000,000); `None`: no fast price known.
+    pub fast_multiplier: Option<Rate>,
+    /// The US-only inference multiplier, in micro-units.
+    pub us_multiplier: Option<Rate>,
 }
 
 impl Price {
@@ -55,10 +71,14 @@ impl Price {
             .map_or(self.base, |t| t.rates)
     }
 
-    /// The exact cost of one message, in nano-dollars (half-up from pico).
-    pub fn cost_nanousd(&self, b: &Buckets) -> i64 {
+    /// The exact cost of one message, in nano-dollars (half-up from pico):
+    /// its tokens at the rates of its tier, times the fast multiplier for a
+    /// fast request and the US-only one for US-only inference, plus its web
+    /// searches. `None` for a fast request of a model with no fast price
+    /// (unpriced, never guessed: Decision 4).
+    pub fn cost_nanousd(&self, b: &Buckets, billing: Billing) -> Option<i64> {
         let r = self.rates_for(b);
-        let pico: i128 = [
+        let mut pico: i128 = [
             (b.input, r.input),
             (b.output, r.output),
             (b.cache_read, r.cache_read),
@@ -68,8 +88,16 @@ impl Price {
         .iter()
         .map(|(n, rate)| i128::from(*n) * i128::from(*rate))
         .sum();
-        // tokens × micro$/MTok = pico-dollars; 1000 pico = 1 nano.
-        i64::try_from((pico + 500) / 1000).unwrap_or(i64::MAX)
+        // tokens × micro$/MTok = pico-dollars; multipliers are micro-units.
+        if billing.fast {
+            pico = pico * i128::from(self.fast_multiplier?) / 1_000_000;
+        }
+        if billing.us_only {
+            pico = pico * i128::from(self.us_multiplier.unwrap_or(US_ONLY_DEFAULT)) / 1_000_000;
+        }
+        pico += i128::from(billing.web_searches) * WEB_SEARCH_PICOUSD;
+        // 1000 pico = 1 nano.
+        Some(i64::try_from((pico + 500) / 1000).unwrap_or(i64::MAX))
     }
 }
 
@@ -113,6 +141,16 @@ pub fn usd(nano: i64) -> f64 {
     micro as f64 / 1e6
 }
 
+/// Dollars to the micro-dollar for messages: `$0.040674`.
+pub fn cents_exact(nano: i64) -> String {
+    let m = (i128::from(nano) + 500).div_euclid(1000);
+    format!(
+        "${}.{:06}",
+        m.div_euclid(1_000_000),
+        m.rem_euclid(1_000_000)
+    )
+}
+
 /// Dollars with cents for tables: `$12.35`.
 pub fn cents(nano: i64) -> String {
     let c = (i128::from(nano) + 5_000_000).div_euclid(10_000_000);
@@ -141,7 +179,13 @@ mod tests {
                 })
                 .into_iter()
                 .collect(),
+            fast_multiplier: None,
+            us_multiplier: None,
         }
+    }
+
+    fn plain(p: &Price, b: &Buckets) -> i64 {
+        p.cost_nanousd(b, Billing::default()).unwrap()
     }
 
     fn b(i: u64, o: u64, w5: u64, w1: u64, cr: u64) -> Buckets {
@@ -185,7 +229,7 @@ mod tests {
         // 1,000 in, 500 out, 2,000 5m writes, 1,000 1h writes, 10,000 reads:
         // 1000×3 + 500×15 + 2000×3.75 + 1000×6 + 10000×0.3 = 27,000 $/MTok·tok = $0.027.
         assert_eq!(
-            sonnet4().cost_nanousd(&b(1_000, 500, 2_000, 1_000, 10_000)),
+            plain(&sonnet4(), &b(1_000, 500, 2_000, 1_000, 10_000)),
             27_000_000
         );
     }
@@ -194,19 +238,58 @@ mod tests {
     fn long_context_moves_the_whole_request() {
         // 60k input + 150k cache reads = 210k > 200k: every bucket at the premium,
         // where a per-bucket rule (ccusage) would bill none of it at the premium.
-        let got = sonnet4().cost_nanousd(&b(60_000, 1_000, 0, 0, 150_000));
+        let got = plain(&sonnet4(), &b(60_000, 1_000, 0, 0, 150_000));
         // 60000×6 + 1000×22.5 + 150000×0.6 = 472,500 → $0.4725
         assert_eq!(got, 472_500_000);
         // Exactly at the threshold stays at base (strict >).
-        let at = sonnet4().cost_nanousd(&b(50_000, 0, 0, 0, 150_000));
+        let at = plain(&sonnet4(), &b(50_000, 0, 0, 0, 150_000));
         assert_eq!(at, 50_000 * 3_000 + 150_000 * 300);
     }
 
     #[test]
     fn sub_nano_rounds_half_up_once_per_message() {
         let p = price([1, 0, 0, 0, 0], None); // $0.000001/MTok
-        assert_eq!(p.cost_nanousd(&b(499, 0, 0, 0, 0)), 0);
-        assert_eq!(p.cost_nanousd(&b(500, 0, 0, 0, 0)), 1);
+        assert_eq!(plain(&p, &b(499, 0, 0, 0, 0)), 0);
+        assert_eq!(plain(&p, &b(500, 0, 0, 0, 0)), 1);
+    }
+
+    /// Claude Code 2.1.332's own figure for the captured session
+    /// (corpus/captured/claude-code-2.1.332, cost-state.totalCostUSD
+    /// 0.0406736): four claude-opus-5-5 messages of 11 in, 7 out, 300 cache
+    /// reads, 200 5m and 1,000 1h writes at $4/$20/$0.2/$5/$8, each
+    /// `inference_geo: "us"`: 4 × $0.009244 × 1.1.
+    #[test]
+    fn us_only_fast_and_web_search() {
+        let opus55 = Price {
+            fast_multiplier: Some(2_000_000),
+            us_multiplier: Some(1_100_000),
+            ..price([4_000_000, 20_000_000, 200_000, 5_000_000, 8_000_000], None)
+        };
+        let msg = b(11, 7, 200, 1_000, 300);
+        let us = Billing {
+            us_only: true,
+            ..Billing::default()
+        };
+        assert_eq!(plain(&opus55, &msg), 9_244_000);
+        assert_eq!(4 * opus55.cost_nanousd(&msg, us).unwrap(), 40_673_600);
+        let fast = Billing {
+            fast: true,
+            ..Billing::default()
+        };
+        assert_eq!(opus55.cost_nanousd(&msg, fast), Some(18_488_000));
+        let searches = Billing {
+            web_searches: 3,
+            ..Billing::default()
+        };
+        assert_eq!(
+            opus55.cost_nanousd(&msg, searches),
+            Some(9_244_000 + 30_000_000)
+        );
+        // A fast request of a model with no fast price is unpriced; US-only
+        // without a table multiplier takes Claude Code's 1.1.
+        let plain_model = price([4_000_000, 20_000_000, 200_000, 5_000_000, 8_000_000], None);
+        assert_eq!(plain_model.cost_nanousd(&msg, fast), None);
+        assert_eq!(plain_model.cost_nanousd(&msg, us), Some(10_168_400));
     }
 
     #[test]

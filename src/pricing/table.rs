@@ -99,6 +99,8 @@ pub fn parse_tsv(text: &str) -> Result<Vec<Price>> {
             model: name.to_string(),
             base,
             tiers,
+            fast_multiplier: rate("fast_multiplier")?,
+            us_multiplier: rate("us_only_multiplier")?,
         });
     }
     Ok(out)
@@ -174,9 +176,15 @@ impl PriceTable {
         model == SYNTHETIC
     }
 
-    /// Adds or replaces rows.
+    /// Adds or replaces rows. A row that names no fast or US-only
+    /// multiplier (a price set by hand, or imported) keeps the one the row
+    /// it replaces had.
     pub fn extend(&mut self, prices: Vec<Price>) {
-        for p in prices {
+        for mut p in prices {
+            if let Some(old) = self.prices.get(&p.model) {
+                p.fast_multiplier = p.fast_multiplier.or(old.fast_multiplier);
+                p.us_multiplier = p.us_multiplier.or(old.us_multiplier);
+            }
             self.prices.insert(p.model.clone(), p);
         }
     }
@@ -255,6 +263,6 @@ mod tests {
             cache_read: 20_000,
         };
         // 10×3 + 100×15 + 1000×3.75 + 500×6 + 20000×0.3 = 14,280 → $0.01428
-        assert_eq!(p.cost_nanousd(&b), 14_280_000);
+        assert_eq!(p.cost_nanousd(&b, Default::default()), Some(14_280_000));
     }
 }

@@ -58,6 +58,7 @@ pub struct LastSession {
     pub session_id: String,
     pub last_activity_at: Option<Millis>,
     pub status: String,
+    pub status_at: Option<Millis>,
     pub tokens: u64,
     pub cost_nanousd: i64,
 }
@@ -246,7 +247,7 @@ impl Store {
         Ok(self
             .conn
             .query_row(
-                "SELECT s.session_id, s.last_activity_at, s.status,
+                "SELECT s.session_id, s.last_activity_at, s.status, s.status_at,
                         (SELECT COALESCE(SUM(input_tokens + output_tokens + cache_write_5m_tokens + cache_write_1h_tokens
                                  + cache_read_tokens), 0) FROM usage_rollup r WHERE r.session_id = s.session_id),
                         (SELECT COALESCE(SUM(cost_nanousd), 0) FROM usage_rollup r WHERE r.session_id = s.session_id)
@@ -265,8 +266,9 @@ impl Store {
                         session_id: r.get(0)?,
                         last_activity_at: r.get(1)?,
                         status: r.get(2)?,
-                        tokens: r.get::<_, i64>(3)? as u64,
-                        cost_nanousd: r.get(4)?,
+                        status_at: r.get(3)?,
+                        tokens: r.get::<_, i64>(4)? as u64,
+                        cost_nanousd: r.get(5)?,
                     })
                 },
             )

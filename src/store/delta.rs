@@ -13,7 +13,7 @@ use super::projection::{
     MessageCounts, ObsRow, cost_of, insert_observations, refresh_rollup, settle_messages,
 };
 use crate::pricing::PriceTable;
-use crate::transcript::{Buckets, ParsedSession, UsageObservation};
+use crate::transcript::{Billing, Buckets, ParsedSession, UsageObservation};
 
 /// A counted row as the rollup sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +55,7 @@ fn stored(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<UsageObser
     let mut q = tx.prepare_cached(
         "SELECT COALESCE(agent_id, session_id), COALESCE(record_session_id, session_id), model,
            occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
-           cache_read_tokens
+           cache_read_tokens, billing, web_searches
          FROM usage_observations WHERE session_id = ?1 AND message_id = ?2",
     )?;
     Ok(q.query_row(params![sid, id], |r| {
@@ -72,6 +72,7 @@ fn stored(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<UsageObser
                 cache_write_1h: r.get::<_, i64>(7)? as u64,
                 cache_read: r.get::<_, i64>(8)? as u64,
             },
+            billing: Billing::from_columns(r.get(9)?, r.get(10)?),
         })
     })
     .optional()?)
@@ -103,7 +104,7 @@ pub(super) fn merge_observations(
     let mut update = tx.prepare_cached(
         "UPDATE usage_observations SET model = ?3, occurred_at = ?4, input_tokens = ?5,
            output_tokens = ?6, cache_write_5m_tokens = ?7, cache_write_1h_tokens = ?8,
-           cache_read_tokens = ?9
+           cache_read_tokens = ?9, billing = ?10, web_searches = ?11
          WHERE session_id = ?1 AND message_id = ?2",
     )?;
     let mut shared =
@@ -132,7 +133,9 @@ pub(super) fn merge_observations(
                 t[1],
                 t[2],
                 t[3],
-                t[4]
+                t[4],
+                merged.billing.flags(),
+                (merged.billing.web_searches > 0).then_some(merged.billing.web_searches as i64)
             ])?;
             changed.insert(u.message_id.clone());
             touched.insert(u.message_id.clone());
@@ -149,7 +152,7 @@ pub(super) fn merge_observations(
                 model: u.model.clone(),
                 at: u.at,
                 tokens: tokens_of(&u.buckets),
-                cost: cost_of(prices, &u.model, &u.buckets),
+                cost: cost_of(prices, &u.model, &u.buckets, u.billing),
             });
         } else {
             touched.insert(u.message_id.clone());
@@ -166,10 +169,11 @@ pub(super) fn merge_observations(
             tokens: tokens_of(&u.buckets),
             counted: alone,
             cost: if alone {
-                cost_of(prices, &u.model, &u.buckets)
+                cost_of(prices, &u.model, &u.buckets, u.billing)
             } else {
                 None
             },
+            billing: u.billing,
         });
     }
     insert_observations(tx, &rows)?;

@@ -75,6 +75,8 @@ fn read_prices(conn: &rusqlite::Connection) -> Result<PriceTable> {
                     })
                 })
                 .collect(),
+            fast_multiplier: None,
+            us_multiplier: None,
         })
     })?;
     let custom = rows.collect::<Result<Vec<_>, _>>()?;
@@ -148,7 +150,8 @@ impl Store {
 fn reprice(tx: &rusqlite::Transaction<'_>, table: &PriceTable) -> Result<Repriced> {
     let mut stmt = tx.prepare(
         "SELECT session_id, message_id, model, input_tokens, output_tokens, cache_write_5m_tokens,
-                cache_write_1h_tokens, cache_read_tokens, cost_nanousd FROM token_usage",
+                cache_write_1h_tokens, cache_read_tokens, cost_nanousd, billing, web_searches
+         FROM token_usage",
     )?;
     let mut changes: Vec<(String, String, Option<i64>, Option<i64>)> = Vec::new();
     let mut rows = stmt.query([])?;
@@ -163,7 +166,8 @@ fn reprice(tx: &rusqlite::Transaction<'_>, table: &PriceTable) -> Result<Reprice
             cache_read: n(7)?,
         };
         let old: Option<i64> = r.get(8)?;
-        let new = cost_of(table, &model, &b);
+        let billing = crate::transcript::Billing::from_columns(r.get(9)?, r.get(10)?);
+        let new = cost_of(table, &model, &b, billing);
         if new != old {
             changes.push((r.get(0)?, r.get(1)?, old, new));
         }

@@ -14,8 +14,8 @@ use crate::pricing::PriceTable;
 use crate::status::{Cause, Evidence, Status, replaces};
 use crate::transcript::usage::settle;
 use crate::transcript::{
-    Agent, BackgroundEnd, Buckets, Edge, Ending, PARSER_REVISION, ParsedSession, QueueOp, Spawn,
-    UsageObservation, background_end, resolve,
+    Agent, BackgroundEnd, Billing, Buckets, Edge, Ending, PARSER_REVISION, ParsedSession, QueueOp,
+    Spawn, UsageObservation, background_end, resolve,
 };
 
 /// Failures before a session is quarantined until its files change.
@@ -30,6 +30,34 @@ pub struct Projection<'a> {
     /// The session's last part: its checkpoint is written, and agents its
     /// files no longer show are removed.
     pub last: bool,
+}
+
+/// Stores the harness's own figure, the last one its files state.
+fn write_harness_cost(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
+    let sid = p.session_id.as_str();
+    let Some(c) = &p.harness_cost else {
+        tx.execute("DELETE FROM harness_costs WHERE session_id = ?1", [sid])?;
+        return Ok(());
+    };
+    let models: Vec<serde_json::Value> = c
+        .models
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "model": m.model, "input": m.tokens.input, "output": m.tokens.output,
+                "cache_write_5m": m.tokens.cache_write_5m, "cache_write_1h": m.tokens.cache_write_1h,
+                "cache_read": m.tokens.cache_read, "web_searches": m.web_searches,
+                "cost_nanousd": m.cost_nanousd,
+            })
+        })
+        .collect();
+    tx.execute(
+        "INSERT INTO harness_costs(session_id, reported_at, cost_nanousd, models) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(session_id) DO UPDATE SET reported_at = excluded.reported_at,
+           cost_nanousd = excluded.cost_nanousd, models = excluded.models",
+        params![sid, c.at, c.cost_nanousd, serde_json::Value::Array(models).to_string()],
+    )?;
+    Ok(())
 }
 
 /// Stores the resume state and, after the last part, the checkpoint.
@@ -212,6 +240,7 @@ impl Store {
             refresh_rollup(&tx, &affected)?;
         }
         replace_lines(&tx, p)?;
+        write_harness_cost(&tx, p)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;
         Ok(())
@@ -251,6 +280,7 @@ impl Store {
             )?;
         }
         append_lines(&tx, p)?;
+        write_harness_cost(&tx, p)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;
         Ok(())
@@ -758,10 +788,11 @@ fn write_observations(
             .map(|v| v as i64),
             counted: alone,
             cost: if alone {
-                cost_of(prices, &u.model, &u.buckets)
+                cost_of(prices, &u.model, &u.buckets, u.billing)
             } else {
                 None
             },
+            billing: u.billing,
         });
     }
     insert_observations(tx, &rows)?;
@@ -843,25 +874,33 @@ pub(super) struct ObsRow<'a> {
     pub tokens: [i64; 5],
     pub counted: bool,
     pub cost: Option<i64>,
+    pub billing: Billing,
 }
 
 /// The cost of a counted message in nano-dollars; `None` when its model has
 /// no price (Decision 4: unpriced, never 0). `<synthetic>` costs 0.
-pub(crate) fn cost_of(prices: &PriceTable, model: &str, b: &Buckets) -> Option<i64> {
+pub(crate) fn cost_of(
+    prices: &PriceTable,
+    model: &str,
+    b: &Buckets,
+    billing: Billing,
+) -> Option<i64> {
     if PriceTable::is_free(model) {
         return Some(0);
     }
-    prices.lookup(model).map(|p| p.cost_nanousd(b))
+    prices
+        .lookup(model)
+        .and_then(|p| p.cost_nanousd(b, billing))
 }
 
-/// Rows per multi-row INSERT (13 parameters each, under SQLite's limit).
+/// Rows per multi-row INSERT (15 parameters each, under SQLite's limit).
 const INSERT_BATCH: usize = 64;
 
 /// The parameters of a run of rows, in column order.
 /// Binds a chunk's rows to a statement of `chunk.len()` value tuples, each
 /// value by its own type (no list of trait objects per chunk).
 fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusqlite::Result<()> {
-    const COLUMNS: usize = 13;
+    const COLUMNS: usize = 15;
     for (i, r) in chunk.iter().enumerate() {
         let at = i * COLUMNS;
         stmt.raw_bind_parameter(at + 1, r.session_id)?;
@@ -875,6 +914,11 @@ fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusql
         }
         stmt.raw_bind_parameter(at + 12, r.counted)?;
         stmt.raw_bind_parameter(at + 13, r.cost)?;
+        stmt.raw_bind_parameter(at + 14, r.billing.flags())?;
+        stmt.raw_bind_parameter(
+            at + 15,
+            (r.billing.web_searches > 0).then_some(r.billing.web_searches as i64),
+        )?;
     }
     Ok(())
 }
@@ -883,9 +927,9 @@ fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusql
 pub(super) fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> {
     const COLS: &str = "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model,
         occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
-        counted, cost_nanousd) VALUES ";
+        counted, cost_nanousd, billing, web_searches) VALUES ";
     let values = |n: usize| -> String {
-        let one = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        let one = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
         format!("{COLS}{}", vec![one; n].join(","))
     };
     let mut chunks = rows.chunks_exact(INSERT_BATCH);
@@ -947,7 +991,7 @@ pub(crate) fn settle_messages(
            occurred_at, input_tokens, output_tokens,
            cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted, t_model, t_occurred_at,
            t_input_tokens, t_output_tokens, t_cache_write_5m_tokens, t_cache_write_1h_tokens, t_cache_read_tokens,
-           cost_nanousd
+           cost_nanousd, billing, web_searches
          FROM usage_observations WHERE message_id = ?1 ORDER BY session_id",
     )?;
     let mut set = tx.prepare_cached(
@@ -978,6 +1022,7 @@ pub(crate) fn settle_messages(
                         cache_write_1h: r.get::<_, i64>(8)? as u64,
                         cache_read: r.get::<_, i64>(9)? as u64,
                     },
+                    billing: Billing::from_columns(r.get(19)?, r.get(20)?),
                 },
             ));
             state.push((
@@ -993,7 +1038,7 @@ pub(crate) fn settle_messages(
             continue;
         };
         let uncounted: Settled = (false, None, None, [None; 5], None);
-        let cost = cost_of(prices, &m.model, &m.buckets);
+        let cost = cost_of(prices, &m.model, &m.buckets, m.billing);
         for ((session, own), now) in obs.iter().zip(&state) {
             let want = if session != owner {
                 uncounted.clone()

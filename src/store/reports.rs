@@ -59,6 +59,7 @@ pub struct SessionRow {
 
 #[derive(Debug, Clone)]
 pub struct AgentRow {
+    pub status_at: Option<Millis>,
     pub agent_id: String,
     pub parent_agent_id: Option<String>,
     pub layout: String,
@@ -262,7 +263,7 @@ impl Store {
         let sql = format!(
             "WITH t AS (SELECT agent_id, {TOTALS} FROM usage_rollup WHERE session_id = ?1 GROUP BY agent_id)
              SELECT a.agent_id, a.parent_agent_id, a.layout, a.agent_type, a.description, a.transcript_path,
-                    a.first_seen_at, a.last_seen_at, a.status, a.records, t.*
+                    a.first_seen_at, a.last_seen_at, a.status, a.records, a.status_at, t.*
              FROM agents a LEFT JOIN t USING (agent_id) WHERE a.session_id = ?1
              ORDER BY a.layout = 'main' DESC, a.first_seen_at, a.agent_id"
         );
@@ -279,8 +280,9 @@ impl Store {
                 last_seen_at: r.get(7)?,
                 status: r.get(8)?,
                 records: r.get(9)?,
+                status_at: r.get(10)?,
                 models: Vec::new(),
-                totals: totals_at(r, 11)?,
+                totals: totals_at(r, 12)?,
             })
         })?;
         let mut out: Vec<AgentRow> = rows.collect::<Result<_, _>>()?;
@@ -358,6 +360,51 @@ impl Store {
                     },
                 ),
             ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+/// A session's figure as its harness reported it (`harness_costs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportedCost {
+    pub session_id: String,
+    pub at: Option<Millis>,
+    pub cost_nanousd: i64,
+    pub tokens: crate::transcript::Buckets,
+    pub web_searches: u64,
+}
+
+impl Store {
+    /// What the harness reported for each session (or one), by session.
+    pub fn reported_costs(&self, session: Option<&str>) -> Result<Vec<ReportedCost>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT session_id, reported_at, cost_nanousd, models FROM harness_costs
+             WHERE ?1 IS NULL OR session_id = ?1 ORDER BY session_id",
+        )?;
+        let rows = stmt.query_map([session], |r| {
+            let models: String = r.get(3)?;
+            let mut tokens = crate::transcript::Buckets::default();
+            let mut web_searches = 0u64;
+            let list: Vec<serde_json::Value> = serde_json::from_str(&models).unwrap_or_default();
+            for m in &list {
+                let n = |k: &str| m[k].as_u64().unwrap_or(0);
+                tokens.add(crate::transcript::Buckets {
+                    input: n("input"),
+                    output: n("output"),
+                    cache_write_5m: n("cache_write_5m"),
+                    cache_write_1h: n("cache_write_1h"),
+                    cache_read: n("cache_read"),
+                });
+                web_searches = web_searches.saturating_add(n("web_searches"));
+            }
+            Ok(ReportedCost {
+                session_id: r.get(0)?,
+                at: r.get(1)?,
+                cost_nanousd: r.get(2)?,
+                tokens,
+                web_searches,
+            })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }

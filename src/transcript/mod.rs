@@ -21,7 +21,7 @@ pub use spawns::{
     BackgroundEnd, ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, background_end,
     prompt_hash,
 };
-pub use usage::{Buckets, UsageObservation};
+pub use usage::{Billing, Buckets, MAX_TOKENS, UsageObservation};
 
 use crate::clock::Millis;
 
@@ -185,6 +185,40 @@ pub struct ParsedSession {
     /// rather than replacing it.
     #[serde(skip)]
     pub delta: bool,
+    /// The harness's own running totals (Claude Code 2.1.3xx `cost-state`
+    /// records), the last one: reported, never added to totals.
+    #[serde(default)]
+    pub harness_cost: Option<HarnessCost>,
+}
+
+/// What the harness itself says a session cost, as its last `cost-state`
+/// record states it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HarnessCost {
+    pub at: Option<Millis>,
+    /// `totalCostUSD`, to the nano-dollar.
+    pub cost_nanousd: i64,
+    /// `modelUsage`, by model.
+    pub models: Vec<HarnessModelCost>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HarnessModelCost {
+    pub model: String,
+    pub tokens: Buckets,
+    pub web_searches: u64,
+    pub cost_nanousd: i64,
+}
+
+impl HarnessCost {
+    /// Every model's tokens summed.
+    pub fn tokens(&self) -> Buckets {
+        let mut t = Buckets::default();
+        for m in &self.models {
+            t.add(m.tokens);
+        }
+        t
+    }
 }
 
 impl ParsedSession {

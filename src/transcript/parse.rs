@@ -11,9 +11,12 @@ use serde::{Deserialize, Serialize};
 use super::ending::{self, Ending};
 use super::scan;
 use super::spawns::{self, ProgressRef, SpawnResult};
-use super::usage::{Buckets, UsageObservation};
+use super::usage::{Billing, Buckets, UsageObservation};
 use super::wire::{self, KNOWN_TYPES, Record, Sidecar};
-use super::{Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession, SessionInput};
+use super::{
+    Agent, AgentLayout, BadLine, Compaction, FileRole, HarnessCost, HarnessModelCost,
+    ParsedSession, SessionInput,
+};
 use crate::clock::{Millis, parse_instant};
 
 /// The first malformed line of a session parsed with `strict` set.
@@ -225,11 +228,11 @@ impl SessionParser {
     /// Folds a record's usage into its message: in place, without allocating,
     /// when the message was already seen (streamed and multi-block responses).
     fn see_usage(&mut self, rec: &Record<'_>, agent: &str, at: Option<Millis>) {
-        let Some((id, model, buckets)) = usage_parts(rec) else {
+        let Some((id, model, buckets, billing)) = usage_parts(rec) else {
             return;
         };
         if let Some(&i) = self.usage_index.get(id) {
-            self.out.usage[i].combine_parts(buckets, model, at);
+            self.out.usage[i].combine_parts(buckets, model, at, billing);
             return;
         }
         if let Some(obs) = observation(rec, agent, &self.out.session_id, at) {
@@ -240,7 +243,9 @@ impl SessionParser {
     }
 }
 
-fn usage_parts<'r>(rec: &'r Record<'_>) -> Option<(&'r str, &'r str, Buckets)> {
+/// The message id, model, token buckets and billing of a record that
+/// carries usage.
+fn usage_parts<'r>(rec: &'r Record<'_>) -> Option<(&'r str, &'r str, Buckets, Billing)> {
     let msg = rec.message.as_ref()?;
     let usage = msg.usage.as_ref()?;
     let id = msg.id.as_deref()?;
@@ -248,6 +253,7 @@ fn usage_parts<'r>(rec: &'r Record<'_>) -> Option<(&'r str, &'r str, Buckets)> {
         id,
         msg.model.as_deref().unwrap_or(""),
         super::usage::buckets_of(usage),
+        super::usage::billing_of(usage),
     ))
 }
 
@@ -257,7 +263,7 @@ fn observation(
     session_id: &str,
     at: Option<Millis>,
 ) -> Option<UsageObservation> {
-    let (id, model, buckets) = usage_parts(rec)?;
+    let (id, model, buckets, billing) = usage_parts(rec)?;
     Some(UsageObservation {
         message_id: id.to_string(),
         agent_id: agent.to_string(),
@@ -265,6 +271,7 @@ fn observation(
         model: model.to_string(),
         at,
         buckets,
+        billing,
     })
 }
 
@@ -521,6 +528,7 @@ impl SessionParser {
             files: self.out.files.clone(),
             inline: self.out.inline,
             delta: self.out.delta,
+            harness_cost: self.out.harness_cost.clone(),
         };
         self.out.delta = true;
         part
@@ -646,6 +654,13 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
             b.out.records += 1;
             match rec.kind.as_deref() {
                 Some(k) if KNOWN_TYPES.contains(&k) => {}
+                Some("cost-state") if rec.session_id.as_deref().is_none_or(|s| s == sid) => {
+                    match harness_cost(line, rec.timestamp.as_deref()) {
+                        Ok(c) => b.out.harness_cost = Some(c),
+                        Err(e) => b.bad(rel_path, n, format!("unexpected value: {e}"))?,
+                    }
+                    continue;
+                }
                 _ => {
                     b.out.unknown_records += 1;
                     continue;
@@ -661,6 +676,22 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
                     }
                 },
             };
+            if let Some(count) = rec
+                .message
+                .as_ref()
+                .and_then(|m| m.usage.as_ref())
+                .and_then(super::usage::implausible)
+            {
+                b.bad(
+                    rel_path,
+                    n,
+                    format!(
+                        "token count {count} is over {} (no request carries that many); line not counted",
+                        super::usage::MAX_TOKENS
+                    ),
+                )?;
+                continue;
+            }
             let own = rec.session_id.as_deref().is_none_or(|s| s == sid);
             if main {
                 set_first(&mut b.out.cwd, rec.cwd.as_deref());
@@ -743,6 +774,49 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
     Ok(complete)
 }
 
+/// Dollars as the harness writes them (a float) to the nano-dollar.
+fn nano(usd: f64) -> i64 {
+    (usd * 1e9).round() as i64
+}
+
+/// A `cost-state` record as the harness's reported totals.
+fn harness_cost(line: &[u8], ts: Option<&str>) -> Result<HarnessCost, serde_json::Error> {
+    let w: wire::CostState = serde_json::from_slice(line)?;
+    let models = w
+        .model_usage
+        .into_iter()
+        .map(|(model, u)| {
+            // The 5m/1h split when given, else all cache writes as 5m.
+            let (w5, w1) = match (u.cache_creation_5m, u.cache_creation_1h) {
+                (None, None) => (u.cache_creation_input_tokens, 0),
+                (a, b) => (a.unwrap_or(0), b.unwrap_or(0)),
+            };
+            HarnessModelCost {
+                model,
+                tokens: Buckets {
+                    input: u.input_tokens,
+                    output: u.output_tokens,
+                    cache_write_5m: w5,
+                    cache_write_1h: w1,
+                    cache_read: u.cache_read_input_tokens,
+                },
+                web_searches: u.web_search_requests,
+                cost_nanousd: nano(u.cost_usd),
+            }
+        })
+        .collect();
+    Ok(HarnessCost {
+        at: ts.and_then(parse_instant),
+        cost_nanousd: nano(w.total_cost_usd.unwrap_or(0.0)),
+        models,
+    })
+}
+
+/// Reads a line into `rec`, its lazy values (`wire::Lazy`) kept when
+/// `wants` says so. The scanner has read most lines (`Lines`); serde reads
+/// the rest, first without the lazy values (which it then does not check)
+/// and again with them when they are wanted, so that either path keeps and
+/// refuses exactly what the other does.
 fn read_record<'a>(
     line: &'a [u8],
     scanned: Option<scan::Scanned<'a>>,

@@ -25,7 +25,7 @@ use std::borrow::Cow;
 
 use serde_json::value::RawValue;
 
-use super::wire::{CacheCreation, Lazy, Message, Record, Text, Usage};
+use super::wire::{CacheCreation, Fast, Lazy, Message, Record, ServerToolUse, Text, UsOnly, Usage};
 
 /// The scanner is not sure about this line: serde must read it.
 struct Unsure;
@@ -554,11 +554,28 @@ impl<'a> Scanner<'a> {
                 b"cache_creation_input_tokens" => u.cache_creation_input_tokens = s.count()?,
                 b"cache_read_input_tokens" => u.cache_read_input_tokens = s.count()?,
                 b"cache_creation" => u.cache_creation = s.nullable(|s, _| s.cache_creation())?,
+                b"speed" => u.speed = s.text()?.map(|t| Fast(&*t == "fast")),
+                b"inference_geo" => u.inference_geo = s.text()?.map(|t| UsOnly(&*t == "us")),
+                b"server_tool_use" => {
+                    u.server_tool_use = s.nullable(|s, _| s.server_tool_use())?;
+                }
                 _ => s.skip_value()?,
             }
             Ok(())
         })?;
         Ok(u)
+    }
+
+    fn server_tool_use(&mut self) -> Step<ServerToolUse> {
+        let mut t = ServerToolUse::default();
+        self.object(|s, key| {
+            match key {
+                b"web_search_requests" => t.web_search_requests = s.count()?,
+                _ => s.skip_value()?,
+            }
+            Ok(())
+        })?;
+        Ok(t)
     }
 
     fn cache_creation(&mut self) -> Step<CacheCreation> {
@@ -707,6 +724,10 @@ mod tests {
             "cache_creation",
             "ephemeral_5m_input_tokens",
             "ephemeral_1h_input_tokens",
+            "speed",
+            "inference_geo",
+            "server_tool_use",
+            "web_search_requests",
             "trigger",
             "preTokens",
             "other",
@@ -733,8 +754,14 @@ mod tests {
                     "cache_creation_input_tokens",
                     "cache_read_input_tokens",
                     "service_tier",
+                    "speed",
+                    "inference_geo",
+                    "server_tool_use",
                 ]),
-                count.clone(),
+                prop_oneof![
+                    3 => count.clone(),
+                    1 => prop::sample::select(vec!["\"fast\"", "\"standard\"", "\"us\"", "\"global\"", "null", "{\"web_search_requests\":3,\"web_fetch_requests\":1}", "{\"web_search_requests\":null}"]).prop_map(str::to_string),
+                ],
             ),
             0..5,
         )

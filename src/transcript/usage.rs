@@ -30,16 +30,24 @@ impl Buckets {
         }
     }
 
+    /// Adds, saturating (a sum is never wrapped).
     pub fn add(&mut self, o: Buckets) {
-        self.input += o.input;
-        self.output += o.output;
-        self.cache_write_5m += o.cache_write_5m;
-        self.cache_write_1h += o.cache_write_1h;
-        self.cache_read += o.cache_read;
+        self.input = self.input.saturating_add(o.input);
+        self.output = self.output.saturating_add(o.output);
+        self.cache_write_5m = self.cache_write_5m.saturating_add(o.cache_write_5m);
+        self.cache_write_1h = self.cache_write_1h.saturating_add(o.cache_write_1h);
+        self.cache_read = self.cache_read.saturating_add(o.cache_read);
     }
 
     pub fn total(self) -> u64 {
-        self.input + self.output + self.cache_write_5m + self.cache_write_1h + self.cache_read
+        [
+            self.output,
+            self.cache_write_5m,
+            self.cache_write_1h,
+            self.cache_read,
+        ]
+        .into_iter()
+        .fold(self.input, u64::saturating_add)
     }
 }
 
@@ -63,6 +71,85 @@ pub(crate) fn buckets_of(u: &super::wire::Usage) -> Buckets {
     }
 }
 
+/// How a request is billed besides its tokens (Claude Code 2.1.3xx writes
+/// these in `usage`): at the model's fast rates (`speed: "fast"`), with the
+/// US-only inference multiplier (`inference_geo: "us"`), and per web search
+/// (`server_tool_use.web_search_requests`). Every record of a message says
+/// the same; combining takes the union and the largest count.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Billing {
+    pub fast: bool,
+    pub us_only: bool,
+    pub web_searches: u64,
+}
+
+impl Billing {
+    pub fn merge(self, o: Billing) -> Billing {
+        Billing {
+            fast: self.fast || o.fast,
+            us_only: self.us_only || o.us_only,
+            web_searches: self.web_searches.max(o.web_searches),
+        }
+    }
+
+    /// The flags as stored: bit 1 fast, bit 2 US-only; `None` for neither.
+    pub fn flags(self) -> Option<i64> {
+        let f = i64::from(self.fast) | (i64::from(self.us_only) << 1);
+        (f != 0).then_some(f)
+    }
+
+    /// From the stored columns.
+    pub fn from_columns(flags: Option<i64>, web_searches: Option<i64>) -> Billing {
+        let f = flags.unwrap_or(0);
+        Billing {
+            fast: f & 1 != 0,
+            us_only: f & 2 != 0,
+            web_searches: web_searches.unwrap_or(0).max(0) as u64,
+        }
+    }
+}
+
+/// The billing facts of an API `usage` object.
+pub(crate) fn billing_of(u: &super::wire::Usage) -> Billing {
+    Billing {
+        fast: u.speed.is_some_and(|s| s.0),
+        us_only: u.inference_geo.is_some_and(|g| g.0),
+        web_searches: u
+            .server_tool_use
+            .as_ref()
+            .and_then(|t| t.web_search_requests)
+            .unwrap_or(0),
+    }
+}
+
+/// The largest token count a line may state: no API request carries a
+/// billion tokens in one bucket (context windows are a few million), and
+/// below this no sum of fewer than nine billion messages can overflow an
+/// i64, nor can one message's cost at any listed rate. A larger count
+/// (i64::MAX and past it included) makes its line a degraded line.
+pub const MAX_TOKENS: u64 = 1_000_000_000;
+
+/// The first count of a usage object over `MAX_TOKENS`, if any.
+pub(crate) fn implausible(u: &super::wire::Usage) -> Option<u64> {
+    let cc = u.cache_creation.as_ref();
+    [
+        u.input_tokens,
+        u.output_tokens,
+        u.cache_creation_input_tokens,
+        u.cache_read_input_tokens,
+        cc.and_then(|c| c.ephemeral_5m_input_tokens),
+        cc.and_then(|c| c.ephemeral_1h_input_tokens),
+        u.server_tool_use
+            .as_ref()
+            .and_then(|t| t.web_search_requests),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|n| *n > MAX_TOKENS)
+}
+
 /// A message as one session's files show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageObservation {
@@ -77,17 +164,25 @@ pub struct UsageObservation {
     /// Largest output seen with `model` (equals `buckets.output`).
     pub at: Option<Millis>,
     pub buckets: Buckets,
+    pub billing: Billing,
 }
 
 impl UsageObservation {
     /// Folds a later sighting of the same message into this one.
     pub fn combine(&mut self, o: &UsageObservation) {
         debug_assert_eq!(self.message_id, o.message_id);
-        self.combine_parts(o.buckets, &o.model, o.at);
+        self.combine_parts(o.buckets, &o.model, o.at, o.billing);
     }
 
     /// `combine` from borrowed parts (no allocation for a repeated record).
-    pub fn combine_parts(&mut self, buckets: Buckets, model: &str, at: Option<Millis>) {
+    pub fn combine_parts(
+        &mut self,
+        buckets: Buckets,
+        model: &str,
+        at: Option<Millis>,
+        billing: Billing,
+    ) {
+        self.billing = self.billing.merge(billing);
         if better_model(buckets.output, model, self.buckets.output, &self.model) {
             self.model.clear();
             self.model.push_str(model);
@@ -147,6 +242,7 @@ mod tests {
                 output: out,
                 ..Buckets::default()
             },
+            billing: Billing::default(),
         }
     }
 

@@ -91,7 +91,46 @@ pub(crate) struct Usage {
     pub cache_creation_input_tokens: Option<u64>,
     pub cache_read_input_tokens: Option<u64>,
     pub cache_creation: Option<CacheCreation>,
+    /// `speed`: "fast" requests bill at the model's fast rates.
+    pub speed: Option<Fast>,
+    /// `inference_geo`: "us" (US-only inference) bills at a multiplier.
+    pub inference_geo: Option<UsOnly>,
+    pub server_tool_use: Option<ServerToolUse>,
 }
+
+/// `usage.server_tool_use`: server-side tools billed per request.
+#[derive(Default, Debug, PartialEq)]
+pub(crate) struct ServerToolUse {
+    pub web_search_requests: Option<u64>,
+}
+
+/// Strings that matter only as whether they equal one word, read without
+/// keeping them.
+macro_rules! word_flag {
+    ($ty:ident, $word:literal) => {
+        #[derive(Default, Debug, PartialEq, Clone, Copy)]
+        pub(crate) struct $ty(pub bool);
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl Visitor<'_> for V {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: de::Error>(self, v: &str) -> Result<$ty, E> {
+                        Ok($ty(v == $word))
+                    }
+                }
+                d.deserialize_str(V)
+            }
+        }
+    };
+}
+
+word_flag!(Fast, "fast");
+word_flag!(UsOnly, "us");
 
 #[derive(Default, Debug, PartialEq)]
 pub(crate) struct CacheCreation {
@@ -325,6 +364,13 @@ wire_struct!(Usage {
     b"cache_creation_input_tokens" => cache_creation_input_tokens,
     b"cache_read_input_tokens" => cache_read_input_tokens,
     b"cache_creation" => cache_creation,
+    b"speed" => speed,
+    b"inference_geo" => inference_geo,
+    b"server_tool_use" => server_tool_use,
+});
+
+wire_struct!(ServerToolUse {
+    b"web_search_requests" => web_search_requests,
 });
 
 wire_struct!(CacheCreation {
@@ -336,3 +382,34 @@ wire_struct!(CompactMetadata<'a> {
     b"trigger" => trigger,
     b"preTokens" => pre_tokens,
 });
+
+/// A `cost-state` record (Claude Code 2.1.3xx): the harness's own totals.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(crate) struct CostState {
+    #[serde(rename = "totalCostUSD")]
+    pub total_cost_usd: Option<f64>,
+    #[serde(rename = "modelUsage")]
+    pub model_usage: std::collections::BTreeMap<String, ModelUsage>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(crate) struct ModelUsage {
+    #[serde(rename = "inputTokens")]
+    pub input_tokens: u64,
+    #[serde(rename = "outputTokens")]
+    pub output_tokens: u64,
+    #[serde(rename = "cacheReadInputTokens")]
+    pub cache_read_input_tokens: u64,
+    #[serde(rename = "cacheCreationInputTokens")]
+    pub cache_creation_input_tokens: u64,
+    #[serde(rename = "cacheCreationEphemeral5mInputTokens")]
+    pub cache_creation_5m: Option<u64>,
+    #[serde(rename = "cacheCreationEphemeral1hInputTokens")]
+    pub cache_creation_1h: Option<u64>,
+    #[serde(rename = "webSearchRequests")]
+    pub web_search_requests: u64,
+    #[serde(rename = "costUSD")]
+    pub cost_usd: f64,
+}

@@ -931,7 +931,7 @@ fn the_next_briefing_marks_what_changed_and_names_the_last_session() {
     let (_, alpha, _) = at(&env, NOW, &["brief", "--project", "alpha"]);
     assert!(
         alpha.contains(
-            "Last session: 22222222 ended 2026-01-11T09:01:00.000Z (working), 7900 tokens, $0.01.\n"
+            "Last session: 22222222 ended 2026-01-11T09:01:00.000Z (unknown), 7900 tokens, $0.01.\n"
         ),
         "{alpha}"
     );

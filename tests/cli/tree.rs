@@ -70,7 +70,7 @@ fn every_join_path_resolves_and_never_guesses() {
     assert_eq!(
         rows(&env, G),
         vec![
-            row(G, None, None, None, "working", None),
+            row(G, None, None, None, "unknown", None),
             row(
                 "e1",
                 Some(G),
@@ -84,7 +84,7 @@ fn every_join_path_resolves_and_never_guesses() {
                 Some("e1"),
                 Some("task_notification"),
                 Some("toolu_E6"),
-                "working",
+                "unknown",
                 None
             ),
             row(
@@ -92,7 +92,7 @@ fn every_join_path_resolves_and_never_guesses() {
                 Some("e1"),
                 Some("directory"),
                 Some("toolu_W"),
-                "working",
+                "unknown",
                 None
             ),
             row(
@@ -109,7 +109,7 @@ fn every_join_path_resolves_and_never_guesses() {
                 Some(G),
                 Some("tool_use"),
                 Some("toolu_E3"),
-                "working",
+                "unknown",
                 None
             ),
             row(
@@ -117,21 +117,21 @@ fn every_join_path_resolves_and_never_guesses() {
                 Some(G),
                 Some("queue_operation"),
                 Some("toolu_E4"),
-                "working",
+                "unknown",
                 None
             ),
-            row("e7", Some(G), Some("legacy_explore"), None, "working", None),
+            row("e7", Some(G), Some("legacy_explore"), None, "unknown", None),
             // The call was evicted by compaction: main, keeping the anchor.
             row(
                 "e5",
                 Some(G),
                 Some("task_notification"),
                 Some("toolu_GONE"),
-                "working",
+                "unknown",
                 None
             ),
             // Mentioned in prose only: an orphan, listed with its tokens.
-            row("e8", None, Some("orphan"), None, "working", None),
+            row("e8", None, Some("orphan"), None, "unknown", None),
         ]
     );
     let doc = env.json(&["tree", G]);
@@ -162,7 +162,7 @@ fn inline_flat_nested_and_workflow_fixtures_link_as_labelled() {
     assert_eq!(
         rows(&env, A),
         vec![
-            row(A, None, None, None, "working", None),
+            row(A, None, None, None, "unknown", None),
             row(
                 "side-root-1",
                 Some(A),
@@ -199,9 +199,9 @@ fn text_dot_and_mermaid_drawings() {
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "3333333… (main)  working  2026-01-12T08:00:00.000Z  5m02s  in 6 out 66 cache w 400/0 r 6200  $0.01  (subtree in 14 out 154 cache w 950/330 r 15000 $0.01)  [root]\n\
+        "3333333… (main)  unknown  2026-01-12T08:00:00.000Z  5m02s  in 6 out 66 cache w 400/0 r 6200  $0.01  (subtree in 14 out 154 cache w 950/330 r 15000 $0.01)  [root]\n\
          |-- abc123  Explore  \"Scan the repo\"  completed  2026-01-12T08:00:03.000Z  4m57s  in 3 out 33 cache w 0/330 r 3300  $0.00  [tool_use toolu_C_agent]\n\
-         `-- def456  general-purpose  working  2026-01-12T08:02:00.000Z  1m00s  in 5 out 55 cache w 550/0 r 5500  $0.00  [directory]\n"
+         `-- def456  general-purpose  unknown  2026-01-12T08:02:00.000Z  1m00s  in 5 out 55 cache w 550/0 r 5500  $0.00  [directory]\n"
     );
     let (_, boxed, _) = env.run(&["tree", "3333", "--format", "text"]);
     assert!(
@@ -213,13 +213,13 @@ fn text_dot_and_mermaid_drawings() {
     assert_eq!(
         dot,
         format!(
-            "digraph \"{A}\" {{\n  rankdir=TB;\n  node [shape=box];\n  \"{A}\" [label=\"main  (working)\"];\n  \"side-root-1\" [label=\"side-root-1 general-purpose (completed)\"];\n  \"{A}\" -> \"side-root-1\" [label=\"prompt_match\"];\n}}\n"
+            "digraph \"{A}\" {{\n  rankdir=TB;\n  node [shape=box];\n  \"{A}\" [label=\"main  (unknown)\"];\n  \"side-root-1\" [label=\"side-root-1 general-purpose (completed)\"];\n  \"{A}\" -> \"side-root-1\" [label=\"prompt_match\"];\n}}\n"
         )
     );
     let (_, mermaid, _) = env.run(&["tree", "1111", "--format", "mermaid"]);
     assert_eq!(
         mermaid,
-        "graph TD\n  n0[\"main  (working)\"]\n  n1[\"side-root-1 general-purpose (completed)\"]\n  n0 -->|prompt_match| n1\n"
+        "graph TD\n  n0[\"main  (unknown)\"]\n  n1[\"side-root-1 general-purpose (completed)\"]\n  n0 -->|prompt_match| n1\n"
     );
     let (code, _, err) = env.run(&["tree", "1111", "--format", "csv"]);
     assert_eq!(code, 2);
@@ -330,7 +330,7 @@ fn rebuild_after_an_outage_equals_a_clean_ingest() {
         Some(G),
         Some("task_notification"),
         Some("toolu_E2"),
-        "working",
+        "unknown",
         None
     )));
     // Everything arrives.
