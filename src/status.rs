@@ -217,13 +217,13 @@ pub fn watchdog(
 /// already holds at `now` (the last evidence is older than the window),
 /// whether or not a sweep has run since, so months of history never show
 /// as working. An unparsable status is shown as stored.
-pub fn shown<'s>(
-    status: &'s str,
+pub fn shown(
+    status: &str,
     at: Option<Millis>,
     last_seen: Option<Millis>,
     now: Millis,
     window_ms: i64,
-) -> &'s str {
+) -> &str {
     match Status::parse(status) {
         Some(st) => {
             let cur = Evidence::new(st, at, Cause::Transcript);
