@@ -43,12 +43,12 @@ const COLUMNS: &[Column] = &[
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    let mut store = ctx.open()?;
     let roots = if args.no_recount {
         None
     } else {
-        roots(ctx, &args.corpus)?
+        roots(ctx, &args.corpus, Some(&store))?
     };
-    let mut store = ctx.open()?;
     let mut findings: Vec<Finding> = Vec::new();
     let mut labelled: Vec<Finding> = Vec::new();
     for l in store.degraded_lines(None)? {

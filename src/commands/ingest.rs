@@ -56,11 +56,38 @@ pub(crate) const SUMMARY_COLUMNS: &[Column] = &[
 ];
 
 /// Resolves the roots to read; `None` when none was given and none exists.
-pub(crate) fn roots(ctx: &Ctx, args: &CorpusArgs) -> Result<Option<Vec<ingest::Root>>> {
-    let given = if args.roots.is_empty() {
-        crate::corpus::default_roots()
-    } else {
+/// Without `--root`, `check` and `replay` (`stored`) read the roots ingest
+/// last read from that still exist; otherwise, and for `ingest`, Claude
+/// Code's default folders.
+pub(crate) fn roots(
+    ctx: &Ctx,
+    args: &CorpusArgs,
+    stored: Option<&crate::store::Store>,
+) -> Result<Option<Vec<ingest::Root>>> {
+    let remembered: Vec<PathBuf> = match stored {
+        Some(store) if args.roots.is_empty() => store
+            .ingested_roots()?
+            .into_iter()
+            .map(PathBuf::from)
+            .filter(|p| {
+                let there = p.is_dir();
+                if !there {
+                    ctx.out.note(&format!(
+                        "a root ingest read from is gone, skipped: {}",
+                        p.display()
+                    ));
+                }
+                there
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let given = if !args.roots.is_empty() {
         args.roots.clone()
+    } else if !remembered.is_empty() {
+        remembered
+    } else {
+        crate::corpus::default_roots()
     };
     if given.is_empty() {
         ctx.out.note(
@@ -93,10 +120,22 @@ pub(crate) fn line_cap(store: &crate::store::Store, args: &CorpusArgs) -> Result
 
 pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
     let (corpus, strict) = (&args.corpus, args.strict);
-    let Some(roots) = roots(ctx, corpus)? else {
+    // A replay reads the roots the database was ingested from; an ingest
+    // with nothing to read writes nothing (not even the file).
+    let (mut store, roots) = if replay {
+        let store = ctx.open()?;
+        let roots = roots(ctx, corpus, Some(&store))?;
+        (store, roots)
+    } else {
+        let roots = roots(ctx, corpus, None)?;
+        if roots.is_none() {
+            return Ok(Exit::Success);
+        }
+        (ctx.open()?, roots)
+    };
+    let Some(roots) = roots else {
         return Ok(Exit::Success);
     };
-    let mut store = ctx.open()?;
     let opts = Options {
         strict,
         max_line_size: line_cap(&store, corpus)?,
@@ -110,6 +149,10 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         .out
         .progress_bar(0, if replay { "replay" } else { "ingest" });
     let summary = ingest::run(&mut store, &roots, &opts, pb.as_ref());
+    if summary.is_ok() {
+        let paths: Vec<&str> = roots.iter().filter_map(|r| r.path.to_str()).collect();
+        store.remember_roots(&paths, crate::clock::now())?;
+    }
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }

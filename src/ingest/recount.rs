@@ -14,7 +14,8 @@ use crate::transcript::Buckets;
 /// One thing `check` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// `degraded-line`, `failed`, `quarantined`, `stale`, `not-ingested`, `recount-mismatch`.
+    /// `degraded-line`, `failed`, `quarantined`, `stale`, `not-ingested`,
+    /// `recount-mismatch`, `skipped`.
     pub kind: &'static str,
     pub session_id: String,
     pub file: Option<String>,
@@ -54,10 +55,29 @@ impl Finding {
 /// Re-reads the sessions found under `roots` that the database holds.
 pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<Finding>> {
     let (d, _) = discover(store, roots, opts.max_line_size)?;
+    let mut out = Vec::new();
+    // What ingest would skip is data no report holds (empty files and
+    // files that are not transcripts aside).
+    for s in &d.skips {
+        use crate::corpus::SkipReason as R;
+        if matches!(s.reason, R::Empty | R::NonArtifact) {
+            continue;
+        }
+        out.push(Finding {
+            kind: "skipped",
+            session_id: String::new(),
+            file: Some(s.path.clone()),
+            line: None,
+            detail: format!(
+                "not read ({}) under root {}: its tokens are in no report",
+                s.reason,
+                roots[s.root].path.display()
+            ),
+        });
+    }
     let known = store.session_ids()?;
     let checkpoints = store.checkpoints()?;
     let failures = store.failures()?;
-    let mut out = Vec::new();
     let mut buf = Buffers::default();
     for (sid, files) in &d.sessions {
         if !known.contains(sid) {

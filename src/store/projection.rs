@@ -167,6 +167,27 @@ impl Store {
         Ok(())
     }
 
+    /// Remembers the roots a run read (their canonical paths).
+    pub fn remember_roots(&self, roots: &[&str], now: Millis) -> Result<()> {
+        let mut stmt = self.conn.prepare(
+            "INSERT INTO ingest_roots(path, last_ingested_at) VALUES (?1, ?2)
+             ON CONFLICT(path) DO UPDATE SET last_ingested_at = excluded.last_ingested_at",
+        )?;
+        for r in roots {
+            stmt.execute(params![r, now])?;
+        }
+        Ok(())
+    }
+
+    /// The roots ingest has read from, most recent first.
+    pub fn ingested_roots(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path FROM ingest_roots ORDER BY last_ingested_at DESC, path")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     pub fn project_of_cwd(&self, cwd: &str) -> Result<Option<String>> {
         Ok(self
             .conn

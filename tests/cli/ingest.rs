@@ -368,3 +368,99 @@ fn deferred_settles_survive_a_kill() {
         env.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'usage_observations_message'");
     assert_eq!(n, 1);
 }
+
+/// Issue 15: `check` and `replay` without `--root` read the roots the
+/// database was ingested from. Before, `check` said "nothing found" for an
+/// edited transcript and `replay` called every session retained.
+#[test]
+fn check_and_replay_without_root_use_the_ingested_roots() {
+    let env = Env::new();
+    let root = env.path("projects");
+    copy_tree(&fixtures(), &root);
+    env.ingest(&root);
+    let (code, out, err) = env.run(&["check", "--format", "jsonl"]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    // An edit after the ingest: stale until ingested again.
+    let main = root.join(format!("-home-dev-alpha/{A}.jsonl"));
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        text.replacen("\"output_tokens\":", "\"output_tokens\":1", 1),
+    )
+    .unwrap();
+    let (code, out, _) = env.run(&["check", "--format", "jsonl"]);
+    assert_eq!(code, 1);
+    let found: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(found.len(), 1, "{out}");
+    assert_eq!(
+        (found[0]["kind"].as_str(), found[0]["session_id"].as_str()),
+        (Some("stale"), Some(A))
+    );
+    let s = env.json(&["replay"]);
+    assert_eq!(
+        (
+            s["sessions_updated"].as_u64(),
+            s["sessions_retained"].as_u64()
+        ),
+        (Some(4), Some(0))
+    );
+    assert_eq!(env.run(&["check"]).0, 0);
+}
+
+/// Issue 15: `check` exits 1 while a session file is skipped (a symlinked
+/// transcript, a session folder under a bad name) or was never ingested,
+/// and names each.
+#[test]
+fn check_fails_while_a_session_is_skipped_or_never_ingested() {
+    let env = Env::new();
+    let root = env.path("projects");
+    copy_tree(&fixtures(), &root);
+    env.ingest(&root);
+    let outside = env.path("outside.jsonl");
+    std::fs::copy(root.join(format!("-home-dev-alpha/{A}.jsonl")), &outside).unwrap();
+    let linked = "aaaaaaaa-0000-4000-8000-00000000000c";
+    std::os::unix::fs::symlink(
+        &outside,
+        root.join(format!("-home-dev-alpha/{linked}.jsonl")),
+    )
+    .unwrap();
+    let late = "aaaaaaaa-0000-4000-8000-00000000000d";
+    std::fs::write(
+        root.join(format!("-home-dev-alpha/{late}.jsonl")),
+        format!(
+            "{{\"type\":\"user\",\"sessionId\":\"{late}\",\"timestamp\":\"2026-01-20T00:00:00Z\"}}\n"
+        ),
+    )
+    .unwrap();
+    let (code, out, _) = env.run(&["check", "--format", "jsonl"]);
+    assert_eq!(code, 1);
+    let found: Vec<(String, String)> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().to_string(),
+                f["file"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "not-ingested".to_string(),
+                format!("-home-dev-alpha/{late}.jsonl")
+            ),
+            (
+                "skipped".to_string(),
+                format!("-home-dev-alpha/{linked}.jsonl")
+            ),
+        ]
+    );
+    std::fs::remove_file(root.join(format!("-home-dev-alpha/{linked}.jsonl"))).unwrap();
+    env.ingest(&root);
+    assert_eq!(env.run(&["check"]).0, 0);
+}

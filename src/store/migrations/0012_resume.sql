@@ -38,3 +38,10 @@ CREATE TABLE harness_costs (
     cost_nanousd  INTEGER NOT NULL,
     models        TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- The corpus roots ingest has read from: `check` and `replay` without
+-- `--root` read these again (issue 15).
+CREATE TABLE ingest_roots (
+    path              TEXT PRIMARY KEY,
+    last_ingested_at  INTEGER NOT NULL
+) WITHOUT ROWID;
