@@ -178,6 +178,14 @@ pub fn replaces(current: Option<&Evidence>, new: &Evidence) -> bool {
     if new.is_observed_terminal() {
         return true;
     }
+    // A turn that failed (StopFailure) and a session that then ended: it
+    // ended in error, not completed (harness-observed.md §2 item 5).
+    if cur.status == Status::Error
+        && cur.cause == Cause::StopFailure
+        && new.cause == Cause::SessionEnd
+    {
+        return false;
+    }
     match (cur.at, new.at) {
         (None, _) => true,
         (Some(c), Some(n)) => n > c,

@@ -13,7 +13,7 @@ use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON (one tree per session; --all: a list): agent_id, parent_id, agent_type, description, layout, join_path (directory, sidecar, tool_use, queue_operation, task_notification, legacy_explore, prompt_match, session_only, orphan; null for the main agent), tool_use_id, status, started_at, ended_at, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens, subtree {the same totals}, reported_by_parent [{tool_use_id, agent_type, description, total_tokens, ...tokens}], children [the same shape]."
+    after_long_help = "JSON (one tree per session; --all: a list): agent_id, parent_id, agent_type, description, layout, join_path (directory, sidecar, tool_use, queue_operation, task_notification, legacy_explore, prompt_match, orphan; null for the main agent), tool_use_id, status, started_at, ended_at, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens, subtree {the same totals}, reported_by_parent [{tool_use_id, agent_type, description, total_tokens, ...tokens}], children [the same shape]."
 )]
 pub struct Args {
     /// Session id, or a unique prefix of one

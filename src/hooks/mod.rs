@@ -225,7 +225,11 @@ pub fn normalize(
         event,
         session_id: get(&["session_id", "sessionId", "conversation_id"]),
         agent_id,
-        agent_type: get(&["agent_type", "agentType"]),
+        // An empty agent_type is kept: it marks `/compact`'s forks.
+        agent_type: ["agent_type", "agentType"]
+            .iter()
+            .find_map(|k| p.get(*k).and_then(Value::as_str))
+            .map(str::to_string),
         transcript_path,
         agent_transcript_path,
         cwd,
@@ -263,6 +267,7 @@ impl HookEvent {
             self.kind,
             self.session_id.as_deref(),
             self.agent_id.as_deref(),
+            self.agent_type.as_deref(),
             self.source.as_deref(),
             at,
         )
@@ -274,6 +279,7 @@ pub fn target_of(
     kind: Kind,
     session_id: Option<&str>,
     agent_id: Option<&str>,
+    agent_type: Option<&str>,
     source: Option<&str>,
     at: Millis,
 ) -> Target {
@@ -307,6 +313,10 @@ pub fn target_of(
             Some(a) if a != sid => own(Status::Working, Cause::ToolHook),
             _ => Target::None,
         },
+        // `/compact` forks summarizers that fire SubagentStop with an empty
+        // agent_type and a transcript that is never written: not subagents
+        // (harness-observed.md §2 item 4). Recorded, nothing more.
+        Kind::SubagentStop if agent_type == Some("") => Target::None,
         Kind::SubagentStop => match agent_id {
             Some(a) if a != sid => own(Status::Completed, Cause::SubagentStop),
             _ => Target::Refused,

@@ -150,7 +150,8 @@ pub(crate) fn pending_for(
     }
     let mut stmt = tx.prepare_cached(
         "SELECT event, agent_id, received_at,
-                CASE WHEN event IN ('SessionStart', 'sessionStart') THEN json_extract(payload, '$.source') END
+                CASE WHEN event IN ('SessionStart', 'sessionStart') THEN json_extract(payload, '$.source') END,
+                CASE WHEN event = 'SubagentStop' THEN json_extract(payload, '$.agent_type') END
          FROM events_raw WHERE session_id = ?1 ORDER BY id",
     )?;
     let mut rows = stmt.query([session_id])?;
@@ -159,10 +160,12 @@ pub(crate) fn pending_for(
         let agent: Option<String> = r.get(1)?;
         let at: i64 = r.get(2)?;
         let source: Option<String> = r.get(3).ok().flatten();
+        let agent_type: Option<String> = r.get(4).ok().flatten();
         if let Target::Agent { agent_id, evidence } = target_of(
             Kind::of(&event),
             Some(session_id),
             agent.as_deref(),
+            agent_type.as_deref(),
             source.as_deref(),
             at,
         ) {

@@ -6,7 +6,7 @@
 //! from a queue operation; the child's own `<task-notification>`; the legacy
 //! Explore progress record; for inline sidechains and the old flat layout,
 //! the `Task` call whose prompt equals the child's first message (pairs in
-//! time order), else the main agent. No evidence: an orphan, never a guess.
+//! time order). No evidence: an orphan, never a guess.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -21,7 +21,6 @@ pub enum JoinPath {
     TaskNotification,
     LegacyExplore,
     PromptMatch,
-    SessionOnly,
     Orphan,
 }
 
@@ -34,7 +33,6 @@ impl JoinPath {
             JoinPath::TaskNotification => "task_notification",
             JoinPath::LegacyExplore => "legacy_explore",
             JoinPath::PromptMatch => "prompt_match",
-            JoinPath::SessionOnly => "session_only",
             JoinPath::Orphan => "orphan",
         }
     }
@@ -170,10 +168,12 @@ pub fn resolve(p: &ParsedSession) -> Vec<Edge> {
                     tool_use_id: Some(s.tool_use_id.clone()),
                 }
             }
+            // Its file names the session, not a parent: an orphan, never
+            // a guessed child of the main agent (README, Decision 1).
             None => Edge {
                 child: a.agent_id.clone(),
-                parent: Some(main.to_string()),
-                join_path: JoinPath::SessionOnly,
+                parent: None,
+                join_path: JoinPath::Orphan,
                 tool_use_id: None,
             },
         });

@@ -703,8 +703,15 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
                     b.out.harness_version = Some(v.to_string());
                 }
             }
+            // Output of a local command (`/exit`, `/compact`) is not the
+            // agent at work: it neither moves the activity span nor ends the
+            // agent, so one written after SessionEnd reopens nothing.
+            let activity = !(main
+                && rec.kind.as_deref() == Some("user")
+                && LOCAL_COMMAND.find(line).is_some());
+            let at_active = if activity { at } else { None };
             if own {
-                if let Some(t) = at {
+                if let Some(t) = at_active {
                     let o = &mut b.out;
                     o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
                     o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
@@ -742,11 +749,11 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
             // A record copied from another session is that session's evidence.
             if own {
                 see_spawn_evidence(b, rec, agent, at, &mut open.pending);
-                if matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
+                if activity && matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
                     last_message = Some((line, at));
                 }
             }
-            span.see(at);
+            span.see(at_active);
             b.see_usage(rec, agent, at);
             if let Some(c) = compaction(rec, agent, rel_path, n, at) {
                 b.out.compactions.push(c);
@@ -838,6 +845,10 @@ fn read_record<'a>(
     *rec = serde_json::from_slice(line)?;
     Ok(())
 }
+
+/// Finds a user message that is a local command's output, built once.
+static LOCAL_COMMAND: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(b"\"content\":\"<local-command-"));
 
 /// Finds `"name":"` (the name of a content block), built once.
 static NAME: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"name\":\""));

@@ -6,6 +6,7 @@ mod brief;
 mod common;
 mod corpora;
 mod cost;
+mod current;
 mod hooks;
 mod ingest;
 mod memory;

@@ -555,3 +555,71 @@ fn status_notes_sessions_only_hooks_have_seen() {
         "sessionkit: 1 session(s) seen by hooks have no transcript in the database yet: run `sessionkit ingest`\n"
     );
 }
+
+/// Issue 15 (harness-observed.md §2 item 5): a turn that failed
+/// (StopFailure) and then a SessionEnd: the session ended in error, not
+/// completed. A later good turn ends completed as before.
+#[test]
+fn stop_failure_then_session_end_ends_as_error() {
+    let c = Case::new();
+    c.main_hook("08:06:00", "StopFailure");
+    c.main_hook("08:06:05", "SessionEnd");
+    assert_eq!(c.stored(C), st("error", "08:06:00", "stop_failure"));
+    let c = Case::new();
+    c.main_hook("08:06:00", "StopFailure");
+    c.main_hook("08:06:10", "UserPromptSubmit");
+    c.main_hook("08:06:20", "Stop");
+    c.main_hook("08:06:30", "SessionEnd");
+    assert_eq!(c.stored(C), st("completed", "08:06:30", "session_end"));
+}
+
+/// Issue 15 (harness-observed.md §2 item 4): `/compact` forks summarizers
+/// that fire SubagentStop with an empty agent_type and no transcript: they
+/// are recorded, and no agent comes of them, then or when one appears.
+#[test]
+fn compact_subagent_stops_are_not_subagents() {
+    let c = Case::new();
+    c.hook(
+        "08:07:00",
+        json!({"session_id": C, "hook_event_name": "SubagentStop", "agent_id": W, "agent_type": ""}),
+    );
+    assert_eq!(events(&c.env).len(), 1, "recorded");
+    assert_eq!(
+        c.stored(W).0,
+        "working",
+        "not completed by a compaction fork"
+    );
+    // The captured payload itself (Claude Code 2.1.197), when present.
+    let captured = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/captured/hook-payloads/cc-SubagentStop.compactfork.json");
+    match std::fs::read(&captured) {
+        Ok(bytes) => {
+            let mut p: Value = serde_json::from_slice(&bytes).unwrap();
+            p["session_id"] = json!(C);
+            p["agent_id"] = json!(W);
+            c.hook("08:07:30", p);
+            assert_eq!(c.stored(W).0, "working");
+        }
+        Err(_) => eprintln!("skipped: the captured compact-fork payload is absent"),
+    }
+}
+
+/// Issue 15: local command output written after SessionEnd (`/exit`'s
+/// `<local-command-stdout>`) does not reopen the session.
+#[test]
+fn local_command_output_after_session_end_reopens_nothing() {
+    let c = Case::new();
+    c.main_hook("08:06:00", "SessionEnd");
+    assert_eq!(c.stored(C), st("completed", "08:06:00", "session_end"));
+    c.append(
+        c.main_file(),
+        json!({"type": "user", "sessionId": C, "uuid": "u-exit", "parentUuid": "c-a2",
+               "timestamp": format!("{DAY}08:06:01.000Z"),
+               "message": {"role": "user", "content": "<local-command-stdout>Bye!</local-command-stdout>"}}),
+    );
+    c.ingest();
+    assert_eq!(c.stored(C), st("completed", "08:06:00", "session_end"));
+    // Real activity after it does.
+    c.main_line("08:09:00");
+    assert_eq!(c.stored(C), st("working", "08:09:00", "transcript"));
+}
