@@ -226,10 +226,10 @@ pub fn parse_bound(s: &str) -> Result<Millis> {
     if let Some(v) = parse_instant(s) {
         return Ok(v);
     }
-    if s.len() == 10 {
-        if let Some(v) = parse_instant(&format!("{s}T00:00:00Z")) {
-            return Ok(v);
-        }
+    if s.len() == 10
+        && let Some(v) = parse_instant(&format!("{s}T00:00:00Z"))
+    {
+        return Ok(v);
     }
     if let Some(unit) = s.chars().last() {
         let num = &s[..s.len() - unit.len_utf8()];
@@ -242,8 +242,8 @@ pub fn parse_bound(s: &str) -> Result<Millis> {
                 'w' => 7 * 86_400_000,
                 _ => 0,
             };
-            if per > 0 && n >= 0 {
-                return Ok(now() - n * per);
+            if let Some(ms) = (per > 0 && n >= 0).then(|| n.checked_mul(per)).flatten() {
+                return Ok(now().saturating_sub(ms));
             }
         }
     }

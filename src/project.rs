@@ -23,13 +23,12 @@ pub fn project_of(store: &Store, cwd: &str) -> Result<String> {
 
 /// The rule itself, reading the file system (no `git` process).
 pub fn compute(cwd: &Path) -> String {
-    if cwd.is_dir() {
-        if let Some(name) = git_dir(cwd)
+    if cwd.is_dir()
+        && let Some(name) = git_dir(cwd)
             .and_then(|g| origin_url(&g))
             .and_then(|u| repo_name(&u))
-        {
-            return name;
-        }
+    {
+        return name;
     }
     base_name(cwd)
 }
@@ -89,12 +88,11 @@ fn origin_url(git_dir: &Path) -> Option<String> {
             in_origin = norm == "remote \"origin\"";
             continue;
         }
-        if in_origin {
-            if let Some((k, v)) = l.split_once('=') {
-                if k.trim().eq_ignore_ascii_case("url") {
-                    return Some(v.trim().trim_matches('"').to_string());
-                }
-            }
+        if in_origin
+            && let Some((k, v)) = l.split_once('=')
+            && k.trim().eq_ignore_ascii_case("url")
+        {
+            return Some(v.trim().trim_matches('"').to_string());
         }
     }
     None

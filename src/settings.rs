@@ -187,11 +187,11 @@ pub fn choice(store: &Store, key: &str) -> Result<String> {
 
 /// The value in force: environment, else database, else default.
 pub fn effective(store: &Store, s: &Setting) -> Result<(String, Source)> {
-    if let Ok(v) = std::env::var(s.env) {
-        if !v.trim().is_empty() {
-            let v = validate(s, &v).map_err(|e| anyhow::anyhow!("{}: {e:#}", s.env))?;
-            return Ok((v, Source::Environment));
-        }
+    if let Ok(v) = std::env::var(s.env)
+        && !v.trim().is_empty()
+    {
+        let v = validate(s, &v).map_err(|e| anyhow::anyhow!("{}: {e:#}", s.env))?;
+        return Ok((v, Source::Environment));
     }
     if let Some(v) = store.setting(s.key)? {
         return Ok((v, Source::Database));

@@ -8,7 +8,7 @@ use super::{Ctx, time};
 use crate::Exit;
 use crate::clock::{Millis, now};
 use crate::continuity::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
-use crate::output::{Column, col};
+use crate::output::{Column, Format, col};
 use crate::store::runs::{OpenRequest, Run};
 
 #[derive(Debug, clap::Args)]
@@ -260,6 +260,27 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                     })
                 })
                 .collect();
+            if matches!(ctx.out.format, Format::Table | Format::Csv) {
+                // A table lists the events; the page's cursor is a note.
+                ctx.out.records(
+                    &[
+                        col("event_id", "event"),
+                        col("memory_id", "memory"),
+                        col("kind", "kind"),
+                        col("actor", "actor"),
+                        col("session_run_id", "run"),
+                        col("created_at", "at"),
+                    ],
+                    &items,
+                )?;
+                if let Some(c) = &page.next_cursor {
+                    ctx.out.note(&format!(
+                        "more events: sessionkit session events {} --cursor {c}",
+                        e.run_id
+                    ));
+                }
+                return Ok(Exit::Success);
+            }
             let doc = json!({"run_id": e.run_id, "events": items, "next_cursor": page.next_cursor, "truncated": page.truncated});
             ctx.out.record(
                 &[

@@ -191,6 +191,27 @@ pub fn utility(raw: f64) -> f64 {
 mod tests {
     use super::*;
 
+    /// Issue 15: `remember --due 3é` panicked (a byte slice inside a
+    /// character); a span past the end of time panicked on overflow.
+    #[test]
+    fn due_dates_refuse_what_they_cannot_read() {
+        assert_eq!(parse_due("3d", 0).unwrap(), 3 * 86_400_000);
+        assert_eq!(parse_due("2w", 5).unwrap(), 5 + 14 * 86_400_000);
+        for bad in [
+            "3é",
+            "é",
+            "",
+            "d",
+            "-3d",
+            "3x",
+            "99999999999999999w",
+            "1.5h",
+        ] {
+            let e = parse_due(bad, 0).unwrap_err().to_string();
+            assert!(e.contains("is not a due date"), "{bad}: {e}");
+        }
+    }
+
     #[test]
     fn every_cell_of_the_commitment_table() {
         use Transition::*;
@@ -326,21 +347,27 @@ pub fn parse_due(s: &str, now: Millis) -> Result<Millis> {
     if let Some(v) = crate::clock::parse_instant(s) {
         return Ok(v);
     }
-    if s.len() == 10 {
-        if let Some(v) = crate::clock::parse_instant(&format!("{s}T00:00:00Z")) {
-            return Ok(v);
-        }
+    if s.len() == 10
+        && let Some(v) = crate::clock::parse_instant(&format!("{s}T00:00:00Z"))
+    {
+        return Ok(v);
     }
-    let per = match s.chars().last() {
-        Some('m') => 60_000,
-        Some('h') => 3_600_000,
-        Some('d') => 86_400_000,
-        Some('w') => 7 * 86_400_000,
-        _ => 0,
+    let (num, per) = match s.char_indices().last() {
+        Some((i, 'm')) => (&s[..i], 60_000),
+        Some((i, 'h')) => (&s[..i], 3_600_000),
+        Some((i, 'd')) => (&s[..i], 86_400_000),
+        Some((i, 'w')) => (&s[..i], 7 * 86_400_000),
+        _ => ("", 0),
     };
-    match s[..s.len().saturating_sub(1)].parse::<i64>() {
-        Ok(n) if per > 0 && n >= 0 => Ok(now + n * per),
-        _ => bail!(
+    let ahead = num
+        .parse::<i64>()
+        .ok()
+        .filter(|n| per > 0 && *n >= 0)
+        .and_then(|n| n.checked_mul(per))
+        .and_then(|ms| now.checked_add(ms));
+    match ahead {
+        Some(v) => Ok(v),
+        None => bail!(
             "{s:?} is not a due date: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31) or a span ahead (3d, 12h, 2w)"
         ),
     }

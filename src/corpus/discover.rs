@@ -393,10 +393,10 @@ fn walk_agents(
     }
     for f in &mut agents[start..] {
         // Files of a nested workflow directory already have theirs.
-        if let FileRole::Agent { agent_id, .. } = &f.role {
-            if let Some(sc) = sidecars.remove(agent_id) {
-                f.sidecar = Some(sc);
-            }
+        if let FileRole::Agent { agent_id, .. } = &f.role
+            && let Some(sc) = sidecars.remove(agent_id)
+        {
+            f.sidecar = Some(sc);
         }
     }
     for (id, (rel, _, size, _)) in sidecars {

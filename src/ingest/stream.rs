@@ -185,11 +185,11 @@ pub fn read_session(
         stopped: false,
     };
     let mut checked = 0;
-    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files, &mut checked)) {
-        if let Some(p) = SessionParser::resume(state.session, opts.strict) {
-            r.parser = p;
-            r.marks = state.marks;
-        }
+    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files, &mut checked))
+        && let Some(p) = SessionParser::resume(state.session, opts.strict)
+    {
+        r.parser = p;
+        r.marks = state.marks;
     }
     r.parser.set_line_cap(opts.max_line_size);
     r.bytes += checked;

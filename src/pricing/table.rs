@@ -123,10 +123,10 @@ pub fn normalize(model: &str) -> String {
         }
     }
     m = m.strip_prefix("anthropic.").unwrap_or(m);
-    if let Some((head, tail)) = m.split_once('@') {
-        if is_date(tail) || tail == "latest" {
-            m = head;
-        }
+    if let Some((head, tail)) = m.split_once('@')
+        && (is_date(tail) || tail == "latest")
+    {
+        m = head;
     }
     let m = m.strip_suffix(":0").map_or(m, |x| {
         x.strip_suffix("-v1").or(x.strip_suffix("-v2")).unwrap_or(x)
@@ -155,12 +155,11 @@ impl PriceTable {
         if let Some(p) = self.prices.get(&m) {
             return Some(p);
         }
-        if let Some((base, date)) = m.rsplit_once('-') {
-            if is_date(date) {
-                if let Some(p) = self.prices.get(base) {
-                    return Some(p);
-                }
-            }
+        if let Some((base, date)) = m.rsplit_once('-')
+            && is_date(date)
+            && let Some(p) = self.prices.get(base)
+        {
+            return Some(p);
         }
         let prefix = format!("{m}-");
         self.prices

@@ -142,10 +142,11 @@ impl Store {
             let Some((project, slug, harness)) = sessions.get(&session_id) else {
                 continue;
             };
-            if let Some(p) = &f.project {
-                if project.as_ref() != Some(p) && slug.as_ref() != Some(p) {
-                    continue;
-                }
+            if let Some(p) = &f.project
+                && project.as_ref() != Some(p)
+                && slug.as_ref() != Some(p)
+            {
+                continue;
             }
             let agent_id: String = r.get(1)?;
             let agent_type = agents

@@ -244,11 +244,11 @@ fn apply(tx: &Transaction<'_>, sid: &str, before: &[Counted], after: &[Counted])
             }
             None => g.unpriced += sign * c.tokens.iter().sum::<i64>(),
         }
-        if sign > 0 {
-            if let Some(at) = c.at {
-                g.first = Some(g.first.map_or(at, |f| f.min(at)));
-                g.last = Some(g.last.map_or(at, |l| l.max(at)));
-            }
+        if sign > 0
+            && let Some(at) = c.at
+        {
+            g.first = Some(g.first.map_or(at, |f| f.min(at)));
+            g.last = Some(g.last.map_or(at, |l| l.max(at)));
         }
     }
     let mut put = tx.prepare_cached(

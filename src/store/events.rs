@@ -168,10 +168,9 @@ pub(crate) fn pending_for(
             agent_type.as_deref(),
             source.as_deref(),
             at,
-        ) {
-            if agents.contains(&agent_id.as_str()) {
-                out.entry(agent_id).or_default().push(evidence);
-            }
+        ) && agents.contains(&agent_id.as_str())
+        {
+            out.entry(agent_id).or_default().push(evidence);
         }
     }
     Ok(out)

@@ -552,10 +552,8 @@ impl Store {
         if let Some(id) = exact {
             return Ok(Remembered::Existing(id));
         }
-        if !force {
-            if let Some((id, why)) = likely_duplicate(&tx, m, None)? {
-                return Err(MemoryError::LikelyDuplicate { id, why }.into());
-            }
+        if !force && let Some((id, why)) = likely_duplicate(&tx, m, None)? {
+            return Err(MemoryError::LikelyDuplicate { id, why }.into());
         }
         let id = new_id(who.now);
         let memory = Memory {
@@ -619,12 +617,11 @@ impl Store {
             || old.commitment.as_ref().map(|c| (c.due_at, c.owner.clone()))
                 != (next.kind == "commitment").then(|| (next.due_at, next.owner.clone()));
         if changed {
-            if !force {
-                if let Some((dup, why)) = likely_duplicate(&tx, next, Some(&old.memory_id))? {
-                    if dup != old.memory_id {
-                        return Err(MemoryError::LikelyDuplicate { id: dup, why }.into());
-                    }
-                }
+            if !force
+                && let Some((dup, why)) = likely_duplicate(&tx, next, Some(&old.memory_id))?
+                && dup != old.memory_id
+            {
+                return Err(MemoryError::LikelyDuplicate { id: dup, why }.into());
             }
             tx.prepare_cached(
                 "UPDATE memories SET valid_to = ?2, updated_at = ?2 WHERE memory_id = ?1",
@@ -1210,10 +1207,10 @@ fn import_memory(tx: &Transaction<'_>, m: &Memory) -> Result<bool> {
     if (m.kind == "commitment") != m.commitment.is_some() {
         bail!("a commitment memory needs its commitment record, and only it has one");
     }
-    if let Some(c) = &m.commitment {
-        if !memory::COMMITMENT_STATUSES.contains(&c.status.as_str()) {
-            bail!("unknown commitment status {:?}", c.status);
-        }
+    if let Some(c) = &m.commitment
+        && !memory::COMMITMENT_STATUSES.contains(&c.status.as_str())
+    {
+        bail!("unknown commitment status {:?}", c.status);
     }
     if let Some(hash) = &m.content_hash {
         let dup = live_with_hash(tx, &m.kind, &m.project, hash)?;

@@ -144,6 +144,12 @@ pub fn default_path() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("SESSIONKIT_DB").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(p));
     }
+    home_path()
+}
+
+/// The default location under `$XDG_DATA_HOME` (or `~/.local/share`): the
+/// only place whose directory sessionkit creates itself.
+fn home_path() -> Result<PathBuf> {
     let data = match std::env::var_os("XDG_DATA_HOME").filter(|p| !p.is_empty()) {
         Some(d) => PathBuf::from(d),
         None => {
@@ -158,14 +164,21 @@ pub fn default_path() -> Result<PathBuf> {
 
 fn create_private(path: &Path) -> Result<()> {
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.exists() {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)
-                .with_context(|| format!("creating {}", dir.display()))?;
-        }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.exists()
+    {
+        // A path given by --db or SESSIONKIT_DB in a directory that is
+        // not there is a mistake to report, not a tree to create.
+        anyhow::ensure!(
+            home_path().is_ok_and(|h| h == path),
+            "the database's directory {} does not exist: create it, or give --db a path in an existing directory",
+            dir.display()
+        );
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .with_context(|| format!("creating {}", dir.display()))?;
     }
     match std::fs::OpenOptions::new()
         .write(true)

@@ -509,10 +509,10 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession, remove_absent: bool) 
             .and_then(|e| e.tool_use_id.as_deref())
             .and_then(|id| spawn_of.get(id));
         let mut status = transcript_evidence(a, call.copied(), a.agent_id == sid, &p.queue_ops);
-        if let Some(cur) = stored.get(&a.agent_id) {
-            if !replaces(Some(cur), &status) {
-                status = *cur;
-            }
+        if let Some(cur) = stored.get(&a.agent_id)
+            && !replaces(Some(cur), &status)
+        {
+            status = *cur;
         }
         for ev in pending.get(&a.agent_id).into_iter().flatten() {
             if replaces(Some(&status), ev) {

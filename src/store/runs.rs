@@ -241,10 +241,10 @@ pub(crate) fn attach(
 /// Checks that an explicit run id exists (a no-op write still refuses an
 /// unknown one).
 pub(crate) fn check_run(tx: &Transaction<'_>, explicit: Option<&str>) -> Result<()> {
-    if let Some(id) = explicit {
-        if by_id(tx, id)?.is_none() {
-            return Err(RunError::UnknownRun(id.to_string()).into());
-        }
+    if let Some(id) = explicit
+        && by_id(tx, id)?.is_none()
+    {
+        return Err(RunError::UnknownRun(id.to_string()).into());
     }
     Ok(())
 }

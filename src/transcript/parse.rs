@@ -299,10 +299,10 @@ fn compaction(
 }
 
 fn set_first(slot: &mut Option<String>, v: Option<&str>) {
-    if slot.is_none() {
-        if let Some(v) = v.filter(|v| !v.is_empty()) {
-            *slot = Some(v.to_string());
-        }
+    if slot.is_none()
+        && let Some(v) = v.filter(|v| !v.is_empty())
+    {
+        *slot = Some(v.to_string());
     }
 }
 
@@ -698,10 +698,10 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
                 set_first(&mut b.out.git_branch, rec.git_branch.as_deref());
             }
             // The main transcript's newest version wins; an agent file's only fills a gap.
-            if let Some(v) = rec.version.as_deref().filter(|v| !v.is_empty()) {
-                if main || b.out.harness_version.is_none() {
-                    b.out.harness_version = Some(v.to_string());
-                }
+            if let Some(v) = rec.version.as_deref().filter(|v| !v.is_empty())
+                && (main || b.out.harness_version.is_none())
+            {
+                b.out.harness_version = Some(v.to_string());
             }
             // Output of a local command (`/exit`, `/compact`) is not the
             // agent at work: it neither moves the activity span nor ends the
@@ -710,12 +710,10 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
                 && rec.kind.as_deref() == Some("user")
                 && LOCAL_COMMAND.find(line).is_some());
             let at_active = if activity { at } else { None };
-            if own {
-                if let Some(t) = at_active {
-                    let o = &mut b.out;
-                    o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
-                    o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
-                }
+            if own && let Some(t) = at_active {
+                let o = &mut b.out;
+                o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
+                o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
             }
             if main && rec.is_sidechain == Some(true) {
                 b.out.inline = true;
@@ -996,13 +994,13 @@ fn resolve_inline(b: &mut SessionParser, side: Vec<SideRecord>, path: &str) {
                 .agents
                 .push(new_agent(&agent, AgentLayout::Inline, path, None));
         }
-        if let Some((prompt, note)) = rec.first {
-            if let Some(a) = b.out.agents.iter_mut().find(|a| {
+        if let Some((prompt, note)) = rec.first
+            && let Some(a) = b.out.agents.iter_mut().find(|a| {
                 a.agent_id == agent && a.layout == AgentLayout::Inline && a.first_prompt.is_none()
-            }) {
-                a.first_prompt = prompt;
-                a.notification_tool_use_id = note;
-            }
+            })
+        {
+            a.first_prompt = prompt;
+            a.notification_tool_use_id = note;
         }
         b.span(&agent).see(rec.at);
         if let Some(mut obs) = rec.usage {

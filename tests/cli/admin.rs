@@ -9,6 +9,19 @@ use crate::common::*;
 fn database_is_private_and_a_newer_one_is_refused() {
     let env = Env::new();
     let db = env.path("deep/dir/x.db");
+    // Issue 15: --db in a missing directory is an error, and creates nothing
+    // (only the default location's directory is made).
+    let (code, _, err) = env.run(&["--db", db.to_str().unwrap(), "config", "list"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "sessionkit: the database's directory {} does not exist: create it, or give --db a path in an existing directory",
+            env.path("deep/dir").display()
+        )
+    );
+    assert!(!env.path("deep").exists());
+    std::fs::create_dir_all(env.path("deep/dir")).unwrap();
     let (code, _, err) = env.run(&["--db", db.to_str().unwrap(), "config", "list"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(

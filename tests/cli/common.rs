@@ -267,3 +267,20 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Says why a test (or part of one) did not run: on stderr, and appended to
+/// the file `SESSIONKIT_TEST_SKIPS` names, so `.ci/run` can count them.
+pub fn skip(reason: &str) {
+    eprintln!("skipped: {reason}");
+    if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS") {
+        use std::io::Write;
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let test = std::thread::current().name().unwrap_or("?").to_string();
+            let _ = writeln!(f, "{test}: {reason}");
+        }
+    }
+}

@@ -21,11 +21,11 @@ fn python3() -> bool {
 /// Generates a small corpus; `None` (skip) without python3 or ../shared.
 fn generate(env: &Env, streaming: bool) -> Option<(PathBuf, Value)> {
     let Some(shared) = shared() else {
-        eprintln!("skipped: ../shared is absent");
+        skip("../shared is absent");
         return None;
     };
     if !python3() {
-        eprintln!("skipped: python3 is absent");
+        skip("python3 is absent");
         return None;
     }
     let out = env.path("gen");
@@ -141,7 +141,7 @@ fn generated_corpus_with_streaming_snapshots_reconciles_exactly() {
 #[test]
 fn public_claude_code_transcripts_equal_the_independent_reader() {
     let Some(shared) = shared() else {
-        eprintln!("skipped: ../shared is absent");
+        skip("../shared is absent");
         return;
     };
     let env = Env::new();

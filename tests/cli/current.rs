@@ -89,7 +89,7 @@ fn us_only_inference_costs_what_claude_code_says() {
         env.ingest(&captured);
         assert_eq!(env.json(&["show", S])["cost_nanousd"], 40_673_600);
     } else {
-        eprintln!("skipped: the captured Claude Code 2.1.332 corpus is absent");
+        skip("the captured Claude Code 2.1.332 corpus is absent");
     }
 }
 

@@ -571,6 +571,24 @@ fn bad_input_is_refused_and_changes_nothing() {
         &["revise", &id, "--due", "2026-13-45"],
         "is not a due date",
     );
+    // Issue 15: a multi-byte last character panicked (exit 101).
+    fails(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            "t",
+            "--content",
+            "c3",
+            "--project",
+            "p",
+            "--due",
+            "3é",
+        ],
+        "\"3é\" is not a due date",
+    );
     fails(
         &env,
         &[

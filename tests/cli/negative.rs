@@ -296,7 +296,7 @@ fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_n
 #[test]
 fn unreadable_file_is_skipped_and_retried() {
     if unsafe { libc::geteuid() } == 0 {
-        eprintln!("skipped: root reads any file (the reader's unreadable path has a unit test)");
+        skip("root reads any file (the reader's unreadable path has a unit test)");
         return;
     }
     use std::os::unix::fs::PermissionsExt;

@@ -534,6 +534,29 @@ fn events_are_paged_up_to_the_ceiling() {
     assert!(err.contains("not found: no run"), "{err}");
     let (code, _, _) = at(&env, T0, &["session", "events", &run, "--limit", "101"]);
     assert_eq!(code, 2);
+    // Issue 15: a table lists the page's events (it printed none), and the
+    // cursor to the next page is a note on stderr.
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_NOW", T0)
+        .args(["session", "events", &run, "--limit", "3", "--format", "csv"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "event_id,memory_id,kind,actor,session_run_id,created_at"
+    );
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[1..].iter().all(|l| l.contains(&run)), "{csv}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(&format!(
+            "more events: sessionkit session events {run} --cursor "
+        )),
+        "{err}"
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::common::{C, Env, copy_tree, fixtures};
+use crate::common::{C, Env, copy_tree, fixtures, skip};
 use crate::hooks::{events, hook_ok};
 
 const DAY: &str = "2026-01-12T";
@@ -600,7 +600,7 @@ fn compact_subagent_stops_are_not_subagents() {
             c.hook("08:07:30", p);
             assert_eq!(c.stored(W).0, "working");
         }
-        Err(_) => eprintln!("skipped: the captured compact-fork payload is absent"),
+        Err(_) => skip("the captured compact-fork payload is absent"),
     }
 }
 
