@@ -636,6 +636,13 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
                     continue;
                 }
             }
+            // A local command's output: told from the content's first bytes
+            // when the scanner read the line, else by a search of it.
+            let local_command = main
+                && match &scanned {
+                    Some(s) => s.message_content_starts_with(b"\"<local-command-"),
+                    None => LOCAL_COMMAND.find(line).is_some(),
+                };
             let wants =
                 |rec: &Record<'_>| wants_content(rec, line, main, first_user_seen, &open.pending);
             let rec: &Record<'_> = match read_record(line, scanned, &mut slot, wants) {
@@ -706,9 +713,7 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
             // Output of a local command (`/exit`, `/compact`) is not the
             // agent at work: it neither moves the activity span nor ends the
             // agent, so one written after SessionEnd reopens nothing.
-            let activity = !(main
-                && rec.kind.as_deref() == Some("user")
-                && LOCAL_COMMAND.find(line).is_some());
+            let activity = !(local_command && rec.kind.as_deref() == Some("user"));
             let at_active = if activity { at } else { None };
             if own && let Some(t) = at_active {
                 let o = &mut b.out;
@@ -1139,6 +1144,23 @@ mod tests {
             "{}",
             p.bad_lines[0].reason
         );
+    }
+
+    /// Local command output is not activity on either reading path: the
+    /// scanner's (line 2) and serde's (line 3, an escaped key).
+    #[test]
+    fn local_command_output_is_not_activity() {
+        let text = [
+            r#"{"type":"user","sessionId":"S","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"user","sessionId":"S","timestamp":"2026-01-15T11:00:00Z","message":{"role":"user","content":"<local-command-stdout>Bye!</local-command-stdout>"}}"#,
+            r#"{"t\u0079pe":"user","sessionId":"S","timestamp":"2026-01-15T12:00:00Z","message":{"role":"user","content":"<local-command-stdout>again</local-command-stdout>"}}"#,
+        ]
+        .join("\n")
+            + "\n";
+        let p = parse_session(&main_file(&text), false).unwrap();
+        let at = parse_instant("2026-01-15T10:00:00Z");
+        assert_eq!((p.agents[0].last_seen, p.last_activity_at), (at, at));
+        assert_eq!((p.records, p.agents[0].records), (3, 3));
     }
 
     #[test]

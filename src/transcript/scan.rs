@@ -108,6 +108,14 @@ pub(crate) fn record(line: &[u8], capture: bool) -> Option<Record<'_>> {
 }
 
 impl<'a> Scanned<'a> {
+    /// Whether `message.content` is a string beginning with `prefix` (its
+    /// raw text, quote included), read from where the scanner found it.
+    pub(crate) fn message_content_starts_with(&self, prefix: &[u8]) -> bool {
+        self.spans
+            .get(LazyField::MessageContent)
+            .is_some_and(|raw| raw.starts_with(prefix))
+    }
+
     /// Keeps the lazy values in `rec` when `capture` is set. serde makes each
     /// `RawValue`, so that its UTF-8 check is serde's own; `false` when a kept
     /// value fails it (serde must then read the line).

@@ -5,8 +5,9 @@
 #   tests/bench/ingest.sh            # 1 GiB corpus, 3 rounds
 #   ROUNDS=5 BENCH_DIR=/tmp/b tests/bench/ingest.sh
 #
-# Needs python3 and ../shared/bench/gen_corpus.py; uses npx ccusage@20.0.24
-# when it can be installed (set CCUSAGE=/path/to/ccusage to use a local one).
+# Needs python3 and ../shared/bench/gen_corpus.py; installs ccusage@20.0.24
+# from the npm registry into $BENCH_DIR/ccusage (npm i --prefix; set
+# CCUSAGE=/path/to/ccusage to use another one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -49,8 +50,14 @@ fi
 ccusage=()
 if [ -n "${CCUSAGE:-}" ]; then
   ccusage=("$CCUSAGE")
-elif command -v npx >/dev/null && timeout 120 npx --yes ccusage@20.0.24 --version >/dev/null 2>&1; then
-  ccusage=(npx --yes ccusage@20.0.24)
+else
+  cc_bin=$BENCH_DIR/ccusage/node_modules/.bin/ccusage
+  if [ ! -x "$cc_bin" ] && command -v npm >/dev/null; then
+    timeout 300 npm i --prefix "$BENCH_DIR/ccusage" ccusage@20.0.24 >/dev/null 2>&1 || true
+  fi
+  if [ -x "$cc_bin" ] && "$cc_bin" --version >/dev/null 2>&1; then
+    ccusage=("$cc_bin")
+  fi
 fi
 
 # time_it CMD... -> prints "seconds max_rss_kib"
