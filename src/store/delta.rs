@@ -10,10 +10,11 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::projection::{
-    MessageCounts, ObsRow, cost_of, insert_observations, refresh_rollup, settle_messages,
+    MessageCounts, ObsRow, cost_of, insert_observations, observation_from, refresh_rollup,
+    settle_messages,
 };
 use crate::pricing::PriceTable;
-use crate::transcript::{Billing, Buckets, ParsedSession, UsageObservation};
+use crate::transcript::{Buckets, ParsedSession, UsageObservation};
 
 /// A counted row as the rollup sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,24 +59,10 @@ fn stored(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<UsageObser
            cache_read_tokens, billing, web_searches
          FROM usage_observations WHERE session_id = ?1 AND message_id = ?2",
     )?;
-    Ok(q.query_row(params![sid, id], |r| {
-        Ok(UsageObservation {
-            message_id: id.to_string(),
-            agent_id: r.get(0)?,
-            record_session_id: r.get(1)?,
-            model: r.get(2)?,
-            at: r.get(3)?,
-            buckets: Buckets {
-                input: r.get::<_, i64>(4)? as u64,
-                output: r.get::<_, i64>(5)? as u64,
-                cache_write_5m: r.get::<_, i64>(6)? as u64,
-                cache_write_1h: r.get::<_, i64>(7)? as u64,
-                cache_read: r.get::<_, i64>(8)? as u64,
-            },
-            billing: Billing::from_columns(r.get(9)?, r.get(10)?),
-        })
-    })
-    .optional()?)
+    Ok(
+        q.query_row(params![sid, id], |r| observation_from(r, id, 0, 9))
+            .optional()?,
+    )
 }
 
 fn tokens_of(b: &Buckets) -> [i64; 5] {

@@ -988,6 +988,33 @@ pub(crate) fn settle_pending(conn: &mut rusqlite::Connection, prices: &PriceTabl
     Ok(())
 }
 
+/// An observation from a row holding, from column `at`, its agent, record
+/// session, model, time and five token counts, and from `billing_at` its
+/// billing flags and web searches.
+pub(super) fn observation_from(
+    r: &rusqlite::Row<'_>,
+    id: &str,
+    at: usize,
+    billing_at: usize,
+) -> rusqlite::Result<UsageObservation> {
+    let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(at + i)? as u64) };
+    Ok(UsageObservation {
+        message_id: id.to_string(),
+        agent_id: r.get(at)?,
+        record_session_id: r.get(at + 1)?,
+        model: r.get(at + 2)?,
+        at: r.get(at + 3)?,
+        buckets: Buckets {
+            input: n(4)?,
+            output: n(5)?,
+            cache_write_5m: n(6)?,
+            cache_write_1h: n(7)?,
+            cache_read: n(8)?,
+        },
+        billing: Billing::from_columns(r.get(billing_at)?, r.get(billing_at + 1)?),
+    })
+}
+
 /// The settled state of one observation: counted, model, time, buckets.
 type Settled = (
     bool,
@@ -1028,24 +1055,7 @@ pub(crate) fn settle_messages(
         state.clear();
         let mut rows = select.query([id])?;
         while let Some(r) = rows.next()? {
-            obs.push((
-                r.get::<_, String>(0)?,
-                UsageObservation {
-                    message_id: id.clone(),
-                    agent_id: r.get(1)?,
-                    record_session_id: r.get(2)?,
-                    model: r.get(3)?,
-                    at: r.get(4)?,
-                    buckets: Buckets {
-                        input: r.get::<_, i64>(5)? as u64,
-                        output: r.get::<_, i64>(6)? as u64,
-                        cache_write_5m: r.get::<_, i64>(7)? as u64,
-                        cache_write_1h: r.get::<_, i64>(8)? as u64,
-                        cache_read: r.get::<_, i64>(9)? as u64,
-                    },
-                    billing: Billing::from_columns(r.get(19)?, r.get(20)?),
-                },
-            ));
+            obs.push((r.get::<_, String>(0)?, observation_from(r, id, 1, 19)?));
             state.push((
                 r.get::<_, i64>(10)? != 0,
                 r.get(11)?,
