@@ -50,6 +50,7 @@ pub(crate) const SUMMARY_COLUMNS: &[Column] = &[
     col("messages_read", "messages read"),
     col("token_rows", "token rows (all)"),
     col("skipped", "skipped"),
+    col("skipped_paths", "skipped paths"),
     col("bytes_read", "bytes read"),
     col("elapsed_ms", "elapsed ms"),
     col("failures", "failures"),

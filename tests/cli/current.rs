@@ -162,3 +162,39 @@ fn a_background_agent_completes_at_its_notification() {
         assert_eq!(row["status"], want, "sessions at {now}");
     }
 }
+
+/// When the harness's own totals count tokens the transcript never recorded
+/// (a compaction call, say), check names the session, both figures and that
+/// reason, and exits 1; the reported figure is never added to the totals.
+#[test]
+fn check_explains_a_harness_cost_it_does_not_share() {
+    let env = Env::new();
+    let root = env.path("projects");
+    copy_tree(&corpus(), &root);
+    std::fs::remove_file(root.join(format!("-home-dev-work-proj/{F}.jsonl"))).unwrap();
+    let main = root.join(format!("-home-dev-work-proj/{S}.jsonl"));
+    let text = std::fs::read_to_string(&main).unwrap();
+    // Claude Code says it spent 1,000 more input tokens and $0.004 more.
+    let text = text
+        .replace("\"inputTokens\":44,", "\"inputTokens\":1044,")
+        .replace(
+            "\"totalCostUSD\":0.040673600000000004",
+            "\"totalCostUSD\":0.0446736",
+        );
+    std::fs::write(&main, text).unwrap();
+    env.ingest(&root);
+    assert_eq!(
+        env.json(&["show", S])["cost_nanousd"],
+        40_673_600,
+        "never added"
+    );
+    let (code, out, _) = env.run(&["check", "--format", "jsonl"]);
+    assert_eq!(code, 1);
+    let f: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(f["kind"], "harness-cost-mismatch");
+    assert_eq!(f["session_id"], S);
+    assert_eq!(
+        f["detail"],
+        "harness reported $0.044674, sessionkit $0.040674: the harness counted 1000 tokens the transcript never recorded (requests it makes itself, such as compaction)"
+    );
+}
