@@ -268,8 +268,16 @@ fn check_sequence(seed: u64, steps: &[(u8, u8, f64)], truncate: bool, bulk: bool
         write_prefixes(&root, &files, &lens);
         let roots = resolve_roots(std::slice::from_ref(&root)).unwrap();
         ingest(&inc, &roots, &o);
+        // The reference reads every file in one part, on one thread.
         let cold = dir.path().join(format!("cold{k}.db"));
-        ingest(&cold, &roots, &o);
+        ingest(
+            &cold,
+            &roots,
+            &Options {
+                part_bytes: u64::MAX / 4,
+                ..o.clone()
+            },
+        );
         assert_same(
             &dump(&inc, history_only_grew),
             &dump(&cold, history_only_grew),
@@ -398,5 +406,25 @@ fn a_replaced_or_rewritten_file_is_read_whole() {
         let cold = dir.path().join(format!("cold-edit{k}.db"));
         ingest(&cold, &roots, &o);
         assert_same(&dump(&inc, true), &dump(&cold, true), &format!("edit {k}"));
+    }
+}
+
+/// Every layout of the fixture corpora (inline sidechains, flat, nested and
+/// workflow agents, copies across sessions) gives the same database read in
+/// parts of a few hundred bytes, split across two threads, as in one part.
+#[test]
+fn the_fixture_corpora_in_tiny_parts_equal_one_part() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for corpus in ["claude/projects", "claude-tree/projects", "claude-2.1.332/projects"] {
+        let roots = resolve_roots(&[here.join(corpus)]).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let whole = dir.path().join("whole.db");
+        ingest(&whole, &roots, &opts(u64::MAX / 4, u64::MAX));
+        let want = dump(&whole, true);
+        for part in [97, 300, 1000, 5000] {
+            let parts = dir.path().join(format!("parts{part}.db"));
+            ingest(&parts, &roots, &opts(part, u64::MAX));
+            assert_same(&dump(&parts, true), &want, &format!("{corpus} in {part}-byte parts"));
+        }
     }
 }
