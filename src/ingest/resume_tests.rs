@@ -415,7 +415,11 @@ fn a_replaced_or_rewritten_file_is_read_whole() {
 #[test]
 fn the_fixture_corpora_in_tiny_parts_equal_one_part() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    for corpus in ["claude/projects", "claude-tree/projects", "claude-2.1.332/projects"] {
+    for corpus in [
+        "claude/projects",
+        "claude-tree/projects",
+        "claude-2.1.332/projects",
+    ] {
         let roots = resolve_roots(&[here.join(corpus)]).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let whole = dir.path().join("whole.db");
@@ -424,7 +428,11 @@ fn the_fixture_corpora_in_tiny_parts_equal_one_part() {
         for part in [97, 300, 1000, 5000] {
             let parts = dir.path().join(format!("parts{part}.db"));
             ingest(&parts, &roots, &opts(part, u64::MAX));
-            assert_same(&dump(&parts, true), &want, &format!("{corpus} in {part}-byte parts"));
+            assert_same(
+                &dump(&parts, true),
+                &want,
+                &format!("{corpus} in {part}-byte parts"),
+            );
         }
     }
 }
