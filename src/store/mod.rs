@@ -192,6 +192,32 @@ fn create_private(path: &Path) -> Result<()> {
     }
 }
 
+/// Puts the database in WAL mode (once: the mode is kept in the file). The
+/// switch takes an exclusive lock without waiting for it, so processes that
+/// create the database at the same moment (the first hooks of a machine)
+/// retry it, briefly, within the busy timeout, instead of failing with
+/// "database is locked".
+fn wal_mode(conn: &Connection) -> Result<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5000);
+    let mut pause = 1u64;
+    loop {
+        let now: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        if now.eq_ignore_ascii_case("wal") {
+            return Ok(now);
+        }
+        match conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(pause));
+                pause = (pause * 2).min(20);
+            }
+            other => return Ok(other?),
+        }
+    }
+}
+
 impl Store {
     /// Opens (creating, mode 0600) and migrates the database at `path`.
     pub fn open(path: &Path) -> Result<Store> {
@@ -204,7 +230,7 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_millis(5000))?;
         // Only takes effect on a new, empty file (before WAL mode writes the header).
         conn.execute_batch("PRAGMA page_size = 8192;")?;
-        let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        let mode = wal_mode(&conn)?;
         anyhow::ensure!(
             mode.eq_ignore_ascii_case("wal"),
             "{} refused WAL mode (got {mode})",

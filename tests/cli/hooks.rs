@@ -437,34 +437,38 @@ fn thirty_two_processes_at_once_lose_nothing() {
 
 #[test]
 fn the_first_calls_may_race_to_create_the_database() {
-    let env = Env::new();
-    let children: Vec<_> = (0..16)
-        .map(|i| {
-            let mut c = env.std_cmd();
-            c.env("SESSIONKIT_NOW", T0)
-                .args(["hook", "event"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped());
-            let mut child = c.spawn().unwrap();
-            let payload = stop(&format!("s{i}")).to_string();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(payload.as_bytes())
-                .unwrap();
-            child
-        })
-        .collect();
-    for child in children {
-        let o = child.wait_with_output().unwrap();
-        assert_eq!(o.status.code(), Some(0));
-        assert!(
-            o.stdout.is_empty() && o.stderr.is_empty(),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+    // Issue 16: switching a new file to WAL takes its lock without waiting,
+    // so 1 or 2 of 40 such races lost an event ("database is locked").
+    for round in 0..10 {
+        let env = Env::new();
+        let children: Vec<_> = (0..16)
+            .map(|i| {
+                let mut c = env.std_cmd();
+                c.env("SESSIONKIT_NOW", T0)
+                    .args(["hook", "event"])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped());
+                let mut child = c.spawn().unwrap();
+                let payload = stop(&format!("s{i}")).to_string();
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.as_bytes())
+                    .unwrap();
+                child
+            })
+            .collect();
+        for child in children {
+            let o = child.wait_with_output().unwrap();
+            assert_eq!(o.status.code(), Some(0));
+            assert!(
+                o.stdout.is_empty() && o.stderr.is_empty(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        assert_eq!(events(&env).len(), 16, "round {round}");
     }
-    assert_eq!(events(&env).len(), 16);
 }
