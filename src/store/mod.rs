@@ -236,7 +236,10 @@ impl Store {
             "{} refused WAL mode (got {mode})",
             path.display()
         );
-        conn.execute_batch("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")?;
+        // A WAL file a bulk run grew is cut back to 64 MiB when it is reset.
+        conn.execute_batch(
+            "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA journal_size_limit=67108864;",
+        )?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
@@ -273,12 +276,16 @@ impl Store {
     }
 
     /// Ends `begin_bulk`: rebuilds the index, settles the deferred messages,
-    /// checkpoints what is left and restores the defaults.
+    /// checkpoints what it can and restores the defaults. The checkpoint is
+    /// PASSIVE: a TRUNCATE waits (with the write lock held) for every reader
+    /// to finish, and a reader holding a transaction made every hook wait the
+    /// whole busy timeout and fail (issue 16). What is left in the WAL is
+    /// copied by later checkpoints; the file is reused from its start.
     pub fn end_bulk(&mut self, ckpt: Checkpointer) -> Result<()> {
         let background = ckpt.finish();
         self.finish_pending()?;
         self.conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
         self.conn
             .execute_batch("PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000;")?;
         background

@@ -472,3 +472,49 @@ fn the_first_calls_may_race_to_create_the_database() {
         assert_eq!(events(&env).len(), 16, "round {round}");
     }
 }
+
+/// Issue 16: while a reader holds a transaction, a bulk ingest ends without
+/// waiting for it (its last checkpoint was a TRUNCATE, which holds the write
+/// lock until every reader is done: hooks waited their whole busy timeout
+/// and failed). Hooks fired all through the ingest are all stored.
+#[test]
+fn a_reader_holding_a_transaction_does_not_make_hooks_fail_at_the_end_of_an_ingest() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let reader = rusqlite::Connection::open(env.db()).unwrap();
+    reader
+        .execute_batch("BEGIN; SELECT COUNT(*) FROM sessions;")
+        .unwrap();
+    let root = env.path("projects");
+    crate::common::copy_tree(&crate::common::fixtures(), &root);
+    let mut ingest = env
+        .std_cmd()
+        .env("SESSIONKIT_BULK_BYTES", "1")
+        .args(["ingest", "--root", root.to_str().unwrap(), "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut sent = 0;
+    loop {
+        let done = ingest.try_wait().unwrap().is_some();
+        let (code, out, err) = hook(
+            &env,
+            T0,
+            stop(&format!("r{sent}")).to_string().as_bytes(),
+            &[],
+        );
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (0, "", ""),
+            "hook {sent}"
+        );
+        sent += 1;
+        if done {
+            break;
+        }
+    }
+    assert_eq!(ingest.wait().unwrap().code(), Some(0));
+    reader.execute_batch("COMMIT").unwrap();
+    assert_eq!(events(&env).len(), sent);
+}
