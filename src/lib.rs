@@ -11,6 +11,7 @@ pub mod ingest;
 pub mod output;
 pub mod pricing;
 pub mod project;
+pub mod redact;
 pub mod settings;
 pub mod status;
 pub mod store;

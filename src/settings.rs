@@ -105,6 +105,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "hours an agent run stays live without a heartbeat",
     },
     Setting {
+        key: "memory.redaction",
+        env: "SESSIONKIT_MEMORY_REDACTION",
+        default: "on",
+        kind: Kind::Choice(&["on", "off"]),
+        about: "take secrets out of a memory's topic, description, content and tags before it is written",
+    },
+    Setting {
         key: "sweep.grace_minutes",
         env: "SESSIONKIT_SWEEP_GRACE_MINUTES",
         default: "60",

@@ -90,7 +90,7 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     let now = now();
     let content = super::value_or_stdin(&a.content, "stdin")?;
     let mut store = ctx.open()?;
-    let mut draft = Draft {
+    let draft = Draft {
         kind: a.kind.clone(),
         topic: a.topic.clone(),
         description: a.description.clone(),
@@ -102,6 +102,7 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
         due_at: a.due.as_deref().map(|d| parse_due(d, now)).transpose()?,
         owner: a.owner.clone(),
     };
+    let mut draft = redact_if_on(&store, draft)?;
     // Everything else is checked before the directory's project is looked up
     // (and remembered), so bad input changes nothing.
     check(&draft)?;
@@ -217,6 +218,7 @@ pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
         draft.due_at = None;
         draft.owner = None;
     }
+    let draft = redact_if_on(&store, draft)?;
     let next = check(&draft)?;
     let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
     let live = store.revise(&id, &next, a.status.as_deref(), a.force, &who)?;
@@ -904,6 +906,18 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
 
 /// An import creating at least this many memories compacts the search index.
 const COMPACT_AFTER: usize = 1000;
+
+/// Secrets out of a memory before it is written, unless `memory.redaction`
+/// is off.
+fn redact_if_on(store: &crate::store::Store, d: Draft) -> Result<Draft> {
+    Ok(
+        if crate::settings::choice(store, "memory.redaction")? == "on" {
+            d.redacted()
+        } else {
+            d
+        },
+    )
+}
 
 #[cfg(test)]
 mod tests {

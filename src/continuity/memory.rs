@@ -309,6 +309,29 @@ pub struct Draft {
     pub owner: Option<String>,
 }
 
+impl Draft {
+    /// The draft with secrets taken out of its topic, description, content,
+    /// tags and owner (`crate::redact`; the setting `memory.redaction` turns
+    /// this off).
+    pub fn redacted(mut self) -> Draft {
+        let r = |s: &mut String| {
+            if let std::borrow::Cow::Owned(v) = crate::redact::redact_text(s) {
+                *s = v;
+            }
+        };
+        r(&mut self.topic);
+        r(&mut self.content);
+        if let Some(d) = self.description.as_mut() {
+            r(d);
+        }
+        if let Some(o) = self.owner.as_mut() {
+            r(o);
+        }
+        self.tags.iter_mut().for_each(r);
+        self
+    }
+}
+
 /// Checks every field against the kinds and limits; errors name the limit.
 pub fn check(d: &Draft) -> Result<crate::store::memories::NewMemory> {
     let kind = check_kind(d.kind.trim())?;

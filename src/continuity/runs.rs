@@ -78,9 +78,11 @@ pub fn check_session_id(id: &str) -> Result<String> {
     Ok(s.to_string())
 }
 
-/// An excerpt, trimmed and cut at a character boundary to `MAX_EXCERPT`.
+/// An excerpt, secrets taken out (before the cut, so no half of one is
+/// left), trimmed and cut at a character boundary to `MAX_EXCERPT`.
 pub fn excerpt(text: &str) -> String {
-    let t = text.trim();
+    let clean = crate::redact::redact_text(text);
+    let t = clean.trim();
     match t.char_indices().nth(MAX_EXCERPT) {
         Some((at, _)) => t[..at].to_string(),
         None => t.to_string(),

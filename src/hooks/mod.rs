@@ -476,20 +476,20 @@ mod tests {
         let a = normalize(
             Harness::ClaudeCode,
             &obj(
-                json!({"b": 1, "a": {"y": 2, "x": "sk-abcdefgh12345"}, "session_id": "s", "hook_event_name": "Stop"}),
+                json!({"b": 1, "a": {"y": 2, "x": "sk-ant-api03-AbCdEf0123456789_AbCdEf0123456789"}, "session_id": "s", "hook_event_name": "Stop"}),
             ),
             None,
         );
         let b = normalize(
             Harness::ClaudeCode,
             &obj(
-                json!({"hook_event_name": "Stop", "session_id": "s", "a": {"x": "sk-zzzzzzzz99999", "y": 2}, "b": 1}),
+                json!({"hook_event_name": "Stop", "session_id": "s", "a": {"x": "sk-ant-api03-ZzZzZz9999999999_ZzZzZz9999999999", "y": 2}, "b": 1}),
             ),
             None,
         );
         assert_eq!(
             canonical(&a.payload),
-            r#"{"a":{"x":"[REDACTED]","y":2},"b":1,"hook_event_name":"Stop","session_id":"s"}"#
+            r#"{"a":{"x":"[redacted:api-key:~64]","y":2},"b":1,"hook_event_name":"Stop","session_id":"s"}"#
         );
         assert_eq!(event_key(&a, None), event_key(&b, None));
         assert_ne!(event_key(&a, None), event_key(&a, Some("d1")));

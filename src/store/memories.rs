@@ -730,8 +730,9 @@ impl Store {
         Ok(changed)
     }
 
-    /// Replaces a memory's content (and description) with a marker; the
-    /// search index follows; event `redact` says who and when, never what.
+    /// Replaces a memory's content, topic and description with a marker and
+    /// empties its tags (a secret pasted into any of them); the search index
+    /// follows; event `redact` says who and when, never what.
     /// Freed pages are zeroed and the search index merged, so the old text
     /// does not linger in the file.
     pub fn redact_memory(&mut self, id: &str, reason: Option<&str>, who: &Actor<'_>) -> Result<()> {
@@ -741,7 +742,8 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let m = get_memory(&tx, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()))?;
         tx.prepare_cached(
-            "UPDATE memories SET content = ?2, description = CASE WHEN description IS NULL THEN NULL ELSE ?2 END,
+            "UPDATE memories SET content = ?2, topic = ?2, tags = '[]',
+               description = CASE WHEN description IS NULL THEN NULL ELSE ?2 END,
                content_hash = NULL, updated_at = ?3 WHERE memory_id = ?1",
         )?
         .execute(params![m.memory_id, REDACTED, who.now])?;

@@ -126,9 +126,9 @@ fn secrets_are_redacted_before_storing_and_token_counts_survive() {
     let stored: Value = serde_json::from_str(&events(&env)[0].4).unwrap();
     let want = json!({
         "session_id": "s1", "hook_event_name": "PostToolUse", "tool_name": "Bash",
-        "tool_input": {"command": "curl -H 'Authorization: [REDACTED]' https://x", "env": {"GITHUB_TOKEN": "[REDACTED]", "API_KEY": "[REDACTED]"}},
-        "tool_response": {"stdout": "key=[REDACTED] aws [REDACTED] jwt [REDACTED] slack [REDACTED]"},
-        "password": "[REDACTED]", "cookie": "[REDACTED]", "client_secret": "[REDACTED]",
+        "tool_input": {"command": "curl -H 'Authorization: Bearer [redacted:bearer:~16]' https://x", "env": {"GITHUB_TOKEN": "[redacted:by-key:~32]", "API_KEY": "[redacted:by-key:~1]"}},
+        "tool_response": {"stdout": "key=[redacted:api-key:~32] aws [redacted:aws-access-key:~32] jwt [redacted:jwt:~32] slack [redacted:slack:~32]"},
+        "password": "[redacted:by-key:~4]", "cookie": "[redacted:by-key:~16]", "client_secret": "[redacted:by-key:~16]",
         "usage": {"input_tokens": 5, "output_tokens": 6, "cache_creation": {"ephemeral_5m_input_tokens": 7, "ephemeral_1h_input_tokens": 8}, "total_tokens": 26},
         "token_count": 3, "max_tokens": 4096
     });

@@ -1358,3 +1358,65 @@ fn a_listing_into_a_closed_pipe_exits_0_quietly() {
         assert_eq!((code, err.as_str()), (Some(0), ""), "{format}");
     }
 }
+
+/// Issue 16: a memory's topic, content and tags lose their secrets before
+/// they are written (the setting memory.redaction turns it off), and
+/// `memory redact` also scrubs the topic and the tags.
+#[test]
+fn memories_are_redacted_on_write_and_redact_scrubs_topic_and_tags() {
+    let env = Env::new();
+    let key = "sk-ant-api03-AbCdEf0123456789_AbCdEf0123456789";
+    let id = ok(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            &format!("key {key}"),
+            "--content",
+            "db at postgres://app:Xk29fj3LmQ@db:5432/app",
+            "--tag",
+            "PASSWORD=hunter2",
+            "--project",
+            "p",
+        ],
+    );
+    let s = show(&env, id.trim());
+    assert_eq!(s["topic"], json!("key [redacted:api-key:~64]"));
+    assert_eq!(
+        s["content"],
+        json!("db at postgres://app:[redacted:url-password:~16]@db:5432/app")
+    );
+    assert_eq!(s["tags"], json!(["PASSWORD=[redacted:password:~8]"]));
+    let bytes = std::fs::read(env.db()).unwrap();
+    assert!(memchr::memmem::find(&bytes, key.as_bytes()).is_none());
+    // Off: written as given.
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_MEMORY_REDACTION", "off")
+        .args([
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            "plain",
+            "--content",
+            "PASSWORD=hunter2",
+            "--project",
+            "p",
+        ])
+        .output()
+        .unwrap();
+    let plain = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        show(&env, plain.trim())["content"],
+        json!("PASSWORD=hunter2")
+    );
+    ok(&env, &["memory", "redact", plain.trim()]);
+    let r = show(&env, plain.trim());
+    assert_eq!(
+        (r["topic"].clone(), r["content"].clone(), r["tags"].clone()),
+        (json!("[redacted]"), json!("[redacted]"), json!([]))
+    );
+}

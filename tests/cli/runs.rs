@@ -223,14 +223,18 @@ fn heartbeat() {
                 &[
                     &["session", "heartbeat"],
                     &KEY[..],
-                    &["--excerpt", "  done  "],
+                    &["--excerpt", "  done; PASSWORD=hunter2  "],
                 ]
                 .concat(),
             );
             if state == "absent" {
                 assert!(err.contains("not found"), "{err}");
             } else {
-                assert_eq!(v["last_message_excerpt"], json!("done"));
+                // Issue 16: an excerpt loses its secrets before it is kept.
+                assert_eq!(
+                    v["last_message_excerpt"],
+                    json!("done; PASSWORD=[redacted:password:~8]")
+                );
             }
             (code, v["outcome"].as_str().map(String::from))
         },
