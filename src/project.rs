@@ -44,6 +44,31 @@ fn base_name(cwd: &Path) -> String {
     }
 }
 
+/// Git's small files (`.git`, `commondir`, `config`) are read only when they
+/// are regular files of at most this many bytes: a FIFO must not hang a hook,
+/// nor a huge file fill its memory.
+const MAX_GIT_FILE: u64 = 1 << 20;
+
+/// The text of a small regular file; `None` for anything else (a FIFO, a
+/// device, a directory, a file over `MAX_GIT_FILE`, not UTF-8). Opened
+/// without blocking, and checked on the open descriptor.
+pub fn read_small(path: &Path) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .ok()?;
+    let meta = f.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_GIT_FILE {
+        return None;
+    }
+    let mut text = String::new();
+    f.take(MAX_GIT_FILE + 1).read_to_string(&mut text).ok()?;
+    (text.len() as u64 <= MAX_GIT_FILE).then_some(text)
+}
+
 /// The git directory holding `config` for the repository containing `dir`:
 /// follows `.git` files (worktrees, submodules) and their `commondir`.
 fn git_dir(dir: &Path) -> Option<PathBuf> {
@@ -54,14 +79,14 @@ fn git_dir(dir: &Path) -> Option<PathBuf> {
             return Some(dot);
         }
         if dot.is_file() {
-            let text = std::fs::read_to_string(&dot).ok()?;
+            let text = read_small(&dot)?;
             let target = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
             let gd = if Path::new(target).is_absolute() {
                 PathBuf::from(target)
             } else {
                 d.join(target)
             };
-            if let Ok(common) = std::fs::read_to_string(gd.join("commondir")) {
+            if let Some(common) = read_small(&gd.join("commondir")) {
                 let c = common.trim();
                 return Some(if Path::new(c).is_absolute() {
                     PathBuf::from(c)
@@ -78,7 +103,7 @@ fn git_dir(dir: &Path) -> Option<PathBuf> {
 
 /// `url` of `[remote "origin"]` in a git config file.
 fn origin_url(git_dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(git_dir.join("config")).ok()?;
+    let text = read_small(&git_dir.join("config"))?;
     let mut in_origin = false;
     for line in text.lines() {
         let l = line.trim();
@@ -137,5 +162,29 @@ mod tests {
         std::fs::create_dir_all(&plain).unwrap();
         assert_eq!(compute(&plain), "Plain");
         assert_eq!(compute(Path::new("/no/such/dir/Demo")), "Demo");
+    }
+
+    /// Issue 16: a `.git/config` that is a FIFO hung `hook session-start`;
+    /// one that is huge filled memory. Neither is read: the base name.
+    #[test]
+    fn a_fifo_or_huge_git_file_is_not_read() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo_repo = d.path().join("Fifo");
+        std::fs::create_dir_all(fifo_repo.join(".git")).unwrap();
+        let c = std::ffi::CString::new(fifo_repo.join(".git/config").to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let repo = fifo_repo.clone();
+        std::thread::spawn(move || tx.send(compute(&repo)).unwrap());
+        let got = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("a FIFO must not hang");
+        assert_eq!(got, "Fifo");
+        let huge = d.path().join("Huge");
+        std::fs::create_dir_all(&huge).unwrap();
+        let f = std::fs::File::create(huge.join(".git")).unwrap();
+        f.set_len(MAX_GIT_FILE + 1).unwrap();
+        assert_eq!(read_small(&huge.join(".git")), None);
+        assert_eq!(compute(&huge), "Huge");
     }
 }

@@ -46,13 +46,11 @@ pub fn in_secondary_worktree(cwd: &Path) -> bool {
             return false;
         }
         if git.is_file() {
-            return std::fs::read_to_string(&git)
-                .map(|s| {
-                    s.trim()
-                        .strip_prefix("gitdir:")
-                        .is_some_and(|g| g.contains("/worktrees/"))
-                })
-                .unwrap_or(false);
+            return crate::project::read_small(&git).is_some_and(|s| {
+                s.trim()
+                    .strip_prefix("gitdir:")
+                    .is_some_and(|g| g.contains("/worktrees/"))
+            });
         }
         dir = d.parent();
     }
