@@ -58,7 +58,25 @@ pub fn parse_input(bytes: &[u8]) -> Result<Option<Map<String, Value>>, InputErro
     if bytes.is_empty() {
         return Ok(None);
     }
-    match serde_json::from_slice::<Value>(bytes) {
+    // A lone surrogate escape is replaced and the payload stored, flagged
+    // (`sessionkit_lossy`), rather than refused and lost.
+    let parsed = match serde_json::from_slice::<Value>(bytes) {
+        Err(e) => match replace_lone_surrogates(bytes) {
+            Some(fixed) => serde_json::from_slice::<Value>(&fixed).map(|v| match v {
+                Value::Object(mut m) => {
+                    m.insert(
+                        "sessionkit_lossy".into(),
+                        Value::String("lone surrogate escapes replaced by U+FFFD".into()),
+                    );
+                    Value::Object(m)
+                }
+                other => other,
+            }),
+            None => Err(e),
+        },
+        ok => ok,
+    };
+    match parsed {
         Ok(Value::Object(m)) => Ok(Some(m)),
         Ok(other) => Err(InputError::NotObject(match other {
             Value::Array(_) => "array",
@@ -73,6 +91,58 @@ pub fn parse_input(bytes: &[u8]) -> Result<Option<Map<String, Value>>, InputErro
             e.column()
         ))),
     }
+}
+
+/// `bytes` with every lone UTF-16 surrogate escape (`\ud800` with no low
+/// half after it, a low half with no high one before it) replaced by
+/// `\ufffd`; `None` when there is none. Claude Code and other clients can
+/// cut a string inside a surrogate pair; serde_json refuses the payload,
+/// which would lose the event.
+fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
+    let hex = |at: usize| -> Option<u16> {
+        let h = bytes.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+    };
+    let escape_at = |at: usize| -> Option<u16> {
+        (bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u'))
+            .then(|| hex(at + 2))
+            .flatten()
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        match escape_at(i) {
+            Some(0xD800..=0xDBFF) => {
+                if matches!(escape_at(i + 6), Some(0xDC00..=0xDFFF)) {
+                    out.extend_from_slice(&bytes[i..i + 12]);
+                    i += 12;
+                } else {
+                    out.extend_from_slice(b"\\ufffd");
+                    changed = true;
+                    i += 6;
+                }
+            }
+            Some(0xDC00..=0xDFFF) => {
+                out.extend_from_slice(b"\\ufffd");
+                changed = true;
+                i += 6;
+            }
+            _ => {
+                // Any other escape: copy it whole (an escaped backslash
+                // must not start an escape of its own).
+                let n = if bytes.get(i + 1).is_some() { 2 } else { 1 };
+                out.extend_from_slice(&bytes[i..i + n]);
+                i += n;
+            }
+        }
+    }
+    changed.then_some(out)
 }
 
 /// Which harness sent the payload: the flag, then the environment, then the
@@ -350,6 +420,26 @@ pub fn canonical(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 16: a payload with a lone surrogate is stored, lossily and
+    /// flagged, not refused; a valid pair and an escaped backslash are kept.
+    #[test]
+    fn lone_surrogates_are_replaced_not_refused() {
+        let m =
+            parse_input(br#"{"session_id":"s","prompt":"a\ud800b \ud83d\ude00 \\ud800 c\udc00"}"#)
+                .unwrap()
+                .unwrap();
+        assert_eq!(m["prompt"], json!("a\u{fffd}b \u{1f600} \\ud800 c\u{fffd}"));
+        assert!(m.contains_key("sessionkit_lossy"));
+        let clean = parse_input(br#"{"prompt":"\ud83d\ude00"}"#)
+            .unwrap()
+            .unwrap();
+        assert!(!clean.contains_key("sessionkit_lossy"));
+        assert!(matches!(
+            parse_input(br#"{"a":\ud800}"#),
+            Err(InputError::NotJson(_))
+        ));
+    }
     use serde_json::json;
 
     fn obj(v: Value) -> Map<String, Value> {
