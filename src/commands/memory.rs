@@ -747,7 +747,7 @@ fn memory_of(v: &Value) -> Result<Memory> {
         Some(_) => bail!("tags is not an array"),
     };
     Ok(Memory {
-        memory_id: text(v, "memory_id")?.to_string(),
+        memory_id: id(v, "memory_id")?,
         kind: text(v, "kind")?.to_string(),
         topic: text(v, "topic")?.to_string(),
         description: opt_text(v, "description"),
@@ -758,13 +758,27 @@ fn memory_of(v: &Value) -> Result<Memory> {
         tags,
         status: text(v, "status")?.to_string(),
         pinned: v.get("pinned").and_then(Value::as_bool).unwrap_or(false),
-        supersedes: opt_text(v, "supersedes"),
+        supersedes: opt_text(v, "supersedes")
+            .map(|s| checked_id("supersedes", s))
+            .transpose()?,
         valid_from: required_instant(v, "valid_from")?,
         valid_to: instant(v, "valid_to")?,
         created_at: required_instant(v, "created_at")?,
         updated_at: required_instant(v, "updated_at")?,
         commitment: None,
     })
+}
+
+/// An id as sessionkit writes them: a UUID in its hyphenated lowercase form.
+fn checked_id(field: &str, s: String) -> Result<String> {
+    match uuid::Uuid::try_parse(&s) {
+        Ok(u) if u.hyphenated().to_string() == s => Ok(s),
+        _ => bail!("{field} {s:?} is not an id (a lowercase hyphenated UUID)"),
+    }
+}
+
+fn id(v: &Value, field: &str) -> Result<String> {
+    checked_id(field, text(v, field)?.to_string())
 }
 
 fn commitment_of(v: &Value) -> Result<Commitment> {
@@ -780,7 +794,7 @@ fn commitment_of(v: &Value) -> Result<Commitment> {
 fn event_of(v: &Value) -> Result<MemoryEvent> {
     Ok(MemoryEvent {
         event_id: text(v, "event_id")?.to_string(),
-        memory_id: text(v, "memory_id")?.to_string(),
+        memory_id: id(v, "memory_id")?,
         kind: text(v, "kind")?.to_string(),
         actor: text(v, "actor")?.to_string(),
         session_run_id: opt_text(v, "session_run_id"),
@@ -798,6 +812,9 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         (b, a.file.as_str())
     };
     let text_in = super::utf8(bytes, name, "nothing was imported")?;
+    // A byte-order mark is not part of the first record (it made the first
+    // memory, and so its commitment, rejected).
+    let text_in = text_in.strip_prefix('\u{feff}').unwrap_or(&text_in);
     let mut rows: Vec<Value> = Vec::new();
     let mut memories: Vec<(usize, Memory)> = Vec::new();
     let mut commitments: Vec<(usize, String, Commitment)> = Vec::new();

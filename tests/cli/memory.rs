@@ -1420,3 +1420,49 @@ fn memories_are_redacted_on_write_and_redact_scrubs_topic_and_tags() {
         (json!("[redacted]"), json!("[redacted]"), json!([]))
     );
 }
+
+/// Issue 16: an export with a byte-order mark imports whole (the first
+/// memory and its commitment were rejected), and a malformed id is
+/// rejected with its line.
+#[test]
+fn import_takes_a_bom_and_refuses_malformed_ids() {
+    let env = Env::new();
+    ok(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            "Ship",
+            "--content",
+            "Ship v2",
+            "--project",
+            "p",
+            "--due",
+            "2026-03-01",
+        ],
+    );
+    let export = ok(&env, &["export"]);
+    let fresh = Env::new();
+    let file = fresh.path("with-bom.jsonl");
+    std::fs::write(&file, format!("\u{feff}{export}")).unwrap();
+    let out = ok(
+        &fresh,
+        &["import", file.to_str().unwrap(), "--format", "jsonl"],
+    );
+    assert!(!out.contains("rejected"), "{out}");
+    assert_eq!(ok(&fresh, &["export"]), export);
+    let bad = export.replacen("\"memory_id\":\"", "\"memory_id\":\"X", 1);
+    let file = fresh.path("bad-id.jsonl");
+    std::fs::write(&file, bad).unwrap();
+    let third = Env::new();
+    let (_, out, _) = third.run(&["import", file.to_str().unwrap(), "--format", "jsonl"]);
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["line"], 1);
+    assert_eq!(first["result"], "rejected");
+    assert!(
+        first["reason"].as_str().unwrap().contains("is not an id"),
+        "{first}"
+    );
+}
