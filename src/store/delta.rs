@@ -146,22 +146,7 @@ pub(super) fn merge_observations(
             changed.insert(u.message_id.clone());
         }
         synthetic += u64::from(u.model == "<synthetic>");
-        rows.push(ObsRow {
-            session_id: sid,
-            message_id: &u.message_id,
-            agent_id: (u.agent_id != sid).then_some(u.agent_id.as_str()),
-            record_session_id: (u.record_session_id != sid).then_some(u.record_session_id.as_str()),
-            model: &u.model,
-            at: u.at,
-            tokens: tokens_of(&u.buckets),
-            counted: alone,
-            cost: if alone {
-                cost_of(prices, &u.model, &u.buckets, u.billing)
-            } else {
-                None
-            },
-            billing: u.billing,
-        });
+        rows.push(ObsRow::of(sid, u, alone, prices));
     }
     insert_observations(tx, &rows)?;
     let mut others: BTreeSet<String> = BTreeSet::new();

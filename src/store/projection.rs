@@ -790,31 +790,7 @@ fn write_observations(
         if !alone {
             touched.insert(u.message_id.clone());
         }
-        let b = u.buckets;
-        // The common values are stored as NULL: narrower rows, fewer pages.
-        rows.push(ObsRow {
-            session_id: sid,
-            message_id: &u.message_id,
-            agent_id: (u.agent_id != sid).then_some(u.agent_id.as_str()),
-            record_session_id: (u.record_session_id != sid).then_some(u.record_session_id.as_str()),
-            model: &u.model,
-            at: u.at,
-            tokens: [
-                b.input,
-                b.output,
-                b.cache_write_5m,
-                b.cache_write_1h,
-                b.cache_read,
-            ]
-            .map(|v| v as i64),
-            counted: alone,
-            cost: if alone {
-                cost_of(prices, &u.model, &u.buckets, u.billing)
-            } else {
-                None
-            },
-            billing: u.billing,
-        });
+        rows.push(ObsRow::of(sid, u, alone, prices));
     }
     insert_observations(tx, &rows)?;
     touched.extend(old);
@@ -896,6 +872,43 @@ pub(super) struct ObsRow<'a> {
     pub counted: bool,
     pub cost: Option<i64>,
     pub billing: Billing,
+}
+
+impl<'a> ObsRow<'a> {
+    /// A session's observation as written: counted (and priced) when it is
+    /// the only one of its message; the common values as NULL (narrower
+    /// rows, fewer pages).
+    pub(super) fn of(
+        sid: &'a str,
+        u: &'a UsageObservation,
+        alone: bool,
+        prices: &PriceTable,
+    ) -> ObsRow<'a> {
+        let b = u.buckets;
+        ObsRow {
+            session_id: sid,
+            message_id: &u.message_id,
+            agent_id: (u.agent_id != sid).then_some(u.agent_id.as_str()),
+            record_session_id: (u.record_session_id != sid).then_some(u.record_session_id.as_str()),
+            model: &u.model,
+            at: u.at,
+            tokens: [
+                b.input,
+                b.output,
+                b.cache_write_5m,
+                b.cache_write_1h,
+                b.cache_read,
+            ]
+            .map(|v| v as i64),
+            counted: alone,
+            cost: if alone {
+                cost_of(prices, &u.model, &u.buckets, u.billing)
+            } else {
+                None
+            },
+            billing: u.billing,
+        }
+    }
 }
 
 /// The cost of a counted message in nano-dollars; `None` when its model has
