@@ -587,7 +587,10 @@ fn read_sidecar(
     match serde_json::from_slice::<Sidecar>(bytes) {
         Ok(meta) => {
             agent.agent_type = meta.agent_type.filter(|s| !s.is_empty());
-            agent.description = meta.description.filter(|s| !s.is_empty());
+            agent.description = meta
+                .description
+                .filter(|s| !s.is_empty())
+                .map(|d| crate::redact::redact_text(&d).into_owned());
             agent.sidecar_tool_use_id = meta.tool_use_id.filter(|s| !s.is_empty());
             agent.spawn_depth = meta.spawn_depth;
             agent.finished = meta.finished == Some(true);

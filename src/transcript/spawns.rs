@@ -163,7 +163,11 @@ pub(crate) fn spawn_calls(raw: &RawValue, owner: &str, at: Option<Millis>) -> Ve
                 tool,
                 prompt: input.prompt.as_deref().map(prompt_hash),
                 subagent_type: input.subagent_type.filter(|s| !s.is_empty()),
-                description: input.description.filter(|s| !s.is_empty()),
+                // Kept text from a transcript: secrets out (crate::redact).
+                description: input
+                    .description
+                    .filter(|s| !s.is_empty())
+                    .map(|d| crate::redact::redact_text(&d).into_owned()),
                 workflow_id: input.workflow_id.filter(|s| !s.is_empty()),
                 at,
                 result: None,
@@ -242,6 +246,20 @@ mod tests {
 
     fn raw(s: &str) -> Box<RawValue> {
         RawValue::from_string(s.to_string()).unwrap()
+    }
+
+    /// Issue 16: the description a spawn call carries is kept, so it loses
+    /// its secrets first.
+    #[test]
+    fn kept_descriptions_lose_their_secrets() {
+        let c = raw(
+            r#"[{"type":"tool_use","id":"toolu_1","name":"Agent","input":{"prompt":"p","description":"deploy with PASSWORD=hunter2"}}]"#,
+        );
+        let s = spawn_calls(&c, "main", None);
+        assert_eq!(
+            s[0].description.as_deref(),
+            Some("deploy with PASSWORD=[redacted:password:~8]")
+        );
     }
 
     #[test]
