@@ -64,16 +64,22 @@ rm -f "$empty"*
 one() {
   local out=$1 payload=$2; shift 2
   local a b
-  a=$(date +%s%N)
+  # bash's own clock: `date` cost two process starts (~2 ms) a reading.
+  a=${EPOCHREALTIME/./}
   printf '%s' "$payload" | "$@" >/dev/null || true
-  b=$(date +%s%N)
-  echo $(( (b - a) / 1000 )) >>"$out"
+  b=${EPOCHREALTIME/./}
+  echo $(( b - a )) >>"$out"
 }
 for n in $(seq 1 "$CALLS"); do
   i=$(( (n * 7919) % 10000 ))
   s=$(printf '%08x-0000-4000-8000-%012x' "$i" "$i")
   ev=Stop; [ $((n % 3)) = 0 ] && ev=UserPromptSubmit
   p=$(printf '{"session_id":"%s","hook_event_name":"%s","turn":%d,"cwd":"/w","transcript_path":"/p/%s.jsonl"}' "$s" "$ev" "$n" "$s")
+  # Every other payload carries text that looks like secrets (issue 16:
+  # redaction compiles and runs its rules on it).
+  if [ $((n % 2)) = 0 ]; then
+    p=$(printf '{"session_id":"%s","hook_event_name":"%s","turn":%d,"cwd":"/w","transcript_path":"/p/%s.jsonl","last_assistant_message":"Set PASSWORD=hunter%d, the api key sk-ant-api03-AbCdEf0123456789_AbCd%d and https://u:p%d@h/x; token ghp_0123456789abcdefABCDEF%d"}' "$s" "$ev" "$n" "$s" "$n" "$n" "$n" "$n")
+  fi
   one "$BENCH_DIR/ver.txt" "$p" "$SK" --version
   one "$BENCH_DIR/empty.txt" "$p" "$SK" --db "$empty" hook event
   one "$BENCH_DIR/full.txt" "$p" "$SK" --db "$work" hook event
