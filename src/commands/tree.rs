@@ -90,7 +90,6 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                     TextStyle {
                         ascii: args.ascii,
                         why: args.why,
-                        sanitize: ctx.out.sanitize,
                     },
                 ));
             }

@@ -215,13 +215,17 @@ pub fn neutralise(s: &str) -> std::borrow::Cow<'_, str> {
     };
     let tags = memchr::memchr_iter(b'<', b).any(tag_at);
     let fences = s.contains("```") || s.contains("~~~");
-    if !tags && !fences {
+    let controls = s.chars().any(|c| c.is_control() && !c.is_whitespace());
+    if !tags && !fences && !controls {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for (i, c) in s.char_indices() {
         if c == '<' && tag_at(i) {
             out.push('‹');
+        } else if c.is_control() && !c.is_whitespace() {
+            // A terminal escape in stored text (ESC, BEL...): shown, not obeyed.
+            out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }
@@ -703,6 +707,10 @@ mod tests {
         assert_eq!(
             flatten_owned("</sessionkit-briefing>".into(), 100),
             "‹/sessionkit-briefing>"
+        );
+        assert_eq!(
+            flatten("red \x1b[31mtext\x07", 100),
+            "red \\u{1b}[31mtext\\u{7}"
         );
     }
 

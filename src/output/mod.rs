@@ -104,9 +104,11 @@ impl Output {
     }
 
     /// A note for people, on stderr with the `sessionkit:` prefix; `--quiet` silences it.
+    /// A note on stderr; control characters in it (transcript text can
+    /// reach a note) are escaped.
     pub fn note(&self, msg: &str) {
         if !self.quiet {
-            eprintln!("sessionkit: {msg}");
+            eprintln!("sessionkit: {}", sanitize(msg));
         }
     }
 

@@ -202,7 +202,6 @@ fn tokens_text(b: &Buckets) -> String {
 pub struct TextStyle {
     pub ascii: bool,
     pub why: bool,
-    pub sanitize: bool,
 }
 
 fn label(t: &Tree, style: TextStyle) -> String {
@@ -250,7 +249,8 @@ fn label(t: &Tree, style: TextStyle) -> String {
                 .unwrap_or_default()
         );
     }
-    if style.sanitize { sanitize(&s) } else { s }
+    // Text trees are read by people: controls are escaped wherever they go.
+    sanitize(&s)
 }
 
 /// The indented drawing, one line per agent.
@@ -296,11 +296,7 @@ pub fn to_text(trees: &[Tree], style: TextStyle) -> String {
                 clip(r.description.as_deref().unwrap_or(""), 40),
                 r.tool_use_id
             );
-            let line = if style.sanitize {
-                sanitize(&line)
-            } else {
-                line
-            };
+            let line = sanitize(&line);
             let _ = writeln!(
                 out,
                 "{prefix}{}{line}",
@@ -330,12 +326,25 @@ fn short_label(n: &AgentNode) -> String {
         clip(&n.agent_id, 12)
     };
     let ty = n.agent_type.as_deref().unwrap_or("");
-    format!("{id} {ty} ({})", n.status).replace('"', "'")
+    // Transcript text: no control character, quote or backslash reaches
+    // the drawing's syntax.
+    sanitize(&format!("{id} {ty} ({})", n.status))
+        .replace('\\', "/")
+        .replace('"', "'")
+}
+
+/// An id as a quoted dot id: controls escaped, quotes and backslashes
+/// escaped (an inline agent's id is a transcript's `uuid` field).
+fn dot_id(s: &str) -> String {
+    sanitize(s).replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Graphviz dot: one node per agent, edges labelled with their join path.
 pub fn to_dot(session: &str, trees: &[Tree]) -> String {
-    let mut out = format!("digraph \"{session}\" {{\n  rankdir=TB;\n  node [shape=box];\n");
+    let mut out = format!(
+        "digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box];\n",
+        dot_id(session)
+    );
     let mut nodes = Vec::new();
     for t in trees {
         all(t, &mut nodes);
@@ -344,7 +353,7 @@ pub fn to_dot(session: &str, trees: &[Tree]) -> String {
         let _ = writeln!(
             out,
             "  \"{}\" [label=\"{}\"];",
-            t.node.agent_id,
+            dot_id(&t.node.agent_id),
             short_label(&t.node)
         );
     }
@@ -353,8 +362,8 @@ pub fn to_dot(session: &str, trees: &[Tree]) -> String {
             let _ = writeln!(
                 out,
                 "  \"{}\" -> \"{}\" [label=\"{}\"];",
-                t.node.agent_id,
-                c.node.agent_id,
+                dot_id(&t.node.agent_id),
+                dot_id(&c.node.agent_id),
                 c.node.join_path.as_deref().unwrap_or("")
             );
         }
@@ -390,4 +399,20 @@ pub fn to_mermaid(trees: &[Tree]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 16: an id from a transcript (an inline agent's `uuid`) cannot
+    /// end a dot string or move a terminal's cursor.
+    #[test]
+    fn dot_ids_are_escaped() {
+        assert_eq!(dot_id("abc-123"), "abc-123");
+        assert_eq!(
+            dot_id("x\"];evil[\\\x1b[2J"),
+            "x\\\"];evil[\\\\\\\\u{1b}[2J"
+        );
+    }
 }
