@@ -7,7 +7,7 @@ mod read;
 pub use discover::{Discovery, FlatAgentFile, PlannedFile, SessionFiles, discover, fingerprint};
 pub use read::{
     Opened, ReadError, TAIL_CHECK, head_hash, io_detail, open, read_head, read_into, read_more,
-    tail_hash,
+    tail_hash, unreadable,
 };
 
 use std::path::{Path, PathBuf};

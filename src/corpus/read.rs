@@ -80,7 +80,8 @@ pub fn open(path: &Path) -> Result<Opened, ReadError> {
     })
 }
 
-fn unreadable(e: &std::io::Error) -> ReadError {
+/// An I/O error while reading, as a skip reason.
+pub fn unreadable(e: &std::io::Error) -> ReadError {
     ReadError {
         reason: SkipReason::Unreadable,
         detail: io_detail(e),

@@ -374,7 +374,7 @@ impl Reader<'_> {
         let start = self.parser.cursor(idx).offset;
         o.file
             .seek(SeekFrom::Start(start))
-            .map_err(|e| FileError::Read(read_error(&e)))?;
+            .map_err(|e| FileError::Read(corpus::unreadable(&e)))?;
         buf.clear();
         loop {
             let n = corpus::read_more(&mut o.file, BLOCK, buf)?;
@@ -446,12 +446,5 @@ impl From<ReadError> for FileError {
 impl From<BadLine> for FileError {
     fn from(b: BadLine) -> Self {
         FileError::Strict(b)
-    }
-}
-
-fn read_error(e: &std::io::Error) -> ReadError {
-    ReadError {
-        reason: corpus::SkipReason::Unreadable,
-        detail: corpus::io_detail(e),
     }
 }

@@ -4,14 +4,14 @@
 //! report rollup moves by exactly the difference in the session's counted
 //! rows, so the cost of a part follows the part, not the session.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::projection::{
-    MessageCounts, ObsRow, cost_of, insert_observations, observation_from, refresh_rollup,
-    settle_messages,
+    MessageCounts, ObsRow, Rollup, cost_of, hour_of, insert_observations, observation_from,
+    refresh_rollup, settle_messages,
 };
 use crate::pricing::PriceTable;
 use crate::transcript::{Buckets, ParsedSession, UsageObservation};
@@ -25,10 +25,6 @@ struct Counted {
     at: Option<i64>,
     tokens: [i64; 5],
     cost: Option<i64>,
-}
-
-fn hour_of(at: Option<i64>) -> i64 {
-    at.filter(|t| *t >= 0).map_or(-1, |t| t / 3_600_000)
 }
 
 /// The session's counted row of a message, if it holds the counted one.
@@ -170,18 +166,6 @@ pub(super) fn merge_observations(
     Ok(synthetic)
 }
 
-/// Sums of a rollup group's change.
-#[derive(Default)]
-struct Change {
-    messages: i64,
-    tokens: [i64; 5],
-    priced: i64,
-    cost: i64,
-    unpriced: i64,
-    first: Option<i64>,
-    last: Option<i64>,
-}
-
 /// Moves the session's rollup from `before` to `after` (the counted rows
 /// the part changed). A group's first and last times can only be moved
 /// this way when no row left it or moved within it; otherwise the
@@ -198,30 +182,16 @@ fn apply(tx: &Transaction<'_>, sid: &str, before: &[Counted], after: &[Counted])
         one.insert(sid.to_string());
         return refresh_rollup(tx, &one);
     }
-    let mut groups: BTreeMap<(String, String, i64), Change> = BTreeMap::new();
+    let mut groups = Rollup::new();
     for (c, sign) in before
         .iter()
         .map(|c| (c, -1))
         .chain(after.iter().map(|c| (c, 1)))
     {
-        let g = groups.entry(key(c)).or_default();
-        g.messages += sign;
-        for (acc, t) in g.tokens.iter_mut().zip(c.tokens) {
-            *acc += sign * t;
-        }
-        match c.cost {
-            Some(cost) => {
-                g.priced += sign;
-                g.cost += sign * cost;
-            }
-            None => g.unpriced += sign * c.tokens.iter().sum::<i64>(),
-        }
-        if sign > 0
-            && let Some(at) = c.at
-        {
-            g.first = Some(g.first.map_or(at, |f| f.min(at)));
-            g.last = Some(g.last.map_or(at, |l| l.max(at)));
-        }
+        groups
+            .entry(key(c))
+            .or_default()
+            .count(c.tokens, c.cost, c.at, sign);
     }
     let mut put = tx.prepare_cached(
         "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,

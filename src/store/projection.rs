@@ -805,40 +805,62 @@ fn write_observations(
     }
     let mut own = Rollup::new();
     for r in rows.iter().filter(|r| r.counted) {
-        let hour = r.at.filter(|t| *t >= 0).map_or(-1, |t| t / 3_600_000);
         let agent = r.agent_id.unwrap_or(sid).to_string();
-        let e = own.entry((agent, r.model.to_string(), hour)).or_default();
-        e.messages += 1;
-        for (acc, t) in e.tokens.iter_mut().zip(r.tokens) {
-            *acc += t;
-        }
-        match r.cost {
-            Some(c) => {
-                e.priced += 1;
-                e.cost += c;
-            }
-            None => e.unpriced += r.tokens.iter().sum::<i64>(),
-        }
-        if let Some(a) = r.at {
-            e.first = Some(e.first.map_or(a, |f| f.min(a)));
-            e.last = Some(e.last.map_or(a, |l| l.max(a)));
-        }
+        own.entry((agent, r.model.to_string(), hour_of(r.at)))
+            .or_default()
+            .count(r.tokens, r.cost, r.at, 1);
     }
     Ok((touched, own))
 }
 
 /// A session's rollup rows summed in memory, by (agent, model, UTC hour).
-type Rollup = std::collections::BTreeMap<(String, String, i64), RollupSums>;
+pub(super) type Rollup = std::collections::BTreeMap<(String, String, i64), RollupSums>;
 
+/// The rollup's hour of a time: hours since the epoch, -1 for none.
+pub(super) fn hour_of(at: Option<i64>) -> i64 {
+    at.filter(|t| *t >= 0).map_or(-1, |t| t / 3_600_000)
+}
+
+/// One rollup row's sums (or a change to them).
 #[derive(Default)]
-struct RollupSums {
-    messages: i64,
-    tokens: [i64; 5],
-    priced: i64,
-    cost: i64,
-    unpriced: i64,
-    first: Option<i64>,
-    last: Option<i64>,
+pub(super) struct RollupSums {
+    pub messages: i64,
+    pub tokens: [i64; 5],
+    pub priced: i64,
+    pub cost: i64,
+    pub unpriced: i64,
+    pub first: Option<i64>,
+    pub last: Option<i64>,
+}
+
+impl RollupSums {
+    /// Adds one counted row (`sign` 1) or takes it away (-1); only an
+    /// added row moves the first and last times.
+    pub(super) fn count(
+        &mut self,
+        tokens: [i64; 5],
+        cost: Option<i64>,
+        at: Option<i64>,
+        sign: i64,
+    ) {
+        self.messages += sign;
+        for (acc, t) in self.tokens.iter_mut().zip(tokens) {
+            *acc += sign * t;
+        }
+        match cost {
+            Some(c) => {
+                self.priced += sign;
+                self.cost += sign * c;
+            }
+            None => self.unpriced += sign * tokens.iter().sum::<i64>(),
+        }
+        if sign > 0
+            && let Some(a) = at
+        {
+            self.first = Some(self.first.map_or(a, |f| f.min(a)));
+            self.last = Some(self.last.map_or(a, |l| l.max(a)));
+        }
+    }
 }
 
 /// Replaces a session's rollup with rows summed in memory.
