@@ -93,6 +93,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             });
         }
     }
+    findings.extend(spool_findings(&ctx.db)?);
     for sid in store.rollup_mismatches()? {
         findings.push(Finding {
             kind: "rollup-mismatch",
@@ -147,6 +148,38 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             .note(&format!("check: {} finding(s)", findings.len()));
         Ok(Exit::Found)
     }
+}
+
+/// Hook events waiting in the spool, and lines set aside from it: both mean
+/// the database is not the whole record yet (`store::spool`).
+fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
+    let w = crate::store::spool::waiting(db)?;
+    let mut out = Vec::new();
+    if w.events > 0 {
+        out.push(Finding {
+            kind: "spooled-events",
+            session_id: String::new(),
+            file: Some(crate::store::spool::path_for(db).display().to_string()),
+            line: None,
+            detail: format!(
+                "{} hook event(s) wait in the spool: the next writer (`sessionkit sweep`, `ingest`, a hook) moves them into the database",
+                w.events
+            ),
+        });
+    }
+    if w.rejected > 0 {
+        out.push(Finding {
+            kind: "spool-rejected",
+            session_id: String::new(),
+            file: Some(crate::store::spool::rejected_path_for(db).display().to_string()),
+            line: None,
+            detail: format!(
+                "{} spooled line(s) could not be read back (cut by a crash?): they are kept in this file for inspection",
+                w.rejected
+            ),
+        });
+    }
+    Ok(out)
 }
 
 /// A difference between the harness's own figure for a session and

@@ -3,14 +3,16 @@
 //! and reports a failure as one sanitized line on stderr.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
 use crate::Exit;
-use crate::hooks::receive::{Delivery, event_of, record};
+use crate::clock::Millis;
+use crate::hooks::receive::{Delivered, Delivery, deliver, event_of};
 use crate::hooks::{Harness, HookEvent, InputError, MAX_INPUT, session};
-use crate::store::Store;
+use crate::store::{Store, retry_busy};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -130,27 +132,57 @@ fn receive(
     Ok((ev, harness))
 }
 
+/// How long a hook may wait for the database before it spools its event:
+/// well under the 5 s Claude Code gives the registration sessionkit writes.
+/// `SESSIONKIT_HOOK_BUDGET_MS` sets another.
+const BUDGET: Duration = Duration::from_millis(2000);
+
+fn deadline() -> Instant {
+    let budget = std::env::var("SESSIONKIT_HOOK_BUDGET_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(BUDGET, Duration::from_millis);
+    Instant::now() + budget
+}
+
+/// Records `ev` (or spools it), returning the store when the database took
+/// it. A spooled event is said on stderr: it is safe, and `status` shows it.
+fn store_event(
+    db: &Path,
+    ev: &HookEvent,
+    a: &EventArgs,
+    now: Millis,
+    by: Instant,
+) -> Result<Option<Store>> {
+    match deliver(db, ev, a.delivery_id.as_deref(), now, by)? {
+        Delivered::Stored(store, _) => Ok(Some(*store)),
+        Delivered::Spooled(_, why) => {
+            report(&format!(
+                "the database is busy ({why:#}): the event waits in the spool for the next writer"
+            ));
+            Ok(None)
+        }
+    }
+}
+
 fn event(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
+    let by = deadline();
     let (Some(ev), _) = receive(a, None)? else {
         return Ok(());
     };
-    let mut store = Store::open(&db?)?;
-    record(
-        &mut store,
-        &ev,
-        a.delivery_id.as_deref(),
-        crate::clock::now(),
-    )?;
+    store_event(&db?, &ev, a, crate::clock::now(), by)?;
     Ok(())
 }
 
 fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
+    let by = deadline();
     let (ev, flag) = receive(a, Some("SessionStart"))?;
     let now = crate::clock::now();
-    let mut store = Store::open(&db?)?;
-    if let Some(ev) = &ev {
-        record(&mut store, ev, a.delivery_id.as_deref(), now)?;
-    }
+    let db = db?;
+    let stored = match &ev {
+        Some(ev) => store_event(&db, ev, a, now, by)?,
+        None => None,
+    };
     let env = |k: &str| std::env::var(k).ok();
     let harness = ev
         .as_ref()
@@ -161,10 +193,16 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
     if session::suppressed(ev.as_ref(), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
         return Ok(());
     }
-    let limits = crate::commands::brief::limits(&store, Some(harness), None, None, false)?;
-    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
-    let started =
-        session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)?;
+    let mut stored = stored;
+    let started = retry_busy(by, |left| {
+        let mut store = match stored.take() {
+            Some(s) => s,
+            None => Store::open_waiting(&db, left)?,
+        };
+        let limits = crate::commands::brief::limits(&store, Some(harness), None, None, false)?;
+        let lease = crate::settings::hours_ms(&store, "lease.hours")?;
+        session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)
+    })?;
     if let Some(out) = session::start_envelope(harness, &started.context) {
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(out.as_bytes())?;
@@ -177,12 +215,14 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
 /// `session-end` closes the run; `pre-compact` heartbeats it. Neither opens
 /// a run nor prints anything; a run that does not exist is normal.
 fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str) -> Result<()> {
+    let by = deadline();
     let (Some(ev), _) = receive(a, Some(event))? else {
         return Ok(());
     };
     let now = crate::clock::now();
-    let mut store = Store::open(&db?)?;
-    record(&mut store, &ev, a.delivery_id.as_deref(), now)?;
+    let Some(mut store) = store_event(&db?, &ev, a, now, by)? else {
+        return Ok(());
+    };
     let Some(sid) = ev.session_id.as_deref() else {
         return Ok(());
     };

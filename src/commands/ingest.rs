@@ -124,7 +124,7 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
     // A replay reads the roots the database was ingested from; an ingest
     // with nothing to read writes nothing (not even the file).
     let (mut store, roots) = if replay {
-        let store = ctx.open()?;
+        let store = ctx.open_writer()?;
         let roots = roots(ctx, corpus, Some(&store))?;
         (store, roots)
     } else {
@@ -132,7 +132,7 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         if roots.is_none() {
             return Ok(Exit::Success);
         }
-        (ctx.open()?, roots)
+        (ctx.open_writer()?, roots)
     };
     let Some(roots) = roots else {
         return Ok(Exit::Success);

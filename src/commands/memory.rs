@@ -89,7 +89,7 @@ pub struct RememberArgs {
 pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     let now = now();
     let content = super::value_or_stdin(&a.content, "stdin")?;
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let draft = Draft {
         kind: a.kind.clone(),
         topic: a.topic.clone(),
@@ -182,7 +182,7 @@ pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
         .as_deref()
         .map(|c| super::value_or_stdin(c, "stdin"))
         .transpose()?;
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let id = store.resolve_memory(&a.id)?;
     let old = store.memory(&id)?;
     let c = old.commitment.as_ref();
@@ -244,7 +244,7 @@ pub struct IdArgs {
 /// `resolve`, `unresolve` and `archive`.
 pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: &str) -> Result<Exit> {
     let now = now();
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let id = store.resolve_memory(&a.id)?;
     let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
     let changed = store.settle_memory(&id, verb, &who)?;
@@ -544,7 +544,7 @@ const SHOW_COLUMNS: &[Column] = &[
 
 pub fn memory(ctx: &Ctx, a: &MemoryArgs) -> Result<Exit> {
     let now = now();
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     match &a.command {
         MemoryCommand::Show(s) => {
             let id = store.resolve_memory(&s.id)?;
@@ -601,7 +601,7 @@ const RECALL_COLUMNS: &[Column] = &[
 
 pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
     let now = now();
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     if let Some(k) = &a.kind {
         crate::continuity::memory::check_kind(k)?;
     }
@@ -876,7 +876,7 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
             ),
         }
     }
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let mlist: Vec<Memory> = memories.iter().map(|(_, m)| m.clone()).collect();
     let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();
     let results = store.import_rows(&mlist, &elist)?;

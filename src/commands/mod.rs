@@ -39,6 +39,19 @@ impl Ctx {
     pub fn open(&self) -> Result<Store> {
         Store::open(&self.db)
     }
+
+    /// `open` for a command that writes: it drains the hook spool first,
+    /// being the next writer (`store::spool`). A drain that fails leaves the
+    /// spool as it is, says so, and the command goes on.
+    pub fn open_writer(&self) -> Result<Store> {
+        let mut store = Store::open(&self.db)?;
+        if let Err(e) = store.drain_spool() {
+            self.out.note(&format!(
+                "the hook spool was not drained ({e:#}); it is kept for the next writer"
+            ));
+        }
+        Ok(store)
+    }
 }
 
 /// Bytes as text, or an error naming where they came from and what was not

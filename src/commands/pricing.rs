@@ -139,7 +139,7 @@ fn litellm(doc: &Value) -> Result<Vec<Price>> {
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let (prices, source) = match &args.action {
         Action::List { model } => {
             let sources = store.price_sources()?;

@@ -39,7 +39,7 @@ const COLUMNS: &[Column] = &[
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let before = parse_bound(&args.before)?;
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let r = store.prune(before, args.project.as_deref(), args.dry_run)?;
     let row = json!({
         "before": time(Some(before)),

@@ -149,7 +149,7 @@ fn run_json(r: &Run, now: Millis, lease: i64) -> serde_json::Map<String, Value> 
 
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let now = now();
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let print = |r: &Run, outcome: Option<&str>| -> Result<()> {
         let mut o = run_json(r, now, lease);

@@ -83,6 +83,21 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             "{waiting} session(s) seen by hooks have no transcript in the database yet: run `sessionkit ingest`"
         ));
     }
+    let spooled = crate::store::spool::waiting(&ctx.db)?;
+    if spooled.events > 0 {
+        ctx.out.note(&format!(
+            "{} hook event(s) wait in the spool {} (the database was busy): the next writer, e.g. `sessionkit sweep`, moves them in",
+            spooled.events,
+            crate::store::spool::path_for(&ctx.db).display()
+        ));
+    }
+    if spooled.rejected > 0 {
+        ctx.out.note(&format!(
+            "{} spooled line(s) could not be read back; they are kept in {}",
+            spooled.rejected,
+            crate::store::spool::rejected_path_for(&ctx.db).display()
+        ));
+    }
     Ok(Exit::Success)
 }
 

@@ -33,7 +33,7 @@ const COLUMNS: &[Column] = &[
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    let mut store = ctx.open()?;
+    let mut store = ctx.open_writer()?;
     let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = crate::clock::now();
     let changes = store.watchdog(now, window, args.dry_run)?;

@@ -2,12 +2,15 @@
 //! normalize, redact, key, store and apply its status, in one transaction.
 //! Every `hook <event>` command records through here.
 
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
 use anyhow::Result;
 
 use super::{Harness, HookEvent, InputError, canonical, detect, event_key, normalize, parse_input};
 use crate::clock::Millis;
-use crate::store::Store;
 use crate::store::events::{NewEvent, Recorded};
+use crate::store::{Store, retry_busy, spool};
 
 /// What the caller knows besides the bytes.
 #[derive(Debug, Clone, Default)]
@@ -39,11 +42,59 @@ pub fn record(
     delivery_id: Option<&str>,
     now: Millis,
 ) -> Result<Recorded> {
+    with_row(ev, delivery_id, now, |row| store.record_event(row))
+}
+
+/// What became of a delivery.
+pub enum Delivered {
+    /// In the database (the store stays open for the hook's other work).
+    Stored(Box<Store>, Recorded),
+    /// The database could not take it within the budget: it waits in the
+    /// spool at this path. The error is why.
+    Spooled(PathBuf, anyhow::Error),
+}
+
+/// Records `ev` in the database at `db` before `deadline` (draining the
+/// spool first, so spooled events keep their order), retrying lock errors;
+/// when that fails, appends it to the spool. Fails only when the spool
+/// cannot be written either: then the event is lost, and the error says so.
+pub fn deliver(
+    db: &Path,
+    ev: &HookEvent,
+    delivery_id: Option<&str>,
+    now: Millis,
+    deadline: Instant,
+) -> Result<Delivered> {
+    with_row(ev, delivery_id, now, |row| {
+        let stored = retry_busy(deadline, |left| {
+            let mut store = Store::open_waiting(db, left)?;
+            store.drain_spool()?;
+            let recorded = store.record_event(row)?;
+            Ok((store, recorded))
+        });
+        match stored {
+            Ok((store, recorded)) => Ok(Delivered::Stored(Box::new(store), recorded)),
+            Err(why) => match spool::append(db, row) {
+                Ok(path) => Ok(Delivered::Spooled(path, why)),
+                Err(e) => {
+                    Err(why.context(format!("the event is lost: the spool failed too ({e:#})")))
+                }
+            },
+        }
+    })
+}
+
+/// The `events_raw` row for `ev`, handed to `f`.
+fn with_row<T>(
+    ev: &HookEvent,
+    delivery_id: Option<&str>,
+    now: Millis,
+    f: impl FnOnce(&NewEvent<'_>) -> T,
+) -> T {
     let delivery_id = delivery_id.filter(|d| !d.is_empty());
     let payload = canonical(&ev.payload);
-    let key = event_key(ev, delivery_id);
-    store.record_event(&NewEvent {
-        key,
+    f(&NewEvent {
+        key: event_key(ev, delivery_id),
         has_delivery_id: delivery_id.is_some(),
         harness: ev.harness.as_str(),
         event: &ev.event,

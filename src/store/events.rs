@@ -176,6 +176,43 @@ pub(crate) fn pending_for(
     Ok(out)
 }
 
+/// Stores one delivery inside the caller's write transaction (a hook's own,
+/// or a spool drain's), unless it is a duplicate, and applies its status.
+pub(crate) fn record_in(tx: &Transaction<'_>, ev: &NewEvent<'_>) -> Result<Recorded> {
+    let duplicate = if ev.has_delivery_id {
+        tx.prepare_cached("SELECT 1 FROM events_raw WHERE event_key = ?1 AND has_delivery_id = 1")?
+            .exists([&ev.key[..]])?
+    } else {
+        tx.prepare_cached(
+            "SELECT 1 FROM events_raw WHERE event_key = ?1 AND has_delivery_id = 0
+               AND received_at > ?2 - ?3 AND received_at < ?2 + ?3",
+        )?
+        .exists(params![&ev.key[..], ev.received_at, DUPLICATE_WINDOW_MS])?
+    };
+    if duplicate {
+        return Ok(Recorded::Duplicate);
+    }
+    tx.prepare_cached(
+        "INSERT INTO events_raw(event_key, has_delivery_id, harness, event, session_id, agent_id, received_at, payload)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+    )?
+    .execute(params![
+        &ev.key[..],
+        ev.has_delivery_id,
+        ev.harness,
+        ev.event,
+        ev.session_id,
+        ev.agent_id,
+        ev.received_at,
+        ev.payload
+    ])?;
+    let change = match (&ev.target, ev.session_id) {
+        (Target::Agent { agent_id, evidence }, Some(sid)) => apply(tx, sid, agent_id, evidence)?,
+        _ => None,
+    };
+    Ok(Recorded::Stored(change))
+}
+
 impl Store {
     /// Stores one hook delivery and applies its status, in one `BEGIN
     /// IMMEDIATE` transaction, so concurrent hook processes serialize and the
@@ -184,43 +221,9 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let duplicate = if ev.has_delivery_id {
-            tx.prepare_cached(
-                "SELECT 1 FROM events_raw WHERE event_key = ?1 AND has_delivery_id = 1",
-            )?
-            .exists([&ev.key[..]])?
-        } else {
-            tx.prepare_cached(
-                "SELECT 1 FROM events_raw WHERE event_key = ?1 AND has_delivery_id = 0
-                   AND received_at > ?2 - ?3 AND received_at < ?2 + ?3",
-            )?
-            .exists(params![&ev.key[..], ev.received_at, DUPLICATE_WINDOW_MS])?
-        };
-        if duplicate {
-            return Ok(Recorded::Duplicate);
-        }
-        tx.prepare_cached(
-            "INSERT INTO events_raw(event_key, has_delivery_id, harness, event, session_id, agent_id, received_at, payload)
-             VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
-        )?
-        .execute(params![
-            &ev.key[..],
-            ev.has_delivery_id,
-            ev.harness,
-            ev.event,
-            ev.session_id,
-            ev.agent_id,
-            ev.received_at,
-            ev.payload
-        ])?;
-        let change = match (&ev.target, ev.session_id) {
-            (Target::Agent { agent_id, evidence }, Some(sid)) => {
-                apply(&tx, sid, agent_id, evidence)?
-            }
-            _ => None,
-        };
+        let recorded = record_in(&tx, ev)?;
         tx.commit()?;
-        Ok(Recorded::Stored(change))
+        Ok(recorded)
     }
 
     /// The watchdog: every working or waiting agent whose last evidence is

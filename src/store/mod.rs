@@ -12,14 +12,64 @@ pub mod projection;
 pub mod reports;
 pub mod runs;
 pub mod settings;
+pub mod spool;
 pub mod tree;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags};
 
 pub use migrate::SCHEMA_VERSION;
+
+/// How long a command waits for another process's lock before it fails.
+pub const BUSY_WAIT: Duration = Duration::from_millis(5000);
+
+/// Whether `e` is SQLite reporting a lock held by another connection
+/// (`SQLITE_BUSY` or `SQLITE_LOCKED`, any extended code): worth a retry.
+pub fn is_busy(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<rusqlite::Error>(),
+            Some(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        )
+    })
+}
+
+/// Runs `attempt` (given the time left) until it succeeds, fails with
+/// something other than a lock, or `deadline` passes. SQLite's busy handler
+/// waits inside one attempt, but some lock errors come back without it (a
+/// read transaction that has to become a write one, WAL recovery, the last
+/// connection's checkpoint on close): those are retried here, after a pause
+/// of 1, 2, 4 ... 32 ms with jitter so that waiting processes spread out.
+pub fn retry_busy<T>(
+    deadline: Instant,
+    mut attempt: impl FnMut(Duration) -> Result<T>,
+) -> Result<T> {
+    let mut pause = 1u64;
+    let clock = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let mut seed = u64::from(std::process::id()) << 32 | u64::from(clock);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match attempt(left.max(Duration::from_millis(1))) {
+            Err(e) if is_busy(&e) && Instant::now() < deadline => {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let jitter = (seed >> 33) % pause.max(1);
+                let nap = Duration::from_millis(pause + jitter)
+                    .min(deadline.saturating_duration_since(Instant::now()));
+                std::thread::sleep(nap);
+                pause = (pause * 2).min(32);
+            }
+            other => return other,
+        }
+    }
+}
 
 /// Conditions a caller may branch on.
 #[derive(Debug, thiserror::Error)]
@@ -62,7 +112,7 @@ impl Checkpointer {
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        conn.busy_timeout(std::time::Duration::from_millis(5000))?;
+        conn.busy_timeout(BUSY_WAIT)?;
         let (nudge, rx) = std::sync::mpsc::channel::<()>();
         let handle = std::thread::spawn(move || -> Result<()> {
             use std::sync::mpsc::RecvTimeoutError;
@@ -197,8 +247,8 @@ fn create_private(path: &Path) -> Result<()> {
 /// create the database at the same moment (the first hooks of a machine)
 /// retry it, briefly, within the busy timeout, instead of failing with
 /// "database is locked".
-fn wal_mode(conn: &Connection) -> Result<String> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5000);
+fn wal_mode(conn: &Connection, wait: Duration) -> Result<String> {
+    let deadline = Instant::now() + wait;
     let mut pause = 1u64;
     loop {
         let now: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
@@ -207,8 +257,7 @@ fn wal_mode(conn: &Connection) -> Result<String> {
         }
         match conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
             Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::DatabaseBusy
-                    && std::time::Instant::now() < deadline =>
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && Instant::now() < deadline =>
             {
                 std::thread::sleep(std::time::Duration::from_millis(pause));
                 pause = (pause * 2).min(20);
@@ -220,17 +269,23 @@ fn wal_mode(conn: &Connection) -> Result<String> {
 
 impl Store {
     /// Opens (creating, mode 0600) and migrates the database at `path`.
+    /// Every lock is waited for up to `BUSY_WAIT`.
     pub fn open(path: &Path) -> Result<Store> {
+        Store::open_waiting(path, BUSY_WAIT)
+    }
+
+    /// `open`, waiting for a lock at most `wait` (a hook's budget).
+    pub fn open_waiting(path: &Path, wait: Duration) -> Result<Store> {
         create_private(path)?;
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .with_context(|| format!("opening {}", path.display()))?;
-        conn.busy_timeout(std::time::Duration::from_millis(5000))?;
+        conn.busy_timeout(wait)?;
         // Only takes effect on a new, empty file (before WAL mode writes the header).
         conn.execute_batch("PRAGMA page_size = 8192;")?;
-        let mode = wal_mode(&conn)?;
+        let mode = wal_mode(&conn, wait)?;
         anyhow::ensure!(
             mode.eq_ignore_ascii_case("wal"),
             "{} refused WAL mode (got {mode})",

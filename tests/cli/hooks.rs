@@ -10,7 +10,16 @@ use crate::common::{C, Env};
 
 /// Runs `hook event` with `stdin` at instant `now`; returns (code, stdout, stderr).
 pub fn hook(env: &Env, now: &str, stdin: &[u8], args: &[&str]) -> (i32, String, String) {
-    let mut c = env.std_cmd();
+    hook_with(env.std_cmd(), now, stdin, args)
+}
+
+/// `hook` with a command the caller prepared (extra environment).
+pub fn hook_with(
+    mut c: std::process::Command,
+    now: &str,
+    stdin: &[u8],
+    args: &[&str],
+) -> (i32, String, String) {
     c.env("SESSIONKIT_NOW", now)
         .args(["hook", "event"])
         .args(args)

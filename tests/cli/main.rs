@@ -13,5 +13,6 @@ mod memory;
 mod negative;
 mod reports;
 mod runs;
+mod spool;
 mod status;
 mod tree;

@@ -34,7 +34,8 @@ fn skipped(s: &Value, reason: &str) -> u64 {
     s["skipped"][reason].as_u64().unwrap()
 }
 
-fn consistent(env: &Env) {
+/// Checks the database a killed run left; false when it has no schema yet.
+fn consistent(env: &Env) -> bool {
     let c = rusqlite::Connection::open(env.db()).unwrap();
     let ok: String = c
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -46,6 +47,17 @@ fn consistent(env: &Env) {
         })
         .unwrap();
     assert_eq!(fk, 0);
+    // Killed before its migrations committed: an empty file, not a half schema.
+    let version: i64 = c
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    if version == 0 {
+        let tables: i64 = c
+            .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tables, 0);
+        return false;
+    }
     let orphans: i64 = c
         .query_row(
             "SELECT COUNT(*) FROM token_usage t WHERE NOT EXISTS
@@ -55,6 +67,7 @@ fn consistent(env: &Env) {
         )
         .unwrap();
     assert_eq!(orphans, 0);
+    true
 }
 
 #[test]
@@ -96,7 +109,7 @@ fn malformed_middle_line_degrades_only_its_session() {
         (f["kind"].as_str(), f["line"].as_i64()),
         (Some("degraded-line"), Some(2))
     );
-    consistent(&env);
+    assert!(consistent(&env));
 }
 
 #[test]
@@ -189,7 +202,7 @@ fn strict_fails_the_session_and_exits_1() {
         ),
         (Some(1), Some(0))
     );
-    consistent(&env);
+    assert!(consistent(&env));
 }
 
 #[test]
@@ -290,7 +303,7 @@ fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_n
         show["degraded"][0]["reason"],
         "line of 401 bytes is over the 300-byte line cap (ingest.max_line_size); not read"
     );
-    consistent(&env);
+    assert!(consistent(&env));
 }
 
 #[test]
@@ -401,8 +414,7 @@ fn kill_then_rerun(bulk_bytes: &str) {
     std::thread::sleep(std::time::Duration::from_millis(60));
     let _ = child.kill();
     let _ = child.wait();
-    if env.db().exists() {
-        consistent(&env);
+    if env.db().exists() && consistent(&env) {
         let bad = env.scalar("SELECT COUNT(*) FROM ingest_checkpoints k WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = k.session_id)");
         assert_eq!(bad, 0, "a checkpoint commits with its session");
     }

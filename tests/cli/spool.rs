@@ -1,0 +1,164 @@
+//! The hook spool (issue 16): a hook that cannot get the write lock within
+//! its budget leaves its event in `<db>.spool` and exits 0; the next writer
+//! drains it, in order, exactly once; `status` and `check` report it.
+
+use std::os::unix::fs::PermissionsExt;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::common::{C, Env};
+use crate::hooks::{events, hook};
+
+const T0: &str = "2026-02-01T00:00:00Z";
+
+fn spool(env: &Env) -> std::path::PathBuf {
+    let mut p = env.db().into_os_string();
+    p.push(".spool");
+    p.into()
+}
+
+/// Another process holding the write lock, as a long import would.
+fn hold_write_lock(env: &Env) -> rusqlite::Connection {
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.execute_batch("BEGIN IMMEDIATE; UPDATE settings SET key = key WHERE 0;")
+        .unwrap();
+    c
+}
+
+fn stop_payload(session: &str) -> Vec<u8> {
+    json!({"session_id": session, "hook_event_name": "Stop", "cwd": "/tmp"})
+        .to_string()
+        .into_bytes()
+}
+
+fn budget_hook(env: &Env, payload: &[u8], args: &[&str]) -> (i32, String, String, Duration) {
+    let start = Instant::now();
+    let mut c = env.std_cmd();
+    c.env("SESSIONKIT_HOOK_BUDGET_MS", "300");
+    let out = crate::hooks::hook_with(c, T0, payload, args);
+    (out.0, out.1, out.2, start.elapsed())
+}
+
+#[test]
+fn a_hook_that_cannot_get_the_lock_spools_its_event_and_the_next_writer_drains_it() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let lock = hold_write_lock(&env);
+    let (code, out, err, took) = budget_hook(&env, &stop_payload(C), &["--delivery-id", "d1"]);
+    // Exit 0, nothing on stdout, one line on stderr, within the budget (300
+    // ms) plus process start and the spool's fsync.
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(
+        err.starts_with("sessionkit hook: the database is busy"),
+        "{err}"
+    );
+    assert!(err.contains("waits in the spool"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+    let text = std::fs::read_to_string(spool(&env)).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.contains("\"event\":\"Stop\""), "{text}");
+    let mode = std::fs::metadata(spool(&env)).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    // A second event spools after the first, in order.
+    let (code, _, _, _) = budget_hook(&env, &stop_payload("other"), &["--delivery-id", "d2"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read_to_string(spool(&env))
+            .unwrap()
+            .lines()
+            .count(),
+        2
+    );
+    drop(lock);
+
+    // status and check say so (check exits 1 while anything waits).
+    let (code, _, err) = env.run(&["status"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("2 hook event(s) wait in the spool"), "{err}");
+    let (code, out, _) = env.run(&["check", "--json", "--no-recount"]);
+    assert_eq!(code, 1, "{out}");
+    let findings: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(findings[0]["kind"], "spooled-events");
+    assert!(
+        findings[0]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 hook event(s)")
+    );
+
+    // The next writer (here sweep) drains the spool: both events, in order,
+    // the first one's status applied, the spool emptied.
+    assert_eq!(events(&env).len(), 0);
+    assert_eq!(env.run(&["sweep"]).0, 0);
+    let stored = events(&env);
+    assert_eq!(
+        stored
+            .iter()
+            .map(|e| e.2.clone().unwrap())
+            .collect::<Vec<_>>(),
+        vec![C.to_string(), "other".to_string()]
+    );
+    assert_eq!(std::fs::metadata(spool(&env)).unwrap().len(), 0);
+    let (code, _, _) = env.run(&["check", "--no-recount"]);
+    assert_eq!(code, 0);
+
+    // A drain that was cut after its commit (the spool not yet emptied) is
+    // repeated by the next writer without storing anything twice.
+    std::fs::write(spool(&env), &text).unwrap();
+    let (code, out, err) = hook(&env, T0, &stop_payload("third"), &[]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    let stored = events(&env);
+    assert_eq!(stored.len(), 3);
+    assert_eq!(stored[2].2.as_deref(), Some("third"));
+    assert_eq!(std::fs::metadata(spool(&env)).unwrap().len(), 0);
+}
+
+#[test]
+fn a_spooled_event_without_a_delivery_id_is_not_stored_twice_by_a_repeated_drain() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let lock = hold_write_lock(&env);
+    assert_eq!(budget_hook(&env, &stop_payload(C), &[]).0, 0);
+    drop(lock);
+    let line = std::fs::read_to_string(spool(&env)).unwrap();
+    assert_eq!(env.run(&["sweep"]).0, 0);
+    std::fs::write(spool(&env), &line).unwrap();
+    assert_eq!(env.run(&["sweep"]).0, 0);
+    assert_eq!(events(&env).len(), 1);
+    // The stored status is the spooled event's: the main agent waits.
+    assert_eq!(
+        env.scalar(&format!(
+            "SELECT COUNT(*) FROM events_raw WHERE session_id = '{C}' AND received_at = 1769904000000"
+        )),
+        1
+    );
+}
+
+#[test]
+fn a_spooled_line_cut_by_a_crash_is_set_aside_and_reported_not_dropped() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let lock = hold_write_lock(&env);
+    assert_eq!(
+        budget_hook(&env, &stop_payload(C), &["--delivery-id", "x"]).0,
+        0
+    );
+    drop(lock);
+    let mut text = std::fs::read(spool(&env)).unwrap();
+    text.extend_from_slice(b"{\"v\":1,\"key\":\"ab");
+    std::fs::write(spool(&env), &text).unwrap();
+    assert_eq!(env.run(&["sweep"]).0, 0);
+    assert_eq!(events(&env).len(), 1);
+    let mut rejected = env.db().into_os_string();
+    rejected.push(".spool.rejected");
+    assert_eq!(
+        std::fs::read_to_string(&rejected).unwrap(),
+        "{\"v\":1,\"key\":\"ab\n"
+    );
+    let (code, out, _) = env.run(&["check", "--json", "--no-recount"]);
+    assert_eq!(code, 1);
+    let findings: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(findings[0]["kind"], "spool-rejected");
+}
