@@ -692,7 +692,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON fields (one object per record): line, type, id, result (created|present|rejected), reason. Exit status 1 when a record was rejected; 2 (nothing imported) when the input is not UTF-8."
+    after_long_help = "All or nothing: every record is checked first, and when one is rejected nothing is written. JSON fields (one object per record): line, type, id, result (created|present|rejected|not-imported), reason. Exit status 1 when a record was rejected (nothing imported); 2 (nothing imported) when the input is not UTF-8."
 )]
 pub struct ImportArgs {
     /// An export file, or - for stdin
@@ -793,11 +793,13 @@ fn commitment_of(v: &Value) -> Result<Commitment> {
 
 fn event_of(v: &Value) -> Result<MemoryEvent> {
     Ok(MemoryEvent {
-        event_id: text(v, "event_id")?.to_string(),
+        event_id: id(v, "event_id")?,
         memory_id: id(v, "memory_id")?,
         kind: text(v, "kind")?.to_string(),
         actor: text(v, "actor")?.to_string(),
-        session_run_id: opt_text(v, "session_run_id"),
+        session_run_id: opt_text(v, "session_run_id")
+            .map(|s| checked_id("session_run_id", s))
+            .transpose()?,
         reason: opt_text(v, "reason"),
         created_at: required_instant(v, "created_at")?,
     })
@@ -879,18 +881,9 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
     let mut store = ctx.open_writer()?;
     let mlist: Vec<Memory> = memories.iter().map(|(_, m)| m.clone()).collect();
     let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();
-    let results = store.import_rows(&mlist, &elist)?;
-    let created = results
-        .iter()
-        .filter(|r| r.kind == "memory" && r.outcome == Ok(true))
-        .count();
-    if created >= COMPACT_AFTER {
-        // A bulk load leaves the search index in many segments, and every
-        // word looked up seeks each one (remember's duplicate check looks up
-        // a dozen): merge them into one.
-        store.compact_search()?;
-    }
-    store.optimize()?;
+    let results = store.check_import(&mlist, &elist)?;
+    // All or nothing: one rejected record and nothing is written.
+    let refused = !rows.is_empty() || results.iter().any(|r| r.outcome.is_err());
     let lines: Vec<usize> = memories
         .iter()
         .map(|(l, _)| *l)
@@ -899,6 +892,10 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
     for (r, line) in results.into_iter().zip(lines) {
         let (kind, id) = (r.kind, r.id);
         let (result, reason) = match r.outcome {
+            Ok(_) if refused => (
+                "not-imported",
+                json!("another record of the file was rejected: nothing was written"),
+            ),
             Ok(true) => ("created", Value::Null),
             Ok(false) => ("present", Value::Null),
             Err(why) => ("rejected", json!(why)),
@@ -907,13 +904,29 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
             json!({"line": line, "type": kind, "id": id, "result": result, "reason": reason}),
         );
     }
+    if !refused {
+        let created = store.write_import(&mlist, &elist)?;
+        if created >= COMPACT_AFTER {
+            // A bulk load leaves the search index in many segments, and every
+            // word looked up seeks each one (remember's duplicate check looks
+            // up a dozen): merge them into one.
+            store.compact_search()?;
+        }
+        store.optimize()?;
+    }
     rows.sort_by_key(|r| r["line"].as_u64());
     let count = |what: &str| rows.iter().filter(|r| r["result"] == what).count();
     let (created, present, rejected) = (count("created"), count("present"), count("rejected"));
     ctx.out.records(IMPORT_COLUMNS, &rows)?;
-    ctx.out.note(&format!(
-        "imported: {created} created, {present} already present, {rejected} rejected"
-    ));
+    if rejected > 0 {
+        ctx.out.note(&format!(
+            "nothing imported: {rejected} record(s) rejected; fix or remove them and import again"
+        ));
+    } else {
+        ctx.out.note(&format!(
+            "imported: {created} created, {present} already present"
+        ));
+    }
     Ok(if rejected > 0 {
         Exit::Found
     } else {

@@ -2,7 +2,7 @@
 //! write is one `BEGIN IMMEDIATE` transaction that writes its audit events
 //! with it; a refused write changes nothing.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use rusqlite::{OptionalExtension, Row, Transaction, TransactionBehavior, params};
 
 use super::Store;
@@ -169,15 +169,6 @@ pub struct MemoryFilter {
     pub since: Option<Millis>,
     /// Read the content too (a listing shows the index: topic, description, tags...).
     pub full: bool,
-}
-
-/// What became of one imported record: created (`Ok(true)`), already
-/// present (`Ok(false)`), or rejected, with why.
-#[derive(Debug, Clone)]
-pub struct Imported {
-    pub kind: &'static str,
-    pub id: String,
-    pub outcome: Result<bool, String>,
 }
 
 /// A recall hit.
@@ -347,7 +338,7 @@ fn memory_view<'r>(r: &'r Row<'_>) -> rusqlite::Result<MemoryView<'r>> {
     })
 }
 
-fn get_memory(tx: &rusqlite::Connection, id: &str) -> Result<Option<Memory>> {
+pub(super) fn get_memory(tx: &rusqlite::Connection, id: &str) -> Result<Option<Memory>> {
     Ok(tx
         .prepare_cached(&format!(
             "SELECT {MEMORY_COLUMNS} FROM memories m LEFT JOIN commitments c USING (memory_id) WHERE m.memory_id = ?1"
@@ -358,8 +349,8 @@ fn get_memory(tx: &rusqlite::Connection, id: &str) -> Result<Option<Memory>> {
 
 /// The live memory of this kind and project with this content hash: an
 /// exact duplicate (the `memories_live_hash` index).
-fn live_with_hash(
-    tx: &Transaction<'_>,
+pub(super) fn live_with_hash(
+    tx: &rusqlite::Connection,
     kind: &str,
     project: &str,
     hash: &str,
@@ -374,7 +365,7 @@ fn live_with_hash(
 }
 
 /// The successor of a superseded memory.
-fn successor_of(tx: &rusqlite::Connection, id: &str) -> Result<Option<String>> {
+pub(super) fn successor_of(tx: &rusqlite::Connection, id: &str) -> Result<Option<String>> {
     Ok(tx
         .prepare_cached("SELECT memory_id FROM memories WHERE supersedes = ?1")?
         .query_row([id], |r| r.get(0))
@@ -414,7 +405,7 @@ fn add_event(
     Ok(())
 }
 
-fn insert_memory(tx: &Transaction<'_>, m: &Memory) -> Result<()> {
+pub(super) fn insert_memory(tx: &Transaction<'_>, m: &Memory) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO memories(memory_id, kind, topic, description, content, project, scope, tags, status, pinned,
            content_hash, supersedes, valid_from, valid_to, created_at, updated_at)
@@ -1115,38 +1106,6 @@ impl Store {
             .collect();
         Ok((memories, events))
     }
-
-    /// Writes imported records verbatim in one transaction: each is created,
-    /// already present, or rejected with a reason (nothing else is written
-    /// for it). No event of the import's own is added.
-    pub fn import_rows(
-        &mut self,
-        memories: &[Memory],
-        events: &[MemoryEvent],
-    ) -> Result<Vec<Imported>> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut out = Vec::new();
-        for m in memories {
-            let outcome = import_memory(&tx, m).map_err(|e| format!("{e:#}"));
-            out.push(Imported {
-                kind: "memory",
-                id: m.memory_id.clone(),
-                outcome,
-            });
-        }
-        for e in events {
-            let outcome = import_event(&tx, e).map_err(|e| format!("{e:#}"));
-            out.push(Imported {
-                kind: "event",
-                id: e.event_id.clone(),
-                outcome,
-            });
-        }
-        tx.commit()?;
-        Ok(out)
-    }
 }
 
 /// The live memory `id`, or why not.
@@ -1186,71 +1145,6 @@ fn move_commitment(
             Ok(true)
         }
     }
-}
-
-/// Ok(true): created; Ok(false): already present.
-fn import_memory(tx: &Transaction<'_>, m: &Memory) -> Result<bool> {
-    if let Some(stored) = get_memory(tx, &m.memory_id)? {
-        if stored == *m {
-            return Ok(false);
-        }
-        bail!("a different memory with this id is stored");
-    }
-    memory::check_kind(&m.kind)?;
-    memory::check_text("the topic", &m.topic, memory::MAX_TOPIC)?;
-    memory::check_text("the content", &m.content, memory::MAX_CONTENT)?;
-    if let Some(d) = &m.description {
-        memory::check_text("the description", d, memory::MAX_DESCRIPTION)?;
-    }
-    memory::check_tags(&m.tags)?;
-    if !matches!(m.status.as_str(), "active" | "archived") {
-        bail!("unknown memory status {:?}", m.status);
-    }
-    if (m.kind == "commitment") != m.commitment.is_some() {
-        bail!("a commitment memory needs its commitment record, and only it has one");
-    }
-    if let Some(c) = &m.commitment
-        && !memory::COMMITMENT_STATUSES.contains(&c.status.as_str())
-    {
-        bail!("unknown commitment status {:?}", c.status);
-    }
-    if let Some(hash) = &m.content_hash {
-        let dup = live_with_hash(tx, &m.kind, &m.project, hash)?;
-        if let (Some(other), true) = (dup, m.is_live()) {
-            bail!("the same content is live as {other}");
-        }
-    }
-    insert_memory(tx, m).context("storing the memory")?;
-    Ok(true)
-}
-
-fn import_event(tx: &Transaction<'_>, e: &MemoryEvent) -> Result<bool> {
-    if e.session_run_id.is_some() {
-        bail!("carries a session_run_id: an import never joins a live run");
-    }
-    let stored: Option<String> = tx
-        .prepare_cached("SELECT memory_id FROM memory_events WHERE event_id = ?1")?
-        .query_row([&e.event_id], |r| r.get(0))
-        .optional()?;
-    if let Some(m) = stored {
-        if m == e.memory_id {
-            return Ok(false);
-        }
-        bail!("a different event with this id is stored");
-    }
-    if get_memory(tx, &e.memory_id)?.is_none() {
-        bail!(
-            "names memory {} that is neither stored nor imported",
-            e.memory_id
-        );
-    }
-    tx.prepare_cached(
-        "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, reason, created_at)
-         VALUES (?1,?2,?3,?4,NULL,?5,?6)",
-    )?
-    .execute(params![e.event_id, e.memory_id, e.kind, e.actor, e.reason, e.created_at])
-    .context("storing the event")?;
-    Ok(true)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod briefing;
 pub mod costs;
 mod delta;
 pub mod events;
+pub mod import;
 pub mod memories;
 mod migrate;
 pub mod pricing;

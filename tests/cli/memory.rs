@@ -998,6 +998,7 @@ fn import_rejects_what_it_cannot_take_and_says_why() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "some records were rejected");
+    // All or nothing (issue 16): the good records are not written either.
     let rows: Vec<(u64, String, String)> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -1014,10 +1015,10 @@ fn import_rejects_what_it_cannot_take_and_says_why() {
     assert_eq!(
         summary,
         vec![
-            (1, "created"),
+            (1, "not-imported"),
             (2, "rejected"),
             (3, "rejected"),
-            (4, "created"),
+            (4, "not-imported"),
             (5, "rejected"),
             (6, "rejected"),
             (7, "rejected")
@@ -1027,10 +1028,25 @@ fn import_rejects_what_it_cannot_take_and_says_why() {
     assert!(rows[2].2.starts_with("not JSON"));
     assert_eq!(
         rows[4].2,
-        "carries a session_run_id: an import never joins a live run"
+        "session_run_id \"01a00000-run\" is not an id (a lowercase hyphenated UUID)"
     );
     assert!(rows[5].2.contains("neither stored nor imported"));
     assert_eq!(rows[6].2, "unknown record type \"gadget\"");
+    assert_eq!(
+        rows[0].2,
+        "another record of the file was rejected: nothing was written"
+    );
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 0);
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM memory_events"), 0);
+    // Without the bad lines, the same file imports.
+    let good = [lines[0].clone(), lines[3].clone()].join("\n");
+    let out = env
+        .cmd()
+        .args(["import", "-", "--format", "jsonl"])
+        .write_stdin(good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
     assert_eq!(events(&env, id), ["create"]);
 }
 
@@ -1465,4 +1481,178 @@ fn import_takes_a_bom_and_refuses_malformed_ids() {
         first["reason"].as_str().unwrap().contains("is not an id"),
         "{first}"
     );
+}
+
+/// Issue 16: a memory written inside a run exports its events with the run
+/// id; a restore into a fresh database keeps them (the run id is provenance
+/// from the database they came from), and the round trip stays
+/// byte-identical. An event naming a run of the importing database is
+/// still refused: an import never joins a run.
+#[test]
+fn run_attributed_memories_survive_export_and_import() {
+    let env = Env::new();
+    let opened = env.json(&[
+        "session",
+        "open",
+        "--agent",
+        "claude-code",
+        "--session-id",
+        "s-1",
+        "--source",
+        "startup",
+        "--project",
+        "shop",
+    ]);
+    let run = opened["run_id"].as_str().unwrap().to_string();
+    let id = ok(
+        &env,
+        &[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            "Ship",
+            "--content",
+            "Ship v2",
+            "--project",
+            "shop",
+            "--session-run-id",
+            &run,
+        ],
+    )
+    .trim()
+    .to_string();
+    ok(&env, &["resolve", &id, "--session-run-id", &run]);
+    let first = ok(&env, &["export"]);
+    assert_eq!(first.matches(&run).count(), 2, "{first}");
+    let file = env.path("memories.jsonl");
+    std::fs::write(&file, &first).unwrap();
+
+    let fresh = Env::new();
+    let (code, out, err) = fresh.run(&["import", file.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("imported: 3 created, 0 already present"),
+        "{err}"
+    );
+    assert_eq!(ok(&fresh, &["export"]), first);
+    assert_eq!(
+        fresh.scalar(&format!(
+            "SELECT COUNT(*) FROM memory_events WHERE session_run_id = '{run}'"
+        )),
+        2
+    );
+    // The fresh database has no such run: nothing can attach to it.
+    assert_eq!(fresh.scalar("SELECT COUNT(*) FROM agent_sessions"), 0);
+    // Back into the database it came from: all present.
+    let (code, _, err) = env.run(&["import", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("imported: 0 created, 3 already present"),
+        "{err}"
+    );
+    // A new event naming a run of the importing database is refused, and
+    // so nothing of the file is written.
+    let forged = first.replace(
+        &first
+            .lines()
+            .last()
+            .unwrap()
+            .split("\"event_id\":\"")
+            .nth(1)
+            .unwrap()[..36],
+        "01a00000-0000-7000-8000-0000000000f0",
+    );
+    let before = env.dump();
+    std::fs::write(&file, &forged).unwrap();
+    let (code, out, _) = env.run(&["import", file.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1);
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    let refused: Vec<&Value> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["result"] == "rejected")
+        .collect();
+    assert_eq!(refused.len(), 1);
+    assert_eq!(
+        refused[0]["reason"],
+        format!("names run {run} of this database: an import never joins a run")
+    );
+    assert_eq!(env.dump(), before);
+}
+
+/// Issue 16: supersession cycles are refused, with nothing written.
+#[test]
+fn import_refuses_supersession_cycles_and_double_successors() {
+    let env = Env::new();
+    let mem = |n: u32, supersedes: Option<u32>, live: bool| {
+        let id = |n: u32| format!("01a00000-0000-7000-8000-{n:012}");
+        json!({"type": "memory", "memory_id": id(n), "kind": "note", "topic": format!("t{n}"),
+            "description": null, "content": format!("c{n}"), "project": "p", "scope": "project",
+            "tags": [], "status": "active", "pinned": false, "redacted": false,
+            "supersedes": supersedes.map(id),
+            "valid_from": "2026-01-01T00:00:00.000Z",
+            "valid_to": if live { Value::Null } else { json!("2026-01-02T00:00:00.000Z") },
+            "created_at": "2026-01-01T00:00:00.000Z", "updated_at": "2026-01-01T00:00:00.000Z"})
+        .to_string()
+    };
+    let import = |lines: &[String]| -> (i32, Vec<(String, String)>) {
+        let out = env
+            .cmd()
+            .args(["import", "-", "--json"])
+            .write_stdin(lines.join("\n"))
+            .output()
+            .unwrap();
+        let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            out.status.code().unwrap(),
+            rows.as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    (
+                        r["result"].as_str().unwrap().to_string(),
+                        r["reason"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect(),
+        )
+    };
+    // 1 -> 2 -> 3 -> 1, and 4 beside them.
+    let (code, rows) = import(&[
+        mem(1, Some(3), false),
+        mem(2, Some(1), false),
+        mem(3, Some(2), true),
+        mem(4, None, true),
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        rows[0].1,
+        "supersession cycle: 01a00000-0000-7000-8000-000000000001 -> 01a00000-0000-7000-8000-000000000003 -> 01a00000-0000-7000-8000-000000000002 -> 01a00000-0000-7000-8000-000000000001"
+    );
+    assert_eq!(
+        rows.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
+        ["rejected", "rejected", "rejected", "not-imported"]
+    );
+    let (_, rows) = import(&[mem(5, Some(5), true)]);
+    assert_eq!(
+        rows[0].1,
+        "supersession cycle: the memory supersedes itself"
+    );
+    // Two successors of one memory.
+    let (_, rows) = import(&[
+        mem(6, None, false),
+        mem(7, Some(6), true),
+        mem(8, Some(6), true),
+    ]);
+    assert_eq!(
+        rows[2].1,
+        "01a00000-0000-7000-8000-000000000006 is superseded twice (also by 01a00000-0000-7000-8000-000000000007, earlier in the file)"
+    );
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 0);
+    // A chain without a cycle imports.
+    let (code, rows) = import(&[mem(6, None, false), mem(7, Some(6), true)]);
+    assert_eq!(code, 0, "{rows:?}");
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 2);
 }
