@@ -306,6 +306,33 @@ fn is_marker(s: &str) -> bool {
     s.starts_with("[redacted:")
 }
 
+/// Whether `s` is exactly one marker (`[redacted:KIND:~N]`): what a key
+/// rule already wrote, kept as it is when the value is redacted again.
+fn is_whole_marker(s: &str) -> bool {
+    s.strip_prefix("[redacted:")
+        .and_then(|r| r.strip_suffix(']'))
+        .and_then(|r| r.rsplit_once(":~"))
+        .is_some_and(|(kind, n)| {
+            !kind.is_empty()
+                && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+                && !n.is_empty()
+                && n.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// Where the markers in `s` are (byte ranges).
+fn marker_spans(s: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    for at in memchr::memmem::find_iter(s.as_bytes(), b"[redacted:") {
+        if let Some(len) = s[at..].find(']')
+            && is_whole_marker(&s[at..=at + len])
+        {
+            spans.push((at, at + len + 1));
+        }
+    }
+    spans
+}
+
 /// The string with every secret shape replaced.
 pub fn redact_text(s: &str) -> Cow<'_, str> {
     if s.len() < 5 {
@@ -325,11 +352,20 @@ pub fn redact_text(s: &str) -> Cow<'_, str> {
         let mut text = String::with_capacity(out.len());
         let mut last = 0;
         let mut changed = false;
+        let markers = marker_spans(&out);
+        let inside = |at: usize, end: usize| markers.iter().any(|&(a, b)| at < b && end > a);
         for caps in re.captures_iter(&out) {
             let Some(m) = caps.get(rule.group) else {
                 continue;
             };
-            if is_marker(m.as_str()) || !(rule.accept)(m.as_str()) {
+            let whole = caps.get(0).expect("group 0");
+            // Text a rule wrote is not read again: a marker's kind names
+            // its secret (`url-password`), which a key rule would match.
+            if is_marker(m.as_str())
+                || inside(m.start(), m.end())
+                || inside(whole.start(), whole.start() + 1)
+                || !(rule.accept)(m.as_str())
+            {
                 continue;
             }
             text.push_str(&out[last..m.start()]);
@@ -434,7 +470,10 @@ pub fn redact(v: &Value) -> Value {
                 let key = redact_text(k).into_owned();
                 // A count (`*_tokens`) keeps its number; text under it is redacted.
                 let counts = is_count_key(&norm) && !holds_text(v);
-                let value = if is_secret_key(&norm) && !counts {
+                let marked = v.as_str().is_some_and(is_whole_marker);
+                let value = if marked {
+                    v.clone()
+                } else if is_secret_key(&norm) && !counts {
                     Value::String(marker("by-key", value_len(v)))
                 } else if is_keylike_key(&norm) && v.as_str().is_some_and(high_entropy) {
                     Value::String(marker("high-entropy", value_len(v)))
@@ -473,6 +512,28 @@ mod tests {
         let start = s.find("[redacted:")? + "[redacted:".len();
         let rest = &s[start..];
         Some(&rest[..rest.find(':')?])
+    }
+
+    /// Found by the `redact` fuzz target: a value a key rule had replaced
+    /// was replaced again, with its marker's own length class.
+    #[test]
+    fn redacting_twice_changes_nothing_more() {
+        let v = json!({"api_key": "x".repeat(100), "nested": {"password": "hunter2"}});
+        let once = redact(&v);
+        assert_eq!(once["api_key"], "[redacted:by-key:~128]");
+        assert_eq!(redact(&once), once);
+        assert!(is_whole_marker("[redacted:high-entropy:~32]"));
+        assert!(!is_whole_marker("[redacted:by-key:~32] and more"));
+        assert!(!is_whole_marker("[redacted:by-key:~]"));
+        // In text: a marker whose kind names a secret is not matched by the
+        // assignment rule (`password:...`).
+        let text = "https://user:pa55word@example.com/x and secret = abcdefgh12345678";
+        let once = redact_text(text).into_owned();
+        assert_eq!(
+            once,
+            "https://user:[redacted:url-password:~8]@example.com/x and secret = [redacted:generic-api-key:~16]"
+        );
+        assert_eq!(redact_text(&once), once);
     }
 
     /// Each rule finds its shape (and leaves the text around it).

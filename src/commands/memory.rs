@@ -805,18 +805,20 @@ fn event_of(v: &Value) -> Result<MemoryEvent> {
     })
 }
 
-/// Replays an export: same ids, kinds, actors and times; no events of its own.
-pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
-    let (bytes, name) = if a.file == "-" {
-        (super::stdin_bytes()?, "stdin")
-    } else {
-        let b = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file))?;
-        (b, a.file.as_str())
-    };
-    let text_in = super::utf8(bytes, name, "nothing was imported")?;
+/// An export file read back: its records with their line numbers, and the
+/// lines it could not take, as report rows (`result: rejected`).
+pub struct ExportFile {
+    pub rejected: Vec<Value>,
+    pub memories: Vec<(usize, Memory)>,
+    pub events: Vec<(usize, MemoryEvent)>,
+}
+
+/// Reads an export's text (no database): each line a memory, commitment or
+/// event record; a commitment joins its memory.
+pub fn read_export(text_in: &str) -> ExportFile {
     // A byte-order mark is not part of the first record (it made the first
     // memory, and so its commitment, rejected).
-    let text_in = text_in.strip_prefix('\u{feff}').unwrap_or(&text_in);
+    let text_in = text_in.strip_prefix('\u{feff}').unwrap_or(text_in);
     let mut rows: Vec<Value> = Vec::new();
     let mut memories: Vec<(usize, Memory)> = Vec::new();
     let mut commitments: Vec<(usize, String, Commitment)> = Vec::new();
@@ -868,6 +870,13 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         .collect();
     for (line, id, c) in commitments {
         match at.get(&id) {
+            Some(&i) if memories[i].1.commitment.is_some() => reject(
+                &mut rows,
+                line,
+                "commitment",
+                &id,
+                "a second commitment record for this memory".into(),
+            ),
             Some(&i) => memories[i].1.commitment = Some(c),
             None => reject(
                 &mut rows,
@@ -878,6 +887,27 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
             ),
         }
     }
+    ExportFile {
+        rejected: rows,
+        memories,
+        events,
+    }
+}
+
+/// Replays an export: same ids, kinds, actors and times; no events of its own.
+pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
+    let (bytes, name) = if a.file == "-" {
+        (super::stdin_bytes()?, "stdin")
+    } else {
+        let b = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file))?;
+        (b, a.file.as_str())
+    };
+    let text_in = super::utf8(bytes, name, "nothing was imported")?;
+    let ExportFile {
+        rejected: mut rows,
+        memories,
+        events,
+    } = read_export(&text_in);
     let mut store = ctx.open_writer()?;
     let mlist: Vec<Memory> = memories.iter().map(|(_, m)| m.clone()).collect();
     let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();

@@ -284,3 +284,10 @@ pub fn skip(reason: &str) {
         }
     }
 }
+
+/// Bytes waiting in the hook spool beside the environment's database.
+pub fn spool_waiting(env: &Env) -> u64 {
+    let mut p = env.db().into_os_string();
+    p.push(".spool");
+    std::fs::metadata(p).map_or(0, |m| m.len())
+}

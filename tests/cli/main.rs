@@ -13,6 +13,7 @@ mod memory;
 mod negative;
 mod reports;
 mod runs;
+mod soak;
 mod spool;
 mod status;
 mod tree;
