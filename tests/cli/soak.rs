@@ -193,7 +193,7 @@ fn soak_no_event_is_lost_or_stored_twice_under_contention() {
                     // their payload alone.
                     let mut c = live(&env);
                     c.env("SESSIONKIT_HOOK_BUDGET_MS", "300").args(["hook", "event"]);
-                    if i % 2 == 0 {
+                    if i.is_multiple_of(2) {
                         c.args(["--delivery-id", &marker]);
                     }
                     let session = ["11111111-1111-4111-8111-111111111111", "66666666-6666-4666-8666-666666666666"][i as usize % 2];
