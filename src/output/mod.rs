@@ -264,10 +264,15 @@ const TREE_ONLY: [Format; 2] = [Format::Dot, Format::Mermaid];
 /// Escapes control and bidirectional-override characters, so transcript text
 /// cannot move the cursor or reorder a terminal line.
 pub fn sanitize(s: &str) -> String {
+    sanitize_keeping(s, &[])
+}
+
+/// `sanitize`, leaving the characters in `keep` as they are.
+pub fn sanitize_keeping(s: &str, keep: &[char]) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}');
-        if c.is_control() || bidi {
+        if (c.is_control() || bidi) && !keep.contains(&c) {
             out.extend(c.escape_unicode());
         } else {
             out.push(c);

@@ -112,7 +112,11 @@ fn trim_lines(s: &str) -> String {
         .join("\n")
 }
 
+/// A CSV field: quoted when it must be; control characters (other than the
+/// tab and line breaks CSV carries) and bidi overrides escaped, since a CSV
+/// is as often `cat` to a terminal as opened in a spreadsheet (issue 16).
 fn csv_field(s: &str) -> String {
+    let s = &super::sanitize_keeping(s, &['\t', '\n', '\r']);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -163,12 +167,15 @@ mod tests {
         csv(
             &mut buf,
             &cols,
-            &[json!({"a": "x,\"y\"", "b": ["m1", "m2"], "c": null})],
+            &[
+                json!({"a": "x,\"y\"", "b": ["m1", "m2"], "c": null}),
+                json!({"a": "red \u{1b}[31mtext\u{7}", "b": "two\nlines\ttab", "c": "\u{202e}rtl"}),
+            ],
         )
         .unwrap();
         assert_eq!(
             String::from_utf8(buf).unwrap(),
-            "a,b,c\n\"x,\"\"y\"\"\",m1;m2,\n"
+            "a,b,c\n\"x,\"\"y\"\"\",m1;m2,\nred \\u{1b}[31mtext\\u{7},\"two\nlines\ttab\",\\u{202e}rtl\n"
         );
     }
 

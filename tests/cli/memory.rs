@@ -1656,3 +1656,18 @@ fn import_refuses_supersession_cycles_and_double_successors() {
     assert_eq!(code, 0, "{rows:?}");
     assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 2);
 }
+
+/// Issue 16: a memory's text carrying terminal escapes comes out of a CSV
+/// listing escaped, and out of JSON as JSON escapes (never raw).
+#[test]
+fn csv_listings_escape_control_characters() {
+    let env = Env::new();
+    remember(&env, "note", "red \u{1b}[31malert\u{7}", "body");
+    let (code, csv, _) = env.run(&["memories", "--format", "csv"]);
+    assert_eq!(code, 0);
+    assert!(!csv.contains('\u{1b}') && !csv.contains('\u{7}'), "{csv:?}");
+    assert!(csv.contains("red \\u{1b}[31malert\\u{7}"), "{csv}");
+    let (_, json, _) = env.run(&["memories", "--json"]);
+    assert!(!json.contains('\u{1b}'), "{json:?}");
+    assert!(json.contains("red \\u001b[31malert\\u0007"), "{json}");
+}
