@@ -120,13 +120,14 @@ impl Store {
             .collect();
         let mut written = 0;
         let mut next = 0;
+        let mut pacer = super::Pacer::new();
         while next < records.len() {
             let tx = self
                 .conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
             let started = Instant::now();
-            let mut in_batch = 0;
-            while next < records.len() && (in_batch == 0 || started.elapsed() < BATCH_TIME) {
+            let (first, mut in_batch) = (next, 0);
+            while next < records.len() && (next == first || started.elapsed() < BATCH_TIME) {
                 let done = match records[next] {
                     Rec::M(m) => import_memory(&tx, m),
                     Rec::E(e) => import_event(&tx, e),
@@ -145,6 +146,7 @@ impl Store {
                 next += 1;
             }
             tx.commit()?;
+            pacer.committed();
             written += in_batch;
         }
         Ok(written)

@@ -72,6 +72,77 @@ pub fn retry_busy<T>(
     }
 }
 
+thread_local! {
+    /// How long this thread's connections wait for a lock, and when the
+    /// current wait began (the busy handler is a plain function).
+    static BUSY: std::cell::Cell<(Duration, Option<Instant>)> =
+        const { std::cell::Cell::new((BUSY_WAIT, None)) };
+}
+
+/// Makes `conn` wait up to `wait` for another connection's lock, trying
+/// again every millisecond or two. SQLite's own busy timeout sleeps up to
+/// 100 ms between tries: against a writer that commits in short batches
+/// back to back, such a sleeper kept missing the gaps and waited seconds
+/// (a hook beside a 100,000-memory import spooled). Writers that run long
+/// leave gaps (`Pacer`); short polls find them.
+fn wait_for_locks(conn: &mut Connection, wait: Duration) -> Result<()> {
+    BUSY.with(|b| b.set((wait, None)));
+    conn.busy_handler(Some(busy_handler))?;
+    Ok(())
+}
+
+fn busy_handler(tries: i32) -> bool {
+    BUSY.with(|b| {
+        let (limit, began) = b.get();
+        let began = match (tries, began) {
+            (0, _) | (_, None) => {
+                let now = Instant::now();
+                b.set((limit, Some(now)));
+                now
+            }
+            (_, Some(t)) => t,
+        };
+        if began.elapsed() >= limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_micros(if tries < 10 { 500 } else { 2000 }));
+        true
+    })
+}
+
+/// Spaces out a long run of write transactions: after each commit, once
+/// `WRITE_SPAN` of back-to-back writing has passed, it pauses `GAP` so that
+/// a hook waiting for the lock gets it (issue 16). Costs at most GAP /
+/// WRITE_SPAN of the writer's time.
+pub struct Pacer {
+    since: Instant,
+}
+
+const WRITE_SPAN: Duration = Duration::from_millis(100);
+const GAP: Duration = Duration::from_millis(4);
+
+impl Pacer {
+    pub fn new() -> Pacer {
+        Pacer {
+            since: Instant::now(),
+        }
+    }
+
+    /// Called after a commit.
+    pub fn committed(&mut self) {
+        if self.since.elapsed() >= WRITE_SPAN {
+            std::thread::sleep(GAP);
+            self.since = Instant::now();
+        }
+    }
+}
+
+impl Default for Pacer {
+    fn default() -> Pacer {
+        Pacer::new()
+    }
+}
+
 /// Conditions a caller may branch on.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -109,11 +180,11 @@ pub struct Checkpointer {
 
 impl Checkpointer {
     fn spawn(path: &Path) -> Result<Checkpointer> {
-        let conn = Connection::open_with_flags(
+        let mut conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        conn.busy_timeout(BUSY_WAIT)?;
+        wait_for_locks(&mut conn, BUSY_WAIT)?;
         let (nudge, rx) = std::sync::mpsc::channel::<()>();
         let handle = std::thread::spawn(move || -> Result<()> {
             use std::sync::mpsc::RecvTimeoutError;
@@ -152,6 +223,9 @@ impl Checkpointer {
     }
 }
 
+/// Leaf pages one step of the search index's compaction merges.
+const SEARCH_MERGE_PAGES: i64 = 200;
+
 /// The message index (also in migration 0001); recreated after a bulk run.
 const MESSAGE_INDEX: &str =
     "CREATE INDEX IF NOT EXISTS usage_observations_message ON usage_observations(message_id);";
@@ -163,6 +237,8 @@ pub struct Store {
     /// The price table in force (the embedded table with the stored prices
     /// over it), read on first use: most commands never price anything.
     pub(crate) prices: std::cell::OnceCell<crate::pricing::PriceTable>,
+    /// Gaps in a long run of session writes (an ingest), for waiting hooks.
+    pacer: Pacer,
 }
 
 /// A read transaction: every read until `finish` (or the drop) sees one
@@ -278,12 +354,12 @@ impl Store {
     /// `open`, waiting for a lock at most `wait` (a hook's budget).
     pub fn open_waiting(path: &Path, wait: Duration) -> Result<Store> {
         create_private(path)?;
-        let conn = Connection::open_with_flags(
+        let mut conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .with_context(|| format!("opening {}", path.display()))?;
-        conn.busy_timeout(wait)?;
+        wait_for_locks(&mut conn, wait)?;
         // Only takes effect on a new, empty file (before WAL mode writes the header).
         conn.execute_batch("PRAGMA page_size = 8192;")?;
         let mode = wal_mode(&conn, wait)?;
@@ -300,6 +376,7 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             prices: std::cell::OnceCell::new(),
+            pacer: Pacer::new(),
         };
         migrate::migrate(&mut store.conn, path)?;
         Ok(store)
@@ -401,11 +478,24 @@ impl Store {
         Ok(())
     }
 
-    /// Merges the memory search index into one segment (FTS5 `optimize`).
+    /// Merges the memory search index into one segment, a step at a time:
+    /// FTS5's `merge` with a negative page count is an incremental
+    /// `optimize`, and each step is its own transaction, so the write lock
+    /// is never held for long (a single `optimize` of a 100,000-memory
+    /// import held it for seconds; issue 16). A step that did work changes
+    /// the total count by 2 or more (sqlite.org/fts5.html, "The 'merge'
+    /// command").
     pub fn compact_search(&self) -> Result<()> {
-        self.conn
-            .execute_batch("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")?;
-        Ok(())
+        loop {
+            let before = self.conn.total_changes();
+            self.conn.execute(
+                "INSERT INTO memories_fts(memories_fts, rank) VALUES ('merge', -?1)",
+                [SEARCH_MERGE_PAGES],
+            )?;
+            if self.conn.total_changes() - before < 2 {
+                return Ok(());
+            }
+        }
     }
 
     pub fn path(&self) -> &Path {

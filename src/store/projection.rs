@@ -228,10 +228,12 @@ impl Store {
         counts: Option<&mut MessageCounts>,
     ) -> Result<()> {
         if p.delta {
-            self.project_delta(p, w, counts)
+            self.project_delta(p, w, counts)?;
         } else {
-            self.project_session(p, w, counts)
+            self.project_session(p, w, counts)?;
         }
+        self.pacer.committed();
+        Ok(())
     }
 
     /// Replaces everything projected from one session, settles the token rows

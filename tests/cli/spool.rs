@@ -162,3 +162,62 @@ fn a_spooled_line_cut_by_a_crash_is_set_aside_and_reported_not_dropped() {
     let findings: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(findings[0]["kind"], "spool-rejected");
 }
+
+/// Issue 16: an import writes in short batches back to back. SQLite's own
+/// busy timeout sleeps up to 100 ms between tries and kept missing the gaps
+/// (beside a 100,000-memory import a hook waited its whole budget and
+/// spooled); with short polls and the writer's pauses, hooks fired all
+/// through an import are stored directly, none spooled.
+#[test]
+fn hooks_beside_a_long_import_are_stored_directly() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let mut file = String::new();
+    for i in 0..4000 {
+        file.push_str(
+            &json!({"type": "memory", "memory_id": format!("01b00000-0000-7000-8000-{i:012}"),
+                "kind": "note", "topic": format!("t {i}"), "description": null,
+                "content": format!("content {i} lorem ipsum {}", i * 7919), "project": "big",
+                "scope": "project", "tags": [], "status": "active", "pinned": false,
+                "redacted": false, "supersedes": null, "valid_from": "2026-01-01T00:00:00.000Z",
+                "valid_to": null, "created_at": "2026-01-01T00:00:00.000Z",
+                "updated_at": "2026-01-01T00:00:00.000Z"})
+            .to_string(),
+        );
+        file.push('\n');
+    }
+    let path = env.path("big.jsonl");
+    std::fs::write(&path, file).unwrap();
+    let mut import = env
+        .std_cmd()
+        .args(["import", path.to_str().unwrap(), "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut sent = 0;
+    let mut slowest = Duration::ZERO;
+    while import.try_wait().unwrap().is_none() {
+        let start = Instant::now();
+        // A budget well under the default 2 s: a starved hook spools (and
+        // says so on stderr); the old busy wait starved hooks for over 1 s.
+        let mut c = env.std_cmd();
+        c.env("SESSIONKIT_HOOK_BUDGET_MS", "700");
+        let (code, out, err) =
+            crate::hooks::hook_with(c, T0, &stop_payload(&format!("i{sent}")), &[]);
+        slowest = slowest.max(start.elapsed());
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (0, "", ""),
+            "hook {sent}"
+        );
+        sent += 1;
+    }
+    assert_eq!(import.wait().unwrap().code(), Some(0));
+    assert!(
+        sent >= 5,
+        "the import ended before the hooks began ({sent})"
+    );
+    assert_eq!(events(&env).len(), sent);
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 4000);
+    eprintln!("{sent} hooks beside the import; slowest {slowest:?}");
+}
