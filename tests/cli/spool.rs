@@ -64,13 +64,8 @@ fn a_hook_that_cannot_get_the_lock_spools_its_event_and_the_next_writer_drains_i
     // A second event spools after the first, in order.
     let (code, _, _, _) = budget_hook(&env, &stop_payload("other"), &["--delivery-id", "d2"]);
     assert_eq!(code, 0);
-    assert_eq!(
-        std::fs::read_to_string(spool(&env))
-            .unwrap()
-            .lines()
-            .count(),
-        2
-    );
+    let both = std::fs::read_to_string(spool(&env)).unwrap();
+    assert_eq!(both.lines().count(), 2);
     drop(lock);
 
     // status and check say so (check exits 1 while anything waits).
@@ -88,9 +83,17 @@ fn a_hook_that_cannot_get_the_lock_spools_its_event_and_the_next_writer_drains_i
             .starts_with("2 hook event(s)")
     );
 
-    // The next writer (here sweep) drains the spool: both events, in order,
-    // the first one's status applied, the spool emptied.
-    assert_eq!(events(&env).len(), 0);
+    // The harness delivers d1 again, directly: the hook drains the spool
+    // first, so the retry is the duplicate and d1 is stored once.
+    let (code, out, err) = hook(&env, T0, &stop_payload(C), &["--delivery-id", "d1"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert_eq!(events(&env).len(), 2);
+    assert_eq!(std::fs::metadata(spool(&env)).unwrap().len(), 0);
+    // As if that drain had been cut after its commit: both lines are back.
+    std::fs::write(spool(&env), &both).unwrap();
+
+    // The next writer (here sweep) drains the spool again: nothing twice,
+    // the order kept, the spool emptied.
     assert_eq!(env.run(&["sweep"]).0, 0);
     let stored = events(&env);
     assert_eq!(
