@@ -15,6 +15,7 @@ pub mod redact;
 pub mod settings;
 pub mod status;
 pub mod store;
+pub mod text;
 pub mod transcript;
 
 use anyhow::Result;
@@ -62,7 +63,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     let ctx = commands::Ctx { db, out };
     match cli.command {
         Command::Ingest(a) => commands::ingest::run(&ctx, &a),
-        Command::Replay(a) => commands::replay::run(&ctx, &a),
+        Command::Replay(a) => commands::ingest::replay(&ctx, &a),
         Command::Sessions(a) => commands::sessions::run(&ctx, &a),
         Command::Show(a) => commands::show::run(&ctx, &a),
         Command::Tree(a) => commands::tree::run(&ctx, &a),

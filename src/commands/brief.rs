@@ -43,50 +43,6 @@ pub struct Args {
     pub full: bool,
 }
 
-/// The limits in force: flags, else settings; `--full` lifts both.
-/// Codex caps every model-visible hook context at about 2,400 tokens
-/// (reference/study-memory-briefing-peers.md 2.4, step 7): 9,600 bytes.
-pub const CODEX_MAX_BYTES: usize = 9_600;
-
-/// The limits in force: flags, else settings (the harness's own ceiling when
-/// one is named, `briefing.max_bytes` otherwise); `--full` lifts both.
-pub(crate) fn limits(
-    store: &Store,
-    harness: Option<Harness>,
-    budget: Option<usize>,
-    max_bytes: Option<usize>,
-    full: bool,
-) -> Result<Limits> {
-    if full {
-        return Ok(Limits {
-            budget_tokens: usize::MAX / 8,
-            max_bytes: usize::MAX / 2,
-        });
-    }
-    let setting =
-        |k: &str| -> Result<usize> { Ok(usize::try_from(crate::settings::count(store, k)?)?) };
-    let ceiling_key = match harness {
-        Some(h @ (Harness::ClaudeCode | Harness::Codex | Harness::Gemini)) => {
-            format!("briefing.max_bytes.{}", h.as_str())
-        }
-        _ => "briefing.max_bytes".to_string(),
-    };
-    let mut max = match max_bytes {
-        Some(b) => b,
-        None => setting(&ceiling_key)?,
-    };
-    if harness == Some(Harness::Codex) {
-        max = max.min(CODEX_MAX_BYTES);
-    }
-    Ok(Limits {
-        budget_tokens: match budget {
-            Some(b) => b,
-            None => setting("briefing.budget_tokens")?,
-        },
-        max_bytes: max,
-    })
-}
-
 /// The project of `cwd` as DESIGN.md defines it.
 pub(crate) fn project_for(store: &Store, cwd: &std::path::Path) -> Result<String> {
     let p = crate::project::project_of(store, &cwd.to_string_lossy())?;
@@ -148,7 +104,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         ),
         None => None,
     };
-    let limits = limits(&store, harness, a.budget, a.max_bytes, a.full)?;
+    let limits = crate::continuity::brief::limits(&store, harness, a.budget, a.max_bytes, a.full)?;
     let as_json = ctx.out.explicit && matches!(ctx.out.format, Format::Json | Format::Jsonl);
     let req = Request {
         project: project.clone(),

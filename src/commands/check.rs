@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use super::ingest::{CorpusArgs, roots};
+use super::{CorpusArgs, roots};
 use crate::Exit;
 use crate::ingest::{self, Finding, Options};
 use crate::output::{Column, col};
@@ -106,7 +106,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     if let Some(roots) = roots {
         let opts = Options {
             strict: false,
-            max_line_size: super::ingest::line_cap(&store, &args.corpus)?,
+            max_line_size: super::line_cap(&store, &args.corpus)?,
             replay: false,
             only: Default::default(),
             strict_pricing: false,

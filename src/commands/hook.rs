@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use crate::Exit;
 use crate::clock::Millis;
 use crate::hooks::receive::{Delivered, Delivery, deliver, event_of};
-use crate::hooks::{Harness, HookEvent, InputError, MAX_INPUT, session};
+use crate::hooks::{Harness, HookEvent, InputError, MAX_INPUT, report, session};
 use crate::store::{Store, retry_busy};
 
 #[derive(Debug, clap::Args)]
@@ -79,12 +79,6 @@ pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
         report(&format!("{e:#}"));
     }
     Exit::Success
-}
-
-/// One sanitized line on stderr: no control characters, no absolute paths.
-pub(crate) fn report(msg: &str) {
-    let line = crate::ingest::sanitize_reason(&crate::output::sanitize(msg));
-    eprintln!("sessionkit hook: {line}");
 }
 
 /// Reads all of stdin, at most `MAX_INPUT` bytes kept; the rest is drained so
@@ -199,7 +193,7 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
             Some(s) => s,
             None => Store::open_waiting(&db, left)?,
         };
-        let limits = crate::commands::brief::limits(&store, Some(harness), None, None, false)?;
+        let limits = crate::continuity::brief::limits(&store, Some(harness), None, None, false)?;
         let lease = crate::settings::hours_ms(&store, "lease.hours")?;
         session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)
     })?;

@@ -1,27 +1,17 @@
-//! `sessionkit ingest`: read transcripts into the database, incrementally.
-
-use std::path::PathBuf;
+//! `sessionkit ingest`: read transcripts into the database, incrementally;
+//! and `sessionkit replay`, the same reading with checkpoints and
+//! quarantine ignored: every session whose files still exist is projected
+//! again (the result equals a fresh ingest); sessions whose files are gone
+//! are kept and reported as retained.
 
 use anyhow::Result;
 use serde_json::Value;
 
-use super::Ctx;
+use super::{CorpusArgs, Ctx, line_cap, roots};
 use crate::Exit;
 use crate::ingest::{self, Options, Summary};
 use crate::output::{Column, col};
 use crate::settings;
-
-/// Where transcripts are and how to read them (shared by ingest, replay, check).
-#[derive(Debug, Clone, clap::Args)]
-pub struct CorpusArgs {
-    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]
-    #[arg(long = "root", value_name = "DIR")]
-    pub roots: Vec<PathBuf>,
-
-    /// Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]
-    #[arg(long, value_name = "BYTES", alias = "max-file-size")]
-    pub max_line_size: Option<u64>,
-}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -56,67 +46,9 @@ pub(crate) const SUMMARY_COLUMNS: &[Column] = &[
     col("failures", "failures"),
 ];
 
-/// Resolves the roots to read; `None` when none was given and none exists.
-/// Without `--root`, `check` and `replay` (`stored`) read the roots ingest
-/// last read from that still exist; otherwise, and for `ingest`, Claude
-/// Code's default folders.
-pub(crate) fn roots(
-    ctx: &Ctx,
-    args: &CorpusArgs,
-    stored: Option<&crate::store::Store>,
-) -> Result<Option<Vec<ingest::Root>>> {
-    let remembered: Vec<PathBuf> = match stored {
-        Some(store) if args.roots.is_empty() => store
-            .ingested_roots()?
-            .into_iter()
-            .map(PathBuf::from)
-            .filter(|p| {
-                let there = p.is_dir();
-                if !there {
-                    ctx.out.note(&format!(
-                        "a root ingest read from is gone, skipped: {}",
-                        p.display()
-                    ));
-                }
-                there
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    let given = if !args.roots.is_empty() {
-        args.roots.clone()
-    } else if !remembered.is_empty() {
-        remembered
-    } else {
-        crate::corpus::default_roots()
-    };
-    if given.is_empty() {
-        ctx.out.note(
-            "no Claude Code transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects); pass --root DIR",
-        );
-        return Ok(None);
-    }
-    Ok(Some(ingest::resolve_roots(&given)?))
-}
-
-/// The line cap in force: `--max-line-size`, else the setting
-/// `ingest.max_line_size`, else the older `ingest.max_file_size` (which
-/// capped files before a session could be read as a stream; a value set
-/// for it is kept, as the line cap), else 64 MiB.
-pub(crate) fn line_cap(store: &crate::store::Store, args: &CorpusArgs) -> Result<u64> {
-    if let Some(n) = args.max_line_size {
-        anyhow::ensure!(n > 0, "--max-line-size must be a positive number of bytes");
-        return Ok(n);
-    }
-    let line = settings::lookup("ingest.max_line_size")?;
-    let (v, source) = settings::effective(store, line)?;
-    if source == settings::Source::Default {
-        let (old, source) = settings::effective(store, settings::lookup("ingest.max_file_size")?)?;
-        if source != settings::Source::Default {
-            return Ok(old.parse()?);
-        }
-    }
-    Ok(v.parse()?)
+/// `sessionkit replay`.
+pub fn replay(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    run_corpus(ctx, args, true)
 }
 
 pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {

@@ -11,7 +11,6 @@ pub mod man;
 pub mod memory;
 pub mod pricing;
 pub mod prune;
-pub mod replay;
 pub mod session;
 pub mod sessions;
 pub mod show;
@@ -22,12 +21,11 @@ pub mod tree;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use serde_json::{Map, Value, json};
 
-use crate::clock::{Millis, format_instant};
+use crate::clock::Millis;
 use crate::output::Output;
+pub(crate) use crate::output::records::{put_totals, time};
 use crate::store::Store;
-use crate::store::reports::Totals;
 
 /// What every command that uses the database gets.
 pub struct Ctx {
@@ -52,6 +50,82 @@ impl Ctx {
         }
         Ok(store)
     }
+}
+
+/// Where transcripts are and how to read them (shared by ingest, replay, check).
+#[derive(Debug, Clone, clap::Args)]
+pub struct CorpusArgs {
+    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects]
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+
+    /// Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]
+    #[arg(long, value_name = "BYTES", alias = "max-file-size")]
+    pub max_line_size: Option<u64>,
+}
+
+/// Resolves the roots to read; `None` when none was given and none exists.
+/// Without `--root`, `check` and `replay` (`stored`) read the roots ingest
+/// last read from that still exist; otherwise, and for `ingest`, Claude
+/// Code's default folders.
+pub(crate) fn roots(
+    ctx: &Ctx,
+    args: &CorpusArgs,
+    stored: Option<&Store>,
+) -> Result<Option<Vec<crate::ingest::Root>>> {
+    let remembered: Vec<PathBuf> = match stored {
+        Some(store) if args.roots.is_empty() => store
+            .ingested_roots()?
+            .into_iter()
+            .map(PathBuf::from)
+            .filter(|p| {
+                let there = p.is_dir();
+                if !there {
+                    ctx.out.note(&format!(
+                        "a root ingest read from is gone, skipped: {}",
+                        p.display()
+                    ));
+                }
+                there
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let given = if !args.roots.is_empty() {
+        args.roots.clone()
+    } else if !remembered.is_empty() {
+        remembered
+    } else {
+        crate::corpus::default_roots()
+    };
+    if given.is_empty() {
+        ctx.out.note(
+            "no Claude Code transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects); pass --root DIR",
+        );
+        return Ok(None);
+    }
+    Ok(Some(crate::ingest::resolve_roots(&given)?))
+}
+
+/// The line cap in force: `--max-line-size`, else the setting
+/// `ingest.max_line_size`, else the older `ingest.max_file_size` (which
+/// capped files before a session could be read as a stream; a value set
+/// for it is kept, as the line cap), else 64 MiB.
+pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
+    if let Some(n) = args.max_line_size {
+        anyhow::ensure!(n > 0, "--max-line-size must be a positive number of bytes");
+        return Ok(n);
+    }
+    let line = crate::settings::lookup("ingest.max_line_size")?;
+    let (v, source) = crate::settings::effective(store, line)?;
+    if source == crate::settings::Source::Default {
+        let (old, source) =
+            crate::settings::effective(store, crate::settings::lookup("ingest.max_file_size")?)?;
+        if source != crate::settings::Source::Default {
+            return Ok(old.parse()?);
+        }
+    }
+    Ok(v.parse()?)
 }
 
 /// Bytes as text, or an error naming where they came from and what was not
@@ -83,7 +157,6 @@ pub(crate) fn value_or_stdin(v: &str, name: &str) -> Result<String> {
     utf8(stdin_bytes()?, name, "nothing was written")
 }
 
-/// An instant as JSON: RFC 3339 UTC, or null when unknown.
 /// The clock and watchdog window reports show statuses by (Decision 7:
 /// a status whose last evidence is older than the window is not live).
 #[derive(Debug, Clone, Copy)]
@@ -104,45 +177,4 @@ impl Watch {
     pub fn status(&self, status: &str, at: Option<Millis>, last_seen: Option<Millis>) -> String {
         crate::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
     }
-}
-
-pub(crate) fn time(v: Option<Millis>) -> Value {
-    v.map_or(Value::Null, |t| Value::String(format_instant(t)))
-}
-
-/// Adds the token fields every report uses to a JSON object.
-pub(crate) fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
-    let b = t.tokens;
-    o.insert("messages".into(), json!(t.messages));
-    o.insert("input_tokens".into(), json!(b.input));
-    o.insert("output_tokens".into(), json!(b.output));
-    o.insert("cache_write_5m_tokens".into(), json!(b.cache_write_5m));
-    o.insert("cache_write_1h_tokens".into(), json!(b.cache_write_1h));
-    o.insert("cache_read_tokens".into(), json!(b.cache_read));
-    o.insert("total_tokens".into(), json!(b.total()));
-    put_cost(o, t);
-}
-
-/// `cost_usd` (rounded to 6 decimals, for people and jq), `cost_nanousd` (the
-/// exact integer) and `unpriced_tokens`; the cost is null only when nothing in
-/// the row is priced (Decision 4).
-pub(crate) fn put_cost(o: &mut Map<String, Value>, t: &Totals) {
-    let none_priced = t.priced_messages == 0 && t.messages > 0;
-    o.insert(
-        "cost_usd".into(),
-        if none_priced {
-            Value::Null
-        } else {
-            json!(crate::pricing::usd(t.cost_nanousd))
-        },
-    );
-    o.insert(
-        "cost_nanousd".into(),
-        if none_priced {
-            Value::Null
-        } else {
-            json!(t.cost_nanousd)
-        },
-    );
-    o.insert("unpriced_tokens".into(), json!(t.unpriced_tokens));
 }

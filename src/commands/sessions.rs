@@ -1,13 +1,14 @@
 //! `sessionkit sessions`: list sessions with their token totals.
 
 use anyhow::Result;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use super::{Ctx, put_totals, time};
+use super::Ctx;
 use crate::Exit;
 use crate::clock::parse_bound;
+pub(crate) use crate::output::records::session_json;
 use crate::output::{Column, col};
-use crate::store::reports::{SessionFilter, SessionRow};
+use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -51,30 +52,6 @@ const COLUMNS: &[Column] = &[
     col("unpriced_tokens", "unpriced"),
     col("degraded_lines", "degraded"),
 ];
-
-/// The JSON shape of a session (the documented contract).
-pub(crate) fn session_json(s: &SessionRow) -> Map<String, Value> {
-    let mut o = Map::new();
-    o.insert("session_id".into(), json!(s.session_id));
-    o.insert("harness".into(), json!(s.harness));
-    o.insert("project".into(), json!(s.project));
-    o.insert("project_slug".into(), json!(s.project_slug));
-    o.insert("cwd".into(), json!(s.cwd));
-    o.insert("git_branch".into(), json!(s.git_branch));
-    o.insert("harness_version".into(), json!(s.harness_version));
-    o.insert("started_at".into(), time(s.started_at));
-    o.insert("last_activity_at".into(), time(s.last_activity_at));
-    o.insert("status".into(), json!(s.status));
-    o.insert("status_at".into(), time(s.status_at));
-    o.insert("agents".into(), json!(s.agents));
-    o.insert("models".into(), json!(s.models));
-    put_totals(&mut o, &s.totals);
-    o.insert("records".into(), json!(s.records));
-    o.insert("unknown_records".into(), json!(s.unknown_records));
-    o.insert("synthetic_messages".into(), json!(s.synthetic_messages));
-    o.insert("degraded_lines".into(), json!(s.degraded_lines));
-    o
-}
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let filter = SessionFilter {

@@ -3,9 +3,9 @@
 use anyhow::Result;
 use serde_json::{Map, Value, json};
 
-use super::sessions::session_json;
 use super::{Ctx, put_totals, time};
 use crate::Exit;
+use crate::output::records::session_json;
 use crate::output::{Column, Format, col};
 use crate::store::reports::SessionFilter;
 

@@ -7,6 +7,7 @@ use anyhow::Result;
 use super::briefing::{Briefing, Candidate, Frame, Limits, Section, flatten, flatten_owned, pack};
 use super::memory::{decay, utility};
 use crate::clock::{Millis, format_instant};
+use crate::hooks::Harness;
 use crate::store::Store;
 use crate::store::briefing::{BriefRow, BriefText, DemandHistory};
 
@@ -100,6 +101,49 @@ struct SortKey {
 fn pack_keys(k1: i64, k2: i64) -> u128 {
     let biased = |k: i64| u128::from((k as u64) ^ (1 << 63));
     biased(k1) << 64 | biased(k2)
+}
+
+/// Codex caps every model-visible hook context at about 2,400 tokens
+/// (reference/study-memory-briefing-peers.md 2.4, step 7): 9,600 bytes.
+pub const CODEX_MAX_BYTES: usize = 9_600;
+
+/// The limits in force: flags, else settings (the harness's own ceiling when
+/// one is named, `briefing.max_bytes` otherwise); `--full` lifts both.
+pub fn limits(
+    store: &Store,
+    harness: Option<Harness>,
+    budget: Option<usize>,
+    max_bytes: Option<usize>,
+    full: bool,
+) -> Result<Limits> {
+    if full {
+        return Ok(Limits {
+            budget_tokens: usize::MAX / 8,
+            max_bytes: usize::MAX / 2,
+        });
+    }
+    let setting =
+        |k: &str| -> Result<usize> { Ok(usize::try_from(crate::settings::count(store, k)?)?) };
+    let ceiling_key = match harness {
+        Some(h @ (Harness::ClaudeCode | Harness::Codex | Harness::Gemini)) => {
+            format!("briefing.max_bytes.{}", h.as_str())
+        }
+        _ => "briefing.max_bytes".to_string(),
+    };
+    let mut max = match max_bytes {
+        Some(b) => b,
+        None => setting(&ceiling_key)?,
+    };
+    if harness == Some(Harness::Codex) {
+        max = max.min(CODEX_MAX_BYTES);
+    }
+    Ok(Limits {
+        budget_tokens: match budget {
+            Some(b) => b,
+            None => setting("briefing.budget_tokens")?,
+        },
+        max_bytes: max,
+    })
 }
 
 pub fn build(store: &Store, req: &Request, now: Millis) -> Result<Built> {

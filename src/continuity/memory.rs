@@ -332,8 +332,23 @@ impl Draft {
     }
 }
 
+/// A memory to write, validated by `check` (the store writes it as is).
+#[derive(Debug, Clone, Default)]
+pub struct NewMemory {
+    pub kind: String,
+    pub topic: String,
+    pub description: Option<String>,
+    pub content: String,
+    pub project: String,
+    pub scope: String,
+    pub tags: Vec<String>,
+    pub pinned: bool,
+    pub due_at: Option<Millis>,
+    pub owner: Option<String>,
+}
+
 /// Checks every field against the kinds and limits; errors name the limit.
-pub fn check(d: &Draft) -> Result<crate::store::memories::NewMemory> {
+pub fn check(d: &Draft) -> Result<NewMemory> {
     let kind = check_kind(d.kind.trim())?;
     if kind != "commitment" && (d.due_at.is_some() || d.owner.is_some()) {
         bail!("--due and --owner apply to commitments only, not a {kind}");
@@ -342,7 +357,7 @@ pub fn check(d: &Draft) -> Result<crate::store::memories::NewMemory> {
     if project == "unknown" {
         bail!("\"unknown\" is not a project name: pass --project");
     }
-    Ok(crate::store::memories::NewMemory {
+    Ok(NewMemory {
         kind: kind.to_string(),
         topic: check_text("the topic", &d.topic, MAX_TOPIC)?,
         description: d

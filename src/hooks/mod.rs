@@ -12,6 +12,13 @@ use sha2::{Digest, Sha256};
 use crate::clock::Millis;
 use crate::status::{Cause, Evidence, Status};
 
+/// A hook's one line on stderr: no control characters, no absolute paths
+/// (a harness may show it to the user or the model).
+pub fn report(msg: &str) {
+    let line = crate::text::sanitize_reason(&crate::text::sanitize(msg));
+    eprintln!("sessionkit hook: {line}");
+}
+
 /// The harnesses sessionkit speaks to (DESIGN.md, Hooks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Harness {

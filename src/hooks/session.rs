@@ -120,7 +120,7 @@ pub fn session_start(
     let built = match build(store, &req, now) {
         Ok(b) => Some(b),
         Err(e) => {
-            crate::commands::hook::report(&format!("briefing failed: {e:#}"));
+            super::report(&format!("briefing failed: {e:#}"));
             None
         }
     };

@@ -361,7 +361,7 @@ impl Sink<'_> {
                 }
             }
             Err(Failure { reason, strict }) => {
-                let reason = sanitize_reason(&reason);
+                let reason = crate::text::sanitize_reason(&reason);
                 let state = store.record_failure(sid, &meta, &reason, now)?;
                 if state.quarantined {
                     sum.quarantined += 1;
@@ -435,23 +435,6 @@ pub(crate) fn read_whole(
     }
 }
 
-/// A failure reason safe to store and print: absolute paths become `<path>`,
-/// whitespace collapses, at most 300 characters.
-pub fn sanitize_reason(reason: &str) -> String {
-    let mut out = String::new();
-    for word in reason.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        let looks_like_path = word.starts_with('/') && word[1..].contains('/');
-        out.push_str(if looks_like_path { "<path>" } else { word });
-    }
-    if out.chars().count() > 300 {
-        out = out.chars().take(299).collect::<String>() + "…";
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,14 +485,5 @@ mod tests {
         assert_eq!(ev.skips.len(), 1);
         assert_eq!(ev.skips[0].reason, corpus::SkipReason::Unreadable);
         assert_eq!(ev.skips[0].path, format!("p/{sid}.jsonl"));
-    }
-
-    #[test]
-    fn reasons_lose_paths_and_length() {
-        assert_eq!(
-            sanitize_reason("cannot read /home/u/.claude/projects/x.jsonl:  denied"),
-            "cannot read <path> denied"
-        );
-        assert_eq!(sanitize_reason(&"x".repeat(400)).chars().count(), 300);
     }
 }

@@ -105,7 +105,7 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
             Err(Failure { reason, .. }) => {
                 let detail = format!(
                     "files cannot be read now: {}",
-                    super::sanitize_reason(&reason)
+                    crate::text::sanitize_reason(&reason)
                 );
                 out.push(Finding::file(
                     "recount-mismatch",

@@ -3,7 +3,10 @@
 //! stdout carries data only. Default format: a table when stdout is a
 //! terminal, JSON Lines when it is piped (DESIGN.md, Command surface).
 
+pub use crate::text::{sanitize, sanitize_keeping};
+
 pub mod json;
+pub mod records;
 mod render;
 pub mod tree;
 
@@ -260,35 +263,3 @@ fn format_name(f: Format) -> &'static str {
 
 /// The drawings only the tree can make.
 const TREE_ONLY: [Format; 2] = [Format::Dot, Format::Mermaid];
-
-/// Escapes control and bidirectional-override characters, so transcript text
-/// cannot move the cursor or reorder a terminal line.
-pub fn sanitize(s: &str) -> String {
-    sanitize_keeping(s, &[])
-}
-
-/// `sanitize`, leaving the characters in `keep` as they are.
-pub fn sanitize_keeping(s: &str, keep: &[char]) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}');
-        if (c.is_control() || bidi) && !keep.contains(&c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sanitize_escapes_controls_and_bidi() {
-        assert_eq!(sanitize("a\x1b[31mb"), "a\\u{1b}[31mb");
-        assert_eq!(sanitize("x\u{202E}y"), "x\\u{202e}y");
-        assert_eq!(sanitize("plain ü"), "plain ü");
-    }
-}

@@ -99,7 +99,7 @@ fn put_tokens(o: &mut Map<String, Value>, b: &Buckets) {
 fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
     o.insert("messages".into(), json!(t.messages));
     put_tokens(o, &t.tokens);
-    crate::commands::put_cost(o, t);
+    super::records::put_cost(o, t);
 }
 
 fn time(t: Option<i64>) -> Value {

@@ -9,8 +9,8 @@ use super::Store;
 use super::runs::{attach, check_run};
 use crate::clock::{Millis, format_instant};
 use crate::continuity::memory::{
-    self, NEAR_DUPLICATE, Transition, commitment_transition, content_hash, decay, demand_weight,
-    similarity, words,
+    self, NEAR_DUPLICATE, NewMemory, Transition, commitment_transition, content_hash, decay,
+    demand_weight, similarity, words,
 };
 
 /// A query word must be in more memories than this (and in over a tenth of
@@ -99,21 +99,6 @@ pub struct MemoryEvent {
     pub session_run_id: Option<String>,
     pub reason: Option<String>,
     pub created_at: Millis,
-}
-
-/// A memory to write, already validated (`continuity::memory`).
-#[derive(Debug, Clone, Default)]
-pub struct NewMemory {
-    pub kind: String,
-    pub topic: String,
-    pub description: Option<String>,
-    pub content: String,
-    pub project: String,
-    pub scope: String,
-    pub tags: Vec<String>,
-    pub pinned: bool,
-    pub due_at: Option<Millis>,
-    pub owner: Option<String>,
 }
 
 /// Who writes, and when.

@@ -9,6 +9,7 @@ mod cost;
 mod current;
 mod hooks;
 mod ingest;
+mod layers;
 mod memory;
 mod negative;
 mod reports;
