@@ -77,6 +77,80 @@ fn migrate_to(conn: &mut Connection, path: &Path, to: i64) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// Landed migrations are immutable (issue 17): a database migrated by
+    /// an earlier build never runs an edited file again, so an edit would
+    /// give two databases of one version different schemas. A new change
+    /// is a new file; its checksum is added here when it lands.
+    #[test]
+    fn landed_migrations_are_never_edited() {
+        use sha2::{Digest, Sha256};
+        const LANDED: &[(&str, &str)] = &[
+            (
+                "0001_init",
+                "494a080b6fcd9b51daed6125475928d158feb2bb1fc67943776665112cbe1b1e",
+            ),
+            (
+                "0002_edges",
+                "c408c97d30efcbf32d1f2eeda97cda85d198dc28b1266289f4f7dc7001728239",
+            ),
+            (
+                "0003_costs",
+                "a62fbb953609b676f2b1496426f87fa529715ff2d640feb2bb30e9baf4c4889b",
+            ),
+            (
+                "0004_pricing",
+                "3feaafb7f866615609558a63ac932cab0f83d03727363aedfbd1192a3f1c2787",
+            ),
+            (
+                "0005_events",
+                "8082e3004687237a9360d6e8ff0884bb448c10e7317121d014b61065cd4dbeb4",
+            ),
+            (
+                "0006_memory",
+                "8b63e6f73123391580a4c3a1ffc419ce77b9f79f9c141769ca496af85af77e19",
+            ),
+            (
+                "0007_runs",
+                "cd32f59715caa04f655edd2f6845bac1ebd31732e112c49194235fc3a21b74ec",
+            ),
+            (
+                "0008_bounded_reads",
+                "0fd9e236504b4c9639ae6a313a53da6d640818ce43d1a444d6e38045440cf6c9",
+            ),
+            (
+                "0009_memory_listing",
+                "67d9594a250b551a4bc2ffec20687df435909b69e6e485ba76f11457ae02b02d",
+            ),
+            (
+                "0010_memory_rank",
+                "7d5da4f12cba723b177db0b13ad5be30d3d5c816143ffbebe8fea388501dcbb1",
+            ),
+            (
+                "0011_demand_check",
+                "66447caf6d337e5b1b6f34ce39fc94a0e90c626ece43e8ab51c59ea8c2b6b63c",
+            ),
+            (
+                "0012_resume",
+                "2cc8161e10d5cf29a7451ba85787b1525ada6ae9b3f897401be733c52ee440c5",
+            ),
+        ];
+        assert!(MIGRATIONS.len() >= LANDED.len());
+        for ((name, sql), (landed, sum)) in MIGRATIONS.iter().zip(LANDED) {
+            assert_eq!(
+                name, landed,
+                "migrations are appended, never renamed or reordered"
+            );
+            let got: String = Sha256::digest(sql.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(
+                &got, sum,
+                "{name} was edited after it landed: add a new migration instead"
+            );
+        }
+    }
+
     #[test]
     fn migrations_apply_in_memory_and_twice() {
         let mut c = Connection::open_in_memory().unwrap();
