@@ -172,7 +172,10 @@ mod tests {
         let fifo_repo = d.path().join("Fifo");
         std::fs::create_dir_all(fifo_repo.join(".git")).unwrap();
         let c = std::ffi::CString::new(fifo_repo.join(".git/config").to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+        #[allow(unsafe_code)]
+        let made = unsafe { libc::mkfifo(c.as_ptr(), 0o644) };
+        assert_eq!(made, 0);
         let (tx, rx) = std::sync::mpsc::channel();
         let repo = fifo_repo.clone();
         std::thread::spawn(move || tx.send(compute(&repo)).unwrap());

@@ -262,7 +262,10 @@ fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_n
     );
     let fifo = root.join("-w-proj/aaaaaaaa-0000-4000-8000-000000000003.jsonl");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+    #[allow(unsafe_code)]
+    let made = unsafe { libc::mkfifo(c.as_ptr(), 0o644) };
+    assert_eq!(made, 0);
     write(
         &root.join("-w-proj/aaaaaaaa-0000-4000-8000-000000000004.jsonl"),
         "",
@@ -308,7 +311,10 @@ fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_n
 
 #[test]
 fn unreadable_file_is_skipped_and_retried() {
-    if unsafe { libc::geteuid() } == 0 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    #[allow(unsafe_code)]
+    let euid = unsafe { libc::geteuid() };
+    if euid == 0 {
         skip("root reads any file (the reader's unreadable path has a unit test)");
         return;
     }
