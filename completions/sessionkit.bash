@@ -79,6 +79,9 @@ _sessionkit() {
             sessionkit,revise)
                 cmd="sessionkit__subcmd__revise"
                 ;;
+            sessionkit,schema)
+                cmd="sessionkit__subcmd__schema"
+                ;;
             sessionkit,session)
                 cmd="sessionkit__subcmd__session"
                 ;;
@@ -192,6 +195,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help,revise)
                 cmd="sessionkit__subcmd__help__subcmd__revise"
+                ;;
+            sessionkit__subcmd__help,schema)
+                cmd="sessionkit__subcmd__help__subcmd__schema"
                 ;;
             sessionkit__subcmd__help,session)
                 cmd="sessionkit__subcmd__help__subcmd__session"
@@ -392,7 +398,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -860,7 +866,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man help"
+            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1336,6 +1342,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__revise)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2498,6 +2518,32 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__schema)
+            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

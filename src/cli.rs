@@ -103,6 +103,8 @@ pub enum Command {
     Completions(commands::completions::Args),
     /// Print the man page (or write every page into a directory)
     Man(commands::man::Args),
+    /// Print the JSON Schema of a command's JSON output
+    Schema(commands::schema::Args),
 }
 
 impl Cli {

@@ -54,6 +54,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     match &cli.command {
         Command::Completions(a) => return commands::completions::run(a),
         Command::Man(a) => return commands::man::run(a),
+        Command::Schema(a) => return commands::schema::run(a),
         _ => {}
     }
     let db = match &cli.db {
@@ -86,7 +87,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Export(a) => commands::memory::export(&ctx, &a),
         Command::Import(a) => commands::memory::import(&ctx, &a),
         Command::Sweep(a) => commands::sweep::run(&ctx, &a),
-        Command::Completions(_) | Command::Man(_) | Command::Hook(_) => {
+        Command::Completions(_) | Command::Man(_) | Command::Schema(_) | Command::Hook(_) => {
             unreachable!("handled above")
         }
     }

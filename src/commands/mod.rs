@@ -11,6 +11,7 @@ pub mod man;
 pub mod memory;
 pub mod pricing;
 pub mod prune;
+pub mod schema;
 pub mod session;
 pub mod sessions;
 pub mod show;

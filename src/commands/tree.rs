@@ -13,7 +13,7 @@ use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON (one tree per session; --all: a list): agent_id, parent_id, agent_type, description, layout, join_path (directory, sidecar, tool_use, queue_operation, task_notification, legacy_explore, prompt_match, orphan; null for the main agent), tool_use_id, status, started_at, ended_at, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens, subtree {the same totals}, reported_by_parent [{tool_use_id, agent_type, description, total_tokens, ...tokens}], children [the same shape]."
+    after_long_help = crate::output::schema::help_fields("tree")
 )]
 pub struct Args {
     /// Session id, or a unique prefix of one
@@ -76,8 +76,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         let trees = load(&store, sid, &watch)?;
         match ctx.out.format {
             Format::Json | Format::Jsonl => {
-                let roots: Vec<Value> = trees.iter().map(tree::to_json).collect();
-                docs.push(serde_json::json!({"session_id": sid, "roots": roots}));
+                docs.push(serde_json::to_value(tree::doc(sid, &trees))?);
             }
             Format::Dot => out.push_str(&tree::to_dot(sid, &trees)),
             Format::Mermaid => out.push_str(&tree::to_mermaid(&trees)),

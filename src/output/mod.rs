@@ -8,6 +8,7 @@ pub use crate::text::{sanitize, sanitize_keeping};
 pub mod json;
 pub mod records;
 mod render;
+pub mod schema;
 pub mod tree;
 
 use std::io::{IsTerminal, Write};

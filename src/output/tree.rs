@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::sanitize;
 use crate::clock::format_instant;
@@ -88,73 +89,225 @@ fn grow(
     }
 }
 
-fn put_tokens(o: &mut Map<String, Value>, b: &Buckets) {
-    o.insert("input_tokens".into(), json!(b.input));
-    o.insert("output_tokens".into(), json!(b.output));
-    o.insert("cache_write_5m_tokens".into(), json!(b.cache_write_5m));
-    o.insert("cache_write_1h_tokens".into(), json!(b.cache_write_1h));
-    o.insert("cache_read_tokens".into(), json!(b.cache_read));
+/// The name and version of `tree --json`'s contract (`sessionkit schema tree`).
+pub const TREE_SCHEMA: &str = "sessionkit.tree/1";
+
+/// `tree --json`: one document per session (`--all`: a list of them).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TreeDoc {
+    /// The main agent first, then each agent whose parent is unknown (an orphan), each with its children.
+    pub roots: Vec<TreeNode>,
+    /// The contract and its version: `sessionkit.tree/1`.
+    pub schema: String,
+    /// The session.
+    pub session_id: String,
 }
 
-fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
-    o.insert("messages".into(), json!(t.messages));
-    put_tokens(o, &t.tokens);
-    super::records::put_cost(o, t);
+/// Where an agent's parent link came from (reference/claude-transcript-layouts.md).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum JoinPath {
+    Directory,
+    ToolUse,
+    QueueOperation,
+    TaskNotification,
+    LegacyExplore,
+    PromptMatch,
+    /// No parent could be found: the agent is a root of its own.
+    Orphan,
 }
 
-fn time(t: Option<i64>) -> Value {
-    t.map_or(Value::Null, |t| Value::String(format_instant(t)))
+impl JoinPath {
+    fn parse(s: &str) -> JoinPath {
+        match s {
+            "directory" => JoinPath::Directory,
+            "tool_use" => JoinPath::ToolUse,
+            "queue_operation" => JoinPath::QueueOperation,
+            "task_notification" => JoinPath::TaskNotification,
+            "legacy_explore" => JoinPath::LegacyExplore,
+            "prompt_match" => JoinPath::PromptMatch,
+            _ => JoinPath::Orphan,
+        }
+    }
 }
 
-/// The JSON shape of a tree (a documented contract).
-pub fn to_json(t: &Tree) -> Value {
+/// One agent of the tree. Fields are in name order (the order `tree --json`
+/// has always printed them in).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TreeNode {
+    /// The agent's id (the main agent's is the session id).
+    pub agent_id: String,
+    /// The subagent type (`general-purpose`, `Explore`, ...); null for the main agent or when unknown.
+    pub agent_type: Option<String>,
+    pub cache_read_tokens: u64,
+    pub cache_write_1h_tokens: u64,
+    pub cache_write_5m_tokens: u64,
+    /// The agents it spawned, in the same shape.
+    pub children: Vec<TreeNode>,
+    /// Its own cost in billionths of a dollar (exact); null when none of its messages is priced.
+    pub cost_nanousd: Option<i64>,
+    /// Its own cost in dollars, rounded to 6 decimals; null when none of its messages is priced.
+    pub cost_usd: Option<f64>,
+    /// The description its spawn call gave it.
+    pub description: Option<String>,
+    /// When it completed or failed; null while it runs.
+    pub ended_at: Option<String>,
+    pub input_tokens: u64,
+    /// How its parent was found; null for the main agent.
+    pub join_path: Option<JoinPath>,
+    /// Where its records were: main, inline, flat, nested or workflow.
+    pub layout: String,
+    /// Messages it made (each API message counted once).
+    pub messages: u64,
+    pub output_tokens: u64,
+    /// Its parent's agent id; null for a root.
+    pub parent_id: Option<String>,
+    /// Spawn calls whose child left no transcript, with what the parent was told.
+    pub reported_by_parent: Vec<ReportedChild>,
+    /// Its first record's time.
+    pub started_at: Option<String>,
+    /// working, waiting, completed, error or unknown.
+    pub status: String,
+    /// The totals of the agent and everything under it.
+    pub subtree: SubtreeTotals,
+    /// The spawn call that started it.
+    pub tool_use_id: Option<String>,
+    /// Tokens of its messages that have no price.
+    pub unpriced_tokens: u64,
+}
+
+/// A subtree's totals.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SubtreeTotals {
+    pub cache_read_tokens: u64,
+    pub cache_write_1h_tokens: u64,
+    pub cache_write_5m_tokens: u64,
+    pub cost_nanousd: Option<i64>,
+    pub cost_usd: Option<f64>,
+    pub input_tokens: u64,
+    pub messages: u64,
+    pub output_tokens: u64,
+    pub unpriced_tokens: u64,
+}
+
+/// A spawn call whose child left no transcript: what the parent was told.
+/// The token fields are there when the tool result gave them.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportedChild {
+    pub agent_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_1h_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_5m_tokens: Option<u64>,
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    pub tool_use_id: String,
+    /// The total the tool result reported.
+    pub total_tokens: Option<u64>,
+}
+
+/// (cost_nanousd, cost_usd): null when nothing in the row is priced
+/// (Decision 4), as `output::records::put_cost` writes them.
+fn cost(t: &Totals) -> (Option<i64>, Option<f64>) {
+    if t.priced_messages == 0 && t.messages > 0 {
+        (None, None)
+    } else {
+        (
+            Some(t.cost_nanousd),
+            Some(crate::pricing::usd(t.cost_nanousd)),
+        )
+    }
+}
+
+fn subtree(t: &Totals) -> SubtreeTotals {
+    let b = &t.tokens;
+    let (cost_nanousd, cost_usd) = cost(t);
+    SubtreeTotals {
+        cache_read_tokens: b.cache_read,
+        cache_write_1h_tokens: b.cache_write_1h,
+        cache_write_5m_tokens: b.cache_write_5m,
+        cost_nanousd,
+        cost_usd,
+        input_tokens: b.input,
+        messages: t.messages,
+        output_tokens: b.output,
+        unpriced_tokens: t.unpriced_tokens,
+    }
+}
+
+fn time(t: Option<i64>) -> Option<String> {
+    t.map(format_instant)
+}
+
+/// A session's trees as `tree --json` prints them.
+pub fn doc(session_id: &str, trees: &[Tree]) -> TreeDoc {
+    TreeDoc {
+        roots: trees.iter().map(node).collect(),
+        schema: TREE_SCHEMA.to_string(),
+        session_id: session_id.to_string(),
+    }
+}
+
+fn node(t: &Tree) -> TreeNode {
     let n = &t.node;
-    let mut o = Map::new();
-    o.insert("agent_id".into(), json!(n.agent_id));
-    o.insert("parent_id".into(), json!(n.parent_id));
-    o.insert("agent_type".into(), json!(n.agent_type));
-    o.insert("description".into(), json!(n.description));
-    o.insert("layout".into(), json!(n.layout));
-    o.insert(
-        "join_path".into(),
-        json!(
-            n.join_path
-                .as_deref()
-                .or((n.layout != "main").then_some("orphan"))
-        ),
-    );
-    o.insert("tool_use_id".into(), json!(n.tool_use_id));
-    o.insert("status".into(), json!(n.status));
-    o.insert("started_at".into(), time(n.first_seen));
+    let b = &n.totals.tokens;
+    let (cost_nanousd, cost_usd) = cost(&n.totals);
     let ended = matches!(n.status.as_str(), "completed" | "error")
         .then_some(n.status_at)
         .flatten();
-    o.insert("ended_at".into(), time(ended));
-    put_totals(&mut o, &n.totals);
-    let mut sub = Map::new();
-    put_totals(&mut sub, &t.subtree);
-    o.insert("subtree".into(), Value::Object(sub));
-    let reported: Vec<Value> = t
-        .reported
-        .iter()
-        .map(|r| {
-            let mut m = Map::new();
-            m.insert("tool_use_id".into(), json!(r.tool_use_id));
-            m.insert("agent_type".into(), json!(r.subagent_type));
-            m.insert("description".into(), json!(r.description));
-            m.insert("total_tokens".into(), json!(r.total_tokens));
-            if let Some(b) = &r.tokens {
-                put_tokens(&mut m, b);
-            }
-            Value::Object(m)
-        })
-        .collect();
-    o.insert("reported_by_parent".into(), Value::Array(reported));
-    o.insert(
-        "children".into(),
-        Value::Array(t.children.iter().map(to_json).collect()),
-    );
-    Value::Object(o)
+    TreeNode {
+        agent_id: n.agent_id.clone(),
+        agent_type: n.agent_type.clone(),
+        cache_read_tokens: b.cache_read,
+        cache_write_1h_tokens: b.cache_write_1h,
+        cache_write_5m_tokens: b.cache_write_5m,
+        children: t.children.iter().map(node).collect(),
+        cost_nanousd,
+        cost_usd,
+        description: n.description.clone(),
+        ended_at: time(ended),
+        input_tokens: b.input,
+        join_path: match n.join_path.as_deref() {
+            Some(j) => Some(JoinPath::parse(j)),
+            None => (n.layout != "main").then_some(JoinPath::Orphan),
+        },
+        layout: n.layout.clone(),
+        messages: n.totals.messages,
+        output_tokens: b.output,
+        parent_id: n.parent_id.clone(),
+        reported_by_parent: t
+            .reported
+            .iter()
+            .map(|r| {
+                let tok = |f: fn(&Buckets) -> u64| r.tokens.as_ref().map(f);
+                ReportedChild {
+                    agent_type: r.subagent_type.clone(),
+                    cache_read_tokens: tok(|b| b.cache_read),
+                    cache_write_1h_tokens: tok(|b| b.cache_write_1h),
+                    cache_write_5m_tokens: tok(|b| b.cache_write_5m),
+                    description: r.description.clone(),
+                    input_tokens: tok(|b| b.input),
+                    output_tokens: tok(|b| b.output),
+                    tool_use_id: r.tool_use_id.clone(),
+                    total_tokens: r.total_tokens,
+                }
+            })
+            .collect(),
+        started_at: time(n.first_seen),
+        status: n.status.clone(),
+        subtree: subtree(&t.subtree),
+        tool_use_id: n.tool_use_id.clone(),
+        unpriced_tokens: n.totals.unpriced_tokens,
+    }
 }
 
 fn duration(n: &AgentNode) -> String {

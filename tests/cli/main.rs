@@ -14,6 +14,7 @@ mod memory;
 mod negative;
 mod reports;
 mod runs;
+mod schema;
 mod soak;
 mod spool;
 mod status;

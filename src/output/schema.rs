@@ -1,0 +1,89 @@
+//! The JSON contracts of commands whose records are typed: their JSON
+//! Schema (`sessionkit schema COMMAND`), derived from the record types, and
+//! the field list `--help` shows, derived from the same schema, so the two
+//! cannot drift (issue 17).
+
+use schemars::schema_for;
+use serde_json::Value;
+
+/// The commands whose JSON output has a schema.
+pub const TYPED: &[&str] = &["tree"];
+
+/// The JSON Schema of `command`'s JSON output, if it has one.
+pub fn of(command: &str) -> Option<Value> {
+    let schema = match command {
+        "tree" => schema_for!(super::tree::TreeDoc),
+        _ => return None,
+    };
+    Some(serde_json::to_value(schema).expect("a schema is JSON"))
+}
+
+/// The field list for `command`'s `--help`: every property, nested shapes
+/// in braces, a shape met again named as such.
+pub fn help_fields(command: &str) -> String {
+    let Some(schema) = of(command) else {
+        return String::new();
+    };
+    let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
+    let mut seen = Vec::new();
+    format!(
+        "JSON (one document per session; --all: a list; `sessionkit schema {command}` prints the JSON Schema): {}",
+        fields(&schema, &defs, &mut seen)
+    )
+}
+
+/// The properties of an object schema, as `a, b {c, d}, e [{...}]`.
+fn fields(schema: &Value, defs: &Value, seen: &mut Vec<String>) -> String {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return String::new();
+    };
+    props
+        .iter()
+        .map(|(name, p)| match shape(p, defs, seen) {
+            Some(inner) => format!("{name} {inner}"),
+            None => name.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The nested shape of a property (`{...}` or `[{...}]`), or its allowed
+/// values (`(a|b)`), if it has one worth showing.
+fn shape(p: &Value, defs: &Value, seen: &mut Vec<String>) -> Option<String> {
+    if let Some(items) = p.get("items") {
+        return shape(items, defs, seen).map(|s| format!("[{s}]"));
+    }
+    if let Some(any) = p.get("anyOf").and_then(Value::as_array) {
+        return any.iter().find_map(|v| shape(v, defs, seen));
+    }
+    let name = p.get("$ref")?.as_str()?.rsplit('/').next()?.to_string();
+    let def = defs.get(&name)?;
+    let mut names = Vec::new();
+    allowed_values(def, &mut names);
+    if !names.is_empty() {
+        return Some(format!("({})", names.join("|")));
+    }
+    if seen.contains(&name) {
+        return Some(format!("{{the same shape as {name}}}"));
+    }
+    seen.push(name.clone());
+    let inner = fields(def, defs, seen);
+    seen.pop();
+    Some(format!("{{{inner}}}"))
+}
+
+/// The string values an enum schema allows (`enum`, `const`, and those of
+/// each `oneOf` branch), in order.
+fn allowed_values(def: &Value, out: &mut Vec<String>) {
+    if let Some(v) = def.get("enum").and_then(Value::as_array) {
+        out.extend(v.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    if let Some(c) = def.get("const").and_then(Value::as_str) {
+        out.push(c.to_string());
+    }
+    if let Some(branches) = def.get("oneOf").and_then(Value::as_array) {
+        for b in branches {
+            allowed_values(b, out);
+        }
+    }
+}

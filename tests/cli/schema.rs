@@ -1,0 +1,212 @@
+//! Typed JSON contracts (issue 17): `sessionkit schema COMMAND` prints a
+//! JSON Schema derived from the record types; each typed command's output
+//! on the fixture databases is valid against it, and every field the schema
+//! names is printed somewhere (the help's field list comes from the same
+//! schema, so neither can promise what the output does not have).
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::common::{Env, fixtures};
+
+/// Checks `v` against `schema` (the subset schemars writes: `$ref` into
+/// `$defs`, `type`, `properties`, `required`, `additionalProperties`,
+/// `items`, `enum`, `const`, `oneOf`, `anyOf`, `minimum`). Returns the
+/// first problem, with its JSON path.
+fn validate(v: &Value, schema: &Value, root: &Value, at: &str) -> Result<(), String> {
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        let name = r.strip_prefix("#/$defs/").ok_or(format!("{at}: ref {r}"))?;
+        return validate(v, &root["$defs"][name], root, at);
+    }
+    if let Some(types) = schema.get("type") {
+        let names: Vec<&str> = match types {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let ok = names.iter().any(|t| match *t {
+            "null" => v.is_null(),
+            "boolean" => v.is_boolean(),
+            "string" => v.is_string(),
+            "integer" => v.is_i64() || v.is_u64(),
+            "number" => v.is_number(),
+            "array" => v.is_array(),
+            "object" => v.is_object(),
+            _ => false,
+        });
+        if !ok {
+            return Err(format!("{at}: {v} is not {names:?}"));
+        }
+    }
+    if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
+        && v.as_f64().is_some_and(|x| x < min)
+    {
+        return Err(format!("{at}: {v} < {min}"));
+    }
+    if let Some(e) = schema.get("enum").and_then(Value::as_array)
+        && !e.contains(v)
+    {
+        return Err(format!("{at}: {v} not in {e:?}"));
+    }
+    if let Some(c) = schema.get("const")
+        && c != v
+    {
+        return Err(format!("{at}: {v} is not {c}"));
+    }
+    if let Some(branches) = schema.get("oneOf").and_then(Value::as_array) {
+        let n = branches
+            .iter()
+            .filter(|b| validate(v, b, root, at).is_ok())
+            .count();
+        if n != 1 {
+            return Err(format!("{at}: {v} matches {n} oneOf branches"));
+        }
+    }
+    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array)
+        && !branches.iter().any(|b| validate(v, b, root, at).is_ok())
+    {
+        return Err(format!("{at}: {v} matches no anyOf branch"));
+    }
+    if let (Some(obj), Some(props)) = (
+        v.as_object(),
+        schema.get("properties").and_then(Value::as_object),
+    ) {
+        for req in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            if !obj.contains_key(req) {
+                return Err(format!("{at}: missing {req}"));
+            }
+        }
+        for (k, x) in obj {
+            match props.get(k) {
+                Some(p) => validate(x, p, root, &format!("{at}.{k}"))?,
+                None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                    return Err(format!("{at}: {k} is not in the schema"));
+                }
+                None => {}
+            }
+        }
+    }
+    if let (Some(items), Some(schema_items)) = (v.as_array(), schema.get("items")) {
+        for (i, x) in items.iter().enumerate() {
+            validate(x, schema_items, root, &format!("{at}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Every (definition, property) the schema names.
+fn promised(schema: &Value) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    let mut add = |def: &str, s: &Value| {
+        for k in s["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k)
+        {
+            out.insert((def.to_string(), k.clone()));
+        }
+    };
+    add("", schema);
+    for (name, def) in schema["$defs"].as_object().into_iter().flatten() {
+        add(name, def);
+    }
+    out
+}
+
+/// The (definition, property) pairs `v` prints, following the schema.
+fn printed(
+    v: &Value,
+    schema: &Value,
+    root: &Value,
+    def: &str,
+    out: &mut BTreeSet<(String, String)>,
+) {
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        let name = r.trim_start_matches("#/$defs/");
+        return printed(v, &root["$defs"][name], root, name, out);
+    }
+    for b in schema
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if validate(v, b, root, "").is_ok() {
+            printed(v, b, root, def, out);
+        }
+    }
+    if let (Some(obj), Some(props)) = (
+        v.as_object(),
+        schema.get("properties").and_then(Value::as_object),
+    ) {
+        for (k, x) in obj {
+            out.insert((def.to_string(), k.clone()));
+            if let Some(p) = props.get(k) {
+                printed(x, p, root, def, out);
+            }
+        }
+    }
+    if let (Some(items), Some(s)) = (v.as_array(), schema.get("items")) {
+        for x in items {
+            printed(x, s, root, def, out);
+        }
+    }
+}
+
+#[test]
+fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    env.ingest(&fixtures().join("../../claude-tree/projects"));
+    let schema = env.json(&["schema", "tree"]);
+    assert_eq!(schema["title"], "TreeDoc");
+    let docs = env.json(&["tree", "--all"]);
+    let docs = docs.as_array().unwrap();
+    assert!(docs.len() >= 4, "{}", docs.len());
+    let mut seen = BTreeSet::new();
+    for (i, d) in docs.iter().enumerate() {
+        assert_eq!(d["schema"], "sessionkit.tree/1");
+        validate(d, &schema, &schema, &format!("[{i}]")).unwrap();
+        printed(d, &schema, &schema, "", &mut seen);
+    }
+    let missing: Vec<_> = promised(&schema).difference(&seen).cloned().collect();
+    assert!(
+        missing.is_empty(),
+        "named by the schema, never printed: {missing:?}"
+    );
+    // The validator refuses what the contract does not allow.
+    let mut bad = docs[0].clone();
+    bad["roots"][0]["total_tokens"] = 5.into();
+    assert!(validate(&bad, &schema, &schema, "").is_err());
+    let mut bad = docs[0].clone();
+    bad["roots"][0]["join_path"] = "sidecar".into();
+    assert!(validate(&bad, &schema, &schema, "").is_err());
+}
+
+#[test]
+fn schema_names_the_typed_commands_and_refuses_others() {
+    let env = Env::new();
+    let (code, _, err) = env.run(&["schema", "sessions"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "sessionkit: \"sessions\" has no JSON schema yet (typed so far: tree); its fields are listed in `sessionkit sessions --help`"
+    );
+    // No database is touched.
+    assert!(!env.db().exists());
+    // The help's field list is the schema's.
+    let (_, help, _) = env.run(&["tree", "--help"]);
+    assert!(
+        help.contains("`sessionkit schema tree` prints the JSON Schema"),
+        "{help}"
+    );
+    assert!(!help.contains("sidecar"), "{help}");
+}
