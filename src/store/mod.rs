@@ -226,6 +226,9 @@ impl Checkpointer {
 /// Leaf pages one step of the search index's compaction merges.
 const SEARCH_MERGE_PAGES: i64 = 200;
 
+/// Above this many token rows a bulk run keeps the message index.
+const KEEP_INDEX_ABOVE: i64 = 200_000;
+
 /// The message index (also in migration 0001); recreated after a bulk run.
 const MESSAGE_INDEX: &str =
     "CREATE INDEX IF NOT EXISTS usage_observations_message ON usage_observations(message_id);";
@@ -398,13 +401,24 @@ impl Store {
     /// connection copies the WAL meanwhile, so copying and its fsync overlap
     /// parsing); and the message index dropped, to be rebuilt once, sorted, at
     /// the end — random inserts into it rewrote most of its pages on every
-    /// session's commit. Shared messages are settled at the end too
+    /// session's commit — unless the table is already large. Shared messages are settled at the end too
     /// (`projection::MessageCounts` tells which are shared without the index).
     pub fn begin_bulk(&self) -> Result<Checkpointer> {
         self.conn
             .execute_batch("PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 0;")?;
-        self.conn
-            .execute_batch("DROP INDEX IF EXISTS usage_observations_message;")?;
+        // Rebuilding the index at the end holds the write lock about 0.5 µs
+        // per row: on a database already this large, that would keep hooks
+        // waiting too long (issue 16), so the index stays and takes the
+        // inserts as they come.
+        let large: bool = self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM usage_observations LIMIT 1 OFFSET ?1)",
+            [KEEP_INDEX_ABOVE],
+            |r| r.get(0),
+        )?;
+        if !large {
+            self.conn
+                .execute_batch("DROP INDEX IF EXISTS usage_observations_message;")?;
+        }
         Checkpointer::spawn(&self.path)
     }
 
