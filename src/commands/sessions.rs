@@ -6,13 +6,13 @@ use serde_json::Value;
 use super::Ctx;
 use crate::Exit;
 use crate::clock::parse_bound;
-pub(crate) use crate::output::records::session_json;
+use crate::output::records::session_record;
 use crate::output::{Column, col};
 use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON fields (one object per session): session_id, harness, project, project_slug, cwd, git_branch, harness_version, started_at, last_activity_at, status, status_at (the main agent's), agents, models, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens, records, unknown_records, synthetic_messages, degraded_lines."
+    after_long_help = crate::output::schema::help_fields("sessions")
 )]
 pub struct Args {
     /// Only this project (its name, or Claude Code's folder slug)
@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         .iter_mut()
         .map(|s| {
             s.status = watch.status(&s.status, s.status_at, s.last_activity_at);
-            Value::Object(session_json(s))
+            serde_json::to_value(session_record(s)).expect("a record is JSON")
         })
         .collect();
     ctx.out.records(COLUMNS, &rows)?;

@@ -2,6 +2,8 @@
 //! contracts. Commands build their records here (or from these pieces);
 //! the renderers in this module's siblings only lay them out.
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::clock::{Millis, format_instant};
@@ -49,26 +51,104 @@ pub fn put_cost(o: &mut Map<String, Value>, t: &Totals) {
     o.insert("unpriced_tokens".into(), json!(t.unpriced_tokens));
 }
 
-/// The JSON shape of a session (the documented contract).
+/// The name and version of `sessions --json`'s contract.
+pub const SESSION_SCHEMA: &str = "sessionkit.session/1";
+
+/// One session as `sessions` prints it (fields in name order).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRecord {
+    /// Agents in the session (the main agent included).
+    pub agents: i64,
+    pub cache_read_tokens: u64,
+    pub cache_write_1h_tokens: u64,
+    pub cache_write_5m_tokens: u64,
+    /// Cost in billionths of a dollar (exact); null when none of its messages is priced.
+    pub cost_nanousd: Option<i64>,
+    /// Cost in dollars, rounded to 6 decimals; null when none of its messages is priced.
+    pub cost_usd: Option<f64>,
+    /// The working directory the transcript names.
+    pub cwd: Option<String>,
+    /// Lines that could not be read (and were skipped).
+    pub degraded_lines: i64,
+    pub git_branch: Option<String>,
+    /// The harness that wrote it (claude-code).
+    pub harness: String,
+    pub harness_version: Option<String>,
+    pub input_tokens: u64,
+    pub last_activity_at: Option<String>,
+    /// Messages (each API message counted once).
+    pub messages: u64,
+    /// The models its messages used, sorted.
+    pub models: Vec<String>,
+    pub output_tokens: u64,
+    /// The project (the git repository's name, or the directory's).
+    pub project: Option<String>,
+    /// Claude Code's folder name for the project.
+    pub project_slug: String,
+    /// Transcript records read.
+    pub records: i64,
+    /// The contract and its version: `sessionkit.session/1`.
+    pub schema: String,
+    pub session_id: String,
+    pub started_at: Option<String>,
+    /// The main agent's status: working, waiting, completed, error or unknown.
+    pub status: String,
+    /// When that status was observed.
+    pub status_at: Option<String>,
+    /// Messages the harness made up (model `<synthetic>`), not billed.
+    pub synthetic_messages: i64,
+    pub total_tokens: u64,
+    /// Records of kinds sessionkit does not know (counted, skipped).
+    pub unknown_records: i64,
+    /// Tokens of messages that have no price.
+    pub unpriced_tokens: u64,
+}
+
+/// A session's record.
+pub fn session_record(s: &SessionRow) -> SessionRecord {
+    let t = &s.totals;
+    let b = t.tokens;
+    let priced = !(t.priced_messages == 0 && t.messages > 0);
+    SessionRecord {
+        agents: s.agents,
+        cache_read_tokens: b.cache_read,
+        cache_write_1h_tokens: b.cache_write_1h,
+        cache_write_5m_tokens: b.cache_write_5m,
+        cost_nanousd: priced.then_some(t.cost_nanousd),
+        cost_usd: priced.then(|| crate::pricing::usd(t.cost_nanousd)),
+        cwd: s.cwd.clone(),
+        degraded_lines: s.degraded_lines,
+        git_branch: s.git_branch.clone(),
+        harness: s.harness.clone(),
+        harness_version: s.harness_version.clone(),
+        input_tokens: b.input,
+        last_activity_at: s.last_activity_at.map(format_instant),
+        messages: t.messages,
+        models: s.models.clone(),
+        output_tokens: b.output,
+        project: s.project.clone(),
+        project_slug: s.project_slug.clone(),
+        records: s.records,
+        schema: SESSION_SCHEMA.to_string(),
+        session_id: s.session_id.clone(),
+        started_at: s.started_at.map(format_instant),
+        status: s.status.clone(),
+        status_at: s.status_at.map(format_instant),
+        synthetic_messages: s.synthetic_messages,
+        total_tokens: b.total(),
+        unknown_records: s.unknown_records,
+        unpriced_tokens: t.unpriced_tokens,
+    }
+}
+
+/// A session's fields as a JSON object, for records that add to them
+/// (`show`): the session record without its contract name.
 pub fn session_json(s: &SessionRow) -> Map<String, Value> {
-    let mut o = Map::new();
-    o.insert("session_id".into(), json!(s.session_id));
-    o.insert("harness".into(), json!(s.harness));
-    o.insert("project".into(), json!(s.project));
-    o.insert("project_slug".into(), json!(s.project_slug));
-    o.insert("cwd".into(), json!(s.cwd));
-    o.insert("git_branch".into(), json!(s.git_branch));
-    o.insert("harness_version".into(), json!(s.harness_version));
-    o.insert("started_at".into(), time(s.started_at));
-    o.insert("last_activity_at".into(), time(s.last_activity_at));
-    o.insert("status".into(), json!(s.status));
-    o.insert("status_at".into(), time(s.status_at));
-    o.insert("agents".into(), json!(s.agents));
-    o.insert("models".into(), json!(s.models));
-    put_totals(&mut o, &s.totals);
-    o.insert("records".into(), json!(s.records));
-    o.insert("unknown_records".into(), json!(s.unknown_records));
-    o.insert("synthetic_messages".into(), json!(s.synthetic_messages));
-    o.insert("degraded_lines".into(), json!(s.degraded_lines));
+    let Value::Object(mut o) = serde_json::to_value(session_record(s)).expect("a record is JSON")
+    else {
+        unreachable!("a struct serializes to an object")
+    };
+    o.remove("schema");
     o
 }

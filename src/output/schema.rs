@@ -7,11 +7,12 @@ use schemars::schema_for;
 use serde_json::Value;
 
 /// The commands whose JSON output has a schema.
-pub const TYPED: &[&str] = &["tree"];
+pub const TYPED: &[&str] = &["sessions", "tree"];
 
 /// The JSON Schema of `command`'s JSON output, if it has one.
 pub fn of(command: &str) -> Option<Value> {
     let schema = match command {
+        "sessions" => schema_for!(super::records::SessionRecord),
         "tree" => schema_for!(super::tree::TreeDoc),
         _ => return None,
     };
@@ -26,8 +27,12 @@ pub fn help_fields(command: &str) -> String {
     };
     let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
     let mut seen = Vec::new();
+    let unit = match command {
+        "tree" => "one document per session; --all: a list",
+        _ => "one object per session",
+    };
     format!(
-        "JSON (one document per session; --all: a list; `sessionkit schema {command}` prints the JSON Schema): {}",
+        "JSON ({unit}; `sessionkit schema {command}` prints the JSON Schema): {}",
         fields(&schema, &defs, &mut seen)
     )
 }

@@ -192,13 +192,44 @@ fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
 }
 
 #[test]
+fn sessions_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let schema = env.json(&["schema", "sessions"]);
+    assert_eq!(schema["title"], "SessionRecord");
+    let rows = env.json(&["sessions"]);
+    let rows = rows.as_array().unwrap();
+    assert!(rows.len() >= 4, "{}", rows.len());
+    let mut seen = BTreeSet::new();
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r["schema"], "sessionkit.session/1");
+        validate(r, &schema, &schema, &format!("[{i}]")).unwrap();
+        printed(r, &schema, &schema, "", &mut seen);
+    }
+    let missing: Vec<_> = promised(&schema).difference(&seen).cloned().collect();
+    assert!(
+        missing.is_empty(),
+        "named by the schema, never printed: {missing:?}"
+    );
+    // show prints the same session fields (and its own), without the
+    // sessions contract's name.
+    let show = env.json(&["show", rows[0]["session_id"].as_str().unwrap()]);
+    for (k, v) in rows[0].as_object().unwrap() {
+        if k != "schema" {
+            assert_eq!(&show[k], v, "{k}");
+        }
+    }
+    assert!(show.get("schema").is_none());
+}
+
+#[test]
 fn schema_names_the_typed_commands_and_refuses_others() {
     let env = Env::new();
-    let (code, _, err) = env.run(&["schema", "sessions"]);
+    let (code, _, err) = env.run(&["schema", "cost"]);
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"sessions\" has no JSON schema yet (typed so far: tree); its fields are listed in `sessionkit sessions --help`"
+        "sessionkit: \"cost\" has no JSON schema yet (typed so far: sessions, tree); its fields are listed in `sessionkit cost --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
