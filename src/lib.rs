@@ -21,6 +21,7 @@ pub mod transcript;
 use anyhow::Result;
 
 use crate::cli::{Cli, Command};
+use crate::continuity::memory::Settle;
 use crate::output::Output;
 
 /// How a command that did not fail ends.
@@ -78,9 +79,9 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Brief(a) => commands::brief::run(&ctx, &a),
         Command::Remember(a) => commands::memory::remember(&ctx, &a),
         Command::Revise(a) => commands::memory::revise(&ctx, &a),
-        Command::Resolve(a) => commands::memory::settle(&ctx, &a, "resolve"),
-        Command::Unresolve(a) => commands::memory::settle(&ctx, &a, "unresolve"),
-        Command::Archive(a) => commands::memory::settle(&ctx, &a, "archive"),
+        Command::Resolve(a) => commands::memory::settle(&ctx, &a, Settle::Resolve),
+        Command::Unresolve(a) => commands::memory::settle(&ctx, &a, Settle::Unresolve),
+        Command::Archive(a) => commands::memory::settle(&ctx, &a, Settle::Archive),
         Command::Recall(a) => commands::memory::recall(&ctx, &a),
         Command::Memories(a) => commands::memory::memories(&ctx, &a),
         Command::Memory(a) => commands::memory::memory(&ctx, &a),

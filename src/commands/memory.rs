@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::{Ctx, time};
 use crate::Exit;
 use crate::clock::{Millis, now, parse_bound, parse_instant, with_instant};
-use crate::continuity::memory::{Draft, check, parse_due};
+use crate::continuity::memory::{Draft, Settle, check, parse_due};
 use crate::output::{Column, col};
 use crate::store::Store;
 use crate::store::memories::{
@@ -242,7 +242,7 @@ pub struct IdArgs {
 }
 
 /// `resolve`, `unresolve` and `archive`.
-pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: &str) -> Result<Exit> {
+pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: Settle) -> Result<Exit> {
     let now = now();
     let mut store = ctx.open_writer()?;
     let id = store.resolve_memory(&a.id)?;

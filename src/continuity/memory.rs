@@ -119,6 +119,45 @@ pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     a.intersection(b).count() as f64 / union as f64
 }
 
+/// The verbs that settle a memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle {
+    Resolve,
+    Unresolve,
+    Archive,
+}
+
+/// What settling a memory does (study B3, B4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettlePlan {
+    /// A commitment moves to this status (`commitment_transition` decides
+    /// whether that is legal, a no-op, or which event it writes).
+    Commitment(&'static str),
+    /// The memory is archived (a no-op when it already is).
+    Archive,
+}
+
+/// Which verb applies to which memory: every verb moves a commitment
+/// (resolve → resolved, unresolve → open, archive → expired); otherwise
+/// archive applies to any kind, resolve only to a blocker (which it
+/// archives), and unresolve to none.
+pub fn settle_plan(verb: Settle, kind: &str, is_commitment: bool) -> Result<SettlePlan> {
+    if is_commitment {
+        return Ok(SettlePlan::Commitment(match verb {
+            Settle::Resolve => "resolved",
+            Settle::Unresolve => "open",
+            Settle::Archive => "expired",
+        }));
+    }
+    match (verb, kind) {
+        (Settle::Resolve, "blocker") | (Settle::Archive, _) => Ok(SettlePlan::Archive),
+        (Settle::Resolve, kind) => {
+            bail!("resolve applies to commitments and blockers, not a {kind}: use archive")
+        }
+        (Settle::Unresolve, kind) => bail!("unresolve applies to commitments, not a {kind}"),
+    }
+}
+
 /// Commitment statuses (study B3).
 pub const COMMITMENT_STATUSES: [&str; 4] = ["open", "waiting", "resolved", "expired"];
 
@@ -190,6 +229,47 @@ pub fn utility(raw: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every verb on every kind: the plan, or why not (study B3, B4).
+    #[test]
+    fn which_verb_applies_to_which_memory() {
+        use Settle::*;
+        for (verb, to) in [
+            (Resolve, "resolved"),
+            (Unresolve, "open"),
+            (Archive, "expired"),
+        ] {
+            assert_eq!(
+                settle_plan(verb, "commitment", true).unwrap(),
+                SettlePlan::Commitment(to)
+            );
+        }
+        for kind in [
+            "note",
+            "decision",
+            "constraint",
+            "blocker",
+            "finding",
+            "stage",
+        ] {
+            assert_eq!(
+                settle_plan(Archive, kind, false).unwrap(),
+                SettlePlan::Archive
+            );
+            assert_eq!(
+                settle_plan(Unresolve, kind, false).unwrap_err().to_string(),
+                format!("unresolve applies to commitments, not a {kind}")
+            );
+        }
+        assert_eq!(
+            settle_plan(Resolve, "blocker", false).unwrap(),
+            SettlePlan::Archive
+        );
+        assert_eq!(
+            settle_plan(Resolve, "note", false).unwrap_err().to_string(),
+            "resolve applies to commitments and blockers, not a note: use archive"
+        );
+    }
 
     /// Issue 15: `remember --due 3é` panicked (a byte slice inside a
     /// character); a span past the end of time panicked on overflow.

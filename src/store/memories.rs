@@ -9,8 +9,8 @@ use super::Store;
 use super::runs::{attach, check_run};
 use crate::clock::{Millis, format_instant};
 use crate::continuity::memory::{
-    self, NEAR_DUPLICATE, NewMemory, Transition, commitment_transition, content_hash, decay,
-    demand_weight, similarity, words,
+    self, NEAR_DUPLICATE, NewMemory, Settle, SettlePlan, Transition, commitment_transition,
+    content_hash, decay, demand_weight, similarity, words,
 };
 
 /// A query word must be in more memories than this (and in over a tenth of
@@ -663,7 +663,7 @@ impl Store {
 
     /// `resolve`, `unresolve`, `archive` (study B3, B4). Returns whether
     /// anything changed (a no-op writes nothing).
-    pub fn settle_memory(&mut self, id: &str, verb: &str, who: &Actor<'_>) -> Result<bool> {
+    pub fn settle_memory(&mut self, id: &str, verb: Settle, who: &Actor<'_>) -> Result<bool> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -676,30 +676,18 @@ impl Store {
             }
             .into());
         }
+        let plan = memory::settle_plan(verb, &m.kind, m.commitment.is_some())?;
         let mut prov = Provenance::start(&tx, who, &m.project)?;
-        let changed = if m.commitment.is_some() {
-            let to = match verb {
-                "resolve" => "resolved",
-                "unresolve" => "open",
-                _ => "expired",
-            };
-            move_commitment(&tx, &mut prov, id, to, who)?
-        } else {
-            match (verb, m.kind.as_str()) {
-                ("resolve", "blocker") | ("archive", _) => {
-                    if m.status == "archived" {
-                        false
-                    } else {
-                        tx.prepare_cached("UPDATE memories SET status = 'archived', updated_at = ?2 WHERE memory_id = ?1")?
-                            .execute(params![id, who.now])?;
-                        add_event(&tx, &mut prov, id, "archive", who, None)?;
-                        true
-                    }
-                }
-                ("resolve", kind) => {
-                    bail!("resolve applies to commitments and blockers, not a {kind}: use archive")
-                }
-                (_, kind) => bail!("unresolve applies to commitments, not a {kind}"),
+        let changed = match plan {
+            SettlePlan::Commitment(to) => move_commitment(&tx, &mut prov, id, to, who)?,
+            SettlePlan::Archive if m.status == "archived" => false,
+            SettlePlan::Archive => {
+                tx.prepare_cached(
+                    "UPDATE memories SET status = 'archived', updated_at = ?2 WHERE memory_id = ?1",
+                )?
+                .execute(params![id, who.now])?;
+                add_event(&tx, &mut prov, id, "archive", who, None)?;
+                true
             }
         };
         tx.commit()?;
