@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 
 use crate::store::Store;
 
@@ -18,6 +18,28 @@ pub fn project_of(store: &Store, cwd: &str) -> Result<String> {
     }
     let p = compute(Path::new(cwd));
     store.remember_project(cwd, &p)?;
+    Ok(p)
+}
+
+/// The project a command works on: `given` (`--project`), else the
+/// directory's (`dir`, the current one when `None`). An error when the
+/// directory names none (the file system root is `unknown`): every command
+/// that takes a project decides it here.
+pub fn chosen(store: &Store, given: Option<&str>, dir: Option<&Path>) -> Result<String> {
+    if let Some(p) = given {
+        return Ok(p.to_string());
+    }
+    let cwd = match dir {
+        Some(d) => d.to_path_buf(),
+        None => std::env::current_dir().context("reading the current directory")?,
+    };
+    let p = project_of(store, &cwd.to_string_lossy())?;
+    if p.is_empty() || p == "unknown" {
+        bail!(
+            "cannot name a project for {}: pass --project",
+            cwd.display()
+        );
+    }
     Ok(p)
 }
 

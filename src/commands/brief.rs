@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::Ctx;
@@ -13,7 +13,6 @@ use crate::continuity::brief::{Built, Request, build};
 use crate::continuity::briefing::{Limits, Section};
 use crate::hooks::Harness;
 use crate::output::Format;
-use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -41,18 +40,6 @@ pub struct Args {
     /// No budget and no ceiling: every candidate
     #[arg(long)]
     pub full: bool,
-}
-
-/// The project of `cwd` as DESIGN.md defines it.
-pub(crate) fn project_for(store: &Store, cwd: &std::path::Path) -> Result<String> {
-    let p = crate::project::project_of(store, &cwd.to_string_lossy())?;
-    if p.is_empty() || p == "unknown" {
-        bail!(
-            "cannot name a project for {}: pass --project",
-            cwd.display()
-        );
-    }
-    Ok(p)
 }
 
 fn explain_lines(b: &Built, limits: &Limits) -> String {
@@ -86,14 +73,7 @@ fn explain_lines(b: &Built, limits: &Limits) -> String {
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let now = crate::clock::now();
     let store = ctx.open()?;
-    let project = match (&a.project, &a.cwd) {
-        (Some(p), _) => p.clone(),
-        (None, Some(dir)) => project_for(&store, dir)?,
-        (None, None) => project_for(
-            &store,
-            &std::env::current_dir().context("reading the current directory")?,
-        )?,
-    };
+    let project = crate::project::chosen(&store, a.project.as_deref(), a.cwd.as_deref())?;
     let harness = match &a.harness {
         Some(h) => Some(
             <Harness as clap::ValueEnum>::from_str(h, true).map_err(|_| {

@@ -26,22 +26,6 @@ fn cli_actor<'a>(store: &Store, run: Option<&'a str>, now: Millis) -> Result<Act
     })
 }
 
-/// The project: `--project`, else the current directory's (DESIGN.md).
-fn project_arg(store: &Store, given: Option<&str>) -> Result<String> {
-    if let Some(p) = given {
-        return Ok(p.to_string());
-    }
-    let cwd = std::env::current_dir().context("reading the current directory")?;
-    let p = crate::project::project_of(store, &cwd.to_string_lossy())?;
-    if p.is_empty() {
-        bail!(
-            "cannot name a project for {}: pass --project",
-            cwd.display()
-        );
-    }
-    Ok(p)
-}
-
 #[derive(Debug, clap::Args)]
 #[command(
     after_long_help = "Prints the new id (or the identical live memory's id). With --format: the memory. JSON fields of a memory: memory_id, kind, topic, description, content (listings: only with --full), project, scope, tags, status (active|archived), state (the commitment status, superseded, or the status), pinned, redacted, supersedes, valid_from, valid_to, created_at, updated_at, due_at, commitment ({status, due_at, owner, resolved_at, updated_at} or null)."
@@ -106,7 +90,7 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     // Everything else is checked before the directory's project is looked up
     // (and remembered), so bad input changes nothing.
     check(&draft)?;
-    draft.project = project_arg(&store, a.project.as_deref())?;
+    draft.project = crate::project::chosen(&store, a.project.as_deref(), None)?;
     let m = check(&draft)?;
     let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
     let id = match store.remember(&m, a.force, &who)? {

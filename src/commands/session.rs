@@ -1,7 +1,7 @@
 //! `sessionkit session open|heartbeat|close|show|list|events`: agent runs,
 //! addressed by their natural key `--agent A --session-id S` (issue 7).
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
 use super::{Ctx, time};
@@ -177,17 +177,10 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 })
                 .transpose()?;
             // Looked up (and remembered) only once the rest is known good.
-            let project = match &o.project {
-                Some(p) => Some(p.clone()),
-                None => {
-                    let cwd = std::env::current_dir().context("reading the current directory")?;
-                    Some(crate::project::project_of(&store, &cwd.to_string_lossy())?)
-                        .filter(|p| !p.is_empty())
-                }
-            };
-            if project.as_deref() == Some("unknown") {
+            if o.project.as_deref() == Some("unknown") {
                 bail!("\"unknown\" is not a project name: pass --project");
             }
+            let project = Some(crate::project::chosen(&store, o.project.as_deref(), None)?);
             let req = OpenRequest {
                 agent,
                 session_id,

@@ -1671,3 +1671,48 @@ fn csv_listings_escape_control_characters() {
     assert!(!json.contains('\u{1b}'), "{json:?}");
     assert!(json.contains("red \\u001b[31malert\\u0007"), "{json}");
 }
+
+/// Issue 17: every command that takes a project decides it one way
+/// (`project::chosen`): remember, brief and session open, run in the same
+/// directory without --project, name the same project.
+#[test]
+fn remember_brief_and_session_open_name_the_same_project_for_a_directory() {
+    let env = Env::new();
+    let dir = env.path("work/shopdir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let out = env.cmd().current_dir(&dir).args(args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let m = run(&[
+        "remember",
+        "--kind",
+        "constraint",
+        "--topic",
+        "t",
+        "--content",
+        "c",
+        "--json",
+    ]);
+    assert_eq!(m["project"], "shopdir");
+    let s = run(&[
+        "session",
+        "open",
+        "--agent",
+        "claude-code",
+        "--session-id",
+        "s-9",
+        "--source",
+        "startup",
+        "--json",
+    ]);
+    assert_eq!(s["project"], "shopdir");
+    let b = run(&["brief", "--json"]);
+    assert_eq!(b["project"], "shopdir", "{b}");
+}
