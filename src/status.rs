@@ -15,7 +15,18 @@
 use crate::clock::Millis;
 
 /// What an agent is doing, as far as the evidence says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Status {
     Working,
     Waiting,
@@ -54,7 +65,18 @@ impl Status {
 }
 
 /// What set a status (stored as `agents.outcome_cause`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Cause {
     /// Transcript records: the agent was active at its last record.
     Transcript,
@@ -247,6 +269,17 @@ pub fn shown(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The JSON names (the typed records' contract) are the stored names.
+    #[test]
+    fn json_names_are_the_stored_names() {
+        for v in Status::ALL {
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
+        for c in Cause::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.as_str());
+        }
+    }
 
     fn ev(status: Status, at: i64, cause: Cause) -> Evidence {
         Evidence::new(status, Some(at), cause)

@@ -2,20 +2,20 @@
 //! their user, finished or silent, with the age of the evidence.
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Ctx, time};
+use super::Ctx;
 use crate::Exit;
-use crate::clock::{Millis, now};
+use crate::clock::now;
+use crate::output::records::agent_status_record;
 use crate::output::{Column, col};
-use crate::store::events::LiveRow;
 
 /// Lists live agents (working or waiting). An agent whose last evidence is
 /// older than the watchdog window shows as unknown even before `sweep`
 /// records it.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON fields (one object per agent): session_id, agent_id, agent (\"main\" or the id), parent_agent_id, agent_type, project, status (working|waiting|completed|error|unknown), status_at, evidence (transcript, tool_result, subagent_stop, stop_hook, watchdog, ...), last_activity_at, age, age_ms, total_tokens, cost_usd."
+    after_long_help = crate::output::schema::help_fields("status")
 )]
 pub struct Args {
     /// Include finished and silent agents (completed, error, unknown)
@@ -38,44 +38,15 @@ const COLUMNS: &[Column] = &[
     col("total_tokens", "tokens"),
 ];
 
-/// A span of milliseconds as people read it: 45s, 3m12s, 5h03m, 12d04h.
-pub(crate) fn age(ms: Millis) -> String {
-    let s = ms.max(0) / 1000;
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
-        3600..86_400 => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d{:02}h", s / 86_400, s % 86_400 / 3600),
-    }
-}
-
-fn row_json(r: &LiveRow, now: Millis) -> Value {
-    let evidence_at = crate::status::last_evidence(r.status.at, r.last_activity_at);
-    let main = r.agent_id == r.session_id;
-    json!({
-        "session_id": r.session_id,
-        "agent_id": r.agent_id,
-        "agent": if main { "main".to_string() } else { r.agent_id.clone() },
-        "parent_agent_id": r.parent_agent_id,
-        "agent_type": r.agent_type,
-        "project": r.project,
-        "status": r.status.status.as_str(),
-        "status_at": time(r.status.at),
-        "evidence": r.status.cause.as_str(),
-        "last_activity_at": time(r.last_activity_at),
-        "age": evidence_at.map(|t| age(now - t)),
-        "age_ms": evidence_at.map(|t| now - t),
-        "total_tokens": r.totals.tokens.total(),
-        "cost_usd": crate::pricing::usd(r.totals.cost_nanousd),
-    })
-}
-
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let store = ctx.open()?;
     let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = now();
     let rows = store.live(args.all, args.project.as_deref(), now, window)?;
-    let json: Vec<Value> = rows.iter().map(|r| row_json(r, now)).collect();
+    let json: Vec<Value> = rows
+        .iter()
+        .map(|r| serde_json::to_value(agent_status_record(r, now)).expect("a record is JSON"))
+        .collect();
     ctx.out.records(COLUMNS, &json)?;
     let waiting = store.sessions_only_in_hooks(10_000)?;
     if waiting > 0 {
@@ -115,7 +86,7 @@ mod tests {
             (86_400_000 * 12 + 3_600_000 * 4, "12d04h"),
         ];
         for (ms, want) in cases {
-            assert_eq!(super::age(ms), want);
+            assert_eq!(crate::output::records::age(ms), want);
         }
     }
 }

@@ -7,12 +7,13 @@ use schemars::schema_for;
 use serde_json::Value;
 
 /// The commands whose JSON output has a schema.
-pub const TYPED: &[&str] = &["sessions", "tree"];
+pub const TYPED: &[&str] = &["sessions", "status", "tree"];
 
 /// The JSON Schema of `command`'s JSON output, if it has one.
 pub fn of(command: &str) -> Option<Value> {
     let schema = match command {
         "sessions" => schema_for!(super::records::SessionRecord),
+        "status" => schema_for!(super::records::AgentStatusRecord),
         "tree" => schema_for!(super::tree::TreeDoc),
         _ => return None,
     };
@@ -29,6 +30,7 @@ pub fn help_fields(command: &str) -> String {
     let mut seen = Vec::new();
     let unit = match command {
         "tree" => "one document per session; --all: a list",
+        "status" => "one object per agent",
         _ => "one object per session",
     };
     format!(

@@ -161,27 +161,51 @@ fn printed(
     }
 }
 
+/// Checks records against `command`'s schema: each names `contract`, each
+/// is valid, and every field the schema names is printed by one of them.
+fn holds_contract(env: &Env, command: &str, title: &str, contract: &str, records: &[Value]) {
+    let schema = env.json(&["schema", command]);
+    assert_eq!(schema["title"], title);
+    let mut seen = BTreeSet::new();
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(r["schema"], contract);
+        validate(r, &schema, &schema, &format!("[{i}]")).unwrap();
+        printed(r, &schema, &schema, "", &mut seen);
+    }
+    let missing: Vec<_> = promised(&schema).difference(&seen).cloned().collect();
+    assert!(
+        missing.is_empty(),
+        "{command}: named by the schema, never printed: {missing:?}"
+    );
+}
+
+#[test]
+fn status_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    env.ingest(&fixtures().join("../../claude-tree/projects"));
+    let rows = env.json(&["status", "--all"]);
+    let rows = rows.as_array().unwrap();
+    assert!(rows.len() >= 10, "{}", rows.len());
+    holds_contract(
+        &env,
+        "status",
+        "AgentStatusRecord",
+        "sessionkit.status/1",
+        rows,
+    );
+}
+
 #[test]
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
     env.ingest(&fixtures().join("../../claude-tree/projects"));
-    let schema = env.json(&["schema", "tree"]);
-    assert_eq!(schema["title"], "TreeDoc");
     let docs = env.json(&["tree", "--all"]);
     let docs = docs.as_array().unwrap();
     assert!(docs.len() >= 4, "{}", docs.len());
-    let mut seen = BTreeSet::new();
-    for (i, d) in docs.iter().enumerate() {
-        assert_eq!(d["schema"], "sessionkit.tree/1");
-        validate(d, &schema, &schema, &format!("[{i}]")).unwrap();
-        printed(d, &schema, &schema, "", &mut seen);
-    }
-    let missing: Vec<_> = promised(&schema).difference(&seen).cloned().collect();
-    assert!(
-        missing.is_empty(),
-        "named by the schema, never printed: {missing:?}"
-    );
+    holds_contract(&env, "tree", "TreeDoc", "sessionkit.tree/1", docs);
+    let schema = env.json(&["schema", "tree"]);
     // The validator refuses what the contract does not allow.
     let mut bad = docs[0].clone();
     bad["roots"][0]["total_tokens"] = 5.into();
@@ -195,21 +219,15 @@ fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
 fn sessions_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
-    let schema = env.json(&["schema", "sessions"]);
-    assert_eq!(schema["title"], "SessionRecord");
     let rows = env.json(&["sessions"]);
     let rows = rows.as_array().unwrap();
     assert!(rows.len() >= 4, "{}", rows.len());
-    let mut seen = BTreeSet::new();
-    for (i, r) in rows.iter().enumerate() {
-        assert_eq!(r["schema"], "sessionkit.session/1");
-        validate(r, &schema, &schema, &format!("[{i}]")).unwrap();
-        printed(r, &schema, &schema, "", &mut seen);
-    }
-    let missing: Vec<_> = promised(&schema).difference(&seen).cloned().collect();
-    assert!(
-        missing.is_empty(),
-        "named by the schema, never printed: {missing:?}"
+    holds_contract(
+        &env,
+        "sessions",
+        "SessionRecord",
+        "sessionkit.session/1",
+        rows,
     );
     // show prints the same session fields (and its own), without the
     // sessions contract's name.
@@ -229,7 +247,7 @@ fn schema_names_the_typed_commands_and_refuses_others() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"cost\" has no JSON schema yet (typed so far: sessions, tree); its fields are listed in `sessionkit cost --help`"
+        "sessionkit: \"cost\" has no JSON schema yet (typed so far: sessions, status, tree); its fields are listed in `sessionkit cost --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
