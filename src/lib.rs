@@ -8,6 +8,7 @@ pub mod continuity;
 pub mod corpus;
 pub mod hooks;
 pub mod ingest;
+pub mod integrity;
 pub mod output;
 pub mod pricing;
 pub mod project;

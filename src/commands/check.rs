@@ -2,16 +2,18 @@
 //! Exit 1 when it finds anything.
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Ctx;
 use super::{CorpusArgs, roots};
 use crate::Exit;
 use crate::ingest::{self, Finding, Options};
+use crate::output::records::finding_record;
 use crate::output::{Column, col};
 use crate::settings;
 
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = crate::output::schema::help_fields("check"))]
 pub struct Args {
     #[command(flatten)]
     pub corpus: CorpusArgs,
@@ -53,7 +55,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut labelled: Vec<Finding> = Vec::new();
     for l in store.degraded_lines(None)? {
         findings.push(Finding {
-            kind: "degraded-line",
+            kind: crate::integrity::FindingKind::DegradedLine,
             session_id: l.session_id,
             file: Some(l.file),
             line: Some(l.line),
@@ -63,9 +65,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     for (sid, f) in store.failures()? {
         findings.push(Finding {
             kind: if f.quarantined {
-                "quarantined"
+                crate::integrity::FindingKind::Quarantined
             } else {
-                "failed"
+                crate::integrity::FindingKind::Failed
             },
             session_id: sid,
             file: None,
@@ -75,7 +77,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     }
     for (model, messages, tokens) in store.unpriced_models()? {
         findings.push(Finding {
-            kind: "unpriced-model",
+            kind: crate::integrity::FindingKind::UnpricedModel,
             session_id: String::new(),
             file: None,
             line: None,
@@ -85,7 +87,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     for r in store.reported_costs(None)? {
         if let Some(detail) = cost_difference(&store, &r)? {
             findings.push(Finding {
-                kind: "harness-cost-mismatch",
+                kind: crate::integrity::FindingKind::HarnessCostMismatch,
                 session_id: r.session_id.clone(),
                 file: None,
                 line: None,
@@ -96,7 +98,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     findings.extend(spool_findings(&ctx.db)?);
     for sid in store.rollup_mismatches()? {
         findings.push(Finding {
-            kind: "rollup-mismatch",
+            kind: crate::integrity::FindingKind::RollupMismatch,
             session_id: sid,
             file: None,
             line: None,
@@ -130,14 +132,19 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         labelled = r.findings;
     }
     findings.sort_by(|a, b| {
-        (a.kind, &a.session_id, &a.file, a.line).cmp(&(b.kind, &b.session_id, &b.file, b.line))
+        (a.kind.as_str(), &a.session_id, &a.file, a.line).cmp(&(
+            b.kind.as_str(),
+            &b.session_id,
+            &b.file,
+            b.line,
+        ))
     });
     // Label mismatches are listed; only the accuracy threshold decides the exit.
     let failing = !findings.is_empty() || below;
     findings.extend(labelled);
     let rows: Vec<Value> = findings
         .iter()
-        .map(|f| json!({"kind": f.kind, "session_id": f.session_id, "file": f.file, "line": f.line, "detail": f.detail}))
+        .map(|f| serde_json::to_value(finding_record(f)).expect("a record is JSON"))
         .collect();
     ctx.out.records(COLUMNS, &rows)?;
     if !failing {
@@ -157,7 +164,7 @@ fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
     let mut out = Vec::new();
     if w.events > 0 {
         out.push(Finding {
-            kind: "spooled-events",
+            kind: crate::integrity::FindingKind::SpooledEvents,
             session_id: String::new(),
             file: Some(crate::store::spool::path_for(db).display().to_string()),
             line: None,
@@ -169,7 +176,7 @@ fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
     }
     if w.rejected > 0 {
         out.push(Finding {
-            kind: "spool-rejected",
+            kind: crate::integrity::FindingKind::SpoolRejected,
             session_id: String::new(),
             file: Some(crate::store::spool::rejected_path_for(db).display().to_string()),
             line: None,

@@ -69,7 +69,7 @@ pub fn compare(store: &Store, dir: &Path) -> Result<LabelReport> {
                 .as_deref()
                 .map_or("no parent".to_string(), |p| format!("parent {p}"));
             report.findings.push(Finding {
-                kind: "label-mismatch",
+                kind: crate::integrity::FindingKind::LabelMismatch,
                 session_id: labels.session_id.clone(),
                 file: Some(name.clone()),
                 line: None,
@@ -78,7 +78,7 @@ pub fn compare(store: &Store, dir: &Path) -> Result<LabelReport> {
         }
         for agent in stored.keys().filter(|a| !labels.parents.contains_key(*a)) {
             report.findings.push(Finding {
-                kind: "label-missing",
+                kind: crate::integrity::FindingKind::LabelMissing,
                 session_id: labels.session_id.clone(),
                 file: Some(name.clone()),
                 line: None,

@@ -11,17 +11,7 @@ use crate::corpus;
 use crate::store::Store;
 use crate::transcript::Buckets;
 
-/// One thing `check` found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// `degraded-line`, `failed`, `quarantined`, `stale`, `not-ingested`,
-    /// `recount-mismatch`, `skipped`.
-    pub kind: &'static str,
-    pub session_id: String,
-    pub file: Option<String>,
-    pub line: Option<i64>,
-    pub detail: String,
-}
+pub use crate::integrity::{Finding, FindingKind};
 
 fn describe(m: &BTreeMap<String, (String, String, Buckets)>) -> String {
     let mut t = Buckets::default();
@@ -40,15 +30,14 @@ fn describe(m: &BTreeMap<String, (String, String, Buckets)>) -> String {
     )
 }
 
-impl Finding {
-    fn file(kind: &'static str, session_id: &str, file: &str, detail: String) -> Finding {
-        Finding {
-            kind,
-            session_id: session_id.to_string(),
-            file: Some(file.to_string()),
-            line: None,
-            detail,
-        }
+/// A finding about a whole file.
+fn file_finding(kind: FindingKind, session_id: &str, file: &str, detail: String) -> Finding {
+    Finding {
+        kind,
+        session_id: session_id.to_string(),
+        file: Some(file.to_string()),
+        line: None,
+        detail,
     }
 }
 
@@ -64,7 +53,7 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
             continue;
         }
         out.push(Finding {
-            kind: "skipped",
+            kind: FindingKind::Skipped,
             session_id: String::new(),
             file: Some(s.path.clone()),
             line: None,
@@ -82,8 +71,8 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
     for (sid, files) in &d.sessions {
         if !known.contains(sid) {
             if !failures.contains_key(sid) {
-                out.push(Finding::file(
-                    "not-ingested",
+                out.push(file_finding(
+                    FindingKind::NotIngested,
                     sid,
                     &files.main.rel,
                     "on disk but not in the database: run `sessionkit ingest`".into(),
@@ -92,8 +81,8 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
             continue;
         }
         if checkpoints.get(sid) != Some(&corpus::fingerprint(files)) {
-            out.push(Finding::file(
-                "stale",
+            out.push(file_finding(
+                FindingKind::Stale,
                 sid,
                 &files.main.rel,
                 "files changed since the last ingest: run `sessionkit ingest`".into(),
@@ -107,8 +96,8 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
                     "files cannot be read now: {}",
                     crate::text::sanitize_reason(&reason)
                 );
-                out.push(Finding::file(
-                    "recount-mismatch",
+                out.push(file_finding(
+                    FindingKind::RecountMismatch,
                     sid,
                     &files.main.rel,
                     detail,
@@ -133,8 +122,8 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
                 describe(&from_files),
                 describe(&from_db)
             );
-            out.push(Finding::file(
-                "recount-mismatch",
+            out.push(file_finding(
+                FindingKind::RecountMismatch,
                 sid,
                 &files.main.rel,
                 detail,

@@ -221,3 +221,35 @@ pub fn age(ms: Millis) -> String {
         _ => format!("{}d{:02}h", s / 86_400, s % 86_400 / 3600),
     }
 }
+
+/// The name and version of `check --json`'s contract.
+pub const CHECK_SCHEMA: &str = "sessionkit.check/1";
+
+/// One thing `check` found (fields in name order).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindingRecord {
+    /// What was found, in words.
+    pub detail: String,
+    /// The file it is about, when it is about one.
+    pub file: Option<String>,
+    pub kind: crate::integrity::FindingKind,
+    /// The line (1-based), when it is about one.
+    pub line: Option<i64>,
+    /// The contract and its version: `sessionkit.check/1`.
+    pub schema: String,
+    /// The session it is about; empty when it is about no session.
+    pub session_id: String,
+}
+
+/// A finding's record.
+pub fn finding_record(f: &crate::integrity::Finding) -> FindingRecord {
+    FindingRecord {
+        detail: f.detail.clone(),
+        file: f.file.clone(),
+        kind: f.kind,
+        line: f.line,
+        schema: CHECK_SCHEMA.to_string(),
+        session_id: f.session_id.clone(),
+    }
+}

@@ -7,11 +7,12 @@ use schemars::schema_for;
 use serde_json::Value;
 
 /// The commands whose JSON output has a schema.
-pub const TYPED: &[&str] = &["sessions", "status", "tree"];
+pub const TYPED: &[&str] = &["check", "sessions", "status", "tree"];
 
 /// The JSON Schema of `command`'s JSON output, if it has one.
 pub fn of(command: &str) -> Option<Value> {
     let schema = match command {
+        "check" => schema_for!(super::records::FindingRecord),
         "sessions" => schema_for!(super::records::SessionRecord),
         "status" => schema_for!(super::records::AgentStatusRecord),
         "tree" => schema_for!(super::tree::TreeDoc),
@@ -31,6 +32,7 @@ pub fn help_fields(command: &str) -> String {
     let unit = match command {
         "tree" => "one document per session; --all: a list",
         "status" => "one object per agent",
+        "check" => "one object per finding",
         _ => "one object per session",
     };
     format!(

@@ -197,6 +197,39 @@ fn status_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
 }
 
 #[test]
+fn check_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    let root = env.path("projects");
+    crate::common::copy_tree(&fixtures(), &root);
+    // Damage: a broken line in one session, and a file never ingested.
+    let file = std::fs::read_dir(root.join("-home-dev-alpha"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("{\"type\":\"assistant\",broken\n");
+    std::fs::write(&file, text).unwrap();
+    env.ingest(&root);
+    std::fs::write(
+        root.join("-home-dev-alpha/99999999-9999-4999-8999-999999999999.jsonl"),
+        "{\"type\":\"user\",\"sessionId\":\"99999999-9999-4999-8999-999999999999\",\"uuid\":\"u\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n",
+    )
+    .unwrap();
+    let (code, out, _) = env.run(&["check", "--json", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    let rows = rows.as_array().unwrap();
+    let kinds: BTreeSet<&str> = rows.iter().map(|r| r["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        BTreeSet::from(["degraded-line", "not-ingested"]),
+        "{out}"
+    );
+    holds_contract(&env, "check", "FindingRecord", "sessionkit.check/1", rows);
+}
+
+#[test]
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
@@ -247,7 +280,7 @@ fn schema_names_the_typed_commands_and_refuses_others() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"cost\" has no JSON schema yet (typed so far: sessions, status, tree); its fields are listed in `sessionkit cost --help`"
+        "sessionkit: \"cost\" has no JSON schema yet (typed so far: check, sessions, status, tree); its fields are listed in `sessionkit cost --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
