@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use super::{Ctx, put_totals};
 use crate::Exit;
 use crate::clock::parse_bound;
+use crate::output::records::{COST_SCHEMA, CostRecord, totals_fields};
 use crate::output::{Column, Format, col};
 use crate::pricing::cents;
 use crate::store::costs::{CostFilter, RowKeys};
@@ -56,9 +57,10 @@ impl Key {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(
-    after_long_help = "JSON fields (one object per group): the --by keys (day, week, month, session_id, project, harness, model, agent_type, agent_id), then messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens. cost_usd is null only when nothing in the group is priced. With --segments: segment (0, 1, ..., and \"total\"), starts_at, trigger, pre_tokens (of the compaction that opened it) and the same totals."
-)]
+#[command(after_long_help = format!(
+    "{}. cost_usd is null only when nothing in the group is priced. With --segments: segment (0, 1, ..., and \"total\"), starts_at, trigger, pre_tokens (of the compaction that opened it) and the same totals.",
+    crate::output::schema::help_fields("cost")
+))]
 pub struct Args {
     /// Group by one or more keys, comma-separated (e.g. day,model)
     #[arg(long, value_enum, value_delimiter = ',', default_value = "day")]
@@ -151,6 +153,38 @@ fn segments(ctx: &Ctx, store: &crate::store::Store, session: &str) -> Result<Exi
     cols.extend(AMOUNTS);
     ctx.out.records(&cols, &rows)?;
     Ok(Exit::Success)
+}
+
+/// A group's record: its values of the `--by` keys, and its totals.
+fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
+    let mut r = CostRecord {
+        agent_id: None,
+        agent_type: None,
+        day: None,
+        harness: None,
+        model: None,
+        month: None,
+        project: None,
+        schema: COST_SCHEMA.to_string(),
+        session_id: None,
+        week: None,
+        totals: totals_fields(t),
+    };
+    for (k, v) in by.iter().zip(key) {
+        let slot = match k {
+            Key::Day => &mut r.day,
+            Key::Week => &mut r.week,
+            Key::Month => &mut r.month,
+            Key::Session => &mut r.session_id,
+            Key::Project => &mut r.project,
+            Key::Harness => &mut r.harness,
+            Key::Model => &mut r.model,
+            Key::AgentType => &mut r.agent_type,
+            Key::Agent => &mut r.agent_id,
+        };
+        *slot = Some(v.clone());
+    }
+    r
 }
 
 fn merge(t: &mut Totals, o: &Totals) {
@@ -267,12 +301,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         })?;
     }
     let row = |key: &[String], t: &Totals| -> Value {
-        let mut o = Map::new();
-        for (k, v) in args.by.iter().zip(key) {
-            o.insert(k.field().into(), json!(v));
-        }
-        put_totals(&mut o, t);
-        Value::Object(o)
+        serde_json::to_value(cost_record(&args.by, key, t)).expect("a record is JSON")
     };
     let mut rows: Vec<Value> = groups.iter().map(|(k, t)| row(k, t)).collect();
     let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();

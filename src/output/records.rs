@@ -4,7 +4,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::clock::{Millis, format_instant};
 use crate::store::reports::{SessionRow, Totals};
@@ -14,41 +14,12 @@ pub fn time(v: Option<Millis>) -> Value {
     v.map_or(Value::Null, |t| Value::String(format_instant(t)))
 }
 
-/// Adds the token fields every report uses to a JSON object.
+/// Adds the token fields every report uses (`TotalsFields`) to a JSON
+/// object, for records not typed yet.
 pub fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
-    let b = t.tokens;
-    o.insert("messages".into(), json!(t.messages));
-    o.insert("input_tokens".into(), json!(b.input));
-    o.insert("output_tokens".into(), json!(b.output));
-    o.insert("cache_write_5m_tokens".into(), json!(b.cache_write_5m));
-    o.insert("cache_write_1h_tokens".into(), json!(b.cache_write_1h));
-    o.insert("cache_read_tokens".into(), json!(b.cache_read));
-    o.insert("total_tokens".into(), json!(b.total()));
-    put_cost(o, t);
-}
-
-/// `cost_usd` (rounded to 6 decimals, for people and jq), `cost_nanousd` (the
-/// exact integer) and `unpriced_tokens`; the cost is null only when nothing in
-/// the row is priced (Decision 4).
-pub fn put_cost(o: &mut Map<String, Value>, t: &Totals) {
-    let none_priced = t.priced_messages == 0 && t.messages > 0;
-    o.insert(
-        "cost_usd".into(),
-        if none_priced {
-            Value::Null
-        } else {
-            json!(crate::pricing::usd(t.cost_nanousd))
-        },
-    );
-    o.insert(
-        "cost_nanousd".into(),
-        if none_priced {
-            Value::Null
-        } else {
-            json!(t.cost_nanousd)
-        },
-    );
-    o.insert("unpriced_tokens".into(), json!(t.unpriced_tokens));
+    if let Value::Object(m) = serde_json::to_value(totals_fields(t)).expect("a record is JSON") {
+        o.extend(m);
+    }
 }
 
 /// The name and version of `sessions --json`'s contract.
@@ -60,13 +31,6 @@ pub const SESSION_SCHEMA: &str = "sessionkit.session/1";
 pub struct SessionRecord {
     /// Agents in the session (the main agent included).
     pub agents: i64,
-    pub cache_read_tokens: u64,
-    pub cache_write_1h_tokens: u64,
-    pub cache_write_5m_tokens: u64,
-    /// Cost in billionths of a dollar (exact); null when none of its messages is priced.
-    pub cost_nanousd: Option<i64>,
-    /// Cost in dollars, rounded to 6 decimals; null when none of its messages is priced.
-    pub cost_usd: Option<f64>,
     /// The working directory the transcript names.
     pub cwd: Option<String>,
     /// Lines that could not be read (and were skipped).
@@ -75,13 +39,9 @@ pub struct SessionRecord {
     /// The harness that wrote it (claude-code).
     pub harness: String,
     pub harness_version: Option<String>,
-    pub input_tokens: u64,
     pub last_activity_at: Option<String>,
-    /// Messages (each API message counted once).
-    pub messages: u64,
     /// The models its messages used, sorted.
     pub models: Vec<String>,
-    pub output_tokens: u64,
     /// The project (the git repository's name, or the directory's).
     pub project: Option<String>,
     /// Claude Code's folder name for the project.
@@ -98,35 +58,23 @@ pub struct SessionRecord {
     pub status_at: Option<String>,
     /// Messages the harness made up (model `<synthetic>`), not billed.
     pub synthetic_messages: i64,
-    pub total_tokens: u64,
     /// Records of kinds sessionkit does not know (counted, skipped).
     pub unknown_records: i64,
-    /// Tokens of messages that have no price.
-    pub unpriced_tokens: u64,
+    #[serde(flatten)]
+    pub totals: TotalsFields,
 }
 
 /// A session's record.
 pub fn session_record(s: &SessionRow) -> SessionRecord {
-    let t = &s.totals;
-    let b = t.tokens;
-    let priced = !(t.priced_messages == 0 && t.messages > 0);
     SessionRecord {
         agents: s.agents,
-        cache_read_tokens: b.cache_read,
-        cache_write_1h_tokens: b.cache_write_1h,
-        cache_write_5m_tokens: b.cache_write_5m,
-        cost_nanousd: priced.then_some(t.cost_nanousd),
-        cost_usd: priced.then(|| crate::pricing::usd(t.cost_nanousd)),
         cwd: s.cwd.clone(),
         degraded_lines: s.degraded_lines,
         git_branch: s.git_branch.clone(),
         harness: s.harness.clone(),
         harness_version: s.harness_version.clone(),
-        input_tokens: b.input,
         last_activity_at: s.last_activity_at.map(format_instant),
-        messages: t.messages,
         models: s.models.clone(),
-        output_tokens: b.output,
         project: s.project.clone(),
         project_slug: s.project_slug.clone(),
         records: s.records,
@@ -136,9 +84,8 @@ pub fn session_record(s: &SessionRow) -> SessionRecord {
         status: s.status.clone(),
         status_at: s.status_at.map(format_instant),
         synthetic_messages: s.synthetic_messages,
-        total_tokens: b.total(),
         unknown_records: s.unknown_records,
-        unpriced_tokens: t.unpriced_tokens,
+        totals: totals_fields(&s.totals),
     }
 }
 
@@ -252,4 +199,82 @@ pub fn finding_record(f: &crate::integrity::Finding) -> FindingRecord {
         schema: CHECK_SCHEMA.to_string(),
         session_id: f.session_id.clone(),
     }
+}
+
+/// Token totals and cost, as every report row carries them (`put_totals`).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct TotalsFields {
+    pub cache_read_tokens: u64,
+    pub cache_write_1h_tokens: u64,
+    pub cache_write_5m_tokens: u64,
+    /// Cost in billionths of a dollar (exact); null when nothing in the row is priced.
+    pub cost_nanousd: Option<i64>,
+    /// Cost in dollars, rounded to 6 decimals; null when nothing in the row is priced.
+    pub cost_usd: Option<f64>,
+    pub input_tokens: u64,
+    /// Messages (each API message counted once).
+    pub messages: u64,
+    pub output_tokens: u64,
+    pub total_tokens: u64,
+    /// Tokens of messages that have no price.
+    pub unpriced_tokens: u64,
+}
+
+/// A row's totals fields.
+pub fn totals_fields(t: &Totals) -> TotalsFields {
+    let b = t.tokens;
+    let priced = !(t.priced_messages == 0 && t.messages > 0);
+    TotalsFields {
+        cache_read_tokens: b.cache_read,
+        cache_write_1h_tokens: b.cache_write_1h,
+        cache_write_5m_tokens: b.cache_write_5m,
+        cost_nanousd: priced.then_some(t.cost_nanousd),
+        cost_usd: priced.then(|| crate::pricing::usd(t.cost_nanousd)),
+        input_tokens: b.input,
+        messages: t.messages,
+        output_tokens: b.output,
+        total_tokens: b.total(),
+        unpriced_tokens: t.unpriced_tokens,
+    }
+}
+
+/// The name and version of `cost --json`'s contract.
+pub const COST_SCHEMA: &str = "sessionkit.cost/1";
+
+/// One group of `cost`: the keys it was grouped by (only those `--by`
+/// named), then its totals.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CostRecord {
+    /// `--by agent`: the agent's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// `--by agent-type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// `--by day`: YYYY-MM-DD in the zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day: Option<String>,
+    /// `--by harness`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<String>,
+    /// `--by model`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `--by month`: YYYY-MM in the zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub month: Option<String>,
+    /// `--by project`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// The contract and its version: `sessionkit.cost/1`.
+    pub schema: String,
+    /// `--by session`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// `--by week`: the ISO week's Monday, YYYY-MM-DD, in the zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub week: Option<String>,
+    #[serde(flatten)]
+    pub totals: TotalsFields,
 }

@@ -7,12 +7,13 @@ use schemars::schema_for;
 use serde_json::Value;
 
 /// The commands whose JSON output has a schema.
-pub const TYPED: &[&str] = &["check", "sessions", "status", "tree"];
+pub const TYPED: &[&str] = &["check", "cost", "sessions", "status", "tree"];
 
 /// The JSON Schema of `command`'s JSON output, if it has one.
 pub fn of(command: &str) -> Option<Value> {
     let schema = match command {
         "check" => schema_for!(super::records::FindingRecord),
+        "cost" => schema_for!(super::records::CostRecord),
         "sessions" => schema_for!(super::records::SessionRecord),
         "status" => schema_for!(super::records::AgentStatusRecord),
         "tree" => schema_for!(super::tree::TreeDoc),
@@ -33,6 +34,7 @@ pub fn help_fields(command: &str) -> String {
         "tree" => "one document per session; --all: a list",
         "status" => "one object per agent",
         "check" => "one object per finding",
+        "cost" => "one object per group; the --by keys appear when grouped by",
         _ => "one object per session",
     };
     format!(

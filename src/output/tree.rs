@@ -216,7 +216,7 @@ pub struct ReportedChild {
 }
 
 /// (cost_nanousd, cost_usd): null when nothing in the row is priced
-/// (Decision 4), as `output::records::put_cost` writes them.
+/// (Decision 4), as `output::records::totals_fields` writes them.
 fn cost(t: &Totals) -> (Option<i64>, Option<f64>) {
     if t.priced_messages == 0 && t.messages > 0 {
         (None, None)

@@ -230,6 +230,29 @@ fn check_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
 }
 
 #[test]
+fn cost_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    // Every key, across two groupings (each row carries only its own keys).
+    let mut rows = Vec::new();
+    for by in [
+        "day,week,month,session",
+        "project,harness,model,agent-type,agent",
+    ] {
+        let v = env.json(&["cost", "--by", by, "--tz", "UTC"]);
+        let got = v.as_array().unwrap().clone();
+        assert!(!got.is_empty(), "{by}");
+        for r in &got {
+            let keys = by.split(',').count();
+            // The totals' 10 fields, the schema, and exactly the keys asked for.
+            assert_eq!(r.as_object().unwrap().len(), 10 + 1 + keys, "{r}");
+        }
+        rows.extend(got);
+    }
+    holds_contract(&env, "cost", "CostRecord", "sessionkit.cost/1", &rows);
+}
+
+#[test]
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
@@ -276,11 +299,11 @@ fn sessions_output_is_valid_against_its_schema_and_prints_every_field_it_names()
 #[test]
 fn schema_names_the_typed_commands_and_refuses_others() {
     let env = Env::new();
-    let (code, _, err) = env.run(&["schema", "cost"]);
+    let (code, _, err) = env.run(&["schema", "memories"]);
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"cost\" has no JSON schema yet (typed so far: check, sessions, status, tree); its fields are listed in `sessionkit cost --help`"
+        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, cost, sessions, status, tree); its fields are listed in `sessionkit memories --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
