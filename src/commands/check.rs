@@ -13,7 +13,7 @@ use crate::output::{Column, col};
 use crate::settings;
 
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = crate::output::schema::help_fields("check"))]
+#[command(after_long_help = super::help_fields("check"))]
 pub struct Args {
     #[command(flatten)]
     pub corpus: CorpusArgs,

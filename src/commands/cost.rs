@@ -59,7 +59,7 @@ impl Key {
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = format!(
     "{}. cost_usd is null only when nothing in the group is priced. With --segments: segment (0, 1, ..., and \"total\"), starts_at, trigger, pre_tokens (of the compaction that opened it) and the same totals.",
-    crate::output::schema::help_fields("cost")
+    super::help_fields("cost")
 ))]
 pub struct Args {
     /// Group by one or more keys, comma-separated (e.g. day,model)

@@ -14,6 +14,7 @@ use crate::output::{Column, col};
 use crate::settings;
 
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = super::help_fields("ingest"))]
 pub struct Args {
     #[command(flatten)]
     pub corpus: CorpusArgs,

@@ -22,6 +22,7 @@ pub mod tree;
 use std::path::PathBuf;
 
 use anyhow::Result;
+use serde_json::Value;
 
 use crate::clock::Millis;
 use crate::output::Output;
@@ -127,6 +128,50 @@ pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
         }
     }
     Ok(v.parse()?)
+}
+
+/// The commands whose JSON output is typed, with a schema.
+pub(crate) const TYPED: &[&str] = &["check", "cost", "ingest", "sessions", "status", "tree"];
+
+/// `command`'s JSON contract: the JSON Schema of its records, and what one
+/// record is (for its help).
+pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
+    use crate::output::schema::json_schema;
+    use crate::output::{records, tree};
+    Some(match command {
+        "check" => (
+            json_schema::<records::FindingRecord>(),
+            "one object per finding",
+        ),
+        "cost" => (
+            json_schema::<records::CostRecord>(),
+            "one object per group; the --by keys appear when grouped by",
+        ),
+        "ingest" => (
+            json_schema::<crate::ingest::Summary>(),
+            "one summary per run",
+        ),
+        "sessions" => (
+            json_schema::<records::SessionRecord>(),
+            "one object per session",
+        ),
+        "status" => (
+            json_schema::<records::AgentStatusRecord>(),
+            "one object per agent",
+        ),
+        "tree" => (
+            json_schema::<tree::TreeDoc>(),
+            "one document per session; --all: a list",
+        ),
+        _ => return None,
+    })
+}
+
+/// A typed command's `--help` field list, from its schema.
+pub(crate) fn help_fields(command: &str) -> String {
+    contract(command)
+        .map(|(schema, unit)| crate::output::schema::help_text(command, unit, &schema))
+        .unwrap_or_default()
 }
 
 /// Bytes as text, or an error naming where they came from and what was not

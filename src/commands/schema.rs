@@ -3,7 +3,6 @@
 use anyhow::{Result, bail};
 
 use crate::Exit;
-use crate::output::schema;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -13,11 +12,11 @@ pub struct Args {
 }
 
 pub fn run(a: &Args) -> Result<Exit> {
-    let Some(s) = schema::of(&a.command) else {
+    let Some((s, _)) = super::contract(&a.command) else {
         bail!(
             "{:?} has no JSON schema yet (typed so far: {}); its fields are listed in `sessionkit {} --help`",
             a.command,
-            schema::TYPED.join(", "),
+            super::TYPED.join(", "),
             a.command
         );
     };

@@ -12,7 +12,7 @@ use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = crate::output::schema::help_fields("sessions")
+    after_long_help = super::help_fields("sessions")
 )]
 pub struct Args {
     /// Only this project (its name, or Claude Code's folder slug)

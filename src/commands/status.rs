@@ -15,7 +15,7 @@ use crate::output::{Column, col};
 /// records it.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = crate::output::schema::help_fields("status")
+    after_long_help = super::help_fields("status")
 )]
 pub struct Args {
     /// Include finished and silent agents (completed, error, unknown)

@@ -13,7 +13,7 @@ use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = crate::output::schema::help_fields("tree")
+    after_long_help = super::help_fields("tree")
 )]
 pub struct Args {
     /// Session id, or a unique prefix of one

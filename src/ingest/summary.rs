@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::corpus::{Skip, SkipReason};
 
 /// A session that failed this run, or sits in quarantine.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FailureNote {
     pub session_id: String,
     pub reason: String,
@@ -16,7 +17,7 @@ pub struct FailureNote {
 }
 
 /// One path a run did not read, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct SkippedPath {
     /// Relative to its corpus root.
     pub path: String,
@@ -26,9 +27,16 @@ pub struct SkippedPath {
     pub root: Option<usize>,
 }
 
+/// The name and version of the summary's contract (`ingest --json`, `replay --json`).
+pub const INGEST_SCHEMA: &str = "sessionkit.ingest/1";
+
 /// Counts of one run. Field names are the JSON contract.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Summary {
+    /// The contract and its version: `sessionkit.ingest/1`.
+    pub schema: &'static str,
+    /// Corpus roots read.
     pub roots: u64,
     #[serde(rename = "sessions_new")]
     pub new: u64,
@@ -62,6 +70,7 @@ pub struct Summary {
 impl Summary {
     pub fn new(roots: usize) -> Summary {
         Summary {
+            schema: INGEST_SCHEMA,
             roots: roots as u64,
             new: 0,
             updated: 0,

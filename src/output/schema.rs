@@ -1,45 +1,22 @@
-//! The JSON contracts of commands whose records are typed: their JSON
-//! Schema (`sessionkit schema COMMAND`), derived from the record types, and
-//! the field list `--help` shows, derived from the same schema, so the two
-//! cannot drift (issue 17).
+//! JSON Schemas of typed records, and the field list `--help` shows derived
+//! from one, so the two cannot drift (issue 17). Which command has which
+//! record is `commands::contract`.
 
-use schemars::schema_for;
 use serde_json::Value;
 
-/// The commands whose JSON output has a schema.
-pub const TYPED: &[&str] = &["check", "cost", "sessions", "status", "tree"];
-
-/// The JSON Schema of `command`'s JSON output, if it has one.
-pub fn of(command: &str) -> Option<Value> {
-    let schema = match command {
-        "check" => schema_for!(super::records::FindingRecord),
-        "cost" => schema_for!(super::records::CostRecord),
-        "sessions" => schema_for!(super::records::SessionRecord),
-        "status" => schema_for!(super::records::AgentStatusRecord),
-        "tree" => schema_for!(super::tree::TreeDoc),
-        _ => return None,
-    };
-    Some(serde_json::to_value(schema).expect("a schema is JSON"))
+/// `T`'s JSON Schema as JSON.
+pub fn json_schema<T: schemars::JsonSchema>() -> Value {
+    serde_json::to_value(schemars::schema_for!(T)).expect("a schema is JSON")
 }
 
-/// The field list for `command`'s `--help`: every property, nested shapes
-/// in braces, a shape met again named as such.
-pub fn help_fields(command: &str) -> String {
-    let Some(schema) = of(command) else {
-        return String::new();
-    };
+/// The field list for a command's `--help`, from its schema: every
+/// property, nested shapes in braces, a shape met again named as such.
+pub fn help_text(command: &str, unit: &str, schema: &Value) -> String {
     let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
     let mut seen = Vec::new();
-    let unit = match command {
-        "tree" => "one document per session; --all: a list",
-        "status" => "one object per agent",
-        "check" => "one object per finding",
-        "cost" => "one object per group; the --by keys appear when grouped by",
-        _ => "one object per session",
-    };
     format!(
         "JSON ({unit}; `sessionkit schema {command}` prints the JSON Schema): {}",
-        fields(&schema, &defs, &mut seen)
+        fields(schema, &defs, &mut seen)
     )
 }
 

@@ -253,6 +253,37 @@ fn cost_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
 }
 
 #[test]
+fn ingest_summary_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    let a = env.path("a");
+    crate::common::copy_tree(&fixtures(), &a);
+    // A second root with an empty transcript (skipped, named with its root)
+    // and one with a malformed line (a failure under --strict).
+    let b = env.path("b/-w-p");
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(b.join("aaaaaaaa-0000-4000-8000-00000000000e.jsonl"), "").unwrap();
+    std::fs::write(
+        b.join("aaaaaaaa-0000-4000-8000-00000000000f.jsonl"),
+        "{\"type\":\"assistant\",broken\n",
+    )
+    .unwrap();
+    let (code, out, _) = env.run(&[
+        "ingest",
+        "--json",
+        "--strict",
+        "--root",
+        a.to_str().unwrap(),
+        "--root",
+        env.path("b").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    let summary: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary["skipped_paths"][0]["root"], 1, "{out}");
+    assert_eq!(summary["failures"].as_array().unwrap().len(), 1, "{out}");
+    holds_contract(&env, "ingest", "Summary", "sessionkit.ingest/1", &[summary]);
+}
+
+#[test]
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
@@ -303,7 +334,7 @@ fn schema_names_the_typed_commands_and_refuses_others() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, cost, sessions, status, tree); its fields are listed in `sessionkit memories --help`"
+        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, cost, ingest, sessions, status, tree); its fields are listed in `sessionkit memories --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
