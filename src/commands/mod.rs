@@ -131,7 +131,9 @@ pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
 }
 
 /// The commands whose JSON output is typed, with a schema.
-pub(crate) const TYPED: &[&str] = &["check", "cost", "ingest", "sessions", "status", "tree"];
+pub(crate) const TYPED: &[&str] = &[
+    "check", "cost", "ingest", "sessions", "status", "sweep", "tree",
+];
 
 /// `command`'s JSON contract: the JSON Schema of its records, and what one
 /// record is (for its help).
@@ -158,6 +160,10 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         "status" => (
             json_schema::<records::AgentStatusRecord>(),
             "one object per agent",
+        ),
+        "sweep" => (
+            json_schema::<records::SweepChange>(),
+            "one object per change; action watchdog or lease",
         ),
         "tree" => (
             json_schema::<tree::TreeDoc>(),

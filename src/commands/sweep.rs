@@ -6,15 +6,16 @@
 //! later.
 
 use anyhow::Result;
-use serde_json::json;
 
-use super::{Ctx, time};
+use super::Ctx;
 use crate::Exit;
+use crate::clock::format_instant;
+use crate::output::records::{SWEEP_SCHEMA, SweepChange};
 use crate::output::{Column, col};
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON fields (one object per change): action (watchdog or lease), session_id, agent_id (watchdog), run_id and agent (lease), from, to, evidence_at, dry_run. Exit status 1 with --dry-run when anything would change."
+    after_long_help = format!("{}. Exit status 1 with --dry-run when anything would change.", super::help_fields("sweep"))
 )]
 pub struct Args {
     /// Print what would change and change nothing (exit 1 if anything would)
@@ -43,27 +44,28 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let leases = store.sweep_leases(now, lease, grace, args.dry_run)?;
     let changed = changes.len() + leases.len();
     // Streamed: a first sweep after an import can move tens of thousands.
+    let record = |c: SweepChange| serde_json::to_value(c).expect("a record is JSON");
     let watchdog_rows = changes.iter().map(|t| {
-        json!({
-            "action": "watchdog",
-            "session_id": t.session_id,
-            "agent_id": t.agent_id,
-            "from": t.from.as_str(),
-            "to": t.to.as_str(),
-            "evidence_at": time(t.at),
-            "dry_run": args.dry_run,
+        record(SweepChange::Watchdog {
+            agent_id: t.agent_id.clone(),
+            dry_run: args.dry_run,
+            evidence_at: t.at.map(format_instant),
+            from: t.from,
+            schema: SWEEP_SCHEMA.to_string(),
+            session_id: t.session_id.clone(),
+            to: t.to,
         })
     });
     let lease_rows = leases.iter().map(|c| {
-        json!({
-            "action": "lease",
-            "run_id": c.run_id,
-            "agent": c.agent,
-            "session_id": c.session_id,
-            "from": "stale",
-            "to": "closed-implicit",
-            "evidence_at": time(Some(c.last_seen_at)),
-            "dry_run": args.dry_run,
+        record(SweepChange::Lease {
+            agent: c.agent.clone(),
+            dry_run: args.dry_run,
+            evidence_at: Some(format_instant(c.last_seen_at)),
+            from: "stale".into(),
+            run_id: c.run_id.clone(),
+            schema: SWEEP_SCHEMA.to_string(),
+            session_id: c.session_id.clone(),
+            to: "closed-implicit".into(),
         })
     });
     ctx.out

@@ -278,3 +278,40 @@ pub struct CostRecord {
     #[serde(flatten)]
     pub totals: TotalsFields,
 }
+
+/// The name and version of `sweep --json`'s contract.
+pub const SWEEP_SCHEMA: &str = "sessionkit.sweep/1";
+
+/// One change a sweep made (or, with `--dry-run`, would make).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SweepChange {
+    /// An agent whose last evidence is older than the watchdog window becomes unknown.
+    Watchdog {
+        agent_id: String,
+        dry_run: bool,
+        /// When the evidence behind its old status was seen.
+        evidence_at: Option<String>,
+        from: crate::status::Status,
+        /// The contract and its version: `sessionkit.sweep/1`.
+        schema: String,
+        session_id: String,
+        to: crate::status::Status,
+    },
+    /// A run silent past its lease and the grace period is closed.
+    Lease {
+        /// The harness of the run.
+        agent: String,
+        dry_run: bool,
+        /// The run's last heartbeat.
+        evidence_at: Option<String>,
+        /// Always `stale`.
+        from: String,
+        run_id: String,
+        /// The contract and its version: `sessionkit.sweep/1`.
+        schema: String,
+        session_id: String,
+        /// Always `closed-implicit`.
+        to: String,
+    },
+}

@@ -14,10 +14,28 @@ pub fn json_schema<T: schemars::JsonSchema>() -> Value {
 pub fn help_text(command: &str, unit: &str, schema: &Value) -> String {
     let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
     let mut seen = Vec::new();
-    format!(
-        "JSON ({unit}; `sessionkit schema {command}` prints the JSON Schema): {}",
-        fields(schema, &defs, &mut seen)
-    )
+    let listed = match schema.get("oneOf").and_then(Value::as_array) {
+        // Records of several shapes told apart by a tag (`action`): each
+        // shape's fields after its tag's value.
+        Some(branches) if schema.get("properties").is_none() => branches
+            .iter()
+            .map(|b| {
+                let tag = b["properties"]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .find_map(|(k, p)| Some(format!("{k} {}", p.get("const")?.as_str()?)));
+                format!(
+                    "{}: {}",
+                    tag.unwrap_or_default(),
+                    fields(b, &defs, &mut seen)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        _ => fields(schema, &defs, &mut seen),
+    };
+    format!("JSON ({unit}; `sessionkit schema {command}` prints the JSON Schema): {listed}")
 }
 
 /// The properties of an object schema, as `a, b {c, d}, e [{...}]`.

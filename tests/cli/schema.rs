@@ -115,6 +115,9 @@ fn promised(schema: &Value) -> BTreeSet<(String, String)> {
         }
     };
     add("", schema);
+    for (i, b) in schema["oneOf"].as_array().into_iter().flatten().enumerate() {
+        add(&format!("oneOf[{i}]"), b);
+    }
     for (name, def) in schema["$defs"].as_object().into_iter().flatten() {
         add(name, def);
     }
@@ -141,6 +144,16 @@ fn printed(
     {
         if validate(v, b, root, "").is_ok() {
             printed(v, b, root, def, out);
+        }
+    }
+    // A record of several shapes (top-level oneOf): its fields count for the
+    // branch it matches.
+    if def.is_empty() && schema.get("properties").is_none() {
+        let branches = schema.get("oneOf").and_then(Value::as_array);
+        for (i, b) in branches.into_iter().flatten().enumerate() {
+            if b.get("properties").is_some() && validate(v, b, root, "").is_ok() {
+                printed(v, b, root, &format!("oneOf[{i}]"), out);
+            }
         }
     }
     if let (Some(obj), Some(props)) = (
@@ -284,6 +297,39 @@ fn ingest_summary_is_valid_against_its_schema_and_prints_every_field_it_names() 
 }
 
 #[test]
+fn sweep_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let opened = env.json(&[
+        "session",
+        "open",
+        "--agent",
+        "claude-code",
+        "--session-id",
+        "s-1",
+        "--source",
+        "startup",
+        "--project",
+        "shop",
+    ]);
+    assert!(opened["run_id"].is_string());
+    // A month later: the fixtures' live agents are silent past the watchdog
+    // window, and the run past its lease.
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_NOW", "2026-03-01T00:00:00Z")
+        .args(["sweep", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    let actions: BTreeSet<&str> = rows.iter().map(|r| r["action"].as_str().unwrap()).collect();
+    assert_eq!(actions, BTreeSet::from(["lease", "watchdog"]));
+    holds_contract(&env, "sweep", "SweepChange", "sessionkit.sweep/1", rows);
+}
+
+#[test]
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
@@ -334,7 +380,7 @@ fn schema_names_the_typed_commands_and_refuses_others() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, cost, ingest, sessions, status, tree); its fields are listed in `sessionkit memories --help`"
+        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, cost, ingest, sessions, status, sweep, tree); its fields are listed in `sessionkit memories --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());

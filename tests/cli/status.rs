@@ -371,7 +371,7 @@ fn watchdog_boundary_dry_run_and_idempotence() {
     };
     let row = |agent: &str, from: &str, at: &str, dry_run: bool| {
         format!(
-            "{{\"action\":\"watchdog\",\"agent_id\":\"{agent}\",\"dry_run\":{dry_run},\"evidence_at\":\"{DAY}{at}.000Z\",\"from\":\"{from}\",\"session_id\":\"{C}\",\"to\":\"unknown\"}}\n"
+            "{{\"action\":\"watchdog\",\"agent_id\":\"{agent}\",\"dry_run\":{dry_run},\"evidence_at\":\"{DAY}{at}.000Z\",\"from\":\"{from}\",\"schema\":\"sessionkit.sweep/1\",\"session_id\":\"{C}\",\"to\":\"unknown\"}}\n"
         )
     };
     assert_eq!(
