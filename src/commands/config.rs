@@ -2,15 +2,17 @@
 //! each overridable by the environment variable `config list` names.
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Ctx;
 use crate::Exit;
 use crate::clock;
+use crate::output::records::{CONFIG_SCHEMA, SettingRecord};
 use crate::output::{Column, col};
 use crate::settings::{self, SETTINGS, Source};
 
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = super::help_fields("config"))]
 pub struct Args {
     #[command(subcommand)]
     pub action: Action,
@@ -38,14 +40,16 @@ const COLUMNS: &[Column] = &[
 ];
 
 fn row(s: &settings::Setting, value: &str, source: Source) -> Value {
-    json!({
-        "key": s.key,
-        "value": value,
-        "source": source.as_str(),
-        "env": s.env,
-        "default": s.default,
-        "description": s.about,
+    serde_json::to_value(SettingRecord {
+        default: s.default.to_string(),
+        description: s.about.to_string(),
+        env: s.env.to_string(),
+        key: s.key.to_string(),
+        schema: CONFIG_SCHEMA.to_string(),
+        source: source.as_str().to_string(),
+        value: value.to_string(),
     })
+    .expect("a record is JSON")
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {

@@ -132,7 +132,7 @@ pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
 
 /// The commands whose JSON output is typed, with a schema.
 pub(crate) const TYPED: &[&str] = &[
-    "check", "cost", "ingest", "sessions", "status", "sweep", "tree",
+    "check", "config", "cost", "ingest", "prune", "sessions", "status", "sweep", "tree",
 ];
 
 /// `command`'s JSON contract: the JSON Schema of its records, and what one
@@ -145,6 +145,11 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
             json_schema::<records::FindingRecord>(),
             "one object per finding",
         ),
+        "config" => (
+            json_schema::<records::SettingRecord>(),
+            "config list: one object per setting; config get: one",
+        ),
+        "prune" => (json_schema::<records::PruneRecord>(), "one object"),
         "cost" => (
             json_schema::<records::CostRecord>(),
             "one object per group; the --by keys appear when grouped by",

@@ -1,11 +1,11 @@
 //! `sessionkit prune --before DATE`: drop old projected transcript data.
 
 use anyhow::Result;
-use serde_json::json;
 
-use super::{Ctx, time};
+use super::Ctx;
 use crate::Exit;
 use crate::clock::parse_bound;
+use crate::output::records::{PRUNE_SCHEMA, PruneRecord};
 use crate::output::{Column, col};
 
 /// Removes sessions whose last activity is before DATE, with their agents,
@@ -13,6 +13,7 @@ use crate::output::{Column, col};
 /// session whose files still exist stays out of `ingest` until its files change;
 /// `replay` brings it back.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = super::help_fields("prune"))]
 pub struct Args {
     /// Remove sessions last active before this (RFC 3339, YYYY-MM-DD, or a span such as 90d)
     #[arg(long, value_name = "DATE")]
@@ -41,15 +42,16 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let before = parse_bound(&args.before)?;
     let mut store = ctx.open_writer()?;
     let r = store.prune(before, args.project.as_deref(), args.dry_run)?;
-    let row = json!({
-        "before": time(Some(before)),
-        "project": args.project,
-        "dry_run": args.dry_run,
-        "sessions": r.sessions,
-        "agents": r.agents,
-        "token_rows": r.token_rows,
-        "degraded_lines": r.degraded_lines,
-    });
+    let row = serde_json::to_value(PruneRecord {
+        agents: r.agents,
+        before: crate::clock::format_instant(before),
+        degraded_lines: r.degraded_lines,
+        dry_run: args.dry_run,
+        project: args.project.clone(),
+        schema: PRUNE_SCHEMA.to_string(),
+        sessions: r.sessions,
+        token_rows: r.token_rows,
+    })?;
     ctx.out.record(COLUMNS, &row)?;
     Ok(if args.dry_run && r.sessions > 0 {
         Exit::Found

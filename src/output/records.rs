@@ -315,3 +315,45 @@ pub enum SweepChange {
         to: String,
     },
 }
+
+/// The name and version of `prune --json`'s contract.
+pub const PRUNE_SCHEMA: &str = "sessionkit.prune/1";
+
+/// What `prune` removed (or, with `--dry-run`, would remove).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PruneRecord {
+    pub agents: u64,
+    /// Sessions last active before this were removed.
+    pub before: String,
+    pub degraded_lines: u64,
+    pub dry_run: bool,
+    /// `--project`, when given.
+    pub project: Option<String>,
+    /// The contract and its version: `sessionkit.prune/1`.
+    pub schema: String,
+    pub sessions: u64,
+    pub token_rows: u64,
+}
+
+/// The name and version of `config list --json`'s contract (and `config get`'s).
+pub const CONFIG_SCHEMA: &str = "sessionkit.config/1";
+
+/// One setting, as `config list` shows it.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SettingRecord {
+    /// Its value when nothing sets it.
+    pub default: String,
+    pub description: String,
+    /// The environment variable that overrides it.
+    pub env: String,
+    pub key: String,
+    /// The contract and its version: `sessionkit.config/1`.
+    pub schema: String,
+    /// Where the value in force comes from.
+    #[schemars(extend("enum" = ["environment", "database", "default"]))]
+    pub source: String,
+    /// The value in force.
+    pub value: String,
+}

@@ -330,6 +330,29 @@ fn sweep_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
 }
 
 #[test]
+fn config_and_prune_output_are_valid_against_their_schemas() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    let settings = env.json(&["config", "list"]);
+    let settings = settings.as_array().unwrap();
+    assert!(settings.len() >= 10, "{}", settings.len());
+    let mut all = settings.clone();
+    all.push(env.json(&["config", "get", "watchdog.minutes"]));
+    holds_contract(&env, "config", "SettingRecord", "sessionkit.config/1", &all);
+    let (code, out, _) = env.run(&["prune", "--before", "2027-01-01", "--dry-run", "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let pruned: Value = serde_json::from_str(&out).unwrap();
+    assert!(pruned["sessions"].as_u64().unwrap() >= 4, "{pruned}");
+    holds_contract(
+        &env,
+        "prune",
+        "PruneRecord",
+        "sessionkit.prune/1",
+        &[pruned],
+    );
+}
+
+#[test]
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
@@ -380,7 +403,7 @@ fn schema_names_the_typed_commands_and_refuses_others() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, cost, ingest, sessions, status, sweep, tree); its fields are listed in `sessionkit memories --help`"
+        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, config, cost, ingest, prune, sessions, status, sweep, tree); its fields are listed in `sessionkit memories --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
