@@ -132,7 +132,7 @@ pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
 
 /// The commands whose JSON output is typed, with a schema.
 pub(crate) const TYPED: &[&str] = &[
-    "check", "config", "cost", "ingest", "prune", "sessions", "status", "sweep", "tree",
+    "check", "config", "cost", "ingest", "prune", "sessions", "show", "status", "sweep", "tree",
 ];
 
 /// `command`'s JSON contract: the JSON Schema of its records, and what one
@@ -150,6 +150,10 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
             "config list: one object per setting; config get: one",
         ),
         "prune" => (json_schema::<records::PruneRecord>(), "one object"),
+        "show" => (
+            json_schema::<records::ShowRecord>(),
+            "one object: the session's fields as `sessions` prints them, then its parts",
+        ),
         "cost" => (
             json_schema::<records::CostRecord>(),
             "one object per group; the --by keys appear when grouped by",

@@ -1,18 +1,20 @@
 //! `sessionkit show SESSION`: one session in full.
 
 use anyhow::Result;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use super::{Ctx, put_totals, time};
+use super::Ctx;
 use crate::Exit;
-use crate::output::records::session_json;
+use crate::clock::format_instant;
+use crate::output::records::{
+    AgentDetail, CompactionRecord, DegradedLine, HarnessReported, ModelTotals, SHOW_SCHEMA,
+    ShowRecord, session_record, totals_fields,
+};
 use crate::output::{Column, Format, col};
 use crate::store::reports::SessionFilter;
 
 #[derive(Debug, clap::Args)]
-#[command(
-    after_long_help = "JSON: the session's fields (see `sessionkit sessions --help`) plus by_agent [{agent_id, parent_agent_id, layout, agent_type, description, transcript_path, status, first_seen_at, last_seen_at, records, models, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], by_model [{model, messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, total_tokens, cost_usd, cost_nanousd, unpriced_tokens}], degraded [{file, line, reason}], compactions [{agent_id, at, trigger, pre_tokens}]; and, when the harness wrote its own running totals (Claude Code 2.1.3xx cost-state), harness_reported {at, cost_usd, cost_nanousd, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, web_searches}: the harness's figure, never added to totals (`check` reports a difference)."
-)]
+#[command(after_long_help = super::help_fields("show"))]
 pub struct Args {
     /// Session id, or a unique prefix of one
     pub session: String,
@@ -96,92 +98,101 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         .next()
         .ok_or_else(|| crate::store::StoreError::NoSuchSession(id.clone()))?;
     session.status = watch.status(&session.status, session.status_at, session.last_activity_at);
-    let agents: Vec<Value> = store
+    let by_agent: Vec<AgentDetail> = store
         .agents_of(&id)?
         .iter()
-        .map(|a| {
-            let mut o = Map::new();
-            o.insert("agent_id".into(), json!(a.agent_id));
-            o.insert("parent_agent_id".into(), json!(a.parent_agent_id));
-            o.insert("layout".into(), json!(a.layout));
-            o.insert("agent_type".into(), json!(a.agent_type));
-            o.insert("description".into(), json!(a.description));
-            o.insert("transcript_path".into(), json!(a.transcript_path));
-            o.insert(
-                "status".into(),
-                json!(watch.status(&a.status, a.status_at, a.last_seen_at)),
-            );
-            o.insert("first_seen_at".into(), time(a.first_seen_at));
-            o.insert("last_seen_at".into(), time(a.last_seen_at));
-            o.insert("records".into(), json!(a.records));
-            o.insert("models".into(), json!(a.models));
-            put_totals(&mut o, &a.totals);
-            Value::Object(o)
+        .map(|a| AgentDetail {
+            agent_id: a.agent_id.clone(),
+            agent_type: a.agent_type.clone(),
+            description: a.description.clone(),
+            first_seen_at: a.first_seen_at.map(format_instant),
+            last_seen_at: a.last_seen_at.map(format_instant),
+            layout: a.layout.clone(),
+            models: a.models.clone(),
+            parent_agent_id: a.parent_agent_id.clone(),
+            records: a.records,
+            status: watch.status(&a.status, a.status_at, a.last_seen_at),
+            transcript_path: a.transcript_path.clone(),
+            totals: totals_fields(&a.totals),
         })
         .collect();
-    let models: Vec<Value> = store
+    let by_model: Vec<ModelTotals> = store
         .models_of(&id)?
         .iter()
-        .map(|(m, t)| {
-            let mut o = Map::new();
-            o.insert("model".into(), json!(m));
-            put_totals(&mut o, t);
-            Value::Object(o)
+        .map(|(m, t)| ModelTotals {
+            model: m.clone(),
+            totals: totals_fields(t),
         })
         .collect();
-    let degraded: Vec<Value> = store
+    let degraded: Vec<DegradedLine> = store
         .degraded_lines(Some(&id))?
-        .iter()
-        .map(|l| json!({"file": l.file, "line": l.line, "reason": l.reason}))
+        .into_iter()
+        .map(|l| DegradedLine {
+            file: l.file,
+            line: l.line,
+            reason: l.reason,
+        })
         .collect();
-    let compactions: Vec<Value> = store
+    let compactions: Vec<CompactionRecord> = store
         .compactions_of(&id)?
-        .iter()
-        .map(|c| json!({"agent_id": c.agent_id, "at": time(c.at), "trigger": c.trigger, "pre_tokens": c.pre_tokens}))
+        .into_iter()
+        .map(|c| CompactionRecord {
+            agent_id: c.agent_id,
+            at: c.at.map(format_instant),
+            pre_tokens: c.pre_tokens,
+            trigger: c.trigger,
+        })
         .collect();
-    let mut doc = session_json(&session);
     let reported = store.reported_costs(Some(&id))?.into_iter().next();
+    let harness_reported = reported.as_ref().map(|r| HarnessReported {
+        at: r.at.map(format_instant),
+        cache_read_tokens: r.tokens.cache_read,
+        cache_write_1h_tokens: r.tokens.cache_write_1h,
+        cache_write_5m_tokens: r.tokens.cache_write_5m,
+        cost_nanousd: r.cost_nanousd,
+        cost_usd: crate::pricing::usd(r.cost_nanousd),
+        input_tokens: r.tokens.input,
+        output_tokens: r.tokens.output,
+        web_searches: r.web_searches,
+    });
+    let mut head = session_record(&session);
+    head.schema = SHOW_SCHEMA.to_string();
     if ctx.out.format == Format::Table {
-        let mut doc = doc;
-        if let Some(r) = &reported {
-            doc.insert(
+        let mut doc = value(&head);
+        if let (Some(r), Value::Object(o)) = (&reported, &mut doc) {
+            o.insert(
                 "harness_cost_usd".into(),
-                json!(crate::pricing::usd(r.cost_nanousd)),
+                Value::from(crate::pricing::usd(r.cost_nanousd)),
             );
         }
-        let head = Value::Object(doc);
-        ctx.out.record(SESSION_COLUMNS, &head)?;
+        ctx.out.record(SESSION_COLUMNS, &doc)?;
         ctx.out.section("Agents")?;
-        ctx.out.records(AGENT_COLUMNS, &agents)?;
+        ctx.out.records(AGENT_COLUMNS, &values(&by_agent))?;
         ctx.out.section("Models")?;
-        ctx.out.records(MODEL_COLUMNS, &models)?;
+        ctx.out.records(MODEL_COLUMNS, &values(&by_model))?;
         if !degraded.is_empty() {
             ctx.out.section("Degraded lines")?;
-            ctx.out.records(LINE_COLUMNS, &degraded)?;
+            ctx.out.records(LINE_COLUMNS, &values(&degraded))?;
         }
         return Ok(Exit::Success);
     }
-    doc.insert("by_agent".into(), Value::Array(agents));
-    doc.insert("by_model".into(), Value::Array(models));
-    doc.insert("degraded".into(), Value::Array(degraded));
-    doc.insert("compactions".into(), Value::Array(compactions));
-    if let Some(r) = reported {
-        let t = r.tokens;
-        doc.insert(
-            "harness_reported".into(),
-            json!({
-                "at": time(r.at),
-                "cost_usd": crate::pricing::usd(r.cost_nanousd),
-                "cost_nanousd": r.cost_nanousd,
-                "input_tokens": t.input,
-                "output_tokens": t.output,
-                "cache_write_5m_tokens": t.cache_write_5m,
-                "cache_write_1h_tokens": t.cache_write_1h,
-                "cache_read_tokens": t.cache_read,
-                "web_searches": r.web_searches,
-            }),
-        );
-    }
-    ctx.out.record(SESSION_COLUMNS, &Value::Object(doc))?;
+    let doc = ShowRecord {
+        session: head,
+        by_agent,
+        by_model,
+        compactions,
+        degraded,
+        harness_reported,
+    };
+    ctx.out
+        .record(SESSION_COLUMNS, &serde_json::to_value(doc)?)?;
     Ok(Exit::Success)
+}
+
+fn value<T: serde::Serialize>(x: &T) -> Value {
+    serde_json::to_value(x).expect("a record is JSON")
+}
+
+fn values<T: serde::Serialize>(xs: &[T]) -> Vec<Value> {
+    xs.iter().map(value).collect()
 }

@@ -89,17 +89,6 @@ pub fn session_record(s: &SessionRow) -> SessionRecord {
     }
 }
 
-/// A session's fields as a JSON object, for records that add to them
-/// (`show`): the session record without its contract name.
-pub fn session_json(s: &SessionRow) -> Map<String, Value> {
-    let Value::Object(mut o) = serde_json::to_value(session_record(s)).expect("a record is JSON")
-    else {
-        unreachable!("a struct serializes to an object")
-    };
-    o.remove("schema");
-    o
-}
-
 /// The name and version of `status --json`'s contract.
 pub const STATUS_SCHEMA: &str = "sessionkit.status/1";
 
@@ -356,4 +345,91 @@ pub struct SettingRecord {
     pub source: String,
     /// The value in force.
     pub value: String,
+}
+
+/// The name and version of `show --json`'s contract.
+pub const SHOW_SCHEMA: &str = "sessionkit.show/1";
+
+/// One session in full (`show`): the session's fields (as `sessions`
+/// prints them), then its agents, models, degraded lines and compactions.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShowRecord {
+    #[serde(flatten)]
+    pub session: SessionRecord,
+    pub by_agent: Vec<AgentDetail>,
+    pub by_model: Vec<ModelTotals>,
+    pub compactions: Vec<CompactionRecord>,
+    /// Lines that could not be read, and why.
+    pub degraded: Vec<DegradedLine>,
+    /// The harness's own running totals (Claude Code 2.1.3xx cost-state), when it wrote them: never added to totals (`check` reports a difference).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness_reported: Option<HarnessReported>,
+}
+
+/// One agent of a session, with its totals.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentDetail {
+    pub agent_id: String,
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    pub first_seen_at: Option<String>,
+    pub last_seen_at: Option<String>,
+    /// Where its records were: main, inline, flat, nested or workflow.
+    pub layout: String,
+    pub models: Vec<String>,
+    pub parent_agent_id: Option<String>,
+    /// Transcript records read for it.
+    pub records: i64,
+    /// The status in force (older than the watchdog window: unknown).
+    pub status: String,
+    pub transcript_path: String,
+    #[serde(flatten)]
+    pub totals: TotalsFields,
+}
+
+/// A model's totals within a session.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelTotals {
+    pub model: String,
+    #[serde(flatten)]
+    pub totals: TotalsFields,
+}
+
+/// A compaction boundary.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompactionRecord {
+    pub agent_id: String,
+    pub at: Option<String>,
+    /// The context size before it, as the harness reported.
+    pub pre_tokens: Option<i64>,
+    /// manual or auto.
+    pub trigger: Option<String>,
+}
+
+/// A line that could not be read.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DegradedLine {
+    pub file: String,
+    pub line: i64,
+    pub reason: String,
+}
+
+/// What the harness itself reported for a session.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HarnessReported {
+    pub at: Option<String>,
+    pub cache_read_tokens: u64,
+    pub cache_write_1h_tokens: u64,
+    pub cache_write_5m_tokens: u64,
+    pub cost_nanousd: i64,
+    pub cost_usd: f64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub web_searches: u64,
 }

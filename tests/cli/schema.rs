@@ -353,6 +353,28 @@ fn config_and_prune_output_are_valid_against_their_schemas() {
 }
 
 #[test]
+fn show_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    env.ingest(&fixtures().join("../../claude-2.1.332/projects"));
+    let mut docs = Vec::new();
+    for s in env.json(&["sessions"]).as_array().unwrap() {
+        docs.push(env.json(&["show", s["session_id"].as_str().unwrap()]));
+    }
+    // Among them: degraded lines, a compaction, the harness's own figures.
+    assert!(
+        docs.iter()
+            .any(|d| !d["degraded"].as_array().unwrap().is_empty())
+    );
+    assert!(
+        docs.iter()
+            .any(|d| !d["compactions"].as_array().unwrap().is_empty())
+    );
+    assert!(docs.iter().any(|d| d.get("harness_reported").is_some()));
+    holds_contract(&env, "show", "ShowRecord", "sessionkit.show/1", &docs);
+}
+
+#[test]
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
@@ -385,15 +407,14 @@ fn sessions_output_is_valid_against_its_schema_and_prints_every_field_it_names()
         "sessionkit.session/1",
         rows,
     );
-    // show prints the same session fields (and its own), without the
-    // sessions contract's name.
+    // show prints the same session fields (and its parts), under its own contract.
     let show = env.json(&["show", rows[0]["session_id"].as_str().unwrap()]);
     for (k, v) in rows[0].as_object().unwrap() {
         if k != "schema" {
             assert_eq!(&show[k], v, "{k}");
         }
     }
-    assert!(show.get("schema").is_none());
+    assert_eq!(show["schema"], "sessionkit.show/1");
 }
 
 #[test]
@@ -403,7 +424,7 @@ fn schema_names_the_typed_commands_and_refuses_others() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, config, cost, ingest, prune, sessions, status, sweep, tree); its fields are listed in `sessionkit memories --help`"
+        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, config, cost, ingest, prune, sessions, show, status, sweep, tree); its fields are listed in `sessionkit memories --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
