@@ -109,15 +109,28 @@ impl Store {
     /// `Interrupted` (what was committed stays: running the import again
     /// finishes it). Returns how many records were written.
     pub fn write_import(&mut self, memories: &[Memory], events: &[MemoryEvent]) -> Result<usize> {
-        enum Rec<'a> {
-            M(&'a Memory),
-            E(&'a MemoryEvent),
-        }
         let records: Vec<Rec<'_>> = memories
             .iter()
-            .map(Rec::M)
-            .chain(events.iter().map(Rec::E))
+            .map(Rec::Memory)
+            .chain(events.iter().map(Rec::Event))
             .collect();
+        // A checkpoint after each small commit rewrote the same index pages
+        // over and over: a thread copies the WAL meanwhile instead (passive,
+        // as in a bulk ingest), and the defaults come back at the end.
+        self.conn
+            .execute_batch("PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -32768;")?;
+        let ckpt = super::Checkpointer::spawn(&self.path)?;
+        let done = self.write_batches(&records, &ckpt);
+        let background = ckpt.finish();
+        self.conn
+            .execute_batch("PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000;")?;
+        let written = done?;
+        background?;
+        Ok(written)
+    }
+
+    /// `write_import`'s loop: transactions of at most `BATCH_TIME`.
+    fn write_batches(&mut self, records: &[Rec<'_>], ckpt: &super::Checkpointer) -> Result<usize> {
         let mut written = 0;
         let mut next = 0;
         let mut pacer = super::Pacer::new();
@@ -129,8 +142,8 @@ impl Store {
             let (first, mut in_batch) = (next, 0);
             while next < records.len() && (next == first || started.elapsed() < BATCH_TIME) {
                 let done = match records[next] {
-                    Rec::M(m) => import_memory(&tx, m),
-                    Rec::E(e) => import_event(&tx, e),
+                    Rec::Memory(m) => import_memory(&tx, m),
+                    Rec::Event(e) => import_event(&tx, e),
                 };
                 match done {
                     Ok(new) => in_batch += usize::from(new),
@@ -146,11 +159,18 @@ impl Store {
                 next += 1;
             }
             tx.commit()?;
+            ckpt.nudge();
             pacer.committed();
             written += in_batch;
         }
         Ok(written)
     }
+}
+
+/// A record to write, in file order (memories first).
+enum Rec<'a> {
+    Memory(&'a Memory),
+    Event(&'a MemoryEvent),
 }
 
 /// The checks a memory must pass (and `Ok(false)` when it is stored as is).
