@@ -893,7 +893,17 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         events,
     } = read_export(&text_in);
     let mut store = ctx.open_writer()?;
-    let mlist: Vec<Memory> = memories.iter().map(|(_, m)| m.clone()).collect();
+    let redact = crate::settings::choice(&store, "memory.redaction")? == "on";
+    let mlist: Vec<Memory> = memories
+        .iter()
+        .map(|(_, m)| {
+            let mut m = m.clone();
+            if redact {
+                redact_imported(&mut m);
+            }
+            m
+        })
+        .collect();
     let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();
     let results = store.check_import(&mlist, &elist)?;
     // All or nothing: one rejected record and nothing is written.
@@ -950,6 +960,31 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
 
 /// An import creating at least this many memories compacts the search index.
 const COMPACT_AFTER: usize = 1000;
+
+/// Secrets out of an imported memory's text, as `remember` takes them out
+/// of a new one (an export file comes from outside); its content hash
+/// follows its content. An export of sessionkit's own is already redacted
+/// (redacting again changes nothing), so its round trip stays identical.
+fn redact_imported(m: &mut Memory) {
+    let r = |s: &mut String| {
+        if let std::borrow::Cow::Owned(v) = crate::redact::redact_text(s) {
+            *s = v;
+        }
+    };
+    let before = m.content.clone();
+    r(&mut m.topic);
+    r(&mut m.content);
+    if let Some(d) = m.description.as_mut() {
+        r(d);
+    }
+    m.tags.iter_mut().for_each(r);
+    if let Some(o) = m.commitment.as_mut().and_then(|c| c.owner.as_mut()) {
+        r(o);
+    }
+    if m.content != before && m.content_hash.is_some() {
+        m.content_hash = Some(crate::continuity::memory::content_hash(&m.content));
+    }
+}
 
 /// Secrets out of a memory before it is written, unless `memory.redaction`
 /// is off.

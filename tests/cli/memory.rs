@@ -1716,3 +1716,53 @@ fn remember_brief_and_session_open_name_the_same_project_for_a_directory() {
     let b = run(&["brief", "--json"]);
     assert_eq!(b["project"], "shopdir", "{b}");
 }
+
+/// Issue 16: an import file comes from outside, so a memory's text is
+/// redacted as `remember` redacts it (unless memory.redaction is off).
+#[test]
+fn imported_memories_lose_their_secrets_unless_redaction_is_off() {
+    let key = "ghp_0123456789abcdefABCDEFGHIJKLmnopqrst";
+    let line = json!({"type": "memory", "memory_id": "01a00000-0000-7000-8000-0000000000a1",
+        "kind": "note", "topic": format!("token {key}"), "description": null,
+        "content": "db at postgres://app:Xk29fj3LmQ@db:5432/app", "project": "p",
+        "scope": "project", "tags": ["PASSWORD=hunter2"], "status": "active", "pinned": false,
+        "redacted": false, "supersedes": null, "valid_from": "2026-01-01T00:00:00.000Z",
+        "valid_to": null, "created_at": "2026-01-01T00:00:00.000Z",
+        "updated_at": "2026-01-01T00:00:00.000Z"})
+    .to_string();
+    let import = |env: &Env| {
+        let out = env
+            .cmd()
+            .args(["import", "-"])
+            .write_stdin(line.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let m = show(env, "01a00000-0000-7000-8000-0000000000a1");
+        (
+            m["topic"].as_str().unwrap().to_string(),
+            m["content"].as_str().unwrap().to_string(),
+            m["tags"][0].as_str().unwrap().to_string(),
+        )
+    };
+    let env = Env::new();
+    let (topic, content, tag) = import(&env);
+    assert_eq!(topic, "token [redacted:github:~64]");
+    assert_eq!(
+        content,
+        "db at postgres://app:[redacted:url-password:~16]@db:5432/app"
+    );
+    assert!(tag.starts_with("PASSWORD=[redacted:"), "{tag}");
+    assert!(!env.dump().contains(key));
+    // Its export imports again unchanged.
+    let exported = ok(&env, &["export"]);
+    let again = Env::new();
+    let file = again.path("e.jsonl");
+    std::fs::write(&file, &exported).unwrap();
+    ok(&again, &["import", file.to_str().unwrap()]);
+    assert_eq!(ok(&again, &["export"]), exported);
+    // Off: stored as given.
+    let off = Env::new();
+    ok(&off, &["config", "set", "memory.redaction", "off"]);
+    assert_eq!(import(&off).0, format!("token {key}"));
+}
