@@ -209,16 +209,29 @@ pub struct TotalsFields {
     pub unpriced_tokens: u64,
 }
 
+/// (cost_nanousd, cost_usd): both null when nothing in the row is priced
+/// (Decision 4), else the exact integer and the dollars rounded to 6 decimals.
+pub fn cost_fields(t: &Totals) -> (Option<i64>, Option<f64>) {
+    if t.priced_messages == 0 && t.messages > 0 {
+        (None, None)
+    } else {
+        (
+            Some(t.cost_nanousd),
+            Some(crate::pricing::usd(t.cost_nanousd)),
+        )
+    }
+}
+
 /// A row's totals fields.
 pub fn totals_fields(t: &Totals) -> TotalsFields {
     let b = t.tokens;
-    let priced = !(t.priced_messages == 0 && t.messages > 0);
+    let (cost_nanousd, cost_usd) = cost_fields(t);
     TotalsFields {
         cache_read_tokens: b.cache_read,
         cache_write_1h_tokens: b.cache_write_1h,
         cache_write_5m_tokens: b.cache_write_5m,
-        cost_nanousd: priced.then_some(t.cost_nanousd),
-        cost_usd: priced.then(|| crate::pricing::usd(t.cost_nanousd)),
+        cost_nanousd,
+        cost_usd,
         input_tokens: b.input,
         messages: t.messages,
         output_tokens: b.output,

@@ -11,7 +11,7 @@ use super::sanitize;
 use crate::clock::format_instant;
 use crate::store::reports::Totals;
 use crate::store::tree::{AgentNode, Reported};
-use crate::transcript::Buckets;
+use crate::transcript::{Buckets, JoinPath};
 
 /// An agent with its children and the totals of its whole subtree.
 #[derive(Debug, Clone)]
@@ -104,34 +104,6 @@ pub struct TreeDoc {
     pub session_id: String,
 }
 
-/// Where an agent's parent link came from (reference/claude-transcript-layouts.md).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum JoinPath {
-    Directory,
-    ToolUse,
-    QueueOperation,
-    TaskNotification,
-    LegacyExplore,
-    PromptMatch,
-    /// No parent could be found: the agent is a root of its own.
-    Orphan,
-}
-
-impl JoinPath {
-    fn parse(s: &str) -> JoinPath {
-        match s {
-            "directory" => JoinPath::Directory,
-            "tool_use" => JoinPath::ToolUse,
-            "queue_operation" => JoinPath::QueueOperation,
-            "task_notification" => JoinPath::TaskNotification,
-            "legacy_explore" => JoinPath::LegacyExplore,
-            "prompt_match" => JoinPath::PromptMatch,
-            _ => JoinPath::Orphan,
-        }
-    }
-}
-
 /// One agent of the tree. Fields are in name order (the order `tree --json`
 /// has always printed them in).
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -215,22 +187,9 @@ pub struct ReportedChild {
     pub total_tokens: Option<u64>,
 }
 
-/// (cost_nanousd, cost_usd): null when nothing in the row is priced
-/// (Decision 4), as `output::records::totals_fields` writes them.
-fn cost(t: &Totals) -> (Option<i64>, Option<f64>) {
-    if t.priced_messages == 0 && t.messages > 0 {
-        (None, None)
-    } else {
-        (
-            Some(t.cost_nanousd),
-            Some(crate::pricing::usd(t.cost_nanousd)),
-        )
-    }
-}
-
 fn subtree(t: &Totals) -> SubtreeTotals {
     let b = &t.tokens;
-    let (cost_nanousd, cost_usd) = cost(t);
+    let (cost_nanousd, cost_usd) = super::records::cost_fields(t);
     SubtreeTotals {
         cache_read_tokens: b.cache_read,
         cache_write_1h_tokens: b.cache_write_1h,
@@ -260,7 +219,7 @@ pub fn doc(session_id: &str, trees: &[Tree]) -> TreeDoc {
 fn node(t: &Tree) -> TreeNode {
     let n = &t.node;
     let b = &n.totals.tokens;
-    let (cost_nanousd, cost_usd) = cost(&n.totals);
+    let (cost_nanousd, cost_usd) = super::records::cost_fields(&n.totals);
     let ended = matches!(n.status.as_str(), "completed" | "error")
         .then_some(n.status_at)
         .flatten();
@@ -276,8 +235,9 @@ fn node(t: &Tree) -> TreeNode {
         description: n.description.clone(),
         ended_at: time(ended),
         input_tokens: b.input,
+        // A stored name this build does not know reads as an orphan.
         join_path: match n.join_path.as_deref() {
-            Some(j) => Some(JoinPath::parse(j)),
+            Some(j) => Some(JoinPath::parse(j).unwrap_or(JoinPath::Orphan)),
             None => (n.layout != "main").then_some(JoinPath::Orphan),
         },
         layout: n.layout.clone(),

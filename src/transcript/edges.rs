@@ -12,8 +12,20 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::{AgentLayout, ParsedSession, Spawn};
 
-/// How a parent was proven.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// How a parent was proven (its JSON name is its stored name).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum JoinPath {
     Directory,
     ToolUse,
@@ -21,10 +33,26 @@ pub enum JoinPath {
     TaskNotification,
     LegacyExplore,
     PromptMatch,
+    /// No parent could be found: the agent is a root of its own.
     Orphan,
 }
 
 impl JoinPath {
+    pub const ALL: [JoinPath; 7] = [
+        JoinPath::Directory,
+        JoinPath::ToolUse,
+        JoinPath::QueueOperation,
+        JoinPath::TaskNotification,
+        JoinPath::LegacyExplore,
+        JoinPath::PromptMatch,
+        JoinPath::Orphan,
+    ];
+
+    /// The join path a stored name names; `None` for a name it never wrote.
+    pub fn parse(s: &str) -> Option<JoinPath> {
+        JoinPath::ALL.into_iter().find(|j| j.as_str() == s)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             JoinPath::Directory => "directory",
@@ -180,4 +208,20 @@ pub fn resolve(p: &ParsedSession) -> Vec<Edge> {
     }
     edges.sort_by(|x, y| x.child.cmp(&y.child));
     edges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON names (`tree --json`'s join_path) are the stored names, and
+    /// every stored name reads back.
+    #[test]
+    fn json_names_are_the_stored_names() {
+        for j in JoinPath::ALL {
+            assert_eq!(serde_json::to_value(j).unwrap(), j.as_str());
+            assert_eq!(JoinPath::parse(j.as_str()), Some(j));
+        }
+        assert_eq!(JoinPath::parse("sidecar"), None);
+    }
 }
