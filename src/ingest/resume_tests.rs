@@ -278,8 +278,24 @@ fn check_sequence(seed: u64, steps: &[(u8, u8, f64)], truncate: bool, bulk: bool
                 ..o.clone()
             },
         );
+        // An emptied main transcript holds nothing to read: its session is
+        // retained as it stood, as when the file is deleted (Decision 9),
+        // where a cold ingest never saw it.
+        let emptied: Vec<&str> = [(0, S), (3, T)]
+            .into_iter()
+            .filter(|&(f, _)| lens[f] == 0)
+            .map(|(_, sid)| sid)
+            .collect();
+        let seen = |r: &String| {
+            let first = r.split_once(": ").map_or("", |(_, v)| v);
+            !emptied.iter().any(|sid| first.starts_with(sid))
+        };
+        let inc_rows: Vec<String> = dump(&inc, history_only_grew)
+            .into_iter()
+            .filter(seen)
+            .collect();
         assert_same(
-            &dump(&inc, history_only_grew),
+            &inc_rows,
             &dump(&cold, history_only_grew),
             &format!("seed {seed}, step {k}, lengths {lens:?}"),
         );
@@ -435,4 +451,56 @@ fn the_fixture_corpora_in_tiny_parts_equal_one_part() {
             );
         }
     }
+}
+
+/// A main transcript cut to nothing is no evidence that its history is
+/// gone: the session stays as it stood, counted as retained, and the empty
+/// file is named among the skipped paths (Decision 9). When the file grows
+/// again it is read whole.
+#[test]
+fn an_emptied_transcript_keeps_its_session() {
+    let mut g = Gen(3);
+    let files = corpus(&mut g);
+    let other = vec![files[3].clone()];
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("projects");
+    let db = dir.path().join("db");
+    write_prefixes(&root, &other, &[other[0].1.len()]);
+    let roots = resolve_roots(std::slice::from_ref(&root)).unwrap();
+    let o = opts(super::PART_BYTES, u64::MAX);
+    ingest(&db, &roots, &o);
+    let before = dump(&db, true);
+    write_prefixes(&root, &other, &[0]);
+    let sum = ingest(&db, &roots, &o);
+    assert_eq!(dump(&db, true), before);
+    assert_eq!((sum.retained, sum.updated, sum.new), (1, 0, 0));
+    assert_eq!(
+        sum.skipped_paths
+            .iter()
+            .map(|p| (p.path.as_str(), p.reason))
+            .collect::<Vec<_>>(),
+        [(other[0].0.as_str(), "empty")]
+    );
+    let line = assistant(T, "t_new", "claude-opus-4-5-20251101", 9, 2, "");
+    write_prefixes(
+        &root,
+        &[(other[0].0.clone(), format!("{line}\n"))],
+        &[line.len() + 1],
+    );
+    ingest(&db, &roots, &o);
+    let cold = dir.path().join("cold");
+    ingest(&cold, &roots, &o);
+    // Statuses aside: older evidence does not undo newer (Decision 7).
+    assert_same(&dump(&db, false), &dump(&cold, false), "grown again");
+}
+
+/// Found by the property in CI: a session file cut to nothing.
+#[test]
+fn regression_truncated_to_nothing() {
+    check_sequence(
+        13_487_378_351_355_181,
+        &[(0, 3, 0.573_265_650_777_020_1), (2, 3, 0.0), (0, 0, 0.0)],
+        true,
+        false,
+    );
 }
