@@ -168,6 +168,29 @@ pub fn with_instant<R>(ms: Millis, f: impl FnOnce(&str) -> R) -> R {
     }
 }
 
+/// An instant that serializes as `format_instant` writes it (RFC 3339 UTC,
+/// milliseconds), without allocating; its JSON Schema is a date-time string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rfc3339(pub Millis);
+
+impl serde::Serialize for Rfc3339 {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        with_instant(self.0, |t| s.serialize_str(t))
+    }
+}
+
+impl schemars::JsonSchema for Rfc3339 {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rfc3339".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string", "format": "date-time"})
+    }
+}
+
 /// `format_instant` without allocating, for years 0 to 9999 (None outside).
 /// Listings format several instants a row, and the formatting machinery
 /// cost more than the rest of a row: this goes digit by digit.

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sessionkit::commands::memory::read_export;
+use sessionkit::continuity::memory::export::read_export;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let file = read_export(text);
     let lines = text.lines().count();
     for r in &file.rejected {
-        let line = r["line"].as_u64().expect("a rejection has its line") as usize;
+        let line = r.line;
         assert!(line >= 1 && line <= lines.max(1));
     }
     let records = file.memories.iter().map(|(l, _)| *l);

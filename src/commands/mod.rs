@@ -132,14 +132,33 @@ pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
 
 /// The commands whose JSON output is typed, with a schema.
 pub(crate) const TYPED: &[&str] = &[
-    "check", "config", "cost", "ingest", "prune", "sessions", "show", "status", "sweep", "tree",
+    "archive",
+    "check",
+    "config",
+    "cost",
+    "export",
+    "import",
+    "ingest",
+    "memories",
+    "memory",
+    "prune",
+    "recall",
+    "remember",
+    "resolve",
+    "revise",
+    "sessions",
+    "show",
+    "status",
+    "sweep",
+    "tree",
+    "unresolve",
 ];
 
 /// `command`'s JSON contract: the JSON Schema of its records, and what one
 /// record is (for its help).
 pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
     use crate::output::schema::json_schema;
-    use crate::output::{records, tree};
+    use crate::output::{memory, records, tree};
     Some(match command {
         "check" => (
             json_schema::<records::FindingRecord>(),
@@ -177,6 +196,30 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         "tree" => (
             json_schema::<tree::TreeDoc>(),
             "one document per session; --all: a list",
+        ),
+        "memories" => (
+            json_schema::<memory::MemoryRecord<'_>>(),
+            "one object per memory; content only with --full",
+        ),
+        "remember" | "revise" | "resolve" | "unresolve" | "archive" => (
+            json_schema::<memory::MemoryRecord<'_>>(),
+            "one object, with --format",
+        ),
+        "memory" => (
+            json_schema::<memory::MemoryShowRecord<'_>>(),
+            "memory show: one object",
+        ),
+        "recall" => (
+            json_schema::<memory::RecallRecord<'_>>(),
+            "one object per hit, best first",
+        ),
+        "import" => (
+            json_schema::<memory::ImportRecord>(),
+            "one object per record of the file, in file order",
+        ),
+        "export" => (
+            json_schema::<crate::continuity::memory::export::ExportLine<'_>>(),
+            "one line per memory, then commitment, then event",
         ),
         _ => return None,
     })

@@ -7,6 +7,7 @@ use anyhow::Result;
 use super::briefing::{Briefing, Candidate, Frame, Limits, Section, flatten, flatten_owned, pack};
 use super::memory::{decay, utility};
 use crate::clock::{Millis, format_instant};
+use crate::continuity::memory::{CommitmentStatus, Kind};
 use crate::hooks::Harness;
 use crate::store::Store;
 use crate::store::briefing::{BriefRow, BriefText, DemandHistory};
@@ -177,21 +178,21 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         let key = blended(&row, now, w);
         let stale = now - row.updated_at > STALE_DAYS * DAY;
         let (section, extra) = match row.kind {
-            "constraint" => (Section::Constraints, String::new()),
+            Kind::Constraint => (Section::Constraints, String::new()),
             // The gist may be the description: a stage's status is in its content.
-            "stage"
+            Kind::Stage
                 if stage_contents
                     .get(&row.memory_id)
                     .is_some_and(|c| stage_is_done(c)) =>
             {
                 continue;
             }
-            "stage" => (Section::Stages, String::new()),
-            "commitment" => {
+            Kind::Stage => (Section::Stages, String::new()),
+            Kind::Commitment => {
                 let Some((status, due_at)) = &row.commitment else {
                     continue;
                 };
-                if !matches!(status.as_str(), "open" | "waiting") {
+                if !matches!(status, CommitmentStatus::Open | CommitmentStatus::Waiting) {
                     continue;
                 }
                 let due = due_at
@@ -204,12 +205,16 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
                     (Section::Commitments, extra)
                 }
             }
-            "blocker" => (Section::Blockers, String::new()),
-            "finding" => (Section::Findings, String::new()),
-            "decision" | "preference" | "fact" if stale => (Section::Stale, String::new()),
-            "decision" => (Section::Decisions, String::new()),
-            "preference" => (Section::Preferences, String::new()),
-            _ => (Section::Index, String::new()),
+            Kind::Blocker => (Section::Blockers, String::new()),
+            Kind::Finding => (Section::Findings, String::new()),
+            Kind::Decision | Kind::Preference | Kind::Fact if stale => {
+                (Section::Stale, String::new())
+            }
+            Kind::Decision => (Section::Decisions, String::new()),
+            Kind::Preference => (Section::Preferences, String::new()),
+            Kind::Fact | Kind::Convention | Kind::Pattern | Kind::Note => {
+                (Section::Index, String::new())
+            }
         };
         // Order within each section (study 3ngram g, Seamless 2.3).
         let due = row

@@ -166,7 +166,13 @@ pub fn session_start(
     let mut context = String::new();
     if let Some(b) = &built {
         let ids = b.briefing.rendered_ids(&b.candidates);
-        store.record_demand("briefing", run_id.as_deref(), &ids, Some(&project), now)?;
+        store.record_demand(
+            crate::continuity::memory::Demand::Briefing,
+            run_id.as_deref(),
+            &ids,
+            Some(&project),
+            now,
+        )?;
         if !b.briefing.placements.is_empty() {
             context.push_str(&b.briefing.text);
         }

@@ -6,6 +6,7 @@
 pub use crate::text::{sanitize, sanitize_keeping};
 
 pub mod json;
+pub mod memory;
 pub mod records;
 mod render;
 pub mod schema;

@@ -2,6 +2,7 @@
 //! demand history the auto latch needs, the previous briefing of the
 //! project, and its last transcript session (issue 8).
 
+use crate::continuity::memory::{CommitmentStatus, Kind};
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
@@ -13,8 +14,7 @@ use crate::clock::Millis;
 #[derive(Debug, Clone)]
 pub struct BriefRow {
     pub memory_id: String,
-    /// One of `continuity::memory::KINDS`.
-    pub kind: &'static str,
+    pub kind: Kind,
     /// The topic and gist, when the read included them.
     pub text: Option<BriefText>,
     /// It supersedes another (a revision).
@@ -22,7 +22,7 @@ pub struct BriefRow {
     pub created_at: Millis,
     pub updated_at: Millis,
     /// A commitment's status and due time.
-    pub commitment: Option<(String, Option<Millis>)>,
+    pub commitment: Option<(CommitmentStatus, Option<Millis>)>,
     pub raw: f64,
     pub raw_at: Option<Millis>,
 }
@@ -103,13 +103,7 @@ impl Store {
         let mut rows = stmt.query([project])?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
-            let kind = r.get_ref(1)?.as_str()?;
-            let Some(kind) = crate::continuity::memory::KINDS
-                .iter()
-                .find(|k| **k == kind)
-            else {
-                continue; // the schema's CHECK admits only these
-            };
+            let kind: Kind = r.get(1)?;
             let (raw, raw_at) = if utility {
                 (r.get::<_, Option<f64>>(6)?.unwrap_or(0.0), r.get(7)?)
             } else {
@@ -133,7 +127,7 @@ impl Store {
                 commitment: match r.get_ref(5)?.as_str_or_null()? {
                     Some(c) => {
                         let (status, due) = c.split_once(' ').unwrap_or((c, ""));
-                        Some((status.to_string(), due.parse().ok()))
+                        Some((CommitmentStatus::parse(status)?, due.parse().ok()))
                     }
                     None => None,
                 },

@@ -11,10 +11,9 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::Store;
-use super::memories::{
-    Memory, MemoryEvent, get_memory, insert_memory, live_with_hash, successor_of,
-};
+use super::memories::{get_memory, insert_memory, live_with_hash, successor_of};
 use crate::continuity::memory;
+use crate::continuity::memory::{Memory, MemoryEvent};
 
 /// What became of one imported record: to be created (`Ok(true)`), already
 /// present (`Ok(false)`), or rejected, with why.
@@ -44,7 +43,7 @@ pub struct Interrupted {
 struct FileState<'a> {
     memories: HashMap<&'a str, &'a Memory>,
     /// Live content hashes of memories the file creates: (kind, project, hash).
-    hashes: HashSet<(&'a str, &'a str, &'a str)>,
+    hashes: HashSet<(memory::Kind, &'a str, &'a str)>,
     /// Predecessors the file gives a successor.
     superseded: HashMap<&'a str, &'a str>,
     events: HashSet<&'a str>,
@@ -71,7 +70,7 @@ impl Store {
                     file.superseded.insert(p, &m.memory_id);
                 }
                 if let (Some(h), true) = (&m.content_hash, m.is_live()) {
-                    file.hashes.insert((&m.kind, &m.project, h));
+                    file.hashes.insert((m.kind, &m.project, h));
                 }
             }
             out.push(Imported {
@@ -184,31 +183,22 @@ fn check_memory(conn: &Connection, m: &Memory, file: &FileState<'_>) -> Result<b
         }
         bail!("a different memory with this id is stored");
     }
-    memory::check_kind(&m.kind)?;
     memory::check_text("the topic", &m.topic, memory::MAX_TOPIC)?;
     memory::check_text("the content", &m.content, memory::MAX_CONTENT)?;
     if let Some(d) = &m.description {
         memory::check_text("the description", d, memory::MAX_DESCRIPTION)?;
     }
     memory::check_tags(&m.tags)?;
-    if !matches!(m.status.as_str(), "active" | "archived") {
-        bail!("unknown memory status {:?}", m.status);
-    }
-    if (m.kind == "commitment") != m.commitment.is_some() {
+    if (m.kind == memory::Kind::Commitment) != m.commitment.is_some() {
         bail!("a commitment memory needs its commitment record, and only it has one");
     }
-    if let Some(c) = &m.commitment
-        && !memory::COMMITMENT_STATUSES.contains(&c.status.as_str())
-    {
-        bail!("unknown commitment status {:?}", c.status);
-    }
     if let (Some(hash), true) = (&m.content_hash, m.is_live()) {
-        if let Some(other) = live_with_hash(conn, &m.kind, &m.project, hash)? {
+        if let Some(other) = live_with_hash(conn, m.kind, &m.project, hash)? {
             bail!("the same content is live as {other}");
         }
         if file
             .hashes
-            .contains(&(m.kind.as_str(), m.project.as_str(), hash.as_str()))
+            .contains(&(m.kind, m.project.as_str(), hash.as_str()))
         {
             bail!("the same content is live in an earlier record of the file");
         }

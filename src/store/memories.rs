@@ -8,9 +8,12 @@ use rusqlite::{OptionalExtension, Row, Transaction, TransactionBehavior, params}
 use super::Store;
 use super::runs::{attach, check_run};
 use crate::clock::{Millis, format_instant};
+use crate::continuity::memory::duplicate::{Likeness, likeness, memory_words, probe_words};
 use crate::continuity::memory::{
-    self, NEAR_DUPLICATE, NewMemory, Settle, SettlePlan, Transition, commitment_transition,
-    content_hash, decay, demand_weight, similarity, words,
+    self, Actor, Commitment, CommitmentStatus, CommitmentView, Demand, EventKind, Hit, Kind,
+    Memory, MemoryError, MemoryEvent, MemoryFilter, MemoryStatus, MemoryView, NewMemory, REDACTED,
+    Recalled, Remembered, Settle, SettlePlan, StatusFilter, Tags, Transition,
+    commitment_transition, content_hash, decay, demand_weight,
 };
 
 /// A query word must be in more memories than this (and in over a tenth of
@@ -23,95 +26,6 @@ const COMMON_WORD_MIN_DOCS: i64 = 2000;
 /// match it scores: a word in 10,000 memories cost 35 ms), widening it when
 /// the filters leave fewer hits than asked for, and says so.
 pub const COMMON_QUERY_POOL: i64 = 2000;
-
-/// What `recall` found.
-#[derive(Debug, Clone)]
-pub struct Recalled {
-    pub hits: Vec<Hit>,
-    /// Set when every word was common: the hits are the best of this many
-    /// newest matches.
-    pub newest_ranked: Option<i64>,
-}
-
-/// What replaces a redacted memory's content (and description).
-pub const REDACTED: &str = "[redacted]";
-
-/// Conditions a caller may branch on.
-#[derive(Debug, thiserror::Error)]
-pub enum MemoryError {
-    #[error("no memory matches {0:?}: run `sessionkit memories --all` to list them")]
-    NotFound(String),
-    #[error("{prefix:?} matches {count} memories: give more characters")]
-    Ambiguous { prefix: String, count: usize },
-    #[error(
-        "likely a duplicate of {id} ({why}): supersede it with `sessionkit revise {id}`, or pass --force"
-    )]
-    LikelyDuplicate { id: String, why: String },
-    #[error("{id} was superseded by {by}: act on the live version")]
-    Superseded { id: String, by: String },
-}
-
-/// A memory as stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Memory {
-    pub memory_id: String,
-    pub kind: String,
-    pub topic: String,
-    pub description: Option<String>,
-    pub content: String,
-    pub project: String,
-    pub scope: String,
-    pub tags: Vec<String>,
-    pub status: String,
-    pub pinned: bool,
-    /// None once redacted.
-    pub content_hash: Option<String>,
-    pub supersedes: Option<String>,
-    pub valid_from: Millis,
-    pub valid_to: Option<Millis>,
-    pub created_at: Millis,
-    pub updated_at: Millis,
-    pub commitment: Option<Commitment>,
-}
-
-impl Memory {
-    pub fn is_live(&self) -> bool {
-        self.valid_to.is_none() && self.status == "active"
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Commitment {
-    pub status: String,
-    pub due_at: Option<Millis>,
-    pub owner: Option<String>,
-    pub resolved_at: Option<Millis>,
-    pub updated_at: Millis,
-}
-
-/// One audit event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MemoryEvent {
-    pub event_id: String,
-    pub memory_id: String,
-    pub kind: String,
-    pub actor: String,
-    pub session_run_id: Option<String>,
-    pub reason: Option<String>,
-    pub created_at: Millis,
-}
-
-/// Who writes, and when.
-#[derive(Debug, Clone, Copy)]
-pub struct Actor<'a> {
-    pub actor: &'a str,
-    /// `--session-run-id`: the run this write belongs to. Without one, the
-    /// write joins the project's only live run, if exactly one is live.
-    pub run: Option<&'a str>,
-    pub now: Millis,
-    /// The run lease (setting `lease.hours`).
-    pub lease_ms: i64,
-}
 
 /// The run a transaction's events carry, found when the first event is
 /// written (a write that turns out a no-op touches no run).
@@ -135,149 +49,12 @@ impl<'a> Provenance<'a> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Remembered {
-    Created(String),
-    /// An exact duplicate (same kind, project and content) is live: its id.
-    Existing(String),
-}
-
-/// Which memories `memories` lists.
-#[derive(Debug, Clone, Default)]
-pub struct MemoryFilter {
-    pub kind: Option<String>,
-    pub project: Option<String>,
-    /// A memory status (active, archived) or a commitment status.
-    pub status: Option<String>,
-    /// Superseded and archived too.
-    pub all: bool,
-    pub since: Option<Millis>,
-    /// Read the content too (a listing shows the index: topic, description, tags...).
-    pub full: bool,
-}
-
-/// A recall hit.
-#[derive(Debug, Clone)]
-pub struct Hit {
-    pub memory: Memory,
-    pub rank: f64,
-    pub snippet: String,
-}
-
 const MEMORY_COLUMNS: &str = "m.memory_id, m.kind, m.topic, m.description, m.content, m.project, m.scope, m.tags,
      m.status, m.pinned, m.content_hash, m.supersedes, m.valid_from, m.valid_to, m.created_at, m.updated_at,
      c.status, c.due_at, c.owner, c.resolved_at, c.updated_at";
 
 pub(crate) fn memory_from(r: &Row<'_>) -> rusqlite::Result<Memory> {
     Ok(memory_view(r)?.to_memory())
-}
-
-/// A memory borrowed from a row (or from a `Memory`): what a listing prints,
-/// without copying a string.
-#[derive(Debug, Clone, Copy)]
-pub struct MemoryView<'a> {
-    pub memory_id: &'a str,
-    pub kind: &'a str,
-    pub topic: &'a str,
-    pub description: Option<&'a str>,
-    pub content: &'a str,
-    pub project: &'a str,
-    pub scope: &'a str,
-    pub tags: Tags<'a>,
-    pub status: &'a str,
-    pub pinned: bool,
-    pub content_hash: Option<&'a str>,
-    pub supersedes: Option<&'a str>,
-    pub valid_from: Millis,
-    pub valid_to: Option<Millis>,
-    pub created_at: Millis,
-    pub updated_at: Millis,
-    pub commitment: Option<CommitmentView<'a>>,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub struct CommitmentView<'a> {
-    pub status: &'a str,
-    pub due_at: Option<Millis>,
-    pub owner: Option<&'a str>,
-    pub resolved_at: Option<Millis>,
-    pub updated_at: Millis,
-}
-
-/// A memory's tags: a list, or the JSON array the row stores.
-#[derive(Debug, Clone, Copy)]
-pub enum Tags<'a> {
-    List(&'a [String]),
-    Json(&'a str),
-}
-
-impl Tags<'_> {
-    pub fn to_vec(self) -> Vec<String> {
-        match self {
-            Tags::List(l) => l.to_vec(),
-            Tags::Json(j) => serde_json::from_str(j).unwrap_or_default(),
-        }
-    }
-}
-
-impl MemoryView<'_> {
-    pub fn to_memory(&self) -> Memory {
-        Memory {
-            memory_id: self.memory_id.to_string(),
-            kind: self.kind.to_string(),
-            topic: self.topic.to_string(),
-            description: self.description.map(str::to_string),
-            content: self.content.to_string(),
-            project: self.project.to_string(),
-            scope: self.scope.to_string(),
-            tags: self.tags.to_vec(),
-            status: self.status.to_string(),
-            pinned: self.pinned,
-            content_hash: self.content_hash.map(str::to_string),
-            supersedes: self.supersedes.map(str::to_string),
-            valid_from: self.valid_from,
-            valid_to: self.valid_to,
-            created_at: self.created_at,
-            updated_at: self.updated_at,
-            commitment: self.commitment.map(|c| Commitment {
-                status: c.status.to_string(),
-                due_at: c.due_at,
-                owner: c.owner.map(str::to_string),
-                resolved_at: c.resolved_at,
-                updated_at: c.updated_at,
-            }),
-        }
-    }
-}
-
-impl Memory {
-    pub fn view(&self) -> MemoryView<'_> {
-        MemoryView {
-            memory_id: &self.memory_id,
-            kind: &self.kind,
-            topic: &self.topic,
-            description: self.description.as_deref(),
-            content: &self.content,
-            project: &self.project,
-            scope: &self.scope,
-            tags: Tags::List(&self.tags),
-            status: &self.status,
-            pinned: self.pinned,
-            content_hash: self.content_hash.as_deref(),
-            supersedes: self.supersedes.as_deref(),
-            valid_from: self.valid_from,
-            valid_to: self.valid_to,
-            created_at: self.created_at,
-            updated_at: self.updated_at,
-            commitment: self.commitment.as_ref().map(|c| CommitmentView {
-                status: &c.status,
-                due_at: c.due_at,
-                owner: c.owner.as_deref(),
-                resolved_at: c.resolved_at,
-                updated_at: c.updated_at,
-            }),
-        }
-    }
 }
 
 /// The row of `MEMORY_COLUMNS`, borrowed.
@@ -292,7 +69,7 @@ fn memory_view<'r>(r: &'r Row<'_>) -> rusqlite::Result<MemoryView<'r>> {
             rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
         })
     };
-    let commitment = match text_or_null(16)? {
+    let commitment = match r.get::<_, Option<CommitmentStatus>>(16)? {
         Some(status) => Some(CommitmentView {
             status,
             due_at: r.get(17)?,
@@ -304,14 +81,14 @@ fn memory_view<'r>(r: &'r Row<'_>) -> rusqlite::Result<MemoryView<'r>> {
     };
     Ok(MemoryView {
         memory_id: text(0)?,
-        kind: text(1)?,
+        kind: r.get(1)?,
         topic: text(2)?,
         description: text_or_null(3)?,
         content: text(4)?,
         project: text(5)?,
         scope: text(6)?,
         tags: Tags::Json(text(7)?),
-        status: text(8)?,
+        status: r.get(8)?,
         pinned: r.get(9)?,
         content_hash: text_or_null(10)?,
         supersedes: text_or_null(11)?,
@@ -336,7 +113,7 @@ pub(super) fn get_memory(tx: &rusqlite::Connection, id: &str) -> Result<Option<M
 /// exact duplicate (the `memories_live_hash` index).
 pub(super) fn live_with_hash(
     tx: &rusqlite::Connection,
-    kind: &str,
+    kind: Kind,
     project: &str,
     hash: &str,
 ) -> Result<Option<String>> {
@@ -377,7 +154,7 @@ fn add_event(
     tx: &Transaction<'_>,
     prov: &mut Provenance<'_>,
     memory_id: &str,
-    kind: &str,
+    kind: EventKind,
     who: &Actor<'_>,
     reason: Option<&str>,
 ) -> Result<()> {
@@ -446,7 +223,7 @@ fn likely_duplicate(
     tx: &Transaction<'_>,
     m: &NewMemory,
     except: Option<&str>,
-) -> Result<Option<(String, String)>> {
+) -> Result<Option<(String, Likeness)>> {
     let same_topic: Option<String> = tx
         .prepare_cached(
             "SELECT memory_id FROM memories WHERE kind = ?1 AND project = ?2 AND valid_to IS NULL AND status = 'active'
@@ -455,31 +232,24 @@ fn likely_duplicate(
         .query_row(params![m.kind, m.project, m.topic, except], |r| r.get(0))
         .optional()?;
     if let Some(id) = same_topic {
-        return Ok(Some((id, "same topic".to_string())));
+        return Ok(Some((id, Likeness::SameTopic)));
     }
-    let mine = words(&format!("{} {}", m.topic, m.content));
+    let mine = memory_words(&m.topic, &m.content);
     if mine.is_empty() {
         return Ok(None);
     }
-    // A memory sharing at least NEAR_DUPLICATE of the words holds all but
-    // `spare` of `mine`, so it holds one of any `spare + 1` of them: search
-    // only for the rarest few, and the candidates stay few at any size.
-    let spare = mine.len() - (mine.len() as f64 * NEAR_DUPLICATE).ceil() as usize;
-    let mut by_rarity: Vec<(i64, &str)> = Vec::with_capacity(mine.len());
     let mut doc = tx.prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
-    for w in &mine {
-        let n: i64 = doc.query_row([w], |r| r.get(0)).optional()?.unwrap_or(0);
-        by_rarity.push((n, w));
-    }
-    by_rarity.sort();
-    let query = fts_query(by_rarity.iter().take(spare + 1).map(|(_, w)| *w));
+    let docs = mine
+        .iter()
+        .map(|w| Ok(doc.query_row([w], |r| r.get(0)).optional()?.unwrap_or(0)))
+        .collect::<Result<Vec<i64>>>()?;
+    let query = fts_query(probe_words(&mine, &docs).into_iter());
     let mut stmt = tx.prepare_cached(DUPLICATE_CANDIDATES)?;
     let mut rows = stmt.query(params![query, m.kind, m.project, except])?;
     while let Some(r) = rows.next()? {
         let (id, topic, content): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-        let s = similarity(&mine, &words(&format!("{topic} {content}")));
-        if s >= NEAR_DUPLICATE {
-            return Ok(Some((id, format!("{:.0}% of the same words", s * 100.0))));
+        if let Some(l) = likeness(&mine, &topic, &content) {
+            return Ok(Some((id, l)));
         }
     }
     Ok(None)
@@ -524,7 +294,7 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut prov = Provenance::start(&tx, who, &m.project)?;
         let hash = content_hash(&m.content);
-        let exact = live_with_hash(&tx, &m.kind, &m.project, &hash)?;
+        let exact = live_with_hash(&tx, m.kind, &m.project, &hash)?;
         if let Some(id) = exact {
             return Ok(Remembered::Existing(id));
         }
@@ -534,14 +304,14 @@ impl Store {
         let id = new_id(who.now);
         let memory = Memory {
             memory_id: id.clone(),
-            kind: m.kind.clone(),
+            kind: m.kind,
             topic: m.topic.clone(),
             description: m.description.clone(),
             content: m.content.clone(),
             project: m.project.clone(),
             scope: m.scope.clone(),
             tags: m.tags.clone(),
-            status: "active".into(),
+            status: MemoryStatus::Active,
             pinned: m.pinned,
             content_hash: Some(hash),
             supersedes: None,
@@ -549,8 +319,8 @@ impl Store {
             valid_to: None,
             created_at: who.now,
             updated_at: who.now,
-            commitment: (m.kind == "commitment").then(|| Commitment {
-                status: "open".into(),
+            commitment: (m.kind == Kind::Commitment).then(|| Commitment {
+                status: CommitmentStatus::Open,
                 due_at: m.due_at,
                 owner: m.owner.clone(),
                 resolved_at: None,
@@ -558,7 +328,7 @@ impl Store {
             }),
         };
         insert_memory(&tx, &memory)?;
-        add_event(&tx, &mut prov, &id, "create", who, None)?;
+        add_event(&tx, &mut prov, &id, EventKind::Create, who, None)?;
         tx.commit()?;
         Ok(Remembered::Created(id))
     }
@@ -572,7 +342,7 @@ impl Store {
         &mut self,
         id: &str,
         next: &NewMemory,
-        status: Option<&str>,
+        status: Option<CommitmentStatus>,
         force: bool,
         who: &Actor<'_>,
     ) -> Result<String> {
@@ -591,7 +361,7 @@ impl Store {
             || old.tags != next.tags
             || old.pinned != next.pinned
             || old.commitment.as_ref().map(|c| (c.due_at, c.owner.clone()))
-                != (next.kind == "commitment").then(|| (next.due_at, next.owner.clone()));
+                != (next.kind == Kind::Commitment).then(|| (next.due_at, next.owner.clone()));
         if changed {
             if !force
                 && let Some((dup, why)) = likely_duplicate(&tx, next, Some(&old.memory_id))?
@@ -605,16 +375,18 @@ impl Store {
             .execute(params![old.memory_id, who.now])?;
             let new_id = new_id(who.now);
             let hash = content_hash(&next.content);
-            let clash = live_with_hash(&tx, &next.kind, &next.project, &hash)?;
+            let clash = live_with_hash(&tx, next.kind, &next.project, &hash)?;
             if let Some(other) = clash {
                 bail!(
                     "the revised memory would repeat {other} exactly: revise or archive that one instead"
                 );
             }
-            let commitment = (next.kind == "commitment").then(|| {
+            let commitment = (next.kind == Kind::Commitment).then(|| {
                 let carried = old.commitment.clone();
                 Commitment {
-                    status: carried.as_ref().map_or("open".into(), |c| c.status.clone()),
+                    status: carried
+                        .as_ref()
+                        .map_or(CommitmentStatus::Open, |c| c.status),
                     due_at: next.due_at,
                     owner: next.owner.clone(),
                     resolved_at: carried.and_then(|c| c.resolved_at),
@@ -625,14 +397,14 @@ impl Store {
                 &tx,
                 &Memory {
                     memory_id: new_id.clone(),
-                    kind: next.kind.clone(),
+                    kind: next.kind,
                     topic: next.topic.clone(),
                     description: next.description.clone(),
                     content: next.content.clone(),
                     project: next.project.clone(),
                     scope: next.scope.clone(),
                     tags: next.tags.clone(),
-                    status: "active".into(),
+                    status: MemoryStatus::Active,
                     pinned: next.pinned,
                     content_hash: Some(hash),
                     supersedes: Some(old.memory_id.clone()),
@@ -643,17 +415,19 @@ impl Store {
                     commitment,
                 },
             )?;
-            add_event(&tx, &mut prov, &new_id, "create", who, None)?;
-            add_event(&tx, &mut prov, &old.memory_id, "supersede", who, None)?;
+            add_event(&tx, &mut prov, &new_id, EventKind::Create, who, None)?;
+            add_event(
+                &tx,
+                &mut prov,
+                &old.memory_id,
+                EventKind::Supersede,
+                who,
+                None,
+            )?;
             live_id = new_id;
         }
         if let Some(to) = status {
-            if !matches!(to, "open" | "waiting") {
-                bail!(
-                    "revise --status moves a commitment between open and waiting; use resolve, unresolve or archive for {to}"
-                );
-            }
-            move_commitment(&tx, &mut prov, &live_id, to, who)?;
+            move_commitment(&tx, &mut prov, &live_id, memory::revise_status(to)?, who)?;
         } else if !changed {
             bail!("nothing to revise: give a field to change or --status");
         }
@@ -676,17 +450,17 @@ impl Store {
             }
             .into());
         }
-        let plan = memory::settle_plan(verb, &m.kind, m.commitment.is_some())?;
+        let plan = memory::settle_plan(verb, m.kind)?;
         let mut prov = Provenance::start(&tx, who, &m.project)?;
         let changed = match plan {
             SettlePlan::Commitment(to) => move_commitment(&tx, &mut prov, id, to, who)?,
-            SettlePlan::Archive if m.status == "archived" => false,
+            SettlePlan::Archive if m.status == MemoryStatus::Archived => false,
             SettlePlan::Archive => {
                 tx.prepare_cached(
                     "UPDATE memories SET status = 'archived', updated_at = ?2 WHERE memory_id = ?1",
                 )?
                 .execute(params![id, who.now])?;
-                add_event(&tx, &mut prov, id, "archive", who, None)?;
+                add_event(&tx, &mut prov, id, EventKind::Archive, who, None)?;
                 true
             }
         };
@@ -716,7 +490,7 @@ impl Store {
             project: &m.project,
             run: Some(None),
         };
-        add_event(&tx, &mut prov, id, "redact", who, reason)?;
+        add_event(&tx, &mut prov, id, EventKind::Redact, who, reason)?;
         tx.execute(
             "INSERT INTO memories_fts(memories_fts) VALUES ('optimize')",
             [],
@@ -740,12 +514,9 @@ impl Store {
         f: &MemoryFilter,
         mut visit: impl FnMut(MemoryView<'_>) -> Result<()>,
     ) -> Result<()> {
-        let (status_memory, status_commitment) = match f.status.as_deref() {
-            Some(s @ ("active" | "archived")) => (Some(s), None),
-            Some(s) if memory::COMMITMENT_STATUSES.contains(&s) => (None, Some(s)),
-            Some(s) => bail!(
-                "unknown status {s:?}; memory statuses: active, archived; commitment statuses: open, waiting, resolved, expired"
-            ),
+        let (status_memory, status_commitment) = match f.status {
+            Some(StatusFilter::Memory(s)) => (Some(s), None),
+            Some(StatusFilter::Commitment(s)) => (None, Some(s)),
             None => (None, None),
         };
         // Only the conditions asked for, so SQLite can use the indexes
@@ -865,7 +636,7 @@ impl Store {
     pub fn recall(
         &self,
         query: &str,
-        kind: Option<&str>,
+        kind: Option<Kind>,
         project: Option<&str>,
         all: bool,
         limit: u64,
@@ -990,7 +761,7 @@ impl Store {
     /// when the caller knows it (else each id's is looked up).
     pub fn record_demand(
         &mut self,
-        kind: &str,
+        kind: Demand,
         run: Option<&str>,
         ids: &[&str],
         project: Option<&str>,
@@ -1100,18 +871,18 @@ fn move_commitment(
     tx: &Transaction<'_>,
     prov: &mut Provenance<'_>,
     id: &str,
-    to: &str,
+    to: CommitmentStatus,
     who: &Actor<'_>,
 ) -> Result<bool> {
     let m = get_memory(tx, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()))?;
     let Some(mut c) = m.commitment else {
         bail!("{id} is a {}, not a commitment", m.kind);
     };
-    match commitment_transition(&c.status, to)? {
+    match commitment_transition(c.status, to)? {
         Transition::NoOp => Ok(false),
         Transition::Event(event) => {
-            c.status = to.to_string();
-            c.resolved_at = (to == "resolved").then_some(who.now);
+            c.status = to;
+            c.resolved_at = (to == CommitmentStatus::Resolved).then_some(who.now);
             c.updated_at = who.now;
             write_commitment(tx, id, &c)?;
             add_event(tx, prov, id, event, who, None)?;
@@ -1138,7 +909,7 @@ mod tests {
                  VALUES (?1, ?2, ?3, 'measured words against the cache', ?4, 'project', '[]', 'active', 1, 1, 1)",
                 rusqlite::params![
                     format!("m{i}"),
-                    crate::continuity::memory::KINDS[i % 11],
+                    crate::continuity::memory::Kind::ALL[i % 11],
                     format!("bench {i}"),
                     format!("p{}", i % 20)
                 ],

@@ -15,6 +15,7 @@ pub mod runs;
 pub mod settings;
 pub mod spool;
 pub mod tree;
+mod vocab;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -8,8 +8,9 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, Row, Transaction, TransactionBehavior, params};
 
 use super::Store;
-use super::memories::{MemoryEvent, new_id};
+use super::memories::new_id;
 use crate::clock::Millis;
+use crate::continuity::memory::MemoryEvent;
 use crate::continuity::runs::{MAX_RUN_EVENTS, State, state};
 
 /// Conditions a caller may branch on.

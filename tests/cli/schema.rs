@@ -17,7 +17,8 @@ use crate::common::{Env, fixtures};
 fn validate(v: &Value, schema: &Value, root: &Value, at: &str) -> Result<(), String> {
     if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
         let name = r.strip_prefix("#/$defs/").ok_or(format!("{at}: ref {r}"))?;
-        return validate(v, &root["$defs"][name], root, at);
+        validate(v, &root["$defs"][name], root, at)?;
+        // Beside a reference, a schema may hold keywords of its own (a tag).
     }
     if let Some(types) = schema.get("type") {
         let names: Vec<&str> = match types {
@@ -134,7 +135,11 @@ fn printed(
 ) {
     if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
         let name = r.trim_start_matches("#/$defs/");
-        return printed(v, &root["$defs"][name], root, name, out);
+        printed(v, &root["$defs"][name], root, name, out);
+        // A branch may name a reference and properties of its own (a tag).
+        if schema.get("properties").is_none() {
+            return;
+        }
     }
     for b in schema
         .get("anyOf")
@@ -420,11 +425,11 @@ fn sessions_output_is_valid_against_its_schema_and_prints_every_field_it_names()
 #[test]
 fn schema_names_the_typed_commands_and_refuses_others() {
     let env = Env::new();
-    let (code, _, err) = env.run(&["schema", "memories"]);
+    let (code, _, err) = env.run(&["schema", "brief"]);
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"memories\" has no JSON schema yet (typed so far: check, config, cost, ingest, prune, sessions, show, status, sweep, tree); its fields are listed in `sessionkit memories --help`"
+        "sessionkit: \"brief\" has no JSON schema yet (typed so far: archive, check, config, cost, export, import, ingest, memories, memory, prune, recall, remember, resolve, revise, sessions, show, status, sweep, tree, unresolve); its fields are listed in `sessionkit brief --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
@@ -435,4 +440,193 @@ fn schema_names_the_typed_commands_and_refuses_others() {
         "{help}"
     );
     assert!(!help.contains("sidecar"), "{help}");
+}
+
+fn ok(env: &Env, args: &[&str]) -> String {
+    let (code, out, err) = env.run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out.trim().to_string()
+}
+
+/// Memories of every shape a record can take: a commitment with a due
+/// date and owner, a resolved one, a pinned note with a description and
+/// tags, a revised decision (its old version superseded), a redacted one.
+fn memories(env: &Env) -> Vec<String> {
+    let remember = |extra: &[&str]| {
+        ok(
+            env,
+            &[&["remember", "--project", "shop"][..], extra].concat(),
+        )
+    };
+    let due = remember(&[
+        "--kind",
+        "commitment",
+        "--topic",
+        "ship the cart",
+        "--content",
+        "ship the cart by friday",
+        "--due",
+        "2030-01-01",
+        "--owner",
+        "ana",
+    ]);
+    let done = remember(&[
+        "--kind",
+        "commitment",
+        "--topic",
+        "fix login",
+        "--content",
+        "fix the login redirect",
+    ]);
+    ok(env, &["resolve", &done]);
+    let note = remember(&[
+        "--kind",
+        "note",
+        "--topic",
+        "cache sizes",
+        "--content",
+        "the cache holds 512 entries",
+        "--description",
+        "cache is 512",
+        "--tag",
+        "perf",
+        "--tag",
+        "cache",
+        "--pin",
+    ]);
+    let old = remember(&[
+        "--kind",
+        "decision",
+        "--topic",
+        "database",
+        "--content",
+        "use postgres for orders",
+    ]);
+    let live = ok(
+        env,
+        &["revise", &old, "--content", "use postgres 16 for orders"],
+    );
+    let secret = remember(&[
+        "--kind",
+        "fact",
+        "--topic",
+        "staging",
+        "--content",
+        "staging lives on host seven",
+    ]);
+    ok(
+        env,
+        &["memory", "redact", &secret, "--reason", "pasted by mistake"],
+    );
+    vec![due, done, note, old, live, secret]
+}
+
+#[test]
+fn memory_records_are_valid_against_their_schemas_and_print_every_field_they_name() {
+    let env = Env::new();
+    let ids = memories(&env);
+    // A listing: every version, with content.
+    let rows = env.json(&["memories", "--all", "--full"]);
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    holds_contract(
+        &env,
+        "memories",
+        "MemoryRecord",
+        "sessionkit.memory/1",
+        rows,
+    );
+    // JSON Lines take the fast path: the same records, byte for byte.
+    let (_, lines, _) = env.run(&["memories", "--all", "--full", "--format", "jsonl"]);
+    let from_lines: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(&from_lines, rows);
+    // What a writing verb prints with a format.
+    let (code, out, err) = env.run(&[
+        "remember",
+        "--project",
+        "shop",
+        "--kind",
+        "note",
+        "--topic",
+        "t",
+        "--content",
+        "c",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let record: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(record["content"], "c");
+    for verb in ["remember", "revise", "resolve", "unresolve", "archive"] {
+        let schema = env.json(&["schema", verb]);
+        assert_eq!(schema["title"], "MemoryRecord", "{verb}");
+        validate(&record, &schema, &schema, verb).unwrap();
+    }
+    // memory show: the commitment with its events, and the redacted one
+    // (its reason).
+    let shown: Vec<Value> = [&ids[0], &ids[5], &ids[4]]
+        .iter()
+        .map(|id| env.json(&["memory", "show", id]))
+        .collect();
+    holds_contract(
+        &env,
+        "memory",
+        "MemoryShowRecord",
+        "sessionkit.memory/1",
+        &shown,
+    );
+    assert_eq!(shown[2]["chain"].as_array().unwrap().len(), 2);
+    // recall
+    let hits = env.json(&["recall", "postgres cache cart", "--all"]);
+    let hits = hits.as_array().unwrap();
+    assert_eq!(hits.len(), 4, "{hits:?}");
+    holds_contract(&env, "recall", "RecallRecord", "sessionkit.memory/1", hits);
+}
+
+#[test]
+fn export_lines_and_import_rows_are_valid_against_their_schemas() {
+    let env = Env::new();
+    memories(&env);
+    let (code, export, _) = env.run(&["export"]);
+    assert_eq!(code, 0);
+    let lines: Vec<Value> = export
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // 6 memories, 2 commitments, and their events.
+    assert_eq!(lines.iter().filter(|l| l["type"] == "memory").count(), 6);
+    assert_eq!(
+        lines.iter().filter(|l| l["type"] == "commitment").count(),
+        2
+    );
+    holds_contract(&env, "export", "ExportLine", "sessionkit.export/1", &lines);
+    // Import into a fresh database: created rows; again: present rows;
+    // with a broken line: rejected and not-imported rows.
+    let other = Env::new();
+    let file = other.path("export.jsonl");
+    std::fs::write(&file, &export).unwrap();
+    let first = other.json(&["import", file.to_str().unwrap()]);
+    let again = other.json(&["import", file.to_str().unwrap()]);
+    std::fs::write(&file, format!("{export}{{\"type\":\"memory\"}}\n")).unwrap();
+    let (code, out, _) = other.run(&["import", file.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1);
+    let refused: Value = serde_json::from_str(&out).unwrap();
+    let rows: Vec<Value> = [first, again, refused]
+        .iter()
+        .flat_map(|v| v.as_array().unwrap().clone())
+        .collect();
+    let results: BTreeSet<&str> = rows.iter().map(|r| r["result"].as_str().unwrap()).collect();
+    assert_eq!(
+        results,
+        BTreeSet::from(["created", "not-imported", "present", "rejected"])
+    );
+    holds_contract(
+        &other,
+        "import",
+        "ImportRecord",
+        "sessionkit.import/1",
+        &rows,
+    );
 }

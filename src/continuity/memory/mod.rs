@@ -10,20 +10,127 @@ use sha2::{Digest, Sha256};
 
 use crate::clock::Millis;
 
-/// The one vocabulary of memory kinds (Decision 12).
-pub const KINDS: [&str; 11] = [
-    "constraint",
-    "convention",
-    "decision",
-    "commitment",
-    "blocker",
-    "preference",
-    "fact",
-    "pattern",
-    "finding",
-    "note",
-    "stage",
-];
+pub mod duplicate;
+pub mod export;
+mod model;
+
+pub use model::*;
+
+/// A closed vocabulary stored as text: the enum, every value in order,
+/// its stored name, and `parse` that names the vocabulary when it refuses.
+macro_rules! vocabulary {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $plural:literal { $($v:ident = $s:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $name { $($v),+ }
+
+        impl $name {
+            /// Every value, in the vocabulary's order.
+            pub const ALL: &'static [$name] = &[$($name::$v),+];
+
+            /// The stored (and printed) name.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$v => $s),+ }
+            }
+
+            /// The value a stored or typed name stands for.
+            pub fn parse(s: &str) -> Result<$name> {
+                match s {
+                    $($s => Ok($name::$v),)+
+                    _ => bail!(
+                        "unknown {} {s:?}; {}: {}",
+                        $what,
+                        $plural,
+                        [$($s),+].join(", ")
+                    ),
+                }
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({"type": "string", "enum": [$($s),+]})
+            }
+            fn inline_schema() -> bool {
+                true
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+vocabulary!(
+    /// The one vocabulary of memory kinds (Decision 12).
+    Kind, "kind", "kinds" {
+        Constraint = "constraint",
+        Convention = "convention",
+        Decision = "decision",
+        Commitment = "commitment",
+        Blocker = "blocker",
+        Preference = "preference",
+        Fact = "fact",
+        Pattern = "pattern",
+        Finding = "finding",
+        Note = "note",
+        Stage = "stage",
+    }
+);
+
+vocabulary!(
+    /// Whether a memory is in force (a superseded one is told by its
+    /// `valid_to`, not its status).
+    MemoryStatus, "memory status", "memory statuses" {
+        Active = "active",
+        Archived = "archived",
+    }
+);
+
+vocabulary!(
+    /// Commitment statuses (study B3).
+    CommitmentStatus, "commitment status", "commitment statuses" {
+        Open = "open",
+        Waiting = "waiting",
+        Resolved = "resolved",
+        Expired = "expired",
+    }
+);
+
+vocabulary!(
+    /// What an audit event records (study A3): the verb that wrote it.
+    EventKind, "event kind", "event kinds" {
+        Create = "create",
+        Supersede = "supersede",
+        Revise = "revise",
+        Resolve = "resolve",
+        Unresolve = "unresolve",
+        Archive = "archive",
+        Redact = "redact",
+    }
+);
+
+vocabulary!(
+    /// What a demand record counts (reference/study-memory-briefing-peers.md 2.6).
+    Demand, "demand", "demands" {
+        Show = "show",
+        Recall = "recall",
+        Prompt = "prompt",
+        Briefing = "briefing",
+    }
+);
 
 /// Input limits (study C: MAX_TOPIC_LENGTH, MAX_CONTENT_LENGTH, MAX_TAGS,
 /// MAX_TAG_LENGTH; the description is the one line a briefing index shows).
@@ -37,13 +144,6 @@ pub const MAX_SCOPE: usize = 64;
 
 /// The scope a memory gets when none is named.
 pub const DEFAULT_SCOPE: &str = "project";
-
-pub fn check_kind(kind: &str) -> Result<&'static str> {
-    match KINDS.iter().find(|k| **k == kind) {
-        Some(k) => Ok(k),
-        None => bail!("unknown kind {kind:?}; kinds: {}", KINDS.join(", ")),
-    }
-}
 
 /// A trimmed, non-empty text of at most `max` characters (never truncated).
 pub fn check_text(what: &str, value: &str, max: usize) -> Result<String> {
@@ -96,29 +196,6 @@ pub fn content_hash(content: &str) -> String {
         .collect()
 }
 
-/// Words for the near-duplicate rule: runs of letters and digits, lowercased
-/// (numbers count: "PostgreSQL 16" is not "PostgreSQL 17").
-pub fn words(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// A likely duplicate shares this share of words (Jaccard similarity of the
-/// word sets of topic and content) with a live memory of the same kind and
-/// project, or has the same topic (case-insensitive).
-pub const NEAR_DUPLICATE: f64 = 0.8;
-
-/// Jaccard similarity of two word sets.
-pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
-    let union = a.union(b).count();
-    if union == 0 {
-        return 1.0;
-    }
-    a.intersection(b).count() as f64 / union as f64
-}
-
 /// The verbs that settle a memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Settle {
@@ -132,7 +209,7 @@ pub enum Settle {
 pub enum SettlePlan {
     /// A commitment moves to this status (`commitment_transition` decides
     /// whether that is legal, a no-op, or which event it writes).
-    Commitment(&'static str),
+    Commitment(CommitmentStatus),
     /// The memory is archived (a no-op when it already is).
     Archive,
 }
@@ -141,25 +218,19 @@ pub enum SettlePlan {
 /// (resolve → resolved, unresolve → open, archive → expired); otherwise
 /// archive applies to any kind, resolve only to a blocker (which it
 /// archives), and unresolve to none.
-pub fn settle_plan(verb: Settle, kind: &str, is_commitment: bool) -> Result<SettlePlan> {
-    if is_commitment {
-        return Ok(SettlePlan::Commitment(match verb {
-            Settle::Resolve => "resolved",
-            Settle::Unresolve => "open",
-            Settle::Archive => "expired",
-        }));
-    }
+pub fn settle_plan(verb: Settle, kind: Kind) -> Result<SettlePlan> {
+    use CommitmentStatus as C;
     match (verb, kind) {
-        (Settle::Resolve, "blocker") | (Settle::Archive, _) => Ok(SettlePlan::Archive),
+        (Settle::Resolve, Kind::Commitment) => Ok(SettlePlan::Commitment(C::Resolved)),
+        (Settle::Unresolve, Kind::Commitment) => Ok(SettlePlan::Commitment(C::Open)),
+        (Settle::Archive, Kind::Commitment) => Ok(SettlePlan::Commitment(C::Expired)),
+        (Settle::Resolve, Kind::Blocker) | (Settle::Archive, _) => Ok(SettlePlan::Archive),
         (Settle::Resolve, kind) => {
             bail!("resolve applies to commitments and blockers, not a {kind}: use archive")
         }
         (Settle::Unresolve, kind) => bail!("unresolve applies to commitments, not a {kind}"),
     }
 }
-
-/// Commitment statuses (study B3).
-pub const COMMITMENT_STATUSES: [&str; 4] = ["open", "waiting", "resolved", "expired"];
 
 /// What a commitment transition does: the audit event it writes, or nothing
 /// (already there), or an error (illegal), per study B3. The event kind is
@@ -168,24 +239,19 @@ pub const COMMITMENT_STATUSES: [&str; 4] = ["open", "waiting", "resolved", "expi
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transition {
     NoOp,
-    Event(&'static str),
+    Event(EventKind),
 }
 
-pub fn commitment_transition(from: &str, to: &str) -> Result<Transition> {
-    if !COMMITMENT_STATUSES.contains(&to) {
-        bail!(
-            "unknown commitment status {to:?}; statuses: {}",
-            COMMITMENT_STATUSES.join(", ")
-        );
-    }
+pub fn commitment_transition(from: CommitmentStatus, to: CommitmentStatus) -> Result<Transition> {
+    use CommitmentStatus::*;
     if from == to {
         return Ok(Transition::NoOp);
     }
     let legal = matches!(
         (from, to),
-        ("open", "waiting" | "resolved" | "expired")
-            | ("waiting", "open" | "resolved" | "expired")
-            | ("resolved" | "expired", "open")
+        (Open, Waiting | Resolved | Expired)
+            | (Waiting, Open | Resolved | Expired)
+            | (Resolved | Expired, Open)
     );
     if !legal {
         bail!(
@@ -193,22 +259,33 @@ pub fn commitment_transition(from: &str, to: &str) -> Result<Transition> {
         );
     }
     Ok(Transition::Event(match to {
-        "open" => "unresolve",
-        "waiting" => "revise",
-        "resolved" => "resolve",
-        _ => "archive",
+        Open => EventKind::Unresolve,
+        Waiting => EventKind::Revise,
+        Resolved => EventKind::Resolve,
+        Expired => EventKind::Archive,
     }))
+}
+
+/// The status `revise --status` may move a commitment to: open or waiting
+/// (resolving, reopening and expiring are verbs of their own).
+pub fn revise_status(to: CommitmentStatus) -> Result<CommitmentStatus> {
+    match to {
+        CommitmentStatus::Open | CommitmentStatus::Waiting => Ok(to),
+        _ => bail!(
+            "revise --status moves a commitment between open and waiting; use resolve, unresolve or archive for {to}"
+        ),
+    }
 }
 
 /// Demand weights (reference/study-memory-briefing-peers.md 2.6): an explicit
 /// read 3, a recall hit 1.5, a prompt match 1, a briefing injection 0 (exposure
 /// is not demand).
-pub fn demand_weight(kind: &str) -> f64 {
+pub fn demand_weight(kind: Demand) -> f64 {
     match kind {
-        "show" => 3.0,
-        "recall" => 1.5,
-        "prompt" => 1.0,
-        _ => 0.0,
+        Demand::Show => 3.0,
+        Demand::Recall => 1.5,
+        Demand::Prompt => 1.0,
+        Demand::Briefing => 0.0,
     }
 }
 
@@ -235,40 +312,54 @@ mod tests {
     fn which_verb_applies_to_which_memory() {
         use Settle::*;
         for (verb, to) in [
-            (Resolve, "resolved"),
-            (Unresolve, "open"),
-            (Archive, "expired"),
+            (Resolve, CommitmentStatus::Resolved),
+            (Unresolve, CommitmentStatus::Open),
+            (Archive, CommitmentStatus::Expired),
         ] {
             assert_eq!(
-                settle_plan(verb, "commitment", true).unwrap(),
+                settle_plan(verb, Kind::Commitment).unwrap(),
                 SettlePlan::Commitment(to)
             );
         }
-        for kind in [
-            "note",
-            "decision",
-            "constraint",
-            "blocker",
-            "finding",
-            "stage",
-        ] {
+        for &kind in Kind::ALL.iter().filter(|k| **k != Kind::Commitment) {
+            assert_eq!(settle_plan(Archive, kind).unwrap(), SettlePlan::Archive);
             assert_eq!(
-                settle_plan(Archive, kind, false).unwrap(),
-                SettlePlan::Archive
-            );
-            assert_eq!(
-                settle_plan(Unresolve, kind, false).unwrap_err().to_string(),
+                settle_plan(Unresolve, kind).unwrap_err().to_string(),
                 format!("unresolve applies to commitments, not a {kind}")
             );
+            if kind == Kind::Blocker {
+                assert_eq!(settle_plan(Resolve, kind).unwrap(), SettlePlan::Archive);
+            } else {
+                assert_eq!(
+                    settle_plan(Resolve, kind).unwrap_err().to_string(),
+                    format!(
+                        "resolve applies to commitments and blockers, not a {kind}: use archive"
+                    )
+                );
+            }
         }
+    }
+
+    /// Each vocabulary reads back what it writes, and refuses the rest
+    /// naming every value.
+    #[test]
+    fn vocabularies_round_trip_and_name_their_values() {
+        for &k in Kind::ALL {
+            assert_eq!(Kind::parse(k.as_str()).unwrap(), k);
+        }
+        assert_eq!(Kind::ALL.len(), 11);
         assert_eq!(
-            settle_plan(Resolve, "blocker", false).unwrap(),
-            SettlePlan::Archive
+            Kind::parse("todo").unwrap_err().to_string(),
+            "unknown kind \"todo\"; kinds: constraint, convention, decision, commitment, blocker, preference, fact, pattern, finding, note, stage"
         );
         assert_eq!(
-            settle_plan(Resolve, "note", false).unwrap_err().to_string(),
-            "resolve applies to commitments and blockers, not a note: use archive"
+            CommitmentStatus::parse("done").unwrap_err().to_string(),
+            "unknown commitment status \"done\"; commitment statuses: open, waiting, resolved, expired"
         );
+        for &e in EventKind::ALL {
+            assert_eq!(EventKind::parse(e.as_str()).unwrap(), e);
+        }
+        assert_eq!(demand_weight(Demand::parse("briefing").unwrap()), 0.0);
     }
 
     /// Issue 15: `remember --due 3é` panicked (a byte slice inside a
@@ -294,30 +385,37 @@ mod tests {
 
     #[test]
     fn every_cell_of_the_commitment_table() {
+        use CommitmentStatus::*;
+        use EventKind as E;
         use Transition::*;
         // Study B3, row by row: (from, to, result).
-        let table: [(&str, &str, Option<Transition>); 16] = [
-            ("open", "open", Some(NoOp)),
-            ("open", "waiting", Some(Event("revise"))),
-            ("open", "resolved", Some(Event("resolve"))),
-            ("open", "expired", Some(Event("archive"))),
-            ("waiting", "open", Some(Event("unresolve"))),
-            ("waiting", "waiting", Some(NoOp)),
-            ("waiting", "resolved", Some(Event("resolve"))),
-            ("waiting", "expired", Some(Event("archive"))),
-            ("resolved", "open", Some(Event("unresolve"))),
-            ("resolved", "waiting", None),
-            ("resolved", "resolved", Some(NoOp)),
-            ("resolved", "expired", None),
-            ("expired", "open", Some(Event("unresolve"))),
-            ("expired", "waiting", None),
-            ("expired", "resolved", None),
-            ("expired", "expired", Some(NoOp)),
+        let table: [(CommitmentStatus, CommitmentStatus, Option<Transition>); 16] = [
+            (Open, Open, Some(NoOp)),
+            (Open, Waiting, Some(Event(E::Revise))),
+            (Open, Resolved, Some(Event(E::Resolve))),
+            (Open, Expired, Some(Event(E::Archive))),
+            (Waiting, Open, Some(Event(E::Unresolve))),
+            (Waiting, Waiting, Some(NoOp)),
+            (Waiting, Resolved, Some(Event(E::Resolve))),
+            (Waiting, Expired, Some(Event(E::Archive))),
+            (Resolved, Open, Some(Event(E::Unresolve))),
+            (Resolved, Waiting, None),
+            (Resolved, Resolved, Some(NoOp)),
+            (Resolved, Expired, None),
+            (Expired, Open, Some(Event(E::Unresolve))),
+            (Expired, Waiting, None),
+            (Expired, Resolved, None),
+            (Expired, Expired, Some(NoOp)),
         ];
         for (from, to, want) in table {
             assert_eq!(commitment_transition(from, to).ok(), want, "{from} -> {to}");
         }
-        assert!(commitment_transition("open", "done").is_err());
+        assert_eq!(
+            commitment_transition(Resolved, Waiting)
+                .unwrap_err()
+                .to_string(),
+            "a commitment cannot go from resolved to waiting (legal: open -> waiting|resolved|expired, waiting -> open|resolved|expired, resolved|expired -> open)"
+        );
     }
 
     #[test]
@@ -354,15 +452,6 @@ mod tests {
                 && check_scope("a--b").is_err()
                 && check_scope("-a").is_err()
         );
-    }
-
-    #[test]
-    fn near_duplicates_by_shared_words() {
-        let a = words("Use PostgreSQL 16 for the orders service database");
-        let b = words("use postgresql 16 for the orders service database!");
-        assert!((similarity(&a, &b) - 1.0).abs() < 1e-9);
-        let c = words("Use SQLite for the local cache of the CLI");
-        assert!(similarity(&a, &c) < NEAR_DUPLICATE);
     }
 
     #[test]
@@ -413,9 +502,9 @@ impl Draft {
 }
 
 /// A memory to write, validated by `check` (the store writes it as is).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct NewMemory {
-    pub kind: String,
+    pub kind: Kind,
     pub topic: String,
     pub description: Option<String>,
     pub content: String,
@@ -429,8 +518,8 @@ pub struct NewMemory {
 
 /// Checks every field against the kinds and limits; errors name the limit.
 pub fn check(d: &Draft) -> Result<NewMemory> {
-    let kind = check_kind(d.kind.trim())?;
-    if kind != "commitment" && (d.due_at.is_some() || d.owner.is_some()) {
+    let kind = Kind::parse(d.kind.trim())?;
+    if kind != Kind::Commitment && (d.due_at.is_some() || d.owner.is_some()) {
         bail!("--due and --owner apply to commitments only, not a {kind}");
     }
     let project = check_text("the project", &d.project, MAX_PROJECT)?;
@@ -438,7 +527,7 @@ pub fn check(d: &Draft) -> Result<NewMemory> {
         bail!("\"unknown\" is not a project name: pass --project");
     }
     Ok(NewMemory {
-        kind: kind.to_string(),
+        kind,
         topic: check_text("the topic", &d.topic, MAX_TOPIC)?,
         description: d
             .description
