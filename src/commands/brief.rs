@@ -5,18 +5,21 @@
 use std::io::Write;
 
 use anyhow::Result;
-use serde_json::{Value, json};
 
 use super::Ctx;
 use crate::Exit;
 use crate::continuity::brief::{Built, Request, build};
-use crate::continuity::briefing::{Limits, Section};
+use crate::continuity::briefing::Limits;
 use crate::hooks::Harness;
 use crate::output::Format;
+use crate::output::records::brief_record;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "Default output: the briefing text exactly as a hook injects it. With --format json: project, text, bytes, tokens, budget_tokens, max_bytes, utility_ranking, rendered_ids, and sections (constraints, stages, overdue, commitments, blockers, findings, decisions, preferences, index, stale), each a list of {memory_id, topic, line, score, bytes, rendered, outcome}."
+    after_long_help = format!(
+        "Default output: the briefing text exactly as a hook injects it. {}",
+        super::help_fields("brief")
+    )
 )]
 pub struct Args {
     /// The project [default: the current directory's]
@@ -100,34 +103,13 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let built = build(&store, &req, now)?;
     let mut out = std::io::stdout().lock();
     if as_json {
-        let sections: serde_json::Map<String, Value> = Section::ALL
-            .iter()
-            .filter_map(|s| {
-                let items: Vec<Value> = built
-                    .briefing
-                    .placements
-                    .iter()
-                    .filter(|p| p.section == *s)
-                    .map(|p| {
-                        let c = &built.candidates[p.candidate];
-                        json!({"memory_id": c.memory_id, "topic": c.topic, "line": c.line, "score": p.score,
-                               "bytes": p.bytes, "rendered": p.rendered(), "outcome": p.outcome})
-                    })
-                    .collect();
-                (!items.is_empty()).then(|| (s.as_str().to_string(), Value::Array(items)))
-            })
-            .collect();
-        let doc = json!({
-            "project": project,
-            "text": built.briefing.text,
-            "bytes": built.briefing.bytes,
-            "tokens": built.briefing.tokens,
-            "budget_tokens": limits.budget_tokens,
-            "max_bytes": limits.max_bytes,
-            "utility_ranking": built.utility_active,
-            "rendered_ids": built.briefing.rendered_ids(&built.candidates),
-            "sections": sections,
-        });
+        let doc = brief_record(
+            &project,
+            &built.briefing,
+            &built.candidates,
+            &limits,
+            built.utility_active,
+        );
         if ctx.out.format == Format::Json {
             serde_json::to_writer_pretty(&mut out, &doc)?;
         } else {

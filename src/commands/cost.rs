@@ -7,8 +7,10 @@ use serde_json::{Map, Value, json};
 
 use super::{Ctx, put_totals};
 use crate::Exit;
-use crate::clock::parse_bound;
-use crate::output::records::{COST_SCHEMA, CostRecord, totals_fields};
+use crate::clock::{format_instant, parse_bound};
+use crate::output::records::{
+    COST_SCHEMA, CostRecord, SEGMENT_SCHEMA, SegmentRecord, totals_fields,
+};
 use crate::output::{Column, Format, col};
 use crate::pricing::cents;
 use crate::store::costs::{CostFilter, RowKeys};
@@ -58,8 +60,9 @@ impl Key {
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = format!(
-    "{}. cost_usd is null only when nothing in the group is priced. With --segments: segment (0, 1, ..., and \"total\"), starts_at, trigger, pre_tokens (of the compaction that opened it) and the same totals.",
-    super::help_fields("cost")
+    "{}. cost_usd is null only when nothing in the group is priced.\n\nWith --segments (a table adds a \"total\" row): {}",
+    super::help_fields("cost"),
+    super::help_fields("cost-segments")
 ))]
 pub struct Args {
     /// Group by one or more keys, comma-separated (e.g. day,model)
@@ -120,25 +123,19 @@ fn segments(ctx: &Ctx, store: &crate::store::Store, session: &str) -> Result<Exi
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let mut o = Map::new();
-            o.insert("segment".into(), json!(i));
-            o.insert(
-                "starts_at".into(),
-                super::time(if i == 0 { None } else { Some(times[i - 1].0) }),
-            );
-            o.insert(
-                "trigger".into(),
-                json!(if i == 0 { None } else { times[i - 1].1.clone() }),
-            );
-            o.insert(
-                "pre_tokens".into(),
-                json!(if i == 0 { None } else { times[i - 1].2 }),
-            );
-            put_totals(&mut o, t);
-            Value::Object(o)
+            let opened = i.checked_sub(1).map(|b| &times[b]);
+            serde_json::to_value(SegmentRecord {
+                pre_tokens: opened.and_then(|b| b.2),
+                schema: SEGMENT_SCHEMA,
+                segment: i,
+                starts_at: opened.map(|b| format_instant(b.0)),
+                trigger: opened.and_then(|b| b.1.clone()),
+                totals: totals_fields(t),
+            })
         })
-        .collect();
+        .collect::<serde_json::Result<_>>()?;
     if matches!(ctx.out.format, Format::Table | Format::Csv) {
+        // A table's last row sums them (never in JSON: the rows are the data).
         let mut o = Map::new();
         o.insert("segment".into(), json!("total"));
         put_totals(&mut o, &total);

@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use crate::clock::Millis;
 use crate::output::Output;
-pub(crate) use crate::output::records::{put_totals, time};
+pub(crate) use crate::output::records::put_totals;
 use crate::store::Store;
 
 /// What every command that uses the database gets.
@@ -133,19 +133,25 @@ pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
 /// The commands whose JSON output is typed, with a schema.
 pub(crate) const TYPED: &[&str] = &[
     "archive",
+    "brief",
     "check",
     "config",
     "cost",
+    "cost-segments",
     "export",
     "import",
     "ingest",
     "memories",
     "memory",
+    "pricing",
+    "pricing-change",
     "prune",
     "recall",
     "remember",
     "resolve",
     "revise",
+    "session",
+    "session-events",
     "sessions",
     "show",
     "status",
@@ -196,6 +202,27 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         "tree" => (
             json_schema::<tree::TreeDoc>(),
             "one document per session; --all: a list",
+        ),
+        "brief" => (
+            json_schema::<records::BriefRecord<'_>>(),
+            "with --format json: one document",
+        ),
+        "cost-segments" => (
+            json_schema::<records::SegmentRecord>(),
+            "cost --session S --segments: one object per segment",
+        ),
+        "pricing" => (
+            json_schema::<records::PriceRecord<'_>>(),
+            "one object per model",
+        ),
+        "pricing-change" => (json_schema::<records::PriceChangeRecord>(), "one object"),
+        "session" => (
+            json_schema::<crate::output::runs::RunRecord<'_>>(),
+            "one object per run",
+        ),
+        "session-events" => (
+            json_schema::<crate::output::runs::RunEventsRecord<'_>>(),
+            "one object per page",
         ),
         "memories" => (
             json_schema::<memory::MemoryRecord<'_>>(),
@@ -280,5 +307,24 @@ impl Watch {
     /// The status to show for a stored one.
     pub fn status(&self, status: &str, at: Option<Millis>, last_seen: Option<Millis>) -> String {
         crate::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every command said to be typed has its contract, and its help
+    /// names the schema.
+    #[test]
+    fn every_typed_command_has_a_contract() {
+        for c in super::TYPED {
+            assert!(super::contract(c).is_some(), "{c}");
+            assert!(
+                super::help_fields(c).contains(&format!("`sessionkit schema {c}`")),
+                "{c}"
+            );
+        }
+        let mut sorted = super::TYPED.to_vec();
+        sorted.sort();
+        assert_eq!(sorted, super::TYPED);
     }
 }

@@ -3,15 +3,21 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Ctx;
 use crate::Exit;
 use crate::clock;
+use crate::output::records::{PRICE_CHANGE_SCHEMA, PRICE_SCHEMA, PriceChangeRecord, PriceRecord};
 use crate::output::{Column, col};
 use crate::pricing::{Price, Rate, Rates, Tier, parse_rate, usd};
 
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = format!(
+    "pricing list: {}\n\npricing set and pricing import: {}",
+    super::help_fields("pricing"),
+    super::help_fields("pricing-change")
+))]
 pub struct Args {
     #[command(subcommand)]
     pub action: Action,
@@ -148,20 +154,36 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                 .prices()?
                 .prices
                 .values()
-                .filter(|p| pat.as_deref().is_none_or(|m| p.model.to_lowercase().contains(m)))
+                .filter(|p| {
+                    pat.as_deref()
+                        .is_none_or(|m| p.model.to_lowercase().contains(m))
+                })
                 .map(|p| {
                     let b = &p.base;
                     let tiers: Vec<String> = p
                         .tiers
                         .iter()
-                        .map(|t| format!(">{}: {}/{}", t.threshold, dollars(t.rates.input), dollars(t.rates.output)))
+                        .map(|t| {
+                            format!(
+                                ">{}: {}/{}",
+                                t.threshold,
+                                dollars(t.rates.input),
+                                dollars(t.rates.output)
+                            )
+                        })
                         .collect();
-                    json!({
-                        "model": p.model, "input": dollars(b.input), "output": dollars(b.output),
-                        "cache_read": dollars(b.cache_read), "cache_write_5m": dollars(b.cache_write_5m),
-                        "cache_write_1h": dollars(b.cache_write_1h), "tiers": tiers,
-                        "source": sources.get(&p.model).map_or("embedded", String::as_str),
+                    serde_json::to_value(PriceRecord {
+                        cache_read: dollars(b.cache_read),
+                        cache_write_1h: dollars(b.cache_write_1h),
+                        cache_write_5m: dollars(b.cache_write_5m),
+                        input: dollars(b.input),
+                        model: &p.model,
+                        output: dollars(b.output),
+                        schema: PRICE_SCHEMA,
+                        source: sources.get(&p.model).map_or("embedded", String::as_str),
+                        tiers,
                     })
+                    .expect("a record is JSON")
                 })
                 .collect();
             ctx.out.records(LIST, &rows)?;
@@ -216,12 +238,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         }
     };
     let done = store.set_prices(&prices, source, clock::now())?;
-    let row = json!({
-        "models": prices.len(),
-        "rows_repriced": done.rows,
-        "cost_delta_usd": usd(done.delta_nanousd),
-        "cost_delta_nanousd": done.delta_nanousd,
-    });
+    let row = serde_json::to_value(PriceChangeRecord {
+        cost_delta_nanousd: done.delta_nanousd,
+        cost_delta_usd: usd(done.delta_nanousd),
+        models: prices.len(),
+        rows_repriced: done.rows,
+        schema: PRICE_CHANGE_SCHEMA,
+    })?;
     ctx.out.record(CHANGE, &row)?;
     Ok(Exit::Success)
 }

@@ -2,18 +2,23 @@
 //! addressed by their natural key `--agent A --session-id S` (issue 7).
 
 use anyhow::{Result, bail};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Ctx, time};
+use super::{Ctx, help_fields};
 use crate::Exit;
-use crate::clock::{Millis, now};
+use crate::clock::now;
 use crate::continuity::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
+use crate::output::runs::{RunEventsRecord, RunRecord};
 use crate::output::{Column, Format, col};
 use crate::store::runs::{OpenRequest, Run};
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_long_help = "JSON fields of a run: run_id, agent, session_id, source, project, scope, selector, state (live|stale|closed-explicit|closed-implicit), opened_at, closed_at, last_seen_at, activation_epoch, triage_status, needs_look, briefing_delivered_at, briefed_memories, last_message_excerpt, closer_failure_count, closer_next_attempt_at; open, heartbeat and close add outcome (inserted|heartbeat|resumed|reopened|resurrected|closed|already_closed). events prints {run_id, events: [{event_id, memory_id, kind, actor, session_run_id, created_at}], next_cursor, truncated}."
+    after_long_help = format!(
+        "{}\n\nsession events: {}",
+        help_fields("session"),
+        help_fields("session-events")
+    )
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -117,46 +122,13 @@ const RUN_COLUMNS: &[Column] = &[
     col("outcome", "outcome"),
 ];
 
-fn run_json(r: &Run, now: Millis, lease: i64) -> serde_json::Map<String, Value> {
-    let briefed: Value =
-        serde_json::from_str(&r.briefed_memories).unwrap_or(Value::Array(Vec::new()));
-    let v = json!({
-        "run_id": r.run_id,
-        "agent": r.agent,
-        "session_id": r.session_id,
-        "source": r.source,
-        "project": r.project,
-        "scope": r.scope,
-        "selector": serde_json::from_str::<Value>(&r.selector).unwrap_or(Value::Null),
-        "state": r.state(now, lease).as_str(),
-        "opened_at": time(Some(r.opened_at)),
-        "closed_at": time(r.closed_at),
-        "last_seen_at": time(Some(r.last_seen_at)),
-        "activation_epoch": r.activation_epoch,
-        "triage_status": r.triage_status,
-        "needs_look": r.needs_look,
-        "briefing_delivered_at": time(r.briefing_delivered_at),
-        "briefed_memories": briefed,
-        "last_message_excerpt": r.last_message_excerpt,
-        "closer_failure_count": r.closer_failure_count,
-        "closer_next_attempt_at": time(r.closer_next_attempt_at),
-    });
-    match v {
-        Value::Object(m) => m,
-        _ => unreachable!("a JSON object"),
-    }
-}
-
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let now = now();
     let mut store = ctx.open_writer()?;
     let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let print = |r: &Run, outcome: Option<&str>| -> Result<()> {
-        let mut o = run_json(r, now, lease);
-        if let Some(x) = outcome {
-            o.insert("outcome".into(), json!(x));
-        }
-        ctx.out.record(RUN_COLUMNS, &Value::Object(o))
+        let record = RunRecord::of(r, now, lease, outcome);
+        ctx.out.record(RUN_COLUMNS, &serde_json::to_value(record)?)
     };
     match &a.command {
         SessionCommand::Open(o) => {
@@ -230,8 +202,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             let rows: Vec<Value> = store
                 .runs(l.live, l.project.as_deref(), now, lease)?
                 .iter()
-                .map(|r| Value::Object(run_json(r, now, lease)))
-                .collect();
+                .map(|r| serde_json::to_value(RunRecord::of(r, now, lease, None)))
+                .collect::<serde_json::Result<_>>()?;
             ctx.out.records(RUN_COLUMNS, &rows)?;
         }
         SessionCommand::Events(e) => {
@@ -239,20 +211,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 bail!("--limit must be 1 to {MAX_EVENTS_PAGE}");
             }
             let page = store.run_events(&e.run_id, e.cursor.as_deref(), e.limit)?;
-            let items: Vec<Value> = page
-                .events
-                .iter()
-                .map(|ev| {
-                    json!({
-                        "event_id": ev.event_id,
-                        "memory_id": ev.memory_id,
-                        "kind": ev.kind,
-                        "actor": ev.actor,
-                        "session_run_id": ev.session_run_id,
-                        "created_at": time(Some(ev.created_at)),
-                    })
-                })
-                .collect();
+            let doc = serde_json::to_value(RunEventsRecord::of(&e.run_id, &page))?;
+            let items = doc["events"].as_array().cloned().unwrap_or_default();
             if matches!(ctx.out.format, Format::Table | Format::Csv) {
                 // A table lists the events; the page's cursor is a note.
                 ctx.out.records(
@@ -274,7 +234,6 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 }
                 return Ok(Exit::Success);
             }
-            let doc = json!({"run_id": e.run_id, "events": items, "next_cursor": page.next_cursor, "truncated": page.truncated});
             ctx.out.record(
                 &[
                     col("run_id", "run"),

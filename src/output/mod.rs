@@ -9,6 +9,7 @@ pub mod json;
 pub mod memory;
 pub mod records;
 mod render;
+pub mod runs;
 pub mod schema;
 pub mod tree;
 

@@ -9,13 +9,8 @@ use serde_json::{Map, Value};
 use crate::clock::{Millis, format_instant};
 use crate::store::reports::{SessionRow, Totals};
 
-/// An instant as JSON: RFC 3339 UTC, or null when unknown.
-pub fn time(v: Option<Millis>) -> Value {
-    v.map_or(Value::Null, |t| Value::String(format_instant(t)))
-}
-
 /// Adds the token fields every report uses (`TotalsFields`) to a JSON
-/// object, for records not typed yet.
+/// object (a table's total row, which is no record of its own).
 pub fn put_totals(o: &mut Map<String, Value>, t: &Totals) {
     if let Value::Object(m) = serde_json::to_value(totals_fields(t)).expect("a record is JSON") {
         o.extend(m);
@@ -445,4 +440,187 @@ pub struct HarnessReported {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub web_searches: u64,
+}
+
+/// The name and version of `brief --json`'s contract.
+pub const BRIEF_SCHEMA: &str = "sessionkit.brief/1";
+
+/// `brief --format json`: the briefing as injected, with every candidate
+/// by section (fields in name order).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BriefRecord<'a> {
+    /// The token budget of the competing sections.
+    pub budget_tokens: usize,
+    /// The text's size in bytes.
+    pub bytes: usize,
+    /// The hard ceiling in bytes.
+    pub max_bytes: usize,
+    pub project: &'a str,
+    /// The memories that rendered (in full or by name), in text order.
+    pub rendered_ids: Vec<&'a str>,
+    /// The contract and its version: `sessionkit.brief/1`.
+    pub schema: &'static str,
+    /// Every candidate, by section; a section without one is left out.
+    pub sections: BriefSections<'a>,
+    /// The briefing exactly as a hook injects it.
+    pub text: &'a str,
+    /// The text's size in tokens (estimated as the packer counts them).
+    pub tokens: usize,
+    /// Whether demand ranked the index (setting briefing.utility).
+    pub utility_ranking: bool,
+}
+
+/// A briefing's candidates by section (names as `continuity::briefing::Section` has them).
+#[derive(Debug, Default, Serialize, JsonSchema)]
+pub struct BriefSections<'a> {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commitments: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub index: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overdue: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preferences: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<BriefItem<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stale: Vec<BriefItem<'a>>,
+}
+
+impl<'a> BriefSections<'a> {
+    /// The list a section's items go to.
+    pub fn of(&mut self, s: crate::continuity::briefing::Section) -> &mut Vec<BriefItem<'a>> {
+        use crate::continuity::briefing::Section as S;
+        match s {
+            S::Blockers => &mut self.blockers,
+            S::Commitments => &mut self.commitments,
+            S::Constraints => &mut self.constraints,
+            S::Decisions => &mut self.decisions,
+            S::Findings => &mut self.findings,
+            S::Index => &mut self.index,
+            S::Overdue => &mut self.overdue,
+            S::Preferences => &mut self.preferences,
+            S::Stages => &mut self.stages,
+            S::Stale => &mut self.stale,
+        }
+    }
+}
+
+/// One candidate of a briefing and what became of it (fields in name order).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BriefItem<'a> {
+    /// Its line's size in bytes.
+    pub bytes: usize,
+    /// Its full line, without the leading "- ".
+    pub line: &'a str,
+    pub memory_id: &'a str,
+    /// full, named (on a names-only line), or "dropped: <why>".
+    pub outcome: &'static str,
+    pub rendered: bool,
+    /// Its ranking score (higher first).
+    pub score: f64,
+    pub topic: &'a str,
+}
+
+/// The record of a built briefing.
+pub fn brief_record<'a>(
+    project: &'a str,
+    b: &'a crate::continuity::briefing::Briefing,
+    candidates: &'a [crate::continuity::briefing::Candidate],
+    limits: &crate::continuity::briefing::Limits,
+    utility_ranking: bool,
+) -> BriefRecord<'a> {
+    let mut sections = BriefSections::default();
+    for p in &b.placements {
+        let c = &candidates[p.candidate];
+        sections.of(p.section).push(BriefItem {
+            bytes: p.bytes,
+            line: &c.line,
+            memory_id: &c.memory_id,
+            outcome: p.outcome,
+            rendered: p.rendered(),
+            score: p.score,
+            topic: &c.topic,
+        });
+    }
+    BriefRecord {
+        budget_tokens: limits.budget_tokens,
+        bytes: b.bytes,
+        max_bytes: limits.max_bytes,
+        project,
+        rendered_ids: b.rendered_ids(candidates),
+        schema: BRIEF_SCHEMA,
+        sections,
+        text: &b.text,
+        tokens: b.tokens,
+        utility_ranking,
+    }
+}
+
+/// The name and version of `pricing list`'s rows.
+pub const PRICE_SCHEMA: &str = "sessionkit.price/1";
+
+/// One model's price in force, in dollars per million tokens as exact
+/// decimal strings (fields in name order).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PriceRecord<'a> {
+    pub cache_read: String,
+    pub cache_write_1h: String,
+    pub cache_write_5m: String,
+    pub input: String,
+    pub model: &'a str,
+    pub output: String,
+    /// The contract and its version: `sessionkit.price/1`.
+    pub schema: &'static str,
+    /// Where the price came from.
+    #[schemars(extend("enum" = ["embedded", "custom", "import"]))]
+    pub source: &'a str,
+    /// Long-context tiers: `>THRESHOLD: INPUT/OUTPUT`.
+    pub tiers: Vec<String>,
+}
+
+/// The name and version of `pricing set|import`'s record.
+pub const PRICE_CHANGE_SCHEMA: &str = "sessionkit.price-change/1";
+
+/// What `pricing set` or `pricing import` changed (fields in name order).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PriceChangeRecord {
+    /// How stored cost moved, in nano-dollars (exact).
+    pub cost_delta_nanousd: i64,
+    /// The same in dollars, rounded to 6 decimals.
+    pub cost_delta_usd: f64,
+    /// Models whose price was set.
+    pub models: usize,
+    /// Stored messages priced again.
+    pub rows_repriced: u64,
+    /// The contract and its version: `sessionkit.price-change/1`.
+    pub schema: &'static str,
+}
+
+/// The name and version of `cost --segments`' rows.
+pub const SEGMENT_SCHEMA: &str = "sessionkit.cost-segment/1";
+
+/// One compaction segment of a session and its totals (fields in name order).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SegmentRecord {
+    /// The tokens in context when the compaction that opens it began.
+    pub pre_tokens: Option<i64>,
+    /// The contract and its version: `sessionkit.cost-segment/1`.
+    pub schema: &'static str,
+    /// 0 for the session's start, then one per compaction.
+    pub segment: usize,
+    /// When the compaction that opens it happened (null for segment 0).
+    pub starts_at: Option<String>,
+    /// What started that compaction: auto or manual.
+    pub trigger: Option<String>,
+    #[serde(flatten)]
+    pub totals: TotalsFields,
 }

@@ -227,6 +227,36 @@ fn the_briefing_text_is_exact() {
     assert_eq!(again, GOLDEN);
 }
 
+/// `brief --format json` holds its contract (issue 17): valid against
+/// `sessionkit schema brief`, every section and field printed, one dropped
+/// candidate among them.
+#[test]
+fn brief_json_is_valid_against_its_schema() {
+    let env = Env::new();
+    seed(&env);
+    let (code, out, err) = at(
+        &env,
+        NOW,
+        &[
+            "brief",
+            "--project",
+            "shop",
+            "--budget",
+            "200",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let sections = doc["sections"].as_object().unwrap();
+    assert_eq!(sections.len(), 10, "{:?}", sections.keys());
+    let items = sections.values().flat_map(|v| v.as_array().unwrap());
+    assert!(items.clone().any(|i| i["rendered"] == false), "{out}");
+    assert!(items.clone().any(|i| i["rendered"] == true), "{out}");
+    crate::schema::holds_contract(&env, "brief", "BriefRecord", "sessionkit.brief/1", &[doc]);
+}
+
 #[test]
 fn explain_and_json_say_what_rendered_and_why_not() {
     let env = Env::new();

@@ -181,7 +181,13 @@ fn printed(
 
 /// Checks records against `command`'s schema: each names `contract`, each
 /// is valid, and every field the schema names is printed by one of them.
-fn holds_contract(env: &Env, command: &str, title: &str, contract: &str, records: &[Value]) {
+pub(crate) fn holds_contract(
+    env: &Env,
+    command: &str,
+    title: &str,
+    contract: &str,
+    records: &[Value],
+) {
     let schema = env.json(&["schema", command]);
     assert_eq!(schema["title"], title);
     let mut seen = BTreeSet::new();
@@ -425,11 +431,11 @@ fn sessions_output_is_valid_against_its_schema_and_prints_every_field_it_names()
 #[test]
 fn schema_names_the_typed_commands_and_refuses_others() {
     let env = Env::new();
-    let (code, _, err) = env.run(&["schema", "brief"]);
+    let (code, _, err) = env.run(&["schema", "hook"]);
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"brief\" has no JSON schema yet (typed so far: archive, check, config, cost, export, import, ingest, memories, memory, prune, recall, remember, resolve, revise, sessions, show, status, sweep, tree, unresolve); its fields are listed in `sessionkit brief --help`"
+        "sessionkit: \"hook\" has no JSON schema yet (typed so far: archive, brief, check, config, cost, cost-segments, export, import, ingest, memories, memory, pricing, pricing-change, prune, recall, remember, resolve, revise, session, session-events, sessions, show, status, sweep, tree, unresolve); its fields are listed in `sessionkit hook --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());
@@ -628,5 +634,114 @@ fn export_lines_and_import_rows_are_valid_against_their_schemas() {
         "ImportRecord",
         "sessionkit.import/1",
         &rows,
+    );
+}
+
+#[test]
+fn run_records_are_valid_against_their_schemas() {
+    let env = Env::new();
+    let key = ["--agent", "claude-code", "--session-id", "s-1"];
+    let open = env.json(
+        &[
+            &[
+                "session",
+                "open",
+                "--source",
+                "startup",
+                "--project",
+                "shop",
+                "--briefed",
+                r#"[{"id":"m1","topic":"Database","status":"active"}]"#,
+            ][..],
+            &key,
+        ]
+        .concat(),
+    );
+    let run = open["run_id"].as_str().unwrap().to_string();
+    let beat = env.json(
+        &[
+            &["session", "heartbeat", "--excerpt", "done for now"][..],
+            &key,
+        ]
+        .concat(),
+    );
+    ok(
+        &env,
+        &[
+            "remember",
+            "--project",
+            "shop",
+            "--kind",
+            "note",
+            "--topic",
+            "t",
+            "--content",
+            "c",
+            "--session-run-id",
+            &run,
+        ],
+    );
+    let close = env.json(&[&["session", "close"][..], &key].concat());
+    let show = env.json(&["session", "show", &run]);
+    let list = env.json(&["session", "list"]);
+    let mut records = vec![open, beat, close, show];
+    records.extend(list.as_array().unwrap().iter().cloned());
+    assert_eq!(records[3]["outcome"], Value::Null);
+    holds_contract(&env, "session", "RunRecord", "sessionkit.run/1", &records);
+    let events = env.json(&["session", "events", &run]);
+    assert_eq!(events["events"].as_array().unwrap().len(), 1);
+    holds_contract(
+        &env,
+        "session-events",
+        "RunEventsRecord",
+        "sessionkit.run-events/1",
+        &[events],
+    );
+}
+
+#[test]
+fn pricing_and_segment_records_are_valid_against_their_schemas() {
+    let env = Env::new();
+    env.ingest(&fixtures());
+    ok(
+        &env,
+        &[
+            "pricing", "set", "model-x", "--input", "3", "--output", "15",
+        ],
+    );
+    let changed = env.json(&[
+        "pricing",
+        "set",
+        "claude-opus-4-5-20251101",
+        "--input",
+        "4",
+        "--output",
+        "20",
+    ]);
+    assert!(changed["rows_repriced"].as_u64().unwrap() > 0, "{changed}");
+    holds_contract(
+        &env,
+        "pricing-change",
+        "PriceChangeRecord",
+        "sessionkit.price-change/1",
+        &[changed],
+    );
+    let prices = env.json(&["pricing", "list"]);
+    let prices = prices.as_array().unwrap();
+    let sources: BTreeSet<&str> = prices
+        .iter()
+        .map(|p| p["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, BTreeSet::from(["custom", "embedded"]));
+    holds_contract(&env, "pricing", "PriceRecord", "sessionkit.price/1", prices);
+    let segs = env.json(&["cost", "--session", "1111", "--segments"]);
+    let segs = segs.as_array().unwrap();
+    assert_eq!(segs.len(), 2);
+    holds_contract(
+        &env,
+        "cost-segments",
+        "SegmentRecord",
+        "sessionkit.cost-segment/1",
+        segs,
     );
 }
