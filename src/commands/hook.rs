@@ -59,16 +59,39 @@ pub struct EventArgs {
     pub delivery_id: Option<String>,
 }
 
+/// While alive, a panic prints one stderr line instead of the default
+/// report; the hook that was in force is put back on drop, so nothing
+/// outside the hook run sees the change.
+struct QuietPanics(Option<PanicHook>);
+
+type PanicHook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+impl QuietPanics {
+    fn install() -> QuietPanics {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| {
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            report(&format!("internal error{at} (please report it)"));
+        }));
+        QuietPanics(Some(previous))
+    }
+}
+
+impl Drop for QuietPanics {
+    fn drop(&mut self) {
+        if let Some(previous) = self.0.take() {
+            std::panic::set_hook(previous);
+        }
+    }
+}
+
 /// Runs a hook command; errors become one stderr line, never an exit status.
 pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
     // Even a bug must not break the agent: a panic becomes one stderr line.
-    std::panic::set_hook(Box::new(|info| {
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        report(&format!("internal error{at} (please report it)"));
-    }));
+    let _quiet = QuietPanics::install();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &args.command {
         HookCommand::Event(a) => event(db, a),
         HookCommand::SessionStart(a) => session_start(db, a),

@@ -842,13 +842,11 @@ fn read_record<'a>(
             return Ok(());
         }
     }
-    wire::capture(false);
-    *rec = serde_json::from_slice(line)?;
+    *rec = wire::read(line, false)?;
     if !wants(rec) {
         return Ok(());
     }
-    wire::capture(true);
-    *rec = serde_json::from_slice(line)?;
+    *rec = wire::read(line, true)?;
     Ok(())
 }
 

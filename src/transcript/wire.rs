@@ -11,7 +11,7 @@ use std::fmt;
 use std::ops::Deref;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 use serde_json::value::RawValue;
 
 /// A JSON string borrowed from the line when it has no escapes, owned when it
@@ -211,20 +211,8 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "tag",
 ];
 
-thread_local! {
-    static CAPTURE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether `Lazy` fields of the lines serde parses next on this thread are
-/// kept. The parser reads a line without them first and again with them only
-/// when the record wants them, so the content of the many lines that cannot
-/// matter is skipped without UTF-8 validation.
-pub(crate) fn capture(on: bool) {
-    CAPTURE.with(|c| c.set(on));
-}
-
-/// A value kept as its raw JSON text only when `capture` is on; otherwise
-/// skipped like any unknown field.
+/// A value kept as its raw JSON text when the line is read with `capture`
+/// (`read`); otherwise skipped like any unknown field.
 #[derive(Default, Clone, Copy, Debug)]
 pub(crate) struct Lazy<'a>(pub Option<&'a RawValue>);
 
@@ -235,9 +223,16 @@ impl PartialEq for Lazy<'_> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Lazy<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        if CAPTURE.with(std::cell::Cell::get) {
+/// Reads a `Lazy`: its raw text when `capture`, else skipped unread.
+#[derive(Clone, Copy)]
+struct LazySeed {
+    capture: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for LazySeed {
+    type Value = Lazy<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<'de>, D::Error> {
+        if self.capture {
             Ok(Lazy(Some(<&RawValue>::deserialize(d)?)))
         } else {
             de::IgnoredAny::deserialize(d)?;
@@ -333,30 +328,104 @@ macro_rules! wire_struct {
     };
 }
 
-wire_struct!(Record<'a> {
-    b"type" => kind,
-    b"sessionId" => session_id,
-    b"timestamp" => timestamp,
-    b"uuid" => uuid,
-    b"parentUuid" => parent_uuid,
-    b"isSidechain" => is_sidechain,
-    b"cwd" => cwd,
-    b"gitBranch" => git_branch,
-    b"version" => version,
-    b"subtype" => subtype,
-    b"compactMetadata" => compact_metadata,
-    b"message" => message,
-    b"agentId" => agent_id,
-    b"content" => content,
-    b"toolUseResult" => tool_use_result,
-});
+/// Reads one transcript line. With `capture`, the `Lazy` fields keep their
+/// raw text; without, they are skipped unread (and unvalidated): the parser
+/// reads most lines without and only the few whose content matters with.
+pub(crate) fn read(line: &[u8], capture: bool) -> serde_json::Result<Record<'_>> {
+    let mut d = serde_json::Deserializer::from_slice(line);
+    let r = RecordSeed { capture }.deserialize(&mut d)?;
+    d.end()?;
+    Ok(r)
+}
 
-wire_struct!(Message<'a> {
-    b"content" => content,
-    b"id" => id,
-    b"model" => model,
-    b"usage" => usage,
-});
+/// Reads a `Record`, its lazy fields as `capture` says.
+struct RecordSeed {
+    capture: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for RecordSeed {
+    type Value = Record<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Record<'de>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RecordSeed {
+    type Value = Record<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a Record object")
+    }
+    fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Record<'de>, M::Error> {
+        let lazy = LazySeed {
+            capture: self.capture,
+        };
+        let mut out = Record::default();
+        while let Some(k) = map.next_key::<Key<'_>>()? {
+            match &*k.0 {
+                b"type" => out.kind = map.next_value()?,
+                b"sessionId" => out.session_id = map.next_value()?,
+                b"timestamp" => out.timestamp = map.next_value()?,
+                b"uuid" => out.uuid = map.next_value()?,
+                b"parentUuid" => out.parent_uuid = map.next_value()?,
+                b"isSidechain" => out.is_sidechain = map.next_value()?,
+                b"cwd" => out.cwd = map.next_value()?,
+                b"gitBranch" => out.git_branch = map.next_value()?,
+                b"version" => out.version = map.next_value()?,
+                b"subtype" => out.subtype = map.next_value()?,
+                b"compactMetadata" => out.compact_metadata = map.next_value()?,
+                b"message" => out.message = map.next_value_seed(MessageSeed(lazy))?,
+                b"agentId" => out.agent_id = map.next_value()?,
+                b"content" => out.content = map.next_value_seed(lazy)?,
+                b"toolUseResult" => out.tool_use_result = map.next_value_seed(lazy)?,
+                _ => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Reads an optional `Message` (null is none), its content as `LazySeed` says.
+struct MessageSeed(LazySeed);
+
+impl<'de> DeserializeSeed<'de> for MessageSeed {
+    type Value = Option<Message<'de>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MessageSeed {
+    type Value = Option<Message<'de>>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a Message object")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self).map(Some).map(Option::flatten)
+    }
+    fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut out = Message::default();
+        while let Some(k) = map.next_key::<Key<'_>>()? {
+            match &*k.0 {
+                b"content" => out.content = map.next_value_seed(self.0)?,
+                b"id" => out.id = map.next_value()?,
+                b"model" => out.model = map.next_value()?,
+                b"usage" => out.usage = map.next_value()?,
+                _ => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+}
 
 wire_struct!(Usage {
     b"input_tokens" => input_tokens,
