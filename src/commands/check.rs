@@ -2,7 +2,6 @@
 //! Exit 1 when it finds anything.
 
 use anyhow::Result;
-use serde_json::Value;
 
 use super::Ctx;
 use super::{CorpusArgs, roots};
@@ -142,11 +141,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     // Label mismatches are listed; only the accuracy threshold decides the exit.
     let failing = !findings.is_empty() || below;
     findings.extend(labelled);
-    let rows: Vec<Value> = findings
-        .iter()
-        .map(|f| serde_json::to_value(finding_record(f)).expect("a record is JSON"))
-        .collect();
-    ctx.out.records(COLUMNS, &rows)?;
+    ctx.out
+        .records_of(COLUMNS, findings.iter().map(finding_record))?;
     if !failing {
         ctx.out.note("check: nothing found");
         Ok(Exit::Success)

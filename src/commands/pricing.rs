@@ -150,7 +150,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         Action::List { model } => {
             let sources = store.price_sources()?;
             let pat = model.as_deref().map(str::to_lowercase);
-            let rows: Vec<Value> = store
+            let rows = store
                 .prices()?
                 .prices
                 .values()
@@ -172,7 +172,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                             )
                         })
                         .collect();
-                    serde_json::to_value(PriceRecord {
+                    PriceRecord {
                         cache_read: dollars(b.cache_read),
                         cache_write_1h: dollars(b.cache_write_1h),
                         cache_write_5m: dollars(b.cache_write_5m),
@@ -182,11 +182,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                         schema: PRICE_SCHEMA,
                         source: sources.get(&p.model).map_or("embedded", String::as_str),
                         tiers,
-                    })
-                    .expect("a record is JSON")
+                    }
                 })
-                .collect();
-            ctx.out.records(LIST, &rows)?;
+                .collect::<Vec<_>>();
+            ctx.out.records_of(LIST, rows)?;
             return Ok(Exit::Success);
         }
         Action::Set {
@@ -238,13 +237,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         }
     };
     let done = store.set_prices(&prices, source, clock::now())?;
-    let row = serde_json::to_value(PriceChangeRecord {
+    let row = PriceChangeRecord {
         cost_delta_nanousd: done.delta_nanousd,
         cost_delta_usd: usd(done.delta_nanousd),
         models: prices.len(),
         rows_repriced: done.rows,
         schema: PRICE_CHANGE_SCHEMA,
-    })?;
-    ctx.out.record(CHANGE, &row)?;
+    };
+    ctx.out.record_of(CHANGE, &row)?;
     Ok(Exit::Success)
 }

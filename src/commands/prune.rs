@@ -42,7 +42,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let before = parse_bound(&args.before)?;
     let mut store = ctx.open_writer()?;
     let r = store.prune(before, args.project.as_deref(), args.dry_run)?;
-    let row = serde_json::to_value(PruneRecord {
+    let row = PruneRecord {
         agents: r.agents,
         before: crate::clock::format_instant(before),
         degraded_lines: r.degraded_lines,
@@ -51,8 +51,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         schema: PRUNE_SCHEMA.to_string(),
         sessions: r.sessions,
         token_rows: r.token_rows,
-    })?;
-    ctx.out.record(COLUMNS, &row)?;
+    };
+    ctx.out.record_of(COLUMNS, &row)?;
     Ok(if args.dry_run && r.sessions > 0 {
         Exit::Found
     } else {

@@ -2,7 +2,6 @@
 //! addressed by their natural key `--agent A --session-id S` (issue 7).
 
 use anyhow::{Result, bail};
-use serde_json::Value;
 
 use super::{Ctx, help_fields};
 use crate::Exit;
@@ -127,8 +126,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let mut store = ctx.open_writer()?;
     let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let print = |r: &Run, outcome: Option<&str>| -> Result<()> {
-        let record = RunRecord::of(r, now, lease, outcome);
-        ctx.out.record(RUN_COLUMNS, &serde_json::to_value(record)?)
+        ctx.out
+            .record_of(RUN_COLUMNS, &RunRecord::of(r, now, lease, outcome))
     };
     match &a.command {
         SessionCommand::Open(o) => {
@@ -199,12 +198,9 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             print(&r, None)?;
         }
         SessionCommand::List(l) => {
-            let rows: Vec<Value> = store
-                .runs(l.live, l.project.as_deref(), now, lease)?
-                .iter()
-                .map(|r| serde_json::to_value(RunRecord::of(r, now, lease, None)))
-                .collect::<serde_json::Result<_>>()?;
-            ctx.out.records(RUN_COLUMNS, &rows)?;
+            let runs = store.runs(l.live, l.project.as_deref(), now, lease)?;
+            let rows = runs.iter().map(|r| RunRecord::of(r, now, lease, None));
+            ctx.out.records_of(RUN_COLUMNS, rows)?;
         }
         SessionCommand::Events(e) => {
             if e.limit == 0 || e.limit > MAX_EVENTS_PAGE {

@@ -1,7 +1,6 @@
 //! `sessionkit sessions`: list sessions with their token totals.
 
 use anyhow::Result;
-use serde_json::Value;
 
 use super::Ctx;
 use crate::Exit;
@@ -64,14 +63,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     };
     let store = ctx.open()?;
     let watch = super::Watch::load(&store)?;
-    let rows: Vec<Value> = store
-        .sessions(&filter)?
-        .iter_mut()
-        .map(|s| {
-            s.status = watch.status(&s.status, s.status_at, s.last_activity_at);
-            serde_json::to_value(session_record(s)).expect("a record is JSON")
-        })
-        .collect();
-    ctx.out.records(COLUMNS, &rows)?;
+    let rows = store.sessions(&filter)?.into_iter().map(|mut s| {
+        s.status = watch.status(&s.status, s.status_at, s.last_activity_at);
+        session_record(&s)
+    });
+    ctx.out.records_of(COLUMNS, rows)?;
     Ok(Exit::Success)
 }

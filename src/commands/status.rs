@@ -2,7 +2,6 @@
 //! their user, finished or silent, with the age of the evidence.
 
 use anyhow::Result;
-use serde_json::Value;
 
 use super::Ctx;
 use crate::Exit;
@@ -43,11 +42,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = now();
     let rows = store.live(args.all, args.project.as_deref(), now, window)?;
-    let json: Vec<Value> = rows
-        .iter()
-        .map(|r| serde_json::to_value(agent_status_record(r, now)).expect("a record is JSON"))
-        .collect();
-    ctx.out.records(COLUMNS, &json)?;
+    ctx.out
+        .records_of(COLUMNS, rows.iter().map(|r| agent_status_record(r, now)))?;
     let waiting = store.sessions_only_in_hooks(10_000)?;
     if waiting > 0 {
         ctx.out.note(&format!(

@@ -179,6 +179,25 @@ impl Output {
         }
     }
 
+    /// Prints typed records, each through a JSON value (keys in name
+    /// order, as every format lays them out).
+    pub fn records_of<T: serde::Serialize>(
+        &self,
+        cols: &[Column],
+        rows: impl IntoIterator<Item = T>,
+    ) -> Result<()> {
+        let rows = rows
+            .into_iter()
+            .map(|r| serde_json::to_value(r))
+            .collect::<serde_json::Result<Vec<Value>>>()?;
+        self.records(cols, &rows)
+    }
+
+    /// Prints one typed record, through a JSON value.
+    pub fn record_of<T: serde::Serialize>(&self, cols: &[Column], row: &T) -> Result<()> {
+        self.record(cols, &serde_json::to_value(row)?)
+    }
+
     /// Prints one record (a summary, a document). A table shows it as
     /// key/value rows; nested lists are for JSON.
     pub fn record(&self, cols: &[Column], row: &Value) -> Result<()> {

@@ -2,7 +2,6 @@
 
 use anyhow::{Context, Result};
 
-use super::value;
 use crate::Exit;
 use crate::commands::{Ctx, help_fields, stdin_bytes, utf8};
 use crate::continuity::memory::export::{ExportFile, read_export, redact_imported};
@@ -114,8 +113,7 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         count(ImportResult::Present),
         count(ImportResult::Rejected),
     );
-    let values: Vec<_> = rows.iter().map(value).collect();
-    ctx.out.records(IMPORT_COLUMNS, &values)?;
+    ctx.out.records_of(IMPORT_COLUMNS, &rows)?;
     if rejected > 0 {
         ctx.out.note(&format!(
             "nothing imported: {rejected} record(s) rejected; fix or remove them and import again"

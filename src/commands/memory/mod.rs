@@ -22,7 +22,6 @@ pub use settle::{SettleArgs, settle};
 pub use show::{MemoryArgs, MemoryCommand, memory};
 
 use anyhow::Result;
-use serde_json::Value;
 
 use super::Ctx;
 use crate::Exit;
@@ -58,8 +57,8 @@ pub(crate) const MEMORY_COLUMNS: &[Column] = &[
 fn print_id_or_record(ctx: &Ctx, store: &Store, id: &str) -> Result<Exit> {
     if ctx.out.explicit {
         let m = store.memory(id)?;
-        let record = serde_json::to_value(MemoryRecord::of(&m.view(), true))?;
-        ctx.out.record(MEMORY_COLUMNS, &record)?;
+        ctx.out
+            .record_of(MEMORY_COLUMNS, &MemoryRecord::of(&m.view(), true))?;
     } else {
         println!("{id}");
     }
@@ -84,11 +83,6 @@ fn redact_if_on(store: &Store, d: Draft) -> Result<Draft> {
             d
         },
     )
-}
-
-/// A record as the output layer takes it.
-fn value<T: serde::Serialize>(record: &T) -> Value {
-    serde_json::to_value(record).expect("a record is JSON")
 }
 
 /// The memory a verb names (a unique prefix of its id is enough).

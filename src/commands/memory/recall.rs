@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 
-use super::value;
 use crate::Exit;
 use crate::clock::now;
 use crate::commands::{Ctx, help_fields};
@@ -51,16 +50,11 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
     let hits = found.hits;
     let ids: Vec<&str> = hits.iter().map(|h| h.memory.memory_id.as_str()).collect();
     store.record_demand(Demand::Recall, None, &ids, None, now)?;
-    let rows: Vec<_> = hits
-        .iter()
-        .map(|h| {
-            value(&RecallRecord {
-                memory: MemoryRecord::of(&h.memory.view(), true),
-                rank: rounded(h.rank, 6),
-                snippet: &h.snippet,
-            })
-        })
-        .collect();
-    ctx.out.records(RECALL_COLUMNS, &rows)?;
+    let rows = hits.iter().map(|h| RecallRecord {
+        memory: MemoryRecord::of(&h.memory.view(), true),
+        rank: rounded(h.rank, 6),
+        snippet: &h.snippet,
+    });
+    ctx.out.records_of(RECALL_COLUMNS, rows)?;
     Ok(Exit::Success)
 }

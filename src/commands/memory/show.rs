@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use super::{IdArgs, cli_actor, print_id_or_record, value};
+use super::{IdArgs, cli_actor, print_id_or_record};
 use crate::Exit;
 use crate::clock::now;
 use crate::commands::{Ctx, help_fields};
@@ -67,7 +67,7 @@ pub fn memory(ctx: &Ctx, a: &MemoryArgs) -> Result<Exit> {
                 events: events.iter().map(EventRecord::of).collect(),
                 utility: rounded(utility, 3),
             };
-            ctx.out.record(SHOW_COLUMNS, &value(&record))?;
+            ctx.out.record_of(SHOW_COLUMNS, &record)?;
         }
         MemoryCommand::Redact(r) => {
             let id = store.resolve_memory(&r.id)?;
