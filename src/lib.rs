@@ -1,6 +1,9 @@
 //! sessionkit: observability and continuity for AI coding agents, in one
 //! local SQLite file. `run` executes one parsed command line.
 
+#[macro_use]
+mod vocabulary;
+
 pub mod cli;
 pub mod clock;
 pub mod commands;
@@ -13,6 +16,7 @@ pub mod output;
 pub mod pricing;
 pub mod project;
 pub mod redact;
+pub mod rollup;
 pub mod settings;
 pub mod status;
 pub mod store;

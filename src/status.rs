@@ -215,6 +215,23 @@ pub fn replaces(current: Option<&Evidence>, new: &Evidence) -> bool {
     }
 }
 
+/// The status an agent is written with: what its files say, unless the
+/// stored status outranks it, then each later piece of evidence (hook
+/// events stored before ingest created the agent, oldest first) by the
+/// same rule.
+pub fn settle(files: Evidence, stored: Option<&Evidence>, later: &[Evidence]) -> Evidence {
+    let mut status = match stored {
+        Some(cur) if !replaces(Some(cur), &files) => *cur,
+        _ => files,
+    };
+    for ev in later {
+        if replaces(Some(&status), ev) {
+            status = *ev;
+        }
+    }
+    status
+}
+
 /// The time of an agent's last evidence: the later of its status time and
 /// its last record.
 pub fn last_evidence(status_at: Option<Millis>, last_seen: Option<Millis>) -> Option<Millis> {
@@ -269,6 +286,22 @@ pub fn shown(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decision 7 at ingest: the files' word, unless the stored status
+    /// outranks it, then the hook events stored before the agent existed.
+    #[test]
+    fn an_agent_is_written_with_the_strongest_evidence_in_order() {
+        let working = Evidence::new(Status::Working, Some(100), Cause::Transcript);
+        let done = Evidence::new(Status::Completed, Some(50), Cause::ToolResult);
+        let waiting = Evidence::new(Status::Waiting, Some(200), Cause::StopHook);
+        assert_eq!(settle(working, None, &[]), working);
+        // An observed terminal stored earlier is sticky.
+        assert_eq!(settle(working, Some(&done), &[waiting]), done);
+        // Later hook evidence moves a working agent on; older evidence does not.
+        let old = Evidence::new(Status::Waiting, Some(10), Cause::StopHook);
+        assert_eq!(settle(working, None, &[old, waiting]), waiting);
+        assert_eq!(settle(working, None, &[old]), working);
+    }
 
     /// The JSON names (the typed records' contract) are the stored names.
     #[test]

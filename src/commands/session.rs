@@ -131,11 +131,11 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     };
     match &a.command {
         SessionCommand::Open(o) => {
-            let source = match o.source.as_str() {
-                s @ ("startup" | "resume") => s.to_string(),
-                s => bail!(
-                    "--source must be startup or resume, not {s:?} (compact and clear are not stored)"
-                ),
+            let Ok(source) = runs::Source::parse(&o.source) else {
+                bail!(
+                    "--source must be startup or resume, not {:?} (compact and clear are not stored)",
+                    o.source
+                );
             };
             let agent = runs::check_agent(&o.key.agent)?;
             let session_id = runs::check_session_id(&o.key.session_id)?;

@@ -49,6 +49,60 @@ pub fn state(closed_at: Option<Millis>, last_seen_at: Millis, now: Millis, lease
     }
 }
 
+vocabulary!(
+    /// How `session open` came: a new conversation (`startup`) or one
+    /// carried on (`resume`). A compaction or a `/clear` is not an open.
+    Source, "source", "sources" {
+        Startup = "startup",
+        Resume = "resume",
+    }
+);
+
+vocabulary!(
+    /// What an open, a heartbeat or a close did: `heartbeat` (live, same
+    /// parameters: only the lease moved), `resumed` (a resume of a live
+    /// run: the lease moved and the epoch went up), `reopened` (a stale or
+    /// closed run opened again, epoch + 1), `resurrected` (a heartbeat on a
+    /// stale or closed run, epoch + 1).
+    Outcome, "outcome", "outcomes" {
+        Inserted = "inserted",
+        Heartbeat = "heartbeat",
+        Resumed = "resumed",
+        Reopened = "reopened",
+        Resurrected = "resurrected",
+        Closed = "closed",
+        AlreadyClosed = "already_closed",
+    }
+);
+
+/// What an open does to the run stored under its key (study C rules 1-2):
+/// none stored inserts one; a live run heartbeats on `startup` and resumes
+/// (a new activation) on `resume`; a stale or closed run reopens.
+pub fn open_outcome(stored: Option<State>, source: Source) -> Outcome {
+    match (stored, source) {
+        (None, _) => Outcome::Inserted,
+        (Some(State::Live), Source::Startup) => Outcome::Heartbeat,
+        (Some(State::Live), Source::Resume) => Outcome::Resumed,
+        (Some(_), _) => Outcome::Reopened,
+    }
+}
+
+/// Whether an open must ask for the stored run's own project, scope and
+/// selector: a `startup` names the run it means; a `resume` carries on
+/// whatever was stored.
+pub fn open_checks_params(source: Source) -> bool {
+    source == Source::Startup
+}
+
+/// What a heartbeat does: moves a live run's lease, or brings a stale or
+/// closed one back (a new activation).
+pub fn heartbeat_outcome(state: State) -> Outcome {
+    match state {
+        State::Live => Outcome::Heartbeat,
+        _ => Outcome::Resurrected,
+    }
+}
+
 /// An agent name: kebab-case, 1..64 (`claude-code`, `codex`, ...).
 pub fn check_agent(agent: &str) -> Result<String> {
     let a = agent.trim();
@@ -135,6 +189,36 @@ pub fn briefed(json: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Study B1's transition table (reference/study-3ngram-continuity.md),
+    /// rows "open source=startup", "open source=resume" and "heartbeat".
+    #[test]
+    fn opens_and_heartbeats_by_the_transition_table() {
+        use Outcome::*;
+        let states = [
+            None,
+            Some(State::Live),
+            Some(State::Stale),
+            Some(State::ClosedExplicit),
+            Some(State::ClosedImplicit),
+        ];
+        let startup: Vec<Outcome> = states
+            .iter()
+            .map(|s| open_outcome(*s, Source::Startup))
+            .collect();
+        assert_eq!(startup, [Inserted, Heartbeat, Reopened, Reopened, Reopened]);
+        let resume: Vec<Outcome> = states
+            .iter()
+            .map(|s| open_outcome(*s, Source::Resume))
+            .collect();
+        assert_eq!(resume, [Inserted, Resumed, Reopened, Reopened, Reopened]);
+        let beats: Vec<Outcome> = states[1..]
+            .iter()
+            .map(|s| heartbeat_outcome(s.unwrap()))
+            .collect();
+        assert_eq!(beats, [Heartbeat, Resurrected, Resurrected, Resurrected]);
+        assert!(open_checks_params(Source::Startup) && !open_checks_params(Source::Resume));
+    }
 
     #[test]
     fn states_by_rule_two() {

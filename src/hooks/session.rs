@@ -13,6 +13,7 @@ use super::{Harness, HookEvent};
 use crate::clock::Millis;
 use crate::continuity::brief::{Request, build};
 use crate::continuity::briefing::Limits;
+use crate::continuity::runs::Source;
 use crate::store::Store;
 use crate::store::runs::{OpenRequest, RunError};
 
@@ -133,11 +134,11 @@ pub fn session_start(
             .collect();
         serde_json::to_string(&items).expect("JSON")
     });
-    let open = |store: &mut Store, source: &str, briefed: Option<String>| -> Result<String> {
+    let open = |store: &mut Store, source: Source, briefed: Option<String>| -> Result<String> {
         let req = OpenRequest {
             agent: harness.as_str().to_string(),
             session_id: session_id.clone().expect("checked by the caller"),
-            source: source.to_string(),
+            source,
             project: Some(project.clone()),
             scope: None,
             selector: crate::continuity::runs::selector(None)?,
@@ -155,13 +156,13 @@ pub fn session_start(
     };
     let run_id = match (&session_id, source.as_str()) {
         (None, _) => None,
-        (Some(_), "resume") => Some(open(store, "resume", None)?),
+        (Some(_), "resume") => Some(open(store, Source::Resume, None)?),
         (Some(_), "compact") => heartbeat(store)?,
         (Some(_), "clear") => match heartbeat(store)? {
             Some(id) => Some(id),
-            None => Some(open(store, "startup", briefed.clone())?),
+            None => Some(open(store, Source::Startup, briefed.clone())?),
         },
-        (Some(_), _) => Some(open(store, "startup", briefed.clone())?),
+        (Some(_), _) => Some(open(store, Source::Startup, briefed.clone())?),
     };
     let mut context = String::new();
     if let Some(b) = &built {

@@ -170,6 +170,21 @@ impl PriceTable {
             .last()
     }
 
+    /// The cost of a counted message in nano-dollars; `None` when its
+    /// model has no price (Decision 4: unpriced, never 0). `<synthetic>`
+    /// costs 0.
+    pub fn message_cost(
+        &self,
+        model: &str,
+        b: &crate::transcript::Buckets,
+        billing: crate::transcript::Billing,
+    ) -> Option<i64> {
+        if PriceTable::is_free(model) {
+            return Some(0);
+        }
+        self.lookup(model).and_then(|p| p.cost_nanousd(b, billing))
+    }
+
     /// Whether a model is known to cost nothing (`<synthetic>`).
     pub fn is_free(model: &str) -> bool {
         model == SYNTHETIC

@@ -10,10 +10,11 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::projection::{
-    MessageCounts, ObsRow, Rollup, cost_of, hour_of, insert_observations, observation_from,
-    refresh_rollup, settle_messages,
+    MessageCounts, ObsRow, insert_observations, observation_from, put_rollup_row, refresh_rollup,
+    rollup_row, settle_messages,
 };
 use crate::pricing::PriceTable;
+use crate::rollup::{self, Rollup};
 use crate::transcript::{Buckets, ParsedSession, UsageObservation};
 
 /// A counted row as the rollup sees it.
@@ -135,7 +136,7 @@ pub(super) fn merge_observations(
                 model: u.model.clone(),
                 at: u.at,
                 tokens: tokens_of(&u.buckets),
-                cost: cost_of(prices, &u.model, &u.buckets, u.billing),
+                cost: prices.message_cost(&u.model, &u.buckets, u.billing),
             });
         } else {
             touched.insert(u.message_id.clone());
@@ -171,7 +172,7 @@ pub(super) fn merge_observations(
 /// this way when no row left it or moved within it; otherwise the
 /// session's rollup is recounted.
 fn apply(tx: &Transaction<'_>, sid: &str, before: &[Counted], after: &[Counted]) -> Result<()> {
-    let key = |c: &Counted| (c.agent.clone(), c.model.clone(), hour_of(c.at));
+    let key = |c: &Counted| rollup::key(&c.agent, &c.model, c.at);
     let stays = |b: &Counted| {
         after
             .iter()
@@ -193,41 +194,10 @@ fn apply(tx: &Transaction<'_>, sid: &str, before: &[Counted], after: &[Counted])
             .or_default()
             .count(c.tokens, c.cost, c.at, sign);
     }
-    let mut put = tx.prepare_cached(
-        "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
-           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
-           priced_messages, cost_nanousd, unpriced_tokens)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)
-         ON CONFLICT(session_id, agent_id, model, hour) DO UPDATE SET
-           messages = messages + excluded.messages,
-           input_tokens = input_tokens + excluded.input_tokens,
-           output_tokens = output_tokens + excluded.output_tokens,
-           cache_write_5m_tokens = cache_write_5m_tokens + excluded.cache_write_5m_tokens,
-           cache_write_1h_tokens = cache_write_1h_tokens + excluded.cache_write_1h_tokens,
-           cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
-           first_at = CASE WHEN first_at IS NULL THEN excluded.first_at
-                           WHEN excluded.first_at IS NULL THEN first_at
-                           ELSE min(first_at, excluded.first_at) END,
-           last_at = CASE WHEN last_at IS NULL THEN excluded.last_at
-                          WHEN excluded.last_at IS NULL THEN last_at
-                          ELSE max(last_at, excluded.last_at) END,
-           priced_messages = priced_messages + excluded.priced_messages,
-           cost_nanousd = cost_nanousd + excluded.cost_nanousd,
-           unpriced_tokens = unpriced_tokens + excluded.unpriced_tokens",
-    )?;
-    let mut empty = tx.prepare_cached(
-        "DELETE FROM usage_rollup WHERE session_id = ?1 AND agent_id = ?2 AND model = ?3
-           AND hour = ?4 AND messages = 0",
-    )?;
-    for ((agent, model, hour), g) in &groups {
-        let t = &g.tokens;
-        put.execute(params![
-            sid, agent, model, hour, g.messages, t[0], t[1], t[2], t[3], t[4], g.first, g.last,
-            g.priced, g.cost, g.unpriced
-        ])?;
-        if g.messages < 0 {
-            empty.execute(params![sid, agent, model, hour])?;
-        }
+    for (key, change) in &groups {
+        let mut row = rollup_row(tx, sid, key)?.unwrap_or_default();
+        row.absorb(change);
+        put_rollup_row(tx, sid, key, &row)?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use rusqlite::{TransactionBehavior, params};
 use serde_json::json;
 
 use super::Store;
-use super::projection::{cost_of, refresh_rollup};
+use super::projection::refresh_rollup;
 use crate::clock::Millis;
 use crate::pricing::{Price, PriceTable, Rates, Tier};
 use crate::transcript::Buckets;
@@ -167,7 +167,7 @@ fn reprice(tx: &rusqlite::Transaction<'_>, table: &PriceTable) -> Result<Reprice
         };
         let old: Option<i64> = r.get(8)?;
         let billing = crate::transcript::Billing::from_columns(r.get(9)?, r.get(10)?);
-        let new = cost_of(table, &model, &b, billing);
+        let new = table.message_cost(&model, &b, billing);
         if new != old {
             changes.push((r.get(0)?, r.get(1)?, old, new));
         }

@@ -11,11 +11,11 @@ use super::delta::merge_observations;
 use super::events::{evidence_of, mirror_main, pending_for};
 use crate::clock::Millis;
 use crate::pricing::PriceTable;
-use crate::status::{Cause, Evidence, Status, replaces};
+use crate::rollup::{self, Counted, Key, Rollup, Sums};
+use crate::status::{self, Evidence};
 use crate::transcript::usage::settle;
 use crate::transcript::{
-    Agent, BackgroundEnd, Billing, Buckets, Edge, Ending, PARSER_REVISION, ParsedSession, QueueOp,
-    Spawn, UsageObservation, background_end, resolve,
+    Billing, Buckets, Edge, PARSER_REVISION, ParsedSession, UsageObservation, place, resolve,
 };
 
 /// Failures before a session is quarantined until its files change.
@@ -463,12 +463,6 @@ fn upsert_session(
 fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession, remove_absent: bool) -> Result<()> {
     let sid = p.session_id.as_str();
     let edges = resolve(p);
-    let edge_of: HashMap<&str, &Edge> = edges.iter().map(|e| (e.child.as_str(), e)).collect();
-    let spawn_of: HashMap<&str, &Spawn> = p
-        .spawns
-        .iter()
-        .map(|s| (s.tool_use_id.as_str(), s))
-        .collect();
     let stored: HashMap<String, Evidence> = tx
         .prepare(
             "SELECT agent_id, status, status_at, outcome_cause FROM agents WHERE session_id = ?1",
@@ -505,38 +499,18 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession, remove_absent: bool) 
            records = excluded.records, join_path = excluded.join_path,
            spawn_tool_use_id = excluded.spawn_tool_use_id",
     )?;
-    for a in &p.agents {
-        let edge = edge_of.get(a.agent_id.as_str());
-        let call = edge
-            .and_then(|e| e.tool_use_id.as_deref())
-            .and_then(|id| spawn_of.get(id));
-        let mut status = transcript_evidence(a, call.copied(), a.agent_id == sid, &p.queue_ops);
-        if let Some(cur) = stored.get(&a.agent_id)
-            && !replaces(Some(cur), &status)
-        {
-            status = *cur;
-        }
-        for ev in pending.get(&a.agent_id).into_iter().flatten() {
-            if replaces(Some(&status), ev) {
-                status = *ev;
-            }
-        }
-        // The sidecar names the type; an older file's type is on the call.
-        let agent_type = a
-            .agent_type
-            .as_deref()
-            .or(call.and_then(|c| c.subagent_type.as_deref()));
-        let description = a
-            .description
-            .as_deref()
-            .or(call.and_then(|c| c.description.as_deref()));
+    for placed in place(p, &edges) {
+        let a = placed.agent;
+        let edge = placed.edge;
+        let later = pending.get(&a.agent_id).map_or(&[][..], Vec::as_slice);
+        let status = status::settle(placed.evidence, stored.get(&a.agent_id), later);
         stmt.execute(params![
             sid,
             a.agent_id,
             edge.and_then(|e| e.parent.as_deref()),
             a.layout.as_str(),
-            agent_type,
-            description,
+            placed.agent_type,
+            placed.description,
             a.spawn_depth,
             a.sidecar_tool_use_id,
             a.workflow_id,
@@ -563,48 +537,6 @@ fn replace_agents(tx: &Transaction<'_>, p: &ParsedSession, remove_absent: bool) 
     }
     mirror_main(tx, sid)?;
     replace_edges(tx, p, &edges)
-}
-
-/// What a session's files say about an agent's status (Decision 7): the
-/// spawning call's tool_result finishes it, at that record's time; a
-/// transcript that ends on an API error ended in error, and a main agent
-/// interrupted by its user waits for them; otherwise it was working as of
-/// its last record.
-///
-/// A background agent (its call's result only says it was launched)
-/// completes at its `<task-notification>`, or its sidecar's `finished`.
-fn transcript_evidence(
-    a: &Agent,
-    call: Option<&Spawn>,
-    main: bool,
-    queue_ops: &[QueueOp],
-) -> Evidence {
-    if let Some(c) = call.filter(|c| c.result.as_ref().is_some_and(|r| r.launched_only)) {
-        match background_end(&a.agent_id, c, queue_ops, a.finished, a.last_seen) {
-            Some(BackgroundEnd::Completed(at)) => {
-                return Evidence::new(Status::Completed, at, Cause::TaskNotification);
-            }
-            Some(BackgroundEnd::Failed(at)) => {
-                return Evidence::new(Status::Error, at, Cause::TaskNotification);
-            }
-            Some(BackgroundEnd::Finished(at)) => {
-                return Evidence::new(Status::Completed, at, Cause::SidecarFinished);
-            }
-            None => {}
-        }
-    }
-    let result = call
-        .and_then(|c| c.result.as_ref())
-        .filter(|r| !r.launched_only);
-    match (result, a.ending) {
-        (Some(r), _) if r.is_error => Evidence::new(Status::Error, r.at, Cause::ToolResultError),
-        (Some(r), _) => Evidence::new(Status::Completed, r.at, Cause::ToolResult),
-        (None, Some((Ending::ApiError, at))) => Evidence::new(Status::Error, at, Cause::ApiError),
-        (None, Some((Ending::Interrupt, at))) if main => {
-            Evidence::new(Status::Waiting, at, Cause::UserInterrupt)
-        }
-        _ => Evidence::new(Status::Working, a.last_seen, Cause::Transcript),
-    }
 }
 
 /// Decision 5: a session's edges and spawn calls are replaced, not accumulated.
@@ -805,83 +737,77 @@ fn write_observations(
         }
         touched.clear();
     }
-    let mut own = Rollup::new();
-    for r in rows.iter().filter(|r| r.counted) {
-        let agent = r.agent_id.unwrap_or(sid).to_string();
-        own.entry((agent, r.model.to_string(), hour_of(r.at)))
-            .or_default()
-            .count(r.tokens, r.cost, r.at, 1);
-    }
+    let own = rollup::sum(rows.iter().filter(|r| r.counted).map(|r| Counted {
+        agent: r.agent_id.unwrap_or(sid),
+        model: r.model,
+        at: r.at,
+        tokens: r.tokens,
+        cost: r.cost,
+    }));
     Ok((touched, own))
 }
 
-/// A session's rollup rows summed in memory, by (agent, model, UTC hour).
-pub(super) type Rollup = std::collections::BTreeMap<(String, String, i64), RollupSums>;
-
-/// The rollup's hour of a time: hours since the epoch, -1 for none.
-pub(super) fn hour_of(at: Option<i64>) -> i64 {
-    at.filter(|t| *t >= 0).map_or(-1, |t| t / 3_600_000)
-}
-
-/// One rollup row's sums (or a change to them).
-#[derive(Default)]
-pub(super) struct RollupSums {
-    pub messages: i64,
-    pub tokens: [i64; 5],
-    pub priced: i64,
-    pub cost: i64,
-    pub unpriced: i64,
-    pub first: Option<i64>,
-    pub last: Option<i64>,
-}
-
-impl RollupSums {
-    /// Adds one counted row (`sign` 1) or takes it away (-1); only an
-    /// added row moves the first and last times.
-    pub(super) fn count(
-        &mut self,
-        tokens: [i64; 5],
-        cost: Option<i64>,
-        at: Option<i64>,
-        sign: i64,
-    ) {
-        self.messages += sign;
-        for (acc, t) in self.tokens.iter_mut().zip(tokens) {
-            *acc += sign * t;
-        }
-        match cost {
-            Some(c) => {
-                self.priced += sign;
-                self.cost += sign * c;
-            }
-            None => self.unpriced += sign * tokens.iter().sum::<i64>(),
-        }
-        if sign > 0
-            && let Some(a) = at
-        {
-            self.first = Some(self.first.map_or(a, |f| f.min(a)));
-            self.last = Some(self.last.map_or(a, |l| l.max(a)));
-        }
-    }
-}
-
 /// Replaces a session's rollup with rows summed in memory.
-fn write_rollup(tx: &Transaction<'_>, sid: &str, own: &Rollup) -> Result<()> {
+pub(super) fn write_rollup(tx: &Transaction<'_>, sid: &str, own: &Rollup) -> Result<()> {
     tx.execute("DELETE FROM usage_rollup WHERE session_id = ?1", [sid])?;
-    let mut put = tx.prepare_cached(
-        "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
-           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
-           priced_messages, cost_nanousd, unpriced_tokens)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
-    )?;
-    for ((agent, model, hour), e) in own {
-        let t = &e.tokens;
-        put.execute(params![
-            sid, agent, model, hour, e.messages, t[0], t[1], t[2], t[3], t[4], e.first, e.last,
-            e.priced, e.cost, e.unpriced
-        ])?;
+    for (key, sums) in own {
+        put_rollup_row(tx, sid, key, sums)?;
     }
     Ok(())
+}
+
+/// Writes one rollup row as it now stands (none when it holds no message).
+pub(super) fn put_rollup_row(
+    tx: &Transaction<'_>,
+    sid: &str,
+    (agent, model, hour): &Key,
+    e: &Sums,
+) -> Result<()> {
+    if e.messages == 0 {
+        tx.prepare_cached(
+            "DELETE FROM usage_rollup WHERE session_id = ?1 AND agent_id = ?2 AND model = ?3 AND hour = ?4",
+        )?
+        .execute(params![sid, agent, model, hour])?;
+        return Ok(());
+    }
+    let t = &e.tokens;
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens,
+           output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at,
+           last_at, priced_messages, cost_nanousd, unpriced_tokens)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+    )?
+    .execute(params![
+        sid, agent, model, hour, e.messages, t[0], t[1], t[2], t[3], t[4], e.first, e.last,
+        e.priced, e.cost, e.unpriced
+    ])?;
+    Ok(())
+}
+
+/// One stored rollup row.
+pub(super) fn rollup_row(
+    tx: &Transaction<'_>,
+    sid: &str,
+    (agent, model, hour): &Key,
+) -> Result<Option<Sums>> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
+               cache_read_tokens, first_at, last_at, priced_messages, cost_nanousd, unpriced_tokens
+             FROM usage_rollup WHERE session_id = ?1 AND agent_id = ?2 AND model = ?3 AND hour = ?4",
+        )?
+        .query_row(params![sid, agent, model, hour], |r| {
+            Ok(Sums {
+                messages: r.get(0)?,
+                tokens: [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?],
+                first: r.get(6)?,
+                last: r.get(7)?,
+                priced: r.get(8)?,
+                cost: r.get(9)?,
+                unpriced: r.get(10)?,
+            })
+        })
+        .optional()?)
 }
 
 /// One observation row as bound to the INSERT.
@@ -926,29 +852,13 @@ impl<'a> ObsRow<'a> {
             .map(|v| v as i64),
             counted: alone,
             cost: if alone {
-                cost_of(prices, &u.model, &u.buckets, u.billing)
+                prices.message_cost(&u.model, &u.buckets, u.billing)
             } else {
                 None
             },
             billing: u.billing,
         }
     }
-}
-
-/// The cost of a counted message in nano-dollars; `None` when its model has
-/// no price (Decision 4: unpriced, never 0). `<synthetic>` costs 0.
-pub(crate) fn cost_of(
-    prices: &PriceTable,
-    model: &str,
-    b: &Buckets,
-    billing: Billing,
-) -> Option<i64> {
-    if PriceTable::is_free(model) {
-        return Some(0);
-    }
-    prices
-        .lookup(model)
-        .and_then(|p| p.cost_nanousd(b, billing))
 }
 
 /// Rows per multi-row INSERT (15 parameters each, under SQLite's limit).
@@ -1106,7 +1016,7 @@ pub(crate) fn settle_messages(
             continue;
         };
         let uncounted: Settled = (false, None, None, [None; 5], None);
-        let cost = cost_of(prices, &m.model, &m.buckets, m.billing);
+        let cost = prices.message_cost(&m.model, &m.buckets, m.billing);
         for ((session, own), now) in obs.iter().zip(&state) {
             let want = if session != owner {
                 uncounted.clone()
@@ -1141,25 +1051,31 @@ pub(crate) fn settle_messages(
     Ok(affected)
 }
 
-/// Recomputes the rollup rows of these sessions from their token rows.
+/// Recomputes the rollup rows of these sessions from their counted rows,
+/// summed by the one rule (`rollup::sum`).
 pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) -> Result<()> {
-    let mut delete = tx.prepare_cached("DELETE FROM usage_rollup WHERE session_id = ?1")?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens, output_tokens,
-           cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at, last_at,
-           priced_messages, cost_nanousd, unpriced_tokens)
-         SELECT session_id, agent_id, model, CASE WHEN occurred_at >= 0 THEN occurred_at / 3600000 ELSE -1 END,
-           COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens),
-           SUM(cache_write_1h_tokens), SUM(cache_read_tokens), MIN(occurred_at), MAX(occurred_at),
-           COUNT(cost_nanousd), COALESCE(SUM(cost_nanousd), 0),
-           SUM(CASE WHEN cost_nanousd IS NULL THEN input_tokens + output_tokens + cache_write_5m_tokens
-                    + cache_write_1h_tokens + cache_read_tokens ELSE 0 END)
-         FROM token_usage WHERE session_id = ?1
-         GROUP BY agent_id, model, 4",
+    let mut rows = tx.prepare_cached(
+        "SELECT agent_id, model, occurred_at, input_tokens, output_tokens, cache_write_5m_tokens,
+           cache_write_1h_tokens, cache_read_tokens, cost_nanousd
+         FROM token_usage WHERE session_id = ?1",
     )?;
     for s in sessions {
-        delete.execute([s])?;
-        insert.execute([s])?;
+        let mut sums = Rollup::new();
+        let mut q = rows.query([s])?;
+        while let Some(r) = q.next()? {
+            let (agent, model): (String, String) = (r.get(0)?, r.get(1)?);
+            rollup::add(
+                &mut sums,
+                Counted {
+                    agent: &agent,
+                    model: &model,
+                    at: r.get(2)?,
+                    tokens: [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
+                    cost: r.get(8)?,
+                },
+            );
+        }
+        write_rollup(tx, s, &sums)?;
     }
     Ok(())
 }

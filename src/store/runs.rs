@@ -11,7 +11,7 @@ use super::Store;
 use super::memories::new_id;
 use crate::clock::Millis;
 use crate::continuity::memory::MemoryEvent;
-use crate::continuity::runs::{MAX_RUN_EVENTS, State, state};
+use crate::continuity::runs::{self, MAX_RUN_EVENTS, Outcome, Source, State, state};
 
 /// Conditions a caller may branch on.
 #[derive(Debug, thiserror::Error)]
@@ -120,44 +120,13 @@ fn by_id(tx: &rusqlite::Connection, run_id: &str) -> Result<Option<Run>> {
 pub struct OpenRequest {
     pub agent: String,
     pub session_id: String,
-    /// `startup` or `resume`.
-    pub source: String,
+    pub source: Source,
     pub project: Option<String>,
     pub scope: Option<String>,
     /// Canonical JSON.
     pub selector: String,
     /// Canonical JSON of the briefed memories, when this open carries them.
     pub briefed: Option<String>,
-}
-
-/// What an open, a heartbeat or a close did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    Inserted,
-    /// Live, same parameters: only the lease moved.
-    Heartbeat,
-    /// `resume` of a live run: the lease moved and the epoch went up.
-    Resumed,
-    /// A stale or closed run opened again (epoch + 1).
-    Reopened,
-    /// A heartbeat on a stale or closed run (epoch + 1).
-    Resurrected,
-    Closed,
-    AlreadyClosed,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Inserted => "inserted",
-            Outcome::Heartbeat => "heartbeat",
-            Outcome::Resumed => "resumed",
-            Outcome::Reopened => "reopened",
-            Outcome::Resurrected => "resurrected",
-            Outcome::Closed => "closed",
-            Outcome::AlreadyClosed => "already_closed",
-        }
-    }
 }
 
 /// Rule 1, the lease floor: last_seen_at only moves forward.
@@ -278,51 +247,45 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let outcome = match by_key(&tx, &req.agent, &req.session_id)? {
-            None => {
+        let stored = by_key(&tx, &req.agent, &req.session_id)?;
+        if let Some(run) = &stored
+            && runs::open_checks_params(req.source)
+        {
+            let stored = (&run.project, &run.scope, &run.selector);
+            if stored != (&req.project, &req.scope, &req.selector) {
+                return Err(RunError::ParamsConflict {
+                    run_id: run.run_id.clone(),
+                    stored: params_text(&run.project, &run.scope, &run.selector),
+                    asked: params_text(&req.project, &req.scope, &req.selector),
+                }
+                .into());
+            }
+        }
+        let outcome =
+            runs::open_outcome(stored.as_ref().map(|r| r.state(now, lease_ms)), req.source);
+        match (&stored, outcome) {
+            (None, _) => {
                 let id = new_id(now);
                 tx.prepare_cached(
                     "INSERT INTO agent_sessions(run_id, agent, session_id, source, project, scope, selector,
                        opened_at, last_seen_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?8)",
                 )?
-                .execute(params![id, req.agent, req.session_id, req.source, req.project, req.scope, req.selector, now])?;
+                .execute(params![id, req.agent, req.session_id, req.source.as_str(), req.project, req.scope, req.selector, now])?;
                 stamp_briefing(&tx, &id, req.briefed.as_deref(), now)?;
-                Outcome::Inserted
             }
-            Some(run) => {
-                let live = run.state(now, lease_ms) == State::Live;
-                if req.source == "startup" {
-                    let stored = (&run.project, &run.scope, &run.selector);
-                    if stored != (&req.project, &req.scope, &req.selector) {
-                        return Err(RunError::ParamsConflict {
-                            run_id: run.run_id,
-                            stored: params_text(&run.project, &run.scope, &run.selector),
-                            asked: params_text(&req.project, &req.scope, &req.selector),
-                        }
-                        .into());
-                    }
-                }
-                match (req.source.as_str(), live) {
-                    ("startup", true) => {
-                        touch(&tx, &run.run_id, now)?;
-                        Outcome::Heartbeat
-                    }
-                    (_, true) => {
-                        touch(&tx, &run.run_id, now)?;
-                        tx.prepare_cached(
-                            "UPDATE agent_sessions SET activation_epoch = activation_epoch + 1 WHERE run_id = ?1",
-                        )?
-                        .execute([&run.run_id])?;
-                        Outcome::Resumed
-                    }
-                    (_, false) => {
-                        revive(&tx, &run.run_id, now)?;
-                        stamp_briefing(&tx, &run.run_id, req.briefed.as_deref(), now)?;
-                        Outcome::Reopened
-                    }
-                }
+            (Some(run), Outcome::Heartbeat) => touch(&tx, &run.run_id, now)?,
+            (Some(run), Outcome::Resumed) => {
+                touch(&tx, &run.run_id, now)?;
+                tx.prepare_cached(
+                    "UPDATE agent_sessions SET activation_epoch = activation_epoch + 1 WHERE run_id = ?1",
+                )?
+                .execute([&run.run_id])?;
             }
-        };
+            (Some(run), _) => {
+                revive(&tx, &run.run_id, now)?;
+                stamp_briefing(&tx, &run.run_id, req.briefed.as_deref(), now)?;
+            }
+        }
         let run = by_key(&tx, &req.agent, &req.session_id)?.expect("written above");
         tx.commit()?;
         Ok((run, outcome))
@@ -340,13 +303,11 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let run = existing(&tx, agent, session_id)?;
-        let outcome = if run.state(now, lease_ms) == State::Live {
-            touch(&tx, &run.run_id, now)?;
-            Outcome::Heartbeat
-        } else {
-            revive(&tx, &run.run_id, now)?;
-            Outcome::Resurrected
-        };
+        let outcome = runs::heartbeat_outcome(run.state(now, lease_ms));
+        match outcome {
+            Outcome::Heartbeat => touch(&tx, &run.run_id, now)?,
+            _ => revive(&tx, &run.run_id, now)?,
+        }
         if let Some(e) = excerpt {
             tx.prepare_cached(
                 "UPDATE agent_sessions SET last_message_excerpt = ?2 WHERE run_id = ?1",

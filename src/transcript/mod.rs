@@ -9,6 +9,7 @@
 pub mod edges;
 mod ending;
 mod parse;
+mod placed;
 mod scan;
 mod spawns;
 pub mod usage;
@@ -17,6 +18,7 @@ mod wire;
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
 pub use parse::{FileCursor, SessionParser, long_line_reason, parse_session};
+pub use placed::{Placed, place};
 pub use spawns::{
     BackgroundEnd, ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, background_end,
     prompt_hash,
