@@ -43,10 +43,12 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 
+    /// The command to run.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// Every command; each variant's doc line is its one-line help.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Read Claude Code transcripts into the database (incremental)

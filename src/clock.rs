@@ -145,17 +145,16 @@ pub fn parse_instant(s: &str) -> Option<Millis> {
 
 /// Formats an instant as RFC 3339 UTC with milliseconds: `2025-09-03T00:47:19.293Z`.
 pub fn format_instant(ms: Millis) -> String {
-    match instant_ascii(ms) {
-        Some(b) => String::from_utf8(b.to_vec()).expect("ASCII digits"),
-        None => {
-            let (y, m, d, sod, milli) = civil(ms);
-            format!(
-                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
-                sod / 3600,
-                (sod / 60) % 60,
-                sod % 60
-            )
-        }
+    if let Some(b) = instant_ascii(ms) {
+        String::from_utf8(b.to_vec()).expect("ASCII digits")
+    } else {
+        let (y, m, d, sod, milli) = civil(ms);
+        format!(
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+            sod / 3600,
+            (sod / 60) % 60,
+            sod % 60
+        )
     }
 }
 

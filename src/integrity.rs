@@ -59,6 +59,7 @@ impl FindingKind {
         }
     }
 
+    #[cfg(test)]
     pub const ALL: [FindingKind; 14] = [
         FindingKind::DegradedLine,
         FindingKind::Failed,

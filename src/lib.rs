@@ -1,27 +1,32 @@
 //! sessionkit: observability and continuity for AI coding agents, in one
 //! local SQLite file. `run` executes one parsed command line.
+//!
+//! The library is the binary's body, not an API: its modules are private
+//! (ARCHITECTURE.md says how they layer). What is public is the command
+//! line (`cli`, `run`, `Exit`) and the few functions the integration tests
+//! and benchmarks call, each documented.
 
 #[macro_use]
 mod vocabulary;
 
 pub mod cli;
-pub mod clock;
-pub mod commands;
-pub mod continuity;
-pub mod corpus;
-pub mod hooks;
-pub mod ingest;
-pub mod integrity;
-pub mod output;
-pub mod pricing;
-pub mod project;
-pub mod redact;
-pub mod rollup;
-pub mod settings;
-pub mod status;
-pub mod store;
-pub mod text;
-pub mod transcript;
+mod clock;
+mod commands;
+mod continuity;
+mod corpus;
+mod hooks;
+mod ingest;
+mod integrity;
+mod output;
+mod pricing;
+mod project;
+mod redact;
+mod rollup;
+mod settings;
+mod status;
+mod store;
+mod text;
+mod transcript;
 
 use anyhow::Result;
 
@@ -39,12 +44,49 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// The process exit status.
     pub fn code(self) -> std::process::ExitCode {
         match self {
             Exit::Success => std::process::ExitCode::SUCCESS,
             Exit::Found => std::process::ExitCode::from(1),
         }
     }
+}
+
+/// Every table's rows of the database at `path`, in a fixed order, as text:
+/// what byte-identical replay is checked against.
+pub fn dump_database(path: &std::path::Path) -> Result<String> {
+    store::Store::open(path)?.dump()
+}
+
+/// The man pages, as (file name, bytes), from the command-line grammar.
+pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>> {
+    commands::man::pages()
+}
+
+/// The shell completion scripts checked in under `completions/`, as (file
+/// name, bytes).
+pub fn completion_scripts() -> Vec<(String, Vec<u8>)> {
+    commands::completions::CHECKED_IN
+        .iter()
+        .map(|(shell, name)| (name.to_string(), commands::completions::render(*shell)))
+        .collect()
+}
+
+/// An instant in milliseconds since the epoch as RFC 3339 UTC with
+/// milliseconds (`2026-01-02T03:04:05.678Z`), as every command prints it.
+pub fn format_instant(ms: i64) -> String {
+    clock::format_instant(ms)
+}
+
+/// Parses `bytes` as one main Claude Code transcript and returns how many
+/// usage observations it holds: the parser alone, for the parse benchmark.
+pub fn parse_probe(bytes: &[u8]) -> Result<usize> {
+    let mut p = transcript::SessionParser::new("x", false);
+    let f = p.begin_main("a");
+    p.block(f, bytes)
+        .map_err(|b| anyhow::anyhow!("{}:{}: {}", b.file, b.line, b.reason))?;
+    Ok(p.finish().usage.len())
 }
 
 /// Runs one command line.

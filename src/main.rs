@@ -1,3 +1,6 @@
+//! The `sessionkit` binary: parses the command line and runs it
+//! (`sessionkit::run`); exit status 0, 1 (a check found something) or 2.
+
 use std::process::ExitCode;
 
 use clap::Parser;

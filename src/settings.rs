@@ -83,6 +83,8 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Count,
         about: "older name of ingest.max_line_size, honoured when that is not set (files themselves have no cap)",
     },
+    // 64 MiB: study-agenthropic-ingest.md §e caps a file there; real
+    // sessions pass it, so the cap moved to the line.
     Setting {
         key: "ingest.max_line_size",
         env: "SESSIONKIT_MAX_LINE_SIZE",
@@ -146,15 +148,14 @@ impl Source {
 }
 
 pub fn lookup(key: &str) -> Result<&'static Setting> {
-    match SETTINGS.iter().find(|s| s.key == key) {
-        Some(s) => Ok(s),
-        None => {
-            let known: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
-            bail!(
-                "unknown setting {key:?}; known settings: {}",
-                known.join(", ")
-            )
-        }
+    if let Some(s) = SETTINGS.iter().find(|s| s.key == key) {
+        Ok(s)
+    } else {
+        let known: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+        bail!(
+            "unknown setting {key:?}; known settings: {}",
+            known.join(", ")
+        )
     }
 }
 

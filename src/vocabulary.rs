@@ -11,6 +11,7 @@ macro_rules! vocabulary {
 
         impl $name {
             /// Every value, in the vocabulary's order.
+            #[allow(dead_code, reason = "a vocabulary lists itself whether or not a caller enumerates it")]
             pub const ALL: &'static [$name] = &[$($name::$v),+];
 
             /// The stored (and printed) name.
@@ -19,6 +20,7 @@ macro_rules! vocabulary {
             }
 
             /// The value a stored or typed name stands for.
+            #[allow(dead_code, reason = "a vocabulary only printed is never parsed")]
             pub fn parse(s: &str) -> anyhow::Result<$name> {
                 match s {
                     $($s => Ok($name::$v),)+

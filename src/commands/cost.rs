@@ -329,7 +329,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             .max(1);
         let mut out = String::new();
         for (k, t) in &groups {
-            let width = (t.cost_nanousd.max(0) as i128 * 40 / max as i128) as usize;
+            let width = (i128::from(t.cost_nanousd.max(0)) * 40 / i128::from(max)) as usize;
             out.push_str(&format!(
                 "{:<24} {:<40} {}\n",
                 k.join(" "),

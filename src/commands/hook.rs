@@ -130,19 +130,19 @@ fn receive(
     crate::clock::init_from_env()?;
     let harness = match a.harness.as_deref() {
         None => None,
-        Some(name) => match <Harness as clap::ValueEnum>::from_str(name, true) {
-            Ok(h) => Some(h),
-            Err(_) => {
+        Some(name) => {
+            if let Ok(h) = <Harness as clap::ValueEnum>::from_str(name, true) {
+                Some(h)
+            } else {
                 report(&format!(
                     "unknown harness {name:?}: detecting it from the payload"
                 ));
                 None
             }
-        },
+        }
     };
     let delivery = Delivery {
         harness,
-        delivery_id: a.delivery_id.as_deref(),
         fallback_event,
     };
     let ev = event_of(&bytes, &delivery, |k| std::env::var(k).ok())?;
@@ -172,8 +172,8 @@ fn store_event(
     by: Instant,
 ) -> Result<Option<Store>> {
     match deliver(db, ev, a.delivery_id.as_deref(), now, by)? {
-        Delivered::Stored(store, _) => Ok(Some(*store)),
-        Delivered::Spooled(_, why) => {
+        Delivered::Stored(store) => Ok(Some(*store)),
+        Delivered::Spooled(why) => {
             report(&format!(
                 "the database is busy ({why:#}): the event waits in the spool for the next writer"
             ));

@@ -34,19 +34,15 @@ pub fn pages() -> Result<Vec<(String, Vec<u8>)>> {
 
 pub fn run(args: &Args) -> Result<Exit> {
     let pages = pages()?;
-    match &args.dir {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-            for (name, text) in &pages {
-                let path = dir.join(name);
-                std::fs::write(&path, text)
-                    .with_context(|| format!("writing {}", path.display()))?;
-            }
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for (name, text) in &pages {
+            let path = dir.join(name);
+            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
         }
-        None => {
-            use std::io::Write;
-            std::io::stdout().lock().write_all(&pages[0].1)?;
-        }
+    } else {
+        use std::io::Write;
+        std::io::stdout().lock().write_all(&pages[0].1)?;
     }
     Ok(Exit::Success)
 }

@@ -52,22 +52,21 @@ fn load(store: &Store, session: &str, watch: &super::Watch) -> Result<Vec<Tree>>
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     ctx.out.refuse("a tree", &[Format::Csv])?;
     let store = ctx.open()?;
-    let sessions: Vec<String> = match &args.session {
-        Some(prefix) => vec![store.resolve_session(prefix)?],
-        None => {
-            let filter = SessionFilter {
-                since: args.since.as_deref().map(parse_bound).transpose()?,
-                project: args.project.clone(),
-                ..SessionFilter::default()
-            };
-            let mut ids: Vec<String> = store
-                .sessions(&filter)?
-                .into_iter()
-                .map(|s| s.session_id)
-                .collect();
-            ids.reverse(); // oldest first, like a log
-            ids
-        }
+    let sessions: Vec<String> = if let Some(prefix) = &args.session {
+        vec![store.resolve_session(prefix)?]
+    } else {
+        let filter = SessionFilter {
+            since: args.since.as_deref().map(parse_bound).transpose()?,
+            project: args.project.clone(),
+            ..SessionFilter::default()
+        };
+        let mut ids: Vec<String> = store
+            .sessions(&filter)?
+            .into_iter()
+            .map(|s| s.session_id)
+            .collect();
+        ids.reverse(); // oldest first, like a log
+        ids
     };
     let mut out = String::new();
     let mut docs: Vec<Value> = Vec::new();

@@ -466,14 +466,13 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
                     None
                 }
             };
-            match why {
-                Some(w) => placements.push(place(c, line_len, w)),
-                None => {
-                    section_used += line_len;
-                    placements.push(place(c, line_len, "full"));
-                    lines.push(format!("- {}\n", c.1.line));
-                    shown += 1;
-                }
+            if let Some(w) = why {
+                placements.push(place(c, line_len, w))
+            } else {
+                section_used += line_len;
+                placements.push(place(c, line_len, "full"));
+                lines.push(format!("- {}\n", c.1.line));
+                shown += 1;
             }
         }
         let dropped = items.len() - shown;

@@ -47,7 +47,6 @@ pub struct SessionFiles {
 #[derive(Debug, Clone)]
 pub struct FlatAgentFile {
     pub root: usize,
-    pub slug: String,
     pub file: PlannedFile,
 }
 
@@ -91,16 +90,13 @@ struct Entry {
 /// Lists a directory sorted by name; bad names, symlinks and entries that
 /// vanish are handled here so callers see only real files and directories.
 fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(_) => {
-            skips.push(Skip {
-                root: 0,
-                reason: SkipReason::Unreadable,
-                path: rel.to_string(),
-            });
-            return Vec::new();
-        }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        skips.push(Skip {
+            root: 0,
+            reason: SkipReason::Unreadable,
+            path: rel.to_string(),
+        });
+        return Vec::new();
     };
     let mut out = Vec::new();
     for ent in rd.flatten() {
@@ -253,7 +249,6 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                 if let Some(file) = admit(e, rel, role, skips) {
                     into.flat.push(FlatAgentFile {
                         root: root_idx,
-                        slug: slug.name.clone(),
                         file,
                     });
                 }

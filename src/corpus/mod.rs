@@ -4,18 +4,13 @@
 mod discover;
 mod read;
 
-pub use discover::{Discovery, FlatAgentFile, PlannedFile, SessionFiles, discover, fingerprint};
+pub use discover::{Discovery, PlannedFile, SessionFiles, discover, fingerprint};
 pub use read::{
-    Opened, ReadError, TAIL_CHECK, head_hash, io_detail, open, read_head, read_into, read_more,
-    tail_hash, unreadable,
+    Opened, ReadError, TAIL_CHECK, head_hash, open, read_head, read_into, read_more, tail_hash,
+    unreadable,
 };
 
 use std::path::{Path, PathBuf};
-
-/// Default per-line cap: 64 MiB (study-agenthropic-ingest.md §e caps a file
-/// there; real sessions pass it, so the cap moved to the line). A longer
-/// line is a degraded line; a sidecar longer than this is not read.
-pub const DEFAULT_MAX_LINE_SIZE: u64 = 64 * 1024 * 1024;
 
 /// Why an entry of the corpus was not read. Every skip is counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -450,7 +450,10 @@ mod tests {
     use serde_json::json;
 
     fn obj(v: Value) -> Map<String, Value> {
-        v.as_object().unwrap().clone()
+        let Value::Object(m) = v else {
+            panic!("not an object: {v}")
+        };
+        m
     }
 
     fn no_env(_: &str) -> Option<String> {

@@ -2,22 +2,20 @@
 //! normalize, redact, key, store and apply its status, in one transaction.
 //! Every `hook <event>` command records through here.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
 
 use super::{Harness, HookEvent, InputError, canonical, detect, event_key, normalize, parse_input};
 use crate::clock::Millis;
-use crate::store::events::{NewEvent, Recorded};
+use crate::store::events::NewEvent;
 use crate::store::{Store, retry_busy, spool};
 
 /// What the caller knows besides the bytes.
 #[derive(Debug, Clone, Default)]
 pub struct Delivery<'a> {
     pub harness: Option<Harness>,
-    /// `--delivery-id` / `SESSIONKIT_DELIVERY_ID`; empty counts as absent.
-    pub delivery_id: Option<&'a str>,
     /// The event the command stands for, when the payload names none.
     pub fallback_event: Option<&'a str>,
 }
@@ -35,23 +33,13 @@ pub fn event_of(
     Ok(Some(normalize(harness, &raw, d.fallback_event)))
 }
 
-/// Stores a parsed event received at `now`, applying its status.
-pub fn record(
-    store: &mut Store,
-    ev: &HookEvent,
-    delivery_id: Option<&str>,
-    now: Millis,
-) -> Result<Recorded> {
-    with_row(ev, delivery_id, now, |row| store.record_event(row))
-}
-
 /// What became of a delivery.
 pub enum Delivered {
     /// In the database (the store stays open for the hook's other work).
-    Stored(Box<Store>, Recorded),
+    Stored(Box<Store>),
     /// The database could not take it within the budget: it waits in the
-    /// spool at this path. The error is why.
-    Spooled(PathBuf, anyhow::Error),
+    /// spool. The error is why.
+    Spooled(anyhow::Error),
 }
 
 /// Records `ev` in the database at `db` before `deadline` (draining the
@@ -69,13 +57,13 @@ pub fn deliver(
         let stored = retry_busy(deadline, |left| {
             let mut store = Store::open_waiting(db, left)?;
             store.drain_spool()?;
-            let recorded = store.record_event(row)?;
-            Ok((store, recorded))
+            store.record_event(row)?;
+            Ok(store)
         });
         match stored {
-            Ok((store, recorded)) => Ok(Delivered::Stored(Box::new(store), recorded)),
+            Ok(store) => Ok(Delivered::Stored(Box::new(store))),
             Err(why) => match spool::append(db, row) {
-                Ok(path) => Ok(Delivered::Spooled(path, why)),
+                Ok(_) => Ok(Delivered::Spooled(why)),
                 Err(e) => {
                     Err(why.context(format!("the event is lost: the spool failed too ({e:#})")))
                 }

@@ -1,3 +1,3 @@
 //! Hook payloads are redacted by the crate's one rule set (`crate::redact`).
 
-pub use crate::redact::{redact, redact_text};
+pub use crate::redact::redact;

@@ -81,7 +81,6 @@ pub fn cwd_of(ev: Option<&HookEvent>, env: impl Fn(&str) -> Option<String>) -> P
 pub struct Started {
     /// The text to inject (briefing and run line), empty when there is nothing.
     pub context: String,
-    pub run_id: Option<String>,
 }
 
 /// Builds the briefing for the event's project, runs the lifecycle by
@@ -184,7 +183,7 @@ pub fn session_start(
             display_handle(harness, sid)
         ));
     }
-    Ok(Started { context, run_id })
+    Ok(Started { context })
 }
 
 /// The stdout a harness accepts for injected context at session start, or

@@ -9,6 +9,13 @@ pub mod labels;
 mod recount;
 #[cfg(test)]
 mod resume_tests;
+
+/// The setting `ingest.part_bytes`'s default: bytes of one session read
+/// before what was read is handed to the writer as a part (one
+/// transaction), so a session of any size holds at most this much parsed
+/// state, and a killed run resumes from the last part.
+#[cfg(test)]
+const PART_BYTES: u64 = 256 << 20;
 mod stream;
 mod summary;
 
@@ -21,8 +28,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 pub use recount::{Finding, recount};
-pub use stream::PART_BYTES;
-pub use summary::{FailureNote, SkippedPath, Summary};
+pub use summary::{FailureNote, Summary};
 
 use crate::clock;
 use crate::corpus::{self, Discovery, SessionFiles};
@@ -192,7 +198,7 @@ pub fn run(
             ckpt: Some(&ckpt),
             strict_pricing: opts.strict_pricing,
         };
-        let done = process(&mut sink, opts, jobs, progress);
+        let done = process(&mut sink, opts, &jobs, progress);
         store.end_bulk(ckpt)?;
         done?;
     } else if !jobs.is_empty() {
@@ -205,7 +211,7 @@ pub fn run(
             ckpt: None,
             strict_pricing: opts.strict_pricing,
         };
-        process(&mut sink, opts, jobs, progress)?;
+        process(&mut sink, opts, &jobs, progress)?;
     }
     sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
@@ -216,7 +222,7 @@ pub fn run(
 fn process(
     sink: &mut Sink<'_>,
     opts: &Options,
-    jobs: Vec<Job>,
+    jobs: &[Job],
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<()> {
     if jobs.is_empty() {
@@ -229,7 +235,7 @@ fn process(
     // Parts are small (at most `PART_BYTES` read each); a deep queue lets
     // parsing run ahead of writing.
     let (tx, rx) = mpsc::sync_channel::<(usize, Event)>(workers * 8);
-    let jobs_ref = &jobs;
+    let jobs_ref = jobs;
     // Messages parsed and not yet written: a worker waits while the queue
     // holds more than `QUEUED_MESSAGES`, so sessions of any size queue a
     // bounded amount of memory (the channel alone bounds parts, not bytes).
@@ -411,12 +417,11 @@ pub(crate) fn read_whole(
                     .map(|(i, u)| (u.message_id.clone(), i))
                     .collect();
                 for u in std::mem::take(&mut part.usage) {
-                    match at.get(&u.message_id) {
-                        Some(&i) => w.usage[i].combine(&u),
-                        None => {
-                            at.insert(u.message_id.clone(), w.usage.len());
-                            w.usage.push(u);
-                        }
+                    if let Some(&i) = at.get(&u.message_id) {
+                        w.usage[i].combine(&u)
+                    } else {
+                        at.insert(u.message_id.clone(), w.usage.len());
+                        w.usage.push(u);
                     }
                 }
                 part.usage = w.usage;
@@ -438,6 +443,15 @@ pub(crate) fn read_whole(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_part_size_is_the_settings_default() {
+        let s = crate::settings::SETTINGS
+            .iter()
+            .find(|s| s.key == "ingest.part_bytes")
+            .unwrap();
+        assert_eq!(s.default, PART_BYTES.to_string());
+    }
 
     /// A file that vanishes (or turns unreadable) between the walk and the
     /// read fails its session with a reason and counts a skip. (Permissions

@@ -13,12 +13,6 @@ use crate::transcript::{BadLine, ParsedSession, SessionParser};
 /// Bytes read per `read` call.
 const BLOCK: u64 = 8 << 20;
 
-/// Bytes of one session read before what was read is handed to the writer
-/// as a part (one transaction), so a session of any size holds at most this
-/// much parsed state, and a killed run resumes from the last part (the
-/// setting `ingest.part_bytes`).
-pub const PART_BYTES: u64 = 256 << 20;
-
 /// Where one file was read to, and what identifies it: a later run goes on
 /// from `offset` only if the file is the same (device, inode) and the
 /// `TAIL_CHECK` bytes before `offset` hash the same.

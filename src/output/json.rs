@@ -225,7 +225,7 @@ mod tests {
             .chain(['é', '\u{2028}', '😀', '\u{7f}'])
         {
             let s = format!("a{c}b{c}");
-            assert_eq!(direct(&s), serde_json::to_string(&s).unwrap(), "{:?}", c);
+            assert_eq!(direct(&s), serde_json::to_string(&s).unwrap(), "{c:?}");
         }
         assert_eq!(direct(""), "\"\"");
     }

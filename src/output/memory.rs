@@ -162,10 +162,12 @@ impl<'a> MemoryRecord<'a> {
         match self.tags.0 {
             // As stored, when that is already how it would be written.
             Tags::Json(raw) if is_plain_string_array(raw) => {
-                o.raw(json_key!("tags"), raw.as_bytes())
+                o.raw(json_key!("tags"), raw.as_bytes());
             }
             Tags::List(l) => o.strs(json_key!("tags"), l.iter().map(String::as_str)),
-            tags => o.strs(json_key!("tags"), tags.to_vec().iter().map(String::as_str)),
+            tags @ Tags::Json(_) => {
+                o.strs(json_key!("tags"), tags.to_vec().iter().map(String::as_str))
+            }
         }
         o.str(json_key!("topic"), self.topic);
         o.instant(json_key!("updated_at"), self.updated_at.0);

@@ -9,7 +9,7 @@
 
 mod table;
 
-pub use table::{PriceTable, parse_tsv};
+pub use table::PriceTable;
 
 use crate::transcript::{Billing, Buckets};
 

@@ -46,10 +46,8 @@ pub struct DemandHistory {
 /// The project's previous briefing.
 #[derive(Debug, Clone)]
 pub struct PreviousBriefing {
-    pub run_id: String,
+    /// When it was injected.
     pub delivered_at: Millis,
-    /// Ids it showed.
-    pub ids: Vec<String>,
 }
 
 /// The project's last transcript session.
@@ -196,32 +194,17 @@ impl Store {
         project: &str,
         except: Option<&str>,
     ) -> Result<Option<PreviousBriefing>> {
-        let row: Option<(String, Millis, String)> = self
+        let row: Option<Millis> = self
             .conn
             .query_row(
-                "SELECT run_id, briefing_delivered_at, briefed_memories FROM agent_sessions
+                "SELECT briefing_delivered_at FROM agent_sessions
                  WHERE project = ?1 AND briefing_delivered_at IS NOT NULL AND run_id IS NOT ?2
                  ORDER BY briefing_delivered_at DESC, run_id DESC LIMIT 1",
                 params![project, except],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| r.get(0),
             )
             .optional()?;
-        Ok(row.map(|(run_id, delivered_at, json)| {
-            let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
-            let ids = v
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|i| i["id"].as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
-            PreviousBriefing {
-                run_id,
-                delivered_at,
-                ids,
-            }
-        }))
+        Ok(row.map(|delivered_at| PreviousBriefing { delivered_at }))
     }
 
     /// Topics of `project`'s commitments resolved after `since`.

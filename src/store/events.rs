@@ -288,8 +288,6 @@ pub struct LiveRow {
     /// The status in force: the stored one, or `unknown` when the watchdog's
     /// rule already holds (a sweep has not run since).
     pub status: Evidence,
-    /// Whether `status` is the watchdog's verdict rather than the stored one.
-    pub stale: bool,
     pub last_activity_at: Option<Millis>,
     pub totals: super::reports::Totals,
 }
@@ -329,7 +327,6 @@ impl Store {
                 parent_agent_id: r.get(2)?,
                 agent_type: r.get(3)?,
                 project: r.get(4)?,
-                stale: verdict.is_some(),
                 status: verdict.unwrap_or(stored),
                 last_activity_at: last_seen,
                 totals: Default::default(),

@@ -499,15 +499,6 @@ impl Store {
         Ok(())
     }
 
-    pub fn memories(&self, f: &MemoryFilter) -> Result<Vec<Memory>> {
-        let mut out = Vec::new();
-        self.each_memory(f, |m| {
-            out.push(m.to_memory());
-            Ok(())
-        })?;
-        Ok(out)
-    }
-
     /// `memories`, one borrowed row at a time (a listing streams them).
     pub fn each_memory(
         &self,

@@ -23,8 +23,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags};
 
-pub use migrate::SCHEMA_VERSION;
-
 /// How long a command waits for another process's lock before it fails.
 pub const BUSY_WAIT: Duration = Duration::from_millis(5000);
 
@@ -281,14 +279,13 @@ pub fn default_path() -> Result<PathBuf> {
 /// The default location under `$XDG_DATA_HOME` (or `~/.local/share`): the
 /// only place whose directory sessionkit creates itself.
 fn home_path() -> Result<PathBuf> {
-    let data = match std::env::var_os("XDG_DATA_HOME").filter(|p| !p.is_empty()) {
-        Some(d) => PathBuf::from(d),
-        None => {
-            let home = std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .context("cannot place the database: set --db, SESSIONKIT_DB or HOME")?;
-            PathBuf::from(home).join(".local/share")
-        }
+    let data = if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|p| !p.is_empty()) {
+        PathBuf::from(d)
+    } else {
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .context("cannot place the database: set --db, SESSIONKIT_DB or HOME")?;
+        PathBuf::from(home).join(".local/share")
     };
     Ok(data.join("sessionkit").join("sessionkit.db"))
 }
@@ -515,10 +512,6 @@ impl Store {
                 return Ok(());
             }
         }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Every table's rows in a fixed order, as text: what "byte-identical

@@ -652,15 +652,12 @@ pub struct MessageCounts(HashMap<String, u32>);
 impl MessageCounts {
     /// Counts one more session holding `id`; whether it is the only one.
     pub(super) fn add(&mut self, id: &str) -> bool {
-        match self.0.get_mut(id) {
-            Some(n) => {
-                *n += 1;
-                *n == 1
-            }
-            None => {
-                self.0.insert(id.to_string(), 1);
-                true
-            }
+        if let Some(n) = self.0.get_mut(id) {
+            *n += 1;
+            *n == 1
+        } else {
+            self.0.insert(id.to_string(), 1);
+            true
         }
     }
 }

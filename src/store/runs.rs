@@ -179,20 +179,19 @@ pub(crate) fn attach(
     now: Millis,
     lease_ms: i64,
 ) -> Result<Option<String>> {
-    let run = match explicit {
-        Some(id) => by_id(tx, id)?.ok_or_else(|| RunError::UnknownRun(id.to_string()))?,
-        None => {
-            let live: Vec<String> = tx
-                .prepare_cached(
-                    "SELECT run_id FROM agent_sessions WHERE closed_at IS NULL AND project IS ?1
-                       AND last_seen_at > ?2 LIMIT 2",
-                )?
-                .query_map(params![project, now - lease_ms], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            match live.as_slice() {
-                [only] => by_id(tx, only)?.expect("just read"),
-                _ => return Ok(None),
-            }
+    let run = if let Some(id) = explicit {
+        by_id(tx, id)?.ok_or_else(|| RunError::UnknownRun(id.to_string()))?
+    } else {
+        let live: Vec<String> = tx
+            .prepare_cached(
+                "SELECT run_id FROM agent_sessions WHERE closed_at IS NULL AND project IS ?1
+                   AND last_seen_at > ?2 LIMIT 2",
+            )?
+            .query_map(params![project, now - lease_ms], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        match live.as_slice() {
+            [only] => by_id(tx, only)?.expect("just read"),
+            _ => return Ok(None),
         }
     };
     match run.state(now, lease_ms) {
@@ -255,8 +254,12 @@ impl Store {
             if stored != (&req.project, &req.scope, &req.selector) {
                 return Err(RunError::ParamsConflict {
                     run_id: run.run_id.clone(),
-                    stored: params_text(&run.project, &run.scope, &run.selector),
-                    asked: params_text(&req.project, &req.scope, &req.selector),
+                    stored: params_text(
+                        run.project.as_deref(),
+                        run.scope.as_deref(),
+                        &run.selector,
+                    ),
+                    asked: params_text(req.project.as_deref(), req.scope.as_deref(), &req.selector),
                 }
                 .into());
             }
@@ -476,10 +479,10 @@ impl Store {
     }
 }
 
-fn params_text(project: &Option<String>, scope: &Option<String>, selector: &str) -> String {
+fn params_text(project: Option<&str>, scope: Option<&str>, selector: &str) -> String {
     format!(
         "project {}, scope {}, selector {selector}",
-        project.as_deref().unwrap_or("(none)"),
-        scope.as_deref().unwrap_or("(none)")
+        project.unwrap_or("(none)"),
+        scope.unwrap_or("(none)")
     )
 }

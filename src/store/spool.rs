@@ -162,12 +162,6 @@ pub struct Waiting {
     pub rejected: u64,
 }
 
-impl Waiting {
-    pub fn is_empty(&self) -> bool {
-        self.events == 0 && self.rejected == 0
-    }
-}
-
 fn count_lines(path: &Path) -> Result<(u64, u64)> {
     match File::open(path) {
         Ok(mut f) => {

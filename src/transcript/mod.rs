@@ -17,13 +17,10 @@ mod wire;
 
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
-pub use parse::{FileCursor, SessionParser, long_line_reason, parse_session};
-pub use placed::{Placed, place};
-pub use spawns::{
-    BackgroundEnd, ProgressRef, QueueOp, ReportedUsage, Spawn, SpawnResult, background_end,
-    prompt_hash,
-};
-pub use usage::{Billing, Buckets, MAX_TOKENS, UsageObservation};
+pub use parse::{FileCursor, SessionParser, long_line_reason};
+pub use placed::place;
+pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
+pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::clock::Millis;
 
@@ -70,6 +67,7 @@ impl AgentLayout {
 }
 
 /// One file of a session, with its bytes.
+#[cfg(test)]
 #[derive(Debug, Clone)]
 pub struct SessionFile {
     /// Path relative to the corpus root, `/`-separated (what reports show).
@@ -82,6 +80,7 @@ pub struct SessionFile {
 
 /// Everything `parse_session` needs: the session's identity and its files,
 /// main transcript first.
+#[cfg(test)]
 #[derive(Debug, Clone)]
 pub struct SessionInput {
     pub session_id: String,
@@ -210,17 +209,6 @@ pub struct HarnessModelCost {
     pub tokens: Buckets,
     pub web_searches: u64,
     pub cost_nanousd: i64,
-}
-
-impl HarnessCost {
-    /// Every model's tokens summed.
-    pub fn tokens(&self) -> Buckets {
-        let mut t = Buckets::default();
-        for m in &self.models {
-            t.add(m.tokens);
-        }
-        t
-    }
 }
 
 impl ParsedSession {

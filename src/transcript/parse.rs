@@ -8,14 +8,15 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 use serde::{Deserialize, Serialize};
 
+#[cfg(test)]
+use super::SessionInput;
 use super::ending::{self, Ending};
 use super::scan;
 use super::spawns::{self, ProgressRef, SpawnResult};
 use super::usage::{Billing, Buckets, UsageObservation};
 use super::wire::{self, KNOWN_TYPES, Record, Sidecar};
 use super::{
-    Agent, AgentLayout, BadLine, Compaction, FileRole, HarnessCost, HarnessModelCost,
-    ParsedSession, SessionInput,
+    Agent, AgentLayout, BadLine, Compaction, FileRole, HarnessCost, HarnessModelCost, ParsedSession,
 };
 use crate::clock::{Millis, parse_instant};
 
@@ -365,16 +366,6 @@ impl SessionParser {
         &self.out.files[file]
     }
 
-    /// The cursors of every file begun so far.
-    pub fn cursors(&self) -> &[FileCursor] {
-        &self.out.files
-    }
-
-    /// Messages held since the last part.
-    pub fn held_messages(&self) -> usize {
-        self.out.usage.len()
-    }
-
     /// Opens the file at `rel_path`: the one a resumed state already knows
     /// (reading goes on at its cursor), or a new one. Returns its handle.
     fn begin(&mut self, rel_path: &str, agent: Agent, main: bool) -> usize {
@@ -540,13 +531,15 @@ impl SessionParser {
     }
 }
 
-/// Parses a whole session held in memory (main transcript first).
+/// Parses a whole session held in memory (main transcript first): the
+/// tests' way in; ingest streams files through `SessionParser`.
+#[cfg(test)]
 pub fn parse_session(input: &SessionInput, strict: bool) -> Result<ParsedSession, StrictFailure> {
     let mut p = SessionParser::new(&input.session_id, strict);
     for f in &input.files {
         let file = match &f.role {
             FileRole::Main => p.begin_main(&f.rel_path),
-            role => p.begin_agent(
+            role @ FileRole::Agent { .. } => p.begin_agent(
                 &f.rel_path,
                 role,
                 f.sidecar.as_ref().map(|(r, b)| (r.as_str(), b.as_slice())),
@@ -651,12 +644,11 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
             let rec: &Record<'_> = match read_record(line, scanned, &mut slot, wants) {
                 Ok(()) => &slot,
                 Err(e) => {
-                    match classify_error(line, &e) {
-                        Some(reason) => b.bad(rel_path, n, reason)?,
-                        None => {
-                            b.out.records += 1;
-                            b.out.unknown_records += 1;
-                        }
+                    if let Some(reason) = classify_error(line, &e) {
+                        b.bad(rel_path, n, reason)?
+                    } else {
+                        b.out.records += 1;
+                        b.out.unknown_records += 1;
                     }
                     continue;
                 }
@@ -678,13 +670,14 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
             }
             let at = match rec.timestamp.as_deref() {
                 None => None,
-                Some(ts) => match parse_instant(ts) {
-                    Some(t) => Some(t),
-                    None => {
+                Some(ts) => {
+                    if let Some(t) = parse_instant(ts) {
+                        Some(t)
+                    } else {
                         b.bad(rel_path, n, format!("unparsable timestamp {ts:?}"))?;
                         continue;
                     }
-                },
+                }
             };
             if let Some(count) = rec
                 .message

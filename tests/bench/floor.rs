@@ -24,7 +24,7 @@ fn main() {
     let mut files = Vec::new();
     walk(Path::new(&root), &mut files);
     let queue = Mutex::new(files);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let (lines, bytes) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {

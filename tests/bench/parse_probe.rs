@@ -2,7 +2,6 @@
 //! MODE `ignored` (the serde floor) or `parse` (sessionkit's parser). Run
 //! under callgrind for instruction counts; with ROUNDS it prints the best
 //! round's time, the file read once and kept in memory.
-use sessionkit::transcript::*;
 use std::time::Instant;
 
 fn ignored(bytes: &[u8]) -> usize {
@@ -19,10 +18,7 @@ fn ignored(bytes: &[u8]) -> usize {
 }
 
 fn parse(bytes: &[u8]) -> usize {
-    let mut p = SessionParser::new("x", false);
-    let f = p.begin_main("a");
-    p.block(f, bytes).unwrap();
-    p.finish().usage.len()
+    sessionkit::parse_probe(bytes).unwrap()
 }
 
 fn main() {

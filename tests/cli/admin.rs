@@ -213,19 +213,8 @@ fn assert_same(dir: &Path, generated: &[(String, Vec<u8>)]) {
 #[test]
 fn checked_in_man_pages_and_completions_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert_same(
-        &root.join("man"),
-        &sessionkit::commands::man::pages().unwrap(),
-    );
-    let comps: Vec<(String, Vec<u8>)> = sessionkit::commands::completions::CHECKED_IN
-        .iter()
-        .map(|(shell, name)| {
-            (
-                name.to_string(),
-                sessionkit::commands::completions::render(*shell),
-            )
-        })
-        .collect();
+    assert_same(&root.join("man"), &sessionkit::man_pages().unwrap());
+    let comps = sessionkit::completion_scripts();
     assert_same(&root.join("completions"), &comps);
     let env = Env::new();
     let (code, out, _) = env.run(&["completions", "bash"]);

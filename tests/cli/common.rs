@@ -104,10 +104,7 @@ impl Env {
 
     /// Every table's rows, through the library's own ordered dump.
     pub fn dump(&self) -> String {
-        sessionkit::store::Store::open(&self.db())
-            .unwrap()
-            .dump()
-            .unwrap()
+        sessionkit::dump_database(&self.db()).unwrap()
     }
 }
 

@@ -393,7 +393,7 @@ fn thirty_two_processes_at_once_lose_nothing() {
             let program = base.get_program().to_owned();
             let envs: Vec<(std::ffi::OsString, Option<std::ffi::OsString>)> = base
                 .get_envs()
-                .map(|(k, v)| (k.to_owned(), v.map(|v| v.to_owned())))
+                .map(|(k, v)| (k.to_owned(), v.map(std::borrow::ToOwned::to_owned)))
                 .collect();
             let dir = env.dir.path().to_owned();
             std::thread::spawn(move || {

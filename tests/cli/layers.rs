@@ -25,11 +25,11 @@ enum Layer {
 fn layer_of(path: &[&str]) -> Layer {
     match path {
         ["store", ..] => Layer::Store,
-        ["ingest", ..] | ["settings", ..] | ["project", ..] => Layer::Services,
+        ["ingest" | "settings" | "project", ..] => Layer::Services,
         ["hooks", "receive" | "session", ..] => Layer::Services,
         ["continuity", "brief", ..] => Layer::Services,
         ["output", ..] => Layer::Output,
-        ["commands", ..] | ["cli", ..] | ["lib"] | ["main"] => Layer::Commands,
+        ["commands" | "cli", ..] | ["lib" | "main"] => Layer::Commands,
         _ => Layer::Domain,
     }
 }

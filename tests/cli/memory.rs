@@ -435,7 +435,7 @@ fn every_limit_at_the_boundary_and_one_past() {
             args.extend(["--content".into(), content]);
         }
         args.extend([field.to_string(), value]);
-        args.extend(extra.iter().map(|s| s.to_string()));
+        args.extend(extra.iter().map(std::string::ToString::to_string));
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, _, err) = env.run(&a);
         (code, err)

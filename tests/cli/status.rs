@@ -3,7 +3,7 @@
 //! transcript endings, and the `status` report.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -48,7 +48,7 @@ impl Case {
         ))
     }
 
-    fn append(&self, file: PathBuf, line: Value) {
+    fn append(&self, file: &Path, line: &Value) {
         let mut f = std::fs::OpenOptions::new().append(true).open(file).unwrap();
         writeln!(f, "{line}").unwrap();
     }
@@ -56,8 +56,8 @@ impl Case {
     /// A plain user line of the main transcript at `hms`.
     fn main_line(&self, hms: &str) {
         self.append(
-            self.main_file(),
-            json!({"type": "user", "sessionId": C, "uuid": format!("u-{hms}"), "parentUuid": "c-a2",
+            &self.main_file(),
+            &json!({"type": "user", "sessionId": C, "uuid": format!("u-{hms}"), "parentUuid": "c-a2",
                    "timestamp": format!("{DAY}{hms}.000Z"), "message": {"role": "user", "content": "more"}}),
         );
         self.ingest();
@@ -65,26 +65,26 @@ impl Case {
 
     fn agent_line(&self, hms: &str) {
         self.append(
-            self.agent_file(),
-            json!({"type": "user", "sessionId": C, "agentId": W, "isSidechain": true, "uuid": format!("w-{hms}"),
+            &self.agent_file(),
+            &json!({"type": "user", "sessionId": C, "agentId": W, "isSidechain": true, "uuid": format!("w-{hms}"),
                    "parentUuid": "w-a1", "timestamp": format!("{DAY}{hms}.000Z"),
                    "message": {"role": "user", "content": "more"}}),
         );
         self.ingest();
     }
 
-    fn hook(&self, hms: &str, payload: Value) {
-        hook_ok(&self.env, &format!("{DAY}{hms}Z"), &payload, &[]);
+    fn hook(&self, hms: &str, payload: &Value) {
+        hook_ok(&self.env, &format!("{DAY}{hms}Z"), payload, &[]);
     }
 
     fn main_hook(&self, hms: &str, event: &str) {
-        self.hook(hms, json!({"session_id": C, "hook_event_name": event}));
+        self.hook(hms, &json!({"session_id": C, "hook_event_name": event}));
     }
 
     fn subagent_stop(&self, hms: &str, agent: &str) {
         self.hook(
             hms,
-            json!({"session_id": C, "hook_event_name": "SubagentStop", "agent_id": agent, "agent_type": "general-purpose"}),
+            &json!({"session_id": C, "hook_event_name": "SubagentStop", "agent_id": agent, "agent_type": "general-purpose"}),
         );
     }
 
@@ -112,7 +112,7 @@ impl Case {
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .unwrap();
-        let at = at.map(|t| sessionkit::clock::format_instant(t)[11..19].to_string());
+        let at = at.map(|t| sessionkit::format_instant(t)[11..19].to_string());
         (s, at.unwrap_or_default(), cause)
     }
 
@@ -125,7 +125,7 @@ impl Case {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
-        (s, sessionkit::clock::format_instant(at)[11..19].to_string())
+        (s, sessionkit::format_instant(at)[11..19].to_string())
     }
 }
 
@@ -181,7 +181,7 @@ fn main_agent_status_matrix() {
         ("Stop at 08:05:01", |c| c.main_hook("08:05:01", "Stop")),
         ("Stop at 08:07:00", |c| c.main_hook("08:07:00", "Stop")),
         ("UserPromptSubmit at 08:07:00", |c| {
-            c.main_hook("08:07:00", "UserPromptSubmit")
+            c.main_hook("08:07:00", "UserPromptSubmit");
         }),
         ("sweep at 08:30:00", |c| {
             c.sweep("08:30:00");
@@ -262,10 +262,10 @@ fn subagent_status_matrix() {
     let evidence: [(&str, Step); 4] = [
         ("transcript line at 08:09:00", |c| c.agent_line("08:09:00")),
         ("SubagentStop at 08:02:00", |c| {
-            c.subagent_stop("08:02:00", W)
+            c.subagent_stop("08:02:00", W);
         }),
         ("SubagentStop at 08:09:00", |c| {
-            c.subagent_stop("08:09:00", W)
+            c.subagent_stop("08:09:00", W);
         }),
         ("sweep at 08:40:00", |c| {
             c.sweep("08:40:00");
@@ -339,7 +339,7 @@ fn a_subagent_stop_naming_the_main_agent_is_refused() {
         json!({"session_id": C, "hook_event_name": "SubagentStop", "agent_id": C}),
         json!({"session_id": C, "hook_event_name": "SubagentStop"}),
     ] {
-        c.hook("08:07:00", payload);
+        c.hook("08:07:00", &payload);
     }
     assert_eq!(events(&c.env).len(), 2, "stored");
     assert_eq!(
@@ -440,7 +440,7 @@ fn a_transcript_that_ends_on_a_failure_is_an_error_and_an_interrupt_is_not() {
         "timestamp": format!("{DAY}08:06:00.000Z"),
         "message": {"id": "msg_err", "role": "assistant", "model": "<synthetic>", "content": [{"type": "text", "text": "API Error: 529 overloaded"}],
                     "usage": {"input_tokens": 0, "output_tokens": 0}}});
-    c.append(c.main_file(), api_error);
+    c.append(&c.main_file(), &api_error);
     c.ingest();
     assert_eq!(c.stored(C), st("error", "08:06:00", "api_error"));
     // The user comes back: the session goes on.
@@ -449,7 +449,7 @@ fn a_transcript_that_ends_on_a_failure_is_an_error_and_an_interrupt_is_not() {
     let interrupt = json!({"type": "user", "sessionId": C, "uuid": "i1", "parentUuid": "u-08:08:00",
         "timestamp": format!("{DAY}08:09:00.000Z"),
         "message": {"role": "user", "content": [{"type": "text", "text": "[Request interrupted by user]"}]}});
-    c.append(c.main_file(), interrupt);
+    c.append(&c.main_file(), &interrupt);
     c.ingest();
     assert_eq!(c.stored(C), st("waiting", "08:09:00", "user_interrupt"));
     // A subagent transcript ending on an API error: error.
@@ -457,7 +457,7 @@ fn a_transcript_that_ends_on_a_failure_is_an_error_and_an_interrupt_is_not() {
         "isApiErrorMessage": true, "timestamp": format!("{DAY}08:04:00.000Z"),
         "message": {"id": "msg_werr", "role": "assistant", "model": "<synthetic>", "content": [{"type": "text", "text": "API Error: 500"}],
                     "usage": {"input_tokens": 0, "output_tokens": 0}}});
-    c.append(c.agent_file(), sub_error);
+    c.append(&c.agent_file(), &sub_error);
     c.ingest();
     assert_eq!(c.stored(W), st("error", "08:04:00", "api_error"));
 }
@@ -581,7 +581,7 @@ fn compact_subagent_stops_are_not_subagents() {
     let c = Case::new();
     c.hook(
         "08:07:00",
-        json!({"session_id": C, "hook_event_name": "SubagentStop", "agent_id": W, "agent_type": ""}),
+        &json!({"session_id": C, "hook_event_name": "SubagentStop", "agent_id": W, "agent_type": ""}),
     );
     assert_eq!(events(&c.env).len(), 1, "recorded");
     assert_eq!(
@@ -597,7 +597,7 @@ fn compact_subagent_stops_are_not_subagents() {
             let mut p: Value = serde_json::from_slice(&bytes).unwrap();
             p["session_id"] = json!(C);
             p["agent_id"] = json!(W);
-            c.hook("08:07:30", p);
+            c.hook("08:07:30", &p);
             assert_eq!(c.stored(W).0, "working");
         }
         Err(_) => skip("the captured compact-fork payload is absent"),
@@ -612,8 +612,8 @@ fn local_command_output_after_session_end_reopens_nothing() {
     c.main_hook("08:06:00", "SessionEnd");
     assert_eq!(c.stored(C), st("completed", "08:06:00", "session_end"));
     c.append(
-        c.main_file(),
-        json!({"type": "user", "sessionId": C, "uuid": "u-exit", "parentUuid": "c-a2",
+        &c.main_file(),
+        &json!({"type": "user", "sessionId": C, "uuid": "u-exit", "parentUuid": "c-a2",
                "timestamp": format!("{DAY}08:06:01.000Z"),
                "message": {"role": "user", "content": "<local-command-stdout>Bye!</local-command-stdout>"}}),
     );

@@ -19,7 +19,7 @@ pub use recall::{RecallArgs, recall};
 pub use remember::{RememberArgs, remember};
 pub use revise::{ReviseArgs, revise};
 pub use settle::{SettleArgs, settle};
-pub use show::{MemoryArgs, MemoryCommand, memory};
+pub use show::{MemoryArgs, memory};
 
 use anyhow::Result;
 

@@ -196,7 +196,7 @@ impl Tags<'_> {
 }
 
 impl MemoryView<'_> {
-    pub fn to_memory(&self) -> Memory {
+    pub fn to_memory(self) -> Memory {
         Memory {
             memory_id: self.memory_id.to_string(),
             kind: self.kind,
