@@ -467,7 +467,7 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
                 }
             };
             if let Some(w) = why {
-                placements.push(place(c, line_len, w))
+                placements.push(place(c, line_len, w));
             } else {
                 section_used += line_len;
                 placements.push(place(c, line_len, "full"));

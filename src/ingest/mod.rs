@@ -418,7 +418,7 @@ pub(crate) fn read_whole(
                     .collect();
                 for u in std::mem::take(&mut part.usage) {
                     if let Some(&i) = at.get(&u.message_id) {
-                        w.usage[i].combine(&u)
+                        w.usage[i].combine(&u);
                     } else {
                         at.insert(u.message_id.clone(), w.usage.len());
                         w.usage.push(u);

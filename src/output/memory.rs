@@ -166,7 +166,7 @@ impl<'a> MemoryRecord<'a> {
             }
             Tags::List(l) => o.strs(json_key!("tags"), l.iter().map(String::as_str)),
             tags @ Tags::Json(_) => {
-                o.strs(json_key!("tags"), tags.to_vec().iter().map(String::as_str))
+                o.strs(json_key!("tags"), tags.to_vec().iter().map(String::as_str));
             }
         }
         o.str(json_key!("topic"), self.topic);

@@ -17,9 +17,9 @@ mod wire;
 
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
-pub use parse::{FileCursor, SessionParser, long_line_reason};
 #[cfg(test)]
 pub use parse::parse_session;
+pub use parse::{FileCursor, SessionParser, long_line_reason};
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
 pub use usage::{Billing, Buckets, UsageObservation};

@@ -645,7 +645,7 @@ fn parse_block(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, 
                 Ok(()) => &slot,
                 Err(e) => {
                     if let Some(reason) = classify_error(line, &e) {
-                        b.bad(rel_path, n, reason)?
+                        b.bad(rel_path, n, reason)?;
                     } else {
                         b.out.records += 1;
                         b.out.unknown_records += 1;

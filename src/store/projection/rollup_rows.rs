@@ -112,7 +112,10 @@ mod tests {
         )
     }
 
-    fn rows(store: &mut Store) -> Vec<(String, i64, i64, i64, i64, i64, Option<i64>, Option<i64>)> {
+    /// Model, hour, messages, input tokens, cost, unpriced tokens, first and last times.
+    type Row = (String, i64, i64, i64, i64, i64, Option<i64>, Option<i64>);
+
+    fn rows(store: &mut Store) -> Vec<Row> {
         let tx = store.conn.transaction().unwrap();
         let out = tx
             .prepare(
