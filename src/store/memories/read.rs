@@ -1,0 +1,256 @@
+//! Memory reads: the listing (streamed), recall (full-text search ranked
+//! by relevance, utility and recency) and the export snapshot.
+
+use anyhow::{Result, bail};
+use rusqlite::{OptionalExtension, params};
+
+use super::{MEMORY_COLUMNS, memory_from, memory_view};
+use crate::continuity::memory::{
+    Hit, Kind, Memory, MemoryEvent, MemoryFilter, MemoryView, Recalled, StatusFilter,
+};
+use crate::store::Store;
+
+/// A query word must be in more memories than this (and in over a tenth of
+/// them) before `recall` leaves it out for rarer words; small stores keep
+/// every word.
+const COMMON_WORD_MIN_DOCS: i64 = 2000;
+
+/// When every word of a query is common, `recall` ranks only this many of
+/// the newest memories that match (bm25 reads a row of sizes for every
+/// match it scores: a word in 10,000 memories cost 35 ms), widening it when
+/// the filters leave fewer hits than asked for, and says so.
+pub const COMMON_QUERY_POOL: i64 = 2000;
+
+/// An FTS5 query matching any of `terms`, each quoted (no query syntax leaks).
+pub fn fts_query<'a>(terms: impl Iterator<Item = &'a str>) -> String {
+    terms
+        .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+impl Store {
+    /// `memories`, one borrowed row at a time (a listing streams them).
+    pub fn each_memory(
+        &self,
+        f: &MemoryFilter,
+        mut visit: impl FnMut(MemoryView<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let (status_memory, status_commitment) = match f.status {
+            Some(StatusFilter::Memory(s)) => (Some(s), None),
+            Some(StatusFilter::Commitment(s)) => (None, Some(s)),
+            None => (None, None),
+        };
+        // Only the conditions asked for, so SQLite can use the indexes
+        // (an `?1 IS NULL OR` guard hides them).
+        let mut cond: Vec<&str> = Vec::new();
+        let mut args: Vec<&dyn rusqlite::ToSql> = Vec::new();
+        if let Some(k) = &f.kind {
+            cond.push("m.kind = ?");
+            args.push(k);
+        }
+        if let Some(p) = &f.project {
+            cond.push("m.project = ?");
+            args.push(p);
+        }
+        if let Some(s) = &status_memory {
+            cond.push("m.status = ?");
+            args.push(s);
+        }
+        if let Some(s) = &status_commitment {
+            cond.push("c.status = ?");
+            args.push(s);
+        }
+        if !f.all {
+            cond.push("m.valid_to IS NULL");
+            if status_memory.is_none() {
+                cond.push("m.status = 'active'");
+            }
+        }
+        if let Some(t) = &f.since {
+            cond.push("m.created_at >= ?");
+            args.push(t);
+        }
+        let join = if status_commitment.is_some() {
+            "JOIN"
+        } else {
+            "LEFT JOIN"
+        };
+        let filter = if cond.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", cond.join(" AND "))
+        };
+        let columns = if f.full {
+            MEMORY_COLUMNS.to_string()
+        } else {
+            MEMORY_COLUMNS.replacen("m.content,", "'' AS content,", 1)
+        };
+        // Live memories of a kind, without their content: the listing index
+        // holds every column printed (the planner, left alone, picks a
+        // smaller index and reads a table page per row).
+        let index = if f.kind.is_some()
+            && f.project.is_none()
+            && !f.all
+            && status_memory.is_none()
+            && !f.full
+        {
+            "INDEXED BY memories_listing"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT {columns} FROM memories m {index} {join} commitments c USING (memory_id) {filter}
+             ORDER BY m.created_at DESC, m.memory_id DESC"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut rows = stmt.query(args.as_slice())?;
+        while let Some(r) = rows.next()? {
+            visit(memory_view(r)?)?;
+        }
+        Ok(())
+    }
+
+    /// Ranked search (bm25: topic ×4, description and tags ×2, content ×1;
+    /// ties by recency) with a highlighted snippet.
+    pub fn recall(
+        &self,
+        query: &str,
+        kind: Option<Kind>,
+        project: Option<&str>,
+        all: bool,
+        limit: u64,
+    ) -> Result<Recalled> {
+        let terms: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .fold(Vec::new(), |mut seen, t| {
+                // A repeated word counts once.
+                if !seen.contains(&t) {
+                    seen.push(t);
+                }
+                seen
+            });
+        if terms.is_empty() {
+            bail!("the query {query:?} has no words to search for");
+        }
+        // A word in more than a tenth of all memories (and in thousands of
+        // them) barely moves bm25 but costs a score for every memory it is
+        // in: when the query has rarer words, it is left out. (Memories are never deleted, so the largest
+        // rowid is their number, read without a scan.)
+        let total: i64 =
+            self.conn
+                .query_row("SELECT COALESCE(MAX(rowid), 0) FROM memories", [], |r| {
+                    r.get(0)
+                })?;
+        let mut doc = self
+            .conn
+            .prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
+        let mut counted: Vec<(i64, &str)> = Vec::with_capacity(terms.len());
+        for t in &terms {
+            counted.push((doc.query_row([t], |r| r.get(0)).optional()?.unwrap_or(0), t));
+        }
+        let common = |n: i64| n * 10 > total && n > COMMON_WORD_MIN_DOCS;
+        let all_common = counted.iter().all(|(n, _)| common(*n));
+        let kept: Vec<&str> = if all_common {
+            terms.iter().map(String::as_str).collect()
+        } else {
+            counted
+                .iter()
+                .filter(|(n, _)| !common(*n))
+                .map(|(_, t)| *t)
+                .collect()
+        };
+        let q = fts_query(kept.into_iter());
+        // Rank inside the index first (only the best `k`; of only the newest
+        // `pool` matches when every word is common), then filter; widen
+        // when the filters leave fewer than `limit`.
+        let matches = if all_common {
+            "(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?7)"
+        } else {
+            "memories_fts WHERE memories_fts MATCH ?1"
+        };
+        let sql = format!(
+            "SELECT {MEMORY_COLUMNS}, f.rank, m.rowid
+             FROM (SELECT rowid, rank FROM {matches} ORDER BY rank LIMIT ?2) f
+             JOIN memories m ON m.rowid = f.rowid LEFT JOIN commitments c USING (memory_id)
+             WHERE (?3 IS NULL OR m.kind = ?3) AND (?4 IS NULL OR m.project = ?4)
+               AND (?5 OR (m.valid_to IS NULL AND m.status = 'active'))
+             ORDER BY f.rank, m.created_at DESC, m.memory_id DESC LIMIT ?6"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut k = (limit as i64).saturating_mul(4).max(40);
+        let mut pool = COMMON_QUERY_POOL;
+        let rows: Vec<(Memory, f64, i64)> = loop {
+            let limit = limit as i64;
+            let mut args: Vec<&dyn rusqlite::ToSql> = vec![&q, &k, &kind, &project, &all, &limit];
+            if all_common {
+                args.push(&pool);
+            }
+            let rows: Vec<(Memory, f64, i64)> = stmt
+                .query_map(args.as_slice(), |r| {
+                    Ok((memory_from(r)?, r.get(21)?, r.get(22)?))
+                })?
+                .collect::<Result<_, _>>()?;
+            // Every match ranked: the best k of all of them, k past their number.
+            let everything = k >= total && (!all_common || pool >= total);
+            if rows.len() as i64 >= limit || everything {
+                break rows;
+            }
+            k = k.saturating_mul(4);
+            pool = pool.saturating_mul(4);
+        };
+        // Whether the pool left matches out: surely when one word alone has
+        // more; else count (no more than pool + 1 of them).
+        let most = counted.iter().map(|(n, _)| *n).max().unwrap_or(0);
+        let newest_ranked = if !all_common || pool >= total {
+            None
+        } else if pool < most {
+            Some(pool)
+        } else {
+            let matched: i64 = self.conn.query_row(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?1 LIMIT ?2)",
+                params![q, pool + 1],
+                |r| r.get(0),
+            )?;
+            (matched > pool).then_some(pool)
+        };
+        let mut snip = self.conn.prepare_cached(
+            "SELECT snippet(memories_fts, -1, '**', '**', '…', 12) FROM memories_fts
+             WHERE memories_fts MATCH ?1 AND rowid = ?2",
+        )?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (memory, rank, rowid) in rows {
+            let snippet: String = snip.query_row(params![q, rowid], |r| r.get(0))?;
+            out.push(Hit {
+                memory,
+                rank,
+                snippet,
+            });
+        }
+        Ok(Recalled {
+            hits: out,
+            newest_ranked,
+        })
+    }
+
+    /// Every memory (of a project), commitment and event, in a stable order.
+    pub fn export_rows(&self, project: Option<&str>) -> Result<(Vec<Memory>, Vec<MemoryEvent>)> {
+        let sql = format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories m LEFT JOIN commitments c USING (memory_id)
+             WHERE ?1 IS NULL OR m.project = ?1 ORDER BY m.created_at, m.memory_id"
+        );
+        let memories: Vec<Memory> = self
+            .conn
+            .prepare(&sql)?
+            .query_map([project], memory_from)?
+            .collect::<Result<_, _>>()?;
+        let events: Vec<MemoryEvent> = self
+            .memory_events(None)?
+            .into_iter()
+            .filter(|e| project.is_none() || memories.iter().any(|m| m.memory_id == e.memory_id))
+            .collect();
+        Ok((memories, events))
+    }
+}
