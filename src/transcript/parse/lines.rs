@@ -1,0 +1,76 @@
+//! Lines of a block: complete lines only, a byte-order mark and carriage
+//! returns dropped, and why a line that is not JSON is damage.
+
+use crate::transcript::scan;
+use crate::transcript::wire::Record;
+
+pub(super) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The part of a block that holds complete lines: after a byte-order mark
+/// (at the very start of a file only), up to its last newline (a final
+/// segment with no newline is a write in progress, or the rest of the line
+/// in the next block); and the byte length through that newline.
+pub(super) fn complete_body(bytes: &[u8], file_start: bool) -> (&[u8], u64) {
+    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    let skip = if file_start && bytes[..end].starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    (&bytes[skip..end], end as u64)
+}
+
+/// The complete lines of a block that are not blank: 1-based number, content
+/// without the line ending, and the scanner's reading when it had one. A line
+/// the scanner reads tells where it ends, so only the others are searched
+/// for their newline.
+pub(super) struct Lines<'a> {
+    pub(super) body: &'a [u8],
+    pub(super) at: usize,
+    pub(super) n: u64,
+}
+
+impl<'a> Lines<'a> {
+    /// The length of the line just returned, its line ending included.
+    pub(super) fn ended_at(&self, line: &[u8]) -> u64 {
+        let start = line.as_ptr() as usize - self.body.as_ptr() as usize;
+        (self.at - start) as u64
+    }
+
+    /// The next line, and when the scanner read it, what it read besides
+    /// the record it filled in `rec`.
+    pub(super) fn next_into(
+        &mut self,
+        rec: &mut Record<'a>,
+    ) -> Option<(u64, &'a [u8], Option<scan::Scanned<'a>>)> {
+        loop {
+            let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
+            self.n += 1;
+            let (end, scanned) = match scan::scan_line(rest, rec) {
+                Some((s, end)) => (end, Some(s)),
+                None => (memchr::memchr(b'\n', rest).unwrap_or(rest.len()), None),
+            };
+            self.at += end + 1;
+            let line = &rest[..end];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if scanned.is_none() && line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            return Some((self.n, line, scanned));
+        }
+    }
+}
+
+/// Why a line is unusable, or `None` when it is fine JSON that is not a record
+/// (counted as unknown, not as damage).
+pub(super) fn classify_error(line: &[u8], err: &serde_json::Error) -> Option<String> {
+    let first = line.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_err() {
+        return Some(format!("invalid JSON: {err}"));
+    }
+    if first == Some(b'{') {
+        Some(format!("unexpected value: {err}"))
+    } else {
+        None
+    }
+}
