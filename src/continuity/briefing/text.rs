@@ -1,0 +1,126 @@
+//! Memory text made safe and short for a briefing line: flattened to one
+//! line, the envelope's tags neutralised, clipped on a character boundary.
+
+pub fn tokens(bytes: usize) -> usize {
+    bytes.div_ceil(4)
+}
+
+/// `s` cut to at most `max` bytes at a character boundary.
+pub fn clip_bytes(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Memory text as it may appear inside the briefing: a tag that would open
+/// or close the briefing's envelope (`</sessionkit-briefing>`, any case,
+/// any spacing) loses its `<`, and a code fence (three backticks or
+/// tildes) its meaning, so stored text cannot end the data and speak as
+/// the harness (issue 16).
+pub fn neutralise(s: &str) -> std::borrow::Cow<'_, str> {
+    const TAG: &[u8] = b"sessionkit-briefing";
+    let b = s.as_bytes();
+    let tag_at = |i: usize| {
+        let mut j = i + 1;
+        while j < b.len() && matches!(b[j], b' ' | b'\t' | b'/') {
+            j += 1;
+        }
+        b.len() >= j + TAG.len() && b[j..j + TAG.len()].eq_ignore_ascii_case(TAG)
+    };
+    let tags = memchr::memchr_iter(b'<', b).any(tag_at);
+    let fences = s.contains("```") || s.contains("~~~");
+    let controls = s.chars().any(|c| c.is_control() && !c.is_whitespace());
+    if !tags && !fences && !controls {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for (i, c) in s.char_indices() {
+        if c == '<' && tag_at(i) {
+            out.push('‹');
+        } else if c.is_control() && !c.is_whitespace() {
+            // A terminal escape in stored text (ESC, BEL...): shown, not obeyed.
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out.replace("```", "'''").replace("~~~", "-~-"))
+}
+
+/// Whitespace flattened, clipped to `max` characters (with an ellipsis).
+pub fn flatten(s: &str, max: usize) -> String {
+    let s = &*neutralise(s);
+    if s.is_ascii() {
+        flatten_ascii(s, max)
+    } else {
+        flatten_chars(s, max)
+    }
+}
+
+pub(super) fn flatten_chars(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max * 4));
+    let mut chars = 0;
+    for word in s.split_whitespace() {
+        let sep = usize::from(chars > 0);
+        let n = word.chars().count();
+        if chars + sep + n > max {
+            // Room for what fits of this word and the ellipsis.
+            let room = max.saturating_sub(chars + sep + 1);
+            if sep == 1 && room > 0 {
+                out.push(' ');
+            }
+            out.extend(word.chars().take(room));
+            out.push('…');
+            return out;
+        }
+        if sep == 1 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        chars += sep + n;
+    }
+    out
+}
+
+/// `flatten` of ASCII text, a byte at a time: a character is a byte, and
+/// the whitespace `split_whitespace` splits at is `\t \n \x0b \x0c \r` and space.
+pub(super) fn flatten_ascii(s: &str, max: usize) -> String {
+    let ws = |b: &u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
+    let mut out = String::with_capacity(s.len().min(max + 3));
+    for word in s.as_bytes().split(ws).filter(|w| !w.is_empty()) {
+        let sep = usize::from(!out.is_empty());
+        let word = std::str::from_utf8(word).expect("ASCII");
+        if out.len() + sep + word.len() > max {
+            let room = max.saturating_sub(out.len() + sep + 1);
+            if sep == 1 && room > 0 {
+                out.push(' ');
+            }
+            out.push_str(&word[..room.min(word.len())]);
+            out.push('…');
+            return out;
+        }
+        if sep == 1 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// `flatten` for an owned string: returned as it is when already flat
+/// (ASCII, single spaces, no edge spaces, within `max`), the common case.
+pub fn flatten_owned(s: String, max: usize) -> String {
+    let b = s.as_bytes();
+    let flat = b.len() <= max
+        && b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && !b.windows(2).any(|w| w == b"  ")
+        && b.iter()
+            .all(|c| (b' '..=b'}').contains(c) && !matches!(c, b'<' | b'`'));
+    if flat { s } else { flatten(&s, max) }
+}
