@@ -172,94 +172,132 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
     let w = if utility_active { UTILITY_WEIGHT } else { 0.0 };
     let previous = store.previous_briefing(&req.project, req.run_id.as_deref())?;
     let stage_contents = store.stage_contents(&req.project)?;
-    let mut placed: Vec<Placed> = Vec::with_capacity(memories.len());
+    let done_stage = |id: &str| stage_contents.get(id).is_some_and(|c| stage_is_done(c));
+    let mut placed: Vec<Option<Placed>> = Vec::with_capacity(memories.len());
     let mut keys: Vec<SortKey> = Vec::with_capacity(memories.len());
     for row in memories {
-        let key = blended(&row, now, w);
-        let stale = now - row.updated_at > STALE_DAYS * DAY;
-        let (section, extra) = match row.kind {
-            Kind::Constraint => (Section::Constraints, String::new()),
-            // The gist may be the description: a stage's status is in its content.
-            Kind::Stage
-                if stage_contents
-                    .get(&row.memory_id)
-                    .is_some_and(|c| stage_is_done(c)) =>
-            {
-                continue;
-            }
-            Kind::Stage => (Section::Stages, String::new()),
-            Kind::Commitment => {
-                let Some((status, due_at)) = &row.commitment else {
-                    continue;
-                };
-                if !matches!(status, CommitmentStatus::Open | CommitmentStatus::Waiting) {
-                    continue;
-                }
-                let due = due_at
-                    .map(|d| format!(", due {}", &format_instant(d)[..10]))
-                    .unwrap_or_default();
-                let extra = format!(" ({status}{due})");
-                if due_at.is_some_and(|d| d < now) {
-                    (Section::Overdue, extra)
-                } else {
-                    (Section::Commitments, extra)
-                }
-            }
-            Kind::Blocker => (Section::Blockers, String::new()),
-            Kind::Finding => (Section::Findings, String::new()),
-            Kind::Decision | Kind::Preference | Kind::Fact if stale => {
-                (Section::Stale, String::new())
-            }
-            Kind::Decision => (Section::Decisions, String::new()),
-            Kind::Preference => (Section::Preferences, String::new()),
-            Kind::Fact | Kind::Convention | Kind::Pattern | Kind::Note => {
-                (Section::Index, String::new())
-            }
-        };
-        // Order within each section (study 3ngram g, Seamless 2.3).
-        let due = row
-            .commitment
-            .as_ref()
-            .and_then(|c| c.1)
-            .unwrap_or(i64::MAX);
-        let (k1, k2) = match section {
-            Section::Overdue | Section::Commitments => (due, row.created_at),
-            Section::Constraints | Section::Index => (!total_order(key), -row.updated_at),
-            Section::Stale => (row.updated_at, 0),
-            _ => (-row.created_at, 0),
+        let score = blended(&row, now, w);
+        let Some((section, extra)) = section_of(&row, now, done_stage(&row.memory_id)) else {
+            continue;
         };
         keys.push(SortKey {
             section,
-            k: pack_keys(k1, k2),
+            k: order_in_section(section, &row, score),
             at: u32::try_from(placed.len())?,
         });
-        placed.push(Placed {
+        placed.push(Some(Placed {
             section,
             row,
-            score: key,
+            score,
             extra,
-        });
+        }));
     }
-    let id = |k: &SortKey| placed[k.at as usize].row.memory_id.as_str();
+    let id = |k: &SortKey| {
+        placed[k.at as usize]
+            .as_ref()
+            .map_or("", |p| p.row.memory_id.as_str())
+    };
     // Ids are unique, so the order is total and an unstable sort is exact.
     keys.sort_unstable_by(|a, b| {
         (a.section as u8, a.k)
             .cmp(&(b.section as u8, b.k))
             .then_with(|| id(a).cmp(id(b)))
     });
-    let mut slots: Vec<Option<Placed>> = placed.into_iter().map(Some).collect();
+    let since = previous.as_ref().map(|p| p.delivered_at);
+    let lines = compose(store, req, since, reach, &keys, placed)?;
+    let frame = frame(store, req, since, &lines, now)?;
+    let briefing = pack(&frame, &lines.candidates, req.limits);
+    Ok(Built {
+        briefing,
+        candidates: lines.candidates,
+        utility_active,
+    })
+}
 
-    // The competing sections render a prefix of their lines in order (each
-    // section's first `cap()` lines; past those, none renders), within the
-    // byte ceiling and the token budget. So once the lines composed so far
-    // that could render exceed both, no later line can: later candidates
-    // are listed (for --explain and the tails) without composing their text.
+/// A memory's section and what follows its topic (a commitment's state),
+/// or `None` when it is not briefed (a done stage, a settled commitment).
+fn section_of(row: &BriefRow, now: Millis, done_stage: bool) -> Option<(Section, String)> {
+    let stale = now - row.updated_at > STALE_DAYS * DAY;
+    Some(match row.kind {
+        Kind::Constraint => (Section::Constraints, String::new()),
+        // The gist may be the description: a stage's status is in its content.
+        Kind::Stage if done_stage => return None,
+        Kind::Stage => (Section::Stages, String::new()),
+        Kind::Commitment => {
+            let (status, due_at) = row.commitment.as_ref()?;
+            if !matches!(status, CommitmentStatus::Open | CommitmentStatus::Waiting) {
+                return None;
+            }
+            let due = due_at
+                .map(|d| format!(", due {}", &format_instant(d)[..10]))
+                .unwrap_or_default();
+            let extra = format!(" ({status}{due})");
+            if due_at.is_some_and(|d| d < now) {
+                (Section::Overdue, extra)
+            } else {
+                (Section::Commitments, extra)
+            }
+        }
+        Kind::Blocker => (Section::Blockers, String::new()),
+        Kind::Finding => (Section::Findings, String::new()),
+        Kind::Decision | Kind::Preference | Kind::Fact if stale => (Section::Stale, String::new()),
+        Kind::Decision => (Section::Decisions, String::new()),
+        Kind::Preference => (Section::Preferences, String::new()),
+        Kind::Fact | Kind::Convention | Kind::Pattern | Kind::Note => {
+            (Section::Index, String::new())
+        }
+    })
+}
+
+/// Order within each section (study 3ngram g, Seamless 2.3), ascending:
+/// commitments by due time then age, constraints and the index by score
+/// then recency, stale memories oldest first, the rest newest first.
+fn order_in_section(section: Section, row: &BriefRow, score: f64) -> u128 {
+    let due = row
+        .commitment
+        .as_ref()
+        .and_then(|c| c.1)
+        .unwrap_or(i64::MAX);
+    let (k1, k2) = match section {
+        Section::Overdue | Section::Commitments => (due, row.created_at),
+        Section::Constraints | Section::Index => (!total_order(score), -row.updated_at),
+        Section::Stale => (row.updated_at, 0),
+        _ => (-row.created_at, 0),
+    };
+    pack_keys(k1, k2)
+}
+
+/// The candidates in order, with their lines composed, and how many are
+/// new or revised since the previous briefing.
+struct Lines {
+    candidates: Vec<Candidate>,
+    news: usize,
+    revised: usize,
+}
+
+/// Composes each candidate's line, in sorted order.
+///
+/// The competing sections render a prefix of their lines in order (each
+/// section's first `cap()` lines; past those, none renders), within the
+/// byte ceiling and the token budget. So once the lines composed so far
+/// that could render exceed both, no later line can: later candidates are
+/// listed (for --explain and the tails) without composing their text.
+fn compose(
+    store: &Store,
+    req: &Request,
+    since: Option<Millis>,
+    reach: usize,
+    keys: &[SortKey],
+    mut slots: Vec<Option<Placed>>,
+) -> Result<Lines> {
     let mut composed_bytes = 0usize;
     let mut in_section = (Section::Constraints, 0usize);
-    let mut news = 0usize;
-    let mut revised = 0usize;
-    let mut candidates: Vec<Candidate> = Vec::with_capacity(keys.len());
-    for k in &keys {
+    let mut out = Lines {
+        candidates: Vec::with_capacity(keys.len()),
+        news: 0,
+        revised: 0,
+    };
+    for k in keys {
         let p = slots[k.at as usize].take().expect("each memory sorts once");
         let m = p.row;
         if in_section.0 != p.section {
@@ -272,13 +310,13 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         // composed only when every line is shown.
         let within_share = in_section.1 <= p.section.cap();
         let compose = pinned || (composed_bytes <= reach && (within_share || req.every_line));
-        let mark = match &previous {
-            Some(prev) if m.created_at > prev.delivered_at && m.revised => {
-                revised += 1;
+        let mark = match since {
+            Some(at) if m.created_at > at && m.revised => {
+                out.revised += 1;
                 "~ "
             }
-            Some(prev) if m.created_at > prev.delivered_at => {
-                news += 1;
+            Some(at) if m.created_at > at => {
+                out.news += 1;
                 "+ "
             }
             _ => "",
@@ -304,7 +342,7 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
         if !pinned && compose && within_share {
             composed_bytes += line.len() + 3;
         }
-        candidates.push(Candidate {
+        out.candidates.push(Candidate {
             section: p.section,
             memory_id: m.memory_id,
             line,
@@ -312,7 +350,18 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             score: p.score,
         });
     }
+    Ok(out)
+}
 
+/// What goes around the sections: the last session, what changed since
+/// the previous briefing, and the footer's reminders.
+fn frame(
+    store: &Store,
+    req: &Request,
+    since: Option<Millis>,
+    lines: &Lines,
+    now: Millis,
+) -> Result<Frame> {
     let mut frame = Frame {
         project: req.project.clone(),
         ..Frame::default()
@@ -334,11 +383,12 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
             crate::pricing::usd(last.cost_nanousd)
         ));
     }
-    if let Some(p) = &previous {
-        let resolved = store.resolved_since(&req.project, p.delivered_at)?;
+    if let Some(at) = since {
+        let resolved = store.resolved_since(&req.project, at)?;
+        let (news, revised) = (lines.news, lines.revised);
         let mut note = format!(
             "Since the last briefing ({}): {news} new (+), {revised} revised (~)",
-            format_instant(p.delivered_at)
+            format_instant(at)
         );
         if !resolved.is_empty() {
             let names: Vec<String> = resolved.iter().map(|t| flatten(t, 80)).collect();
@@ -357,12 +407,7 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
     frame.footer.push(
         "Search with `sessionkit recall WORDS`; read one with `sessionkit memory show ID`.".into(),
     );
-    let briefing = pack(&frame, &candidates, req.limits);
-    Ok(Built {
-        briefing,
-        candidates,
-        utility_active,
-    })
+    Ok(frame)
 }
 
 #[cfg(test)]
