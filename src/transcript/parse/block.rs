@@ -7,9 +7,9 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use super::lines::{Lines, classify_error, complete_body};
-use super::{SessionParser, SideRecord, Span, long_line_reason, new_agent};
+use super::{OpenFile, SessionParser, SideRecord, Span, long_line_reason, new_agent};
 use crate::clock::{Millis, parse_instant};
-use crate::transcript::ending::{self};
+use crate::transcript::ending;
 use crate::transcript::scan;
 use crate::transcript::spawns::{self, ProgressRef, SpawnResult};
 use crate::transcript::usage::{self, Billing, Buckets, UsageObservation};
@@ -79,8 +79,25 @@ pub(super) fn set_first(slot: &mut Option<String>, v: Option<&str>) {
     }
 }
 
-/// Reads one file's lines into the builder. For the main file, records with
-/// `isSidechain: true` are inline subagents; their agents are returned.
+/// What reading one block carries from line to line.
+struct BlockRead<'a> {
+    sid: &'a str,
+    rel_path: &'a str,
+    /// The agent the file's own records belong to.
+    agent: &'a str,
+    main: bool,
+    open: OpenFile,
+    /// Inline sidechain records of the main file, resolved after the block.
+    side: Vec<SideRecord>,
+    first_user_seen: bool,
+    /// The block's last own user or assistant record: how the agent ended,
+    /// unless a later block has one.
+    last_message: Option<(&'a [u8], Option<Millis>)>,
+    /// The file's own records all belong to `agent`: their span is kept
+    /// here and merged once, not looked up per line.
+    span: Span,
+}
+
 /// Reads a block's complete lines into the parser. For the main file,
 /// records with `isSidechain: true` are inline subagents.
 pub(super) fn parse_block(
@@ -89,28 +106,24 @@ pub(super) fn parse_block(
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
     let sid = b.out.session_id.clone();
-    let sid = sid.as_str();
     let cursor = b.out.files[file].clone();
-    let (rel_path, agent, main) = (
-        cursor.rel_path.as_str(),
-        cursor.agent_id.as_str(),
-        cursor.main,
-    );
-    let mut open = b.open[file].take().expect("file begun before its blocks");
     let (body, complete) = complete_body(bytes, cursor.offset == 0);
     let mut lines = Lines {
         body,
         at: 0,
         n: cursor.line,
     };
-    let mut side: Vec<SideRecord> = Vec::new();
-    let mut first_user_seen = cursor.first_user_seen;
-    // The block's last own user or assistant record: how the agent ended,
-    // unless a later block has one.
-    let mut last_message: Option<(&[u8], Option<Millis>)> = None;
-    // The file's own records all belong to `agent`: their span is kept here
-    // and merged once, not looked up per line.
-    let mut span = Span::new();
+    let mut st = BlockRead {
+        sid: &sid,
+        rel_path: &cursor.rel_path,
+        agent: &cursor.agent_id,
+        main: cursor.main,
+        open: b.open[file].take().expect("file begun before its blocks"),
+        side: Vec::new(),
+        first_user_seen: cursor.first_user_seen,
+        last_message: None,
+        span: Span::new(),
+    };
     let mut slot = Record::default();
     let result = (|| -> Result<(), BadLine> {
         while let Some((n, line, scanned)) = lines.next_into(&mut slot) {
@@ -118,156 +131,192 @@ pub(super) fn parse_block(
                 // With its line ending: at least one byte more than `line`.
                 let len = lines.ended_at(line);
                 if len > b.line_cap {
-                    b.bad(rel_path, n, long_line_reason(len, b.line_cap))?;
+                    b.bad(st.rel_path, n, long_line_reason(len, b.line_cap))?;
                     continue;
                 }
             }
             // A local command's output: told from the content's first bytes
             // when the scanner read the line, else by a search of it.
-            let local_command = main
+            let local_command = st.main
                 && match &scanned {
                     Some(s) => s.message_content_starts_with(b"\"<local-command-"),
                     None => LOCAL_COMMAND.find(line).is_some(),
                 };
-            let wants =
-                |rec: &Record<'_>| wants_content(rec, line, main, first_user_seen, &open.pending);
-            let rec: &Record<'_> = match read_record(line, scanned, &mut slot, wants) {
-                Ok(()) => &slot,
-                Err(e) => {
-                    if let Some(reason) = classify_error(line, &e) {
-                        b.bad(rel_path, n, reason)?;
-                    } else {
-                        b.out.records += 1;
-                        b.out.unknown_records += 1;
-                    }
-                    continue;
-                }
+            let wants = |rec: &Record<'_>| {
+                wants_content(rec, line, st.main, st.first_user_seen, &st.open.pending)
             };
-            b.out.records += 1;
-            match rec.kind.as_deref() {
-                Some(k) if KNOWN_TYPES.contains(&k) => {}
-                Some("cost-state") if rec.session_id.as_deref().is_none_or(|s| s == sid) => {
-                    match harness_cost(line, rec.timestamp.as_deref()) {
-                        Ok(c) => b.out.harness_cost = Some(c),
-                        Err(e) => b.bad(rel_path, n, format!("unexpected value: {e}"))?,
-                    }
-                    continue;
-                }
-                _ => {
+            if let Err(e) = read_record(line, scanned, &mut slot, wants) {
+                if let Some(reason) = classify_error(line, &e) {
+                    b.bad(st.rel_path, n, reason)?;
+                } else {
+                    b.out.records += 1;
                     b.out.unknown_records += 1;
-                    continue;
                 }
-            }
-            let at = match rec.timestamp.as_deref() {
-                None => None,
-                Some(ts) => {
-                    if let Some(t) = parse_instant(ts) {
-                        Some(t)
-                    } else {
-                        b.bad(rel_path, n, format!("unparsable timestamp {ts:?}"))?;
-                        continue;
-                    }
-                }
-            };
-            if let Some(count) = rec
-                .message
-                .as_ref()
-                .and_then(|m| m.usage.as_ref())
-                .and_then(usage::implausible)
-            {
-                b.bad(
-                    rel_path,
-                    n,
-                    format!(
-                        "token count {count} is over {} (no request carries that many); line not counted",
-                        usage::MAX_TOKENS
-                    ),
-                )?;
                 continue;
             }
-            let own = rec.session_id.as_deref().is_none_or(|s| s == sid);
-            if main {
-                set_first(&mut b.out.cwd, rec.cwd.as_deref());
-                set_first(&mut b.out.git_branch, rec.git_branch.as_deref());
-            }
-            // The main transcript's newest version wins; an agent file's only fills a gap.
-            if let Some(v) = rec.version.as_deref().filter(|v| !v.is_empty())
-                && (main || b.out.harness_version.is_none())
-            {
-                b.out.harness_version = Some(v.to_string());
-            }
-            // Output of a local command (`/exit`, `/compact`) is not the
-            // agent at work: it neither moves the activity span nor ends the
-            // agent, so one written after SessionEnd reopens nothing.
-            let activity = !(local_command && rec.kind.as_deref() == Some("user"));
-            let at_active = if activity { at } else { None };
-            if own && let Some(t) = at_active {
-                let o = &mut b.out;
-                o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
-                o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
-            }
-            if main && rec.is_sidechain == Some(true) {
-                b.out.inline = true;
-                let uuid = rec.uuid.as_deref().map(str::to_string);
-                if let Some(u) = &uuid {
-                    b.side_parent
-                        .insert(u.clone(), rec.parent_uuid.as_deref().map(str::to_string));
-                }
-                let root = rec.parent_uuid.is_none() && rec.kind.as_deref() == Some("user");
-                side.push(SideRecord {
-                    uuid,
-                    at,
-                    usage: observation(rec, "", sid, at),
-                    compaction: compaction(rec, "", rel_path, n, at),
-                    first: root
-                        .then(|| rec.message.as_ref().and_then(|m| m.content.0))
-                        .flatten()
-                        .map(spawns::first_message),
-                });
-                continue;
-            }
-            if !first_user_seen && rec.kind.as_deref() == Some("user") {
-                first_user_seen = true;
-                if let Some(c) = rec.message.as_ref().and_then(|m| m.content.0) {
-                    let (prompt, note) = spawns::first_message(c);
-                    let a = &mut b.out.agents[open.agent];
-                    a.first_prompt = prompt;
-                    a.notification_tool_use_id = note;
-                }
-            }
-            // A record copied from another session is that session's evidence.
-            if own {
-                see_spawn_evidence(b, rec, agent, at, &mut open.pending);
-                if activity && matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
-                    last_message = Some((line, at));
-                }
-            }
-            span.see(at_active);
-            b.see_usage(rec, agent, at);
-            if let Some(c) = compaction(rec, agent, rel_path, n, at) {
-                b.out.compactions.push(c);
-            }
+            b.out.records += 1;
+            take_record(b, &mut st, n, line, &slot, local_command)?;
         }
         Ok(())
     })();
-    b.open[file] = Some(open);
+    b.open[file] = Some(st.open);
     result?;
-    if span.records > 0 {
-        b.span(agent).merge(&span);
+    if st.span.records > 0 {
+        b.span(st.agent).merge(&st.span);
     }
-    if let Some((line, at)) = last_message {
+    if let Some((line, at)) = st.last_message {
         match ending::classify(line) {
-            Some(e) => b.endings.insert(agent.to_string(), (e, at)),
-            None => b.endings.remove(agent),
+            Some(e) => b.endings.insert(st.agent.to_string(), (e, at)),
+            None => b.endings.remove(st.agent),
         };
     }
-    resolve_inline(b, side, rel_path);
+    resolve_inline(b, st.side, st.rel_path);
     let f = &mut b.out.files[file];
     f.offset += complete;
     f.line = lines.n;
-    f.first_user_seen = first_user_seen;
+    f.first_user_seen = st.first_user_seen;
     b.out.bytes += complete;
     Ok(complete)
+}
+
+/// One record read from line `n`: filtered by type, checked (time, token
+/// counts), then counted as what it is.
+fn take_record<'a>(
+    b: &mut SessionParser,
+    st: &mut BlockRead<'a>,
+    n: u64,
+    line: &'a [u8],
+    rec: &Record<'_>,
+    local_command: bool,
+) -> Result<(), BadLine> {
+    match rec.kind.as_deref() {
+        Some(k) if KNOWN_TYPES.contains(&k) => {}
+        Some("cost-state") if rec.session_id.as_deref().is_none_or(|s| s == st.sid) => {
+            match harness_cost(line, rec.timestamp.as_deref()) {
+                Ok(c) => b.out.harness_cost = Some(c),
+                Err(e) => b.bad(st.rel_path, n, format!("unexpected value: {e}"))?,
+            }
+            return Ok(());
+        }
+        _ => {
+            b.out.unknown_records += 1;
+            return Ok(());
+        }
+    }
+    let at = match rec.timestamp.as_deref() {
+        None => None,
+        Some(ts) => {
+            let Some(t) = parse_instant(ts) else {
+                return b.bad(st.rel_path, n, format!("unparsable timestamp {ts:?}"));
+            };
+            Some(t)
+        }
+    };
+    if let Some(count) = rec
+        .message
+        .as_ref()
+        .and_then(|m| m.usage.as_ref())
+        .and_then(usage::implausible)
+    {
+        return b.bad(
+            st.rel_path,
+            n,
+            format!(
+                "token count {count} is over {} (no request carries that many); line not counted",
+                usage::MAX_TOKENS
+            ),
+        );
+    }
+    let own = rec.session_id.as_deref().is_none_or(|s| s == st.sid);
+    // Output of a local command (`/exit`, `/compact`) is not the agent at
+    // work: it neither moves the activity span nor ends the agent, so one
+    // written after SessionEnd reopens nothing.
+    let activity = !(local_command && rec.kind.as_deref() == Some("user"));
+    let at_active = if activity { at } else { None };
+    see_session_facts(b, rec, st.main, own.then_some(at_active).flatten());
+    if st.main && rec.is_sidechain == Some(true) {
+        b.out.inline = true;
+        st.side
+            .push(side_record(b, rec, st.sid, st.rel_path, n, at));
+        return Ok(());
+    }
+    if !st.first_user_seen && rec.kind.as_deref() == Some("user") {
+        st.first_user_seen = true;
+        if let Some(c) = rec.message.as_ref().and_then(|m| m.content.0) {
+            let (prompt, note) = spawns::first_message(c);
+            let a = &mut b.out.agents[st.open.agent];
+            a.first_prompt = prompt;
+            a.notification_tool_use_id = note;
+        }
+    }
+    // A record copied from another session is that session's evidence.
+    if own {
+        see_spawn_evidence(b, rec, st.agent, at, &mut st.open.pending);
+        if activity && matches!(rec.kind.as_deref(), Some("user" | "assistant")) {
+            st.last_message = Some((line, at));
+        }
+    }
+    st.span.see(at_active);
+    b.see_usage(rec, st.agent, at);
+    if let Some(c) = compaction(rec, st.agent, st.rel_path, n, at) {
+        b.out.compactions.push(c);
+    }
+    Ok(())
+}
+
+/// The session-wide facts a record carries: the main transcript's working
+/// directory and branch (the first ones), the harness version (the main
+/// transcript's newest wins; an agent file's only fills a gap), and the
+/// session's activity span (`active_at`: an own record's time, when it is
+/// activity).
+fn see_session_facts(
+    b: &mut SessionParser,
+    rec: &Record<'_>,
+    main: bool,
+    active_at: Option<Millis>,
+) {
+    if main {
+        set_first(&mut b.out.cwd, rec.cwd.as_deref());
+        set_first(&mut b.out.git_branch, rec.git_branch.as_deref());
+    }
+    if let Some(v) = rec.version.as_deref().filter(|v| !v.is_empty())
+        && (main || b.out.harness_version.is_none())
+    {
+        b.out.harness_version = Some(v.to_string());
+    }
+    if let Some(t) = active_at {
+        let o = &mut b.out;
+        o.started_at = Some(o.started_at.map_or(t, |s| s.min(t)));
+        o.last_activity_at = Some(o.last_activity_at.map_or(t, |s| s.max(t)));
+    }
+}
+
+/// An inline sidechain record of the main file, kept until the block's
+/// sidechains are resolved into agents; its parent link is remembered.
+fn side_record(
+    b: &mut SessionParser,
+    rec: &Record<'_>,
+    sid: &str,
+    rel_path: &str,
+    n: u64,
+    at: Option<Millis>,
+) -> SideRecord {
+    let uuid = rec.uuid.as_deref().map(str::to_string);
+    if let Some(u) = &uuid {
+        b.side_parent
+            .insert(u.clone(), rec.parent_uuid.as_deref().map(str::to_string));
+    }
+    let root = rec.parent_uuid.is_none() && rec.kind.as_deref() == Some("user");
+    SideRecord {
+        uuid,
+        at,
+        usage: observation(rec, "", sid, at),
+        compaction: compaction(rec, "", rel_path, n, at),
+        first: root
+            .then(|| rec.message.as_ref().and_then(|m| m.content.0))
+            .flatten()
+            .map(spawns::first_message),
+    }
 }
 
 /// Dollars as the harness writes them (a float) to the nano-dollar.
