@@ -44,16 +44,22 @@ sync
 work=$BENCH_DIR/briefwork.db
 "$SK" --db "$work" config list >/dev/null  # migrate a database an older build made, untimed
 mkdir -p "$BENCH_DIR/proj-03"
-for n in version brief start; do : >"$BENCH_DIR/b-$n.txt"; done
+for n in version brief start before-brief before-start; do : >"$BENCH_DIR/b-$n.txt"; done
 t() { local out=$1; shift; timed "$BENCH_DIR/b-$out.txt" "$@"; }
 start() {
-  printf '{"session_id":"bench-start-%d","hook_event_name":"SessionStart","source":"startup","cwd":"%s"}' "$1" "$BENCH_DIR/proj-03" \
-    | "$SK" --db "$work" hook session-start --harness claude-code
+  printf '{"session_id":"bench-start-%s","hook_event_name":"SessionStart","source":"startup","cwd":"%s"}' "$2" "$BENCH_DIR/proj-03" \
+    | "$1" --db "$work" hook session-start --harness claude-code
 }
+# BEFORE=/path/to/an/older/sessionkit times it too, interleaved with this
+# build, for a regression check measured in the same run.
 for n in $(seq 1 "$CALLS"); do
   t version "$SK" --version
   t brief "$SK" --db "$work" brief --project proj-03
-  t start start "$n"
+  t start start "$SK" "$n"
+  if [ -n "${BEFORE:-}" ]; then
+    t before-brief "$BEFORE" --db "$work" brief --project proj-03
+    t before-start start "$BEFORE" "before-$n"
+  fi
 done
 bytes=$("$SK" --db "$work" brief --project proj-03 | wc -c)
 echo "| measure ($CALLS calls each, interleaved; 100,000 memories, 5,000 in the project; 10,000 runs; 1,000,000 memory events) | p50 ms | p99 ms |"
@@ -61,3 +67,7 @@ echo "|---|---|---|"
 echo "| baseline: \`sessionkit --version\` | $(pct "$BENCH_DIR/b-version.txt" 50) | $(pct "$BENCH_DIR/b-version.txt" 99) |"
 echo "| \`brief --project proj-03\` ($bytes bytes; target 20 ms) | $(pct "$BENCH_DIR/b-brief.txt" 50) | $(pct "$BENCH_DIR/b-brief.txt" 99) |"
 echo "| \`hook session-start\` (startup: brief, open the run, stamp, log the injection; target p99 30 ms) | $(pct "$BENCH_DIR/b-start.txt" 50) | $(pct "$BENCH_DIR/b-start.txt" 99) |"
+if [ -n "${BEFORE:-}" ]; then
+  echo "| the same, \`BEFORE\` build: \`brief\` | $(pct "$BENCH_DIR/b-before-brief.txt" 50) | $(pct "$BENCH_DIR/b-before-brief.txt" 99) |"
+  echo "| the same, \`BEFORE\` build: \`hook session-start\` | $(pct "$BENCH_DIR/b-before-start.txt" 50) | $(pct "$BENCH_DIR/b-before-start.txt" 99) |"
+fi

@@ -60,7 +60,7 @@ empty=$BENCH_DIR/empty.db
 rm -f "$empty"*
 # Latencies in microseconds, interleaved (start, empty, full for each call)
 # so that this machine's noise hits the three alike. A fresh payload each time.
-: >"$BENCH_DIR/ver.txt"; : >"$BENCH_DIR/empty.txt"; : >"$BENCH_DIR/full.txt"
+: >"$BENCH_DIR/ver.txt"; : >"$BENCH_DIR/empty.txt"; : >"$BENCH_DIR/full.txt"; : >"$BENCH_DIR/before.txt"
 one() {
   local out=$1 payload=$2; shift 2
   local a b
@@ -82,7 +82,16 @@ for n in $(seq 1 "$CALLS"); do
   fi
   one "$BENCH_DIR/ver.txt" "$p" "$SK" --version
   one "$BENCH_DIR/empty.txt" "$p" "$SK" --db "$empty" hook event
+  # BEFORE=/path/to/an/older/sessionkit: the same call by that build,
+  # interleaved (each build first on every other call: the second call on
+  # a session finds its pages warm), for a regression check in one run.
+  if [ -n "${BEFORE:-}" ] && [ $((n % 2)) = 0 ]; then
+    one "$BENCH_DIR/before.txt" "$p" "$BEFORE" --db "$work" hook event
+  fi
   one "$BENCH_DIR/full.txt" "$p" "$SK" --db "$work" hook event
+  if [ -n "${BEFORE:-}" ] && [ $((n % 2)) = 1 ]; then
+    one "$BENCH_DIR/before.txt" "$p" "$BEFORE" --db "$work" hook event
+  fi
 done
 events=$(python3 -c "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from events_raw').fetchone()[0])" "$work")
 ms() { local a b; a=$(date +%s%N); "$@" >/dev/null || true; b=$(date +%s%N); awk -v d=$(( (b - a) / 1000 )) 'BEGIN {printf "%.2f", d/1000}'; }
@@ -96,6 +105,9 @@ echo "|---|---|---|"
 echo "| baseline: \`sessionkit --version\` (process start) | $(pct "$BENCH_DIR/ver.txt" 50) | $(pct "$BENCH_DIR/ver.txt" 99) |"
 echo "| baseline: \`hook event\` on an empty database | $(pct "$BENCH_DIR/empty.txt" 50) | $(pct "$BENCH_DIR/empty.txt" 99) |"
 echo "| \`hook event\` on the full database | $(pct "$BENCH_DIR/full.txt" 50) | $(pct "$BENCH_DIR/full.txt" 99) |"
+if [ -n "${BEFORE:-}" ]; then
+  echo "| the same, \`BEFORE\` build | $(pct "$BENCH_DIR/before.txt" 50) | $(pct "$BENCH_DIR/before.txt" 99) |"
+fi
 echo
 echo "| sweep | ms |"
 echo "|---|---|"
