@@ -23,13 +23,23 @@ pub fn pages() -> Result<Vec<(String, Vec<u8>)>> {
     clap_mangen::Man::new(cmd.clone()).render(&mut buf)?;
     out.push(("sessionkit.1".to_string(), buf));
     for sub in cmd.get_subcommands() {
-        let name = format!("sessionkit-{}", sub.get_name());
-        let page = sub.clone().name(name.clone());
-        let mut buf = Vec::new();
-        clap_mangen::Man::new(page).render(&mut buf)?;
-        out.push((format!("{name}.1"), buf));
+        add_pages(&mut out, "sessionkit", sub)?;
     }
     Ok(out)
+}
+
+/// The page of `sub` under `parent` (`sessionkit-memory`), then one page per
+/// subcommand of it (`sessionkit-memory-show`), as git names its pages.
+fn add_pages(out: &mut Vec<(String, Vec<u8>)>, parent: &str, sub: &clap::Command) -> Result<()> {
+    let name = format!("{parent}-{}", sub.get_name());
+    let page = sub.clone().name(name.clone());
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(page).render(&mut buf)?;
+    out.push((format!("{name}.1"), buf));
+    for nested in sub.get_subcommands().filter(|s| s.get_name() != "help") {
+        add_pages(out, &name, nested)?;
+    }
+    Ok(())
 }
 
 pub fn run(args: &Args) -> Result<Exit> {
