@@ -61,6 +61,9 @@ _sessionkit() {
             sessionkit,pricing)
                 cmd="sessionkit__subcmd__pricing"
                 ;;
+            sessionkit,prompt)
+                cmd="sessionkit__subcmd__prompt"
+                ;;
             sessionkit,prune)
                 cmd="sessionkit__subcmd__prune"
                 ;;
@@ -99,6 +102,9 @@ _sessionkit() {
                 ;;
             sessionkit,tree)
                 cmd="sessionkit__subcmd__tree"
+                ;;
+            sessionkit,triage)
+                cmd="sessionkit__subcmd__triage"
                 ;;
             sessionkit,unresolve)
                 cmd="sessionkit__subcmd__unresolve"
@@ -178,6 +184,9 @@ _sessionkit() {
             sessionkit__subcmd__help,pricing)
                 cmd="sessionkit__subcmd__help__subcmd__pricing"
                 ;;
+            sessionkit__subcmd__help,prompt)
+                cmd="sessionkit__subcmd__help__subcmd__prompt"
+                ;;
             sessionkit__subcmd__help,prune)
                 cmd="sessionkit__subcmd__help__subcmd__prune"
                 ;;
@@ -217,6 +226,9 @@ _sessionkit() {
             sessionkit__subcmd__help,tree)
                 cmd="sessionkit__subcmd__help__subcmd__tree"
                 ;;
+            sessionkit__subcmd__help,triage)
+                cmd="sessionkit__subcmd__help__subcmd__triage"
+                ;;
             sessionkit__subcmd__help,unresolve)
                 cmd="sessionkit__subcmd__help__subcmd__unresolve"
                 ;;
@@ -244,6 +256,9 @@ _sessionkit() {
             sessionkit__subcmd__help__subcmd__hook,session-start)
                 cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__session__subcmd__start"
                 ;;
+            sessionkit__subcmd__help__subcmd__hook,stop)
+                cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__stop"
+                ;;
             sessionkit__subcmd__help__subcmd__memory,redact)
                 cmd="sessionkit__subcmd__help__subcmd__memory__subcmd__redact"
                 ;;
@@ -258,6 +273,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help__subcmd__pricing,set)
                 cmd="sessionkit__subcmd__help__subcmd__pricing__subcmd__set"
+                ;;
+            sessionkit__subcmd__help__subcmd__prompt,debrief)
+                cmd="sessionkit__subcmd__help__subcmd__prompt__subcmd__debrief"
                 ;;
             sessionkit__subcmd__help__subcmd__session,close)
                 cmd="sessionkit__subcmd__help__subcmd__session__subcmd__close"
@@ -277,6 +295,12 @@ _sessionkit() {
             sessionkit__subcmd__help__subcmd__session,show)
                 cmd="sessionkit__subcmd__help__subcmd__session__subcmd__show"
                 ;;
+            sessionkit__subcmd__help__subcmd__triage,begin)
+                cmd="sessionkit__subcmd__help__subcmd__triage__subcmd__begin"
+                ;;
+            sessionkit__subcmd__help__subcmd__triage,complete)
+                cmd="sessionkit__subcmd__help__subcmd__triage__subcmd__complete"
+                ;;
             sessionkit__subcmd__hook,event)
                 cmd="sessionkit__subcmd__hook__subcmd__event"
                 ;;
@@ -292,6 +316,9 @@ _sessionkit() {
             sessionkit__subcmd__hook,session-start)
                 cmd="sessionkit__subcmd__hook__subcmd__session__subcmd__start"
                 ;;
+            sessionkit__subcmd__hook,stop)
+                cmd="sessionkit__subcmd__hook__subcmd__stop"
+                ;;
             sessionkit__subcmd__hook__subcmd__help,event)
                 cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__event"
                 ;;
@@ -306,6 +333,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__hook__subcmd__help,session-start)
                 cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__session__subcmd__start"
+                ;;
+            sessionkit__subcmd__hook__subcmd__help,stop)
+                cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__stop"
                 ;;
             sessionkit__subcmd__memory,help)
                 cmd="sessionkit__subcmd__memory__subcmd__help"
@@ -349,6 +379,18 @@ _sessionkit() {
             sessionkit__subcmd__pricing__subcmd__help,set)
                 cmd="sessionkit__subcmd__pricing__subcmd__help__subcmd__set"
                 ;;
+            sessionkit__subcmd__prompt,debrief)
+                cmd="sessionkit__subcmd__prompt__subcmd__debrief"
+                ;;
+            sessionkit__subcmd__prompt,help)
+                cmd="sessionkit__subcmd__prompt__subcmd__help"
+                ;;
+            sessionkit__subcmd__prompt__subcmd__help,debrief)
+                cmd="sessionkit__subcmd__prompt__subcmd__help__subcmd__debrief"
+                ;;
+            sessionkit__subcmd__prompt__subcmd__help,help)
+                cmd="sessionkit__subcmd__prompt__subcmd__help__subcmd__help"
+                ;;
             sessionkit__subcmd__session,close)
                 cmd="sessionkit__subcmd__session__subcmd__close"
                 ;;
@@ -391,6 +433,24 @@ _sessionkit() {
             sessionkit__subcmd__session__subcmd__help,show)
                 cmd="sessionkit__subcmd__session__subcmd__help__subcmd__show"
                 ;;
+            sessionkit__subcmd__triage,begin)
+                cmd="sessionkit__subcmd__triage__subcmd__begin"
+                ;;
+            sessionkit__subcmd__triage,complete)
+                cmd="sessionkit__subcmd__triage__subcmd__complete"
+                ;;
+            sessionkit__subcmd__triage,help)
+                cmd="sessionkit__subcmd__triage__subcmd__help"
+                ;;
+            sessionkit__subcmd__triage__subcmd__help,begin)
+                cmd="sessionkit__subcmd__triage__subcmd__help__subcmd__begin"
+                ;;
+            sessionkit__subcmd__triage__subcmd__help,complete)
+                cmd="sessionkit__subcmd__triage__subcmd__help__subcmd__complete"
+                ;;
+            sessionkit__subcmd__triage__subcmd__help,help)
+                cmd="sessionkit__subcmd__triage__subcmd__help__subcmd__help"
+                ;;
             *)
                 ;;
         esac
@@ -398,7 +458,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -866,7 +926,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session config completions man schema help"
+            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1048,7 +1108,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__hook)
-            opts="event session-start session-end pre-compact"
+            opts="event session-start session-end stop pre-compact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1104,6 +1164,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__hook__subcmd__session__subcmd__start)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hook__subcmd__stop)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1258,6 +1332,34 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__pricing__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__prompt)
+            opts="debrief"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__prompt__subcmd__debrief)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1537,6 +1639,48 @@ _sessionkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sessionkit__subcmd__help__subcmd__triage)
+            opts="begin complete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__triage__subcmd__begin)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__triage__subcmd__complete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sessionkit__subcmd__help__subcmd__unresolve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1552,7 +1696,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help event session-start session-end pre-compact help"
+            opts="-q -h --db --format --json --quiet --no-progress --color --help event session-start session-end stop pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1612,7 +1756,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__help)
-            opts="event session-start session-end pre-compact help"
+            opts="event session-start session-end stop pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1695,6 +1839,20 @@ _sessionkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sessionkit__subcmd__hook__subcmd__help__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sessionkit__subcmd__hook__subcmd__pre__subcmd__compact)
             opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1764,6 +1922,40 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__session__subcmd__start)
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__stop)
             opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2265,6 +2457,120 @@ _sessionkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sessionkit__subcmd__prompt)
+            opts="-q -h --db --format --json --quiet --no-progress --color --help debrief help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__prompt__subcmd__debrief)
+            opts="-q -h --agent --session-id --project --scope --harness --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__prompt__subcmd__help)
+            opts="debrief help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__prompt__subcmd__help__subcmd__debrief)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__prompt__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sessionkit__subcmd__prune)
             opts="-q -h --before --project --dry-run --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2658,7 +2964,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__heartbeat)
-            opts="-q -h --agent --session-id --excerpt --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --excerpt --turn --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3076,6 +3382,160 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__triage)
+            opts="-q -h --db --format --json --quiet --no-progress --color --help begin complete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__triage__subcmd__begin)
+            opts="-q -h --agent --session-id --stop-hook-active --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__triage__subcmd__complete)
+            opts="-q -h --agent --session-id --attempt --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attempt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__triage__subcmd__help)
+            opts="begin complete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__triage__subcmd__help__subcmd__begin)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__triage__subcmd__help__subcmd__complete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__triage__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -99,6 +99,10 @@ pub enum Command {
     Import(commands::memory::ImportArgs),
     /// Agent runs: open, heartbeat, close, show, list, and the memory events a run wrote
     Session(commands::session::Args),
+    /// The turn-end handshake: begin arms one debrief attempt, complete finalizes it
+    Triage(commands::triage::Args),
+    /// Prompts sessionkit gives agents: debrief (what the Stop nudge injects)
+    Prompt(commands::prompt::Args),
     /// Read and write runtime settings
     Config(commands::config::Args),
     /// Print shell completions (or write them all into a directory)

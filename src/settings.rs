@@ -114,6 +114,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "take secrets out of a memory's topic, description, content and tags before it is written",
     },
     Setting {
+        key: "nudge.enabled",
+        env: "SESSIONKIT_STOP_NUDGE",
+        default: "off",
+        kind: Kind::Choice(&["off", "on", "0", "1"]),
+        about: "at the end of a substantial turn, ask the agent once to debrief (record decisions and commitments, resolve what it finished): on (or 1), off (or 0)",
+    },
+    Setting {
         key: "sweep.grace_minutes",
         env: "SESSIONKIT_SWEEP_GRACE_MINUTES",
         default: "60",
@@ -205,6 +212,11 @@ pub fn effective(store: &Store, s: &Setting) -> Result<(String, Source)> {
         return Ok((v, Source::Database));
     }
     Ok((s.default.to_string(), Source::Default))
+}
+
+/// Whether an on/off setting is on (`on` or `1`).
+pub fn enabled(store: &Store, key: &str) -> Result<bool> {
+    Ok(matches!(choice(store, key)?.as_str(), "on" | "1"))
 }
 
 /// The value in force as a number (for `Kind::Count` settings).

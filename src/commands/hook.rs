@@ -44,6 +44,19 @@ pub enum HookCommand {
     SessionStart(EventArgs),
     /// SessionEnd: close this conversation's run (fast; no output)
     SessionEnd(EventArgs),
+    /// Stop (and StopFailure): end the turn; with the nudge on, ask once for a debrief
+    ///
+    /// Always records the event like `hook event` and heartbeats this
+    /// conversation's run with the last message's redacted excerpt, counting
+    /// the turn (Stop never opens a run; StopFailure only ends the turn as
+    /// `error`). With the nudge on (setting nudge.enabled, or
+    /// SESSIONKIT_STOP_NUDGE=1): begins a triage attempt and, when one arms,
+    /// prints the harness's continue envelope with the debrief prompt, at most
+    /// once per attempt; a continuation Stop (stop_hook_active, Cursor's
+    /// loop_count) only finalizes the attempt. Silent for subagents and
+    /// secondary worktrees. Prints nothing otherwise; under Gemini nothing on
+    /// stderr either (errors go to <db>.hook-errors.log). Always exits 0.
+    Stop(EventArgs),
     /// PreCompact: heartbeat this conversation's run (never opens one; no output)
     PreCompact(EventArgs),
 }
@@ -67,17 +80,66 @@ struct QuietPanics(Option<PanicHook>);
 type PanicHook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
 
 impl QuietPanics {
-    fn install() -> QuietPanics {
+    fn install(log: Option<PathBuf>) -> QuietPanics {
         let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|info| {
+        std::panic::set_hook(Box::new(move |info| {
             let at = info
                 .location()
                 .map(|l| format!(" at {}:{}", l.file(), l.line()))
                 .unwrap_or_default();
-            report(&format!("internal error{at} (please report it)"));
+            say(
+                log.as_deref(),
+                &format!("internal error{at} (please report it)"),
+            );
         }));
         QuietPanics(Some(previous))
     }
+}
+
+/// Where a hook's failure goes: one stderr line, or, under Gemini (which
+/// shows a hook's stderr to the user when its stdout is empty;
+/// harness-observed.md §2.2 #8), a line appended to `log`.
+fn say(log: Option<&Path>, msg: &str) {
+    match log {
+        None => report(msg),
+        Some(path) => {
+            let line = crate::text::sanitize_reason(&crate::text::sanitize(msg));
+            let stamp = crate::clock::format_instant(crate::clock::now());
+            let _ = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| writeln!(f, "{stamp} sessionkit hook: {line}"));
+        }
+    }
+}
+
+/// The file a hook under Gemini writes its failures to: beside the
+/// database, `<db>.hook-errors.log`; `None` for every other harness.
+fn gemini_log(db: Option<&Path>, args: &Args) -> Option<PathBuf> {
+    let a = match &args.command {
+        HookCommand::Event(a)
+        | HookCommand::SessionStart(a)
+        | HookCommand::SessionEnd(a)
+        | HookCommand::PreCompact(a)
+        | HookCommand::Stop(a) => a,
+    };
+    let named = a.harness.as_deref().map(str::to_ascii_lowercase);
+    let gemini = match named.as_deref() {
+        Some(h) => h == "gemini",
+        // Gemini sets these for its hooks; Claude Code sets CLAUDECODE.
+        None => {
+            std::env::var_os("CLAUDECODE").is_none()
+                && (std::env::var_os("GEMINI_SESSION_ID").is_some()
+                    || std::env::var_os("GEMINI_PROJECT_DIR").is_some())
+        }
+    };
+    let db = db?;
+    gemini.then(|| {
+        let mut name = db.as_os_str().to_owned();
+        name.push(".hook-errors.log");
+        PathBuf::from(name)
+    })
 }
 
 impl Drop for QuietPanics {
@@ -90,16 +152,18 @@ impl Drop for QuietPanics {
 
 /// Runs a hook command; errors become one stderr line, never an exit status.
 pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
+    let log = gemini_log(db.as_deref().ok(), args);
     // Even a bug must not break the agent: a panic becomes one stderr line.
-    let _quiet = QuietPanics::install();
+    let _quiet = QuietPanics::install(log.clone());
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &args.command {
-        HookCommand::Event(a) => event(db, a),
-        HookCommand::SessionStart(a) => session_start(db, a),
-        HookCommand::SessionEnd(a) => session_end(db, a, "SessionEnd"),
-        HookCommand::PreCompact(a) => session_end(db, a, "PreCompact"),
+        HookCommand::Event(a) => event(db, a, log.as_deref()),
+        HookCommand::SessionStart(a) => session_start(db, a, log.as_deref()),
+        HookCommand::SessionEnd(a) => session_end(db, a, "SessionEnd", log.as_deref()),
+        HookCommand::Stop(a) => stop(db, a, log.as_deref()),
+        HookCommand::PreCompact(a) => session_end(db, a, "PreCompact", log.as_deref()),
     }));
     if let Ok(Err(e)) = result {
-        report(&format!("{e:#}"));
+        say(log.as_deref(), &format!("{e:#}"));
     }
     Exit::Success
 }
@@ -125,6 +189,7 @@ fn read_stdin() -> Result<Vec<u8>> {
 fn receive(
     a: &EventArgs,
     fallback_event: Option<&str>,
+    log: Option<&Path>,
 ) -> Result<(Option<HookEvent>, Option<Harness>)> {
     let bytes = read_stdin()?;
     crate::clock::init_from_env()?;
@@ -134,9 +199,10 @@ fn receive(
             if let Ok(h) = <Harness as clap::ValueEnum>::from_str(name, true) {
                 Some(h)
             } else {
-                report(&format!(
-                    "unknown harness {name:?}: detecting it from the payload"
-                ));
+                say(
+                    log,
+                    &format!("unknown harness {name:?}: detecting it from the payload"),
+                );
                 None
             }
         }
@@ -170,34 +236,38 @@ fn store_event(
     a: &EventArgs,
     now: Millis,
     by: Instant,
+    log: Option<&Path>,
 ) -> Result<Option<Store>> {
     match deliver(db, ev, a.delivery_id.as_deref(), now, by)? {
         Delivered::Stored(store) => Ok(Some(*store)),
         Delivered::Spooled(why) => {
-            report(&format!(
-                "the database is busy ({why:#}): the event waits in the spool for the next writer"
-            ));
+            say(
+                log,
+                &format!(
+                    "the database is busy ({why:#}): the event waits in the spool for the next writer"
+                ),
+            );
             Ok(None)
         }
     }
 }
 
-fn event(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
+fn event(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let by = deadline();
-    let (Some(ev), _) = receive(a, None)? else {
+    let (Some(ev), _) = receive(a, None, log)? else {
         return Ok(());
     };
-    store_event(&db?, &ev, a, crate::clock::now(), by)?;
+    store_event(&db?, &ev, a, crate::clock::now(), by, log)?;
     Ok(())
 }
 
-fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
+fn session_start(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let by = deadline();
-    let (ev, flag) = receive(a, Some("SessionStart"))?;
+    let (ev, flag) = receive(a, Some("SessionStart"), log)?;
     let now = crate::clock::now();
     let db = db?;
     let stored = match &ev {
-        Some(ev) => store_event(&db, ev, a, now, by)?,
+        Some(ev) => store_event(&db, ev, a, now, by, log)?,
         None => None,
     };
     let env = |k: &str| std::env::var(k).ok();
@@ -231,13 +301,13 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs) -> Result<()> {
 
 /// `session-end` closes the run; `pre-compact` heartbeats it. Neither opens
 /// a run nor prints anything; a run that does not exist is normal.
-fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str) -> Result<()> {
+fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Path>) -> Result<()> {
     let by = deadline();
-    let (Some(ev), _) = receive(a, Some(event))? else {
+    let (Some(ev), _) = receive(a, Some(event), log)? else {
         return Ok(());
     };
     let now = crate::clock::now();
-    let Some(mut store) = store_event(&db?, &ev, a, now, by)? else {
+    let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
         return Ok(());
     };
     let Some(sid) = ev.session_id.as_deref() else {
@@ -254,11 +324,61 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str) -> Result<()> {
             .and_then(serde_json::Value::as_str)
             .map(crate::continuity::runs::excerpt);
         store
-            .heartbeat_run(agent, sid, excerpt.as_deref(), now, lease)
+            .heartbeat_run(agent, sid, excerpt.as_deref(), false, now, lease)
             .map(|_| ())
     };
     match result {
         Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => Ok(()),
         other => other,
     }
+}
+
+/// `hook stop`: record, heartbeat (counting the turn), then the nudge's
+/// handshake when it is on.
+fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
+    let by = deadline();
+    let (Some(ev), _) = receive(a, Some("Stop"), log)? else {
+        return Ok(());
+    };
+    let now = crate::clock::now();
+    let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
+        return Ok(());
+    };
+    // A failed turn is recorded (its status is `error`) and nothing more.
+    if ev.kind == crate::hooks::Kind::StopFailure {
+        return Ok(());
+    }
+    let env = |k: &str| std::env::var(k).ok();
+    let cwd = session::cwd_of(Some(&ev), env);
+    if session::suppressed(Some(&ev), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
+        return Ok(());
+    }
+    let Some(sid) = ev.session_id.as_deref() else {
+        return Ok(());
+    };
+    let agent = ev.harness.as_str();
+    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
+    let excerpt = ["last_assistant_message", "prompt_response"]
+        .iter()
+        .find_map(|k| ev.payload.get(*k).and_then(serde_json::Value::as_str))
+        .map(crate::continuity::runs::excerpt);
+    match store.heartbeat_run(agent, sid, excerpt.as_deref(), true, now, lease) {
+        Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => return Ok(()),
+        other => other?,
+    };
+    if !crate::settings::enabled(&store, "nudge.enabled")? {
+        return Ok(());
+    }
+    let max_bytes =
+        crate::continuity::brief::limits(&store, Some(ev.harness), None, None, false)?.max_bytes;
+    let continuing = crate::hooks::stop::continuing(&ev.payload);
+    let done =
+        crate::hooks::stop::handshake(&mut store, agent, sid, continuing, max_bytes, now, lease)?;
+    if let crate::hooks::stop::Handshake::Inject(prompt) = done {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(crate::hooks::stop::stop_envelope(ev.harness, &prompt).as_bytes())?;
+        stdout.write_all(b"\n")?;
+        stdout.flush()?;
+    }
+    Ok(())
 }

@@ -10,6 +10,7 @@ pub mod ingest;
 pub mod man;
 pub mod memory;
 pub mod pricing;
+pub mod prompt;
 pub mod prune;
 pub mod schema;
 pub mod session;
@@ -18,6 +19,7 @@ pub mod show;
 pub mod status;
 pub mod sweep;
 pub mod tree;
+pub mod triage;
 
 use std::path::PathBuf;
 
@@ -28,6 +30,18 @@ use crate::clock::Millis;
 use crate::output::Output;
 pub(crate) use crate::output::records::put_totals;
 use crate::store::Store;
+
+/// A run's natural key: the harness and its session id (`session`,
+/// `triage`, `prompt debrief`).
+#[derive(Debug, clap::Args)]
+pub struct Key {
+    /// The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name
+    #[arg(long, value_name = "A")]
+    pub agent: String,
+    /// The harness's session id
+    #[arg(long, value_name = "S")]
+    pub session_id: String,
+}
 
 /// What every command that uses the database gets.
 pub struct Ctx {
@@ -145,6 +159,7 @@ pub(crate) const TYPED: &[&str] = &[
     "memory",
     "pricing",
     "pricing-change",
+    "prompt",
     "prune",
     "recall",
     "remember",
@@ -157,6 +172,7 @@ pub(crate) const TYPED: &[&str] = &[
     "status",
     "sweep",
     "tree",
+    "triage",
     "unresolve",
 ];
 
@@ -243,6 +259,14 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         "import" => (
             json_schema::<memory::ImportRecord>(),
             "one object per record of the file, in file order",
+        ),
+        "triage" => (
+            json_schema::<crate::output::runs::TriageRecord<'_>>(),
+            "one object; begin's fields or complete's",
+        ),
+        "prompt" => (
+            json_schema::<crate::output::runs::PromptRecord<'_>>(),
+            "with --format json: one object",
         ),
         "export" => (
             json_schema::<crate::continuity::memory::export::ExportLine<'_>>(),

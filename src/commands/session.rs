@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 
-use super::{Ctx, help_fields};
+use super::{Ctx, Key, help_fields};
 use crate::Exit;
 use crate::clock::now;
 use crate::continuity::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
@@ -22,16 +22,6 @@ use crate::store::runs::{OpenRequest, Run};
 pub struct Args {
     #[command(subcommand)]
     pub command: SessionCommand,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct Key {
-    /// The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name
-    #[arg(long, value_name = "A")]
-    pub agent: String,
-    /// The harness's session id
-    #[arg(long, value_name = "S")]
-    pub session_id: String,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -77,6 +67,9 @@ pub struct HeartbeatArgs {
     /// The last message, kept for the closer (trimmed, at most 4,000 characters); - reads stdin
     #[arg(long, value_name = "TEXT")]
     pub excerpt: Option<String>,
+    /// Count this heartbeat as the end of a turn, as `hook stop` does (the triage debounce counts turns)
+    #[arg(long)]
+    pub turn: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -174,6 +167,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 &runs::check_agent(&h.key.agent)?,
                 &runs::check_session_id(&h.key.session_id)?,
                 excerpt.as_deref().map(runs::excerpt).as_deref(),
+                h.turn,
                 now,
                 lease,
             )?;

@@ -19,6 +19,9 @@ const RECENCY_HALF_LIFE_DAYS: f64 = 14.0;
 /// Decisions, preferences and facts not updated for this long are stale candidates.
 const STALE_DAYS: i64 = 30;
 const DAY: i64 = 86_400_000;
+/// The shortest id a briefing line shows (a UUIDv7's first 8 characters
+/// are its time, so more are added until no other memory shares them).
+const SHORT_ID_MIN: usize = 8;
 /// Past this many bytes of budget and ceiling, a briefing reads every
 /// memory's text in its one scan.
 const WIDE_REACH: usize = 64 * 1024;
@@ -327,11 +330,18 @@ fn compose(
             None if compose => Some(store.brief_text(&req.project, &m.memory_id)?),
             None => None,
         };
+        // Commitments and blockers show the id to resolve them by.
+        let id = match p.section {
+            Section::Commitments | Section::Overdue | Section::Blockers if compose => {
+                format!("[{}] ", store.short_id(&m.memory_id, SHORT_ID_MIN)?)
+            }
+            _ => String::new(),
+        };
         let (topic, line) = match text {
             Some(BriefText { topic, gist }) => {
                 let topic = flatten_owned(topic, 80);
                 let line = if compose {
-                    format!("{mark}{topic}{}: {}", p.extra, flatten(&gist, 160))
+                    format!("{mark}{id}{topic}{}: {}", p.extra, flatten(&gist, 160))
                 } else {
                     String::new()
                 };
@@ -405,7 +415,7 @@ fn frame(
             .push("Earlier context may have been summarized: recall before relying on it.".into());
     }
     frame.footer.push(
-        "Search with `sessionkit recall WORDS`; read one with `sessionkit memory show ID`.".into(),
+        "Search with `sessionkit recall WORDS`; read one with `sessionkit memory show ID`; `sessionkit resolve ID` when a listed commitment is done.".into(),
     );
     Ok(frame)
 }

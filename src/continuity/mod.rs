@@ -1,7 +1,10 @@
 //! Continuity across sessions: curated memories with their audit log and
-//! demand (issue 6); runs, triage, briefing and the closer come next.
+//! demand, runs (leases and epochs), the turn-end triage and its debrief
+//! prompt, and the briefing.
 
 pub mod brief;
 pub mod briefing;
+pub mod debrief;
 pub mod memory;
 pub mod runs;
+pub mod triage;

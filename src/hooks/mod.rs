@@ -5,6 +5,7 @@
 pub mod receive;
 pub mod redact;
 pub mod session;
+pub mod stop;
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};

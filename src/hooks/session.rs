@@ -147,7 +147,7 @@ pub fn session_start(
     };
     let heartbeat = |store: &mut Store| -> Result<Option<String>> {
         let sid = session_id.clone().expect("checked by the caller");
-        match store.heartbeat_run(harness.as_str(), &sid, None, now, lease_ms) {
+        match store.heartbeat_run(harness.as_str(), &sid, None, false, now, lease_ms) {
             Ok((r, _)) => Ok(Some(r.run_id)),
             Err(e) if e.downcast_ref::<RunError>().is_some() => Ok(None),
             Err(e) => Err(e),

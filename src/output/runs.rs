@@ -118,3 +118,84 @@ impl<'a> RunEventsRecord<'a> {
         }
     }
 }
+
+/// The name and version of `triage begin|complete`'s contract.
+pub const TRIAGE_SCHEMA: &str = "sessionkit.triage/1";
+
+/// What `triage begin` or `triage complete` did (fields in name order;
+/// begin's and complete's own fields appear only on theirs).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TriageRecord<'a> {
+    /// begin: whether an attempt armed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub armed: Option<bool>,
+    /// begin: the armed attempt, or the pending one a `pending` decline
+    /// names (complete it with `triage complete --attempt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempt_id: Option<&'a str>,
+    /// complete: the run's events visible now (at most 500).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event_count: Option<usize>,
+    /// begin: why it did not arm.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<crate::continuity::triage::Decline>,
+    pub run_id: &'a str,
+    /// The contract and its version: `sessionkit.triage/1`.
+    pub schema: &'static str,
+    /// complete: the events that arrived since the begin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since_begin_count: Option<usize>,
+    /// The run's triage status now.
+    pub triage_status: crate::continuity::triage::TriageStatus,
+    /// complete: the run has more events than the ceiling (it overflowed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
+}
+
+impl<'a> TriageRecord<'a> {
+    pub fn begun(b: &'a crate::store::triage::Begun) -> TriageRecord<'a> {
+        TriageRecord {
+            armed: Some(b.armed),
+            attempt_id: b.attempt_id.as_deref(),
+            event_count: None,
+            reason: b.reason,
+            run_id: &b.run_id,
+            schema: TRIAGE_SCHEMA,
+            since_begin_count: None,
+            triage_status: b.status,
+            truncated: None,
+        }
+    }
+
+    pub fn completed(c: &'a crate::store::triage::Completed) -> TriageRecord<'a> {
+        TriageRecord {
+            armed: None,
+            attempt_id: None,
+            event_count: Some(c.event_count),
+            reason: None,
+            run_id: &c.run_id,
+            schema: TRIAGE_SCHEMA,
+            since_begin_count: Some(c.since_begin_count),
+            triage_status: c.status,
+            truncated: Some(c.truncated),
+        }
+    }
+}
+
+/// The name and version of `prompt debrief --json`'s contract.
+pub const PROMPT_SCHEMA: &str = "sessionkit.prompt/1";
+
+/// A rendered prompt.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PromptRecord<'a> {
+    /// Its size in bytes.
+    pub bytes: usize,
+    /// Which prompt: `debrief`.
+    pub name: &'static str,
+    /// The prompt text, exactly as the Stop hook injects it.
+    pub prompt: &'a str,
+    /// The run it is for, when one was named.
+    pub run_id: Option<&'a str>,
+    /// The contract and its version: `sessionkit.prompt/1`.
+    pub schema: &'static str,
+}

@@ -33,6 +33,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("migrations/0011_demand_check.sql"),
     ),
     ("0012_resume", include_str!("migrations/0012_resume.sql")),
+    ("0013_triage", include_str!("migrations/0013_triage.sql")),
 ];
 
 /// The schema version this binary writes.
@@ -132,6 +133,10 @@ mod tests {
             (
                 "0012_resume",
                 "2cc8161e10d5cf29a7451ba85787b1525ada6ae9b3f897401be733c52ee440c5",
+            ),
+            (
+                "0013_triage",
+                "2bbe75390eb2482b4d4d6dc42358b3e81e2b982189d440a3b3bcdde004c268d6",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

@@ -15,6 +15,7 @@ pub mod runs;
 pub mod settings;
 pub mod spool;
 pub mod tree;
+pub mod triage;
 mod vocab;
 
 use std::path::{Path, PathBuf};

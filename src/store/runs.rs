@@ -22,6 +22,14 @@ pub enum RunError {
     NotFound { agent: String, session_id: String },
     #[error("not found: no run {0:?}")]
     UnknownRun(String),
+    #[error(
+        "conflict: run {run_id} has no pending triage attempt {attempt:?} (its triage status is {status})"
+    )]
+    TriageConflict {
+        run_id: String,
+        attempt: String,
+        status: String,
+    },
     #[error("params-conflict: run {run_id} was opened with {stored}; this open asks for {asked}")]
     ParamsConflict {
         run_id: String,
@@ -294,11 +302,14 @@ impl Store {
         Ok((run, outcome))
     }
 
+    /// Moves the lease (or resurrects the run), sets the excerpt when one
+    /// is given, and with `turn` counts one more Stop (the triage debounce).
     pub fn heartbeat_run(
         &mut self,
         agent: &str,
         session_id: &str,
         excerpt: Option<&str>,
+        turn: bool,
         now: Millis,
         lease_ms: i64,
     ) -> Result<(Run, Outcome)> {
@@ -310,6 +321,12 @@ impl Store {
         match outcome {
             Outcome::Heartbeat => touch(&tx, &run.run_id, now)?,
             _ => revive(&tx, &run.run_id, now)?,
+        }
+        if turn {
+            tx.prepare_cached(
+                "UPDATE agent_sessions SET stop_turns = stop_turns + 1 WHERE run_id = ?1",
+            )?
+            .execute([&run.run_id])?;
         }
         if let Some(e) = excerpt {
             tx.prepare_cached(

@@ -6,6 +6,7 @@ use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 
 use crate::continuity::memory::{CommitmentStatus, Demand, EventKind, Kind, MemoryStatus};
+use crate::continuity::triage::TriageStatus;
 
 macro_rules! sql_text {
     ($($t:ty),+) => {$(
@@ -23,7 +24,14 @@ macro_rules! sql_text {
     )+};
 }
 
-sql_text!(Kind, MemoryStatus, CommitmentStatus, EventKind, Demand);
+sql_text!(
+    Kind,
+    MemoryStatus,
+    CommitmentStatus,
+    EventKind,
+    Demand,
+    TriageStatus
+);
 
 #[cfg(test)]
 mod tests {

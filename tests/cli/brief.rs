@@ -188,13 +188,13 @@ const GOLDEN: &str = "<sessionkit-briefing project=\"shop\">
 - Migration: Status: in_progress moving orders to postgres
 
 ### Overdue commitments
-- Ship v2 (open, due 2026-03-05): Ship the v2 API
+- [{Ship v2}] Ship v2 (open, due 2026-03-05): Ship the v2 API
 
 ### Open commitments
-- Write docs (open, due 2026-03-20): Write the migration docs
+- [{Write docs}] Write docs (open, due 2026-03-20): Write the migration docs
 
 ### Blockers
-- CI red: CI is red on main
+- [{CI red}] CI red: CI is red on main
 
 ### Recent findings
 - Slow query: the orders list does a full scan
@@ -211,9 +211,42 @@ const GOLDEN: &str = "<sessionkit-briefing project=\"shop\">
 ### Stale (not updated in 30 days)
 - Legacy: The legacy API lives in /v1
 
-Search with `sessionkit recall WORDS`; read one with `sessionkit memory show ID`.
+Search with `sessionkit recall WORDS`; read one with `sessionkit memory show ID`; `sessionkit resolve ID` when a listed commitment is done.
 </sessionkit-briefing>
 ";
+
+/// The briefing's id of each commitment and blocker: the shortest prefix of
+/// its id, at least 8 characters, no other memory's id shares (issue 18).
+fn golden(env: &Env) -> String {
+    let (_, out, _) = at(env, NOW, &["memories", "--all", "--format", "jsonl"]);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| r["memory_id"].as_str().unwrap())
+        .collect();
+    let mut text = GOLDEN.to_string();
+    for r in &rows {
+        let id = r["memory_id"].as_str().unwrap();
+        let shared = ids
+            .iter()
+            .filter(|o| **o != id)
+            .map(|o| {
+                o.bytes()
+                    .zip(id.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
+        let short = &id[..(shared + 1).max(8)];
+        text = text.replace(&format!("{{{}}}", r["topic"].as_str().unwrap()), short);
+    }
+    assert!(!text.contains("[{"), "every placeholder filled: {text}");
+    text
+}
 
 #[test]
 fn the_briefing_text_is_exact() {
@@ -221,10 +254,18 @@ fn the_briefing_text_is_exact() {
     seed(&env);
     let (code, out, err) = at(&env, NOW, &["brief", "--project", "shop"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, GOLDEN);
+    let golden = golden(&env);
+    assert_eq!(out, golden);
     // Piped or not, the default is the text a hook injects.
     let (_, again, _) = at(&env, NOW, &["brief", "--project", "shop", "--quiet"]);
-    assert_eq!(again, GOLDEN);
+    assert_eq!(again, golden);
+    // The id a commitment line shows is one `resolve` takes.
+    let line = out.lines().find(|l| l.contains("Write docs")).unwrap();
+    let short = &line[3..line.find(']').unwrap()];
+    let (code, _, err) = at(&env, NOW, &["resolve", short]);
+    assert_eq!(code, 0, "{err}");
+    let (_, after, _) = at(&env, NOW, &["brief", "--project", "shop"]);
+    assert!(!after.contains("Write docs"), "{after}");
 }
 
 /// `brief --format json` holds its contract (issue 17): valid against
@@ -672,7 +713,7 @@ fn session_start_envelopes_per_harness() {
         let (body, run_line) = ctx.split_once("</sessionkit-briefing>\n").unwrap();
         assert_eq!(
             format!("{body}</sessionkit-briefing>\n"),
-            GOLDEN,
+            golden(&env),
             "{harness}"
         );
         let prefix = match harness {

@@ -26,7 +26,7 @@ fn layer_of(path: &[&str]) -> Layer {
     match path {
         ["store", ..] => Layer::Store,
         ["ingest" | "settings" | "project", ..] => Layer::Services,
-        ["hooks", "receive" | "session", ..] => Layer::Services,
+        ["hooks", "receive" | "session" | "stop", ..] => Layer::Services,
         ["continuity", "brief", ..] => Layer::Services,
         ["output", ..] => Layer::Output,
         ["commands" | "cli", ..] | ["lib" | "main"] => Layer::Commands,

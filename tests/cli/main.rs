@@ -19,3 +19,4 @@ mod soak;
 mod spool;
 mod status;
 mod tree;
+mod triage;

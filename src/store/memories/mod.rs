@@ -215,6 +215,36 @@ impl Store {
         }
     }
 
+    /// The shortest prefix of `id` (at least `min` characters) that no
+    /// other memory's id shares: what a briefing shows, so `resolve` can
+    /// take it. Two index probes: the ids just before and after it.
+    pub fn short_id(&self, id: &str, min: usize) -> Result<String> {
+        let near = |sql: &str| -> Result<Option<String>> {
+            Ok(self
+                .conn
+                .prepare_cached(sql)?
+                .query_row([id], |r| r.get(0))
+                .optional()?)
+        };
+        let before = near(
+            "SELECT memory_id FROM memories WHERE memory_id < ?1 ORDER BY memory_id DESC LIMIT 1",
+        )?;
+        let after =
+            near("SELECT memory_id FROM memories WHERE memory_id > ?1 ORDER BY memory_id LIMIT 1")?;
+        let shared = |other: Option<String>| {
+            other.map_or(0, |o| {
+                o.bytes()
+                    .zip(id.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+        };
+        let len = (shared(before).max(shared(after)) + 1)
+            .max(min)
+            .min(id.len());
+        Ok(id[..len].to_string())
+    }
+
     pub fn memory(&self, id: &str) -> Result<Memory> {
         get_memory(&self.conn, id)?.ok_or_else(|| MemoryError::NotFound(id.to_string()).into())
     }
