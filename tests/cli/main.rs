@@ -13,6 +13,7 @@ mod layers;
 mod memory;
 mod negative;
 mod reports;
+mod rig;
 mod runs;
 mod schema;
 mod soak;
