@@ -236,8 +236,18 @@ fn complete_lands_by_what_arrived_since_the_begin() {
         "{err}"
     );
     assert_eq!(row(&env, "s2"), before);
-    // C1: one event since the begin: completed.
-    write(&env, &t(1, 20), &run, 2);
+    // C1: one event since the begin: completed. C3: with it, an event
+    // whose id sorts before every stamped one (a write that committed
+    // late): the watermark is a set, so it counts too.
+    let memory = write(&env, &t(1, 20), &run, 2);
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.execute(
+        "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, created_at)
+         VALUES ('00000000-0000-7000-8000-000000000000', ?1, 'revise', 'cli', ?2, 0)",
+        [&memory, &run],
+    )
+    .unwrap();
+    drop(c);
     let (code, out, err) = complete(&env, &t(1, 30), "claude-code", "s2", &a);
     assert_eq!(code, 0, "{err}");
     let c: Value = serde_json::from_str(&out).unwrap();
@@ -248,7 +258,7 @@ fn complete_lands_by_what_arrived_since_the_begin() {
             c["since_begin_count"].as_u64(),
             c["truncated"].as_bool()
         ),
-        (Some("completed"), Some(2), Some(1), Some(false))
+        (Some("completed"), Some(3), Some(2), Some(false))
     );
     let r = row(&env, "s2");
     assert_eq!(r["watermark"], json!(event_ids(&env, &run)));
