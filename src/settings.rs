@@ -202,16 +202,31 @@ pub fn choice(store: &Store, key: &str) -> Result<String> {
 
 /// The value in force: environment, else database, else default.
 pub fn effective(store: &Store, s: &Setting) -> Result<(String, Source)> {
+    effective_by(s, || store.setting(s.key))
+}
+
+/// `effective`, the stored value read by `stored`.
+fn effective_by(
+    s: &Setting,
+    stored: impl FnOnce() -> Result<Option<String>>,
+) -> Result<(String, Source)> {
     if let Ok(v) = std::env::var(s.env)
         && !v.trim().is_empty()
     {
         let v = validate(s, &v).map_err(|e| anyhow::anyhow!("{}: {e:#}", s.env))?;
         return Ok((v, Source::Environment));
     }
-    if let Some(v) = store.setting(s.key)? {
+    if let Some(v) = stored()? {
         return Ok((v, Source::Database));
     }
     Ok((s.default.to_string(), Source::Default))
+}
+
+/// `hours_ms` inside a write transaction (a hook's own).
+pub fn hours_ms_in(conn: &rusqlite::Connection, key: &str) -> Result<i64> {
+    let s = lookup(key)?;
+    let (v, _) = effective_by(s, || crate::store::settings::setting_in(conn, key))?;
+    Ok(i64::try_from(v.parse::<u64>()?)?.saturating_mul(3_600_000))
 }
 
 /// Whether an on/off setting is on (`on` or `1`).

@@ -238,7 +238,19 @@ fn store_event(
     by: Instant,
     log: Option<&Path>,
 ) -> Result<Option<Store>> {
-    match deliver(db, ev, a.delivery_id.as_deref(), now, by)? {
+    store_event_then(db, ev, a, (now, by), log, |_| Ok(()))
+}
+
+/// `store_event`, with `then` run in the event's own write transaction.
+fn store_event_then(
+    db: &Path,
+    ev: &HookEvent,
+    a: &EventArgs,
+    (now, by): (Millis, Instant),
+    log: Option<&Path>,
+    then: impl Fn(&rusqlite::Transaction<'_>) -> Result<()>,
+) -> Result<Option<Store>> {
+    match deliver(db, ev, a.delivery_id.as_deref(), now, by, then)? {
         Delivered::Stored(store) => Ok(Some(*store)),
         Delivered::Spooled(why) => {
             say(
@@ -333,38 +345,47 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     }
 }
 
-/// `hook stop`: record, heartbeat (counting the turn), then the nudge's
-/// handshake when it is on.
+/// `hook stop`: record and heartbeat (counting the turn) in one write
+/// transaction, then the nudge's handshake when it is on.
 fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let by = deadline();
     let (Some(ev), _) = receive(a, Some("Stop"), log)? else {
         return Ok(());
     };
     let now = crate::clock::now();
-    let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
-        return Ok(());
-    };
-    // A failed turn is recorded (its status is `error`) and nothing more.
-    if ev.kind == crate::hooks::Kind::StopFailure {
-        return Ok(());
-    }
     let env = |k: &str| std::env::var(k).ok();
     let cwd = session::cwd_of(Some(&ev), env);
-    if session::suppressed(Some(&ev), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
-        return Ok(());
-    }
-    let Some(sid) = ev.session_id.as_deref() else {
-        return Ok(());
-    };
+    // A failed turn is recorded (its status is `error`) and nothing more;
+    // a subagent's or a secondary worktree's Stop is only recorded.
+    let sid = ev.session_id.as_deref().filter(|_| {
+        ev.kind != crate::hooks::Kind::StopFailure
+            && !session::suppressed(Some(&ev), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref())
+    });
     let agent = ev.harness.as_str();
-    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let excerpt = ["last_assistant_message", "prompt_response"]
         .iter()
         .find_map(|k| ev.payload.get(*k).and_then(serde_json::Value::as_str))
         .map(crate::continuity::runs::excerpt);
-    match store.heartbeat_run(agent, sid, excerpt.as_deref(), true, now, lease) {
-        Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => return Ok(()),
-        other => other?,
+    let beat = std::cell::Cell::new(None);
+    let heartbeat = |tx: &rusqlite::Transaction<'_>| -> Result<()> {
+        let Some(sid) = sid else {
+            return Ok(());
+        };
+        let lease = crate::settings::hours_ms_in(tx, "lease.hours")?;
+        match crate::store::runs::heartbeat_in(tx, agent, sid, excerpt.as_deref(), true, now, lease)
+        {
+            Ok(_) => beat.set(Some(lease)),
+            // Stop never opens a run.
+            Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => {}
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    };
+    let Some(mut store) = store_event_then(&db?, &ev, a, (now, by), log, heartbeat)? else {
+        return Ok(());
+    };
+    let (Some(sid), Some(lease)) = (sid, beat.get()) else {
+        return Ok(());
     };
     if !crate::settings::enabled(&store, "nudge.enabled")? {
         return Ok(());

@@ -43,21 +43,24 @@ pub enum Delivered {
 }
 
 /// Records `ev` in the database at `db` before `deadline` (draining the
-/// spool first, so spooled events keep their order), retrying lock errors;
-/// when that fails, appends it to the spool. Fails only when the spool
-/// cannot be written either: then the event is lost, and the error says so.
+/// spool first, so spooled events keep their order), retrying lock errors,
+/// and runs `then` in the event's own write transaction (what the hook
+/// writes besides); when that fails, appends the event to the spool (and
+/// `then` does not run). Fails only when the spool cannot be written
+/// either: then the event is lost, and the error says so.
 pub fn deliver(
     db: &Path,
     ev: &HookEvent,
     delivery_id: Option<&str>,
     now: Millis,
     deadline: Instant,
+    then: impl Fn(&rusqlite::Transaction<'_>) -> Result<()>,
 ) -> Result<Delivered> {
     with_row(ev, delivery_id, now, |row| {
         let stored = retry_busy(deadline, |left| {
             let mut store = Store::open_waiting(db, left)?;
             store.drain_spool()?;
-            store.record_event(row)?;
+            store.record_event_then(row, &then)?;
             Ok(store)
         });
         match stored {

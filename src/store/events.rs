@@ -217,11 +217,19 @@ impl Store {
     /// Stores one hook delivery and applies its status, in one `BEGIN
     /// IMMEDIATE` transaction, so concurrent hook processes serialize and the
     /// duplicate check sees every committed delivery.
-    pub fn record_event(&mut self, ev: &NewEvent<'_>) -> Result<Recorded> {
+    /// `record_event`, then `then` in the same transaction (what a hook
+    /// writes besides its event: `hook stop`'s heartbeat), so a hook costs
+    /// one write transaction.
+    pub fn record_event_then(
+        &mut self,
+        ev: &NewEvent<'_>,
+        then: impl FnOnce(&Transaction<'_>) -> Result<()>,
+    ) -> Result<Recorded> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let recorded = record_in(&tx, ev)?;
+        then(&tx)?;
         tx.commit()?;
         Ok(recorded)
     }

@@ -137,6 +137,37 @@ pub struct OpenRequest {
     pub briefed: Option<String>,
 }
 
+/// `Store::heartbeat_run` inside the caller's write transaction (`hook
+/// stop` records its event and heartbeats in one).
+pub(crate) fn heartbeat_in(
+    tx: &Transaction<'_>,
+    agent: &str,
+    session_id: &str,
+    excerpt: Option<&str>,
+    turn: bool,
+    now: Millis,
+    lease_ms: i64,
+) -> Result<(Run, Outcome)> {
+    let run = existing(tx, agent, session_id)?;
+    let outcome = runs::heartbeat_outcome(run.state(now, lease_ms));
+    match outcome {
+        Outcome::Heartbeat => touch(tx, &run.run_id, now)?,
+        _ => revive(tx, &run.run_id, now)?,
+    }
+    if turn {
+        tx.prepare_cached(
+            "UPDATE agent_sessions SET stop_turns = stop_turns + 1 WHERE run_id = ?1",
+        )?
+        .execute([&run.run_id])?;
+    }
+    if let Some(e) = excerpt {
+        tx.prepare_cached("UPDATE agent_sessions SET last_message_excerpt = ?2 WHERE run_id = ?1")?
+            .execute(params![run.run_id, e])?;
+    }
+    let run = by_id(tx, &run.run_id)?.expect("read above");
+    Ok((run, outcome))
+}
+
 /// Rule 1, the lease floor: last_seen_at only moves forward.
 fn touch(tx: &Transaction<'_>, run_id: &str, now: Millis) -> Result<()> {
     tx.prepare_cached(
@@ -316,27 +347,9 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let run = existing(&tx, agent, session_id)?;
-        let outcome = runs::heartbeat_outcome(run.state(now, lease_ms));
-        match outcome {
-            Outcome::Heartbeat => touch(&tx, &run.run_id, now)?,
-            _ => revive(&tx, &run.run_id, now)?,
-        }
-        if turn {
-            tx.prepare_cached(
-                "UPDATE agent_sessions SET stop_turns = stop_turns + 1 WHERE run_id = ?1",
-            )?
-            .execute([&run.run_id])?;
-        }
-        if let Some(e) = excerpt {
-            tx.prepare_cached(
-                "UPDATE agent_sessions SET last_message_excerpt = ?2 WHERE run_id = ?1",
-            )?
-            .execute(params![run.run_id, e])?;
-        }
-        let run = by_id(&tx, &run.run_id)?.expect("read above");
+        let done = heartbeat_in(&tx, agent, session_id, excerpt, turn, now, lease_ms)?;
         tx.commit()?;
-        Ok((run, outcome))
+        Ok(done)
     }
 
     /// An explicit close; never moves last_seen_at; a second close reports

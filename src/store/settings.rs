@@ -6,14 +6,17 @@ use rusqlite::{OptionalExtension, params};
 use super::Store;
 use crate::clock::Millis;
 
+/// A stored setting, read on any connection (a transaction included).
+pub fn setting_in(conn: &rusqlite::Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT value FROM settings WHERE key = ?1")?
+        .query_row([key], |r| r.get(0))
+        .optional()?)
+}
+
 impl Store {
     pub fn setting(&self, key: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
-                r.get(0)
-            })
-            .optional()?)
+        setting_in(&self.conn, key)
     }
 
     pub fn set_setting(&self, key: &str, value: &str, now: Millis) -> Result<()> {
