@@ -387,7 +387,9 @@ fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let (Some(sid), Some(lease)) = (sid, beat.get()) else {
         return Ok(());
     };
-    if !crate::settings::enabled(&store, "nudge.enabled")? {
+    if !crate::settings::enabled(&store, "nudge.enabled")?
+        || crate::continuity::triage::quiet_turn(store.turn_start_source(sid)?.as_deref())
+    {
         return Ok(());
     }
     let max_bytes =

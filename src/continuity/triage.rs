@@ -91,6 +91,15 @@ pub fn entry(i: EntryInput) -> Result<(), Decline> {
     }
 }
 
+/// DESIGN.md Decision 14: the nudge never fires on the turn that a
+/// `compact` or `resume` start began (a summarized context, or a
+/// conversation carried on with nothing new done yet). `start` is the
+/// source of the SessionStart this turn followed, when no other turn ended
+/// since it.
+pub fn quiet_turn(start: Option<&str>) -> bool {
+    matches!(start, Some("compact" | "resume"))
+}
+
 /// Where a complete lands (study D3): overflowed when the run's events pass
 /// the ceiling, completed when events arrived since the begin, expired
 /// when none did.
@@ -233,6 +242,12 @@ mod tests {
         assert_eq!(completed_status(1, false), TriageStatus::Completed);
         assert_eq!(completed_status(0, false), TriageStatus::Expired);
         assert_eq!(completed_status(2, true), TriageStatus::Overflowed);
+    }
+
+    #[test]
+    fn the_turn_a_compaction_or_resume_began_is_not_nudged() {
+        assert!(quiet_turn(Some("compact")) && quiet_turn(Some("resume")));
+        assert!(!quiet_turn(Some("startup")) && !quiet_turn(Some("clear")) && !quiet_turn(None));
     }
 
     #[test]

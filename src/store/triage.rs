@@ -309,3 +309,29 @@ impl Store {
         })
     }
 }
+
+impl Store {
+    /// The source of the SessionStart the session's latest turn followed,
+    /// when no other turn ended since it: read back from the session's hook
+    /// events, newest first, past the Stop just recorded.
+    pub fn turn_start_source(&self, session_id: &str) -> Result<Option<String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT event, json_extract(payload, '$.source') FROM events_raw
+             WHERE session_id = ?1 ORDER BY id DESC LIMIT 500",
+        )?;
+        let mut rows = stmt.query([session_id])?;
+        let mut newest = true;
+        while let Some(r) = rows.next()? {
+            let kind = crate::hooks::Kind::of(&r.get::<_, String>(0)?);
+            if std::mem::take(&mut newest) && kind == crate::hooks::Kind::Stop {
+                continue;
+            }
+            match kind {
+                crate::hooks::Kind::SessionStart => return Ok(r.get(1).ok().flatten()),
+                crate::hooks::Kind::Stop => return Ok(None),
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+}

@@ -773,3 +773,49 @@ fn the_debrief_prompt_lists_only_the_runs_open_briefed_commitments() {
         &[b, c, d],
     );
 }
+
+/// DESIGN.md Decision 14: the turn a `compact` or `resume` start began is
+/// never nudged; the next one may be.
+#[test]
+fn the_turn_after_a_compaction_or_resume_is_not_nudged() {
+    let env = Env::new();
+    for (n, source) in ["compact", "resume"].iter().enumerate() {
+        let sid = format!("q{n}");
+        let start = |now: &str, source: &str| {
+            let p = json!({"hook_event_name": "SessionStart", "session_id": sid, "cwd": "/w", "source": source});
+            let (code, _, err) = sk(
+                &env,
+                now,
+                &["hook", "session-start", "--harness", "claude-code"],
+                &p.to_string(),
+                &[],
+            );
+            assert_eq!(code, 0, "{err}");
+        };
+        start(&t(0, 0), "startup");
+        let run = row_run(&env, &sid);
+        write(&env, &t(0, 10), &run, 1);
+        start(&t(1, 0), source);
+        assert_eq!(
+            stop(&env, &t(2, 0), "claude-code", &sid, false, true).0,
+            "",
+            "{source}: quiet turn"
+        );
+        assert!(
+            !stop(&env, &t(3, 0), "claude-code", &sid, false, true)
+                .0
+                .is_empty(),
+            "{source}: the next turn is nudged"
+        );
+    }
+}
+
+fn row_run(env: &Env, sid: &str) -> String {
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.query_row(
+        "SELECT run_id FROM agent_sessions WHERE session_id = ?1",
+        [sid],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
