@@ -70,6 +70,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "rank the briefing index by demand as well as recency: auto (once a project has the history), on, off",
     },
     Setting {
+        key: "closer.enabled",
+        env: "SESSIONKIT_CLOSER",
+        default: "off",
+        kind: Kind::Choice(&["off", "on", "0", "1"]),
+        about: "let `sweep` resolve the commitments a finished run completed (the evidence judge: only on a quoted sentence of the run's own words), reversibly with `unresolve`: on (or 1), off (or 0)",
+    },
+    Setting {
         key: "ingest.bulk_bytes",
         env: "SESSIONKIT_BULK_BYTES",
         default: "67108864",

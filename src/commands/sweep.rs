@@ -2,8 +2,9 @@
 //! The watchdog: a working or waiting agent whose last evidence is older than
 //! `watchdog.minutes` becomes unknown. The lease sweep: a run silent for
 //! longer than `lease.hours` plus `sweep.grace_minutes` is closed (an
-//! implicit close; a heartbeat or a write brings it back). The closer comes
-//! later.
+//! implicit close; a heartbeat or a write brings it back). The closer
+//! (setting closer.enabled): each finished run's briefed commitments its
+//! own last words state done are resolved, with the words as evidence.
 
 use anyhow::Result;
 
@@ -31,6 +32,8 @@ const COLUMNS: &[Column] = &[
     col("from", "from"),
     col("to", "to"),
     col("evidence_at", "last evidence"),
+    col("memory_id", "memory"),
+    col("evidence", "evidence"),
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
@@ -42,7 +45,17 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let grace = crate::settings::minutes_ms(&store, "sweep.grace_minutes")?;
     let leases = store.sweep_leases(now, lease, grace, args.dry_run)?;
-    let changed = changes.len() + leases.len();
+    // The closer (issue 19), after the lease sweep so runs it just closed
+    // are looked at in the same pass.
+    let closed = if crate::settings::enabled(&store, "closer.enabled")? {
+        crate::continuity::close::batch(&mut store, now, args.dry_run)?.closed
+    } else {
+        ctx.out.note(
+            "the closer is off (closer.enabled): finished runs' commitments are left as they are",
+        );
+        Vec::new()
+    };
+    let changed = changes.len() + leases.len() + closed.len();
     // Streamed: a first sweep after an import can move tens of thousands.
     let record = |c: SweepChange| serde_json::to_value(c).expect("a record is JSON");
     let watchdog_rows = changes.iter().map(|t| {
@@ -68,8 +81,19 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             to: "closed-implicit".into(),
         })
     });
+    let closer_rows = closed.iter().map(|c| {
+        record(SweepChange::Resolve {
+            agent: c.agent.clone(),
+            dry_run: args.dry_run,
+            evidence: c.evidence.clone(),
+            memory_id: c.memory_id.clone(),
+            run_id: c.run_id.clone(),
+            schema: SWEEP_SCHEMA.to_string(),
+            session_id: c.session_id.clone(),
+        })
+    });
     ctx.out
-        .records_iter(COLUMNS, watchdog_rows.chain(lease_rows))?;
+        .records_iter(COLUMNS, watchdog_rows.chain(lease_rows).chain(closer_rows))?;
     Ok(if args.dry_run && changed > 0 {
         Exit::Found
     } else {

@@ -4,6 +4,8 @@
 
 pub mod brief;
 pub mod briefing;
+pub mod close;
+pub mod closer;
 pub mod debrief;
 pub mod memory;
 pub mod runs;

@@ -311,6 +311,20 @@ pub enum SweepChange {
         /// Always `closed-implicit`.
         to: String,
     },
+    /// The closer resolved a commitment a finished run completed.
+    Resolve {
+        /// The harness of the run.
+        agent: String,
+        dry_run: bool,
+        /// The sentence of the run's own words that states it done.
+        evidence: String,
+        /// The commitment (`sessionkit unresolve ID` undoes it).
+        memory_id: String,
+        run_id: String,
+        /// The contract and its version: `sessionkit.sweep/1`.
+        schema: String,
+        session_id: String,
+    },
 }
 
 /// The name and version of `prune --json`'s contract.

@@ -34,6 +34,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ),
     ("0012_resume", include_str!("migrations/0012_resume.sql")),
     ("0013_triage", include_str!("migrations/0013_triage.sql")),
+    (
+        "0014_closer_actor",
+        include_str!("migrations/0014_closer_actor.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -137,6 +141,10 @@ mod tests {
             (
                 "0013_triage",
                 "2bbe75390eb2482b4d4d6dc42358b3e81e2b982189d440a3b3bcdde004c268d6",
+            ),
+            (
+                "0014_closer_actor",
+                "d03691c0eef232bddbf4be68e66cc1b8ee6a660896d54d47aa86424c997d08b5",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

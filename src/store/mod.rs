@@ -2,6 +2,7 @@
 //! `user_version`, and typed queries per table. Only this module writes SQL.
 
 pub mod briefing;
+pub mod closer;
 pub mod costs;
 mod delta;
 pub mod events;

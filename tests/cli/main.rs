@@ -3,6 +3,7 @@
 
 mod admin;
 mod brief;
+mod closer;
 mod common;
 mod corpora;
 mod cost;

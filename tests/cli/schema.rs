@@ -311,6 +311,21 @@ fn ingest_summary_is_valid_against_its_schema_and_prints_every_field_it_names() 
 fn sweep_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
+    // A commitment the run was briefed and its last words say it finished:
+    // the closer's row (issue 19).
+    let c = env.json(&[
+        "remember",
+        "--kind",
+        "commitment",
+        "--topic",
+        "Release notes",
+        "--content",
+        "Write them",
+        "--project",
+        "shop",
+    ]);
+    let id = c["memory_id"].as_str().unwrap();
+    let briefed = format!(r#"[{{"id":"{id}","topic":"Release notes","status":"open"}}]"#);
     let opened = env.json(&[
         "session",
         "open",
@@ -322,8 +337,21 @@ fn sweep_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
         "startup",
         "--project",
         "shop",
+        "--briefed",
+        &briefed,
     ]);
     assert!(opened["run_id"].is_string());
+    env.json(&[
+        "session",
+        "heartbeat",
+        "--agent",
+        "claude-code",
+        "--session-id",
+        "s-1",
+        "--excerpt",
+        "The release notes are done.",
+    ]);
+    env.json(&["config", "set", "closer.enabled", "on"]);
     // A month later: the fixtures' live agents are silent past the watchdog
     // window, and the run past its lease.
     let out = env
@@ -336,7 +364,7 @@ fn sweep_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = rows.as_array().unwrap();
     let actions: BTreeSet<&str> = rows.iter().map(|r| r["action"].as_str().unwrap()).collect();
-    assert_eq!(actions, BTreeSet::from(["lease", "watchdog"]));
+    assert_eq!(actions, BTreeSet::from(["lease", "resolve", "watchdog"]));
     holds_contract(&env, "sweep", "SweepChange", "sessionkit.sweep/1", rows);
 }
 

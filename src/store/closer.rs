@@ -1,0 +1,215 @@
+//! The closer's rows (study b, c rules 3-7, h "Closer"): candidates, the
+//! claim (a compare-and-set on the attempt token fenced at the activation
+//! epoch), the resolves (each fenced again, written with the run id
+//! directly so they never resurrect it), the finish and the backoff. Each
+//! step is one `BEGIN IMMEDIATE` transaction; the rules are
+//! `continuity::closer`'s.
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+
+use super::Store;
+use super::memories::new_id;
+use super::triage::{untriaged, visible};
+use crate::clock::Millis;
+use crate::continuity::closer;
+use crate::continuity::triage::TriageStatus;
+
+/// A finished run the closer may look at.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub run_id: String,
+    pub agent: String,
+    pub session_id: String,
+    pub epoch: i64,
+    /// The attempt token it was read with (the claim's compare).
+    pub attempt_id: Option<String>,
+    pub status: TriageStatus,
+    /// The briefed memories (JSON `[{id, topic, status}]`).
+    pub briefed: String,
+    pub excerpt: Option<String>,
+}
+
+/// What one resolve did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolve {
+    Resolved,
+    /// Not an open or waiting live commitment any more (re-read).
+    Skipped,
+    /// The run came back to life, or another closer claimed it.
+    Fenced,
+}
+
+/// Whether the run is still as claimed: same epoch, same token, closed.
+fn fenced(tx: &Transaction<'_>, run_id: &str, epoch: i64, token: &str) -> Result<bool> {
+    let ok: Option<i64> = tx
+        .prepare_cached(
+            "SELECT 1 FROM agent_sessions WHERE run_id = ?1 AND activation_epoch = ?2
+               AND triage_attempt_id = ?3 AND closed_at IS NOT NULL",
+        )?
+        .query_row(params![run_id, epoch, token], |r| r.get(0))
+        .optional()?;
+    Ok(ok.is_none())
+}
+
+impl Store {
+    /// Closed runs, oldest closed first, that rule 4 makes eligible and
+    /// whose backoff is due; at most `limit`.
+    pub fn closer_candidates(&self, now: Millis, limit: usize) -> Result<Vec<Candidate>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT run_id, agent, session_id, activation_epoch, triage_attempt_id, triage_status,
+               briefed_memories, last_message_excerpt, needs_look, last_triaged_event_ids
+             FROM agent_sessions
+             WHERE closed_at IS NOT NULL AND triage_status <> 'overflowed'
+               AND (triage_status <> 'completed' OR needs_look)
+               AND (closer_next_attempt_at IS NULL OR closer_next_attempt_at <= ?1)
+             ORDER BY closed_at, run_id",
+        )?;
+        let mut rows = stmt.query([now])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let c = Candidate {
+                run_id: r.get(0)?,
+                agent: r.get(1)?,
+                session_id: r.get(2)?,
+                epoch: r.get(3)?,
+                attempt_id: r.get(4)?,
+                status: r.get(5)?,
+                briefed: r.get(6)?,
+                excerpt: r.get(7)?,
+            };
+            let needs_look: bool = r.get(8)?;
+            let watermark: String = r.get(9)?;
+            let fresh = c.status != TriageStatus::Completed
+                || untriaged(&self.conn, &c.run_id, &watermark)?;
+            if closer::eligible(c.status, needs_look, fresh) {
+                out.push(c);
+                if out.len() == limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Claims `c` with a new token: compare-and-set on the token it was read
+    /// with, fenced at its epoch; a pending interactive attempt retires to
+    /// `expired` in the claim. `None` when another writer got there first.
+    pub fn closer_claim(&mut self, c: &Candidate, now: Millis) -> Result<Option<String>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let token = new_id(now);
+        let changed = tx
+            .prepare_cached(
+                "UPDATE agent_sessions SET triage_attempt_id = ?4,
+                   triage_status = CASE triage_status WHEN 'pending' THEN 'expired' ELSE triage_status END
+                 WHERE run_id = ?1 AND activation_epoch = ?2 AND triage_attempt_id IS ?3
+                   AND closed_at IS NOT NULL
+                   AND triage_status IN ('idle', 'pending', 'expired', 'completed')",
+            )?
+            .execute(params![c.run_id, c.epoch, c.attempt_id, token])?;
+        tx.commit()?;
+        Ok((changed == 1).then_some(token))
+    }
+
+    /// Resolves one commitment for a claimed run, with `evidence` in its
+    /// audit event (actor `closer`, the run id stamped directly: never the
+    /// attach path, which would resurrect the run). Fenced on the claim; a
+    /// live re-read first.
+    pub fn closer_resolve(
+        &mut self,
+        c: &Candidate,
+        token: &str,
+        memory_id: &str,
+        evidence: &str,
+        now: Millis,
+    ) -> Result<Resolve> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if fenced(&tx, &c.run_id, c.epoch, token)? {
+            return Ok(Resolve::Fenced);
+        }
+        let open: Option<i64> = tx
+            .prepare_cached(
+                "SELECT 1 FROM commitments c JOIN memories m ON m.memory_id = c.memory_id
+                 WHERE c.memory_id = ?1 AND m.valid_to IS NULL AND c.status IN ('open', 'waiting')",
+            )?
+            .query_row([memory_id], |r| r.get(0))
+            .optional()?;
+        if open.is_none() {
+            return Ok(Resolve::Skipped);
+        }
+        tx.prepare_cached(
+            "UPDATE commitments SET status = 'resolved', resolved_at = ?2, updated_at = ?2 WHERE memory_id = ?1",
+        )?
+        .execute(params![memory_id, now])?;
+        let reason: String = evidence.chars().take(500).collect();
+        tx.prepare_cached(
+            "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, reason, created_at)
+             VALUES (?1, ?2, 'resolve', 'closer', ?3, ?4, ?5)",
+        )?
+        .execute(params![new_id(now), memory_id, c.run_id, format!("closer evidence: {reason}"), now])?;
+        tx.commit()?;
+        Ok(Resolve::Resolved)
+    }
+
+    /// Finishes a claimed run (fenced): completed, or overflowed past the
+    /// event ceiling; the watermark becomes every visible id; the excerpt is
+    /// cleared unless overflowed; the backoff resets; needs_look is
+    /// recomputed. False when fenced.
+    pub fn closer_finish(&mut self, c: &Candidate, token: &str) -> Result<bool> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if fenced(&tx, &c.run_id, c.epoch, token)? {
+            return Ok(false);
+        }
+        let (ids, truncated) = visible(&tx, &c.run_id)?;
+        let status = if truncated {
+            TriageStatus::Overflowed
+        } else {
+            TriageStatus::Completed
+        };
+        tx.prepare_cached(
+            "UPDATE agent_sessions SET triage_status = ?2, last_triaged_event_ids = ?3,
+               last_message_excerpt = CASE WHEN ?4 THEN last_message_excerpt END,
+               closer_failure_count = 0, closer_next_attempt_at = NULL,
+               needs_look = 0
+             WHERE run_id = ?1",
+        )?
+        .execute(params![
+            c.run_id,
+            status.as_str(),
+            serde_json::to_string(&ids)?,
+            truncated
+        ])?;
+        tx.prepare_cached(
+            "UPDATE agent_sessions SET needs_look = EXISTS (SELECT 1 FROM memory_events
+               WHERE session_run_id = ?1 AND event_id NOT IN (SELECT value FROM json_each(last_triaged_event_ids)))
+             WHERE run_id = ?1",
+        )?
+        .execute([&c.run_id])?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// A failed pass: the failure counted, the next attempt backed off.
+    pub fn closer_failed(&mut self, run_id: &str, now: Millis) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let n: i64 = tx.query_row(
+            "SELECT closer_failure_count + 1 FROM agent_sessions WHERE run_id = ?1",
+            [run_id],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "UPDATE agent_sessions SET closer_failure_count = ?2, closer_next_attempt_at = ?3 WHERE run_id = ?1",
+            params![run_id, n, now + closer::backoff_ms(n)],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+}

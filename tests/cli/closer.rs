@@ -1,0 +1,271 @@
+//! The closer in `sweep` (issue 19; reference/study-3ngram-continuity.md h
+//! "Closer"; DESIGN.md Decision 13): the evidence judge resolves a finished
+//! run's briefed commitments only on a sentence of its own words, as actor
+//! `closer`, reversibly, never twice, never on a run that came back.
+
+use serde_json::{Value, json};
+
+use crate::common::*;
+
+fn at(env: &Env, now: &str, args: &[&str]) -> (i32, String, String) {
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_NOW", now)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn ok(env: &Env, now: &str, args: &[&str]) -> String {
+    let (code, out, err) = at(env, now, args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+fn commitment(env: &Env, topic: &str) -> String {
+    let out = ok(
+        env,
+        "2026-03-01T09:00:00Z",
+        &[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            topic,
+            "--content",
+            topic,
+            "--project",
+            "shop",
+            "--format",
+            "json",
+        ],
+    );
+    serde_json::from_str::<Value>(&out).unwrap()["memory_id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A run briefed `ids`, whose last message is `last`, closed.
+fn finished_run(env: &Env, sid: &str, briefed: &[(&str, &str)], last: &str) -> String {
+    let list: Vec<Value> = briefed
+        .iter()
+        .map(|(id, topic)| json!({"id": id, "topic": topic, "status": "open"}))
+        .collect();
+    let list = Value::Array(list).to_string();
+    let out = ok(
+        env,
+        "2026-03-01T10:00:00Z",
+        &[
+            "session",
+            "open",
+            "--agent",
+            "codex",
+            "--session-id",
+            sid,
+            "--source",
+            "startup",
+            "--project",
+            "shop",
+            "--briefed",
+            &list,
+            "--format",
+            "json",
+        ],
+    );
+    let run = serde_json::from_str::<Value>(&out).unwrap()["run_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(
+        env,
+        "2026-03-01T10:30:00Z",
+        &[
+            "session",
+            "heartbeat",
+            "--agent",
+            "codex",
+            "--session-id",
+            sid,
+            "--excerpt",
+            last,
+        ],
+    );
+    ok(
+        env,
+        "2026-03-01T10:31:00Z",
+        &["session", "close", "--agent", "codex", "--session-id", sid],
+    );
+    run
+}
+
+fn status_of(env: &Env, id: &str) -> String {
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.query_row(
+        "SELECT status FROM commitments WHERE memory_id = ?1",
+        [id],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_closer_resolves_only_what_a_finished_run_says_it_finished() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    let docs = commitment(&env, "Migration docs");
+    let run = finished_run(
+        &env,
+        "c1",
+        &[(&parser, "Transcript parser"), (&docs, "Migration docs")],
+        "Summary. The transcript parser is done and merged. I did not get to the migration docs.",
+    );
+    // Off by default: a note, nothing changed.
+    let (code, out, err) = at(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("the closer is off (closer.enabled)"), "{err}");
+    assert_eq!(status_of(&env, &parser), "open");
+    ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["config", "set", "closer.enabled", "on"],
+    );
+    // A dry run says what it would do and does nothing (exit 1: something would change).
+    let (code, dry, _) = at(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--dry-run", "--format", "jsonl"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(dry.lines().count(), 1, "{dry}");
+    assert_eq!(status_of(&env, &parser), "open");
+    let out = ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    let r = &rows[0];
+    assert_eq!(
+        (
+            r["action"].as_str(),
+            r["memory_id"].as_str(),
+            r["run_id"].as_str(),
+            r["evidence"].as_str()
+        ),
+        (
+            Some("resolve"),
+            Some(parser.as_str()),
+            Some(run.as_str()),
+            Some("The transcript parser is done and merged")
+        )
+    );
+    assert_eq!(status_of(&env, &parser), "resolved");
+    assert_eq!(
+        status_of(&env, &docs),
+        "open",
+        "a negated sentence resolves nothing"
+    );
+    // The audit event: actor closer, the run, the evidence.
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let (actor, event_run, reason): (String, String, String) = c
+        .query_row(
+            "SELECT actor, session_run_id, reason FROM memory_events WHERE memory_id = ?1 AND kind = 'resolve'",
+            [&parser],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (actor.as_str(), event_run.as_str()),
+        ("closer", run.as_str())
+    );
+    assert_eq!(
+        reason,
+        "closer evidence: The transcript parser is done and merged"
+    );
+    // The run: completed, never resurrected, excerpt cleared, its events stamped.
+    let (triage, closed, excerpt, epoch): (String, Option<i64>, Option<String>, i64) = c
+        .query_row(
+            "SELECT triage_status, closed_at, last_message_excerpt, activation_epoch FROM agent_sessions WHERE run_id = ?1",
+            [&run],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (triage.as_str(), closed.is_some(), excerpt, epoch),
+        ("completed", true, None, 1)
+    );
+    // Never twice: the next pass finds nothing to do.
+    assert_eq!(
+        ok(
+            &env,
+            "2026-03-01T11:20:00Z",
+            &["sweep", "--format", "jsonl"]
+        ),
+        ""
+    );
+    // Reversible: unresolve reopens it, and the closer leaves it alone after.
+    ok(&env, "2026-03-01T11:30:00Z", &["unresolve", &parser]);
+    assert_eq!(status_of(&env, &parser), "open");
+    assert_eq!(
+        ok(
+            &env,
+            "2026-03-01T11:40:00Z",
+            &["sweep", "--format", "jsonl"]
+        ),
+        ""
+    );
+    assert_eq!(status_of(&env, &parser), "open");
+}
+
+#[test]
+fn a_run_that_came_back_to_life_is_not_closed_out() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    finished_run(
+        &env,
+        "c2",
+        &[(&parser, "Transcript parser")],
+        "The transcript parser is done.",
+    );
+    ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["config", "set", "closer.enabled", "on"],
+    );
+    // A heartbeat resurrects it (epoch 2): no longer closed, not a candidate.
+    ok(
+        &env,
+        "2026-03-01T10:50:00Z",
+        &[
+            "session",
+            "heartbeat",
+            "--agent",
+            "codex",
+            "--session-id",
+            "c2",
+        ],
+    );
+    assert_eq!(
+        ok(
+            &env,
+            "2026-03-01T11:00:00Z",
+            &["sweep", "--format", "jsonl"]
+        ),
+        ""
+    );
+    assert_eq!(status_of(&env, &parser), "open");
+}
