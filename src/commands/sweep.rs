@@ -6,7 +6,7 @@
 //! (setting closer.enabled): each finished run's briefed commitments its
 //! own last words state done are resolved, with the words as evidence.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::Ctx;
 use crate::Exit;
@@ -36,8 +36,29 @@ const COLUMNS: &[Column] = &[
     col("evidence", "evidence"),
 ];
 
+/// The file a sweep holds locked while it runs, beside the database: a
+/// second sweep (two cron lines, a slow pass) exits at once instead of
+/// queueing behind the first.
+fn lock_path(db: &std::path::Path) -> std::path::PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".sweep.lock");
+    std::path::PathBuf::from(name)
+}
+
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut store = ctx.open_writer()?;
+    let path = lock_path(&ctx.db);
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    if let Err(std::fs::TryLockError::WouldBlock) = lock.try_lock() {
+        ctx.out
+            .note("another sweep is running on this database: this one does nothing and exits");
+        return Ok(Exit::Success);
+    }
     let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = crate::clock::now();
     let changes = store.watchdog(now, window, args.dry_run)?;

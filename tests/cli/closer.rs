@@ -269,3 +269,58 @@ fn a_run_that_came_back_to_life_is_not_closed_out() {
     );
     assert_eq!(status_of(&env, &parser), "open");
 }
+
+/// Two sweeps at once: the second exits at once, saying so, changing nothing.
+#[test]
+fn a_second_concurrent_sweep_exits_at_once() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    finished_run(
+        &env,
+        "c3",
+        &[(&parser, "Transcript parser")],
+        "The transcript parser is done.",
+    );
+    ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["config", "set", "closer.enabled", "on"],
+    );
+    let mut lock = env.db().into_os_string();
+    lock.push(".sweep.lock");
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .unwrap();
+    held.try_lock().unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, err) = at(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "at once"
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(
+        err.contains("another sweep is running on this database"),
+        "{err}"
+    );
+    assert_eq!(status_of(&env, &parser), "open");
+    drop(held);
+    assert_eq!(
+        ok(
+            &env,
+            "2026-03-01T11:01:00Z",
+            &["sweep", "--format", "jsonl"]
+        )
+        .lines()
+        .count(),
+        1
+    );
+    assert_eq!(status_of(&env, &parser), "resolved");
+}
