@@ -34,6 +34,9 @@ _sessionkit() {
             sessionkit,cost)
                 cmd="sessionkit__subcmd__cost"
                 ;;
+            sessionkit,eval)
+                cmd="sessionkit__subcmd__eval"
+                ;;
             sessionkit,export)
                 cmd="sessionkit__subcmd__export"
                 ;;
@@ -139,6 +142,18 @@ _sessionkit() {
             sessionkit__subcmd__config__subcmd__help,unset)
                 cmd="sessionkit__subcmd__config__subcmd__help__subcmd__unset"
                 ;;
+            sessionkit__subcmd__eval,closer)
+                cmd="sessionkit__subcmd__eval__subcmd__closer"
+                ;;
+            sessionkit__subcmd__eval,help)
+                cmd="sessionkit__subcmd__eval__subcmd__help"
+                ;;
+            sessionkit__subcmd__eval__subcmd__help,closer)
+                cmd="sessionkit__subcmd__eval__subcmd__help__subcmd__closer"
+                ;;
+            sessionkit__subcmd__eval__subcmd__help,help)
+                cmd="sessionkit__subcmd__eval__subcmd__help__subcmd__help"
+                ;;
             sessionkit__subcmd__help,archive)
                 cmd="sessionkit__subcmd__help__subcmd__archive"
                 ;;
@@ -156,6 +171,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help,cost)
                 cmd="sessionkit__subcmd__help__subcmd__cost"
+                ;;
+            sessionkit__subcmd__help,eval)
+                cmd="sessionkit__subcmd__help__subcmd__eval"
                 ;;
             sessionkit__subcmd__help,export)
                 cmd="sessionkit__subcmd__help__subcmd__export"
@@ -243,6 +261,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help__subcmd__config,unset)
                 cmd="sessionkit__subcmd__help__subcmd__config__subcmd__unset"
+                ;;
+            sessionkit__subcmd__help__subcmd__eval,closer)
+                cmd="sessionkit__subcmd__help__subcmd__eval__subcmd__closer"
                 ;;
             sessionkit__subcmd__help__subcmd__hook,event)
                 cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__event"
@@ -458,7 +479,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -895,6 +916,116 @@ _sessionkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sessionkit__subcmd__eval)
+            opts="-q -h --db --format --json --quiet --no-progress --color --help closer help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__eval__subcmd__closer)
+            opts="-q -h --cases --judge --min-recall --max-spurious --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cases)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --judge)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-recall)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-spurious)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__eval__subcmd__help)
+            opts="closer help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__eval__subcmd__help__subcmd__closer)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__eval__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sessionkit__subcmd__export)
             opts="-q -h --project --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -926,7 +1057,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt config completions man schema help"
+            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1068,6 +1199,34 @@ _sessionkit() {
         sessionkit__subcmd__help__subcmd__cost)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__eval)
+            opts="closer"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__eval__subcmd__closer)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

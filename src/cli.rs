@@ -103,6 +103,8 @@ pub enum Command {
     Triage(commands::triage::Args),
     /// Prompts sessionkit gives agents: debrief (what the Stop nudge injects)
     Prompt(commands::prompt::Args),
+    /// Measure the closer on labeled cases (recall, precision, spurious resolves)
+    Eval(commands::eval::Args),
     /// Read and write runtime settings
     Config(commands::config::Args),
     /// Print shell completions (or write them all into a directory)

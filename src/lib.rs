@@ -125,6 +125,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Session(a) => commands::session::run(&ctx, &a),
         Command::Triage(a) => commands::triage::run(&ctx, &a),
         Command::Prompt(a) => commands::prompt::run(&ctx, &a),
+        Command::Eval(a) => commands::eval::run(&ctx, &a),
         Command::Brief(a) => commands::brief::run(&ctx, &a),
         Command::Remember(a) => commands::memory::remember(&ctx, &a),
         Command::Revise(a) => commands::memory::revise(&ctx, &a),

@@ -5,6 +5,7 @@ pub mod check;
 pub mod completions;
 pub mod config;
 pub mod cost;
+pub mod eval;
 pub mod hook;
 pub mod ingest;
 pub mod man;
@@ -152,6 +153,7 @@ pub(crate) const TYPED: &[&str] = &[
     "config",
     "cost",
     "cost-segments",
+    "eval",
     "export",
     "import",
     "ingest",
@@ -259,6 +261,10 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         "import" => (
             json_schema::<memory::ImportRecord>(),
             "one object per record of the file, in file order",
+        ),
+        "eval" => (
+            json_schema::<records::EvalRecord>(),
+            "eval closer: one object per case, then the total",
         ),
         "triage" => (
             json_schema::<crate::output::runs::TriageRecord<'_>>(),

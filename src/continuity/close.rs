@@ -49,24 +49,40 @@ fn briefed(c: &Candidate) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The verdicts for one run: which briefed commitments its final message
-/// states done.
-fn verdicts(c: &Candidate) -> Vec<closer::Verdict> {
+/// The verdicts for one run: which briefed commitments its final message,
+/// or the tail of its transcript, states done.
+fn verdicts(c: &Candidate, tail: &[String]) -> Vec<closer::Verdict> {
     let items = briefed(c);
     let commitments: Vec<Commitment<'_>> = items
         .iter()
         .map(|(id, topic)| Commitment { id, topic })
         .collect();
-    let texts: Vec<&str> = c.excerpt.as_deref().into_iter().collect();
+    let texts: Vec<&str> = c
+        .excerpt
+        .as_deref()
+        .into_iter()
+        .chain(tail.iter().map(String::as_str))
+        .collect();
     judge_evidence(&commitments, &texts)
 }
 
 /// Runs one batch at `now`. With `dry_run`, judges and reports, writes
 /// nothing.
 pub fn batch(store: &mut Store, now: Millis, dry_run: bool) -> Result<Batch> {
+    batch_with(store, now, dry_run, |_| Vec::new())
+}
+
+/// `batch`, with `tail` giving each run's last assistant texts (what
+/// `eval closer` replays from a case; the sweep gives none yet).
+pub fn batch_with(
+    store: &mut Store,
+    now: Millis,
+    dry_run: bool,
+    tail: impl Fn(&Candidate) -> Vec<String>,
+) -> Result<Batch> {
     let mut out = Batch::default();
     for c in store.closer_candidates(now, closer::BATCH)? {
-        let found = verdicts(&c);
+        let found = verdicts(&c, &tail(&c));
         let closed = |v: &closer::Verdict| Closed {
             run_id: c.run_id.clone(),
             agent: c.agent.clone(),
@@ -120,4 +136,147 @@ fn one(
     }
     let finished = store.closer_finish(c, &token)?;
     Ok((resolved, finished))
+}
+
+/// One labeled case of `eval closer` (issue 19): the commitments a run was
+/// briefed, what it said, what its agent resolved itself, and which the
+/// run truly completed. Ids are the case's own labels.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub name: String,
+    pub commitments: Vec<CaseCommitment>,
+    #[serde(default)]
+    pub transcript_tail: Vec<Turn>,
+    pub final_message: String,
+    #[serde(default)]
+    pub resolved_by_agent: Vec<String>,
+    pub expected_completed: Vec<String>,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseCommitment {
+    pub id: String,
+    pub topic: String,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    pub role: String,
+    pub text: String,
+}
+
+/// What the closer did on one case, by the case's ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replayed {
+    /// The commitments the closer resolved.
+    pub resolved: Vec<String>,
+    /// Completed and left to the closer (not resolved by the agent).
+    pub expected: Vec<String>,
+}
+
+/// Replays `case` through the closer's own path on `store` (a scratch
+/// database): the commitments remembered, a run opened with them briefed,
+/// the agent's own resolves attributed to it, its final message as the
+/// heartbeat excerpt, the run closed, then one batch with the case's
+/// assistant turns as the transcript tail.
+pub fn replay(store: &mut Store, case: &Case, now: Millis) -> Result<Replayed> {
+    use crate::continuity::memory::{Actor, Kind, NewMemory, Remembered, Settle};
+    use crate::continuity::runs::Source;
+    use crate::store::runs::OpenRequest;
+    let lease = 24 * 3_600_000;
+    fn who(run: Option<&str>, now: Millis, lease_ms: i64) -> Actor<'_> {
+        Actor {
+            actor: "cli",
+            run,
+            now,
+            lease_ms,
+        }
+    }
+    let mut ids: Vec<(String, String)> = Vec::new();
+    for c in &case.commitments {
+        let m = NewMemory {
+            kind: Kind::Commitment,
+            topic: c.topic.clone(),
+            description: None,
+            content: c.content.clone(),
+            project: "eval".into(),
+            scope: "personal".into(),
+            tags: Vec::new(),
+            pinned: false,
+            due_at: None,
+            owner: None,
+        };
+        let id = match store.remember(&m, true, &who(None, now, lease))? {
+            Remembered::Created(id) | Remembered::Existing(id) => id,
+        };
+        ids.push((c.id.clone(), id));
+    }
+    let real = |label: &str| ids.iter().find(|(l, _)| l == label).map(|(_, r)| r.clone());
+    let briefed: Vec<serde_json::Value> = case
+        .commitments
+        .iter()
+        .filter_map(|c| {
+            Some(serde_json::json!({"id": real(&c.id)?, "topic": c.topic, "status": "open"}))
+        })
+        .collect();
+    let (run, _) = store.open_run(
+        &OpenRequest {
+            agent: "eval".into(),
+            session_id: case.name.clone(),
+            source: Source::Startup,
+            project: Some("eval".into()),
+            scope: None,
+            selector: "{\"kind\":\"all\"}".into(),
+            briefed: Some(serde_json::to_string(&briefed)?),
+        },
+        now,
+        lease,
+    )?;
+    for label in &case.resolved_by_agent {
+        if let Some(id) = real(label) {
+            store.settle_memory(&id, Settle::Resolve, &who(Some(&run.run_id), now, lease))?;
+        }
+    }
+    // `{label}` in a text stands for that commitment's id (as a briefing
+    // showed it to the agent).
+    let with_ids = |text: &str| {
+        ids.iter().fold(text.to_string(), |t, (l, r)| {
+            t.replace(&format!("{{{l}}}"), r)
+        })
+    };
+    let excerpt = crate::continuity::runs::excerpt(&with_ids(&case.final_message));
+    store.heartbeat_run("eval", &case.name, Some(&excerpt), true, now, lease)?;
+    store.close_run("eval", &case.name, now)?;
+    let tail: Vec<String> = case
+        .transcript_tail
+        .iter()
+        .filter(|t| t.role == "assistant")
+        .map(|t| crate::redact::redact_text(&with_ids(&t.text)).into_owned())
+        .collect();
+    let done = batch_with(store, now + 1, false, |c| {
+        if c.run_id == run.run_id {
+            tail.clone()
+        } else {
+            Vec::new()
+        }
+    })?;
+    let label = |id: &str| ids.iter().find(|(_, r)| r == id).map(|(l, _)| l.clone());
+    Ok(Replayed {
+        resolved: done
+            .closed
+            .iter()
+            .filter(|c| c.run_id == run.run_id)
+            .filter_map(|c| label(&c.memory_id))
+            .collect(),
+        expected: case
+            .expected_completed
+            .iter()
+            .filter(|e| !case.resolved_by_agent.contains(e))
+            .cloned()
+            .collect(),
+    })
 }

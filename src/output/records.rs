@@ -638,3 +638,35 @@ pub struct SegmentRecord {
     #[serde(flatten)]
     pub totals: TotalsFields,
 }
+
+/// The name and version of `eval closer`'s contract.
+pub const EVAL_SCHEMA: &str = "sessionkit.eval/1";
+
+/// One labeled case replayed through the closer, or (`case` `(total)`) all
+/// of them summed.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EvalRecord {
+    /// The case's name, or `(total)`.
+    pub case: String,
+    /// Commitments the run completed and left to the closer.
+    pub expected: usize,
+    /// The judge that ran: `evidence`.
+    pub judge: String,
+    /// Milliseconds the replay took.
+    pub ms: u64,
+    /// Resolves the labels call right, over all resolves; null when none.
+    pub precision: Option<f64>,
+    /// Right resolves over `expected`; null when nothing was expected.
+    pub recall: Option<f64>,
+    /// Commitments the closer resolved.
+    pub resolved: usize,
+    /// Right resolves.
+    pub right: usize,
+    /// The contract and its version: `sessionkit.eval/1`.
+    pub schema: String,
+    /// Resolves of commitments the run did not complete.
+    pub spurious: usize,
+    /// Model tokens spent (0 for the evidence judge).
+    pub tokens: u64,
+}

@@ -324,3 +324,70 @@ fn a_second_concurrent_sweep_exits_at_once() {
     );
     assert_eq!(status_of(&env, &parser), "resolved");
 }
+
+/// `eval closer` on the shipped cases (fixtures/eval/closer): the evidence
+/// judge never resolves what a run did not complete, on any case; its
+/// recall is what it is, reported exactly.
+#[test]
+fn the_evidence_judge_on_every_labeled_case() {
+    let env = Env::new();
+    let cases = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/eval/closer");
+    let dir = cases.to_str().unwrap();
+    let (code, out, err) = at(
+        &env,
+        NOW,
+        &[
+            "eval",
+            "closer",
+            "--cases",
+            dir,
+            "--max-spurious",
+            "0",
+            "--format",
+            "jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 33, "32 cases and the total");
+    for r in &rows {
+        assert_eq!(r["spurious"], 0, "{r}");
+    }
+    let total = rows.last().unwrap();
+    assert_eq!(
+        (
+            total["case"].as_str(),
+            total["expected"].as_u64(),
+            total["resolved"].as_u64(),
+            total["right"].as_u64()
+        ),
+        (Some("(total)"), Some(17), Some(11), Some(11))
+    );
+    assert_eq!(
+        (total["recall"].as_f64(), total["precision"].as_f64()),
+        (Some(0.647), Some(1.0))
+    );
+    crate::schema::holds_contract(&env, "eval", "EvalRecord", "sessionkit.eval/1", &rows);
+    assert!(!env.db().exists(), "the user's database is never opened");
+    // Below a threshold: exit 1.
+    let (code, _, _) = at(
+        &env,
+        NOW,
+        &["eval", "closer", "--cases", dir, "--min-recall", "0.9"],
+    );
+    assert_eq!(code, 1);
+    // A case that is not one: a clear error naming the file, nothing replayed.
+    let bad = env.path("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("x.json"), r#"{"name": "x"}"#).unwrap();
+    let (code, out, err) = at(
+        &env,
+        NOW,
+        &["eval", "closer", "--cases", bad.to_str().unwrap()],
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("x.json: not a closer case"), "{err}");
+}
