@@ -69,19 +69,65 @@ fn verdicts(c: &Candidate, tail: &[String]) -> Vec<closer::Verdict> {
 /// Runs one batch at `now`. With `dry_run`, judges and reports, writes
 /// nothing.
 pub fn batch(store: &mut Store, now: Millis, dry_run: bool) -> Result<Batch> {
-    batch_with(store, now, dry_run, |_| Vec::new())
+    let candidates = store.closer_candidates(now, closer::BATCH)?;
+    let mut tails: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for c in &candidates {
+        if let Some(path) = store.main_transcript(&c.session_id)? {
+            tails.insert(c.run_id.clone(), transcript_tail(&path));
+        }
+    }
+    run_batch(store, candidates, now, dry_run, |c| {
+        tails.get(&c.run_id).cloned().unwrap_or_default()
+    })
 }
 
-/// `batch`, with `tail` giving each run's last assistant texts (what
-/// `eval closer` replays from a case; the sweep gives none yet).
+/// Bytes of a transcript's end the judge reads, and the assistant texts it
+/// keeps from them.
+const TAIL_BYTES: u64 = 64 * 1024;
+const TAIL_TEXTS: usize = 8;
+
+/// The last assistant texts of the transcript at `path` (redacted); none
+/// when it cannot be read.
+fn transcript_tail(path: &std::path::Path) -> Vec<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    let len = f.metadata().map_or(0, |m| m.len());
+    let start = len.saturating_sub(TAIL_BYTES);
+    let mut buf = Vec::new();
+    if f.seek(SeekFrom::Start(start)).is_err() || f.take(TAIL_BYTES).read_to_end(&mut buf).is_err()
+    {
+        return Vec::new();
+    }
+    crate::transcript::assistant_tail(&buf, start == 0, TAIL_TEXTS)
+        .into_iter()
+        .map(|t| crate::redact::redact_text(&t).into_owned())
+        .collect()
+}
+
+/// `batch`, with `tail` giving each run's last assistant texts (the
+/// sweep's from the run's ingested transcript; `eval closer`'s from a
+/// case).
 pub fn batch_with(
     store: &mut Store,
     now: Millis,
     dry_run: bool,
     tail: impl Fn(&Candidate) -> Vec<String>,
 ) -> Result<Batch> {
+    let candidates = store.closer_candidates(now, closer::BATCH)?;
+    run_batch(store, candidates, now, dry_run, tail)
+}
+
+fn run_batch(
+    store: &mut Store,
+    candidates: Vec<Candidate>,
+    now: Millis,
+    dry_run: bool,
+    tail: impl Fn(&Candidate) -> Vec<String>,
+) -> Result<Batch> {
     let mut out = Batch::default();
-    for c in store.closer_candidates(now, closer::BATCH)? {
+    for c in candidates {
         let found = verdicts(&c, &tail(&c));
         let closed = |v: &closer::Verdict| Closed {
             run_id: c.run_id.clone(),

@@ -213,3 +213,29 @@ impl Store {
         Ok(())
     }
 }
+
+impl Store {
+    /// The file of a session's main transcript, when ingest read it: the
+    /// ingested root whose scope the session's checkpoint names, joined with
+    /// the main agent's path under it.
+    pub fn main_transcript(&self, session_id: &str) -> Result<Option<std::path::PathBuf>> {
+        let row: Option<(String, String)> = self
+            .conn
+            .prepare_cached(
+                "SELECT k.scope, a.transcript_path FROM ingest_checkpoints k
+                 JOIN agents a ON a.session_id = k.session_id AND a.agent_id = k.session_id
+                 WHERE k.session_id = ?1",
+            )?
+            .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let Some((scope, rel)) = row else {
+            return Ok(None);
+        };
+        Ok(self
+            .ingested_roots()?
+            .into_iter()
+            .map(std::path::PathBuf::from)
+            .find(|root| crate::corpus::scope_of(root) == scope)
+            .map(|root| root.join(rel)))
+    }
+}

@@ -12,6 +12,7 @@ mod parse;
 mod placed;
 mod scan;
 mod spawns;
+mod tail;
 pub mod usage;
 mod wire;
 
@@ -22,6 +23,7 @@ pub use parse::parse_session;
 pub use parse::{FileCursor, SessionParser, long_line_reason};
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
+pub use tail::assistant_tail;
 pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::clock::Millis;

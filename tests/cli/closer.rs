@@ -391,3 +391,84 @@ fn the_evidence_judge_on_every_labeled_case() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("x.json: not a closer case"), "{err}");
 }
+
+/// With the run's transcript ingested, the closer reads its last assistant
+/// words too: the final excerpt says nothing, the transcript says it.
+#[test]
+fn the_closer_reads_the_tail_of_an_ingested_transcript() {
+    let env = Env::new();
+    let sid = "55555555-5555-4555-8555-555555555555";
+    let root = env.path("projects");
+    std::fs::create_dir_all(root.join("-w-shop")).unwrap();
+    let line = |uuid: &str, kind: &str, content: Value| {
+        json!({"parentUuid": null, "isSidechain": false, "cwd": "/w/shop", "sessionId": sid, "type": kind,
+               "uuid": uuid, "timestamp": "2026-03-01T10:05:00.000Z",
+               "message": {"id": format!("m-{uuid}"), "role": kind, "model": "claude-sonnet-4-5", "content": content,
+                           "usage": {"input_tokens": 1, "output_tokens": 1}}})
+        .to_string()
+    };
+    let text = [
+        line("u1", "user", json!("please finish the parser")),
+        line(
+            "a1",
+            "assistant",
+            json!([{"type": "text", "text": "Working on it."}]),
+        ),
+        line(
+            "a2",
+            "assistant",
+            json!([{"type": "text", "text": "The transcript parser is done; all tests pass."}]),
+        ),
+    ]
+    .join("\n")
+        + "\n";
+    std::fs::write(root.join(format!("-w-shop/{sid}.jsonl")), text).unwrap();
+    env.ingest(&root);
+    let parser = commitment(&env, "Transcript parser");
+    let list = json!([{"id": parser, "topic": "Transcript parser", "status": "open"}]).to_string();
+    ok(
+        &env,
+        "2026-03-01T10:00:00Z",
+        &[
+            "session",
+            "open",
+            "--agent",
+            "claude-code",
+            "--session-id",
+            sid,
+            "--source",
+            "startup",
+            "--project",
+            "shop",
+            "--briefed",
+            &list,
+        ],
+    );
+    ok(
+        &env,
+        "2026-03-01T10:30:00Z",
+        &[
+            "session",
+            "close",
+            "--agent",
+            "claude-code",
+            "--session-id",
+            sid,
+        ],
+    );
+    ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["config", "set", "closer.enabled", "on"],
+    );
+    let out = ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    let rows: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let resolves: Vec<&Value> = rows.iter().filter(|r| r["action"] == "resolve").collect();
+    assert_eq!(resolves.len(), 1, "{out}");
+    assert_eq!(resolves[0]["evidence"], "The transcript parser is done", "{out}");
+    assert_eq!(status_of(&env, &parser), "resolved");
+}
