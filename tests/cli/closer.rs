@@ -466,9 +466,15 @@ fn the_closer_reads_the_tail_of_an_ingested_transcript() {
         "2026-03-01T11:00:00Z",
         &["sweep", "--format", "jsonl"],
     );
-    let rows: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let resolves: Vec<&Value> = rows.iter().filter(|r| r["action"] == "resolve").collect();
     assert_eq!(resolves.len(), 1, "{out}");
-    assert_eq!(resolves[0]["evidence"], "The transcript parser is done", "{out}");
+    assert_eq!(
+        resolves[0]["evidence"], "The transcript parser is done",
+        "{out}"
+    );
     assert_eq!(status_of(&env, &parser), "resolved");
 }
