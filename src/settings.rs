@@ -13,6 +13,8 @@ pub enum Kind {
     Count,
     /// One of a fixed set of words.
     Choice(&'static [&'static str]),
+    /// Free text (a URL, a model name); empty means not set.
+    Text,
 }
 
 /// One known setting.
@@ -70,11 +72,53 @@ pub const SETTINGS: &[Setting] = &[
         about: "rank the briefing index by demand as well as recency: auto (once a project has the history), on, off",
     },
     Setting {
+        key: "closer.api",
+        env: "SESSIONKIT_CLOSER_API",
+        default: "openai",
+        kind: Kind::Choice(&["openai", "anthropic"]),
+        about: "the endpoint judge's wire format: openai (POST /v1/chat/completions) or anthropic (POST /v1/messages)",
+    },
+    Setting {
         key: "closer.enabled",
         env: "SESSIONKIT_CLOSER",
         default: "off",
         kind: Kind::Choice(&["off", "on", "0", "1"]),
         about: "let `sweep` resolve the commitments a finished run completed (the evidence judge: only on a quoted sentence of the run's own words), reversibly with `unresolve`: on (or 1), off (or 0)",
+    },
+    Setting {
+        key: "closer.endpoint",
+        env: "SESSIONKIT_CLOSER_ENDPOINT",
+        default: "",
+        kind: Kind::Text,
+        about: "the endpoint judge's base URL (e.g. https://api.openai.com); the key comes from SESSIONKIT_CLOSER_API_KEY, never the database",
+    },
+    Setting {
+        key: "closer.judge",
+        env: "SESSIONKIT_CLOSER_JUDGE",
+        default: "evidence",
+        kind: Kind::Choice(&["evidence", "endpoint"]),
+        about: "who decides what a finished run completed: evidence (offline: only a quoted sentence of the run's own words) or endpoint (a model over HTTP)",
+    },
+    Setting {
+        key: "closer.max_daily_usd",
+        env: "SESSIONKIT_CLOSER_MAX_DAILY_USD",
+        default: "1",
+        kind: Kind::Count,
+        about: "dollars the endpoint judge may spend per UTC day; checked before every call",
+    },
+    Setting {
+        key: "closer.model",
+        env: "SESSIONKIT_CLOSER_MODEL",
+        default: "",
+        kind: Kind::Text,
+        about: "the endpoint judge's model (priced from the price table)",
+    },
+    Setting {
+        key: "closer.timeout_seconds",
+        env: "SESSIONKIT_CLOSER_TIMEOUT_SECONDS",
+        default: "30",
+        kind: Kind::Count,
+        about: "seconds one endpoint call may take (two retries after a timeout or a 5xx)",
     },
     Setting {
         key: "ingest.bulk_bytes",
@@ -180,6 +224,10 @@ pub fn validate(s: &Setting, value: &str) -> Result<String> {
             Ok(n) if n > 0 => Ok(n.to_string()),
             _ => bail!("{} must be a positive whole number, not {value:?}", s.key),
         },
+        Kind::Text if value.trim().is_empty() => {
+            bail!("{} must not be empty (`config unset` clears it)", s.key)
+        }
+        Kind::Text => Ok(value.trim().to_string()),
         Kind::Choice(words) => match words.iter().find(|w| **w == value.trim()) {
             Some(w) => Ok(w.to_string()),
             None => bail!(

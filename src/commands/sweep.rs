@@ -69,7 +69,17 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     // The closer (issue 19), after the lease sweep so runs it just closed
     // are looked at in the same pass.
     let closed = if crate::settings::enabled(&store, "closer.enabled")? {
-        crate::continuity::close::batch(&mut store, now, args.dry_run)?.closed
+        let done = crate::continuity::close::batch(&mut store, now, args.dry_run)?;
+        if done.capped {
+            ctx.out.note("the closer's daily spend cap (closer.max_daily_usd) is reached: the rest waits for tomorrow");
+        }
+        if done.failed > 0 {
+            ctx.out.note(&format!(
+                "the closer could not judge {} runs: each is backed off (20 min, doubling to 4 h) and tried again",
+                done.failed
+            ));
+        }
+        done.closed
     } else {
         ctx.out.note(
             "the closer is off (closer.enabled): finished runs' commitments are left as they are",

@@ -33,6 +33,8 @@ pub struct Batch {
     pub fenced: usize,
     /// Runs whose pass failed (backed off).
     pub failed: usize,
+    /// The daily spend cap stopped the batch.
+    pub capped: bool,
 }
 
 /// The briefed memories of a run as the judge sees them.
@@ -49,21 +51,133 @@ fn briefed(c: &Candidate) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The verdicts for one run: which briefed commitments its final message,
-/// or the tail of its transcript, states done.
-fn verdicts(c: &Candidate, tail: &[String]) -> Vec<closer::Verdict> {
-    let items = briefed(c);
+/// Who decides what a finished run completed (setting `closer.judge`).
+#[derive(Debug, Clone)]
+pub enum Judge {
+    /// Offline: a quoted sentence of the run's own words, or nothing.
+    Evidence,
+    /// A model over HTTP, within a daily spend cap (nano-dollars).
+    Endpoint {
+        endpoint: super::endpoint::Endpoint,
+        cap_nanousd: i64,
+        prices: crate::pricing::PriceTable,
+    },
+}
+
+impl Judge {
+    /// The judge the settings name. The endpoint judge needs
+    /// `closer.endpoint` and `closer.model`; its key comes from
+    /// `SESSIONKIT_CLOSER_API_KEY`.
+    pub fn from_settings(store: &Store) -> Result<Judge> {
+        use crate::settings;
+        if settings::choice(store, "closer.judge")? != "endpoint" {
+            return Ok(Judge::Evidence);
+        }
+        let text = |k: &str| -> Result<String> {
+            let v = settings::choice(store, k)?;
+            if v.trim().is_empty() {
+                anyhow::bail!(
+                    "closer.judge is endpoint but {k} is not set (`sessionkit config set {k} ...`)"
+                );
+            }
+            Ok(v)
+        };
+        Ok(Judge::Endpoint {
+            endpoint: super::endpoint::Endpoint {
+                url: text("closer.endpoint")?,
+                api: settings::choice(store, "closer.api")?,
+                model: text("closer.model")?,
+                key: std::env::var("SESSIONKIT_CLOSER_API_KEY")
+                    .ok()
+                    .filter(|k| !k.trim().is_empty()),
+                timeout: std::time::Duration::from_secs(settings::count(
+                    store,
+                    "closer.timeout_seconds",
+                )?),
+            },
+            cap_nanousd: i64::try_from(settings::count(store, "closer.max_daily_usd")?)?
+                .saturating_mul(1_000_000_000),
+            prices: store.prices()?.clone(),
+        })
+    }
+}
+
+/// The commitments and words one run gives its judge.
+fn inputs(c: &Candidate, tail: &[String]) -> (Vec<(String, String)>, Vec<String>) {
+    let texts = c
+        .excerpt
+        .iter()
+        .cloned()
+        .chain(tail.iter().cloned())
+        .collect();
+    (briefed(c), texts)
+}
+
+/// The evidence judge's verdicts for one run.
+fn evidence(items: &[(String, String)], texts: &[String]) -> Vec<closer::Verdict> {
     let commitments: Vec<Commitment<'_>> = items
         .iter()
         .map(|(id, topic)| Commitment { id, topic })
         .collect();
-    let texts: Vec<&str> = c
-        .excerpt
-        .as_deref()
-        .into_iter()
-        .chain(tail.iter().map(String::as_str))
-        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
     judge_evidence(&commitments, &texts)
+}
+
+/// The UTC day of `now`, as the spend table keys it.
+fn day_of(now: Millis) -> String {
+    crate::clock::format_instant(now)[..10].to_string()
+}
+
+/// The daily spend cap stopped the batch (not a failure of the run).
+#[derive(Debug, thiserror::Error)]
+#[error("the closer's daily spend cap (closer.max_daily_usd) is reached")]
+pub struct CapReached;
+
+/// One run's verdicts. The endpoint judge checks the cap first and records
+/// the call's tokens and cost whatever the reply says.
+fn ask(
+    store: &mut Store,
+    judge: &Judge,
+    items: &[(String, String)],
+    texts: &[String],
+    now: Millis,
+) -> Result<Vec<closer::Verdict>> {
+    let Judge::Endpoint {
+        endpoint,
+        cap_nanousd,
+        prices,
+    } = judge
+    else {
+        return Ok(evidence(items, texts));
+    };
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    let day = day_of(now);
+    if store.closer_spent(&day)? >= *cap_nanousd {
+        return Err(CapReached.into());
+    }
+    let commitments: Vec<Commitment<'_>> = items
+        .iter()
+        .map(|(id, topic)| Commitment { id, topic })
+        .collect();
+    let words: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let answer = endpoint.ask(&closer::closer_prompt(&commitments, &words))?;
+    let tokens = crate::transcript::Buckets {
+        input: answer.input_tokens,
+        output: answer.output_tokens,
+        ..Default::default()
+    };
+    let cost = prices
+        .message_cost(
+            &endpoint.model,
+            &tokens,
+            crate::transcript::Billing::default(),
+        )
+        .unwrap_or(0);
+    store.closer_record_spend(&day, answer.input_tokens, answer.output_tokens, cost)?;
+    let ids: Vec<&str> = items.iter().map(|(id, _)| id.as_str()).collect();
+    Ok(closer::parse_reply(&answer.text, &ids)?.completed)
 }
 
 /// Runs one batch at `now`. With `dry_run`, judges and reports, writes
@@ -76,7 +190,8 @@ pub fn batch(store: &mut Store, now: Millis, dry_run: bool) -> Result<Batch> {
             tails.insert(c.run_id.clone(), transcript_tail(&path));
         }
     }
-    run_batch(store, candidates, now, dry_run, |c| {
+    let judge = Judge::from_settings(store)?;
+    run_batch(store, candidates, now, dry_run, &judge, |c| {
         tails.get(&c.run_id).cloned().unwrap_or_default()
     })
 }
@@ -116,7 +231,7 @@ pub fn batch_with(
     tail: impl Fn(&Candidate) -> Vec<String>,
 ) -> Result<Batch> {
     let candidates = store.closer_candidates(now, closer::BATCH)?;
-    run_batch(store, candidates, now, dry_run, tail)
+    run_batch(store, candidates, now, dry_run, &Judge::Evidence, tail)
 }
 
 fn run_batch(
@@ -124,58 +239,72 @@ fn run_batch(
     candidates: Vec<Candidate>,
     now: Millis,
     dry_run: bool,
+    judge: &Judge,
     tail: impl Fn(&Candidate) -> Vec<String>,
 ) -> Result<Batch> {
     let mut out = Batch::default();
     for c in candidates {
-        let found = verdicts(&c, &tail(&c));
-        let closed = |v: &closer::Verdict| Closed {
-            run_id: c.run_id.clone(),
-            agent: c.agent.clone(),
-            session_id: c.session_id.clone(),
-            memory_id: v.id.clone(),
-            evidence: v.evidence.clone(),
-        };
+        let (items, texts) = inputs(&c, &tail(&c));
         if dry_run {
-            out.closed.extend(found.iter().map(closed));
+            // A dry run spends nothing: only the offline judge speaks.
+            if matches!(judge, Judge::Evidence) {
+                out.closed
+                    .extend(evidence(&items, &texts).iter().map(|v| closed(&c, v)));
+            }
             continue;
         }
-        if let Ok((resolved, finished)) = one(store, &c, &found, now) {
-            if finished {
-                out.finished += 1;
-            } else {
-                out.fenced += 1;
+        match one(store, &c, now, |store| {
+            ask(store, judge, &items, &texts, now)
+        }) {
+            Ok((resolved, finished)) => {
+                if finished {
+                    out.finished += 1;
+                } else {
+                    out.fenced += 1;
+                }
+                out.closed.extend(resolved.iter().map(|v| closed(&c, v)));
             }
-            out.closed.extend(
-                found
-                    .iter()
-                    .filter(|v| resolved.contains(&v.id))
-                    .map(closed),
-            );
-        } else {
-            store.closer_failed(&c.run_id, now)?;
-            out.failed += 1;
+            Err(e) if e.is::<CapReached>() => {
+                out.capped = true;
+                break;
+            }
+            Err(_) => {
+                store.closer_failed(&c.run_id, now)?;
+                out.failed += 1;
+            }
         }
     }
     Ok(out)
 }
 
-/// Claims, resolves and finishes one run: the ids resolved, and whether
-/// the run was finished (false: fenced, by a lost claim or a run that came
-/// back to life; the resolves that landed before stand).
+fn closed(c: &Candidate, v: &closer::Verdict) -> Closed {
+    Closed {
+        run_id: c.run_id.clone(),
+        agent: c.agent.clone(),
+        session_id: c.session_id.clone(),
+        memory_id: v.id.clone(),
+        evidence: v.evidence.clone(),
+    }
+}
+
+/// Claims one run, then judges it (a model call happens only on a run this
+/// pass holds), resolves each verdict (fenced, re-read) and finishes it:
+/// the verdicts resolved, and whether the run was finished (false: fenced,
+/// by a lost claim or a run that came back to life; what landed stands).
 fn one(
     store: &mut Store,
     c: &Candidate,
-    found: &[closer::Verdict],
     now: Millis,
-) -> Result<(Vec<String>, bool)> {
+    judge: impl FnOnce(&mut Store) -> Result<Vec<closer::Verdict>>,
+) -> Result<(Vec<closer::Verdict>, bool)> {
     let Some(token) = store.closer_claim(c, now)? else {
         return Ok((Vec::new(), false));
     };
+    let found = judge(store)?;
     let mut resolved = Vec::new();
     for v in found {
         match store.closer_resolve(c, &token, &v.id, &v.evidence, now)? {
-            Resolve::Resolved => resolved.push(v.id.clone()),
+            Resolve::Resolved => resolved.push(v),
             Resolve::Skipped => {}
             Resolve::Fenced => return Ok((resolved, false)),
         }

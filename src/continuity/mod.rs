@@ -7,6 +7,7 @@ pub mod briefing;
 pub mod close;
 pub mod closer;
 pub mod debrief;
+pub mod endpoint;
 pub mod memory;
 pub mod runs;
 pub mod triage;

@@ -239,3 +239,41 @@ impl Store {
             .map(|root| root.join(rel)))
     }
 }
+
+impl Store {
+    /// Nano-dollars the endpoint judge spent on UTC day `day` (YYYY-MM-DD).
+    pub fn closer_spent(&self, day: &str) -> Result<i64> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT cost_nanousd FROM closer_spend WHERE day = ?1")?
+            .query_row([day], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0))
+    }
+
+    /// Adds one endpoint call's tokens and cost to its day.
+    pub fn closer_record_spend(
+        &mut self,
+        day: &str,
+        input_tokens: u64,
+        output_tokens: u64,
+        cost_nanousd: i64,
+    ) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO closer_spend(day, calls, input_tokens, output_tokens, cost_nanousd)
+                 VALUES (?1, 1, ?2, ?3, ?4)
+                 ON CONFLICT(day) DO UPDATE SET calls = calls + 1,
+                   input_tokens = input_tokens + excluded.input_tokens,
+                   output_tokens = output_tokens + excluded.output_tokens,
+                   cost_nanousd = cost_nanousd + excluded.cost_nanousd",
+            )?
+            .execute(params![
+                day,
+                i64::try_from(input_tokens)?,
+                i64::try_from(output_tokens)?,
+                cost_nanousd
+            ])?;
+        Ok(())
+    }
+}

@@ -38,6 +38,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0014_closer_actor",
         include_str!("migrations/0014_closer_actor.sql"),
     ),
+    (
+        "0015_closer_spend",
+        include_str!("migrations/0015_closer_spend.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -145,6 +149,10 @@ mod tests {
             (
                 "0014_closer_actor",
                 "d03691c0eef232bddbf4be68e66cc1b8ee6a660896d54d47aa86424c997d08b5",
+            ),
+            (
+                "0015_closer_spend",
+                "be5371d3faea0130d0d0bf50bc6b483889574335feba15a909b39981f84f5355",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

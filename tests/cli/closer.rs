@@ -478,3 +478,294 @@ fn the_closer_reads_the_tail_of_an_ingested_transcript() {
     );
     assert_eq!(status_of(&env, &parser), "resolved");
 }
+
+/// A loopback stub of a chat endpoint: answers each request with the next
+/// (status, body, delay), records what it was sent.
+struct Stub {
+    url: String,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+fn stub(answers: Vec<(u16, String, u64)>) -> Stub {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        let mut answers = answers.into_iter();
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { return };
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut head = String::new();
+            let mut len = 0;
+            loop {
+                let mut l = String::new();
+                if reader.read_line(&mut l).unwrap_or(0) == 0 || l == "\r\n" {
+                    break;
+                }
+                if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+                head.push_str(&l);
+            }
+            let mut body = vec![0; len];
+            let _ = reader.read_exact(&mut body);
+            log.lock()
+                .unwrap()
+                .push(format!("{head}\n{}", String::from_utf8_lossy(&body)));
+            let (status, reply, delay) = answers.next().unwrap_or((500, "{}".into(), 0));
+            std::thread::sleep(std::time::Duration::from_millis(delay));
+            let _ = write!(
+                conn,
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                reply.len()
+            );
+        }
+    });
+    Stub { url, seen }
+}
+
+fn openai(text: &str) -> String {
+    json!({"choices": [{"message": {"content": text}}], "usage": {"prompt_tokens": 1000, "completion_tokens": 20}}).to_string()
+}
+
+/// Settings for the endpoint judge at `url`, the closer on.
+fn endpoint_judge(env: &Env, url: &str) {
+    for (k, v) in [
+        ("closer.enabled", "on"),
+        ("closer.judge", "endpoint"),
+        ("closer.endpoint", url),
+        ("closer.model", "claude-sonnet-4-5"),
+        ("closer.timeout_seconds", "1"),
+    ] {
+        ok(env, NOW, &["config", "set", k, v]);
+    }
+}
+
+fn backoff(env: &Env, sid: &str) -> (i64, Option<i64>) {
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.query_row(
+        "SELECT closer_failure_count, closer_next_attempt_at FROM agent_sessions WHERE session_id = ?1",
+        [sid],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_endpoint_judge_resolves_what_the_model_names_within_the_briefed_set() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    let docs = commitment(&env, "Migration docs");
+    let run = finished_run(
+        &env,
+        "e1",
+        &[(&parser, "Transcript parser"), (&docs, "Migration docs")],
+        "Wrapped up the parser work.",
+    );
+    let reply = json!({"completed": [{"id": parser, "evidence": "Wrapped up the parser work"},
+                                     {"id": "01990000-not-briefed", "evidence": "x"}]})
+    .to_string();
+    let s = stub(vec![(200, openai(&format!("```json\n{reply}\n```")), 0)]);
+    endpoint_judge(&env, &s.url);
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_NOW", "2026-03-01T11:00:00Z")
+        .env("SESSIONKIT_CLOSER_API_KEY", "sk-test-key-0123456789")
+        .args(["sweep", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0]["memory_id"].as_str(), rows[0]["evidence"].as_str()),
+        (Some(parser.as_str()), Some("Wrapped up the parser work"))
+    );
+    assert_eq!(
+        (
+            status_of(&env, &parser).as_str(),
+            status_of(&env, &docs).as_str()
+        ),
+        ("resolved", "open")
+    );
+    // One call, to the chat route, with the key as a bearer token and the
+    // briefed commitments and last words as fenced data.
+    let seen = s.seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1);
+    assert!(
+        seen[0].starts_with("POST /v1/chat/completions "),
+        "{}",
+        seen[0]
+    );
+    assert!(
+        seen[0]
+            .to_ascii_lowercase()
+            .contains("authorization: bearer sk-test-key-0123456789")
+    );
+    assert!(seen[0].contains(&docs) && seen[0].contains("Wrapped up the parser work"));
+    // Tokens and cost recorded ($3 and $15 per million: 1,000 in, 20 out).
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let spend: (i64, i64, i64, i64) = c
+        .query_row(
+            "SELECT calls, input_tokens, output_tokens, cost_nanousd FROM closer_spend",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(spend, (1, 1000, 20, 3_300_000));
+    // The key never reaches the file.
+    drop(c);
+    let bytes = std::fs::read(env.db()).unwrap();
+    assert!(!bytes.windows(22).any(|w| w == b"sk-test-key-0123456789"));
+    let _ = run;
+}
+
+#[test]
+fn a_bad_or_slow_endpoint_backs_the_run_off_and_resolves_nothing() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    finished_run(
+        &env,
+        "e2",
+        &[(&parser, "Transcript parser")],
+        "The transcript parser is done.",
+    );
+    // Prose instead of JSON.
+    let s = stub(vec![(200, openai("Sure! The parser is done."), 0)]);
+    endpoint_judge(&env, &s.url);
+    let (code, out, err) = at(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("the closer could not judge 1 runs"), "{err}");
+    assert_eq!(status_of(&env, &parser), "open");
+    let t0 = 1_772_362_800_000; // 2026-03-01T11:00:00Z
+    assert_eq!(backoff(&env, "e2"), (1, Some(t0 + 20 * 60_000)));
+    // Backed off: the next pass inside 20 minutes makes no call.
+    at(
+        &env,
+        "2026-03-01T11:10:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    assert_eq!(s.seen.lock().unwrap().len(), 1);
+    // A slow endpoint: three tries past the 1 s timeout, then backed off again (40 min).
+    let slow = stub(vec![
+        (200, openai("{}"), 1500),
+        (200, openai("{}"), 1500),
+        (200, openai("{}"), 1500),
+    ]);
+    ok(&env, NOW, &["config", "set", "closer.endpoint", &slow.url]);
+    let (code, _, _) = at(
+        &env,
+        "2026-03-01T11:21:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        slow.seen.lock().unwrap().len(),
+        3,
+        "the call and two retries"
+    );
+    assert_eq!(
+        backoff(&env, "e2"),
+        (2, Some(t0 + 21 * 60_000 + 40 * 60_000))
+    );
+    assert_eq!(status_of(&env, &parser), "open");
+}
+
+#[test]
+fn the_daily_cap_is_checked_before_every_call() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    finished_run(
+        &env,
+        "e3",
+        &[(&parser, "Transcript parser")],
+        "The transcript parser is done.",
+    );
+    let s = stub(vec![(200, openai(r#"{"completed":[]}"#), 0)]);
+    endpoint_judge(&env, &s.url);
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.execute(
+        "INSERT INTO closer_spend VALUES ('2026-03-01', 40, 1, 1, 1000000000)",
+        [],
+    )
+    .unwrap();
+    drop(c);
+    let (code, out, err) = at(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(
+        err.contains("daily spend cap (closer.max_daily_usd) is reached"),
+        "{err}"
+    );
+    assert_eq!(s.seen.lock().unwrap().len(), 0, "no call past the cap");
+    assert_eq!(
+        backoff(&env, "e3"),
+        (0, None),
+        "the cap is not the run's failure"
+    );
+}
+
+/// A run that comes back to life while its judge is thinking: the claim
+/// was fenced at its epoch, so nothing it says lands.
+#[test]
+fn a_run_resurrected_during_a_slow_reply_gets_no_resolve() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    finished_run(
+        &env,
+        "e4",
+        &[(&parser, "Transcript parser")],
+        "The transcript parser is done.",
+    );
+    let reply = json!({"completed": [{"id": parser, "evidence": "done"}]}).to_string();
+    let s = stub(vec![(200, openai(&reply), 800)]);
+    endpoint_judge(&env, &s.url);
+    let sweep = env
+        .std_cmd()
+        .env("SESSIONKIT_NOW", "2026-03-01T11:00:00Z")
+        .args(["sweep", "--format", "jsonl"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the call, then heartbeat the run (a new activation).
+    let started = std::time::Instant::now();
+    while s.seen.lock().unwrap().is_empty()
+        && started.elapsed() < std::time::Duration::from_secs(10)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &[
+            "session",
+            "heartbeat",
+            "--agent",
+            "codex",
+            "--session-id",
+            "e4",
+        ],
+    );
+    let out = sweep.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+    assert_eq!(status_of(&env, &parser), "open");
+}

@@ -27,7 +27,7 @@ fn layer_of(path: &[&str]) -> Layer {
         ["store", ..] => Layer::Store,
         ["ingest" | "settings" | "project", ..] => Layer::Services,
         ["hooks", "receive" | "session" | "stop", ..] => Layer::Services,
-        ["continuity", "brief" | "close", ..] => Layer::Services,
+        ["continuity", "brief" | "close" | "endpoint", ..] => Layer::Services,
         ["output", ..] => Layer::Output,
         ["commands" | "cli", ..] | ["lib" | "main"] => Layer::Commands,
         _ => Layer::Domain,
