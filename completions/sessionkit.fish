@@ -955,7 +955,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fi
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -f -a "closer" -d 'Replay labeled cases through the closer; recall, precision, spurious resolves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l cases -d 'The folder of case files (*.json), read in name order' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l judge -d 'The judge: evidence (offline; the only one built so far)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l judge -d 'The judge: evidence (offline), or endpoint (the model that SESSIONKIT_CLOSER_ENDPOINT, SESSIONKIT_CLOSER_MODEL, SESSIONKIT_CLOSER_API and SESSIONKIT_CLOSER_API_KEY name; each case spends real calls)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l min-recall -d 'Exit 1 when the total recall is below this (0 to 1)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l max-spurious -d 'Exit 1 when the total spurious resolves are more than this' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F

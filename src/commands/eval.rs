@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 
 use super::Ctx;
 use crate::Exit;
-use crate::continuity::close::{Case, replay};
+use crate::continuity::close::{Case, Judge, replay};
 use crate::output::records::{EVAL_SCHEMA, EvalRecord};
 use crate::output::{Column, col};
 use crate::store::Store;
@@ -40,7 +40,9 @@ pub struct CloserArgs {
     /// The folder of case files (*.json), read in name order
     #[arg(long, value_name = "DIR")]
     pub cases: PathBuf,
-    /// The judge: evidence (offline; the only one built so far)
+    /// The judge: evidence (offline), or endpoint (the model that
+    /// SESSIONKIT_CLOSER_ENDPOINT, SESSIONKIT_CLOSER_MODEL, SESSIONKIT_CLOSER_API
+    /// and SESSIONKIT_CLOSER_API_KEY name; each case spends real calls)
     #[arg(long, value_name = "NAME", default_value = "evidence")]
     pub judge: String,
     /// Exit 1 when the total recall is below this (0 to 1)
@@ -70,6 +72,7 @@ fn record(case: &str, expected: usize, resolved: usize, right: usize, ms: u64) -
     EvalRecord {
         case: case.to_string(),
         expected,
+        failed: false,
         judge: "evidence".into(),
         ms,
         precision: ratio(right, resolved),
@@ -120,23 +123,27 @@ impl Drop for Scratch {
 
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let EvalCommand::Closer(c) = &a.command;
-    if c.judge != "evidence" {
-        bail!(
-            "--judge {:?}: only the evidence judge is built so far",
-            c.judge
-        );
+    if c.judge != "evidence" && c.judge != "endpoint" {
+        bail!("--judge {:?}: evidence or endpoint", c.judge);
     }
     let all = cases(&c.cases)?;
     let now = crate::clock::now();
     let mut rows = Vec::new();
     let (mut expected, mut resolved, mut right, mut ms) = (0, 0, 0, 0);
+    let (mut tokens, mut failed) = (0, 0);
     for (n, case) in all.iter().enumerate() {
         let scratch = Scratch(
             std::env::temp_dir().join(format!("sessionkit-eval-{}-{n}.db", std::process::id())),
         );
         let started = std::time::Instant::now();
         let mut store = Store::open(&scratch.0)?;
-        let r = replay(&mut store, case, now).with_context(|| format!("case {}", case.name))?;
+        let judge = if c.judge == "endpoint" {
+            Judge::endpoint(&store)?
+        } else {
+            Judge::Evidence
+        };
+        let r =
+            replay(&mut store, case, &judge, now).with_context(|| format!("case {}", case.name))?;
         drop(store);
         let took = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let hits = r
@@ -144,19 +151,22 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             .iter()
             .filter(|id| r.expected.contains(id))
             .count();
-        rows.push(record(
-            &case.name,
-            r.expected.len(),
-            r.resolved.len(),
-            hits,
-            took,
-        ));
+        let mut row = record(&case.name, r.expected.len(), r.resolved.len(), hits, took);
+        row.judge.clone_from(&c.judge);
+        row.tokens = r.tokens;
+        row.failed = r.failed;
+        tokens += r.tokens;
+        failed += usize::from(r.failed);
+        rows.push(row);
         expected += r.expected.len();
         resolved += r.resolved.len();
         right += hits;
         ms += took;
     }
-    let total = record("(total)", expected, resolved, right, ms);
+    let mut total = record("(total)", expected, resolved, right, ms);
+    total.judge.clone_from(&c.judge);
+    total.tokens = tokens;
+    total.failed = failed > 0;
     let below = c
         .min_recall
         .is_some_and(|min| total.recall.is_some_and(|r| r < min))

@@ -73,6 +73,12 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         if done.capped {
             ctx.out.note("the closer's daily spend cap (closer.max_daily_usd) is reached: the rest waits for tomorrow");
         }
+        if done.rejected > 0 {
+            ctx.out.note(&format!(
+                "the closer's judge named {} ids its runs were not briefed: dropped",
+                done.rejected
+            ));
+        }
         if done.failed > 0 {
             ctx.out.note(&format!(
                 "the closer could not judge {} runs: each is backed off (20 min, doubling to 4 h) and tried again",

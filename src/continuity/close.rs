@@ -35,6 +35,8 @@ pub struct Batch {
     pub failed: usize,
     /// The daily spend cap stopped the batch.
     pub capped: bool,
+    /// Ids a model judge named that its runs were not briefed (dropped).
+    pub rejected: usize,
 }
 
 /// The briefed memories of a run as the judge sees them.
@@ -73,6 +75,13 @@ impl Judge {
         if settings::choice(store, "closer.judge")? != "endpoint" {
             return Ok(Judge::Evidence);
         }
+        Judge::endpoint(store)
+    }
+
+    /// The endpoint judge as the settings (or their environment
+    /// variables) configure it.
+    pub fn endpoint(store: &Store) -> Result<Judge> {
+        use crate::settings;
         let text = |k: &str| -> Result<String> {
             let v = settings::choice(store, k)?;
             if v.trim().is_empty() {
@@ -138,9 +147,9 @@ pub struct CapReached;
 fn ask(
     store: &mut Store,
     judge: &Judge,
-    items: &[(String, String)],
-    texts: &[String],
+    (items, texts): (&[(String, String)], &[String]),
     now: Millis,
+    rejected: &std::cell::Cell<usize>,
 ) -> Result<Vec<closer::Verdict>> {
     let Judge::Endpoint {
         endpoint,
@@ -177,7 +186,9 @@ fn ask(
         .unwrap_or(0);
     store.closer_record_spend(&day, answer.input_tokens, answer.output_tokens, cost)?;
     let ids: Vec<&str> = items.iter().map(|(id, _)| id.as_str()).collect();
-    Ok(closer::parse_reply(&answer.text, &ids)?.completed)
+    let reply = closer::parse_reply(&answer.text, &ids)?;
+    rejected.set(rejected.get() + reply.rejected);
+    Ok(reply.completed)
 }
 
 /// Runs one batch at `now`. With `dry_run`, judges and reports, writes
@@ -221,19 +232,9 @@ fn transcript_tail(path: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
-/// `batch`, with `tail` giving each run's last assistant texts (the
-/// sweep's from the run's ingested transcript; `eval closer`'s from a
-/// case).
-pub fn batch_with(
-    store: &mut Store,
-    now: Millis,
-    dry_run: bool,
-    tail: impl Fn(&Candidate) -> Vec<String>,
-) -> Result<Batch> {
-    let candidates = store.closer_candidates(now, closer::BATCH)?;
-    run_batch(store, candidates, now, dry_run, &Judge::Evidence, tail)
-}
-
+/// One batch over `candidates` with `judge`; `tail` gives each run's last
+/// assistant texts (the sweep's from the run's ingested transcript, `eval
+/// closer`'s from a case).
 fn run_batch(
     store: &mut Store,
     candidates: Vec<Candidate>,
@@ -253,9 +254,12 @@ fn run_batch(
             }
             continue;
         }
-        match one(store, &c, now, |store| {
-            ask(store, judge, &items, &texts, now)
-        }) {
+        let rejected = std::cell::Cell::new(0);
+        let done = one(store, &c, now, |store| {
+            ask(store, judge, (&items, &texts), now, &rejected)
+        });
+        out.rejected += rejected.get();
+        match done {
             Ok((resolved, finished)) => {
                 if finished {
                     out.finished += 1;
@@ -351,6 +355,10 @@ pub struct Replayed {
     pub resolved: Vec<String>,
     /// Completed and left to the closer (not resolved by the agent).
     pub expected: Vec<String>,
+    /// Model tokens the judge spent (input and output).
+    pub tokens: u64,
+    /// The judge failed on the case (its run backed off).
+    pub failed: bool,
 }
 
 /// Replays `case` through the closer's own path on `store` (a scratch
@@ -358,7 +366,7 @@ pub struct Replayed {
 /// the agent's own resolves attributed to it, its final message as the
 /// heartbeat excerpt, the run closed, then one batch with the case's
 /// assistant turns as the transcript tail.
-pub fn replay(store: &mut Store, case: &Case, now: Millis) -> Result<Replayed> {
+pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Result<Replayed> {
     use crate::continuity::memory::{Actor, Kind, NewMemory, Remembered, Settle};
     use crate::continuity::runs::Source;
     use crate::store::runs::OpenRequest;
@@ -432,7 +440,8 @@ pub fn replay(store: &mut Store, case: &Case, now: Millis) -> Result<Replayed> {
         .filter(|t| t.role == "assistant")
         .map(|t| crate::redact::redact_text(&with_ids(&t.text)).into_owned())
         .collect();
-    let done = batch_with(store, now + 1, false, |c| {
+    let candidates = store.closer_candidates(now + 1, closer::BATCH)?;
+    let done = run_batch(store, candidates, now + 1, false, judge, |c| {
         if c.run_id == run.run_id {
             tail.clone()
         } else {
@@ -453,5 +462,7 @@ pub fn replay(store: &mut Store, case: &Case, now: Millis) -> Result<Replayed> {
             .filter(|e| !case.resolved_by_agent.contains(e))
             .cloned()
             .collect(),
+        tokens: store.closer_tokens()?,
+        failed: done.failed > 0,
     })
 }

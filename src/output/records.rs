@@ -649,6 +649,8 @@ pub const EVAL_SCHEMA: &str = "sessionkit.eval/1";
 pub struct EvalRecord {
     /// The case's name, or `(total)`.
     pub case: String,
+    /// The judge failed on it (for the total: on any case).
+    pub failed: bool,
     /// Commitments the run completed and left to the closer.
     pub expected: usize,
     /// The judge that ran: `evidence`.

@@ -251,6 +251,16 @@ impl Store {
             .unwrap_or(0))
     }
 
+    /// Every token the endpoint judge spent, all days.
+    pub fn closer_tokens(&self) -> Result<u64> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COALESCE(SUM(input_tokens + output_tokens), 0) FROM closer_spend",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(u64::try_from(n)?)
+    }
+
     /// Adds one endpoint call's tokens and cost to its day.
     pub fn closer_record_spend(
         &mut self,

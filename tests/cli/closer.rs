@@ -769,3 +769,98 @@ fn a_run_resurrected_during_a_slow_reply_gets_no_resolve() {
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
     assert_eq!(status_of(&env, &parser), "open");
 }
+
+/// `eval closer --judge endpoint` against a loopback model that always
+/// names the first briefed id: the plumbing (the same batch, the prompt's
+/// ids, tokens counted), and a spurious resolve counted as one.
+#[test]
+fn eval_with_the_endpoint_judge_counts_tokens_and_spurious_resolves() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let env = Env::new();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { return };
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut len = 0;
+            loop {
+                let mut l = String::new();
+                if reader.read_line(&mut l).unwrap_or(0) == 0 || l == "\r\n" {
+                    break;
+                }
+                if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; len];
+            let _ = reader.read_exact(&mut body);
+            let req: Value = serde_json::from_slice(&body).unwrap();
+            let prompt = req["messages"][0]["content"].as_str().unwrap().to_string();
+            let start = prompt.find("\"id\": \"").unwrap() + 7;
+            let id = &prompt[start..start + prompt[start..].find('"').unwrap()];
+            let reply =
+                openai(&json!({"completed": [{"id": id, "evidence": "it says so"}]}).to_string());
+            let _ = write!(
+                conn,
+                "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                reply.len()
+            );
+        }
+    });
+    let dir = env.path("cases");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, expected) in [("a-done", json!(["c1"])), ("b-not-done", json!([]))] {
+        let case = json!({"name": name, "commitments": [{"id": "c1", "topic": "Parser", "content": "Parser"}],
+                          "final_message": "Stopped.", "expected_completed": expected});
+        std::fs::write(dir.join(format!("{name}.json")), case.to_string()).unwrap();
+    }
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_CLOSER_ENDPOINT", &url)
+        .env("SESSIONKIT_CLOSER_MODEL", "claude-sonnet-4-5")
+        .args([
+            "eval",
+            "closer",
+            "--cases",
+            dir.to_str().unwrap(),
+            "--judge",
+            "endpoint",
+            "--max-spurious",
+            "0",
+            "--format",
+            "jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "one spurious resolve is past --max-spurious 0"
+    );
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    fn pick(r: &Value) -> (Option<u64>, Option<u64>, Option<u64>, Option<&str>) {
+        (
+            r["right"].as_u64(),
+            r["spurious"].as_u64(),
+            r["tokens"].as_u64(),
+            r["judge"].as_str(),
+        )
+    }
+    assert_eq!(
+        pick(&rows[0]),
+        (Some(1), Some(0), Some(1020), Some("endpoint"))
+    );
+    assert_eq!(
+        pick(&rows[1]),
+        (Some(0), Some(1), Some(1020), Some("endpoint"))
+    );
+    assert_eq!(
+        pick(&rows[2]),
+        (Some(1), Some(1), Some(2040), Some("endpoint"))
+    );
+}
