@@ -147,7 +147,7 @@ pub struct CapReached;
 fn ask(
     store: &mut Store,
     judge: &Judge,
-    (items, texts): (&[(String, String)], &[String]),
+    (run_id, items, texts): (&str, &[(String, String)], &[String]),
     now: Millis,
     rejected: &std::cell::Cell<usize>,
 ) -> Result<Vec<closer::Verdict>> {
@@ -171,7 +171,8 @@ fn ask(
         .map(|(id, topic)| Commitment { id, topic })
         .collect();
     let words: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let answer = endpoint.ask(&closer::closer_prompt(&commitments, &words))?;
+    let kinds = store.run_event_kinds(run_id)?;
+    let answer = endpoint.ask(&closer::closer_prompt(&commitments, &words, &kinds))?;
     let tokens = crate::transcript::Buckets {
         input: answer.input_tokens,
         output: answer.output_tokens,
@@ -256,7 +257,7 @@ fn run_batch(
         }
         let rejected = std::cell::Cell::new(0);
         let done = one(store, &c, now, |store| {
-            ask(store, judge, (&items, &texts), now, &rejected)
+            ask(store, judge, (&c.run_id, &items, &texts), now, &rejected)
         });
         out.rejected += rejected.get();
         match done {

@@ -251,6 +251,22 @@ impl Store {
             .unwrap_or(0))
     }
 
+    /// The distinct kinds of the memory events a run wrote (its first
+    /// `MAX_RUN_EVENTS`, the ceiling every listing honours), sorted.
+    pub fn run_event_kinds(&self, run_id: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT kind FROM (SELECT kind FROM memory_events WHERE session_run_id = ?1
+               ORDER BY event_id LIMIT ?2) ORDER BY kind",
+        )?;
+        let kinds = stmt
+            .query_map(
+                params![run_id, crate::continuity::runs::MAX_RUN_EVENTS as i64],
+                |r| r.get(0),
+            )?
+            .collect::<Result<_, _>>()?;
+        Ok(kinds)
+    }
+
     /// Every token the endpoint judge spent, all days.
     pub fn closer_tokens(&self) -> Result<u64> {
         let n: i64 = self.conn.query_row(

@@ -614,6 +614,7 @@ fn the_endpoint_judge_resolves_what_the_model_names_within_the_briefed_set() {
             .contains("authorization: bearer sk-test-key-0123456789")
     );
     assert!(seen[0].contains(&docs) && seen[0].contains("Wrapped up the parser work"));
+    assert!(seen[0].contains("Write kinds recorded for this run: none"));
     // Tokens and cost recorded ($3 and $15 per million: 1,000 in, 20 out).
     let c = rusqlite::Connection::open(env.db()).unwrap();
     let spend: (i64, i64, i64, i64) = c
