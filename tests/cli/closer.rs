@@ -865,3 +865,58 @@ fn eval_with_the_endpoint_judge_counts_tokens_and_spurious_resolves() {
         (Some(1), Some(1), Some(2040), Some("endpoint"))
     );
 }
+
+/// A pass that died after its claim, or after a resolve and before its
+/// finish, leaves rows the next pass completes: every step is its own
+/// transaction, and the claim compares the token it read.
+#[test]
+fn a_pass_that_died_midway_is_completed_by_the_next() {
+    let env = Env::new();
+    let parser = commitment(&env, "Transcript parser");
+    let run = finished_run(
+        &env,
+        "k1",
+        &[(&parser, "Transcript parser")],
+        "The transcript parser is done.",
+    );
+    ok(&env, NOW, &["config", "set", "closer.enabled", "on"]);
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    // Died after the claim: its token on the run, nothing else.
+    c.execute(
+        "UPDATE agent_sessions SET triage_attempt_id = 'dead-claim' WHERE run_id = ?1",
+        [&run],
+    )
+    .unwrap();
+    // ...and after resolving, before finishing (the resolve landed, the run not finished).
+    c.execute(
+        "UPDATE commitments SET status = 'resolved', resolved_at = 1 WHERE memory_id = ?1",
+        [&parser],
+    )
+    .unwrap();
+    drop(c);
+    let out = ok(
+        &env,
+        "2026-03-01T11:00:00Z",
+        &["sweep", "--format", "jsonl"],
+    );
+    assert_eq!(out, "", "the resolve that landed is not made twice");
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let (status, token): (String, String) = c
+        .query_row(
+            "SELECT triage_status, triage_attempt_id FROM agent_sessions WHERE run_id = ?1",
+            [&run],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(status, "completed", "the next pass finished the run");
+    assert_ne!(token, "dead-claim", "under a claim of its own");
+    assert_eq!(status_of(&env, &parser), "resolved");
+    assert_eq!(
+        ok(
+            &env,
+            "2026-03-01T11:20:00Z",
+            &["sweep", "--format", "jsonl"]
+        ),
+        ""
+    );
+}
