@@ -196,8 +196,25 @@ pub fn detect(
     {
         return Harness::Gemini;
     }
-    let rollout = str_of(p, &["transcript_path"]).is_some_and(|t| t.contains("/.codex/sessions/"));
-    if has("turn_id") || (has("model") && event != "SessionStart") || rollout {
+    // Codex's rollout files, wherever CODEX_HOME puts them:
+    // `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` (harness-observed.md §3.2).
+    let rollout = str_of(p, &["transcript_path"]).is_some_and(|t| {
+        let name = t.rsplit('/').next().unwrap_or(t);
+        t.contains("/.codex/sessions/")
+            || (t.contains("/sessions/")
+                && name.starts_with("rollout-")
+                && name.ends_with(".jsonl"))
+    });
+    // Codex's SessionStart always names the permission mode; Claude Code's
+    // never does (harness-observed.md §2.2 #1). Claude Code sets CLAUDECODE
+    // for its hooks (checked above), so CODEX_HOME without it is Codex.
+    let codex_start = event == "SessionStart" && has("permission_mode");
+    if has("turn_id")
+        || (has("model") && event != "SessionStart")
+        || rollout
+        || codex_start
+        || set("CODEX_HOME")
+    {
         return Harness::Codex;
     }
     Harness::ClaudeCode
@@ -499,6 +516,22 @@ mod tests {
             json!({"hook_event_name": "SessionStart", "transcript_path": "/h/.codex/sessions/2026/rollout-x.jsonl"}),
         );
         assert_eq!(detect(None, no_env, &rollout), Harness::Codex);
+        // Real Codex 0.171 SessionStart and SessionEnd (captured), with
+        // CODEX_HOME elsewhere than ~/.codex: Codex, not Claude Code.
+        let cx_start = obj(
+            json!({"session_id": "s", "transcript_path": null, "cwd": "/w",
+            "hook_event_name": "SessionStart", "model": "gpt-fake", "permission_mode": "bypassPermissions", "source": "startup"}),
+        );
+        assert_eq!(detect(None, no_env, &cx_start), Harness::Codex);
+        let cx_end = obj(
+            json!({"session_id": "s", "cwd": "/w", "hook_event_name": "SessionEnd", "reason": "other",
+            "transcript_path": "/home/dev/work/cxhome/sessions/2026/12/03/rollout-2026-12-03T06-42-52-01a2.jsonl"}),
+        );
+        assert_eq!(detect(None, no_env, &cx_end), Harness::Codex);
+        let codex_home = |k: &str| (k == "CODEX_HOME").then(|| "/x".to_string());
+        assert_eq!(detect(None, codex_home, &claude), Harness::Codex);
+        let both = |k: &str| matches!(k, "CODEX_HOME" | "CLAUDECODE").then(|| "1".to_string());
+        assert_eq!(detect(None, both, &claude), Harness::ClaudeCode);
         let cursor =
             obj(json!({"hook_event_name": "stop", "conversation_id": "c", "generation_id": "g"}));
         assert_eq!(detect(None, no_env, &cursor), Harness::Cursor);

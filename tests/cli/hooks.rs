@@ -527,3 +527,53 @@ fn a_reader_holding_a_transaction_does_not_make_hooks_fail_at_the_end_of_an_inge
     reader.execute_batch("COMMIT").unwrap();
     assert_eq!(events(&env).len(), sent);
 }
+
+/// Every captured payload of the real clients (../shared/corpus/captured),
+/// sent without `--harness`, is stored under its own client: Claude Code by
+/// the CLAUDECODE=1 it sets for hooks, Gemini by its GEMINI_* variables,
+/// Codex by its payloads alone (its SessionStart's permission mode, its
+/// rollout path) — so one Codex session is never split across two names
+/// (harness-observed.md §2.2 #1).
+#[test]
+fn each_real_clients_payloads_are_stored_under_its_name() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/captured/hook-payloads");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return crate::common::skip(&format!("no captured payloads at {}", dir.display()));
+    };
+    let mut files: Vec<std::path::PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let env = Env::new();
+    let mut checked = 0;
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|x| x == "json"))
+    {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let (harness, var) = match name.split('-').next().unwrap() {
+            "cc" | "cc2_332" => ("claude-code", Some(("CLAUDECODE", "1"))),
+            "gm" => ("gemini", Some(("GEMINI_SESSION_ID", "g"))),
+            "cx" => ("codex", None),
+            _ => continue,
+        };
+        let payload = std::fs::read(f).unwrap();
+        let mut cmd = env.cmd();
+        cmd.args(["hook", "event"]).write_stdin(payload);
+        if let Some((k, v)) = var {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        let stored: String = rusqlite::Connection::open(env.db())
+            .unwrap()
+            .query_row(
+                "SELECT harness FROM events_raw ORDER BY id DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(stored, harness, "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked} payloads");
+}
