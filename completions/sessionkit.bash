@@ -280,6 +280,9 @@ _sessionkit() {
             sessionkit__subcmd__help__subcmd__hook,stop)
                 cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__stop"
                 ;;
+            sessionkit__subcmd__help__subcmd__hook,user-prompt-submit)
+                cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit"
+                ;;
             sessionkit__subcmd__help__subcmd__memory,redact)
                 cmd="sessionkit__subcmd__help__subcmd__memory__subcmd__redact"
                 ;;
@@ -340,6 +343,9 @@ _sessionkit() {
             sessionkit__subcmd__hook,stop)
                 cmd="sessionkit__subcmd__hook__subcmd__stop"
                 ;;
+            sessionkit__subcmd__hook,user-prompt-submit)
+                cmd="sessionkit__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit"
+                ;;
             sessionkit__subcmd__hook__subcmd__help,event)
                 cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__event"
                 ;;
@@ -357,6 +363,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__hook__subcmd__help,stop)
                 cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__stop"
+                ;;
+            sessionkit__subcmd__hook__subcmd__help,user-prompt-submit)
+                cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__user__subcmd__prompt__subcmd__submit"
                 ;;
             sessionkit__subcmd__memory,help)
                 cmd="sessionkit__subcmd__memory__subcmd__help"
@@ -1267,7 +1276,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__hook)
-            opts="event session-start session-end stop pre-compact"
+            opts="event session-start session-end stop user-prompt-submit pre-compact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1337,6 +1346,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__hook__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1855,7 +1878,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help event session-start session-end stop pre-compact help"
+            opts="-q -h --db --format --json --quiet --no-progress --color --help event session-start session-end stop user-prompt-submit pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1915,7 +1938,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__help)
-            opts="event session-start session-end stop pre-compact help"
+            opts="event session-start session-end stop user-prompt-submit pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1999,6 +2022,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__help__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__help__subcmd__user__subcmd__prompt__subcmd__submit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2115,6 +2152,40 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__stop)
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit)
             opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

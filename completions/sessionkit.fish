@@ -330,27 +330,28 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l json -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -l json -d 'Short for --format json'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -f -a "session-end" -d 'SessionEnd: close this conversation\'s run (fast; no output)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -f -a "stop" -d 'Stop (and StopFailure): end the turn; with the nudge on, ask once for a debrief'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -f -a "pre-compact" -d 'PreCompact: heartbeat this conversation\'s run (never opens one; no output)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop pre-compact help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "session-end" -d 'SessionEnd: close this conversation\'s run (fast; no output)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "stop" -d 'Stop (and StopFailure): end the turn; with the nudge on, ask once for a debrief'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "user-prompt-submit" -d 'UserPromptSubmit: recall the memories the prompt\'s words find, as context'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "pre-compact" -d 'PreCompact: heartbeat this conversation\'s run (never opens one; no output)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -419,6 +420,23 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -440,6 +458,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "session-end" -d 'SessionEnd: close this conversation\'s run (fast; no output)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop (and StopFailure): end the turn; with the nudge on, ask once for a debrief'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "user-prompt-submit" -d 'UserPromptSubmit: recall the memories the prompt\'s words find, as context'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "pre-compact" -d 'PreCompact: heartbeat this conversation\'s run (never opens one; no output)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l project -d 'Only this project (its name, or Claude Code\'s folder slug)' -r
@@ -1146,6 +1165,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "session-end" -d 'SessionEnd: close this conversation\'s run (fast; no output)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "stop" -d 'Stop (and StopFailure): end the turn; with the nudge on, ask once for a debrief'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "user-prompt-submit" -d 'UserPromptSubmit: recall the memories the prompt\'s words find, as context'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "pre-compact" -d 'PreCompact: heartbeat this conversation\'s run (never opens one; no output)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'

@@ -57,6 +57,15 @@ pub enum HookCommand {
     /// secondary worktrees. Prints nothing otherwise; under Gemini nothing on
     /// stderr either (errors go to <db>.hook-errors.log). Always exits 0.
     Stop(EventArgs),
+    /// UserPromptSubmit: recall the memories the prompt's words find, as context
+    ///
+    /// Records the event like `hook event`, then searches the project's
+    /// memories for the prompt's words and hands the few that match (not
+    /// already briefed to this run; at most 1,500 bytes) to the agent in
+    /// the harness's envelope (Claude Code and Codex UserPromptSubmit, Gemini
+    /// BeforeAgent; nothing for Cursor and Copilot), recording them as
+    /// demand. Prints nothing when nothing matches. Always exits 0.
+    UserPromptSubmit(EventArgs),
     /// PreCompact: heartbeat this conversation's run (never opens one; no output)
     PreCompact(EventArgs),
 }
@@ -122,7 +131,8 @@ fn gemini_log(db: Option<&Path>, args: &Args) -> Option<PathBuf> {
         | HookCommand::SessionStart(a)
         | HookCommand::SessionEnd(a)
         | HookCommand::PreCompact(a)
-        | HookCommand::Stop(a) => a,
+        | HookCommand::Stop(a)
+        | HookCommand::UserPromptSubmit(a) => a,
     };
     let named = a.harness.as_deref().map(str::to_ascii_lowercase);
     let gemini = match named.as_deref() {
@@ -160,6 +170,7 @@ pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
         HookCommand::SessionStart(a) => session_start(db, a, log.as_deref()),
         HookCommand::SessionEnd(a) => session_end(db, a, "SessionEnd", log.as_deref()),
         HookCommand::Stop(a) => stop(db, a, log.as_deref()),
+        HookCommand::UserPromptSubmit(a) => prompt_submit(db, a, log.as_deref()),
         HookCommand::PreCompact(a) => session_end(db, a, "PreCompact", log.as_deref()),
     }));
     if let Ok(Err(e)) = result {
@@ -400,6 +411,54 @@ fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     if let crate::hooks::stop::Handshake::Inject(prompt) = done {
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(crate::hooks::stop::stop_envelope(ev.harness, &prompt).as_bytes())?;
+        stdout.write_all(b"\n")?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+/// `hook user-prompt-submit`: record, then recall for the prompt.
+fn prompt_submit(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
+    let by = deadline();
+    let (Some(ev), _) = receive(a, Some("UserPromptSubmit"), log)? else {
+        return Ok(());
+    };
+    let now = crate::clock::now();
+    let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
+        return Ok(());
+    };
+    let env = |k: &str| std::env::var(k).ok();
+    let cwd = session::cwd_of(Some(&ev), env);
+    if session::suppressed(Some(&ev), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
+        return Ok(());
+    }
+    let Some(prompt) = ev.payload.get("prompt").and_then(serde_json::Value::as_str) else {
+        return Ok(());
+    };
+    let project = crate::project::project_of(&store, &cwd.to_string_lossy())?;
+    let run = ev
+        .session_id
+        .as_deref()
+        .and_then(|sid| store.run_by_key(ev.harness.as_str(), sid).ok());
+    let briefed: Vec<String> = run
+        .as_ref()
+        .and_then(|r| serde_json::from_str::<Vec<serde_json::Value>>(&r.briefed_memories).ok())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|v| v["id"].as_str().map(str::to_string))
+        .collect();
+    let context = crate::hooks::prompt::recall_context(
+        &mut store,
+        prompt,
+        &project,
+        run.as_ref().map(|r| r.run_id.as_str()),
+        &briefed,
+        crate::hooks::prompt::BUDGET,
+        now,
+    )?;
+    if let Some(out) = context.and_then(|c| crate::hooks::prompt::prompt_envelope(ev.harness, &c)) {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(out.as_bytes())?;
         stdout.write_all(b"\n")?;
         stdout.flush()?;
     }

@@ -26,7 +26,7 @@ fn layer_of(path: &[&str]) -> Layer {
     match path {
         ["store", ..] => Layer::Store,
         ["ingest" | "settings" | "project", ..] => Layer::Services,
-        ["hooks", "receive" | "session" | "stop", ..] => Layer::Services,
+        ["hooks", "prompt" | "receive" | "session" | "stop", ..] => Layer::Services,
         ["continuity", "brief" | "close" | "endpoint", ..] => Layer::Services,
         ["output", ..] => Layer::Output,
         ["commands" | "cli", ..] | ["lib" | "main"] => Layer::Commands,

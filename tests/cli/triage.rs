@@ -819,3 +819,94 @@ fn row_run(env: &Env, sid: &str) -> String {
     )
     .unwrap()
 }
+
+/// `hook user-prompt-submit` (issue 20): the memories a prompt's words
+/// find, not already briefed to this run, in each client's envelope, within
+/// 1,500 bytes, recorded as prompt demand; nothing when nothing matches.
+#[test]
+fn a_prompt_recalls_the_memories_its_words_find() {
+    let env = Env::new();
+    let cwd = env.path("shop");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let cwd = cwd.to_str().unwrap().to_string();
+    let remember = |topic: &str, content: &str| {
+        ok_json(
+            &env,
+            &t(0, 0),
+            &[
+                "remember",
+                "--kind",
+                "decision",
+                "--topic",
+                topic,
+                "--content",
+                content,
+                "--project",
+                "shop",
+            ],
+        )["memory_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let deploy = remember("Deploy day", "Deploys happen on Fridays after the freeze");
+    let briefed = remember("Deploy window", "The deploy window is two hours");
+    remember("Tabs", "Tabs, not spaces");
+    let list = json!([{"id": briefed, "topic": "Deploy window", "status": "active"}]).to_string();
+    ok_json(
+        &env,
+        &t(0, 0),
+        &[
+            "session",
+            "open",
+            "--agent",
+            "claude-code",
+            "--session-id",
+            "p1",
+            "--source",
+            "startup",
+            "--project",
+            "shop",
+            "--briefed",
+            &list,
+        ],
+    );
+    let submit = |harness: &str, prompt: &str| {
+        let p = json!({"hook_event_name": "UserPromptSubmit", "session_id": "p1", "cwd": cwd, "prompt": prompt});
+        let (code, out, err) = sk(
+            &env,
+            &t(1, 0),
+            &["hook", "user-prompt-submit", "--harness", harness],
+            &p.to_string(),
+            &[],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{harness}");
+        out
+    };
+    let out = submit("claude-code", "when do we deploy?");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        ctx.contains("Deploy day: Deploys happen on Fridays"),
+        "{ctx}"
+    );
+    assert!(
+        !ctx.contains("Deploy window"),
+        "briefed to this run already: {ctx}"
+    );
+    assert!(!ctx.contains('<') && ctx.len() <= 1_500, "{ctx}");
+    assert!(ctx.contains(&format!("[{}", &deploy[..8])), "{ctx}");
+    // Recorded as prompt demand, with the run.
+    let demand = env.scalar(&format!(
+        "SELECT COUNT(*) FROM memory_demand WHERE kind = 'prompt' AND memory_id = '{deploy}' AND run_key <> ''"
+    ));
+    assert_eq!(demand, 1);
+    // Gemini's BeforeAgent; nothing for Cursor; nothing when nothing matches.
+    let gm: Value = serde_json::from_str(&submit("gemini", "deploy")).unwrap();
+    assert_eq!(gm["hookSpecificOutput"]["hookEventName"], "BeforeAgent");
+    assert_eq!(submit("cursor", "deploy"), "");
+    assert_eq!(submit("claude-code", "kubernetes helm charts"), "");
+}
