@@ -112,11 +112,16 @@ fn say(log: Option<&Path>, msg: &str) {
     match log {
         None => report(msg),
         Some(path) => {
+            use std::os::unix::fs::OpenOptionsExt;
+            // On disk: secrets out, and readable by the owner only, as the
+            // database is.
             let line = crate::text::sanitize_reason(&crate::text::sanitize(msg));
+            let line = crate::redact::redact_text(&line);
             let stamp = crate::clock::format_instant(crate::clock::now());
             let _ = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
+                .mode(0o600)
                 .open(path)
                 .and_then(|mut f| writeln!(f, "{stamp} sessionkit hook: {line}"));
         }

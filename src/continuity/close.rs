@@ -189,7 +189,16 @@ fn ask(
     let ids: Vec<&str> = items.iter().map(|(id, _)| id.as_str()).collect();
     let reply = closer::parse_reply(&answer.text, &ids)?;
     rejected.set(rejected.get() + reply.rejected);
-    Ok(reply.completed)
+    // The model's quote is text from outside: secrets out before it is
+    // stored in the audit event or printed.
+    Ok(reply
+        .completed
+        .into_iter()
+        .map(|v| closer::Verdict {
+            evidence: crate::redact::redact_text(&v.evidence).into_owned(),
+            ..v
+        })
+        .collect())
 }
 
 /// Runs one batch at `now`. With `dry_run`, judges and reports, writes
@@ -382,11 +391,12 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
     }
     let mut ids: Vec<(String, String)> = Vec::new();
     for c in &case.commitments {
+        // A case file is outside text: redacted as `remember` redacts.
         let m = NewMemory {
             kind: Kind::Commitment,
-            topic: c.topic.clone(),
+            topic: crate::redact::redact_text(&c.topic).into_owned(),
             description: None,
-            content: c.content.clone(),
+            content: crate::redact::redact_text(&c.content).into_owned(),
             project: "eval".into(),
             scope: "personal".into(),
             tags: Vec::new(),
@@ -404,7 +414,8 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
         .commitments
         .iter()
         .filter_map(|c| {
-            Some(serde_json::json!({"id": real(&c.id)?, "topic": c.topic, "status": "open"}))
+            let topic = crate::redact::redact_text(&c.topic);
+            Some(serde_json::json!({"id": real(&c.id)?, "topic": topic, "status": "open"}))
         })
         .collect();
     let (run, _) = store.open_run(

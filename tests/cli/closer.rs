@@ -564,7 +564,7 @@ fn the_endpoint_judge_resolves_what_the_model_names_within_the_briefed_set() {
         &[(&parser, "Transcript parser"), (&docs, "Migration docs")],
         "Wrapped up the parser work.",
     );
-    let reply = json!({"completed": [{"id": parser, "evidence": "Wrapped up the parser work"},
+    let reply = json!({"completed": [{"id": parser, "evidence": "Wrapped up the parser work with PASSWORD=hunter2hunter2"},
                                      {"id": "01990000-not-briefed", "evidence": "x"}]})
     .to_string();
     let s = stub(vec![(200, openai(&format!("```json\n{reply}\n```")), 0)]);
@@ -590,7 +590,10 @@ fn the_endpoint_judge_resolves_what_the_model_names_within_the_briefed_set() {
     assert_eq!(rows.len(), 1);
     assert_eq!(
         (rows[0]["memory_id"].as_str(), rows[0]["evidence"].as_str()),
-        (Some(parser.as_str()), Some("Wrapped up the parser work"))
+        (
+            Some(parser.as_str()),
+            Some("Wrapped up the parser work with PASSWORD=[redacted:password:~16]")
+        )
     );
     assert_eq!(
         (
@@ -627,8 +630,13 @@ fn the_endpoint_judge_resolves_what_the_model_names_within_the_briefed_set() {
     assert_eq!(spend, (1, 1000, 20, 3_300_000));
     // The key never reaches the file.
     drop(c);
-    let bytes = std::fs::read(env.db()).unwrap();
+    let mut bytes = std::fs::read(env.db()).unwrap();
+    let mut wal = env.db().into_os_string();
+    wal.push("-wal");
+    bytes.extend(std::fs::read(wal).unwrap_or_default());
     assert!(!bytes.windows(22).any(|w| w == b"sk-test-key-0123456789"));
+    // Nor does a secret the model quoted back.
+    assert!(!bytes.windows(14).any(|w| w == b"hunter2hunter2"));
     let _ = run;
 }
 

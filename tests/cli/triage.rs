@@ -606,6 +606,16 @@ fn under_gemini_a_failure_goes_to_a_log_not_stderr() {
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
     let log = std::fs::read_to_string(env.path("dir.db.hook-errors.log")).unwrap();
     assert!(log.contains("sessionkit hook: "), "{log}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(env.path("dir.db.hook-errors.log"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(
+        mode & 0o777,
+        0o600,
+        "the log is the owner's only, as the database is"
+    );
     // Any other harness: one line on stderr, as before.
     let (code, _, err) = sk(
         &env,
