@@ -57,12 +57,16 @@ fn settings(harness: &str, sk: &Path) -> Value {
         "SESSIONKIT_DB=$HOME/sk.db SESSIONKIT_STOP_NUDGE=1 {sk} hook stop --harness {harness}"
     );
     let end = format!("SESSIONKIT_DB=$HOME/sk.db {sk} hook session-end --harness {harness}");
+    // No --harness: detection must name each client from its own payload
+    // and environment.
+    let prompt = format!("SESSIONKIT_DB=$HOME/sk.db {sk} hook user-prompt-submit");
     let capture = "\"$RIG_DIR/capture-hook.sh\"";
     if harness == "gemini" {
         // Gemini: named handlers, timeouts in milliseconds, AfterAgent for Stop.
         let h = |name: &str, cmd: &str, ms: u64| json!({"name": name, "type": "command", "command": cmd, "timeout": ms});
         json!({"hooks": {
             "SessionStart": [{"matcher": "*", "hooks": [h("sessionkit-start", &start, 10_000)]}],
+            "BeforeAgent": [{"matcher": "*", "hooks": [h("sessionkit-prompt", &prompt, 10_000)]}],
             "AfterAgent": [{"matcher": "*", "hooks": [h("sessionkit-stop", &stop, 10_000), h("rig-capture", capture, 10_000)]}],
             "SessionEnd": [{"matcher": "*", "hooks": [h("sessionkit-end", &end, 3_000)]}],
         }})
@@ -70,6 +74,7 @@ fn settings(harness: &str, sk: &Path) -> Value {
         let h = |cmd: &str, s: u64| json!({"type": "command", "command": cmd, "timeout": s});
         json!({"hooks": {
             "SessionStart": [{"hooks": [h(&start, 10)]}],
+            "UserPromptSubmit": [{"hooks": [h(&prompt, 10)]}],
             "Stop": [{"hooks": [h(&stop, 10), h(capture, 10)]}],
             "SessionEnd": [{"hooks": [h(&end, 3)]}],
         }})
@@ -146,6 +151,13 @@ fn real_clients_accept_the_nudge_and_continue_exactly_once() {
             !body("0001").contains("Before you finish, debrief"),
             "{client}"
         );
+        // The prompt's recall reached the model with the turn: the memory
+        // written at the start matches the prompt's word "rig".
+        assert!(
+            body("0001").contains("sessionkit recalled these memories for this prompt")
+                && body("0001").contains("rig decision"),
+            "{client}: the recall reached the model"
+        );
         assert!(
             body("0002").contains("Before you finish, debrief"),
             "{client}: the prompt reached the model"
@@ -171,6 +183,15 @@ fn real_clients_accept_the_nudge_and_continue_exactly_once() {
             !home.join("sk.db.hook-errors.log").exists(),
             "{client}: no hook failed"
         );
+        // Detected without --harness: stored under the client's own name.
+        let prompt_harness: String = c
+            .query_row(
+                "SELECT harness FROM events_raw WHERE event IN ('UserPromptSubmit', 'BeforeAgent')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(prompt_harness, harness, "{client}");
         ran += 1;
     }
     if ran == 0 {
