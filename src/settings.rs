@@ -249,7 +249,8 @@ pub fn hours_ms(store: &Store, key: &str) -> Result<i64> {
     Ok(i64::try_from(count(store, key)?)?.saturating_mul(3_600_000))
 }
 
-/// The value in force of a `Kind::Choice` setting.
+/// The value in force of a `Kind::Choice` or `Kind::Text` setting (a
+/// text setting not set is empty).
 pub fn choice(store: &Store, key: &str) -> Result<String> {
     let s = lookup(key)?;
     Ok(effective(store, s)?.0)

@@ -11,7 +11,6 @@ use crate::Exit;
 use crate::continuity::brief::{Built, Request, build};
 use crate::continuity::briefing::Limits;
 use crate::hooks::Harness;
-use crate::output::Format;
 use crate::output::records::brief_record;
 
 #[derive(Debug, clap::Args)]
@@ -88,7 +87,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         None => None,
     };
     let limits = crate::continuity::brief::limits(&store, harness, a.budget, a.max_bytes, a.full)?;
-    let as_json = ctx.out.explicit && matches!(ctx.out.format, Format::Json | Format::Jsonl);
+    let as_json = ctx.out.wants_json();
     let req = Request {
         project: project.clone(),
         limits,
@@ -101,28 +100,22 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         every_line: a.explain || as_json || a.full,
     };
     let built = build(&store, &req, now)?;
-    let mut out = std::io::stdout().lock();
     if as_json {
-        let doc = brief_record(
+        ctx.out.document(&brief_record(
             &project,
             &built.briefing,
             &built.candidates,
             &limits,
             built.utility_active,
-        );
-        if ctx.out.format == Format::Json {
-            serde_json::to_writer_pretty(&mut out, &doc)?;
-        } else {
-            serde_json::to_writer(&mut out, &doc)?;
-        }
-        out.write_all(b"\n")?;
+        ))?;
     } else {
+        let mut out = std::io::stdout().lock();
         out.write_all(built.briefing.text.as_bytes())?;
         if a.explain {
             out.write_all(explain_lines(&built, &limits).as_bytes())?;
         }
+        out.flush()?;
     }
-    out.flush()?;
     // Freeing 5,000 candidates one by one costs more than the process's
     // exit, which returns their memory at once.
     std::mem::forget(built);

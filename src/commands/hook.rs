@@ -231,6 +231,15 @@ fn receive(
     Ok((ev, harness))
 }
 
+/// A hook's one answer to its harness: a line on stdout.
+fn answer(envelope: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(envelope.as_bytes())?;
+    stdout.write_all(b"\n")?;
+    stdout.flush()?;
+    Ok(())
+}
+
 /// How long a hook may wait for the database before it spools its event:
 /// well under the 5 s Claude Code gives the registration sessionkit writes.
 /// `SESSIONKIT_HOOK_BUDGET_MS` sets another.
@@ -319,10 +328,7 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Resu
         session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)
     })?;
     if let Some(out) = session::start_envelope(harness, &started.context) {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(out.as_bytes())?;
-        stdout.write_all(b"\n")?;
-        stdout.flush()?;
+        answer(&out)?;
     }
     Ok(())
 }
@@ -414,10 +420,7 @@ fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let done =
         crate::hooks::stop::handshake(&mut store, agent, sid, continuing, max_bytes, now, lease)?;
     if let crate::hooks::stop::Handshake::Inject(prompt) = done {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(crate::hooks::stop::stop_envelope(ev.harness, &prompt).as_bytes())?;
-        stdout.write_all(b"\n")?;
-        stdout.flush()?;
+        answer(&crate::hooks::stop::stop_envelope(ev.harness, &prompt))?;
     }
     Ok(())
 }
@@ -462,10 +465,7 @@ fn prompt_submit(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Resu
         now,
     )?;
     if let Some(out) = context.and_then(|c| crate::hooks::prompt::prompt_envelope(ev.harness, &c)) {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(out.as_bytes())?;
-        stdout.write_all(b"\n")?;
-        stdout.flush()?;
+        answer(&out)?;
     }
     Ok(())
 }

@@ -10,7 +10,6 @@ use crate::Exit;
 use crate::continuity::debrief::{self, Facets};
 use crate::continuity::runs;
 use crate::hooks::Harness;
-use crate::output::Format;
 use crate::output::runs::{PROMPT_SCHEMA, PromptRecord};
 
 #[derive(Debug, clap::Args)]
@@ -80,24 +79,18 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             limits.max_bytes
         );
     };
-    let mut out = std::io::stdout().lock();
-    if ctx.out.explicit && matches!(ctx.out.format, Format::Json | Format::Jsonl) {
-        let rec = PromptRecord {
+    if ctx.out.wants_json() {
+        ctx.out.document(&PromptRecord {
             bytes: prompt.len(),
             name: "debrief",
             prompt: &prompt,
             run_id: facets.run_id.as_deref(),
             schema: PROMPT_SCHEMA,
-        };
-        if ctx.out.format == Format::Json {
-            serde_json::to_writer_pretty(&mut out, &rec)?;
-        } else {
-            serde_json::to_writer(&mut out, &rec)?;
-        }
-        out.write_all(b"\n")?;
+        })?;
     } else {
+        let mut out = std::io::stdout().lock();
         out.write_all(prompt.as_bytes())?;
+        out.flush()?;
     }
-    out.flush()?;
     Ok(Exit::Success)
 }

@@ -110,6 +110,27 @@ impl Output {
     }
 
     /// A note for people, on stderr with the `sessionkit:` prefix; `--quiet` silences it.
+    /// Whether the user asked for JSON (`--json`, `--format json|jsonl`):
+    /// what a command whose default is text (`brief`, `prompt`) asks.
+    pub fn wants_json(&self) -> bool {
+        self.explicit && matches!(self.format, Format::Json | Format::Jsonl)
+    }
+
+    /// One JSON document on stdout: pretty under `json`, one line under
+    /// `jsonl`.
+    pub fn document<T: serde::Serialize>(&self, doc: &T) -> anyhow::Result<()> {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        if self.format == Format::Json {
+            serde_json::to_writer_pretty(&mut out, doc)?;
+        } else {
+            serde_json::to_writer(&mut out, doc)?;
+        }
+        out.write_all(b"\n")?;
+        out.flush()?;
+        Ok(())
+    }
+
     /// A note on stderr; control characters in it (transcript text can
     /// reach a note) are escaped.
     pub fn note(&self, msg: &str) {

@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::Store;
 use super::memories::new_id;
-use super::triage::{untriaged, visible};
+use super::triage::{settle_needs_look, untriaged, visible};
 use crate::clock::Millis;
 use crate::continuity::closer;
 use crate::continuity::triage::TriageStatus;
@@ -175,8 +175,7 @@ impl Store {
         tx.prepare_cached(
             "UPDATE agent_sessions SET triage_status = ?2, last_triaged_event_ids = ?3,
                last_message_excerpt = CASE WHEN ?4 THEN last_message_excerpt END,
-               closer_failure_count = 0, closer_next_attempt_at = NULL,
-               needs_look = 0
+               closer_failure_count = 0, closer_next_attempt_at = NULL
              WHERE run_id = ?1",
         )?
         .execute(params![
@@ -185,12 +184,7 @@ impl Store {
             serde_json::to_string(&ids)?,
             truncated
         ])?;
-        tx.prepare_cached(
-            "UPDATE agent_sessions SET needs_look = EXISTS (SELECT 1 FROM memory_events
-               WHERE session_run_id = ?1 AND event_id NOT IN (SELECT value FROM json_each(last_triaged_event_ids)))
-             WHERE run_id = ?1",
-        )?
-        .execute([&c.run_id])?;
+        settle_needs_look(&tx, &c.run_id)?;
         tx.commit()?;
         Ok(true)
     }

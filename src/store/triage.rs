@@ -97,6 +97,18 @@ pub(crate) fn untriaged(tx: &rusqlite::Connection, run_id: &str, watermark: &str
         .query_row(params![run_id, watermark], |r| r.get(0))?)
 }
 
+/// Rule 6: after every watermark stamp (a triage complete, a closer
+/// finish), `needs_look` is recomputed as "an untriaged event exists".
+pub(crate) fn settle_needs_look(tx: &Transaction<'_>, run_id: &str) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE agent_sessions SET needs_look = EXISTS (SELECT 1 FROM memory_events
+           WHERE session_run_id = ?1 AND event_id NOT IN (SELECT value FROM json_each(last_triaged_event_ids)))
+         WHERE run_id = ?1",
+    )?
+    .execute([run_id])?;
+    Ok(())
+}
+
 /// The run's visible event ids (its first `MAX_RUN_EVENTS` by id) and
 /// whether it has more.
 pub(crate) fn visible(tx: &rusqlite::Connection, run_id: &str) -> Result<(Vec<String>, bool)> {
@@ -242,13 +254,7 @@ impl Store {
         if changed == 0 {
             return Err(conflict(&r).into());
         }
-        // Rule 6: needs_look is recomputed after every watermark stamp.
-        tx.prepare_cached(
-            "UPDATE agent_sessions SET needs_look = EXISTS (SELECT 1 FROM memory_events
-               WHERE session_run_id = ?1 AND event_id NOT IN (SELECT value FROM json_each(last_triaged_event_ids)))
-             WHERE run_id = ?1",
-        )?
-        .execute([&r.run_id])?;
+        settle_needs_look(&tx, &r.run_id)?;
         tx.commit()?;
         Ok(Completed {
             run_id: r.run_id,

@@ -61,15 +61,6 @@ rm -f "$empty"*
 # Latencies in microseconds, interleaved (start, empty, full for each call)
 # so that this machine's noise hits the three alike. A fresh payload each time.
 : >"$BENCH_DIR/ver.txt"; : >"$BENCH_DIR/empty.txt"; : >"$BENCH_DIR/full.txt"; : >"$BENCH_DIR/before.txt"
-one() {
-  local out=$1 payload=$2; shift 2
-  local a b
-  # bash's own clock: `date` cost two process starts (~2 ms) a reading.
-  a=${EPOCHREALTIME/./}
-  printf '%s' "$payload" | "$@" >/dev/null || true
-  b=${EPOCHREALTIME/./}
-  echo $(( b - a )) >>"$out"
-}
 for n in $(seq 1 "$CALLS"); do
   i=$(( (n * 7919) % 10000 ))
   s=$(printf '%08x-0000-4000-8000-%012x' "$i" "$i")
@@ -80,17 +71,17 @@ for n in $(seq 1 "$CALLS"); do
   if [ $((n % 2)) = 0 ]; then
     p=$(printf '{"session_id":"%s","hook_event_name":"%s","turn":%d,"cwd":"/w","transcript_path":"/p/%s.jsonl","last_assistant_message":"Set PASSWORD=hunter%d, the api key sk-ant-api03-AbCdEf0123456789_AbCd%d and https://u:p%d@h/x; token ghp_0123456789abcdefABCDEF%d"}' "$s" "$ev" "$n" "$s" "$n" "$n" "$n" "$n")
   fi
-  one "$BENCH_DIR/ver.txt" "$p" "$SK" --version
-  one "$BENCH_DIR/empty.txt" "$p" "$SK" --db "$empty" hook event
+  timed_in "$BENCH_DIR/ver.txt" "$p" "$SK" --version
+  timed_in "$BENCH_DIR/empty.txt" "$p" "$SK" --db "$empty" hook event
   # BEFORE=/path/to/an/older/sessionkit: the same call by that build,
   # interleaved (each build first on every other call: the second call on
   # a session finds its pages warm), for a regression check in one run.
   if [ -n "${BEFORE:-}" ] && [ $((n % 2)) = 0 ]; then
-    one "$BENCH_DIR/before.txt" "$p" "$BEFORE" --db "$work" hook event
+    timed_in "$BENCH_DIR/before.txt" "$p" "$BEFORE" --db "$work" hook event
   fi
-  one "$BENCH_DIR/full.txt" "$p" "$SK" --db "$work" hook event
+  timed_in "$BENCH_DIR/full.txt" "$p" "$SK" --db "$work" hook event
   if [ -n "${BEFORE:-}" ] && [ $((n % 2)) = 1 ]; then
-    one "$BENCH_DIR/before.txt" "$p" "$BEFORE" --db "$work" hook event
+    timed_in "$BENCH_DIR/before.txt" "$p" "$BEFORE" --db "$work" hook event
   fi
 done
 events=$(python3 -c "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from events_raw').fetchone()[0])" "$work")

@@ -10,5 +10,13 @@ timed() {
   echo $(( b - a )) >>"$out"
 }
 
+# timed_in FILE INPUT CMD...: `timed`, with INPUT on CMD's stdin (a hook's
+# payload).
+timed_in() {
+  local out=$1 input=$2; shift 2
+  local a b; a=${EPOCHREALTIME/./}; printf '%s' "$input" | "$@" >/dev/null 2>&1 || true; b=${EPOCHREALTIME/./}
+  echo $(( b - a )) >>"$out"
+}
+
 # pct FILE P: the P-th percentile of FILE's microseconds, in milliseconds.
 pct() { sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f", v[i]/1000}'; }

@@ -21,19 +21,11 @@ payload() {
   printf '{"session_id":"bench-p-%d","hook_event_name":"UserPromptSubmit","cwd":"%s","prompt":"what did we decide about the %s and the %s"}' \
     "$1" "$BENCH_DIR/proj-03" "${words[$(( $1 % 10 ))]}" "${words[$(( ($1 * 7) % 10 ))]}"
 }
-one() {
-  local out=$1 p=$2; shift 2
-  local a b
-  a=${EPOCHREALTIME/./}
-  printf '%s' "$p" | "$@" >/dev/null 2>&1 || true
-  b=${EPOCHREALTIME/./}
-  echo $(( b - a )) >>"$out"
-}
 shown=0
 for n in $(seq 1 "$CALLS"); do
-  one "$BENCH_DIR/p-version.txt" "" "$SK" --version
-  one "$BENCH_DIR/p-event.txt" "$(payload "$n")" "$SK" --db "$work" hook event --harness claude-code
-  one "$BENCH_DIR/p-prompt.txt" "$(payload "$n")" "$SK" --db "$work" hook user-prompt-submit --harness claude-code
+  timed_in "$BENCH_DIR/p-version.txt" "" "$SK" --version
+  timed_in "$BENCH_DIR/p-event.txt" "$(payload "$n")" "$SK" --db "$work" hook event --harness claude-code
+  timed_in "$BENCH_DIR/p-prompt.txt" "$(payload "$n")" "$SK" --db "$work" hook user-prompt-submit --harness claude-code
 done
 hits=$(payload 1 | "$SK" --db "$work" hook user-prompt-submit --harness claude-code | wc -c)
 echo "| measure ($CALLS calls each, interleaved; 100,000 memories, 5,000 in the project) | p50 ms | p99 ms |"

@@ -43,24 +43,16 @@ for n in version event off on; do : >"$BENCH_DIR/s-$n.txt"; done
 payload() {
   printf '{"session_id":"bench-%05d","hook_event_name":"Stop","cwd":"/w","stop_hook_active":false,"last_assistant_message":"done with turn %d; the key was sk-ant-api03-AbCdEf0123456789_AbCd%d"}' "$1" "$2" "$2"
 }
-one() {
-  local out=$1 p=$2; shift 2
-  local a b
-  a=${EPOCHREALTIME/./}
-  printf '%s' "$p" | "$@" >/dev/null 2>&1 || true
-  b=${EPOCHREALTIME/./}
-  echo $(( b - a )) >>"$out"
-}
 # Every call a different run; 30 s apart in the clock, so the nudge's
 # calls meet runs with 110 memory events each: armed on their first Stop
 # (the prompt rendered), then finalized, then quiet.
 for n in $(seq 1 "$CALLS"); do
   run=$(( (n * 7919) % 10000 ))
   now=$(date -u -d "@$(( 1790000000 + n * 30 ))" +%Y-%m-%dT%H:%M:%SZ)
-  one "$BENCH_DIR/s-version.txt" "" "$SK" --version
-  one "$BENCH_DIR/s-event.txt" "$(payload "$run" "$n")" env SESSIONKIT_NOW="$now" "$SK" --db "$work" hook event --harness claude-code
-  one "$BENCH_DIR/s-off.txt" "$(payload "$run" "$n")" env SESSIONKIT_NOW="$now" "$SK" --db "$work" hook stop --harness claude-code
-  one "$BENCH_DIR/s-on.txt" "$(payload "$(( (run + 5000) % 10000 ))" "$n")" env SESSIONKIT_NOW="$now" SESSIONKIT_STOP_NUDGE=1 "$SK" --db "$work" hook stop --harness claude-code
+  timed_in "$BENCH_DIR/s-version.txt" "" "$SK" --version
+  timed_in "$BENCH_DIR/s-event.txt" "$(payload "$run" "$n")" env SESSIONKIT_NOW="$now" "$SK" --db "$work" hook event --harness claude-code
+  timed_in "$BENCH_DIR/s-off.txt" "$(payload "$run" "$n")" env SESSIONKIT_NOW="$now" "$SK" --db "$work" hook stop --harness claude-code
+  timed_in "$BENCH_DIR/s-on.txt" "$(payload "$(( (run + 5000) % 10000 ))" "$n")" env SESSIONKIT_NOW="$now" SESSIONKIT_STOP_NUDGE=1 "$SK" --db "$work" hook stop --harness claude-code
 done
 armed=$(python3 -c "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from agent_sessions where triage_attempt_count > 0').fetchone()[0])" "$work")
 echo "| measure ($CALLS calls each, interleaved; 1,000,000 hook events, 10,000 runs, 1,100,000 memory events) | p50 ms | p99 ms |"

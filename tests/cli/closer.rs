@@ -487,13 +487,25 @@ struct Stub {
 }
 
 fn stub(answers: Vec<(u16, String, u64)>) -> Stub {
+    let answers = std::sync::Mutex::new(answers.into_iter());
+    serve(move |_| {
+        answers
+            .lock()
+            .unwrap()
+            .next()
+            .unwrap_or((500, "{}".into(), 0))
+    })
+}
+
+/// A loopback HTTP server answering each request's body with `answer`'s
+/// (status, body, delay in ms); it records each request (head and body).
+fn serve(answer: impl Fn(&[u8]) -> (u16, String, u64) + Send + 'static) -> Stub {
     use std::io::{BufRead, BufReader, Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = seen.clone();
     std::thread::spawn(move || {
-        let mut answers = answers.into_iter();
         for conn in listener.incoming() {
             let Ok(mut conn) = conn else { return };
             let mut reader = BufReader::new(conn.try_clone().unwrap());
@@ -514,7 +526,7 @@ fn stub(answers: Vec<(u16, String, u64)>) -> Stub {
             log.lock()
                 .unwrap()
                 .push(format!("{head}\n{}", String::from_utf8_lossy(&body)));
-            let (status, reply, delay) = answers.next().unwrap_or((500, "{}".into(), 0));
+            let (status, reply, delay) = answer(&body);
             std::thread::sleep(std::time::Duration::from_millis(delay));
             let _ = write!(
                 conn,
@@ -784,39 +796,16 @@ fn a_run_resurrected_during_a_slow_reply_gets_no_resolve() {
 /// ids, tokens counted), and a spurious resolve counted as one.
 #[test]
 fn eval_with_the_endpoint_judge_counts_tokens_and_spurious_resolves() {
-    use std::io::{BufRead, BufReader, Read, Write};
     let env = Env::new();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for conn in listener.incoming() {
-            let Ok(mut conn) = conn else { return };
-            let mut reader = BufReader::new(conn.try_clone().unwrap());
-            let mut len = 0;
-            loop {
-                let mut l = String::new();
-                if reader.read_line(&mut l).unwrap_or(0) == 0 || l == "\r\n" {
-                    break;
-                }
-                if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
-                    len = v.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; len];
-            let _ = reader.read_exact(&mut body);
-            let req: Value = serde_json::from_slice(&body).unwrap();
-            let prompt = req["messages"][0]["content"].as_str().unwrap().to_string();
-            let start = prompt.find("\"id\": \"").unwrap() + 7;
-            let id = &prompt[start..start + prompt[start..].find('"').unwrap()];
-            let reply =
-                openai(&json!({"completed": [{"id": id, "evidence": "it says so"}]}).to_string());
-            let _ = write!(
-                conn,
-                "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
-                reply.len()
-            );
-        }
+    let model = serve(|body| {
+        let req: Value = serde_json::from_slice(body).unwrap();
+        let prompt = req["messages"][0]["content"].as_str().unwrap().to_string();
+        let start = prompt.find("\"id\": \"").unwrap() + 7;
+        let id = &prompt[start..start + prompt[start..].find('"').unwrap()];
+        let reply = json!({"completed": [{"id": id, "evidence": "it says so"}]}).to_string();
+        (200, openai(&reply), 0)
     });
+    let url = model.url.clone();
     let dir = env.path("cases");
     std::fs::create_dir_all(&dir).unwrap();
     for (name, expected) in [("a-done", json!(["c1"])), ("b-not-done", json!([]))] {
