@@ -206,7 +206,8 @@ fn ask(
 pub fn batch(store: &mut Store, now: Millis, dry_run: bool) -> Result<Batch> {
     let candidates = store.closer_candidates(now, closer::BATCH)?;
     let mut tails: std::collections::HashMap<String, Vec<String>> = Default::default();
-    for c in &candidates {
+    // Only a run with something to judge has its transcript read.
+    for c in candidates.iter().filter(|c| !briefed(c).is_empty()) {
         if let Some(path) = store.main_transcript(&c.session_id)? {
             tails.insert(c.run_id.clone(), transcript_tail(&path));
         }
