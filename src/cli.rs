@@ -73,6 +73,8 @@ pub enum Command {
     Brief(commands::brief::Args),
     /// Record a harness's lifecycle event from stdin (register in the harness's hook settings)
     Hook(commands::hook::Args),
+    /// Register sessionkit's hooks in each harness's settings; status; doctor
+    Hooks(commands::hooks::Args),
     /// Which sessions and agents are working, waiting, finished or silent
     Status(commands::status::Args),
     /// Periodic upkeep for cron: the watchdog marks silent agents unknown; runs past their lease close

@@ -138,6 +138,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Export(a) => commands::memory::export(&ctx, &a),
         Command::Import(a) => commands::memory::import(&ctx, &a),
         Command::Sweep(a) => commands::sweep::run(&ctx, &a),
+        Command::Hooks(a) => commands::hooks::run(&ctx, &a, cli.db.is_some()),
         Command::Completions(_) | Command::Man(_) | Command::Schema(_) | Command::Hook(_) => {
             unreachable!("handled above")
         }

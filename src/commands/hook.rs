@@ -168,6 +168,7 @@ impl Drop for QuietPanics {
 /// Runs a hook command; errors become one stderr line, never an exit status.
 pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
     let log = gemini_log(db.as_deref().ok(), args);
+    let db_path = db.as_ref().ok().cloned();
     // Even a bug must not break the agent: a panic becomes one stderr line.
     let _quiet = QuietPanics::install(log.clone());
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &args.command {
@@ -179,9 +180,40 @@ pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
         HookCommand::PreCompact(a) => session_end(db, a, "PreCompact", log.as_deref()),
     }));
     if let Ok(Err(e)) = result {
-        say(log.as_deref(), &format!("{e:#}"));
+        let msg = format!("{e:#}");
+        say(log.as_deref(), &msg);
+        if let Some(db) = &db_path {
+            remember_failure(db, args, &msg);
+        }
     }
     Exit::Success
+}
+
+/// Records a hook's failure in the database for `hooks doctor`, best
+/// effort and briefly: a database that is missing, busy or broken is
+/// left alone (the failure was said already).
+fn remember_failure(db: &Path, args: &Args, msg: &str) {
+    if !db.exists() {
+        return;
+    }
+    let (verb, a) = match &args.command {
+        HookCommand::Event(a) => ("event", a),
+        HookCommand::SessionStart(a) => ("session-start", a),
+        HookCommand::SessionEnd(a) => ("session-end", a),
+        HookCommand::PreCompact(a) => ("pre-compact", a),
+        HookCommand::Stop(a) => ("stop", a),
+        HookCommand::UserPromptSubmit(a) => ("user-prompt-submit", a),
+    };
+    let clean = crate::text::sanitize_reason(&crate::text::sanitize(msg));
+    let line = crate::redact::redact_text(&clean);
+    if let Ok(store) = Store::open_waiting(db, Duration::from_millis(200)) {
+        let _ = store.record_hook_failure(
+            a.harness.as_deref().unwrap_or("unknown"),
+            verb,
+            &line,
+            crate::clock::now(),
+        );
+    }
 }
 
 /// Reads all of stdin, at most `MAX_INPUT` bytes kept; the rest is drained so

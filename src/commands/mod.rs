@@ -7,6 +7,7 @@ pub mod config;
 pub mod cost;
 pub mod eval;
 pub mod hook;
+pub mod hooks;
 pub mod ingest;
 pub mod man;
 pub mod memory;
@@ -155,6 +156,9 @@ pub(crate) const TYPED: &[&str] = &[
     "cost-segments",
     "eval",
     "export",
+    "hooks",
+    "hooks-doctor",
+    "hooks-status",
     "import",
     "ingest",
     "memories",
@@ -193,6 +197,18 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
             "config list: one object per setting; config get: one",
         ),
         "prune" => (json_schema::<records::PruneRecord>(), "one object"),
+        "hooks" => (
+            json_schema::<records::HooksChangeRecord>(),
+            "hooks install / uninstall: one object per harness settings file",
+        ),
+        "hooks-status" => (
+            json_schema::<records::HookStandingRecord>(),
+            "hooks status: one object per harness, scope and event",
+        ),
+        "hooks-doctor" => (
+            json_schema::<records::HookCheckRecord>(),
+            "hooks doctor: one object per check",
+        ),
         "show" => (
             json_schema::<records::ShowRecord>(),
             "one object: the session's fields as `sessions` prints them, then its parts",

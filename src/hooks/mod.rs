@@ -2,6 +2,8 @@
 //! evidence it carries. Pure: the caller reads stdin, the environment and the
 //! clock, and stores what this returns (reference/harness-hooks.md §7).
 
+pub mod doctor;
+pub mod install;
 pub mod prompt;
 pub mod receive;
 pub mod redact;

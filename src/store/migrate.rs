@@ -42,6 +42,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0015_closer_spend",
         include_str!("migrations/0015_closer_spend.sql"),
     ),
+    (
+        "0016_hook_health",
+        include_str!("migrations/0016_hook_health.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -153,6 +157,10 @@ mod tests {
             (
                 "0015_closer_spend",
                 "be5371d3faea0130d0d0bf50bc6b483889574335feba15a909b39981f84f5355",
+            ),
+            (
+                "0016_hook_health",
+                "2385ee876ae21835633b357bb0c6710344c8ab6f7dcfc90fad362d467e8773f9",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

@@ -6,6 +6,7 @@ pub mod closer;
 pub mod costs;
 mod delta;
 pub mod events;
+pub mod health;
 pub mod import;
 pub mod memories;
 mod migrate;

@@ -1,0 +1,373 @@
+//! `sessionkit hooks install|uninstall|status|doctor`: sessionkit's hook
+//! registrations in each harness's own settings, in one command.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+
+use super::Ctx;
+use crate::Exit;
+use crate::hooks::Harness;
+use crate::hooks::install::{self, HARNESSES, Places, Scope, Target};
+use crate::output::records::{
+    HOOKS_DOCTOR_SCHEMA, HOOKS_SCHEMA, HOOKS_STATUS_SCHEMA, HookCheckRecord, HookStandingRecord,
+    HooksChangeRecord,
+};
+use crate::output::{Column, col};
+
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = super::help_fields("hooks"))]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// Register sessionkit's hooks in each harness's settings (merged, atomic, backed up)
+    ///
+    /// Merges one handler per event sessionkit handles into the harness's
+    /// own settings file: Claude Code ~/.claude/settings.json (or
+    /// $CLAUDE_CONFIG_DIR), Codex $CODEX_HOME/hooks.json plus the trust
+    /// entries `codex exec` needs in config.toml, Gemini CLI
+    /// ~/.gemini/settings.json, Cursor ~/.cursor/hooks.json, Copilot CLI
+    /// ~/.copilot/hooks/sessionkit.json (with --scope project, the same
+    /// files under the project root: .claude/, .codex/, .gemini/, .cursor/,
+    /// .github/hooks/). Other entries are never changed; a hand-written
+    /// `sessionkit hook` entry for the same event is adopted. A file that
+    /// does not parse, or that the client already rejects, is refused. The
+    /// old file is kept as <file>.sessionkit-<time>.bak. Each command passes
+    /// --harness, and --db when given. Without --harness: every harness
+    /// found on this machine (its settings folder or program exists).
+    Install(InstallArgs),
+    /// Remove exactly the registrations install added (hand-written ones stay)
+    Uninstall(ChangeArgs),
+    /// What is registered where, event by event (and Codex's trust)
+    Status(StatusArgs),
+    /// Run each registered hook with its client's payload, check its output, latency and the database
+    ///
+    /// For each harness with registrations: runs every registered command
+    /// with the client's real payload shape against a scratch database,
+    /// checks its stdout against what that client accepts (no
+    /// hookSpecificOutput for Claude Code's PreCompact and SessionEnd, no
+    /// extra keys for Codex, no angle brackets for Gemini, nothing on
+    /// stderr under Gemini), measures its latency against the
+    /// registration's timeout, checks Codex's trust, that the database is
+    /// writable, and reports recent hook failures. Exit 1 on any problem,
+    /// each printed with its fix.
+    Doctor(StatusArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ChangeArgs {
+    /// Only this harness: claude-code (or claude), codex, gemini, cursor, copilot [default: every harness found]
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub harness: Vec<Harness>,
+    /// Whose settings: the user's, or the project's (the enclosing git work tree)
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub scope: Scope,
+    /// Print the change as a diff and write nothing (exit 1 when there is one)
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    #[command(flatten)]
+    pub change: ChangeArgs,
+    /// Also turn the turn-end debrief nudge on (setting nudge.enabled) in the database the hooks use
+    #[arg(long)]
+    pub with_nudge: bool,
+    /// The program the registrations run [default: this sessionkit's absolute path]
+    #[arg(long, value_name = "PATH")]
+    pub program: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// Only this harness [default: all five]
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub harness: Vec<Harness>,
+    /// Only this scope [default: both]
+    #[arg(long, value_enum)]
+    pub scope: Option<Scope>,
+}
+
+const CHANGE_COLUMNS: &[Column] = &[
+    col("harness", "harness"),
+    col("scope", "scope"),
+    col("file", "file"),
+    col("summary", "change"),
+    col("backups", "backup"),
+];
+
+const STATUS_COLUMNS: &[Column] = &[
+    col("harness", "harness"),
+    col("scope", "scope"),
+    col("event", "event"),
+    col("state", "state"),
+    col("command", "command"),
+];
+
+const CHECK_COLUMNS: &[Column] = &[
+    col("harness", "harness"),
+    col("scope", "scope"),
+    col("check", "check"),
+    col("event", "event"),
+    col("ok", "ok"),
+    col("detail", "detail"),
+    col("fix", "fix"),
+];
+
+pub fn run(ctx: &Ctx, args: &Args, db_given: bool) -> Result<Exit> {
+    let places = Places::from_env()?;
+    match &args.action {
+        Action::Install(a) => change(ctx, &places, &a.change, Some(a), db_given),
+        Action::Uninstall(a) => change(ctx, &places, a, None, db_given),
+        Action::Status(a) => status(ctx, &places, a),
+        Action::Doctor(a) => doctor(ctx, &places, a),
+    }
+}
+
+/// The harnesses a change applies to: those named, else those found.
+fn chosen(places: &Places, named: &[Harness]) -> Result<Vec<Harness>> {
+    if !named.is_empty() {
+        let mut v = named.to_vec();
+        v.dedup();
+        return Ok(v);
+    }
+    let found: Vec<Harness> = HARNESSES.into_iter().filter(|h| places.found(*h)).collect();
+    if found.is_empty() {
+        bail!(
+            "no harness found on this machine (no ~/.claude, ~/.codex, ~/.gemini, ~/.cursor or ~/.copilot, and none of their programs on PATH); name one with --harness"
+        );
+    }
+    Ok(found)
+}
+
+fn change(
+    ctx: &Ctx,
+    places: &Places,
+    a: &ChangeArgs,
+    install: Option<&InstallArgs>,
+    db_given: bool,
+) -> Result<Exit> {
+    let target = match install {
+        Some(i) => Some(Target {
+            program: match &i.program {
+                Some(p) => p.clone(),
+                None => std::env::current_exe()
+                    .context("finding this program's path (pass --program)")?
+                    .display()
+                    .to_string(),
+            },
+            db: db_given.then(|| absolute_db(&ctx.db)).transpose()?,
+        }),
+        None => None,
+    };
+    let harnesses = chosen(places, &a.harness)?;
+    // Plan every file first: one that cannot be read or merged stops the
+    // run before anything is written.
+    let mut pending = Vec::new();
+    for h in &harnesses {
+        pending.push(install::plan(places, *h, a.scope, target.as_ref())?);
+    }
+    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    let mut rows = Vec::new();
+    let mut any = false;
+    for p in &pending {
+        let changes = p.files.iter().any(install::FileChange::changes);
+        any |= changes;
+        let backups = if a.dry_run || !changes {
+            Vec::new()
+        } else {
+            install::commit(p, &stamp)?
+        };
+        let diff: String = p.files.iter().map(install::FileChange::diff).collect();
+        rows.push(record(p, target.is_some(), a.dry_run, &backups, diff));
+    }
+    if let Some(i) = install
+        && i.with_nudge
+        && !a.dry_run
+    {
+        let store = ctx.open_writer()?;
+        store.set_setting("nudge.enabled", "true", crate::clock::now())?;
+        if std::env::var("SESSIONKIT_STOP_NUDGE").is_ok_and(|v| !v.trim().is_empty()) {
+            ctx.out
+                .note("SESSIONKIT_STOP_NUDGE is set in the environment and overrides nudge.enabled");
+        }
+    }
+    if a.dry_run && !ctx.out.wants_json() {
+        let mut out = std::io::stdout().lock();
+        for r in &rows {
+            out.write_all(r.diff.as_deref().unwrap_or("").as_bytes())?;
+        }
+    } else {
+        let values: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                let mut v = serde_json::to_value(r).expect("a record is JSON");
+                if !ctx.out.wants_json() {
+                    v["summary"] = summary(r).into();
+                    v["backups"] = r.backups.join(", ").into();
+                }
+                v
+            })
+            .collect();
+        ctx.out.records(CHANGE_COLUMNS, &values)?;
+    }
+    if let Some(t) = target.as_ref().filter(|_| !a.dry_run && any) {
+        let db = t
+            .db
+            .as_deref()
+            .map(|d| format!(" --db {}", install::plan::quote(d)))
+            .unwrap_or_default();
+        ctx.out.note(&format!(
+            "the hooks keep the database current; the one cron line still useful closes what no hook will:\n  */15 * * * * {}{db} sweep --quiet",
+            install::plan::quote(&t.program)
+        ));
+    }
+    Ok(if a.dry_run && any {
+        Exit::Found
+    } else {
+        Exit::Success
+    })
+}
+
+/// The database path as the registered command names it: absolute.
+fn absolute_db(db: &std::path::Path) -> Result<String> {
+    let p = if db.is_absolute() {
+        db.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(db)
+    };
+    Ok(p.display().to_string())
+}
+
+fn record(
+    p: &install::Pending,
+    installing: bool,
+    dry_run: bool,
+    backups: &[std::path::PathBuf],
+    diff: String,
+) -> HooksChangeRecord {
+    let c = &p.change;
+    HooksChangeRecord {
+        action: if installing { "install" } else { "uninstall" }.into(),
+        added: c.added.clone(),
+        adopted: c.adopted.clone(),
+        backups: backups.iter().map(|b| b.display().to_string()).collect(),
+        changed: p.files.iter().any(install::FileChange::changes),
+        diff: (dry_run && !diff.is_empty()).then_some(diff),
+        dry_run,
+        file: p.files[0].path.display().to_string(),
+        harness: p.harness.as_str().into(),
+        removed: c.removed.clone(),
+        schema: HOOKS_SCHEMA.into(),
+        scope: p.scope.as_str().into(),
+        trust_file: p
+            .files
+            .get(1)
+            .filter(|f| f.changes())
+            .map(|f| f.path.display().to_string()),
+        updated: c.updated.clone(),
+    }
+}
+
+fn summary(r: &HooksChangeRecord) -> String {
+    if !r.changed {
+        return "unchanged".into();
+    }
+    let mut parts = Vec::new();
+    for (n, what) in [
+        (&r.added, "added"),
+        (&r.updated, "updated"),
+        (&r.adopted, "adopted"),
+        (&r.removed, "removed"),
+    ] {
+        if !n.is_empty() {
+            parts.push(format!("{what} {}", n.join(" ")));
+        }
+    }
+    if let Some(t) = &r.trust_file {
+        parts.push(format!("trust in {t}"));
+    }
+    parts.join("; ")
+}
+
+fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
+    let harnesses = if a.harness.is_empty() {
+        HARNESSES.to_vec()
+    } else {
+        a.harness.clone()
+    };
+    let scopes = match a.scope {
+        Some(s) => vec![s],
+        None => vec![Scope::User, Scope::Project],
+    };
+    let mut rows = Vec::new();
+    for h in harnesses {
+        for scope in &places.distinct(h, &scopes) {
+            let (standing, _) = install::standing(places, h, *scope)?;
+            // A file with nothing of sessionkit's is one line, not a list
+            // of every missing event.
+            if standing.iter().all(|s| s.state == "missing") {
+                rows.push(standing_row(&install::Standing {
+                    event: "*".into(),
+                    state: "not installed".into(),
+                    command: None,
+                    ..standing[0].clone()
+                }));
+                continue;
+            }
+            rows.extend(standing.iter().map(standing_row));
+        }
+    }
+    ctx.out.records(STATUS_COLUMNS, &rows)?;
+    Ok(Exit::Success)
+}
+
+fn standing_row(s: &install::Standing) -> serde_json::Value {
+    serde_json::to_value(HookStandingRecord {
+        command: s.command.clone(),
+        event: s.event.clone(),
+        file: s.file.clone(),
+        harness: s.harness.clone(),
+        schema: HOOKS_STATUS_SCHEMA.into(),
+        scope: s.scope.clone(),
+        state: s.state.clone(),
+    })
+    .expect("a record is JSON")
+}
+
+fn doctor(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
+    let harnesses = if a.harness.is_empty() {
+        HARNESSES.to_vec()
+    } else {
+        a.harness.clone()
+    };
+    let findings = crate::hooks::doctor::examine(places, &harnesses, a.scope, &ctx.db)?;
+    let rows: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|f| {
+            serde_json::to_value(HookCheckRecord {
+                check: f.check.clone(),
+                detail: f.detail.clone(),
+                event: f.event.clone(),
+                fix: f.fix.clone(),
+                harness: f.harness.clone(),
+                ms: f.ms,
+                ok: f.ok,
+                schema: HOOKS_DOCTOR_SCHEMA.into(),
+                scope: f.scope.clone(),
+            })
+            .expect("a record is JSON")
+        })
+        .collect();
+    ctx.out.records(CHECK_COLUMNS, &rows)?;
+    Ok(if findings.iter().all(|f| f.ok) {
+        Exit::Success
+    } else {
+        Exit::Found
+    })
+}
