@@ -144,6 +144,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "bytes above which a transcript line is a degraded line, not read (ingest --max-line-size)",
     },
     Setting {
+        key: "ingest.hook_max_bytes",
+        env: "SESSIONKIT_INGEST_HOOK_MAX_BYTES",
+        default: "67108864",
+        kind: Kind::Count,
+        about: "most new transcript bytes a SessionEnd hook reads to keep reports current; more is left for the next `ingest` (status says so)",
+    },
+    Setting {
         key: "ingest.part_bytes",
         env: "SESSIONKIT_PART_BYTES",
         default: "268435456",

@@ -113,6 +113,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             strict_pricing: false,
             bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
             part_bytes: settings::count(&store, "ingest.part_bytes")?,
+            max_bytes: None,
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);
     }

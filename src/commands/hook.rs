@@ -381,7 +381,9 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     };
     let agent = ev.harness.as_str();
     let result = if event == "SessionEnd" {
-        store.close_run(agent, sid, now).map(|_| ())
+        let closed = store.close_run(agent, sid, now).map(|_| ());
+        catch_up(&mut store, &ev)?;
+        closed
     } else {
         let lease = crate::settings::hours_ms(&store, "lease.hours")?;
         let excerpt = ev
@@ -397,6 +399,21 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
         Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => Ok(()),
         other => other,
     }
+}
+
+/// SessionEnd of a Claude Code conversation: its transcript is ingested by
+/// tail resume (within `ingest.hook_max_bytes`), so the reports and the
+/// next briefing include it without a cron job.
+fn catch_up(store: &mut Store, ev: &HookEvent) -> Result<()> {
+    if ev.harness != Harness::ClaudeCode {
+        return Ok(());
+    }
+    let Some(path) = ev.transcript_path.as_deref() else {
+        return Ok(());
+    };
+    let max = crate::settings::count(store, "ingest.hook_max_bytes")?;
+    crate::ingest::catch_up(store, Path::new(path), max)?;
+    Ok(())
 }
 
 /// `hook stop`: record and heartbeat (counting the turn) in one write

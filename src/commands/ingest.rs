@@ -78,6 +78,7 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         strict_pricing: args.strict_pricing,
         bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
         part_bytes: settings::count(&store, "ingest.part_bytes")?,
+        max_bytes: None,
     };
     let pb = ctx
         .out
@@ -86,6 +87,12 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
     if summary.is_ok() {
         let paths: Vec<&str> = roots.iter().filter_map(|r| r.path.to_str()).collect();
         store.remember_roots(&paths, crate::clock::now())?;
+        // What a hook left behind under these roots has now been read.
+        for b in store.backlog()? {
+            if roots.iter().any(|r| std::path::Path::new(&b.path).starts_with(&r.path)) {
+                store.clear_backlog(&b.path)?;
+            }
+        }
     }
     if let Some(pb) = pb {
         pb.finish_and_clear();

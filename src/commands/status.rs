@@ -50,6 +50,12 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             "{waiting} session(s) seen by hooks have no transcript in the database yet: run `sessionkit ingest`"
         ));
     }
+    for b in store.backlog()? {
+        ctx.out.note(&format!(
+            "{} was too large for the SessionEnd hook to catch up ({} bytes behind): the next `sessionkit ingest` reads it",
+            b.path, b.bytes_behind
+        ));
+    }
     let spooled = crate::store::spool::waiting(&ctx.db)?;
     if spooled.events > 0 {
         ctx.out.note(&format!(

@@ -57,6 +57,9 @@ pub struct Options {
     pub bulk_bytes: u64,
     /// Bytes of a session read before a part is written (`PART_BYTES`).
     pub part_bytes: u64,
+    /// Read nothing when more than this is to be read (a hook's catch-up
+    /// within its budget); the summary's `deferred_bytes` says how much.
+    pub max_bytes: Option<u64>,
 }
 
 /// A root as the run uses it.
@@ -185,6 +188,11 @@ pub fn run(
         pb.set_length(jobs.iter().map(|j| j.size).sum());
     }
     let bytes: u64 = jobs.iter().map(|j| j.size).sum();
+    if opts.max_bytes.is_some_and(|max| bytes > max) {
+        sum.deferred_bytes = bytes;
+        sum.elapsed_ms = started.elapsed().as_millis() as u64;
+        return Ok(sum);
+    }
     if bytes >= opts.bulk_bytes {
         // Share counts come from one scan now; the index is rebuilt at the end.
         let counts = Some(store.message_counts()?);
@@ -500,4 +508,70 @@ mod tests {
         assert_eq!(ev.skips[0].reason, corpus::SkipReason::Unreadable);
         assert_eq!(ev.skips[0].path, format!("p/{sid}.jsonl"));
     }
+}
+
+/// What a hook's catch-up did with its conversation's transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatchUp {
+    /// Read to its end (what was new, by tail resume).
+    Read { bytes: u64 },
+    /// More was new than the budget allows: left for the next `ingest`
+    /// (noted in `ingest_backlog`, which `status` shows).
+    Deferred { bytes: u64 },
+    /// Not a Claude Code transcript in its projects folder.
+    NotApplicable,
+}
+
+/// Ingests one Claude Code conversation from its main transcript's path
+/// (`<root>/<project>/<session>.jsonl`) by tail resume, when no more than
+/// `max_bytes` is new: what a SessionEnd hook does so reports include the
+/// session that just ended without a cron job. Its root is remembered as
+/// `ingest`'s are.
+pub fn catch_up(store: &mut Store, transcript: &std::path::Path, max_bytes: u64) -> Result<CatchUp> {
+    let Some(sid) = transcript
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".jsonl"))
+        .filter(|_| transcript.is_file())
+    else {
+        return Ok(CatchUp::NotApplicable);
+    };
+    let Some(root) = transcript.parent().and_then(std::path::Path::parent) else {
+        return Ok(CatchUp::NotApplicable);
+    };
+    let roots = resolve_roots(&[root.to_path_buf()])?;
+    let opts = Options {
+        strict: false,
+        max_line_size: crate::settings::count(store, "ingest.max_line_size")?,
+        replay: false,
+        only: BTreeSet::from([sid.to_string()]),
+        strict_pricing: false,
+        bulk_bytes: u64::MAX,
+        part_bytes: crate::settings::count(store, "ingest.part_bytes")?,
+        max_bytes: Some(max_bytes),
+    };
+    let sum = run(store, &roots, &opts, None)?;
+    let path = transcript.display().to_string();
+    if sum.deferred_bytes > 0 {
+        store.note_backlog(&crate::store::health::Backlog {
+            path,
+            session_id: Some(sid.to_string()),
+            bytes_behind: i64::try_from(sum.deferred_bytes).unwrap_or(i64::MAX),
+            at: clock::now(),
+            reason: format!(
+                "{} bytes to read, over the hook's {max_bytes}-byte budget (setting ingest.hook_max_bytes)",
+                sum.deferred_bytes
+            ),
+        })?;
+        return Ok(CatchUp::Deferred {
+            bytes: sum.deferred_bytes,
+        });
+    }
+    store.clear_backlog(&path)?;
+    if let Some(p) = roots[0].path.to_str() {
+        store.remember_roots(&[p], clock::now())?;
+    }
+    Ok(CatchUp::Read {
+        bytes: sum.bytes_read,
+    })
 }

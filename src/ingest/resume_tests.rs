@@ -136,6 +136,7 @@ fn opts(part_bytes: u64, bulk_bytes: u64) -> Options {
         strict_pricing: false,
         bulk_bytes,
         part_bytes,
+        max_bytes: None,
     }
 }
 
@@ -275,6 +276,7 @@ fn check_sequence(seed: u64, steps: &[(u8, u8, f64)], truncate: bool, bulk: bool
             &roots,
             &Options {
                 part_bytes: u64::MAX / 4,
+                max_bytes: None,
                 ..o.clone()
             },
         );

@@ -65,6 +65,9 @@ pub struct Summary {
     pub failures: Vec<FailureNote>,
     #[serde(skip)]
     pub strict_failed: bool,
+    /// Bytes left unread because they were over `Options::max_bytes`.
+    #[serde(skip)]
+    pub deferred_bytes: u64,
 }
 
 impl Summary {
@@ -72,6 +75,7 @@ impl Summary {
         Summary {
             schema: INGEST_SCHEMA,
             roots: roots as u64,
+            deferred_bytes: 0,
             new: 0,
             updated: 0,
             unchanged: 0,
