@@ -46,6 +46,9 @@ _sessionkit() {
             sessionkit,hook)
                 cmd="sessionkit__subcmd__hook"
                 ;;
+            sessionkit,hooks)
+                cmd="sessionkit__subcmd__hooks"
+                ;;
             sessionkit,import)
                 cmd="sessionkit__subcmd__import"
                 ;;
@@ -184,6 +187,9 @@ _sessionkit() {
             sessionkit__subcmd__help,hook)
                 cmd="sessionkit__subcmd__help__subcmd__hook"
                 ;;
+            sessionkit__subcmd__help,hooks)
+                cmd="sessionkit__subcmd__help__subcmd__hooks"
+                ;;
             sessionkit__subcmd__help,import)
                 cmd="sessionkit__subcmd__help__subcmd__import"
                 ;;
@@ -283,6 +289,18 @@ _sessionkit() {
             sessionkit__subcmd__help__subcmd__hook,user-prompt-submit)
                 cmd="sessionkit__subcmd__help__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit"
                 ;;
+            sessionkit__subcmd__help__subcmd__hooks,doctor)
+                cmd="sessionkit__subcmd__help__subcmd__hooks__subcmd__doctor"
+                ;;
+            sessionkit__subcmd__help__subcmd__hooks,install)
+                cmd="sessionkit__subcmd__help__subcmd__hooks__subcmd__install"
+                ;;
+            sessionkit__subcmd__help__subcmd__hooks,status)
+                cmd="sessionkit__subcmd__help__subcmd__hooks__subcmd__status"
+                ;;
+            sessionkit__subcmd__help__subcmd__hooks,uninstall)
+                cmd="sessionkit__subcmd__help__subcmd__hooks__subcmd__uninstall"
+                ;;
             sessionkit__subcmd__help__subcmd__memory,redact)
                 cmd="sessionkit__subcmd__help__subcmd__memory__subcmd__redact"
                 ;;
@@ -366,6 +384,36 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__hook__subcmd__help,user-prompt-submit)
                 cmd="sessionkit__subcmd__hook__subcmd__help__subcmd__user__subcmd__prompt__subcmd__submit"
+                ;;
+            sessionkit__subcmd__hooks,doctor)
+                cmd="sessionkit__subcmd__hooks__subcmd__doctor"
+                ;;
+            sessionkit__subcmd__hooks,help)
+                cmd="sessionkit__subcmd__hooks__subcmd__help"
+                ;;
+            sessionkit__subcmd__hooks,install)
+                cmd="sessionkit__subcmd__hooks__subcmd__install"
+                ;;
+            sessionkit__subcmd__hooks,status)
+                cmd="sessionkit__subcmd__hooks__subcmd__status"
+                ;;
+            sessionkit__subcmd__hooks,uninstall)
+                cmd="sessionkit__subcmd__hooks__subcmd__uninstall"
+                ;;
+            sessionkit__subcmd__hooks__subcmd__help,doctor)
+                cmd="sessionkit__subcmd__hooks__subcmd__help__subcmd__doctor"
+                ;;
+            sessionkit__subcmd__hooks__subcmd__help,help)
+                cmd="sessionkit__subcmd__hooks__subcmd__help__subcmd__help"
+                ;;
+            sessionkit__subcmd__hooks__subcmd__help,install)
+                cmd="sessionkit__subcmd__hooks__subcmd__help__subcmd__install"
+                ;;
+            sessionkit__subcmd__hooks__subcmd__help,status)
+                cmd="sessionkit__subcmd__hooks__subcmd__help__subcmd__status"
+                ;;
+            sessionkit__subcmd__hooks__subcmd__help,uninstall)
+                cmd="sessionkit__subcmd__hooks__subcmd__help__subcmd__uninstall"
                 ;;
             sessionkit__subcmd__memory,help)
                 cmd="sessionkit__subcmd__memory__subcmd__help"
@@ -488,7 +536,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1066,7 +1114,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sessions show tree cost pricing prune check brief hook status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="ingest replay sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1360,6 +1408,76 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hooks)
+            opts="install uninstall status doctor"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hooks__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hooks__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hooks__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__hooks__subcmd__uninstall)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2198,6 +2316,256 @@ _sessionkit() {
                     ;;
                 --delivery-id)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks)
+            opts="-q -h --db --format --json --quiet --no-progress --color --help install uninstall status doctor help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__doctor)
+            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__help)
+            opts="install uninstall status doctor help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__install)
+            opts="-q -h --harness --scope --dry-run --with-nudge --program --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
+                    return 0
+                    ;;
+                --program)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__status)
+            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__hooks__subcmd__uninstall)
+            opts="-q -h --harness --scope --dry-run --db --format --json --quiet --no-progress --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
                     return 0
                     ;;
                 --db)

@@ -48,7 +48,7 @@ pub const SETTINGS: &[Setting] = &[
         env: "SESSIONKIT_BRIEFING_MAX_BYTES_CLAUDE_CODE",
         default: "9000",
         kind: Kind::Count,
-        about: "byte ceiling of a briefing injected into Claude Code (it spills past ~10,000 characters)",
+        about: "byte ceiling of a briefing injected into Claude Code (never above 9,800: it spills past 10,000 characters to a file)",
     },
     Setting {
         key: "briefing.max_bytes.codex",
@@ -128,6 +128,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "bytes to read above which ingest runs in bulk mode (message index rebuilt once at the end)",
     },
     Setting {
+        key: "ingest.hook_max_bytes",
+        env: "SESSIONKIT_INGEST_HOOK_MAX_BYTES",
+        default: "67108864",
+        kind: Kind::Count,
+        about: "most new transcript bytes a SessionEnd hook reads to keep reports current; more is left for the next `ingest` (status says so)",
+    },
+    Setting {
         key: "ingest.max_file_size",
         env: "SESSIONKIT_MAX_FILE_SIZE",
         default: "67108864",
@@ -142,13 +149,6 @@ pub const SETTINGS: &[Setting] = &[
         default: "67108864",
         kind: Kind::Count,
         about: "bytes above which a transcript line is a degraded line, not read (ingest --max-line-size)",
-    },
-    Setting {
-        key: "ingest.hook_max_bytes",
-        env: "SESSIONKIT_INGEST_HOOK_MAX_BYTES",
-        default: "67108864",
-        kind: Kind::Count,
-        about: "most new transcript bytes a SessionEnd hook reads to keep reports current; more is left for the next `ingest` (status says so)",
     },
     Setting {
         key: "ingest.part_bytes",

@@ -379,6 +379,11 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     let Some(sid) = ev.session_id.as_deref() else {
         return Ok(());
     };
+    // Gemini fires PreCompress before every turn: no evidence of a
+    // compaction (harness-observed.md §1.3), so it is only recorded.
+    if ev.event == "PreCompress" {
+        return Ok(());
+    }
     let agent = ev.harness.as_str();
     let result = if event == "SessionEnd" {
         let closed = store.close_run(agent, sid, now).map(|_| ());

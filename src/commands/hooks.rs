@@ -172,7 +172,9 @@ fn change(
     for h in &harnesses {
         pending.push(install::plan(places, *h, a.scope, target.as_ref())?);
     }
-    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    let stamp = jiff::Timestamp::now()
+        .strftime("%Y%m%dT%H%M%SZ")
+        .to_string();
     let mut rows = Vec::new();
     let mut any = false;
     for p in &pending {
@@ -193,8 +195,9 @@ fn change(
         let store = ctx.open_writer()?;
         store.set_setting("nudge.enabled", "true", crate::clock::now())?;
         if std::env::var("SESSIONKIT_STOP_NUDGE").is_ok_and(|v| !v.trim().is_empty()) {
-            ctx.out
-                .note("SESSIONKIT_STOP_NUDGE is set in the environment and overrides nudge.enabled");
+            ctx.out.note(
+                "SESSIONKIT_STOP_NUDGE is set in the environment and overrides nudge.enabled",
+            );
         }
     }
     if a.dry_run && !ctx.out.wants_json() {
@@ -217,13 +220,15 @@ fn change(
         ctx.out.records(CHANGE_COLUMNS, &values)?;
     }
     if let Some(t) = target.as_ref().filter(|_| !a.dry_run && any) {
-        let db = t
-            .db
-            .as_deref()
-            .map(|d| format!(" --db {}", install::plan::quote(d)))
-            .unwrap_or_default();
+        let db =
+            t.db.as_deref()
+                .map(|d| format!(" --db {}", install::plan::quote(d)))
+                .unwrap_or_default();
+        ctx.out.note(
+            "the hooks keep the database current; the one cron line still useful closes what no hook will:",
+        );
         ctx.out.note(&format!(
-            "the hooks keep the database current; the one cron line still useful closes what no hook will:\n  */15 * * * * {}{db} sweep --quiet",
+            "*/15 * * * * {}{db} sweep --quiet",
             install::plan::quote(&t.program)
         ));
     }

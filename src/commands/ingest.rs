@@ -89,7 +89,10 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         store.remember_roots(&paths, crate::clock::now())?;
         // What a hook left behind under these roots has now been read.
         for b in store.backlog()? {
-            if roots.iter().any(|r| std::path::Path::new(&b.path).starts_with(&r.path)) {
+            if roots
+                .iter()
+                .any(|r| std::path::Path::new(&b.path).starts_with(&r.path))
+            {
                 store.clear_backlog(&b.path)?;
             }
         }

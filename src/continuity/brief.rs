@@ -111,6 +111,12 @@ fn pack_keys(k1: i64, k2: i64) -> u128 {
 /// (reference/study-memory-briefing-peers.md 2.4, step 7): 9,600 bytes.
 pub const CODEX_MAX_BYTES: usize = 9_600;
 
+/// Claude Code saves an additionalContext over 10,000 UTF-16 characters to
+/// a file and shows the model a 2,000-character preview
+/// (harness-observed.md §1.1, `Men()`); 9,800 UTF-8 bytes are never more
+/// than 9,800 characters.
+pub const CLAUDE_MAX_BYTES: usize = 9_800;
+
 /// The limits in force: flags, else settings (the harness's own ceiling when
 /// one is named, `briefing.max_bytes` otherwise); `--full` lifts both.
 pub fn limits(
@@ -138,8 +144,10 @@ pub fn limits(
         Some(b) => b,
         None => setting(&ceiling_key)?,
     };
-    if harness == Some(Harness::Codex) {
-        max = max.min(CODEX_MAX_BYTES);
+    match harness {
+        Some(Harness::Codex) => max = max.min(CODEX_MAX_BYTES),
+        Some(Harness::ClaudeCode) => max = max.min(CLAUDE_MAX_BYTES),
+        _ => {}
     }
     Ok(Limits {
         budget_tokens: match budget {

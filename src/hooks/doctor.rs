@@ -119,12 +119,15 @@ pub fn examine(
                         format!("{}: a hand-written entry without --harness", x.event),
                         format!("{reinstall} (adopts it)"),
                     )),
-                    "untrusted" | "stale-trust" => out.push(
-                        finding(Some(h), Some(s), "trust").on(&x.event).fail(
-                            format!("Codex has no matching trust for {}: `codex exec` skips it", x.event),
+                    "untrusted" | "stale-trust" => {
+                        out.push(finding(Some(h), Some(s), "trust").on(&x.event).fail(
+                            format!(
+                                "Codex has no matching trust for {}: `codex exec` skips it",
+                                x.event
+                            ),
                             format!("{reinstall} (writes the trust entry)"),
-                        ),
-                    ),
+                        ));
+                    }
                     "extra" => out.push(f().fail(
                         format!("{}: sessionkit no longer registers this event", x.event),
                         reinstall.clone(),
@@ -270,8 +273,16 @@ fn run_one(scratch: &Scratch, h: Harness, s: Scope, event: &str, cmd: &str) -> F
             .write_all(payload.to_string().as_bytes())?;
         let mut out = String::new();
         let mut err = String::new();
-        child.stdout.take().expect("piped").read_to_string(&mut out)?;
-        child.stderr.take().expect("piped").read_to_string(&mut err)?;
+        child
+            .stdout
+            .take()
+            .expect("piped")
+            .read_to_string(&mut out)?;
+        child
+            .stderr
+            .take()
+            .expect("piped")
+            .read_to_string(&mut err)?;
         Ok((child.wait()?, out, err))
     })();
     let ms = u64::try_from(t0.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -288,7 +299,10 @@ fn run_one(scratch: &Scratch, h: Harness, s: Scope, event: &str, cmd: &str) -> F
         );
     }
     if let Err(why) = accepts(h, event, &out, &err) {
-        return f.fail(why, "update sessionkit, then run hooks install again".into());
+        return f.fail(
+            why,
+            "update sessionkit, then run hooks install again".into(),
+        );
     }
     let budget = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
     if ms * 2 > budget {
@@ -405,7 +419,9 @@ pub fn payload(h: Harness, event: &str, cwd: &Path) -> Value {
                 (_, "SubagentStop") => json!({"agent_id": "a0d0c70000000001",
                     "agent_type": "general-purpose", "stop_hook_active": false,
                     "agent_transcript_path": Value::Null, "last_assistant_message": "sub done"}),
-                (_, "PreCompact") => json!({"trigger": "manual", "custom_instructions": Value::Null}),
+                (_, "PreCompact") => {
+                    json!({"trigger": "manual", "custom_instructions": Value::Null})
+                }
                 (_, "PostCompact") => json!({"trigger": "manual", "compact_summary": "summary"}),
                 _ => json!({}),
             };
@@ -444,20 +460,31 @@ pub fn accepts(h: Harness, event: &str, out: &str, err: &str) -> Result<(), Stri
     }
     let plain_ok = matches!(
         (h, event),
-        (Harness::ClaudeCode, "SessionStart" | "UserPromptSubmit" | "SubagentStart")
-            | (Harness::Codex, "SessionStart" | "UserPromptSubmit")
+        (
+            Harness::ClaudeCode,
+            "SessionStart" | "UserPromptSubmit" | "SubagentStart"
+        ) | (Harness::Codex, "SessionStart" | "UserPromptSubmit")
     );
     if !text.starts_with('{') {
         return if plain_ok {
             Ok(())
         } else {
-            Err(format!("plain text on stdout, which {} does not take for {event}", install::client_name(h)))
+            Err(format!(
+                "plain text on stdout, which {} does not take for {event}",
+                install::client_name(h)
+            ))
         };
     }
     let v: Value = serde_json::from_str(text).map_err(|e| format!("stdout is not JSON: {e}"))?;
     let obj = v.as_object().ok_or("stdout is JSON but not an object")?;
     let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
     let allowed: &[&str] = allowed_keys(h, event);
+    if allowed.is_empty() {
+        return Err(format!(
+            "printed output, which {} does not take for {event}",
+            install::client_name(h)
+        ));
+    }
     if let Some(k) = keys.iter().find(|k| !allowed.contains(k)) {
         return Err(format!(
             "key {k:?} is not in what {} accepts for {event}",
@@ -470,24 +497,34 @@ pub fn accepts(h: Harness, event: &str, out: &str, err: &str) -> Result<(), Stri
             _ => ["approve", "block"].contains(&d),
         };
         if !ok {
-            return Err(format!("decision {d:?} is not one {} knows", install::client_name(h)));
+            return Err(format!(
+                "decision {d:?} is not one {} knows",
+                install::client_name(h)
+            ));
         }
     }
     if let Some(hso) = obj.get("hookSpecificOutput") {
         let name = hso.get("hookEventName").and_then(Value::as_str);
         if name != Some(event) {
-            return Err(format!("hookSpecificOutput.hookEventName is {name:?}, not {event:?}"));
+            return Err(format!(
+                "hookSpecificOutput.hookEventName is {name:?}, not {event:?}"
+            ));
         }
         if h == Harness::Codex
-            && let Some(k) = hso
-                .as_object()
-                .and_then(|o| o.keys().find(|k| *k != "hookEventName" && *k != "additionalContext"))
+            && let Some(k) = hso.as_object().and_then(|o| {
+                o.keys()
+                    .find(|k| *k != "hookEventName" && *k != "additionalContext")
+            })
         {
-            return Err(format!("hookSpecificOutput.{k} is an extra key Codex rejects"));
+            return Err(format!(
+                "hookSpecificOutput.{k} is an extra key Codex rejects"
+            ));
         }
         if let Some(c) = hso.get("additionalContext").and_then(Value::as_str) {
             if h == Harness::Gemini && (c.contains('<') || c.contains('>')) {
-                return Err("additionalContext has angle brackets, which Gemini CLI escapes".into());
+                return Err(
+                    "additionalContext has angle brackets, which Gemini CLI escapes".into(),
+                );
             }
             let units = c.encode_utf16().count();
             if h == Harness::ClaudeCode && units > 10_000 {
@@ -599,7 +636,9 @@ fn failures(db: &Path) -> Vec<Finding> {
     let mut out = Vec::new();
     let recorded = crate::store::Store::open(db).and_then(|s| s.hook_failures_since(week));
     match recorded {
-        Ok(rows) if rows.is_empty() => out.push(f().pass("no hook failures recorded this week".into())),
+        Ok(rows) if rows.is_empty() => {
+            out.push(f().pass("no hook failures recorded this week".into()));
+        }
         Ok(rows) => {
             let last = &rows[rows.len() - 1];
             out.push(f().fail(
@@ -627,7 +666,10 @@ fn failures(db: &Path) -> Vec<Finding> {
             .is_some_and(|age| age < Duration::from_secs(7 * 24 * 3600))
     {
         out.push(f().fail(
-            format!("{} has entries from the last week (Gemini CLI hook failures)", log.display()),
+            format!(
+                "{} has entries from the last week (Gemini CLI hook failures)",
+                log.display()
+            ),
             format!("read {} for what failed", log.display()),
         ));
     }
@@ -640,22 +682,39 @@ mod tests {
 
     #[test]
     fn output_rules_per_client() {
-        let ctx = r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"x"}}"#;
-        assert_eq!(accepts(Harness::ClaudeCode, "SessionStart", ctx, ""), Ok(()));
+        let ctx =
+            r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"x"}}"#;
+        assert_eq!(
+            accepts(Harness::ClaudeCode, "SessionStart", ctx, ""),
+            Ok(())
+        );
         assert_eq!(accepts(Harness::Codex, "SessionStart", ctx, ""), Ok(()));
         assert!(accepts(Harness::ClaudeCode, "Stop", ctx, "").is_err());
-        let pre = r#"{"hookSpecificOutput":{"hookEventName":"PreCompact","additionalContext":"x"}}"#;
+        let pre =
+            r#"{"hookSpecificOutput":{"hookEventName":"PreCompact","additionalContext":"x"}}"#;
         assert!(accepts(Harness::ClaudeCode, "PreCompact", pre, "").is_err());
         assert!(accepts(Harness::ClaudeCode, "PreCompact", "compact nicely", "").is_err());
         let block = r#"{"decision":"block","reason":"r"}"#;
         assert_eq!(accepts(Harness::Codex, "Stop", block, ""), Ok(()));
-        assert!(accepts(Harness::Codex, "Stop", r#"{"decision":"block","reason":"r","x":1}"#, "").is_err());
+        assert!(
+            accepts(
+                Harness::Codex,
+                "Stop",
+                r#"{"decision":"block","reason":"r","x":1}"#,
+                ""
+            )
+            .is_err()
+        );
         assert!(accepts(Harness::Codex, "SessionEnd", "{}", "").is_err());
         assert!(accepts(Harness::Codex, "Stop", "keep going", "").is_err());
-        let angle = r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"<b>"}}"#;
+        let angle =
+            r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"<b>"}}"#;
         assert!(accepts(Harness::Gemini, "SessionStart", angle, "").is_err());
         assert!(accepts(Harness::Gemini, "SessionEnd", "", "oops").is_err());
-        assert_eq!(accepts(Harness::Cursor, "stop", r#"{"followup_message":"m"}"#, ""), Ok(()));
+        assert_eq!(
+            accepts(Harness::Cursor, "stop", r#"{"followup_message":"m"}"#, ""),
+            Ok(())
+        );
         assert!(accepts(Harness::Cursor, "sessionStart", "{}", "").is_err());
         let long = format!(
             r#"{{"hookSpecificOutput":{{"hookEventName":"SessionStart","additionalContext":"{}"}}}}"#,

@@ -482,6 +482,7 @@ mod tests {
             strict_pricing: false,
             bulk_bytes: u64::MAX,
             part_bytes: crate::ingest::PART_BYTES,
+            max_bytes: None,
         };
         let mut events = Vec::new();
         stream::read_session(
@@ -527,7 +528,11 @@ pub enum CatchUp {
 /// `max_bytes` is new: what a SessionEnd hook does so reports include the
 /// session that just ended without a cron job. Its root is remembered as
 /// `ingest`'s are.
-pub fn catch_up(store: &mut Store, transcript: &std::path::Path, max_bytes: u64) -> Result<CatchUp> {
+pub fn catch_up(
+    store: &mut Store,
+    transcript: &std::path::Path,
+    max_bytes: u64,
+) -> Result<CatchUp> {
     let Some(sid) = transcript
         .file_name()
         .and_then(|n| n.to_str())

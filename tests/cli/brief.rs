@@ -1051,6 +1051,15 @@ fn each_harness_has_its_ceiling_and_codex_never_passes_its_cap() {
     );
     let codex = bytes(&["--harness", "codex"]);
     assert!(codex <= 9_600 && codex > 9_000, "{codex}");
+    // Claude Code spills past 10,000 characters: never above 9,800 bytes
+    // (issue 20; harness-observed.md §1.1).
+    at(
+        &env,
+        NOW,
+        &["config", "set", "briefing.max_bytes.claude-code", "50000"],
+    );
+    let claude = bytes(&["--harness", "claude-code"]);
+    assert!(claude <= 9_800 && claude > 9_600, "{claude}");
     // The hook uses the harness's ceiling too (Gemini: 2,000 with the run line).
     let cwd = env.path("shop");
     std::fs::create_dir_all(&cwd).unwrap();

@@ -26,7 +26,11 @@ fn layer_of(path: &[&str]) -> Layer {
     match path {
         ["store", ..] => Layer::Store,
         ["ingest" | "settings" | "project", ..] => Layer::Services,
-        ["hooks", "prompt" | "receive" | "session" | "stop", ..] => Layer::Services,
+        [
+            "hooks",
+            "prompt" | "receive" | "session" | "stop" | "doctor" | "install",
+            ..,
+        ] => Layer::Services,
         ["continuity", "brief" | "close" | "endpoint", ..] => Layer::Services,
         ["output", ..] => Layer::Output,
         ["commands" | "cli", ..] | ["lib" | "main"] => Layer::Commands,

@@ -10,6 +10,7 @@ mod cost;
 mod current;
 mod hooks;
 mod ingest;
+mod install;
 mod layers;
 mod memory;
 mod negative;

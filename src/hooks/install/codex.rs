@@ -54,9 +54,16 @@ pub fn trust_hash(event: &str, matcher: Option<&str>, handler: &Json) -> String 
     h.insert("type".into(), "command".into());
     h.insert(
         "command".into(),
-        handler.get("command").and_then(Json::as_str).unwrap_or_default().into(),
+        handler
+            .get("command")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .into(),
     );
-    h.insert("timeout".into(), num("timeout").unwrap_or(600).max(1).into());
+    h.insert(
+        "timeout".into(),
+        num("timeout").unwrap_or(600).max(1).into(),
+    );
     h.insert(
         "async".into(),
         matches!(handler.get("async"), Some(Json::Bool(true))).into(),
@@ -108,7 +115,10 @@ pub fn identities(doc: &Json, file: &str) -> Vec<Identity> {
                 if handler.get("type").and_then(Json::as_str) != Some("command") {
                     continue;
                 }
-                let cmd = handler.get("command").and_then(Json::as_str).unwrap_or_default();
+                let cmd = handler
+                    .get("command")
+                    .and_then(Json::as_str)
+                    .unwrap_or_default();
                 out.push(Identity {
                     key: format!("{file}:{}:{g}:{i}", event_snake(event)),
                     hash: trust_hash(event, matcher, handler),
@@ -159,12 +169,12 @@ pub fn retrust(config: &str, before: &[Identity], after: &[Identity]) -> Result<
     for new in after.iter().filter(|n| n.sessionkit) {
         set_trust(state, &new.key, &new.hash);
     }
-    if state.is_empty() {
-        if let Some(hooks) = doc.get_mut("hooks").and_then(|h| h.as_table_mut()) {
-            hooks.remove("state");
-            if hooks.is_empty() {
-                doc.remove("hooks");
-            }
+    if state.is_empty()
+        && let Some(hooks) = doc.get_mut("hooks").and_then(|h| h.as_table_mut())
+    {
+        hooks.remove("state");
+        if hooks.is_empty() {
+            doc.remove("hooks");
         }
     }
     Ok(doc.to_string())
@@ -310,8 +320,12 @@ mod tests {
         assert_eq!(trust_of(&out, "/h.json:stop:0:0", "sha256:x"), "stale");
         assert_eq!(trust_of(&out, "/h.json:stop:9:0", "sha256:x"), "missing");
         // And back: sessionkit's handler trusted, nothing else disturbed.
-        let back = retrust(&out, &after, &[after[0].clone(), id("/h.json:stop:1:0", "sha256:new", true)])
-            .unwrap();
+        let back = retrust(
+            &out,
+            &after,
+            &[after[0].clone(), id("/h.json:stop:1:0", "sha256:new", true)],
+        )
+        .unwrap();
         assert!(back.contains("[hooks.state.\"/h.json:stop:1:0\"]\ntrusted_hash = \"sha256:new\""));
         assert!(retrust("not = [toml", &[], &[]).is_err());
         assert_eq!(retrust("a = 1\n", &[], &[]).unwrap(), "a = 1\n");

@@ -113,7 +113,9 @@ fn hooks_of(doc: &mut Json, create: bool) -> Result<Option<&mut Json>> {
     if doc.get("hooks").is_none() && !create {
         return Ok(None);
     }
-    let hooks = doc.entry("hooks", Json::object).expect("checked: an object");
+    let hooks = doc
+        .entry("hooks", Json::object)
+        .expect("checked: an object");
     if hooks.members().is_none() {
         bail!("\"hooks\" is not a JSON object");
     }
@@ -128,8 +130,7 @@ pub fn install(
     commands: &[String],
 ) -> Result<Change> {
     let mut change = Change::default();
-    if plan::layout(h) == Layout::Flat && doc.members().is_some() && doc.get("version").is_none()
-    {
+    if plan::layout(h) == Layout::Flat && doc.members().is_some() && doc.get("version").is_none() {
         doc.set("version", Json::num(1));
     }
     let hooks = hooks_of(doc, true)?.expect("created");
@@ -152,7 +153,9 @@ pub fn install(
         .retain(|(_, v)| v.as_array().is_none_or(|a| !a.is_empty()));
     for (r, cmd) in regs.iter().zip(commands) {
         let want = plan::handler(h, r, cmd);
-        let arr = hooks.entry(r.event, || Json::Array(Vec::new())).expect("an object");
+        let arr = hooks
+            .entry(r.event, || Json::Array(Vec::new()))
+            .expect("an object");
         let Some(arr) = arr.as_array_mut() else {
             bail!("\"hooks\".{:?} is not a JSON array", r.event);
         };
@@ -177,7 +180,10 @@ pub fn install(
                 if alone {
                     set_matcher(grp, r.matcher);
                 }
-                &mut grp.get_mut("hooks").and_then(Json::as_array_mut).expect("a site")[i]
+                &mut grp
+                    .get_mut("hooks")
+                    .and_then(Json::as_array_mut)
+                    .expect("a site")[i]
             }
         };
         if *current != want {
@@ -321,7 +327,10 @@ mod tests {
         assert_eq!(change.added.len(), 9);
         let stop = doc["hooks"]["Stop"].as_array().unwrap();
         assert_eq!(stop.len(), 2);
-        assert_eq!(stop[0]["hooks"][0]["command"], Json::str("notify-send done"));
+        assert_eq!(
+            stop[0]["hooks"][0]["command"],
+            Json::str("notify-send done")
+        );
         assert_eq!(
             stop[1]["hooks"][0]["command"],
             Json::str("/bin/sessionkit hook stop --harness claude-code")
@@ -364,14 +373,18 @@ mod tests {
         install(&mut doc, h, registrations(h), &old).unwrap();
         // An event an older sessionkit registered.
         let stale = r#"{"matcher":"*","hooks":[{"name":"x","type":"command","command":"/old/sessionkit hook pre-compact --harness gemini"}]}"#;
-        doc.get_mut("hooks")
-            .unwrap()
-            .set("PreCompress", Json::Array(vec![Json::parse(stale).unwrap()]));
+        doc.get_mut("hooks").unwrap().set(
+            "PreCompress",
+            Json::Array(vec![Json::parse(stale).unwrap()]),
+        );
         let change = install(&mut doc, h, registrations(h), &cmds(h)).unwrap();
         assert_eq!(change.updated.len(), 4);
         assert_eq!(change.removed, vec!["PreCompress"]);
         assert!(doc["hooks"].get("PreCompress").is_none());
-        assert_eq!(doc["hooks"]["AfterAgent"][0]["hooks"][0]["timeout"], Json::num(10_000));
+        assert_eq!(
+            doc["hooks"]["AfterAgent"][0]["hooks"][0]["timeout"],
+            Json::num(10_000)
+        );
     }
 
     #[test]
@@ -380,11 +393,7 @@ mod tests {
             let mut doc = Json::object();
             install(&mut doc, h, registrations(h), &cmds(h)).unwrap();
             assert_eq!(doc["version"], Json::num(1));
-            assert_eq!(
-                registered(&doc, h).len(),
-                registrations(h).len(),
-                "{h:?}"
-            );
+            assert_eq!(registered(&doc, h).len(), registrations(h).len(), "{h:?}");
             uninstall(&mut doc, h).unwrap();
             assert!(is_bare(&doc, h));
         }
@@ -395,7 +404,10 @@ mod tests {
         let h = Harness::ClaudeCode;
         for bad in [r#"[]"#, r#"{"hooks":[]}"#, r#"{"hooks":{"Stop":{}}}"#] {
             let mut doc = Json::parse(bad).unwrap();
-            assert!(install(&mut doc, h, registrations(h), &cmds(h)).is_err(), "{bad}");
+            assert!(
+                install(&mut doc, h, registrations(h), &cmds(h)).is_err(),
+                "{bad}"
+            );
         }
     }
 }

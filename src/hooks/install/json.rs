@@ -84,12 +84,11 @@ impl Json {
     /// `None` when `self` is not an object.
     pub fn entry(&mut self, key: &str, value: impl FnOnce() -> Json) -> Option<&mut Json> {
         let members = self.members_mut()?;
-        let at = match members.iter().position(|(k, _)| k == key) {
-            Some(i) => i,
-            None => {
-                members.push((key.to_string(), value()));
-                members.len() - 1
-            }
+        let at = if let Some(i) = members.iter().position(|(k, _)| k == key) {
+            i
+        } else {
+            members.push((key.to_string(), value()));
+            members.len() - 1
         };
         Some(&mut members[at].1)
     }
@@ -129,7 +128,6 @@ impl Json {
         s.push('\n');
         s
     }
-
 }
 
 /// The indentation a file uses: its first indented line's leading

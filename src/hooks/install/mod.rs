@@ -149,8 +149,7 @@ impl Places {
         };
         self.user_dir(h).is_dir()
             || self.path.as_ref().is_some_and(|p| {
-                std::env::split_paths(p)
-                    .any(|d| programs.iter().any(|name| d.join(name).is_file()))
+                std::env::split_paths(p).any(|d| programs.iter().any(|name| d.join(name).is_file()))
             })
     }
 }
@@ -290,12 +289,7 @@ fn absolute(path: &Path) -> Result<PathBuf> {
 
 /// Plans installing (`install = true`) or removing sessionkit's
 /// registrations for `h` at `scope`. Nothing is written.
-pub fn plan(
-    places: &Places,
-    h: Harness,
-    scope: Scope,
-    target: Option<&Target>,
-) -> Result<Pending> {
+pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) -> Result<Pending> {
     let path = absolute(&places.settings(h, scope))?;
     let before_text = read(&path)?;
     let before = parse(&path, before_text.as_deref())?;
@@ -311,11 +305,20 @@ pub fn plan(
         }
         None => edit::uninstall(&mut after, h),
     }
-    .with_context(|| format!("{}: not in {}'s settings shape", path.display(), client_name(h)))?;
+    .with_context(|| {
+        format!(
+            "{}: not in {}'s settings shape",
+            path.display(),
+            client_name(h)
+        )
+    })?;
     checked(&path, h, &before, &after)?;
     let after_text = if change.is_empty() {
         before_text.clone()
-    } else if target.is_none() && edit::is_bare(&after, h) && !is_bare_text(&before_text, h) {
+    } else if target.is_none()
+        && edit::is_bare(&after, h)
+        && !is_bare_text(before_text.as_deref(), h)
+    {
         // Uninstall took out all that install had put in a file it created.
         None
     } else {
@@ -356,9 +359,8 @@ pub fn plan(
 
 /// Whether a file's text is already a bare document (then uninstall leaves
 /// it rather than deleting a file the user made).
-fn is_bare_text(text: &Option<String>, h: Harness) -> bool {
-    text.as_deref()
-        .and_then(|t| Json::parse(t).ok())
+fn is_bare_text(text: Option<&str>, h: Harness) -> bool {
+    text.and_then(|t| Json::parse(t).ok())
         .is_some_and(|d| edit::is_bare(&d, h))
 }
 
@@ -454,11 +456,7 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
         let state = if cmd.ends_with(" (hand-written)") {
             "hand-written"
         } else if h == Harness::Codex {
-            let key = format!(
-                "{}:{}:{g}:{i}",
-                path.display(),
-                codex::event_snake(r.event)
-            );
+            let key = format!("{}:{}:{g}:{i}", path.display(), codex::event_snake(r.event));
             match ids.iter().find(|id| id.key == key) {
                 Some(id) => match codex::trust_of(&config, &id.key, &id.hash) {
                     "trusted" => "registered",

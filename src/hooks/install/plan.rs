@@ -273,8 +273,11 @@ pub fn handler(h: Harness, r: &Registration, command: &str) -> Json {
         }
         Harness::Cursor => o.set("command", Json::str(command)),
         Harness::Copilot => {
+            // The same words run under PowerShell: `quote` only writes
+            // single quotes, which it reads the same way.
             o.set("type", Json::str("command"));
             o.set("bash", Json::str(command));
+            o.set("powershell", Json::str(command));
         }
         Harness::ClaudeCode | Harness::Codex => {
             o.set("type", Json::str("command"));

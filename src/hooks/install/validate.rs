@@ -104,7 +104,11 @@ fn handler(x: &Json, h: Harness, at: &str, bad: &mut impl FnMut(String, &str)) {
         bad(at.to_string(), "not an object");
         return;
     }
-    let text = |k: &str| x.get(k).and_then(Json::as_str).filter(|s| !s.trim().is_empty());
+    let text = |k: &str| {
+        x.get(k)
+            .and_then(Json::as_str)
+            .filter(|s| !s.trim().is_empty())
+    };
     let ty = x.get("type").and_then(Json::as_str);
     let types: &[&str] = match h {
         Harness::ClaudeCode => &["command", "http", "mcp_tool", "prompt", "agent"],
@@ -176,11 +180,13 @@ mod tests {
             .into_iter()
             .map(|p| p.at)
             .collect();
-        assert_eq!(at, ["hooks.Stop[0].matcher", "hooks.Stop[0].hooks[0].timeout"]);
-        let gemini = Json::parse(
-            r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}"#,
-        )
-        .unwrap();
+        assert_eq!(
+            at,
+            ["hooks.Stop[0].matcher", "hooks.Stop[0].hooks[0].timeout"]
+        );
+        let gemini =
+            Json::parse(r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}"#)
+                .unwrap();
         assert_eq!(check(&gemini, Harness::Gemini)[0].at, "hooks.Stop");
         let copilot = Json::parse(r#"{"hooks":{"agentStop":[{"type":"command"}]}}"#).unwrap();
         let at: Vec<String> = check(&copilot, Harness::Copilot)

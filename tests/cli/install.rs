@@ -1,0 +1,522 @@
+//! `hooks install|uninstall|status|doctor` (issue 20) on real files in a
+//! sandboxed HOME: merged, never clobbered, refused when unreadable, atomic
+//! with a backup, idempotent, undone exactly; Codex trust as Codex 0.171
+//! computes it (reference/harness-observed.md §4); doctor judging each
+//! hook by its client's output rules; SessionEnd's catch-up ingest.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::Env;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/hooks")
+        .join(name)
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn put(p: &Path, text: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// Files in `dir` whose name contains `.sessionkit-` and ends in `.bak`.
+fn backups(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| {
+        let n = p.file_name().unwrap().to_string_lossy();
+        n.contains(".sessionkit-") && n.ends_with(".bak")
+    });
+    v
+}
+
+#[test]
+fn cursor_and_copilot_settings_match_their_golden_files_and_uninstall_undoes_them() {
+    let env = Env::new();
+    let cursor = env.path("home/.cursor/hooks.json");
+    let copilot = env.path("home/.copilot/hooks/sessionkit.json");
+    put(&cursor, &read(&fixture("cursor.before.json")));
+    put(&copilot, &read(&fixture("copilot.before.json")));
+    let args = [
+        "hooks",
+        "install",
+        "--harness",
+        "cursor",
+        "--harness",
+        "copilot",
+        "--program",
+        "sessionkit",
+    ];
+    let (code, out, err) = env.run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(read(&cursor), read(&fixture("cursor.after.json")));
+    assert_eq!(read(&copilot), read(&fixture("copilot.after.json")));
+    let rows = lines(&out);
+    assert_eq!(
+        rows[0]["added"],
+        serde_json::json!(["sessionStart", "beforeSubmitPrompt", "stop", "sessionEnd"])
+    );
+    // The hand-written `sessionkit hook event` on agentStop became the stop hook.
+    assert_eq!(rows[1]["adopted"], serde_json::json!(["agentStop"]));
+    assert!(err.contains("sweep --quiet"), "{err}");
+    // The old files are kept, byte for byte.
+    let b = backups(&env.path("home/.cursor"));
+    assert_eq!(b.len(), 1);
+    assert_eq!(read(&b[0]), read(&fixture("cursor.before.json")));
+
+    // Again: nothing to do, nothing written, no new backup.
+    let (code, out, _) = env.run(&args);
+    assert_eq!(code, 0);
+    assert!(lines(&out).iter().all(|r| r["changed"] == false));
+    assert_eq!(backups(&env.path("home/.cursor")).len(), 1);
+
+    let (code, out, err) = env.run(&[
+        "hooks",
+        "uninstall",
+        "--harness",
+        "cursor",
+        "--harness",
+        "copilot",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines(&out)[0]["removed"].as_array().unwrap().len(), 4);
+    assert_eq!(read(&cursor), read(&fixture("cursor.before.json")));
+    // The adopted entry went with the rest; the user's lint hook stays.
+    let left: Value = serde_json::from_str(&read(&copilot)).unwrap();
+    assert_eq!(
+        left,
+        serde_json::json!({"version": 1, "hooks": {"agentStop": [
+            {"type": "command", "bash": "./scripts/lint.sh", "cwd": ".", "timeoutSec": 60}]}})
+    );
+}
+
+#[test]
+fn claude_settings_keep_everything_else_and_a_file_claude_cannot_use_is_refused() {
+    let env = Env::new();
+    let file = env.path("home/.claude/settings.json");
+    let before = "{\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}]}\n}\n";
+    put(&file, before);
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "claude-code"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(doc["permissions"]["allow"][0], "Bash(ls)");
+    let stop = doc["hooks"]["Stop"].as_array().unwrap();
+    assert_eq!(stop.len(), 2);
+    assert_eq!(stop[0]["hooks"][0]["command"], "notify-send done");
+    let sk = assert_cmd::cargo::cargo_bin("sessionkit")
+        .display()
+        .to_string();
+    assert_eq!(
+        stop[1]["hooks"][0],
+        serde_json::json!({"type": "command", "command": format!("{sk} hook stop --harness claude-code"), "timeout": 10})
+    );
+    let events: Vec<&String> = doc["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        events,
+        [
+            "PostCompact",
+            "PreCompact",
+            "SessionEnd",
+            "SessionStart",
+            "Stop",
+            "StopFailure",
+            "SubagentStart",
+            "SubagentStop",
+            "UserPromptSubmit"
+        ]
+    );
+    assert_eq!(
+        doc["hooks"]["SessionStart"][0]["matcher"],
+        "startup|resume|clear|compact|fork"
+    );
+    assert_eq!(doc["hooks"]["PreCompact"][0]["matcher"], "manual|auto");
+    // --db given: every command names that database.
+    let (code, _, _) = env.run(&[
+        "--db",
+        "/tmp/elsewhere.db",
+        "hooks",
+        "install",
+        "--harness",
+        "claude",
+    ]);
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(
+        doc["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+        format!("{sk} --db /tmp/elsewhere.db hook session-end --harness claude-code")
+    );
+
+    // JSON with a comment: Claude Code cannot read it, neither do we.
+    let bad = "{\n  // mine\n  \"hooks\": {}\n}\n";
+    put(&file, bad);
+    let n = backups(&env.path("home/.claude")).len();
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "claude-code"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("settings.json is not valid JSON"), "{err}");
+    assert!(
+        err.contains("sessionkit changes nothing in a file it cannot read"),
+        "{err}"
+    );
+    assert_eq!(read(&file), bad);
+    assert_eq!(backups(&env.path("home/.claude")).len(), n);
+    // One malformed handler makes Claude Code ignore the whole file.
+    let broken = r#"{"hooks":{"Stop":[{"hooks":[{"type":"command"}]}]}}"#;
+    put(&file, broken);
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "claude-code"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("hooks.Stop[0].hooks[0].command missing or empty (Claude Code), so it ignores this whole file today"),
+        "{err}"
+    );
+    assert_eq!(read(&file), broken);
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let env = Env::new();
+    let file = env.path("home/.gemini/settings.json");
+    let (code, out, _) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "gemini",
+        "--dry-run",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!(code, 1, "a change to make");
+    assert!(
+        out.starts_with(&format!(
+            "--- /dev/null\n+++ {}\n@@ -0,0 +1,",
+            file.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("+            \"name\": \"sessionkit-AfterAgent\",\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("+            \"timeout\": 10000\n"),
+        "Gemini's milliseconds: {out}"
+    );
+    assert!(!file.exists());
+    assert!(!env.path("home/.gemini").exists());
+    env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "gemini",
+        "--program",
+        "sessionkit",
+    ]);
+    let (code, out, _) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "gemini",
+        "--dry-run",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""));
+}
+
+#[test]
+fn codex_gets_the_trust_entries_codex_computes_and_uninstall_takes_them_back() {
+    let env = Env::new();
+    let home = env.path("codex-home");
+    let config = home.join("config.toml");
+    let mine = "# my settings\nmodel = \"o3\"\n\n[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\nenabled = false\n";
+    put(&config, mine);
+    let run = |args: &[&str]| {
+        let out = env
+            .cmd()
+            .env("CODEX_HOME", &home)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    };
+    let (code, out) = run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "codex",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(lines(&out)[0]["trust_file"], config.display().to_string());
+    let text = read(&config);
+    assert!(text.starts_with(mine), "{text}");
+    let hooks = home.join("hooks.json").display().to_string();
+    // The hash Codex 0.171's app-server reports (`hooks/list`) for this
+    // handler: {type command, command "sessionkit hook stop --harness
+    // codex", timeout 10}.
+    assert!(
+        text.contains(&format!(
+            "[hooks.state.\"{hooks}:stop:2:0\"]\ntrusted_hash = \"sha256:18f15c8535582f682b2f669e2f2e15b8d29258efd73587095b5fdf9320e56a7b\"\n"
+        )) || text.contains(&format!(
+            "[hooks.state.\"{hooks}:stop:0:0\"]\ntrusted_hash = \"sha256:18f15c8535582f682b2f669e2f2e15b8d29258efd73587095b5fdf9320e56a7b\"\n"
+        )),
+        "{text}"
+    );
+    assert_eq!(text.matches("trusted_hash").count(), 9);
+    let doc: Value = serde_json::from_str(&read(&home.join("hooks.json"))).unwrap();
+    assert_eq!(
+        doc["hooks"]["SessionStart"][0]["hooks"][0]["additionalContextLimit"],
+        10_000
+    );
+    assert_eq!(doc["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 3);
+    let (_, status) = run(&["hooks", "status", "--harness", "codex", "--scope", "user"]);
+    let states: Vec<Value> = lines(&status).iter().map(|r| r["state"].clone()).collect();
+    assert_eq!(states, vec![Value::from("registered"); 9]);
+    // A trust entry that no longer matches is reported.
+    put(&config, &text.replace("sha256:18f15c85", "sha256:00000000"));
+    let (_, status) = run(&["hooks", "status", "--harness", "codex", "--scope", "user"]);
+    let stop = lines(&status)
+        .into_iter()
+        .find(|r| r["event"] == "Stop")
+        .unwrap();
+    assert_eq!(stop["state"], "stale-trust");
+    put(&config, &text);
+    let (code, _) = run(&["hooks", "uninstall", "--harness", "codex"]);
+    assert_eq!(code, 0);
+    assert_eq!(read(&config), mine);
+    assert!(
+        !home.join("hooks.json").exists(),
+        "install made it; uninstall takes it"
+    );
+}
+
+#[test]
+fn status_and_doctor_judge_what_is_registered() {
+    let env = Env::new();
+    env.run(&["ingest", "--root", env.path("none").to_str().unwrap()]);
+    let (code, _, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--with-nudge",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, v, _) = env.run(&["config", "get", "nudge.enabled"]);
+    assert_eq!(v.trim(), "true");
+    let (code, out, err) = env.run(&[
+        "hooks",
+        "doctor",
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--scope",
+        "user",
+    ]);
+    let rows = lines(&out);
+    assert_eq!(code, 0, "{out}{err}");
+    let outputs: Vec<&Value> = rows.iter().filter(|r| r["check"] == "output").collect();
+    assert_eq!(outputs.len(), 18, "9 events each");
+    assert!(
+        outputs
+            .iter()
+            .all(|r| r["ok"] == true && r["ms"].as_u64().is_some())
+    );
+    // The briefing went out, in an envelope each client accepts.
+    let start = outputs
+        .iter()
+        .find(|r| r["harness"] == "codex" && r["event"] == "SessionStart")
+        .unwrap();
+    assert!(
+        start["detail"].as_str().unwrap().contains("bytes accepted"),
+        "{start}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r["check"] == "database" && r["ok"] == true)
+    );
+
+    // Take one registration out by hand: status and doctor say so.
+    let file = env.path("home/.claude/settings.json");
+    let mut doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    doc["hooks"].as_object_mut().unwrap().remove("Stop");
+    put(&file, &doc.to_string());
+    let (_, out, _) = env.run(&[
+        "hooks",
+        "status",
+        "--harness",
+        "claude-code",
+        "--scope",
+        "user",
+    ]);
+    let stop = lines(&out)
+        .into_iter()
+        .find(|r| r["event"] == "Stop")
+        .unwrap();
+    assert_eq!(stop["state"], "missing");
+    let (code, out, _) = env.run(&[
+        "hooks",
+        "doctor",
+        "--harness",
+        "claude-code",
+        "--scope",
+        "user",
+    ]);
+    assert_eq!(code, 1);
+    let bad: Vec<Value> = lines(&out)
+        .into_iter()
+        .filter(|r| r["ok"] == false)
+        .collect();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!(bad[0]["event"], "Stop");
+    assert_eq!(
+        bad[0]["fix"],
+        "sessionkit hooks install --harness claude-code --scope user"
+    );
+
+    // A hook that failed is reported by the doctor (and stays exit 0 itself).
+    let out = env
+        .cmd()
+        .args(["hook", "stop", "--harness", "claude-code"])
+        .write_stdin("{not json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    env.run(&["hooks", "install", "--harness", "claude-code"]);
+    let (code, out, _) = env.run(&[
+        "hooks",
+        "doctor",
+        "--harness",
+        "claude-code",
+        "--scope",
+        "user",
+    ]);
+    assert_eq!(code, 1);
+    let failures = lines(&out)
+        .into_iter()
+        .find(|r| r["check"] == "failures")
+        .unwrap();
+    assert!(
+        failures["detail"]
+            .as_str()
+            .unwrap()
+            .contains("1 hook failures this week; the last"),
+        "{failures}"
+    );
+    assert!(
+        failures["detail"]
+            .as_str()
+            .unwrap()
+            .contains("hook input is not JSON"),
+        "{failures}"
+    );
+}
+
+#[test]
+fn without_harness_every_harness_found_on_the_machine() {
+    let env = Env::new();
+    let empty = env.path("bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = |args: &[&str]| {
+        let out = env.cmd().env("PATH", &empty).args(args).output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, _, err) = run(&["hooks", "install"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no harness found on this machine"), "{err}");
+    std::fs::create_dir_all(env.path("home/.gemini")).unwrap();
+    let (code, out, _) = run(&["hooks", "install", "--program", "sessionkit"]);
+    assert_eq!(code, 0);
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["harness"], "gemini");
+}
+
+#[test]
+fn session_end_ingests_its_transcript_and_a_large_one_waits_for_ingest() {
+    let env = Env::new();
+    let root = env.path("projects");
+    let src = crate::common::fixtures();
+    let session = std::fs::read_dir(&src)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.extension().is_some_and(|x| x == "jsonl")
+                && p.file_stem().unwrap().to_string_lossy().contains('-')
+        })
+        .unwrap();
+    let sid = session.file_stem().unwrap().to_string_lossy().to_string();
+    let dest = root.join("-proj").join(format!("{sid}.jsonl"));
+    put(&dest, &read(&session));
+    let end = |path: &Path| {
+        let payload = serde_json::json!({"session_id": sid, "transcript_path": path, "cwd": "/proj",
+            "hook_event_name": "SessionEnd", "reason": "other"});
+        let out = env
+            .cmd()
+            .args(["hook", "session-end", "--harness", "claude-code"])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    };
+    end(&dest);
+    let (_, by_hook, _) = env.run(&["sessions", "--json"]);
+    // What a cold ingest of the same file says, to the token.
+    let cold = Env::new();
+    cold.run(&["ingest", "--root", root.to_str().unwrap()]);
+    let (_, by_ingest, _) = cold.run(&["sessions", "--json"]);
+    let strip = |s: &str| {
+        let mut v: Value = serde_json::from_str(s).unwrap();
+        for r in v.as_array_mut().unwrap() {
+            r.as_object_mut()
+                .unwrap()
+                .retain(|k, _| k.contains("token") || k == "session_id" || k.contains("cost"));
+        }
+        v
+    };
+    assert_eq!(strip(&by_hook), strip(&by_ingest));
+    assert_eq!(strip(&by_hook).as_array().unwrap().len(), 1);
+
+    // Over the budget: left for ingest, and status says so.
+    env.run(&["config", "set", "ingest.hook_max_bytes", "10"]);
+    let mut text = read(&dest);
+    text.push_str(&read(&session));
+    put(&dest, &text);
+    end(&dest);
+    let (_, _, note) = env.run(&["status"]);
+    assert!(
+        note.contains(&format!(
+            "{} was too large for the SessionEnd hook to catch up",
+            dest.display()
+        )),
+        "{note}"
+    );
+    env.run(&["ingest", "--root", root.to_str().unwrap()]);
+    let (_, _, note) = env.run(&["status"]);
+    assert!(!note.contains("too large"), "{note}");
+}
