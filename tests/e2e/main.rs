@@ -25,15 +25,14 @@ use serde_json::Value;
 
 fn skip(reason: &str) {
     eprintln!("skipped: {reason}");
-    if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS") {
-        if let Ok(mut f) = std::fs::OpenOptions::new()
+    if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS")
+        && let Ok(mut f) = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-        {
-            let test = std::thread::current().name().unwrap_or("?").to_string();
-            let _ = writeln!(f, "{test}: {reason}");
-        }
+    {
+        let test = std::thread::current().name().unwrap_or("?").to_string();
+        let _ = writeln!(f, "{test}: {reason}");
     }
 }
 
