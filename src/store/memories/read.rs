@@ -121,6 +121,20 @@ impl Store {
         all: bool,
         limit: u64,
     ) -> Result<Recalled> {
+        self.recall_hits(query, kind, project, all, limit, true)
+    }
+
+    /// `recall`, with each hit's snippet only when `snippets` (a snippet
+    /// runs the match again for its row: the prompt hook shows none).
+    pub fn recall_hits(
+        &self,
+        query: &str,
+        kind: Option<Kind>,
+        project: Option<&str>,
+        all: bool,
+        limit: u64,
+        snippets: bool,
+    ) -> Result<Recalled> {
         let terms: Vec<String> = query
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -180,7 +194,20 @@ impl Store {
              ORDER BY f.rank, m.created_at DESC, m.memory_id DESC LIMIT ?6"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut k = (limit as i64).saturating_mul(4).max(40);
+        // Every pass scores every match, so the first should reach far
+        // enough: past the other projects' share of the best.
+        let share = match project {
+            Some(p) => {
+                let mine: i64 = self.conn.query_row(
+                    "SELECT COUNT(*) FROM memories WHERE project = ?1",
+                    [p],
+                    |r| r.get(0),
+                )?;
+                (total / mine.max(1)).clamp(1, 64)
+            }
+            None => 1,
+        };
+        let mut k = (limit as i64).saturating_mul(4).max(40).saturating_mul(share);
         let mut pool = COMMON_QUERY_POOL;
         let rows: Vec<(Memory, f64, i64)> = loop {
             let limit = limit as i64;
@@ -222,7 +249,11 @@ impl Store {
         )?;
         let mut out = Vec::with_capacity(rows.len());
         for (memory, rank, rowid) in rows {
-            let snippet: String = snip.query_row(params![q, rowid], |r| r.get(0))?;
+            let snippet: String = if snippets {
+                snip.query_row(params![q, rowid], |r| r.get(0))?
+            } else {
+                String::new()
+            };
             out.push(Hit {
                 memory,
                 rank,
