@@ -158,6 +158,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "bytes of one session read before they are written as one part (a transaction); bounds ingest's memory on a session of any size",
     },
     Setting {
+        key: "ingest.stop_max_bytes",
+        env: "SESSIONKIT_INGEST_STOP_MAX_BYTES",
+        default: "262144",
+        kind: Kind::Count,
+        about: "most new transcript bytes a Stop hook reads to keep reports current within a conversation (more waits for SessionEnd or `ingest`)",
+    },
+    Setting {
         key: "lease.hours",
         env: "SESSIONKIT_LEASE_HOURS",
         default: "24",

@@ -114,6 +114,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
             part_bytes: settings::count(&store, "ingest.part_bytes")?,
             max_bytes: None,
+            one: None,
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);
     }

@@ -387,7 +387,7 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     let agent = ev.harness.as_str();
     let result = if event == "SessionEnd" {
         let closed = store.close_run(agent, sid, now).map(|_| ());
-        catch_up(&mut store, &ev)?;
+        catch_up(&mut store, &ev, "ingest.hook_max_bytes")?;
         closed
     } else {
         let lease = crate::settings::hours_ms(&store, "lease.hours")?;
@@ -406,18 +406,21 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     }
 }
 
-/// SessionEnd of a Claude Code conversation: its transcript is ingested by
-/// tail resume (within `ingest.hook_max_bytes`), so the reports and the
-/// next briefing include it without a cron job.
-fn catch_up(store: &mut Store, ev: &HookEvent) -> Result<()> {
+/// The end of a Claude Code conversation (SessionEnd) or of its turn
+/// (Stop): its transcript is ingested by tail resume within the setting
+/// `budget`'s bytes, so the reports and the next briefing include it without
+/// a cron job. What SessionEnd cannot catch up is noted for `status`; a
+/// Stop over its (smaller) budget leaves it to the SessionEnd.
+fn catch_up(store: &mut Store, ev: &HookEvent, budget: &str) -> Result<()> {
     if ev.harness != Harness::ClaudeCode {
         return Ok(());
     }
     let Some(path) = ev.transcript_path.as_deref() else {
         return Ok(());
     };
-    let max = crate::settings::count(store, "ingest.hook_max_bytes")?;
-    crate::ingest::catch_up(store, Path::new(path), max)?;
+    let max = crate::settings::count(store, budget)?;
+    let at_end = budget == "ingest.hook_max_bytes";
+    crate::ingest::catch_up(store, Path::new(path), max, at_end)?;
     Ok(())
 }
 
@@ -460,19 +463,36 @@ fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let Some(mut store) = store_event_then(&db?, &ev, a, (now, by), log, heartbeat)? else {
         return Ok(());
     };
-    let (Some(sid), Some(lease)) = (sid, beat.get()) else {
+    let nudged = nudge(&mut store, &ev, sid, beat.get(), now);
+    // The turn's transcript, after the answer is out; a failed turn's too.
+    if nudged.is_ok() && ev.session_id.is_some() {
+        catch_up(&mut store, &ev, "ingest.stop_max_bytes")?;
+    }
+    nudged
+}
+
+/// With the nudge on: the handshake, and the continue envelope when an
+/// attempt arms.
+fn nudge(
+    store: &mut Store,
+    ev: &HookEvent,
+    sid: Option<&str>,
+    lease: Option<i64>,
+    now: Millis,
+) -> Result<()> {
+    let agent = ev.harness.as_str();
+    let (Some(sid), Some(lease)) = (sid, lease) else {
         return Ok(());
     };
-    if !crate::settings::enabled(&store, "nudge.enabled")?
+    if !crate::settings::enabled(store, "nudge.enabled")?
         || crate::continuity::triage::quiet_turn(store.turn_start_source(sid)?.as_deref())
     {
         return Ok(());
     }
     let max_bytes =
-        crate::continuity::brief::limits(&store, Some(ev.harness), None, None, false)?.max_bytes;
+        crate::continuity::brief::limits(store, Some(ev.harness), None, None, false)?.max_bytes;
     let continuing = crate::hooks::stop::continuing(&ev.payload);
-    let done =
-        crate::hooks::stop::handshake(&mut store, agent, sid, continuing, max_bytes, now, lease)?;
+    let done = crate::hooks::stop::handshake(store, agent, sid, continuing, max_bytes, now, lease)?;
     if let crate::hooks::stop::Handshake::Inject(prompt) = done {
         answer(&crate::hooks::stop::stop_envelope(ev.harness, &prompt))?;
     }

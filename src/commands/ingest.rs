@@ -79,6 +79,7 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
         part_bytes: settings::count(&store, "ingest.part_bytes")?,
         max_bytes: None,
+        one: None,
     };
     let pb = ctx
         .out

@@ -177,17 +177,57 @@ pub fn discover(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     }
 }
 
+/// One session's files: `<root>/<slug>/<sid>.jsonl`, its `<sid>/` folder
+/// and the slug's flat agent files (whose owner only a read can tell), as
+/// the full walk finds them, without walking the rest of the root. What a
+/// hook's catch-up ingest reads.
+pub fn discover_one(
+    root_idx: usize,
+    root: &Path,
+    (slug, sid): (&str, &str),
+    cap: u64,
+    into: &mut Discovery,
+) {
+    let path = root.join(slug);
+    let Ok(meta) = std::fs::symlink_metadata(&path) else {
+        return;
+    };
+    if !meta.is_dir() {
+        return;
+    }
+    let entry = Entry {
+        name: slug.to_string(),
+        path,
+        meta,
+    };
+    let first_skip = into.skips.len();
+    walk_slug(root_idx, &entry, cap, Some(sid), into);
+    for s in &mut into.skips[first_skip..] {
+        s.root = root_idx;
+    }
+}
+
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     let skips = &mut into.skips;
-    for slug in list(root, "", skips) {
+    let slugs = list(root, "", skips);
+    for slug in slugs {
         if !slug.meta.is_dir() {
-            skips.push(Skip {
+            into.skips.push(Skip {
                 root: 0,
                 reason: SkipReason::NonArtifact,
                 path: slug.name,
             });
             continue;
         }
+        walk_slug(root_idx, &slug, cap, None, into);
+    }
+}
+
+/// One `<slug>/` folder; with `only`, just that session (and the flat
+/// agent files), the rest neither read nor counted as skipped.
+fn walk_slug(root_idx: usize, slug: &Entry, cap: u64, only: Option<&str>, into: &mut Discovery) {
+    let skips = &mut into.skips;
+    {
         let entries = list(&slug.path, &slug.name, skips);
         let mut dirs: BTreeMap<&str, &Entry> = BTreeMap::new();
         for e in entries.iter().filter(|e| e.meta.is_dir()) {
@@ -197,6 +237,9 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
         for e in entries.iter().filter(|e| e.meta.is_file()) {
             let rel = format!("{}/{}", slug.name, e.name);
             if let Some(sid) = e.name.strip_suffix(".jsonl").filter(|s| is_session_uuid(s)) {
+                if only.is_some_and(|o| o != sid) {
+                    continue;
+                }
                 if into.sessions.contains_key(sid) {
                     skips.push(Skip {
                         root: 0,
@@ -252,7 +295,7 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
                         file,
                     });
                 }
-            } else {
+            } else if only.is_none() {
                 skips.push(Skip {
                     root: 0,
                     reason: SkipReason::NonArtifact,
@@ -261,7 +304,7 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
             }
         }
         for (name, d) in &dirs {
-            if used_dirs.contains(name) {
+            if used_dirs.contains(name) || only.is_some() {
                 continue;
             }
             let rel = format!("{}/{name}", slug.name);

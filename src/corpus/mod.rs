@@ -4,7 +4,7 @@
 mod discover;
 mod read;
 
-pub use discover::{Discovery, PlannedFile, SessionFiles, discover, fingerprint};
+pub use discover::{Discovery, PlannedFile, SessionFiles, discover, discover_one, fingerprint};
 pub use read::{
     Opened, ReadError, TAIL_CHECK, head_hash, open, read_head, read_into, read_more, tail_hash,
     unreadable,

@@ -60,6 +60,9 @@ pub struct Options {
     /// Read nothing when more than this is to be read (a hook's catch-up
     /// within its budget); the summary's `deferred_bytes` says how much.
     pub max_bytes: Option<u64>,
+    /// Only this `(slug, session)` under the first root, found without
+    /// walking the rest (a hook's catch-up).
+    pub one: Option<(String, String)>,
 }
 
 /// A root as the run uses it.
@@ -88,11 +91,22 @@ pub fn resolve_roots(roots: &[PathBuf]) -> Result<Vec<Root>> {
     Ok(out)
 }
 
-/// Walks every root and assigns flat agent files to their sessions.
-pub fn discover(store: &mut Store, roots: &[Root], cap: u64) -> Result<(Discovery, u64)> {
+/// Walks every root (or, with `one`, just that `(slug, session)` under the
+/// first) and assigns flat agent files to their sessions.
+pub fn discover(
+    store: &mut Store,
+    roots: &[Root],
+    cap: u64,
+    one: Option<(&str, &str)>,
+) -> Result<(Discovery, u64)> {
     let mut d = Discovery::default();
-    for (i, r) in roots.iter().enumerate() {
-        corpus::discover(i, &r.path, cap, &mut d);
+    match one {
+        Some(target) => corpus::discover_one(0, &roots[0].path, target, cap, &mut d),
+        None => {
+            for (i, r) in roots.iter().enumerate() {
+                corpus::discover(i, &r.path, cap, &mut d);
+            }
+        }
     }
     let bytes = flat::assign(store, roots, &mut d)?;
     for s in d.sessions.values_mut() {
@@ -122,7 +136,8 @@ pub fn run(
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<Summary> {
     let started = Instant::now();
-    let (discovery, head_bytes) = discover(store, roots, opts.max_line_size)?;
+    let one = opts.one.as_ref().map(|(a, b)| (a.as_str(), b.as_str()));
+    let (discovery, head_bytes) = discover(store, roots, opts.max_line_size, one)?;
     let mut sum = Summary::new(roots.len());
     sum.bytes_read = head_bytes;
     for s in &discovery.skips {
@@ -483,6 +498,7 @@ mod tests {
             bulk_bytes: u64::MAX,
             part_bytes: crate::ingest::PART_BYTES,
             max_bytes: None,
+            one: None,
         };
         let mut events = Vec::new();
         stream::read_session(
@@ -525,13 +541,15 @@ pub enum CatchUp {
 
 /// Ingests one Claude Code conversation from its main transcript's path
 /// (`<root>/<project>/<session>.jsonl`) by tail resume, when no more than
-/// `max_bytes` is new: what a SessionEnd hook does so reports include the
-/// session that just ended without a cron job. Its root is remembered as
-/// `ingest`'s are.
+/// `max_bytes` is new: what the SessionEnd and Stop hooks do so reports
+/// include the session without a cron job. Only that session's files are
+/// looked at. More than `max_bytes` is left unread, and with `note` it is
+/// noted for `status`. Its root is remembered as `ingest`'s are.
 pub fn catch_up(
     store: &mut Store,
     transcript: &std::path::Path,
     max_bytes: u64,
+    note: bool,
 ) -> Result<CatchUp> {
     let Some(sid) = transcript
         .file_name()
@@ -541,7 +559,10 @@ pub fn catch_up(
     else {
         return Ok(CatchUp::NotApplicable);
     };
-    let Some(root) = transcript.parent().and_then(std::path::Path::parent) else {
+    let Some(dir) = transcript.parent() else {
+        return Ok(CatchUp::NotApplicable);
+    };
+    let (Some(root), Some(slug)) = (dir.parent(), dir.file_name().and_then(|s| s.to_str())) else {
         return Ok(CatchUp::NotApplicable);
     };
     let roots = resolve_roots(&[root.to_path_buf()])?;
@@ -554,9 +575,15 @@ pub fn catch_up(
         bulk_bytes: u64::MAX,
         part_bytes: crate::settings::count(store, "ingest.part_bytes")?,
         max_bytes: Some(max_bytes),
+        one: Some((slug.to_string(), sid.to_string())),
     };
     let sum = run(store, &roots, &opts, None)?;
     let path = transcript.display().to_string();
+    if sum.deferred_bytes > 0 && !note {
+        return Ok(CatchUp::Deferred {
+            bytes: sum.deferred_bytes,
+        });
+    }
     if sum.deferred_bytes > 0 {
         store.note_backlog(&crate::store::health::Backlog {
             path,

@@ -43,7 +43,7 @@ fn file_finding(kind: FindingKind, session_id: &str, file: &str, detail: String)
 
 /// Re-reads the sessions found under `roots` that the database holds.
 pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<Finding>> {
-    let (d, _) = discover(store, roots, opts.max_line_size)?;
+    let (d, _) = discover(store, roots, opts.max_line_size, None)?;
     let mut out = Vec::new();
     // What ingest would skip is data no report holds (empty files and
     // files that are not transcripts aside).

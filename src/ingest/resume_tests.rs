@@ -137,6 +137,7 @@ fn opts(part_bytes: u64, bulk_bytes: u64) -> Options {
         bulk_bytes,
         part_bytes,
         max_bytes: None,
+        one: None,
     }
 }
 
@@ -277,6 +278,7 @@ fn check_sequence(seed: u64, steps: &[(u8, u8, f64)], truncate: bool, bulk: bool
             &Options {
                 part_bytes: u64::MAX / 4,
                 max_bytes: None,
+                one: None,
                 ..o.clone()
             },
         );

@@ -520,3 +520,133 @@ fn session_end_ingests_its_transcript_and_a_large_one_waits_for_ingest() {
     let (_, _, note) = env.run(&["status"]);
     assert!(!note.contains("too large"), "{note}");
 }
+
+#[test]
+fn project_scope_writes_under_the_git_work_tree_and_codex_trusts_it() {
+    let env = Env::new();
+    let repo = env.path("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+    let codex_home = env.path("codex-home");
+    let out = env
+        .cmd()
+        .current_dir(repo.join("src/deep"))
+        .env("CODEX_HOME", &codex_home)
+        .args([
+            "hooks",
+            "install",
+            "--scope",
+            "project",
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--program",
+            "sessionkit",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = lines(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(
+        rows[0]["file"],
+        repo.join(".claude/settings.json").display().to_string()
+    );
+    assert_eq!(rows[0]["scope"], "project");
+    assert_eq!(
+        rows[1]["file"],
+        repo.join(".codex/hooks.json").display().to_string()
+    );
+    // Trust lives in the user's config.toml, keyed by the project file.
+    let config = read(&codex_home.join("config.toml"));
+    assert!(
+        config.contains(&format!(
+            "[hooks.state.\"{}:stop:0:0\"]\ntrusted_hash = \"sha256:18f15c8535582f682b2f669e2f2e15b8d29258efd73587095b5fdf9320e56a7b\"",
+            repo.join(".codex/hooks.json").display()
+        )),
+        "{config}"
+    );
+    // The user's own files are untouched.
+    assert!(!env.path("home/.claude").exists());
+}
+
+#[test]
+fn stop_catches_up_a_turn_within_its_budget_and_leaves_more_to_session_end() {
+    let env = Env::new();
+    let root = env.path("projects");
+    let src = crate::common::fixtures();
+    let session = std::fs::read_dir(&src)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.extension().is_some_and(|x| x == "jsonl")
+                && p.file_stem().unwrap().to_string_lossy().contains('-')
+        })
+        .unwrap();
+    let sid = session.file_stem().unwrap().to_string_lossy().to_string();
+    let text = read(&session);
+    let dest = root.join("-proj").join(format!("{sid}.jsonl"));
+    // Another session in the same root: a Stop reads only its own.
+    put(
+        &root.join("-other/55555555-5555-4555-8555-555555555555.jsonl"),
+        &text.replace(&sid, "55555555-5555-4555-8555-555555555555"),
+    );
+    let half = text.lines().count() / 2;
+    let first: String = text.lines().take(half).map(|l| format!("{l}\n")).collect();
+    put(&dest, &first);
+    let stop = || {
+        let payload = serde_json::json!({"session_id": sid, "transcript_path": dest, "cwd": "/proj",
+            "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "done"});
+        let out = env
+            .cmd()
+            .args(["hook", "stop", "--harness", "claude-code"])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    };
+    let sessions = || -> Vec<Value> {
+        let (_, out, _) = env.run(&["sessions", "--json"]);
+        serde_json::from_str(&out).unwrap()
+    };
+    stop();
+    assert_eq!(sessions().len(), 1, "its own session only");
+    let records_half = sessions()[0]["records"].clone();
+    // The rest of the turn arrives: the next Stop reads just that.
+    put(&dest, &text);
+    stop();
+    let cold = Env::new();
+    put(&cold.path("p/-proj").join(format!("{sid}.jsonl")), &text);
+    cold.run(&["ingest", "--root", cold.path("p").to_str().unwrap()]);
+    let (_, want, _) = cold.run(&["sessions", "--json"]);
+    let want: Vec<Value> = serde_json::from_str(&want).unwrap();
+    for k in [
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "cache_write_5m_tokens",
+        "cache_write_1h_tokens",
+        "cost_nanousd",
+        "records",
+    ] {
+        assert_eq!(sessions()[0][k], want[0][k], "{k}");
+    }
+    assert_ne!(records_half, want[0]["records"]);
+    // Over the Stop's budget: nothing read, nothing noted (SessionEnd will).
+    env.run(&["config", "set", "ingest.stop_max_bytes", "10"]);
+    let mut more = text.clone();
+    more.push_str(&text);
+    put(&dest, &more);
+    stop();
+    assert_eq!(sessions()[0]["records"], want[0]["records"]);
+    let (_, _, note) = env.run(&["status"]);
+    assert!(!note.contains("too large"), "{note}");
+}

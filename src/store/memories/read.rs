@@ -207,7 +207,10 @@ impl Store {
             }
             None => 1,
         };
-        let mut k = (limit as i64).saturating_mul(4).max(40).saturating_mul(share);
+        let mut k = (limit as i64)
+            .saturating_mul(4)
+            .max(40)
+            .saturating_mul(share);
         let mut pool = COMMON_QUERY_POOL;
         let rows: Vec<(Memory, f64, i64)> = loop {
             let limit = limit as i64;
