@@ -70,9 +70,14 @@ pub fn recall_context(
 /// The stdout line that hands `context` to `harness` at prompt submit
 /// (harness-hooks.md §7.3); none for harnesses that take no context there.
 pub fn prompt_envelope(harness: Harness, context: &str) -> Option<String> {
-    let event = match harness {
-        Harness::ClaudeCode | Harness::Codex => "UserPromptSubmit",
-        Harness::Gemini => "BeforeAgent",
+    let gemini;
+    let (event, context) = match harness {
+        Harness::ClaudeCode | Harness::Codex => ("UserPromptSubmit", context),
+        Harness::Gemini => {
+            // Gemini CLI escapes angle brackets (harness-observed.md §2.2 #7).
+            gemini = crate::continuity::briefing::angle_free(context);
+            ("BeforeAgent", clip_bytes(&gemini, BUDGET))
+        }
         Harness::Cursor | Harness::Copilot => return None,
     };
     Some(

@@ -117,7 +117,7 @@ pub fn session_start(
         every_line: false,
     };
     // A briefing that fails still opens the run (without a stamp).
-    let built = match build(store, &req, now) {
+    let built = match build_for(store, req, harness, now) {
         Ok(b) => Some(b),
         Err(e) => {
             super::report(&format!("briefing failed: {e:#}"));
@@ -184,6 +184,34 @@ pub fn session_start(
         ));
     }
     Ok(Started { context })
+}
+
+/// The briefing as `harness` takes it: for Gemini CLI without angle
+/// brackets (`angle_free`), rebuilt smaller while the look-alikes' extra
+/// bytes would take it past its ceiling.
+fn build_for(
+    store: &Store,
+    mut req: Request,
+    harness: Harness,
+    now: Millis,
+) -> Result<crate::continuity::brief::Built> {
+    let mut built = build(store, &req, now)?;
+    if harness != Harness::Gemini {
+        return Ok(built);
+    }
+    for _ in 0..4 {
+        let text = crate::continuity::briefing::angle_free(&built.briefing.text);
+        let over = text.len().saturating_sub(req.limits.max_bytes);
+        if over == 0 || req.limits.max_bytes <= over {
+            built.briefing.text = text;
+            return Ok(built);
+        }
+        req.limits.max_bytes -= over;
+        built = build(store, &req, now)?;
+    }
+    let text = crate::continuity::briefing::angle_free(&built.briefing.text);
+    built.briefing.text = text;
+    Ok(built)
 }
 
 /// The stdout a harness accepts for injected context at session start, or

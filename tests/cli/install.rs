@@ -650,3 +650,42 @@ fn stop_catches_up_a_turn_within_its_budget_and_leaves_more_to_session_end() {
     let (_, _, note) = env.run(&["status"]);
     assert!(!note.contains("too large"), "{note}");
 }
+
+#[test]
+fn doctor_passes_every_client_s_rules_after_install() {
+    // The scratch database doctor seeds holds `<angle>` brackets: Gemini's
+    // briefing must come out without them.
+    let env = Env::new();
+    let (code, _, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "claude",
+        "--harness",
+        "codex",
+        "--harness",
+        "gemini",
+        "--harness",
+        "cursor",
+        "--harness",
+        "copilot",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = env.run(&["hooks", "doctor", "--scope", "user"]);
+    let rows = lines(&out);
+    let bad: Vec<&Value> = rows.iter().filter(|r| r["ok"] == false).collect();
+    assert_eq!((code, bad.len()), (0, 0), "{bad:?}{err}");
+    let outputs = rows.iter().filter(|r| r["check"] == "output").count();
+    assert_eq!(outputs, 9 + 9 + 4 + 4 + 7);
+    let gemini = rows
+        .iter()
+        .find(|r| r["harness"] == "gemini" && r["event"] == "SessionStart")
+        .unwrap();
+    assert!(
+        gemini["detail"]
+            .as_str()
+            .unwrap()
+            .contains("bytes accepted"),
+        "{gemini}"
+    );
+}

@@ -20,7 +20,7 @@ use render::{
     CLOSE_TAG, blocks_size, frame_size, line_bytes, pinned_blocks, render, section_heading,
     tail_line,
 };
-pub use text::{clip_bytes, flatten, flatten_owned, tokens};
+pub use text::{angle_free, clip_bytes, flatten, flatten_owned, tokens};
 
 /// How many constraints render in full; the rest are named on one line.
 pub const CONSTRAINTS_FULL: usize = 4;

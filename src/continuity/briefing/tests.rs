@@ -269,3 +269,16 @@ fn reserved_sections_show_ten_with_a_tail_and_tails_count_exactly() {
             .ends_with("Use sessionkit recall WORDS for more.\n</sessionkit-briefing>\n")
     );
 }
+
+#[test]
+fn angle_free_text_keeps_the_frame_and_the_meaning() {
+    let text = "<sessionkit-briefing project=\"shop\">\n- Vec<String> is fine; a > b\n</sessionkit-briefing>\n";
+    let out = super::angle_free(text);
+    assert_eq!(
+        out,
+        "[sessionkit-briefing project=\"shop\"]\n- Vec\u{2039}String\u{203a} is fine; a \u{203a} b\n[/sessionkit-briefing]\n"
+    );
+    assert!(!out.contains('<') && !out.contains('>'));
+    // The frame costs the same bytes; each bracket two more.
+    assert_eq!(out.len(), text.len() + 3 * 2);
+}

@@ -17,6 +17,37 @@ pub fn clip_bytes(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
+/// Text for a client that escapes angle brackets (Gemini CLI shows the
+/// model `&lt;` for every `<` in hook context; harness-observed.md §2.2
+/// #7): the briefing's envelope tags become `[sessionkit-briefing …]` and
+/// `[/sessionkit-briefing]` (the same length), every other `<` and `>` the
+/// look-alike `‹` and `›` (two bytes longer each).
+pub fn angle_free(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, line) in s.split_inclusive('\n').enumerate() {
+        let body = line.trim_end_matches('\n');
+        let framed = if i == 0 && body.starts_with("<sessionkit-briefing ") && body.ends_with('>') {
+            Some(format!("[{}]", &body[1..body.len() - 1]))
+        } else if body == "</sessionkit-briefing>" {
+            Some("[/sessionkit-briefing]".to_string())
+        } else {
+            None
+        };
+        match framed {
+            Some(f) => out.push_str(&f),
+            None => out.extend(body.chars().map(|c| match c {
+                '<' => '\u{2039}',
+                '>' => '\u{203a}',
+                c => c,
+            })),
+        }
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Memory text as it may appear inside the briefing: a tag that would open
 /// or close the briefing's envelope (`</sessionkit-briefing>`, any case,
 /// any spacing) loses its `<`, and a code fence (three backticks or
