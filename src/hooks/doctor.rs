@@ -74,6 +74,7 @@ pub fn examine(
     };
     let mut out = Vec::new();
     let mut installed = 0;
+    let mut named_dbs: Vec<Option<String>> = Vec::new();
     for &h in harnesses {
         for s in places.distinct(h, &scopes) {
             let base = || finding(Some(h), Some(s), "settings");
@@ -137,6 +138,9 @@ pub fn examine(
                 if let Some(cmd) = &x.command
                     && x.state != "extra"
                 {
+                    if let Some(hook) = plan::sessionkit_hook(cmd) {
+                        named_dbs.push(hook.db);
+                    }
                     out.push(run_one(&scratch, h, s, &x.event, cmd));
                 }
             }
@@ -149,8 +153,24 @@ pub fn examine(
             "sessionkit hooks install".into(),
         ));
     }
-    out.push(database(db));
-    out.extend(failures(db));
+    // The databases the registered commands write to: a `--db` they name,
+    // else this command's.
+    let mut dbs: Vec<PathBuf> = Vec::new();
+    for db in named_dbs
+        .into_iter()
+        .map(|d| d.map_or_else(|| db.to_path_buf(), PathBuf::from))
+    {
+        if !dbs.contains(&db) {
+            dbs.push(db);
+        }
+    }
+    if dbs.is_empty() {
+        dbs.push(db.to_path_buf());
+    }
+    for db in &dbs {
+        out.push(database(db));
+        out.extend(failures(db));
+    }
     Ok(out)
 }
 

@@ -689,3 +689,52 @@ fn doctor_passes_every_client_s_rules_after_install() {
         "{gemini}"
     );
 }
+
+#[test]
+fn doctor_checks_the_database_the_hooks_name_and_runs_hand_written_entries() {
+    let env = Env::new();
+    let other = env.path("other.db");
+    let (code, _, err) = env.run(&[
+        "--db",
+        other.to_str().unwrap(),
+        "hooks",
+        "install",
+        "--harness",
+        "cursor",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // A hand-written entry for an event beside them.
+    let file = env.path("home/.cursor/hooks.json");
+    let mut doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    let sk = assert_cmd::cargo::cargo_bin("sessionkit")
+        .display()
+        .to_string();
+    doc["hooks"]["stop"] = serde_json::json!([{"command": format!("{sk} hook stop")}]);
+    put(&file, &doc.to_string());
+    let (code, out, _) = env.run(&["hooks", "doctor", "--harness", "cursor", "--scope", "user"]);
+    assert_eq!(code, 1, "the hand-written entry is a problem with a fix");
+    let rows = lines(&out);
+    let stop: Vec<&Value> = rows.iter().filter(|r| r["event"] == "stop").collect();
+    assert_eq!(stop.len(), 2, "{stop:?}");
+    assert_eq!(stop[0]["ok"], false);
+    assert_eq!(
+        stop[0]["fix"],
+        "sessionkit hooks install --harness cursor --scope user (adopts it)"
+    );
+    assert_eq!(stop[1]["check"], "output");
+    assert_eq!(stop[1]["ok"], true, "{}", stop[1]);
+    let dbs: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["check"] == "database")
+        .map(|r| r["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(dbs.len(), 2, "{dbs:?}");
+    assert!(
+        dbs[0].starts_with(&format!("{} takes writes", other.display())),
+        "{dbs:?}"
+    );
+    assert!(
+        dbs[1].starts_with(&format!("{} takes writes", env.db().display())),
+        "{dbs:?}"
+    );
+}

@@ -265,9 +265,19 @@ pub fn is_bare(doc: &Json, h: Harness) -> bool {
     }
 }
 
-/// Each event's registered sessionkit command in `doc` (as `install`
-/// wrote it: with `--harness`), in `(event, group, handler, command)` form.
-pub fn registered(doc: &Json, h: Harness) -> Vec<(String, usize, usize, String)> {
+/// One sessionkit handler found in a settings document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub event: String,
+    pub group: usize,
+    pub handler: usize,
+    pub command: String,
+    /// Written by `install` (it names `--harness`), not by hand.
+    pub installed: bool,
+}
+
+/// Every sessionkit handler in `doc`, written by `install` or by hand.
+pub fn registered(doc: &Json, h: Harness) -> Vec<Found> {
     let Some(hooks) = doc.get("hooks").and_then(Json::members) else {
         return Vec::new();
     };
@@ -283,8 +293,13 @@ pub fn registered(doc: &Json, h: Harness) -> Vec<(String, usize, usize, String)>
                 .get(plan::command_key(h))
                 .and_then(Json::as_str)
                 .unwrap_or_default();
-            let mark = if installed { "" } else { " (hand-written)" };
-            out.push((event.clone(), g, i, format!("{cmd}{mark}")));
+            out.push(Found {
+                event: event.clone(),
+                group: g,
+                handler: i,
+                command: cmd.to_string(),
+                installed,
+            });
         }
     }
     out

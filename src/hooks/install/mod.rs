@@ -449,14 +449,20 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
     };
     let mut out = Vec::new();
     for r in plan::registrations(h) {
-        let Some((_, g, i, cmd)) = found.iter().find(|f| f.0 == r.event) else {
+        let Some(f) = found.iter().find(|f| f.event == r.event) else {
             out.push(row(r.event, "missing", None));
             continue;
         };
-        let state = if cmd.ends_with(" (hand-written)") {
+        let state = if !f.installed {
             "hand-written"
         } else if h == Harness::Codex {
-            let key = format!("{}:{}:{g}:{i}", path.display(), codex::event_snake(r.event));
+            let key = format!(
+                "{}:{}:{}:{}",
+                path.display(),
+                codex::event_snake(r.event),
+                f.group,
+                f.handler
+            );
             match ids.iter().find(|id| id.key == key) {
                 Some(id) => match codex::trust_of(&config, &id.key, &id.hash) {
                     "trusted" => "registered",
@@ -468,11 +474,11 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
         } else {
             "registered"
         };
-        out.push(row(r.event, state, Some(cmd.clone())));
+        out.push(row(r.event, state, Some(f.command.clone())));
     }
-    for (event, _, _, cmd) in &found {
-        if !plan::registrations(h).iter().any(|r| r.event == event) {
-            out.push(row(event, "extra", Some(cmd.clone())));
+    for f in &found {
+        if !plan::registrations(h).iter().any(|r| r.event == f.event) {
+            out.push(row(&f.event, "extra", Some(f.command.clone())));
         }
     }
     Ok((out, doc))
