@@ -46,6 +46,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0016_hook_health",
         include_str!("migrations/0016_hook_health.sql"),
     ),
+    (
+        "0017_fts_project",
+        include_str!("migrations/0017_fts_project.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -161,6 +165,10 @@ mod tests {
             (
                 "0016_hook_health",
                 "2385ee876ae21835633b357bb0c6710344c8ab6f7dcfc90fad362d467e8773f9",
+            ),
+            (
+                "0017_fts_project",
+                "2682a7f1007385315edee59a07c13c2d7f9c0a024eff56127b62fa297e2df785",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

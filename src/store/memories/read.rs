@@ -22,6 +22,17 @@ const COMMON_WORD_MIN_DOCS: i64 = 2000;
 pub const COMMON_QUERY_POOL: i64 = 2000;
 
 /// An FTS5 query matching any of `terms`, each quoted (no query syntax leaks).
+/// A project as the one token the full-text index holds for it: `p` and
+/// its UTF-8 bytes in lowercase hex (migration 0017).
+pub fn project_token(project: &str) -> String {
+    let mut t = String::with_capacity(1 + 2 * project.len());
+    t.push('p');
+    for b in project.bytes() {
+        t.push_str(&format!("{b:02x}"));
+    }
+    t
+}
+
 pub fn fts_query<'a>(terms: impl Iterator<Item = &'a str>) -> String {
     terms
         .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
@@ -177,6 +188,11 @@ impl Store {
                 .collect()
         };
         let q = fts_query(kept.into_iter());
+        // Only this project's matches are ranked (migration 0017).
+        let ranked = match project {
+            Some(p) => format!("({q}) AND project_key:{}", project_token(p)),
+            None => q.clone(),
+        };
         // Rank inside the index first (only the best `k`; of only the newest
         // `pool` matches when every word is common), then filter; widen
         // when the filters leave fewer than `limit`.
@@ -194,27 +210,12 @@ impl Store {
              ORDER BY f.rank, m.created_at DESC, m.memory_id DESC LIMIT ?6"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        // Every pass scores every match, so the first should reach far
-        // enough: past the other projects' share of the best.
-        let share = match project {
-            Some(p) => {
-                let mine: i64 = self.conn.query_row(
-                    "SELECT COUNT(*) FROM memories WHERE project = ?1",
-                    [p],
-                    |r| r.get(0),
-                )?;
-                (total / mine.max(1)).clamp(1, 64)
-            }
-            None => 1,
-        };
-        let mut k = (limit as i64)
-            .saturating_mul(4)
-            .max(40)
-            .saturating_mul(share);
+        let mut k = (limit as i64).saturating_mul(4).max(40);
         let mut pool = COMMON_QUERY_POOL;
         let rows: Vec<(Memory, f64, i64)> = loop {
             let limit = limit as i64;
-            let mut args: Vec<&dyn rusqlite::ToSql> = vec![&q, &k, &kind, &project, &all, &limit];
+            let mut args: Vec<&dyn rusqlite::ToSql> =
+                vec![&ranked, &k, &kind, &project, &all, &limit];
             if all_common {
                 args.push(&pool);
             }
@@ -232,16 +233,16 @@ impl Store {
             pool = pool.saturating_mul(4);
         };
         // Whether the pool left matches out: surely when one word alone has
-        // more; else count (no more than pool + 1 of them).
+        // more (in every project); else count (no more than pool + 1 of them).
         let most = counted.iter().map(|(n, _)| *n).max().unwrap_or(0);
         let newest_ranked = if !all_common || pool >= total {
             None
-        } else if pool < most {
+        } else if pool < most && project.is_none() {
             Some(pool)
         } else {
             let matched: i64 = self.conn.query_row(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?1 LIMIT ?2)",
-                params![q, pool + 1],
+                params![ranked, pool + 1],
                 |r| r.get(0),
             )?;
             (matched > pool).then_some(pool)

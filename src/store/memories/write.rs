@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
-use super::read::fts_query;
+use super::read::{fts_query, project_token};
 use super::{
     Provenance, add_event, get_memory, insert_memory, live, live_with_hash, move_commitment,
     new_id, successor_of,
@@ -52,7 +52,12 @@ fn likely_duplicate(
         .iter()
         .map(|w| Ok(doc.query_row([w], |r| r.get(0)).optional()?.unwrap_or(0)))
         .collect::<Result<Vec<i64>>>()?;
-    let query = fts_query(probe_words(&mine, &docs).into_iter());
+    // Only the project's matches are ranked (migration 0017).
+    let query = format!(
+        "({}) AND project_key:{}",
+        fts_query(probe_words(&mine, &docs).into_iter()),
+        project_token(&m.project)
+    );
     let mut stmt = tx.prepare_cached(DUPLICATE_CANDIDATES)?;
     let mut rows = stmt.query(params![query, m.kind, m.project, except])?;
     while let Some(r) = rows.next()? {
