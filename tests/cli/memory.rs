@@ -1766,3 +1766,58 @@ fn imported_memories_lose_their_secrets_unless_redaction_is_off() {
     ok(&off, &["config", "set", "memory.redaction", "off"]);
     assert_eq!(import(&off).0, format!("token {key}"));
 }
+
+/// Issue 20 (migration 0017): the index holds each memory's project as one
+/// token; recall for a project ranks only its memories, names with any
+/// characters work, and the index stays in step through edits.
+#[test]
+fn recall_by_project_uses_the_index_token_and_the_index_stays_whole() {
+    let env = Env::new();
+    let shop = remember(
+        &env,
+        "decision",
+        "ledger format",
+        "the ledger is CSV with a header",
+    );
+    for (project, topic) in [
+        ("shop-2", "ledger rows"),
+        ("Ünïcode proj/x", "ledger pages"),
+        ("", "ledger none"),
+    ] {
+        let mut args = vec![
+            "remember",
+            "--kind",
+            "note",
+            "--topic",
+            topic,
+            "--content",
+            "a ledger note",
+        ];
+        if !project.is_empty() {
+            args.extend(["--project", project]);
+        }
+        at(&env, crate::common::NOW, &args);
+    }
+    let ids = |project: &str| -> Vec<String> {
+        let v = env.json(&["recall", "ledger", "--project", project]);
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["topic"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids("shop"), ["ledger format"]);
+    assert_eq!(ids("shop-2"), ["ledger rows"]);
+    assert_eq!(ids("Ünïcode proj/x"), ["ledger pages"]);
+    // A prefix of a project's token is not that project.
+    assert_eq!(ids("sho"), Vec::<String>::new());
+    // Edits keep the index and its source in step.
+    let revised = ok(
+        &env,
+        &["revise", &shop, "--content", "the ledger is Parquet now"],
+    );
+    ok(&env, &["archive", revised.trim()]);
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    c.execute_batch("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')")
+        .unwrap();
+}
