@@ -8,6 +8,23 @@ use clap::{Parser, Subcommand};
 use crate::commands;
 use crate::output::{ColorChoice, Format};
 
+/// Whether the command tree carries each typed command's field list in its
+/// long help: set when help can be shown (`--help`, `-h`, `help`, man
+/// pages), so other runs do not pay for rendering it.
+pub static FULL_HELP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Parses this process's command line (what the binary does).
+///
+/// # Errors
+/// clap's, for a command line it does not accept (or help and version).
+pub fn parse() -> Result<Cli, clap::Error> {
+    let help = std::env::args_os()
+        .skip(1)
+        .any(|a| a == "--help" || a == "-h" || a == "help");
+    FULL_HELP.store(help, std::sync::atomic::Ordering::Relaxed);
+    <Cli as Parser>::try_parse()
+}
+
 /// Observability and continuity for AI coding agents, from their own
 /// transcripts, in one local SQLite file.
 #[derive(Debug, Parser)]

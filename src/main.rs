@@ -3,11 +3,10 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
-    let cli = match sessionkit::cli::Cli::try_parse() {
+    let cli = match sessionkit::cli::parse() {
         Ok(cli) => cli,
         // A hook never breaks its agent: even a bad command line exits 0,
         // with one line on stderr.

@@ -17,6 +17,7 @@ pub struct Args {
 
 /// Every page: (file name, roff text), the top page first.
 pub fn pages() -> Result<Vec<(String, Vec<u8>)>> {
+    crate::cli::FULL_HELP.store(true, std::sync::atomic::Ordering::Relaxed);
     let cmd = Cli::command();
     let mut out = Vec::new();
     let mut buf = Vec::new();
