@@ -76,6 +76,7 @@ pub fn examine(
     let mut installed = 0;
     let mut named_dbs: Vec<Option<String>> = Vec::new();
     for &h in harnesses {
+        out.extend(twice(places, h));
         for s in places.distinct(h, &scopes) {
             let base = || finding(Some(h), Some(s), "settings");
             let (standing, doc) = match install::standing(places, h, s) {
@@ -172,6 +173,103 @@ pub fn examine(
         out.extend(failures(db));
     }
     Ok(out)
+}
+
+/// Events registered in more than one of `h`'s files (user and project
+/// settings, Claude Code's `settings.local.json`, hooks Codex reads from
+/// `config.toml`): the client runs each, so the briefing arrives twice.
+/// Claude Code runs identical handlers once, so for it only differing
+/// commands count.
+fn twice(places: &Places, h: Harness) -> Vec<Finding> {
+    let mut files: Vec<PathBuf> = places
+        .distinct(h, &[Scope::User, Scope::Project])
+        .into_iter()
+        .map(|s| places.settings(h, s))
+        .collect();
+    if h == Harness::ClaudeCode {
+        files.push(places.project.join(".claude/settings.local.json"));
+    }
+    let mut seen: Vec<(String, String, String)> = Vec::new();
+    for f in &files {
+        let Some(doc) = std::fs::read_to_string(f)
+            .ok()
+            .and_then(|t| install::json::Json::parse(&t).ok())
+        else {
+            continue;
+        };
+        for x in install::edit::registered(&doc, h) {
+            seen.push((x.event, f.display().to_string(), x.command));
+        }
+    }
+    if h == Harness::Codex {
+        let config = places.codex_config();
+        if let Ok(text) = std::fs::read_to_string(&config) {
+            for (event, command) in codex_toml_hooks(&text) {
+                seen.push((event, config.display().to_string(), command));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut events: Vec<&str> = seen.iter().map(|s| s.0.as_str()).collect();
+    events.sort_unstable();
+    events.dedup();
+    for event in events {
+        let here: Vec<&(String, String, String)> = seen.iter().filter(|s| s.0 == event).collect();
+        let mut where_: Vec<&str> = here.iter().map(|s| s.1.as_str()).collect();
+        where_.dedup();
+        let mut commands: Vec<&str> = here.iter().map(|s| s.2.as_str()).collect();
+        commands.sort_unstable();
+        commands.dedup();
+        let runs_twice = here.len() > 1 && (h != Harness::ClaudeCode || commands.len() > 1);
+        if runs_twice {
+            out.push(finding(Some(h), None, "settings").on(event).fail(
+                format!(
+                    "{event} runs sessionkit {} times ({}): {} runs each",
+                    here.len(),
+                    where_.join(", "),
+                    install::client_name(h)
+                ),
+                format!(
+                    "keep one: `sessionkit hooks uninstall --harness {} --scope project` (or user), or remove the entry by hand",
+                    h.as_str()
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// `(event, command)` of each sessionkit hook defined in a Codex
+/// `config.toml` (`[[hooks.<Event>]]` / `[[hooks.<Event>.hooks]]`).
+fn codex_toml_hooks(text: &str) -> Vec<(String, String)> {
+    let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+        return Vec::new();
+    };
+    let Some(hooks) = doc.get("hooks").and_then(toml_edit::Item::as_table_like) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (event, groups) in hooks.iter() {
+        let Some(groups) = groups.as_array_of_tables() else {
+            continue;
+        };
+        for group in groups {
+            let Some(handlers) = group
+                .get("hooks")
+                .and_then(toml_edit::Item::as_array_of_tables)
+            else {
+                continue;
+            };
+            for handler in handlers {
+                if let Some(cmd) = handler.get("command").and_then(toml_edit::Item::as_str)
+                    && plan::sessionkit_hook(cmd).is_some()
+                {
+                    out.push((event.to_string(), cmd.to_string()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A scratch database and project for the hook runs, seeded with one

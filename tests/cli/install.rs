@@ -738,3 +738,105 @@ fn doctor_checks_the_database_the_hooks_name_and_runs_hand_written_entries() {
         "{dbs:?}"
     );
 }
+
+#[test]
+fn doctor_flags_an_event_that_would_run_sessionkit_twice() {
+    let env = Env::new();
+    let repo = env.path("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let codex_home = env.path("codex-home");
+    put(
+        &codex_home.join("config.toml"),
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"sessionkit hook stop\"\n",
+    );
+    let run = |args: &[&str]| {
+        let out = env
+            .cmd()
+            .current_dir(&repo)
+            .env("CODEX_HOME", &codex_home)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    };
+    assert_eq!(
+        run(&[
+            "hooks",
+            "install",
+            "--harness",
+            "codex",
+            "--harness",
+            "claude"
+        ])
+        .0,
+        0
+    );
+    // The same commands in the project's Claude settings: Claude Code runs
+    // identical handlers once, so that is fine.
+    assert_eq!(
+        run(&[
+            "hooks",
+            "install",
+            "--harness",
+            "claude",
+            "--scope",
+            "project"
+        ])
+        .0,
+        0
+    );
+    let (code, out) = run(&[
+        "hooks",
+        "doctor",
+        "--harness",
+        "codex",
+        "--harness",
+        "claude",
+    ]);
+    assert_eq!(code, 1);
+    let twice: Vec<Value> = lines(&out)
+        .into_iter()
+        .filter(|r| r["ok"] == false && r["detail"].as_str().unwrap().contains("runs sessionkit"))
+        .collect();
+    assert_eq!(twice.len(), 1, "{twice:?}");
+    assert_eq!(
+        (twice[0]["harness"].as_str(), twice[0]["event"].as_str()),
+        (Some("codex"), Some("Stop"))
+    );
+    assert!(
+        twice[0]["detail"].as_str().unwrap().contains("config.toml"),
+        "{}",
+        twice[0]
+    );
+    // A project registration with another database does run twice.
+    let other = env.path("other.db");
+    assert_eq!(
+        run(&[
+            "--db",
+            other.to_str().unwrap(),
+            "hooks",
+            "install",
+            "--harness",
+            "claude",
+            "--scope",
+            "project"
+        ])
+        .0,
+        0
+    );
+    let (_, out) = run(&["hooks", "doctor", "--harness", "claude"]);
+    let claude_twice = lines(&out)
+        .into_iter()
+        .filter(|r| {
+            r["ok"] == false
+                && r["detail"]
+                    .as_str()
+                    .unwrap()
+                    .contains("runs sessionkit 2 times")
+        })
+        .count();
+    assert_eq!(claude_twice, 9, "each of Claude Code's events");
+}
