@@ -219,6 +219,18 @@ fn change(
             .collect();
         ctx.out.records(CHANGE_COLUMNS, &values)?;
     }
+    if target.is_some() && !a.dry_run {
+        for h in &harnesses {
+            for f in crate::hooks::doctor::twice(places, *h) {
+                ctx.out.note(&format!(
+                    "{}: {} (fix: {})",
+                    h.as_str(),
+                    f.detail,
+                    f.fix.unwrap_or_default()
+                ));
+            }
+        }
+    }
     if let Some(t) = target.as_ref().filter(|_| !a.dry_run && any) {
         let db =
             t.db.as_deref()

@@ -180,7 +180,7 @@ pub fn examine(
 /// `config.toml`): the client runs each, so the briefing arrives twice.
 /// Claude Code runs identical handlers once, so for it only differing
 /// commands count.
-fn twice(places: &Places, h: Harness) -> Vec<Finding> {
+pub fn twice(places: &Places, h: Harness) -> Vec<Finding> {
     let mut files: Vec<PathBuf> = places
         .distinct(h, &[Scope::User, Scope::Project])
         .into_iter()

@@ -762,17 +762,26 @@ fn doctor_flags_an_event_that_would_run_sessionkit_twice() {
             String::from_utf8(out.stdout).unwrap(),
         )
     };
-    assert_eq!(
-        run(&[
+    let out = env
+        .cmd()
+        .current_dir(&repo)
+        .env("CODEX_HOME", &codex_home)
+        .args([
             "hooks",
             "install",
             "--harness",
             "codex",
             "--harness",
-            "claude"
+            "claude",
         ])
-        .0,
-        0
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // Install says so at once.
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("codex: Stop runs sessionkit 2 times ("),
+        "{err}"
     );
     // The same commands in the project's Claude settings: Claude Code runs
     // identical handlers once, so that is fine.
