@@ -210,7 +210,8 @@ fn change(
             .iter()
             .map(|r| {
                 let mut v = serde_json::to_value(r).expect("a record is JSON");
-                if !ctx.out.wants_json() {
+                // A table shows a summary; JSON and CSV keep the record's shape.
+                if ctx.out.format == crate::output::Format::Table {
                     v["summary"] = summary(r).into();
                     v["backups"] = r.backups.join(", ").into();
                 }

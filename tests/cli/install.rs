@@ -849,3 +849,31 @@ fn doctor_flags_an_event_that_would_run_sessionkit_twice() {
         .count();
     assert_eq!(claude_twice, 9, "each of Claude Code's events");
 }
+
+#[test]
+fn a_symlinked_settings_file_stays_a_symlink() {
+    // Dotfile managers link ~/.claude/settings.json into a checkout.
+    let env = Env::new();
+    let target = env.path("dotfiles/claude-settings.json");
+    put(&target, "{\n  \"model\": \"opus\"\n}\n");
+    let link = env.path("home/.claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (code, out, err) = env.run(&["hooks", "install", "--harness", "claude-code"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let doc: Value = serde_json::from_str(&read(&target)).unwrap();
+    assert_eq!(doc["model"], "opus");
+    assert_eq!(doc["hooks"].as_object().unwrap().len(), 9);
+    let backup = lines(&out)[0]["backups"][0].as_str().unwrap().to_string();
+    assert!(
+        backup.starts_with(&format!("{}.sessionkit-", target.display())),
+        "{backup}"
+    );
+    assert_eq!(read(Path::new(&backup)), "{\n  \"model\": \"opus\"\n}\n");
+}

@@ -370,16 +370,23 @@ fn is_bare_text(text: Option<&str>, h: Harness) -> bool {
 pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
     let mut backups = Vec::new();
     for f in p.files.iter().filter(|f| f.changes()) {
+        // A settings file that is a symlink (a dotfiles checkout) stays
+        // one: its target is what changes.
+        let path = match std::fs::symlink_metadata(&f.path) {
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(&f.path)
+                .with_context(|| format!("following the symlink {}", f.path.display()))?,
+            _ => f.path.clone(),
+        };
         if f.before.is_some() {
-            let mut name = f.path.as_os_str().to_owned();
+            let mut name = path.as_os_str().to_owned();
             name.push(format!(".sessionkit-{stamp}.bak"));
             let backup = PathBuf::from(name);
-            std::fs::copy(&f.path, &backup)
-                .with_context(|| format!("backing up {}", f.path.display()))?;
+            std::fs::copy(&path, &backup)
+                .with_context(|| format!("backing up {}", path.display()))?;
             backups.push(backup);
         }
         match &f.after {
-            Some(text) => write_atomic(&f.path, text)?,
+            Some(text) => write_atomic(&path, text)?,
             None => std::fs::remove_file(&f.path)
                 .with_context(|| format!("removing {}", f.path.display()))?,
         }
