@@ -220,6 +220,16 @@ fn change(
             .collect();
         ctx.out.records(CHANGE_COLUMNS, &values)?;
     }
+    if target.is_some() && !a.dry_run && a.scope == Scope::Project {
+        // Project hooks have a second gate of the client's own
+        // (harness-observed.md §4).
+        if harnesses.contains(&Harness::Codex) {
+            ctx.out.note("codex: hooks in a project's .codex/ load only once that project is trusted in Codex (its trust prompt, or `[projects.\"<path>\"] trust_level = \"trusted\"` in its config.toml)");
+        }
+        if harnesses.contains(&Harness::Gemini) {
+            ctx.out.note("gemini: a project's .gemini/settings.json is read in trusted folders only; Gemini CLI warns about new project hooks once, then runs them");
+        }
+    }
     if target.is_some() && !a.dry_run {
         for h in &harnesses {
             for f in crate::hooks::doctor::twice(places, *h) {
