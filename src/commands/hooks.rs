@@ -336,7 +336,22 @@ fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
     let mut rows = Vec::new();
     for h in harnesses {
         for scope in &places.distinct(h, &scopes) {
-            let (standing, _) = install::standing(places, h, *scope)?;
+            let standing = match install::standing(places, h, *scope) {
+                Ok((s, _)) => s,
+                Err(e) => {
+                    // One unreadable file does not hide the others.
+                    ctx.out.note(&format!("{e:#}"));
+                    rows.push(standing_row(&install::Standing {
+                        harness: h.as_str().into(),
+                        scope: scope.as_str().into(),
+                        event: "*".into(),
+                        state: "unreadable".into(),
+                        command: None,
+                        file: places.settings(h, *scope).display().to_string(),
+                    }));
+                    continue;
+                }
+            };
             // A file with nothing of sessionkit's is one line, not a list
             // of every missing event.
             if standing.iter().all(|s| s.state == "missing") {

@@ -725,7 +725,7 @@ pub struct HookStandingRecord {
     pub schema: String,
     #[schemars(extend("enum" = ["user", "project"]))]
     pub scope: String,
-    #[schemars(extend("enum" = ["registered", "missing", "hand-written", "extra", "untrusted", "stale-trust", "not installed"]))]
+    #[schemars(extend("enum" = ["registered", "missing", "hand-written", "extra", "untrusted", "stale-trust", "not installed", "unreadable"]))]
     pub state: String,
 }
 

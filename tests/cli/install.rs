@@ -877,3 +877,38 @@ fn a_symlinked_settings_file_stays_a_symlink() {
     );
     assert_eq!(read(Path::new(&backup)), "{\n  \"model\": \"opus\"\n}\n");
 }
+
+#[test]
+fn status_names_an_unreadable_file_and_goes_on_and_uninstall_without_files_is_a_no_op() {
+    let env = Env::new();
+    put(&env.path("home/.claude/settings.json"), "{ not json");
+    env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "cursor",
+        "--program",
+        "sessionkit",
+    ]);
+    let (code, out, err) = env.run(&["hooks", "status", "--scope", "user"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("settings.json is not valid JSON"), "{err}");
+    let rows = lines(&out);
+    let claude: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["harness"] == "claude-code")
+        .collect();
+    assert_eq!(claude.len(), 1);
+    assert_eq!(claude[0]["state"], "unreadable");
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r["harness"] == "cursor" && r["state"] == "registered")
+            .count(),
+        4
+    );
+    // Nothing installed for Gemini: uninstall changes nothing, creates nothing.
+    let (code, out, _) = env.run(&["hooks", "uninstall", "--harness", "gemini"]);
+    assert_eq!(code, 0);
+    assert_eq!(lines(&out)[0]["changed"], false);
+    assert!(!env.path("home/.gemini").exists());
+}
