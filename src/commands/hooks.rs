@@ -348,6 +348,7 @@ fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
                         state: "unreadable".into(),
                         command: None,
                         file: places.settings(h, *scope).display().to_string(),
+                        timeout_ms: None,
                     }));
                     continue;
                 }

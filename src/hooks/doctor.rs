@@ -142,7 +142,8 @@ pub fn examine(
                     if let Some(hook) = plan::sessionkit_hook(cmd) {
                         named_dbs.push(hook.db);
                     }
-                    out.push(run_one(&scratch, h, s, &x.event, cmd));
+                    let ms = x.timeout_ms.unwrap_or_else(|| install::timeout_ms(h, None));
+                    out.push(run_one(&scratch, h, s, (&x.event, cmd, ms)));
                 }
             }
         }
@@ -335,7 +336,12 @@ impl Drop for Scratch {
 }
 
 /// Runs one registered command with its client's payload and judges it.
-fn run_one(scratch: &Scratch, h: Harness, s: Scope, event: &str, cmd: &str) -> Finding {
+fn run_one(
+    scratch: &Scratch,
+    h: Harness,
+    s: Scope,
+    (event, cmd, timeout_ms): (&str, &str, u64),
+) -> Finding {
     let f = finding(Some(h), Some(s), "output").on(event);
     let reinstall = format!(
         "sessionkit hooks install --harness {} --scope {}",
@@ -353,17 +359,7 @@ fn run_one(scratch: &Scratch, h: Harness, s: Scope, event: &str, cmd: &str) -> F
         );
     };
     scratch.seed(&program);
-    let timeout = plan::registrations(h)
-        .iter()
-        .find(|r| r.event == event)
-        .and_then(|r| r.timeout)
-        .map_or(Duration::from_secs(60), |t| {
-            if h == Harness::Gemini {
-                Duration::from_millis(t)
-            } else {
-                Duration::from_secs(t)
-            }
-        });
+    let timeout = Duration::from_millis(timeout_ms);
     let payload = payload(h, event, &scratch.project());
     let mut c = Command::new(&program);
     c.arg("--db")

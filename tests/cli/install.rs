@@ -912,3 +912,27 @@ fn status_names_an_unreadable_file_and_goes_on_and_uninstall_without_files_is_a_
     assert_eq!(lines(&out)[0]["changed"], false);
     assert!(!env.path("home/.gemini").exists());
 }
+
+#[test]
+fn doctor_measures_each_hook_against_its_own_timeout() {
+    let env = Env::new();
+    env.run(&["hooks", "install", "--harness", "gemini"]);
+    let file = env.path("home/.gemini/settings.json");
+    let mut doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    // Someone set 10 ms (Gemini counts milliseconds): no hook runs in 5.
+    doc["hooks"]["AfterAgent"][0]["hooks"][0]["timeout"] = 10.into();
+    put(&file, &doc.to_string());
+    let (code, out, _) = env.run(&["hooks", "doctor", "--harness", "gemini", "--scope", "user"]);
+    assert_eq!(code, 1);
+    let bad: Vec<Value> = lines(&out)
+        .into_iter()
+        .filter(|r| r["ok"] == false)
+        .collect();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!(bad[0]["event"], "AfterAgent");
+    let detail = bad[0]["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("took ") && detail.ends_with(" ms of its 10 ms timeout"),
+        "{detail}"
+    );
+}

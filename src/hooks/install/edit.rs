@@ -274,6 +274,8 @@ pub struct Found {
     pub command: String,
     /// Written by `install` (it names `--harness`), not by hand.
     pub installed: bool,
+    /// The handler's timeout, in the client's unit, when it names one.
+    pub timeout: Option<u64>,
 }
 
 /// Every sessionkit handler in `doc`, written by `install` or by hand.
@@ -293,12 +295,22 @@ pub fn registered(doc: &Json, h: Harness) -> Vec<Found> {
                 .get(plan::command_key(h))
                 .and_then(Json::as_str)
                 .unwrap_or_default();
+            let key = if h == Harness::Copilot {
+                "timeoutSec"
+            } else {
+                "timeout"
+            };
+            let timeout = match handler.get(key) {
+                Some(Json::Number(n)) => n.as_u64(),
+                _ => None,
+            };
             out.push(Found {
                 event: event.clone(),
                 group: g,
                 handler: i,
                 command: cmd.to_string(),
                 installed,
+                timeout,
             });
         }
     }

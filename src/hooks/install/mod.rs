@@ -430,6 +430,22 @@ pub struct Standing {
     pub state: String,
     pub command: Option<String>,
     pub file: String,
+    /// The handler's timeout in milliseconds: its own, else the client's
+    /// default (harness-hooks.md §0).
+    #[serde(skip)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// The time `h` gives a handler that names `timeout` (in its unit), or
+/// its default.
+pub fn timeout_ms(h: Harness, timeout: Option<u64>) -> u64 {
+    match (h, timeout) {
+        (Harness::Gemini, Some(ms)) => ms,
+        (_, Some(s)) => s.saturating_mul(1000),
+        (Harness::ClaudeCode | Harness::Codex, None) => 600_000,
+        (Harness::Gemini | Harness::Cursor, None) => 60_000,
+        (Harness::Copilot, None) => 30_000,
+    }
 }
 
 /// What `h`'s settings at `scope` register, event by event. A file that
@@ -453,6 +469,7 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
         state: state.to_string(),
         command,
         file: path.display().to_string(),
+        timeout_ms: None,
     };
     let mut out = Vec::new();
     for r in plan::registrations(h) {
@@ -481,7 +498,10 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
         } else {
             "registered"
         };
-        out.push(row(r.event, state, Some(f.command.clone())));
+        out.push(Standing {
+            timeout_ms: Some(timeout_ms(h, f.timeout)),
+            ..row(r.event, state, Some(f.command.clone()))
+        });
     }
     for f in &found {
         if !plan::registrations(h).iter().any(|r| r.event == f.event) {
