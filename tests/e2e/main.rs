@@ -174,6 +174,20 @@ fn run(dir: &Path, prefix: &Path, work: &Path, client: &Client, scenario: &str) 
     assert_eq!(code, 0, "{}: {out}{err}", client.rig);
     let settings = stage.join(client.settings);
     assert!(settings.exists(), "{}", settings.display());
+    // What the doctor says of the registration the real client then runs.
+    let (code, out, err) = sessionkit(
+        &db,
+        &stage,
+        &[
+            "hooks",
+            "doctor",
+            "--harness",
+            client.harness,
+            "--scope",
+            "user",
+        ],
+    );
+    assert_eq!(code, 0, "{} doctor: {out}{err}", client.rig);
     let out = Command::new(dir.join("run.sh"))
         .args([client.rig, scenario])
         .arg(&home)
