@@ -489,7 +489,7 @@ cursor\t''
 copilot\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l program -d 'The program the registrations run [default: this sessionkit\'s absolute path]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l program -d 'The program the registrations run: a path (made absolute) or a name looked up on the client\'s PATH [default: this sessionkit\'s absolute path]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''

@@ -78,7 +78,7 @@ pub struct InstallArgs {
     /// Also turn the turn-end debrief nudge on (setting nudge.enabled) in the database the hooks use
     #[arg(long)]
     pub with_nudge: bool,
-    /// The program the registrations run [default: this sessionkit's absolute path]
+    /// The program the registrations run: a path (made absolute) or a name looked up on the client's PATH [default: this sessionkit's absolute path]
     #[arg(long, value_name = "PATH")]
     pub program: Option<String>,
 }
@@ -155,6 +155,14 @@ fn change(
     let target = match install {
         Some(i) => Some(Target {
             program: match &i.program {
+                // A relative path would be read from wherever the client
+                // runs the hook: made absolute; a bare name is looked up
+                // on the client's PATH.
+                Some(p) if p.contains('/') && !p.starts_with('/') => std::env::current_dir()
+                    .context("reading the working directory")?
+                    .join(p)
+                    .display()
+                    .to_string(),
                 Some(p) => p.clone(),
                 None => std::env::current_exe()
                     .context("finding this program's path (pass --program)")?

@@ -936,3 +936,25 @@ fn doctor_measures_each_hook_against_its_own_timeout() {
         "{detail}"
     );
 }
+
+#[test]
+fn a_relative_program_is_registered_by_its_absolute_path() {
+    let env = Env::new();
+    let (code, _, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "cursor",
+        "--program",
+        "bin/sessionkit",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&read(&env.path("home/.cursor/hooks.json"))).unwrap();
+    assert_eq!(
+        doc["hooks"]["stop"][0]["command"],
+        format!(
+            "{} hook stop --harness cursor",
+            env.path("bin/sessionkit").display()
+        )
+    );
+}
