@@ -81,6 +81,20 @@ pub struct EventArgs {
     pub delivery_id: Option<String>,
 }
 
+impl HookCommand {
+    /// The verb as the command line names it, and its arguments.
+    fn parts(&self) -> (&'static str, &EventArgs) {
+        match self {
+            HookCommand::Event(a) => ("event", a),
+            HookCommand::SessionStart(a) => ("session-start", a),
+            HookCommand::SessionEnd(a) => ("session-end", a),
+            HookCommand::PreCompact(a) => ("pre-compact", a),
+            HookCommand::Stop(a) => ("stop", a),
+            HookCommand::UserPromptSubmit(a) => ("user-prompt-submit", a),
+        }
+    }
+}
+
 /// While alive, a panic prints one stderr line instead of the default
 /// report; the hook that was in force is put back on drop, so nothing
 /// outside the hook run sees the change.
@@ -131,14 +145,7 @@ fn say(log: Option<&Path>, msg: &str) {
 /// The file a hook under Gemini writes its failures to: beside the
 /// database, `<db>.hook-errors.log`; `None` for every other harness.
 fn gemini_log(db: Option<&Path>, args: &Args) -> Option<PathBuf> {
-    let a = match &args.command {
-        HookCommand::Event(a)
-        | HookCommand::SessionStart(a)
-        | HookCommand::SessionEnd(a)
-        | HookCommand::PreCompact(a)
-        | HookCommand::Stop(a)
-        | HookCommand::UserPromptSubmit(a) => a,
-    };
+    let (_, a) = args.command.parts();
     let named = a.harness.as_deref().map(str::to_ascii_lowercase);
     let gemini = match named.as_deref() {
         Some(h) => h == "gemini",
@@ -196,14 +203,7 @@ fn remember_failure(db: &Path, args: &Args, msg: &str) {
     if !db.exists() {
         return;
     }
-    let (verb, a) = match &args.command {
-        HookCommand::Event(a) => ("event", a),
-        HookCommand::SessionStart(a) => ("session-start", a),
-        HookCommand::SessionEnd(a) => ("session-end", a),
-        HookCommand::PreCompact(a) => ("pre-compact", a),
-        HookCommand::Stop(a) => ("stop", a),
-        HookCommand::UserPromptSubmit(a) => ("user-prompt-submit", a),
-    };
+    let (verb, a) = args.command.parts();
     let clean = crate::text::sanitize_reason(&crate::text::sanitize(msg));
     let line = crate::redact::redact_text(&clean);
     if let Ok(store) = Store::open_waiting(db, Duration::from_millis(200)) {
@@ -387,7 +387,7 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     let agent = ev.harness.as_str();
     let result = if event == "SessionEnd" {
         let closed = store.close_run(agent, sid, now).map(|_| ());
-        catch_up(&mut store, &ev, "ingest.hook_max_bytes")?;
+        catch_up(&mut store, &ev, ("ingest.hook_max_bytes", true))?;
         closed
     } else {
         let lease = crate::settings::hours_ms(&store, "lease.hours")?;
@@ -411,7 +411,7 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
 /// `budget`'s bytes, so the reports and the next briefing include it without
 /// a cron job. What SessionEnd cannot catch up is noted for `status`; a
 /// Stop over its (smaller) budget leaves it to the SessionEnd.
-fn catch_up(store: &mut Store, ev: &HookEvent, budget: &str) -> Result<()> {
+fn catch_up(store: &mut Store, ev: &HookEvent, (budget, at_end): (&str, bool)) -> Result<()> {
     if ev.harness != Harness::ClaudeCode {
         return Ok(());
     }
@@ -419,7 +419,6 @@ fn catch_up(store: &mut Store, ev: &HookEvent, budget: &str) -> Result<()> {
         return Ok(());
     };
     let max = crate::settings::count(store, budget)?;
-    let at_end = budget == "ingest.hook_max_bytes";
     crate::ingest::catch_up(store, Path::new(path), max, at_end)?;
     Ok(())
 }
@@ -466,7 +465,7 @@ fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let nudged = nudge(&mut store, &ev, sid, beat.get(), now);
     // The turn's transcript, after the answer is out; a failed turn's too.
     if nudged.is_ok() && ev.session_id.is_some() {
-        catch_up(&mut store, &ev, "ingest.stop_max_bytes")?;
+        catch_up(&mut store, &ev, ("ingest.stop_max_bytes", false))?;
     }
     nudged
 }

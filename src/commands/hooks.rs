@@ -331,12 +331,17 @@ fn summary(r: &HooksChangeRecord) -> String {
     parts.join("; ")
 }
 
-fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
-    let harnesses = if a.harness.is_empty() {
+/// The harnesses named, else all five.
+fn named_or_all(named: &[Harness]) -> Vec<Harness> {
+    if named.is_empty() {
         HARNESSES.to_vec()
     } else {
-        a.harness.clone()
-    };
+        named.to_vec()
+    }
+}
+
+fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
+    let harnesses = named_or_all(&a.harness);
     let scopes = match a.scope {
         Some(s) => vec![s],
         None => vec![Scope::User, Scope::Project],
@@ -393,11 +398,7 @@ fn standing_row(s: &install::Standing) -> serde_json::Value {
 }
 
 fn doctor(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
-    let harnesses = if a.harness.is_empty() {
-        HARNESSES.to_vec()
-    } else {
-        a.harness.clone()
-    };
+    let harnesses = named_or_all(&a.harness);
     let findings = crate::hooks::doctor::examine(places, &harnesses, a.scope, &ctx.db)?;
     let rows: Vec<serde_json::Value> = findings
         .iter()

@@ -27,6 +27,20 @@ fn ok(env: &Env, now: &str, args: &[&str]) -> String {
     out
 }
 
+/// One `sweep` at `now`, its JSON Lines.
+fn sweep(env: &Env, now: &str) -> String {
+    ok(env, now, &["sweep", "--format", "jsonl"])
+}
+
+/// Turns the closer on.
+fn closer_on(env: &Env) {
+    ok(
+        env,
+        "2026-03-01T11:00:00Z",
+        &["config", "set", "closer.enabled", "on"],
+    );
+}
+
 fn commitment(env: &Env, topic: &str) -> String {
     let out = ok(
         env,
@@ -105,13 +119,7 @@ fn finished_run(env: &Env, sid: &str, briefed: &[(&str, &str)], last: &str) -> S
 }
 
 fn status_of(env: &Env, id: &str) -> String {
-    let c = rusqlite::Connection::open(env.db()).unwrap();
-    c.query_row(
-        "SELECT status FROM commitments WHERE memory_id = ?1",
-        [id],
-        |r| r.get(0),
-    )
-    .unwrap()
+    env.text("SELECT status FROM commitments WHERE memory_id = ?1", id)
 }
 
 #[test]
@@ -134,11 +142,7 @@ fn the_closer_resolves_only_what_a_finished_run_says_it_finished() {
     assert_eq!((code, out.as_str()), (0, ""));
     assert!(err.contains("the closer is off (closer.enabled)"), "{err}");
     assert_eq!(status_of(&env, &parser), "open");
-    ok(
-        &env,
-        "2026-03-01T11:00:00Z",
-        &["config", "set", "closer.enabled", "on"],
-    );
+    closer_on(&env);
     // A dry run says what it would do and does nothing (exit 1: something would change).
     let (code, dry, _) = at(
         &env,
@@ -148,11 +152,7 @@ fn the_closer_resolves_only_what_a_finished_run_says_it_finished() {
     assert_eq!(code, 1);
     assert_eq!(dry.lines().count(), 1, "{dry}");
     assert_eq!(status_of(&env, &parser), "open");
-    let out = ok(
-        &env,
-        "2026-03-01T11:00:00Z",
-        &["sweep", "--format", "jsonl"],
-    );
+    let out = sweep(&env, "2026-03-01T11:00:00Z");
     let rows: Vec<Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -209,25 +209,11 @@ fn the_closer_resolves_only_what_a_finished_run_says_it_finished() {
         ("completed", true, None, 1)
     );
     // Never twice: the next pass finds nothing to do.
-    assert_eq!(
-        ok(
-            &env,
-            "2026-03-01T11:20:00Z",
-            &["sweep", "--format", "jsonl"]
-        ),
-        ""
-    );
+    assert_eq!(sweep(&env, "2026-03-01T11:20:00Z"), "");
     // Reversible: unresolve reopens it, and the closer leaves it alone after.
     ok(&env, "2026-03-01T11:30:00Z", &["unresolve", &parser]);
     assert_eq!(status_of(&env, &parser), "open");
-    assert_eq!(
-        ok(
-            &env,
-            "2026-03-01T11:40:00Z",
-            &["sweep", "--format", "jsonl"]
-        ),
-        ""
-    );
+    assert_eq!(sweep(&env, "2026-03-01T11:40:00Z"), "");
     assert_eq!(status_of(&env, &parser), "open");
 }
 
@@ -241,11 +227,7 @@ fn a_run_that_came_back_to_life_is_not_closed_out() {
         &[(&parser, "Transcript parser")],
         "The transcript parser is done.",
     );
-    ok(
-        &env,
-        "2026-03-01T11:00:00Z",
-        &["config", "set", "closer.enabled", "on"],
-    );
+    closer_on(&env);
     // A heartbeat resurrects it (epoch 2): no longer closed, not a candidate.
     ok(
         &env,
@@ -259,14 +241,7 @@ fn a_run_that_came_back_to_life_is_not_closed_out() {
             "c2",
         ],
     );
-    assert_eq!(
-        ok(
-            &env,
-            "2026-03-01T11:00:00Z",
-            &["sweep", "--format", "jsonl"]
-        ),
-        ""
-    );
+    assert_eq!(sweep(&env, "2026-03-01T11:00:00Z"), "");
     assert_eq!(status_of(&env, &parser), "open");
 }
 
@@ -281,11 +256,7 @@ fn a_second_concurrent_sweep_exits_at_once() {
         &[(&parser, "Transcript parser")],
         "The transcript parser is done.",
     );
-    ok(
-        &env,
-        "2026-03-01T11:00:00Z",
-        &["config", "set", "closer.enabled", "on"],
-    );
+    closer_on(&env);
     let mut lock = env.db().into_os_string();
     lock.push(".sweep.lock");
     let held = std::fs::OpenOptions::new()
@@ -312,16 +283,7 @@ fn a_second_concurrent_sweep_exits_at_once() {
     );
     assert_eq!(status_of(&env, &parser), "open");
     drop(held);
-    assert_eq!(
-        ok(
-            &env,
-            "2026-03-01T11:01:00Z",
-            &["sweep", "--format", "jsonl"]
-        )
-        .lines()
-        .count(),
-        1
-    );
+    assert_eq!(sweep(&env, "2026-03-01T11:01:00Z").lines().count(), 1);
     assert_eq!(status_of(&env, &parser), "resolved");
 }
 
@@ -456,16 +418,8 @@ fn the_closer_reads_the_tail_of_an_ingested_transcript() {
             sid,
         ],
     );
-    ok(
-        &env,
-        "2026-03-01T11:00:00Z",
-        &["config", "set", "closer.enabled", "on"],
-    );
-    let out = ok(
-        &env,
-        "2026-03-01T11:00:00Z",
-        &["sweep", "--format", "jsonl"],
-    );
+    closer_on(&env);
+    let out = sweep(&env, "2026-03-01T11:00:00Z");
     let rows: Vec<Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -891,11 +845,7 @@ fn a_pass_that_died_midway_is_completed_by_the_next() {
     )
     .unwrap();
     drop(c);
-    let out = ok(
-        &env,
-        "2026-03-01T11:00:00Z",
-        &["sweep", "--format", "jsonl"],
-    );
+    let out = sweep(&env, "2026-03-01T11:00:00Z");
     assert_eq!(out, "", "the resolve that landed is not made twice");
     let c = rusqlite::Connection::open(env.db()).unwrap();
     let (status, token): (String, String) = c
@@ -908,12 +858,5 @@ fn a_pass_that_died_midway_is_completed_by_the_next() {
     assert_eq!(status, "completed", "the next pass finished the run");
     assert_ne!(token, "dead-claim", "under a claim of its own");
     assert_eq!(status_of(&env, &parser), "resolved");
-    assert_eq!(
-        ok(
-            &env,
-            "2026-03-01T11:20:00Z",
-            &["sweep", "--format", "jsonl"]
-        ),
-        ""
-    );
+    assert_eq!(sweep(&env, "2026-03-01T11:20:00Z"), "");
 }

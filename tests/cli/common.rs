@@ -84,6 +84,14 @@ impl Env {
             .unwrap_or_else(|e| panic!("{sql}: {e}"))
     }
 
+    /// The one text `sql` selects, with `param` as `?1`.
+    pub fn text(&self, sql: &str, param: &str) -> String {
+        rusqlite::Connection::open(self.db())
+            .unwrap()
+            .query_row(sql, [param], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+
     /// Runs with stdout already closed by its reader; returns (exit code,
     /// stderr).
     pub fn run_into_closed_pipe(&self, args: &[&str]) -> (Option<i32>, String) {
@@ -265,22 +273,7 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Says why a test (or part of one) did not run: on stderr, and appended to
-/// the file `SESSIONKIT_TEST_SKIPS` names, so `.ci/run` can count them.
-pub fn skip(reason: &str) {
-    eprintln!("skipped: {reason}");
-    if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS") {
-        use std::io::Write;
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        {
-            let test = std::thread::current().name().unwrap_or("?").to_string();
-            let _ = writeln!(f, "{test}: {reason}");
-        }
-    }
-}
+pub use crate::support::skip;
 
 /// Bytes waiting in the hook spool beside the environment's database.
 pub fn spool_waiting(env: &Env) -> u64 {

@@ -43,6 +43,21 @@ fn backups(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// A main transcript of the fixture corpus, and its session id.
+fn fixture_session() -> (PathBuf, String) {
+    let session = std::fs::read_dir(crate::common::fixtures())
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.extension().is_some_and(|x| x == "jsonl")
+                && p.file_stem().unwrap().to_string_lossy().contains('-')
+        })
+        .unwrap();
+    let sid = session.file_stem().unwrap().to_string_lossy().to_string();
+    (session, sid)
+}
+
 #[test]
 fn cursor_and_copilot_settings_match_their_golden_files_and_uninstall_undoes_them() {
     let env = Env::new();
@@ -459,17 +474,7 @@ fn without_harness_every_harness_found_on_the_machine() {
 fn session_end_ingests_its_transcript_and_a_large_one_waits_for_ingest() {
     let env = Env::new();
     let root = env.path("projects");
-    let src = crate::common::fixtures();
-    let session = std::fs::read_dir(&src)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.extension().is_some_and(|x| x == "jsonl")
-                && p.file_stem().unwrap().to_string_lossy().contains('-')
-        })
-        .unwrap();
-    let sid = session.file_stem().unwrap().to_string_lossy().to_string();
+    let (session, sid) = fixture_session();
     let dest = root.join("-proj").join(format!("{sid}.jsonl"));
     put(&dest, &read(&session));
     let end = |path: &Path| {
@@ -579,17 +584,7 @@ fn project_scope_writes_under_the_git_work_tree_and_codex_trusts_it() {
 fn stop_catches_up_a_turn_within_its_budget_and_leaves_more_to_session_end() {
     let env = Env::new();
     let root = env.path("projects");
-    let src = crate::common::fixtures();
-    let session = std::fs::read_dir(&src)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.extension().is_some_and(|x| x == "jsonl")
-                && p.file_stem().unwrap().to_string_lossy().contains('-')
-        })
-        .unwrap();
-    let sid = session.file_stem().unwrap().to_string_lossy().to_string();
+    let (session, sid) = fixture_session();
     let text = read(&session);
     let dest = root.join("-proj").join(format!("{sid}.jsonl"));
     // Another session in the same root: a Stop reads only its own.

@@ -21,5 +21,7 @@ mod schema;
 mod soak;
 mod spool;
 mod status;
+#[path = "../support/mod.rs"]
+mod support;
 mod tree;
 mod triage;

@@ -14,35 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::skip;
-
-/// The rig folder and the clients' prefix, or why the test cannot run.
-fn rig() -> Result<(PathBuf, PathBuf), String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/harness-rig");
-    if !dir.join("run.sh").exists() {
-        return Err(format!("no harness rig at {}", dir.display()));
-    }
-    // RIG_PREFIX, else the README's example location.
-    let prefix = std::env::var_os("RIG_PREFIX")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let p = PathBuf::from(std::env::var_os("HOME")?).join(".cache/harness-rig");
-            p.join("bin").exists().then_some(p)
-        })
-        .ok_or(
-            "the harness clients are not installed (run ../shared/harness-rig/install.sh PREFIX, then set RIG_PREFIX=PREFIX)",
-        )?;
-    for tool in ["node", "python3"] {
-        let found = std::process::Command::new(tool)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !found {
-            return Err(format!("{tool} is not available"));
-        }
-    }
-    Ok((dir, prefix))
-}
+use crate::support::{rig, skip};
 
 /// Hook settings registering sessionkit for `harness`: the briefing (and,
 /// in the same command so it lands on the run, one memory written before

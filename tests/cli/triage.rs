@@ -821,13 +821,10 @@ fn the_turn_after_a_compaction_or_resume_is_not_nudged() {
 }
 
 fn row_run(env: &Env, sid: &str) -> String {
-    let c = rusqlite::Connection::open(env.db()).unwrap();
-    c.query_row(
+    env.text(
         "SELECT run_id FROM agent_sessions WHERE session_id = ?1",
-        [sid],
-        |r| r.get(0),
+        sid,
     )
-    .unwrap()
 }
 
 /// `hook user-prompt-submit` (issue 20): the memories a prompt's words

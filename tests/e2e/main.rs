@@ -23,45 +23,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn skip(reason: &str) {
-    eprintln!("skipped: {reason}");
-    if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS")
-        && let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-    {
-        let test = std::thread::current().name().unwrap_or("?").to_string();
-        let _ = writeln!(f, "{test}: {reason}");
-    }
-}
+#[path = "../support/mod.rs"]
+mod support;
 
-/// The rig folder and the clients' prefix, or why the suite cannot run.
-fn rig() -> Result<(PathBuf, PathBuf), String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/harness-rig");
-    if !dir.join("run.sh").exists() {
-        return Err(format!("no harness rig at {}", dir.display()));
-    }
-    let prefix = std::env::var_os("RIG_PREFIX")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let p = PathBuf::from(std::env::var_os("HOME")?).join(".cache/harness-rig");
-            p.join("bin").exists().then_some(p)
-        })
-        .ok_or(
-            "the harness clients are not installed (../shared/harness-rig/install.sh PREFIX, then RIG_PREFIX=PREFIX)",
-        )?;
-    for tool in ["node", "python3"] {
-        let found = Command::new(tool)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !found {
-            return Err(format!("{tool} is not available"));
-        }
-    }
-    Ok((dir, prefix))
-}
+use support::{rig, skip};
 
 fn sk() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_sessionkit"))

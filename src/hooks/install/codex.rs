@@ -30,6 +30,11 @@ pub fn event_snake(event: &str) -> String {
     out
 }
 
+/// A handler's trust key: `<file>:<event_snake>:<group>:<handler>`.
+pub fn key(file: &str, event: &str, group: usize, handler: usize) -> String {
+    format!("{file}:{}:{group}:{handler}", event_snake(event))
+}
+
 /// Codex 0.171 keeps a group's matcher in the identity only for these.
 fn uses_matcher(snake: &str) -> bool {
     matches!(
@@ -120,7 +125,7 @@ pub fn identities(doc: &Json, file: &str) -> Vec<Identity> {
                     .and_then(Json::as_str)
                     .unwrap_or_default();
                 out.push(Identity {
-                    key: format!("{file}:{}:{g}:{i}", event_snake(event)),
+                    key: key(file, event, g, i),
                     hash: trust_hash(event, matcher, handler),
                     sessionkit: plan::sessionkit_hook(cmd).is_some(),
                 });

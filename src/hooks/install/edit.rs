@@ -317,22 +317,6 @@ pub fn registered(doc: &Json, h: Harness) -> Vec<Found> {
     out
 }
 
-impl std::ops::Index<&str> for Json {
-    type Output = Json;
-    fn index(&self, key: &str) -> &Json {
-        static NULL: Json = Json::Null;
-        self.get(key).unwrap_or(&NULL)
-    }
-}
-
-impl std::ops::Index<usize> for Json {
-    type Output = Json;
-    fn index(&self, i: usize) -> &Json {
-        static NULL: Json = Json::Null;
-        self.as_array().and_then(|a| a.get(i)).unwrap_or(&NULL)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -232,6 +232,24 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 }
 
+/// `doc["key"]`: the member, or `Null` when there is none (as serde_json's).
+impl std::ops::Index<&str> for Json {
+    type Output = Json;
+    fn index(&self, key: &str) -> &Json {
+        static NULL: Json = Json::Null;
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+/// `doc[i]`: the item, or `Null`.
+impl std::ops::Index<usize> for Json {
+    type Output = Json;
+    fn index(&self, i: usize) -> &Json {
+        static NULL: Json = Json::Null;
+        self.as_array().and_then(|a| a.get(i)).unwrap_or(&NULL)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

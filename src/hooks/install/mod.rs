@@ -480,13 +480,7 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
         let state = if !f.installed {
             "hand-written"
         } else if h == Harness::Codex {
-            let key = format!(
-                "{}:{}:{}:{}",
-                path.display(),
-                codex::event_snake(r.event),
-                f.group,
-                f.handler
-            );
+            let key = codex::key(&path.display().to_string(), r.event, f.group, f.handler);
             match ids.iter().find(|id| id.key == key) {
                 Some(id) => match codex::trust_of(&config, &id.key, &id.hash) {
                     "trusted" => "registered",
