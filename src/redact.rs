@@ -25,7 +25,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
 
 /// One rule: what it finds, and which capture group is the secret (the
@@ -40,14 +40,54 @@ struct Rule {
     /// is compiled, once) only for text holding one, so a hook with
     /// ordinary text compiles no regex at all.
     needles: &'static [&'static [u8]],
+    /// The rule matches `NAME = value` only: a needle must be followed by
+    /// more name characters, spaces and `=` or `:` before the rule is worth
+    /// compiling ("the key was", "an API for" are not).
+    assigned: bool,
     re: std::sync::OnceLock<Regex>,
 }
 
 impl Rule {
+    /// The rule's regex, compiled once, ASCII only: secrets are ASCII, and
+    /// Unicode classes (`\b`, `\s`, case folding) made compiling the rules a
+    /// hook meets cost milliseconds of its budget. It runs over bytes, so a
+    /// negated class may take a non-ASCII password; every boundary a rule
+    /// can match at sits beside an ASCII character, a char boundary.
+    /// Prefilters are off: a rule runs only on text holding a needle.
     fn regex(&self) -> &Regex {
-        self.re
-            .get_or_init(|| Regex::new(self.pattern).expect("a redaction rule compiles"))
+        self.re.get_or_init(|| {
+            Regex::builder()
+                .syntax(
+                    regex_automata::util::syntax::Config::new()
+                        .unicode(false)
+                        .utf8(false),
+                )
+                .configure(Regex::config().auto_prefilter(false))
+                .build(self.pattern)
+                .expect("a redaction rule compiles")
+        })
     }
+
+    /// Whether `lower` (the text, lowercased) may hold a match.
+    fn may_match(&self, lower: &[u8]) -> bool {
+        self.needles.iter().any(|n| {
+            memchr::memmem::find_iter(lower, n)
+                .any(|at| !self.assigned || assignment_follows(&lower[at + n.len()..]))
+        })
+    }
+}
+
+/// Whether `rest` starts with name characters, spaces (`\s`, vertical tab
+/// included) and `=` or `:`.
+fn assignment_follows(rest: &[u8]) -> bool {
+    let name = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        .count();
+    rest[name..]
+        .iter()
+        .find(|b| !(b.is_ascii_whitespace() || **b == b'\x0b'))
+        .is_some_and(|b| matches!(b, b'=' | b':'))
 }
 
 fn any(_: &str) -> bool {
@@ -111,12 +151,19 @@ fn assigned_secret(s: &str) -> bool {
 
 macro_rules! rule {
     ($kind:literal, $group:literal, $accept:expr, [$($needle:literal),+], $re:literal) => {
+        rule!(@ $kind, $group, $accept, false, [$($needle),+], $re)
+    };
+    ($kind:literal, $group:literal, $accept:expr, assigned [$($needle:literal),+], $re:literal) => {
+        rule!(@ $kind, $group, $accept, true, [$($needle),+], $re)
+    };
+    (@ $kind:literal, $group:literal, $accept:expr, $assigned:literal, [$($needle:literal),+], $re:literal) => {
         Rule {
             kind: $kind,
             pattern: $re,
             group: $group,
             accept: $accept,
             needles: &[$($needle),+],
+            assigned: $assigned,
             re: std::sync::OnceLock::new(),
         }
     };
@@ -253,7 +300,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "generic-api-key",
             2,
             random_value,
-            [
+            assigned [
                 b"key",
                 b"api",
                 b"token",
@@ -281,7 +328,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "password",
             2,
             assigned_secret,
-            [
+            assigned [
                 b"pass",
                 b"pwd",
                 b"secret",
@@ -341,12 +388,11 @@ pub fn redact_text(s: &str) -> Cow<'_, str> {
     let lower = s.to_ascii_lowercase();
     let mut out: Cow<'_, str> = Cow::Borrowed(s);
     for rule in RULES.iter() {
-        let found = |n: &&[u8]| memchr::memmem::find(lower.as_bytes(), n).is_some();
-        if !rule.needles.iter().any(found) {
+        if !rule.may_match(lower.as_bytes()) {
             continue;
         }
         let re = rule.regex();
-        if !re.is_match(&out) {
+        if !re.is_match(out.as_bytes()) {
             continue;
         }
         let mut text = String::with_capacity(out.len());
@@ -354,23 +400,26 @@ pub fn redact_text(s: &str) -> Cow<'_, str> {
         let mut changed = false;
         let markers = marker_spans(&out);
         let inside = |at: usize, end: usize| markers.iter().any(|&(a, b)| at < b && end > a);
-        for caps in re.captures_iter(&out) {
-            let Some(m) = caps.get(rule.group) else {
+        for caps in re.captures_iter(out.as_bytes()) {
+            let (Some(m), Some(whole)) = (caps.get_group(rule.group), caps.get_match()) else {
                 continue;
             };
-            let whole = caps.get(0).expect("group 0");
+            let (Some(secret), true) = (out.get(m.range()), out.is_char_boundary(whole.start()))
+            else {
+                continue;
+            };
             // Text a rule wrote is not read again: a marker's kind names
             // its secret (`url-password`), which a key rule would match.
-            if is_marker(m.as_str())
-                || inside(m.start(), m.end())
+            if is_marker(secret)
+                || inside(m.start, m.end)
                 || inside(whole.start(), whole.start() + 1)
-                || !(rule.accept)(m.as_str())
+                || !(rule.accept)(secret)
             {
                 continue;
             }
-            text.push_str(&out[last..m.start()]);
-            text.push_str(&marker(rule.kind, m.as_str().len()));
-            last = m.end();
+            text.push_str(&out[last..m.start]);
+            text.push_str(&marker(rule.kind, secret.len()));
+            last = m.end;
             changed = true;
         }
         if changed {
@@ -598,6 +647,55 @@ mod tests {
             "PASSWORD=[redacted:password:~8]"
         );
         assert_eq!(redact_text(pem), "[redacted:private-key:~128]");
+    }
+
+    /// The rules run over bytes, ASCII only: text around a secret may be
+    /// any script, a password may hold non-ASCII letters, and what is kept
+    /// is cut at character boundaries.
+    #[test]
+    fn secrets_beside_non_ascii_text() {
+        assert_eq!(
+            redact_text("postgres://admin:pässwörd@db/app"),
+            "postgres://admin:[redacted:url-password:~16]@db/app"
+        );
+        assert_eq!(
+            redact_text("ключ: PASSWORD=hunter2 — готово"),
+            "ключ: PASSWORD=[redacted:password:~8] — готово"
+        );
+        assert_eq!(
+            redact_text("日本 sk-ant-api03-AbCdEf0123456789_AbCd5 日本"),
+            "日本 [redacted:api-key:~64] 日本"
+        );
+        assert_eq!(
+            redact_text("éAKIAIOSFODNN7EXAMPLEé"),
+            "é[redacted:aws-access-key:~32]é"
+        );
+    }
+
+    /// The key-name rules are compiled only when a needle is followed by an
+    /// assignment; every spacing `\s` allows still finds the value.
+    #[test]
+    fn key_rules_need_an_assignment() {
+        for text in [
+            "the key was lost; an API for tokens",
+            "password reset link sent",
+        ] {
+            assert_eq!(redact_text(text), text);
+        }
+        for (text, want) in [
+            ("API_KEY = hunter2", "API_KEY = [redacted:password:~8]"),
+            ("secret\t:\thunter2", "secret\t:\t[redacted:password:~8]"),
+            (
+                "DB_PASSWORD\x0b=hunter2",
+                "DB_PASSWORD\x0b=[redacted:password:~8]",
+            ),
+            (
+                "client.secret.v2: Zx8fQ2mV9tLw3RkP0aJd",
+                "client.secret.v2: [redacted:generic-api-key:~32]",
+            ),
+        ] {
+            assert_eq!(redact_text(text), want, "{text:?}");
+        }
     }
 
     /// What each rule must not take: ordinary text of the same look.
