@@ -58,7 +58,7 @@ pub struct Discovery {
     pub skips: Vec<Skip>,
 }
 
-fn is_session_uuid(s: &str) -> bool {
+pub(super) fn is_session_uuid(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 36
         && b.iter().enumerate().all(|(i, &c)| match i {
@@ -81,15 +81,15 @@ fn mtime_ns(m: &Metadata) -> i128 {
     i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec())
 }
 
-struct Entry {
-    name: String,
-    path: PathBuf,
-    meta: Metadata,
+pub(super) struct Entry {
+    pub(super) name: String,
+    pub(super) path: PathBuf,
+    pub(super) meta: Metadata,
 }
 
 /// Lists a directory sorted by name; bad names, symlinks and entries that
 /// vanish are handled here so callers see only real files and directories.
-fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
+pub(super) fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         skips.push(Skip {
             root: 0,
@@ -148,7 +148,12 @@ fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
 
 /// Admits a transcript file of any size but an empty one (`None`: skipped,
 /// recorded). Size is no reason to skip: a session is read as a stream.
-fn admit(e: &Entry, rel: String, role: FileRole, skips: &mut Vec<Skip>) -> Option<PlannedFile> {
+pub(super) fn admit(
+    e: &Entry,
+    rel: String,
+    role: FileRole,
+    skips: &mut Vec<Skip>,
+) -> Option<PlannedFile> {
     if e.meta.len() == 0 {
         skips.push(Skip {
             root: 0,
@@ -188,6 +193,15 @@ pub fn discover_one(
     cap: u64,
     into: &mut Discovery,
 ) {
+    let first_skip = into.skips.len();
+    if slug.contains('/') {
+        // A Codex day folder, `YYYY/MM/DD`.
+        super::codex::walk_one_day(root_idx, root, slug, sid, into);
+        for s in &mut into.skips[first_skip..] {
+            s.root = root_idx;
+        }
+        return;
+    }
     let path = root.join(slug);
     let Ok(meta) = std::fs::symlink_metadata(&path) else {
         return;
@@ -200,7 +214,6 @@ pub fn discover_one(
         path,
         meta,
     };
-    let first_skip = into.skips.len();
     walk_slug(root_idx, &entry, cap, Some(sid), into);
     for s in &mut into.skips[first_skip..] {
         s.root = root_idx;
@@ -210,7 +223,13 @@ pub fn discover_one(
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     let skips = &mut into.skips;
     let slugs = list(root, "", skips);
+    let mut years = Vec::new();
     for slug in slugs {
+        if slug.meta.is_dir() && super::codex::is_date_dir(&slug.name, 4) {
+            // Codex's `YYYY/MM/DD/rollout-*.jsonl` tree.
+            years.push(slug);
+            continue;
+        }
         if !slug.meta.is_dir() {
             into.skips.push(Skip {
                 root: 0,
@@ -220,6 +239,9 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
             continue;
         }
         walk_slug(root_idx, &slug, cap, None, into);
+    }
+    if !years.is_empty() {
+        super::codex::walk(root_idx, years, None, into);
     }
 }
 

@@ -1,9 +1,11 @@
 //! The file system side of ingest: where transcripts are, in every layout,
 //! read safely and fingerprinted from `lstat` alone.
 
+mod codex;
 mod discover;
 mod read;
 
+pub use codex::thread_of;
 pub use discover::{Discovery, PlannedFile, SessionFiles, discover, discover_one, fingerprint};
 pub use read::{
     Opened, ReadError, TAIL_CHECK, head_hash, open, read_head, read_into, read_more, tail_hash,
@@ -72,26 +74,30 @@ pub struct Skip {
 
 /// The roots to read when the user gives none: `$CLAUDE_CONFIG_DIR/projects`
 /// for each comma-separated entry, else `~/.claude/projects` and
-/// `~/.config/claude/projects`, each only where it exists.
+/// `~/.config/claude/projects`; then Codex's `$CODEX_HOME/sessions`, else
+/// `~/.codex/sessions`; each only where it exists.
 pub fn default_roots() -> Vec<PathBuf> {
-    let candidates: Vec<PathBuf> = match std::env::var("CLAUDE_CONFIG_DIR") {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let codex = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
+        Some(v) => Some(PathBuf::from(v).join("sessions")),
+        None => home.as_ref().map(|h| h.join(".codex/sessions")),
+    };
+    let mut candidates: Vec<PathBuf> = match std::env::var("CLAUDE_CONFIG_DIR") {
         Ok(v) if !v.trim().is_empty() => v
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|s| Path::new(s).join("projects"))
             .collect(),
-        _ => match std::env::var_os("HOME") {
-            Some(home) => {
-                let home = PathBuf::from(home);
-                vec![
-                    home.join(".claude/projects"),
-                    home.join(".config/claude/projects"),
-                ]
-            }
+        _ => match &home {
+            Some(home) => vec![
+                home.join(".claude/projects"),
+                home.join(".config/claude/projects"),
+            ],
             None => Vec::new(),
         },
     };
+    candidates.extend(codex);
     candidates.into_iter().filter(|p| p.is_dir()).collect()
 }
 

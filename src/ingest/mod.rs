@@ -37,9 +37,6 @@ use crate::store::{Checkpointer, Store};
 use crate::transcript::ParsedSession;
 use stream::{Buffers, Event, Failure, ResumeState};
 
-/// The harness name Claude Code sessions are stored under.
-pub const CLAUDE_CODE: &str = "claude-code";
-
 /// What `ingest` and `replay` were asked to do.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -329,7 +326,7 @@ impl Sink<'_> {
         let (store, roots, known, sum) = (&mut *self.store, self.roots, self.known, &mut *self.sum);
         let sid = job.files.session_id.as_str();
         let meta = SessionMeta {
-            harness: CLAUDE_CODE,
+            harness: crate::transcript::harness_of(&job.files.main.rel),
             slug: &job.files.slug,
             project: None,
             scope: &roots[job.files.root].scope,
@@ -545,6 +542,22 @@ pub enum CatchUp {
 /// include the session without a cron job. Only that session's files are
 /// looked at. More than `max_bytes` is left unread, and with `note` it is
 /// noted for `status`. Its root is remembered as `ingest`'s are.
+/// `YYYY/MM/DD` of a Codex day folder.
+fn codex_day(dir: &std::path::Path) -> Option<String> {
+    let parts: Vec<&str> = dir
+        .iter()
+        .rev()
+        .take(3)
+        .map(|p| p.to_str())
+        .collect::<Option<_>>()?;
+    let ok = parts.len() == 3
+        && parts
+            .iter()
+            .zip([2, 2, 4])
+            .all(|(p, n)| p.len() == n && p.bytes().all(|b| b.is_ascii_digit()));
+    ok.then(|| format!("{}/{}/{}", parts[2], parts[1], parts[0]))
+}
+
 pub fn catch_up(
     store: &mut Store,
     transcript: &std::path::Path,
@@ -562,9 +575,24 @@ pub fn catch_up(
     let Some(dir) = transcript.parent() else {
         return Ok(CatchUp::NotApplicable);
     };
-    let (Some(root), Some(slug)) = (dir.parent(), dir.file_name().and_then(|s| s.to_str())) else {
-        return Ok(CatchUp::NotApplicable);
+    let (root, slug, sid) = if sid.starts_with("rollout-") {
+        // Codex: `<root>/YYYY/MM/DD/rollout-….jsonl`, the session named inside.
+        let (Some(root), Some(day), Some((_, session))) = (
+            dir.ancestors().nth(3),
+            codex_day(dir),
+            crate::corpus::thread_of(transcript, sid),
+        ) else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        (root, day, session)
+    } else {
+        let (Some(root), Some(slug)) = (dir.parent(), dir.file_name().and_then(|s| s.to_str()))
+        else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        (root, slug.to_string(), sid.to_string())
     };
+    let (slug, sid) = (slug.as_str(), sid.as_str());
     let roots = resolve_roots(&[root.to_path_buf()])?;
     let opts = Options {
         strict: false,

@@ -28,6 +28,16 @@ pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::clock::Millis;
 
+/// The harness whose transcript a session's main file is: a Codex rollout
+/// (`rollout-*.jsonl`), else Claude Code.
+pub fn harness_of(main_rel_path: &str) -> &'static str {
+    if parse::is_rollout(main_rel_path) {
+        "codex"
+    } else {
+        "claude-code"
+    }
+}
+
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
 pub const PARSER_REVISION: i64 = 6;
 
@@ -56,6 +66,9 @@ pub enum AgentLayout {
     Nested,
     /// Layout 4: `<slug>/<session>/subagents/workflows/wf_<id>/agent-<id>.jsonl`.
     Workflow,
+    /// A Codex subagent thread: its own rollout, naming the session's root
+    /// thread in its `session_meta`.
+    Thread,
 }
 
 impl AgentLayout {
@@ -66,6 +79,7 @@ impl AgentLayout {
             AgentLayout::Flat => "flat",
             AgentLayout::Nested => "nested",
             AgentLayout::Workflow => "workflow",
+            AgentLayout::Thread => "thread",
         }
     }
 }

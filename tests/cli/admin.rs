@@ -62,7 +62,7 @@ fn no_root_found_writes_nothing() {
     let env = Env::new();
     let (code, out, err) = env.run(&["ingest"]);
     assert_eq!((code, out.as_str()), (0, ""));
-    assert!(err.contains("no Claude Code transcripts found"), "{err}");
+    assert!(err.contains("no transcripts found"), "{err}");
     assert!(!env.db().exists(), "nothing written");
     let (code, _, err) = env.run(&["ingest", "--root", "/no/such/root"]);
     assert_eq!(code, 2);

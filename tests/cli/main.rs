@@ -4,6 +4,7 @@
 mod admin;
 mod brief;
 mod closer;
+mod codex;
 mod common;
 mod corpora;
 mod cost;

@@ -3,6 +3,8 @@
 //! bounded memory and a file that only grew is read from where it stopped.
 
 mod block;
+mod codex;
+pub use codex::is_rollout;
 mod lines;
 
 use block::{observation, parse_block, usage_parts};
@@ -77,6 +79,10 @@ pub struct FileCursor {
     pub line: u64,
     /// Whether the file's first user record has been read.
     pub first_user_seen: bool,
+    /// A Codex rollout's current model (its last `turn_context`): the
+    /// model of the responses that follow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 /// What a file being read carries from block to block besides its cursor.
@@ -270,6 +276,7 @@ impl SessionParser {
             offset: 0,
             line: 0,
             first_user_seen: main,
+            model: None,
         });
         self.out.agents.push(agent);
         self.open.push(Some(OpenFile {
@@ -324,7 +331,11 @@ impl SessionParser {
     /// file's cursor. Returns how many bytes were read (through the last
     /// newline); the rest is an unfinished line to give again, longer.
     pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
-        parse_block(self, file, bytes)
+        if codex::is_rollout(&self.out.files[file].rel_path) {
+            codex::parse_block(self, file, bytes)
+        } else {
+            parse_block(self, file, bytes)
+        }
     }
 
     /// A line of `len` bytes (its newline included) that was not read: it

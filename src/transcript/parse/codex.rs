@@ -1,0 +1,466 @@
+//! Codex rollouts, one block at a time (reference/harness-observed.md §3.2):
+//! `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`, each
+//! line `{timestamp, ordinal, type, payload}`. A session is its root
+//! thread's rollout plus one rollout per subagent thread (`session_meta`
+//! names the root session and the parent thread).
+//!
+//! What is read:
+//! - `token_usage_record`: one per model response (`response_id`), the
+//!   response's own usage. It is the message: `event_msg/token_count`
+//!   repeats the same numbers as running totals and is not counted again.
+//!   OpenAI counts cached input inside `input_tokens` (Responses API
+//!   `usage.input_tokens_details.cached_tokens`), and Codex writes
+//!   `cached_input_tokens` and `cache_write_input_tokens` beside it: the
+//!   input bucket is what is left, so the buckets add up to what the
+//!   transcript states and cached input is priced as cached. Reasoning
+//!   tokens are part of `output_tokens` and stay there.
+//! - `turn_context.model`: the model of the responses that follow.
+//! - `session_meta`: working directory, version, start; for a subagent
+//!   thread its role and nickname.
+//! - `response_item` `function_call` `spawn_agent` and its
+//!   `function_call_output` (`agent_id`): the spawn evidence a subagent's
+//!   parent is resolved by; a spawn's output only says the child started.
+//! - `event_msg` `task_complete` (a subagent's thread is finished),
+//!   `turn_aborted` (interrupted) and `error` (stopped on an API error).
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::lines::{BOM, classify_error};
+use super::{SessionParser, Span};
+use crate::clock::parse_instant;
+use crate::transcript::ending::Ending;
+use crate::transcript::spawns::SpawnResult;
+use crate::transcript::usage::{Billing, Buckets, UsageObservation};
+use crate::transcript::{BadLine, Spawn};
+
+/// The name every Codex rollout file has.
+pub fn is_rollout(rel_path: &str) -> bool {
+    let name = rel_path.rsplit('/').next().unwrap_or(rel_path);
+    name.starts_with("rollout-") && name.ends_with(".jsonl")
+}
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    timestamp: Option<&'a str>,
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    #[serde(borrow)]
+    payload: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Meta {
+    cwd: Option<String>,
+    cli_version: Option<String>,
+    git: Option<Git>,
+    agent_nickname: Option<String>,
+    agent_role: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Git {
+    branch: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TurnContext {
+    model: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct UsageRecord {
+    session_id: Option<String>,
+    response_id: Option<String>,
+    model: Option<String>,
+    usage: Option<TokenUsage>,
+}
+
+/// Codex's `TokenUsage`.
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(default)]
+struct TokenUsage {
+    input_tokens: u64,
+    cached_input_tokens: u64,
+    cache_write_input_tokens: u64,
+    output_tokens: u64,
+}
+
+impl TokenUsage {
+    fn buckets(self) -> Buckets {
+        Buckets {
+            input: self
+                .input_tokens
+                .saturating_sub(self.cached_input_tokens)
+                .saturating_sub(self.cache_write_input_tokens),
+            output: self.output_tokens,
+            cache_write_5m: self.cache_write_input_tokens,
+            cache_write_1h: 0,
+            cache_read: self.cached_input_tokens,
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Item {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    name: Option<String>,
+    call_id: Option<String>,
+    output: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Spawned {
+    agent_id: Option<String>,
+}
+
+/// What a rollout file carries between blocks: the model of the responses
+/// to come (kept in the file's cursor, so a resumed read knows it too).
+fn model_slot(b: &mut SessionParser, file: usize) -> &mut Option<String> {
+    &mut b.out.files[file].model
+}
+
+/// Reads a block's complete lines of a rollout into the parser; returns the
+/// bytes read (through the last newline).
+pub(super) fn parse_block(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+) -> Result<u64, BadLine> {
+    let cursor = b.out.files[file].clone();
+    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    let skip = if cursor.offset == 0 && bytes[..end].starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    let agent = cursor.agent_id.clone();
+    let mut span = Span::new();
+    let mut line_no = cursor.line;
+    let mut at_byte = skip;
+    let result = (|| -> Result<(), BadLine> {
+        while at_byte < end {
+            let rest = &bytes[at_byte..end];
+            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+            at_byte += len;
+            line_no += 1;
+            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if len as u64 > b.line_cap {
+                b.bad(
+                    &cursor.rel_path,
+                    line_no,
+                    super::long_line_reason(len as u64, b.line_cap),
+                )?;
+                continue;
+            }
+            let rec: Line<'_> = match serde_json::from_slice(line) {
+                Ok(r) => r,
+                Err(e) => {
+                    match classify_error(line, &e) {
+                        Some(reason) => b.bad(&cursor.rel_path, line_no, reason)?,
+                        None => b.out.unknown_records += 1,
+                    }
+                    continue;
+                }
+            };
+            b.out.records += 1;
+            let at = rec.timestamp.and_then(parse_instant);
+            span.see(at);
+            if let Some(at) = at {
+                b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
+            }
+            let payload = rec.payload.map_or("null", RawValue::get);
+            let place = Place {
+                file,
+                line: line_no,
+                at,
+                main: cursor.main,
+            };
+            read_record(b, &agent, rec.kind.unwrap_or(""), payload, &place);
+        }
+        Ok(())
+    })();
+    b.span(&agent).merge(&span);
+    // The lines read so far stand, even when a strict run stops here.
+    let read = (at_byte.min(end)) as u64;
+    let f = &mut b.out.files[file];
+    f.offset += read;
+    f.line = line_no;
+    b.out.bytes += read;
+    result.map(|()| read)
+}
+
+/// Where a record is: its file (handle), line, time, and whether the file is
+/// the root thread's.
+struct Place {
+    file: usize,
+    line: u64,
+    at: Option<crate::clock::Millis>,
+    main: bool,
+}
+
+fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, place: &Place) {
+    let Place {
+        file,
+        line,
+        at,
+        main,
+    } = *place;
+    match kind {
+        "session_meta" => {
+            let Ok(m) = serde_json::from_str::<Meta>(payload) else {
+                return;
+            };
+            if main {
+                super::block::set_first(&mut b.out.cwd, m.cwd.as_deref());
+                super::block::set_first(&mut b.out.harness_version, m.cli_version.as_deref());
+                let branch = m.git.and_then(|g| g.branch);
+                super::block::set_first(&mut b.out.git_branch, branch.as_deref());
+                if b.out.started_at.is_none() {
+                    b.out.started_at = at;
+                }
+            } else if let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent) {
+                if a.agent_type.is_none() {
+                    a.agent_type = m.agent_role.filter(|r| !r.is_empty());
+                }
+                if a.description.is_none() {
+                    a.description = m
+                        .agent_nickname
+                        .filter(|n| !n.is_empty())
+                        .map(|n| crate::redact::redact_text(&n).into_owned());
+                }
+            }
+        }
+        "turn_context" => {
+            if let Ok(t) = serde_json::from_str::<TurnContext>(payload)
+                && let Some(model) = t.model.filter(|m| !m.is_empty())
+            {
+                *model_slot(b, file) = Some(model);
+            }
+        }
+        "token_usage_record" => {
+            let Ok(r) = serde_json::from_str::<UsageRecord>(payload) else {
+                return;
+            };
+            let Some(usage) = r.usage else {
+                return;
+            };
+            let message_id = r
+                .response_id
+                .filter(|id| !id.is_empty())
+                .unwrap_or_else(|| format!("{agent}:{line}"));
+            let model = r
+                .model
+                .or_else(|| model_slot(b, file).clone())
+                .unwrap_or_default();
+            let sid = b.out.session_id.clone();
+            b.add_usage(UsageObservation {
+                message_id,
+                agent_id: agent.to_string(),
+                record_session_id: r.session_id.unwrap_or(sid),
+                model,
+                at,
+                buckets: usage.buckets(),
+                billing: Billing::default(),
+            });
+        }
+        "response_item" => read_item(b, agent, payload, at),
+        "event_msg" => {
+            let ty = serde_json::from_str::<Item>(payload)
+                .ok()
+                .and_then(|i| i.kind)
+                .unwrap_or_default();
+            match ty.as_str() {
+                "task_complete" => {
+                    b.endings.remove(agent);
+                    if !main && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
+                    {
+                        a.finished = true;
+                    }
+                }
+                "turn_aborted" => {
+                    b.endings.insert(agent.to_string(), (Ending::Interrupt, at));
+                }
+                "error" => {
+                    b.endings.insert(agent.to_string(), (Ending::ApiError, at));
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `spawn_agent` calls and their outputs: the evidence of who started a
+/// subagent thread.
+fn read_item(b: &mut SessionParser, agent: &str, payload: &str, at: Option<crate::clock::Millis>) {
+    let Ok(item) = serde_json::from_str::<Item>(payload) else {
+        return;
+    };
+    let Some(call_id) = item.call_id.filter(|c| !c.is_empty()) else {
+        return;
+    };
+    match item.kind.as_deref() {
+        Some("function_call") if item.name.as_deref() == Some("spawn_agent") => {
+            if b.out.spawns.iter().any(|s| s.tool_use_id == call_id) {
+                return;
+            }
+            b.out.spawns.push(Spawn {
+                tool_use_id: call_id,
+                owner: agent.to_string(),
+                tool: "spawn_agent".to_string(),
+                prompt: None,
+                subagent_type: None,
+                description: None,
+                workflow_id: None,
+                at,
+                result: None,
+            });
+        }
+        Some("function_call_output") => {
+            let Some(spawn) = b
+                .out
+                .spawns
+                .iter_mut()
+                .find(|s| s.tool_use_id == call_id && s.owner == agent && s.result.is_none())
+            else {
+                return;
+            };
+            // The output is a JSON text (`{"agent_id": …, "nickname": …}`).
+            let child = match &item.output {
+                Some(serde_json::Value::String(s)) => serde_json::from_str::<Spawned>(s).ok(),
+                Some(v) => serde_json::from_value::<Spawned>(v.clone()).ok(),
+                None => None,
+            }
+            .and_then(|s| s.agent_id)
+            .filter(|id| !id.is_empty());
+            spawn.result = Some(SpawnResult {
+                at,
+                is_error: child.is_none(),
+                child_agent_id: child,
+                reported: None,
+                launched_only: true,
+            });
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SessionParser;
+    use crate::transcript::{Ending, FileRole};
+
+    const S: &str = "01a23d7f-0000-7000-8000-000000000001";
+
+    fn line(kind: &str, payload: &str) -> String {
+        format!(
+            r#"{{"timestamp":"2026-12-03T20:01:09.000Z","ordinal":0,"type":"{kind}","payload":{payload}}}"#
+        )
+    }
+
+    fn parse(lines: &[String]) -> crate::transcript::ParsedSession {
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!("2026/12/03/rollout-2026-12-03T20-01-09-{S}.jsonl"));
+        let text = lines.join("\n") + "\n";
+        let read = p.block(f, text.as_bytes()).unwrap();
+        assert_eq!(read, text.len() as u64);
+        p.finish()
+    }
+
+    /// Only `token_usage_record` is a message: `token_count` repeats the
+    /// numbers as running totals. The model is the last `turn_context`'s; a
+    /// record without a response id is still one message, named by its
+    /// thread and line.
+    #[test]
+    fn usage_records_are_the_messages() {
+        let usage = r#"{"input_tokens":100,"cached_input_tokens":20,"cache_write_input_tokens":10,"output_tokens":5,"reasoning_output_tokens":2,"total_tokens":105}"#;
+        let p = parse(&[
+            line(
+                "session_meta",
+                &format!(r#"{{"id":"{S}","session_id":"{S}","cwd":"/w","cli_version":"0.171.0"}}"#),
+            ),
+            line("turn_context", r#"{"model":"gpt-5"}"#),
+            line(
+                "token_usage_record",
+                &format!(r#"{{"response_id":"resp_1","usage":{usage}}}"#),
+            ),
+            line(
+                "event_msg",
+                &format!(
+                    r#"{{"type":"token_count","info":{{"total_token_usage":{usage},"last_token_usage":{usage}}}}}"#
+                ),
+            ),
+            line("turn_context", r#"{"model":"gpt-5-mini"}"#),
+            line("token_usage_record", &format!(r#"{{"usage":{usage}}}"#)),
+            "not json".to_string(),
+        ]);
+        assert_eq!(p.usage.len(), 2);
+        assert_eq!(p.usage[0].message_id, "resp_1");
+        assert_eq!(p.usage[0].model, "gpt-5");
+        let b = p.usage[0].buckets;
+        assert_eq!(
+            (b.input, b.cache_read, b.cache_write_5m, b.output),
+            (70, 20, 10, 5)
+        );
+        assert_eq!(p.usage[1].message_id, format!("{S}:6"));
+        assert_eq!(p.usage[1].model, "gpt-5-mini");
+        assert_eq!(p.cwd.as_deref(), Some("/w"));
+        assert_eq!(p.harness_version.as_deref(), Some("0.171.0"));
+        assert_eq!(p.bad_lines.len(), 1);
+        assert_eq!(p.bad_lines[0].line, 7);
+        assert_eq!(p.files[0].model.as_deref(), Some("gpt-5-mini"));
+    }
+
+    /// An aborted turn ends the thread as interrupted; a later completed
+    /// task takes that back. A subagent thread is finished by its
+    /// `task_complete`.
+    #[test]
+    fn endings_and_finished_threads() {
+        let p = parse(&[line(
+            "event_msg",
+            r#"{"type":"turn_aborted","reason":"interrupted"}"#,
+        )]);
+        assert_eq!(p.agents[0].ending.map(|e| e.0), Some(Ending::Interrupt));
+        let p = parse(&[
+            line("event_msg", r#"{"type":"turn_aborted"}"#),
+            line("event_msg", r#"{"type":"task_complete"}"#),
+        ]);
+        assert_eq!(p.agents[0].ending, None);
+        assert!(!p.agents[0].finished, "the root thread is not a subagent");
+
+        let mut p = SessionParser::new(S, false);
+        p.begin_main(&format!("d/rollout-x-{S}.jsonl"));
+        let role = FileRole::Agent {
+            agent_id: "child".into(),
+            layout: crate::transcript::AgentLayout::Thread,
+            workflow_id: None,
+        };
+        let f = p
+            .begin_agent("d/rollout-x-child.jsonl", &role, None)
+            .unwrap();
+        let text = [
+            line("session_meta", r#"{"id":"child","session_id":"x","agent_nickname":"Hume","agent_role":"explorer"}"#),
+            line("event_msg", r#"{"type":"task_complete"}"#),
+        ]
+        .join("\n")
+            + "\n";
+        p.block(f, text.as_bytes()).unwrap();
+        let out = p.finish();
+        let child = &out.agents[1];
+        assert!(child.finished);
+        assert_eq!(child.agent_type.as_deref(), Some("explorer"));
+        assert_eq!(child.description.as_deref(), Some("Hume"));
+    }
+}

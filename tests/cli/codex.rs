@@ -1,0 +1,227 @@
+//! Codex rollouts (reference/harness-observed.md §3.2), from a fixture cut
+//! from a real Codex 0.171 run through ../shared/harness-rig (`spawn`: the
+//! root thread calls `spawn_agent`, then `wait_agent`; the child answers;
+//! see fixtures/README.md): discovery of the `YYYY/MM/DD` tree, the session
+//! grouped from its threads, exact tokens, the tree, tail resume.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::*;
+
+const MAIN: &str = "01a23d7f-1853-7c10-87f6-12c6d9670f77";
+const CHILD: &str = "01a23d7f-18e2-7242-b120-ff42ee4c16ee";
+const DAY: &str = "2026/12/03";
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/codex-0.171/sessions")
+}
+
+fn rollout(root: &Path, thread: &str) -> PathBuf {
+    root.join(DAY)
+        .join(format!("rollout-2026-12-03T20-01-09-{thread}.jsonl"))
+}
+
+fn session(env: &Env) -> Value {
+    let all = env.json(&["sessions"]);
+    let all = all.as_array().unwrap();
+    assert_eq!(all.len(), 1, "{all:?}");
+    all[0].clone()
+}
+
+/// Four responses of 100 input tokens (20 cached) and 5 output tokens: three
+/// of the root thread, one of the child. OpenAI counts cached input inside
+/// `input_tokens`; it is kept as cache reads, the rest as input, so the
+/// buckets add up to what the rollouts state and the cached part is priced
+/// as cached (gpt-4.1: $2 input, $0.50 cached input, $8 output a million).
+#[test]
+fn a_codex_session_ingests_with_its_threads_and_exact_tokens() {
+    let env = Env::new();
+    let sum = env.ingest(&fixture());
+    assert_eq!(sum["sessions_new"], 1, "{sum}");
+    assert_eq!(sum["agents"], 2, "{sum}");
+    assert_eq!(sum["token_rows"], 4, "{sum}");
+    assert_eq!(sum["skipped_paths"], Value::Array(vec![]), "{sum}");
+    let s = session(&env);
+    assert_eq!(s["session_id"], MAIN);
+    assert_eq!(s["harness"], "codex");
+    assert_eq!(s["harness_version"], "0.171.0");
+    assert_eq!(s["cwd"], "/home/dev/work/cxproj");
+    assert_eq!(s["project_slug"], DAY);
+    assert_eq!(s["models"], serde_json::json!(["gpt-4.1"]));
+    assert_eq!(
+        (
+            s["messages"].as_u64(),
+            s["input_tokens"].as_u64(),
+            s["cache_read_tokens"].as_u64(),
+            s["cache_write_5m_tokens"].as_u64(),
+            s["output_tokens"].as_u64(),
+            s["total_tokens"].as_u64(),
+        ),
+        (Some(4), Some(320), Some(80), Some(0), Some(20), Some(420))
+    );
+    // 320 × $2 + 80 × $0.50 + 20 × $8, per million: $0.00084.
+    assert_eq!(s["cost_nanousd"], 840_000);
+    assert_eq!(s["unpriced_tokens"], 0);
+    // Each response is one message, under its response id.
+    assert_eq!(
+        env.scalar("SELECT count(*) FROM token_usage WHERE message_id LIKE 'resp_rig%'"),
+        4
+    );
+}
+
+/// The child thread hangs under the root thread by the `spawn_agent` call
+/// whose output named it; it finished at its `task_complete`.
+#[test]
+fn a_codex_subagent_thread_is_joined_by_its_spawn_call() {
+    let env = Env::new();
+    env.ingest(&fixture());
+    let tree = env.json(&["tree", MAIN]);
+    let root = &tree["roots"][0];
+    assert_eq!(root["agent_id"], MAIN);
+    assert_eq!(root["messages"], 3);
+    let kids = root["children"].as_array().unwrap();
+    assert_eq!(kids.len(), 1, "{tree}");
+    let child = &kids[0];
+    assert_eq!(child["agent_id"], CHILD);
+    assert_eq!(child["layout"], "thread");
+    assert_eq!(child["join_path"], "tool_use");
+    assert_eq!(child["tool_use_id"], "call_rig0ad5e65f634e4104");
+    assert_eq!(child["status"], "completed");
+    assert_eq!(child["description"], "Hume");
+    assert_eq!(
+        (
+            child["messages"].as_u64(),
+            child["input_tokens"].as_u64(),
+            child["cache_read_tokens"].as_u64()
+        ),
+        (Some(1), Some(80), Some(20))
+    );
+    assert_eq!(root["subtree"]["messages"], 4);
+}
+
+/// A rollout that grew is read from where the last run stopped: the second
+/// run reads only the appended bytes, and the totals equal a cold ingest.
+#[test]
+fn a_grown_rollout_is_read_from_where_the_last_run_stopped() {
+    let env = Env::new();
+    let root = env.path("sessions");
+    copy_tree(&fixture(), &root);
+    let main = rollout(&root, MAIN);
+    let whole = std::fs::read(&main).unwrap();
+    // Cut after the first response's usage record (the line holding it).
+    let text = String::from_utf8(whole.clone()).unwrap();
+    let first = text.find("\"type\":\"token_usage_record\"").unwrap();
+    let cut = first + text[first..].find('\n').unwrap() + 1;
+    std::fs::write(&main, &whole[..cut]).unwrap();
+    let one = env.ingest(&root);
+    assert_eq!(one["token_rows"], 2, "{one}"); // the root's first and the child's
+    let s = session(&env);
+    assert_eq!(s["messages"], 2);
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&main)
+        .unwrap();
+    f.write_all(&whole[cut..]).unwrap();
+    drop(f);
+    let two = env.ingest(&root);
+    assert_eq!(two["sessions_updated"], 1, "{two}");
+    // The appended bytes, plus the 4 KiB at the start and the 4 KiB before
+    // the offset hashed twice: checked before reading on, marked after.
+    assert!(cut > 4096);
+    assert_eq!(
+        two["bytes_read"].as_u64(),
+        Some((whole.len() - cut) as u64 + 4 * 4096),
+        "{two}"
+    );
+    let grown = session(&env);
+    let cold = Env::new();
+    cold.ingest(&root);
+    let want = session(&cold);
+    for k in [
+        "messages",
+        "input_tokens",
+        "cache_read_tokens",
+        "output_tokens",
+        "cost_nanousd",
+        "agents",
+        "records",
+    ] {
+        assert_eq!(grown[k], want[k], "{k}");
+    }
+    assert_eq!(grown["messages"], 4);
+}
+
+/// A subagent thread whose root thread's rollout is not there is named as
+/// an orphan, not lost silently, and not made a session of its own.
+#[test]
+fn a_thread_without_its_root_is_named_an_orphan() {
+    let env = Env::new();
+    let root = env.path("sessions");
+    copy_tree(&fixture(), &root);
+    std::fs::remove_file(rollout(&root, MAIN)).unwrap();
+    let sum = env.ingest(&root);
+    assert_eq!(sum["sessions_new"], 0, "{sum}");
+    assert_eq!(sum["skipped"]["orphan-agent"], 1, "{sum}");
+    let paths = sum["skipped_paths"].to_string();
+    assert!(
+        paths.contains(&format!("{DAY}/rollout-2026-12-03T20-01-09-{CHILD}.jsonl")),
+        "{paths}"
+    );
+}
+
+/// Claude Code's projects and Codex's sessions in one run: each session
+/// under its own harness.
+#[test]
+fn claude_and_codex_roots_ingest_together() {
+    let env = Env::new();
+    let claude = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude-2.1.332/projects");
+    let out = env.json(&[
+        "ingest",
+        "--root",
+        claude.to_str().unwrap(),
+        "--root",
+        fixture().to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out["skipped_paths"].as_array().map(Vec::len),
+        Some(0),
+        "{out}"
+    );
+    let harnesses = env.text(
+        "SELECT group_concat(harness || ':' || n, ',') FROM (SELECT harness, count(*) n FROM sessions GROUP BY harness ORDER BY harness) WHERE ?1 = ?1",
+        "",
+    );
+    assert!(harnesses.starts_with("claude-code:"), "{harnesses}");
+    assert!(harnesses.ends_with(",codex:1"), "{harnesses}");
+}
+
+/// With no `--root`, Codex's sessions are read from `$CODEX_HOME/sessions`,
+/// else `~/.codex/sessions`, beside Claude Code's projects.
+#[test]
+fn codex_sessions_are_a_default_root() {
+    let env = Env::new();
+    copy_tree(&fixture(), &env.path("home/.codex/sessions"));
+    let out = env.json(&["ingest"]);
+    assert_eq!(
+        (out["roots"].as_u64(), out["sessions_new"].as_u64()),
+        (Some(1), Some(1)),
+        "{out}"
+    );
+    let other = Env::new();
+    copy_tree(&fixture(), &other.path("cx/sessions"));
+    let out = other
+        .cmd()
+        .env("CODEX_HOME", other.path("cx"))
+        .args(["ingest", "--format", "json"])
+        .output()
+        .unwrap();
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (s["roots"].as_u64(), s["sessions_new"].as_u64()),
+        (Some(1), Some(1)),
+        "{s}"
+    );
+}
