@@ -39,33 +39,131 @@ struct MetaIds {
     session_id: Option<String>,
 }
 
+/// How much of a rollout is read first: Codex writes `session_meta`'s ids
+/// in its first few hundred bytes.
+const PREFIX: u64 = 4096;
+
 /// The thread a rollout holds and the session it belongs to: from its
 /// `session_meta`, else (a file still being written) the thread id its
-/// name ends with, as a session of its own.
+/// name ends with, as a session of its own. Only the first 4 KiB are read
+/// when they hold the ids (every walk reads each rollout's head; the
+/// line itself is about 22 KB), else the whole first line.
 pub fn thread_of(path: &std::path::Path, name: &str) -> Option<(String, String)> {
-    let head = super::read_head(path, META_LIMIT).ok()?;
-    let line = head.split(|&b| b == b'\n').next().unwrap_or(&head);
-    let line = line
+    let head = super::read_head(path, PREFIX).ok()?;
+    let head = head
         .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-        .unwrap_or(line);
-    if let Ok(First {
-        kind: Some(kind),
-        payload: Some(MetaIds {
-            id: Some(id),
-            session_id,
-        }),
-    }) = serde_json::from_slice::<First>(line)
-        && kind == "session_meta"
-        && !id.is_empty()
-    {
-        let session = session_id
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| id.clone());
+        .unwrap_or(&head);
+    let ids = match prefix_ids(head) {
+        Some(ids) => Some(ids),
+        None if head.len() as u64 >= PREFIX - 3 => {
+            let whole = super::read_head(path, META_LIMIT).ok()?;
+            let line = whole.split(|&b| b == b'\n').next().unwrap_or(&whole);
+            let line = line
+                .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+                .unwrap_or(line);
+            line_ids(line)
+        }
+        None => None,
+    };
+    if let Some((id, session)) = ids {
         return Some((id, session));
     }
     let stem = name.strip_suffix(".jsonl")?;
     let id = stem.get(stem.len().checked_sub(36)?..)?;
     super::discover::is_session_uuid(id).then(|| (id.to_string(), id.to_string()))
+}
+
+/// The ids of a whole `session_meta` line.
+fn line_ids(line: &[u8]) -> Option<(String, String)> {
+    let first: First = serde_json::from_slice(line).ok()?;
+    let meta = first.payload?;
+    let id = meta.id.filter(|i| !i.is_empty())?;
+    (first.kind.as_deref() == Some("session_meta")).then(|| {
+        let session = meta
+            .session_id
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| id.clone());
+        (id, session)
+    })
+}
+
+/// The ids of a `session_meta` line from its first bytes, which may end
+/// mid-line: the top-level `type` and the `payload` object's own `id` and
+/// `session_id` string members (nested objects' members do not count). A
+/// complete line is parsed whole instead. `None` when the bytes do not say.
+fn prefix_ids(head: &[u8]) -> Option<(String, String)> {
+    if let Some(end) = memchr::memchr(b'\n', head) {
+        return line_ids(&head[..end]);
+    }
+    let (mut depth, mut i) = (0usize, 0usize);
+    let mut key: Option<(usize, &[u8])> = None;
+    let mut payload: Option<usize> = None;
+    let mut kind: Option<&[u8]> = None;
+    let mut id: Option<&[u8]> = None;
+    let mut session: Option<&[u8]> = None;
+    while i < head.len() {
+        match head[i] {
+            b'{' | b'[' => {
+                depth += 1;
+                if head[i] == b'{' && key == Some((1, b"payload".as_slice())) {
+                    payload = Some(depth);
+                }
+                key = None;
+            }
+            b'}' | b']' => {
+                if payload == Some(depth) {
+                    break;
+                }
+                depth = depth.checked_sub(1)?;
+                key = None;
+            }
+            b',' => key = None,
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < head.len() && head[j] != b'"' {
+                    j += if head[j] == b'\\' { 2 } else { 1 };
+                }
+                if j >= head.len() {
+                    break;
+                }
+                let text = &head[start..j];
+                i = j + 1;
+                while i < head.len() && head[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                if head.get(i) == Some(&b':') {
+                    key = Some((depth, text));
+                } else {
+                    match key {
+                        Some((1, b"type")) => kind = Some(text),
+                        Some((d, b"id")) if Some(d) == payload => id = Some(text),
+                        Some((d, b"session_id")) if Some(d) == payload => session = Some(text),
+                        _ => {}
+                    }
+                    key = None;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+        if kind.is_some() && id.is_some() && session.is_some() {
+            break;
+        }
+    }
+    if kind? != b"session_meta" {
+        return None;
+    }
+    let id = std::str::from_utf8(id?)
+        .ok()
+        .filter(|s| !s.is_empty() && !s.contains('\\'))?;
+    // Both, or the whole line decides (a line that names no session is
+    // a root thread of its own; only its end can tell).
+    let session = std::str::from_utf8(session?)
+        .ok()
+        .filter(|s| !s.is_empty() && !s.contains('\\'))?;
+    Some((id.to_string(), session.to_string()))
 }
 
 /// One rollout found, before the session it belongs to is known.
@@ -234,5 +332,39 @@ fn skip(reason: SkipReason, path: String) -> Skip {
         root: 0,
         reason,
         path,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{line_ids, prefix_ids};
+
+    const LINE: &str = r#"{"timestamp":"2026-12-03T20:01:09.359Z","ordinal":0,"type":"session_meta","payload":{"account_scoped":true,"context":{"id":"nested"},"session_id":"root-1","id":"thread-2","parent_thread_id":"root-1","base_instructions":"long"}}"#;
+
+    /// The ids come from the payload's own members, from a prefix cut
+    /// anywhere after them, and agree with a parse of the whole line.
+    #[test]
+    fn ids_from_a_prefix_cut_anywhere() {
+        let want = Some(("thread-2".to_string(), "root-1".to_string()));
+        assert_eq!(line_ids(LINE.as_bytes()), want);
+        let after = LINE.find("\"parent_thread_id\"").unwrap();
+        for cut in after..LINE.len() {
+            assert_eq!(prefix_ids(&LINE.as_bytes()[..cut]), want, "cut at {cut}");
+        }
+        assert_eq!(prefix_ids(format!("{LINE}\n{{}}").as_bytes()), want);
+        // Cut before the ids: the prefix does not say.
+        let before = LINE.find("\"session_id\"").unwrap();
+        assert_eq!(prefix_ids(&LINE.as_bytes()[..before]), None);
+        // Not a session_meta line.
+        let other = LINE.replace("session_meta", "turn_context");
+        assert_eq!(prefix_ids(&other.as_bytes()[..other.len() - 10]), None);
+        assert_eq!(line_ids(other.as_bytes()), None);
+        // A root thread's line without session_id: only the whole line says.
+        let root = r#"{"type":"session_meta","payload":{"id":"root-9","cwd":"/w"}}"#;
+        assert_eq!(prefix_ids(&root.as_bytes()[..root.len() - 2]), None);
+        assert_eq!(
+            line_ids(root.as_bytes()),
+            Some(("root-9".into(), "root-9".into()))
+        );
     }
 }
