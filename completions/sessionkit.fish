@@ -40,7 +40,7 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -s q -l quiet -d 'Pr
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s V -l version -d 'Print version'
-complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "ingest" -d 'Read Claude Code transcripts and Codex rollouts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "ingest" -d 'Read Claude Code, Codex and Gemini CLI transcripts into the database (incremental)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sessions" -d 'List sessions with their token totals'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
@@ -73,7 +73,7 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "completions" 
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "man" -d 'Print the man page (or write every page into a directory)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "schema" -d 'Print the JSON Schema of a command\'s JSON output'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; and $CODEX_HOME/sessions, else ~/.codex/sessions]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -92,7 +92,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l json -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; and $CODEX_HOME/sessions, else ~/.codex/sessions]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -289,7 +289,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l json -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; and $CODEX_HOME/sessions, else ~/.codex/sessions]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l labels -d 'Compare stored parents with hand-written labels (`<session>.json` files in DIR)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l min-accuracy -d 'With --labels: exit 1 when the share of correct parents is below this' -r
@@ -1244,7 +1244,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l json -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "ingest" -d 'Read Claude Code transcripts and Codex rollouts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "ingest" -d 'Read Claude Code, Codex and Gemini CLI transcripts into the database (incremental)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sessions" -d 'List sessions with their token totals'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'

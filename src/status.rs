@@ -108,10 +108,13 @@ pub enum Cause {
     TaskNotification,
     /// A background agent's sidecar says `finished: true`.
     SidecarFinished,
+    /// A subagent's own transcript says its task is done (a Codex thread's
+    /// `task_complete`, a Gemini CLI subagent's `complete_task` call).
+    TaskComplete,
 }
 
 impl Cause {
-    const ALL: [Cause; 15] = [
+    const ALL: [Cause; 16] = [
         Cause::Transcript,
         Cause::ApiError,
         Cause::UserInterrupt,
@@ -127,6 +130,7 @@ impl Cause {
         Cause::Watchdog,
         Cause::TaskNotification,
         Cause::SidecarFinished,
+        Cause::TaskComplete,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -146,6 +150,7 @@ impl Cause {
             Cause::Watchdog => "watchdog",
             Cause::TaskNotification => "task_notification",
             Cause::SidecarFinished => "sidecar_finished",
+            Cause::TaskComplete => "task_complete",
         }
     }
 

@@ -406,14 +406,18 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     }
 }
 
-/// The end of a Claude Code or Codex conversation (SessionEnd) or of its
+/// The end of a Claude Code, Codex or Gemini CLI conversation (SessionEnd) or of its
 /// turn (Stop): its transcript is ingested by tail resume within the setting
 /// `budget`'s bytes, so the reports and the next briefing include it without
 /// a cron job. What SessionEnd cannot catch up is noted for `status`; a
-/// Stop over its (smaller) budget leaves it to the SessionEnd. (Gemini's
-/// chats have no reader yet.)
+/// Stop over its (smaller) budget leaves it to the SessionEnd. Gemini CLI's
+/// chats are caught up the same way; Cursor and Copilot CLI transcripts
+/// have no reader.
 fn catch_up(store: &mut Store, ev: &HookEvent, (budget, at_end): (&str, bool)) -> Result<()> {
-    if !matches!(ev.harness, Harness::ClaudeCode | Harness::Codex) {
+    if !matches!(
+        ev.harness,
+        Harness::ClaudeCode | Harness::Codex | Harness::Gemini
+    ) {
         return Ok(());
     }
     let Some(path) = ev.transcript_path.as_deref() else {

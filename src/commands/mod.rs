@@ -73,7 +73,7 @@ impl Ctx {
 /// Where transcripts are and how to read them (shared by ingest, replay, check).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CorpusArgs {
-    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; and $CODEX_HOME/sessions, else ~/.codex/sessions]
+    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
 
@@ -118,7 +118,7 @@ pub(crate) fn roots(
     };
     if given.is_empty() {
         ctx.out.note(
-            "no transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects, $CODEX_HOME/sessions, ~/.codex/sessions); pass --root DIR",
+            "no transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects, $CODEX_HOME/sessions, ~/.codex/sessions, ~/.gemini/tmp); pass --root DIR",
         );
         return Ok(None);
     }

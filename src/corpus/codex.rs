@@ -322,6 +322,7 @@ fn file_sessions(root_idx: usize, found: Vec<Found>, into: &mut Discovery) {
                 root: root_idx,
                 main: main.file,
                 agents: files,
+                cwd_hint: None,
             },
         );
     }

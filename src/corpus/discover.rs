@@ -40,6 +40,9 @@ pub struct SessionFiles {
     pub root: usize,
     pub main: PlannedFile,
     pub agents: Vec<PlannedFile>,
+    /// The working directory the layout itself names when the transcript
+    /// does not (a Gemini CLI project's `.project_root`).
+    pub cwd_hint: Option<String>,
 }
 
 /// A `<slug>/agent-<id>.jsonl` file: its owner is the session its records name,
@@ -214,7 +217,11 @@ pub fn discover_one(
         path,
         meta,
     };
-    walk_slug(root_idx, &entry, cap, Some(sid), into);
+    if super::gemini::is_project(&entry) {
+        super::gemini::walk_project(root_idx, &entry, Some(sid), into);
+    } else {
+        walk_slug(root_idx, &entry, cap, Some(sid), into);
+    }
     for s in &mut into.skips[first_skip..] {
         s.root = root_idx;
     }
@@ -228,6 +235,11 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
         if slug.meta.is_dir() && super::codex::is_date_dir(&slug.name, 4) {
             // Codex's `YYYY/MM/DD/rollout-*.jsonl` tree.
             years.push(slug);
+            continue;
+        }
+        if slug.meta.is_dir() && super::gemini::is_project(&slug) {
+            // A Gemini CLI project folder: `<project>/chats/`.
+            super::gemini::walk_project(root_idx, &slug, None, into);
             continue;
         }
         if !slug.meta.is_dir() {
@@ -303,6 +315,7 @@ fn walk_slug(root_idx: usize, slug: &Entry, cap: u64, only: Option<&str>, into: 
                         root: root_idx,
                         main,
                         agents,
+                        cwd_hint: None,
                     },
                 );
             } else if let Some(id) = agent_id_of(&e.name, ".jsonl") {

@@ -3,10 +3,12 @@
 
 mod codex;
 mod discover;
+mod gemini;
 mod read;
 
 pub use codex::thread_of;
 pub use discover::{Discovery, PlannedFile, SessionFiles, discover, discover_one, fingerprint};
+pub use gemini::session_of;
 pub use read::{
     Opened, ReadError, TAIL_CHECK, head_hash, open, read_head, read_into, read_more, tail_hash,
     unreadable,
@@ -75,7 +77,8 @@ pub struct Skip {
 /// The roots to read when the user gives none: `$CLAUDE_CONFIG_DIR/projects`
 /// for each comma-separated entry, else `~/.claude/projects` and
 /// `~/.config/claude/projects`; then Codex's `$CODEX_HOME/sessions`, else
-/// `~/.codex/sessions`; each only where it exists.
+/// `~/.codex/sessions`; then Gemini CLI's `$GEMINI_CLI_HOME/.gemini/tmp`,
+/// else `~/.gemini/tmp`; each only where it exists.
 pub fn default_roots() -> Vec<PathBuf> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let codex = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
@@ -98,6 +101,12 @@ pub fn default_roots() -> Vec<PathBuf> {
         },
     };
     candidates.extend(codex);
+    let gemini = std::env::var_os("GEMINI_CLI_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or(home)
+        .map(|h| h.join(".gemini/tmp"));
+    candidates.extend(gemini);
     candidates.into_iter().filter(|p| p.is_dir()).collect()
 }
 

@@ -575,7 +575,22 @@ pub fn catch_up(
     let Some(dir) = transcript.parent() else {
         return Ok(CatchUp::NotApplicable);
     };
-    let (root, slug, sid) = if sid.starts_with("rollout-") {
+    let gemini = dir.file_name().is_some_and(|d| d == "chats") && sid.starts_with("session-");
+    let (root, slug, sid) = if gemini {
+        // Gemini CLI: `<root>/<project>/chats/session-….jsonl`, the session
+        // named in its header.
+        let (Some(project), Some(session)) = (dir.parent(), crate::corpus::session_of(transcript))
+        else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        let (Some(root), Some(name)) = (
+            project.parent(),
+            project.file_name().and_then(|s| s.to_str()),
+        ) else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        (root, name.to_string(), session)
+    } else if sid.starts_with("rollout-") {
         // Codex: `<root>/YYYY/MM/DD/rollout-….jsonl`, the session named inside.
         let (Some(root), Some(day), Some((_, session))) = (
             dir.ancestors().nth(3),

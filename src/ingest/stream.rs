@@ -186,6 +186,7 @@ pub fn read_session(
         r.marks = state.marks;
     }
     r.parser.set_line_cap(opts.max_line_size);
+    r.parser.hint_cwd(files.cwd_hint.as_deref());
     r.bytes += checked;
     if let Err(f) = r.read_all(files, buf) {
         r.send(Err(f));

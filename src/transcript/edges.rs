@@ -116,6 +116,11 @@ pub fn resolve(p: &ParsedSession) -> Vec<Edge> {
             join_path,
             tool_use_id: tool_use_id.map(str::to_string),
         };
+        if a.layout == AgentLayout::Chat {
+            // Gemini files a subagent's chat in its session's folder.
+            edges.push(edge(main, JoinPath::Directory, None));
+            continue;
+        }
         if a.layout == AgentLayout::Workflow {
             let wf = a.workflow_id.as_deref().unwrap_or("");
             let key = format!("wf_{wf}");

@@ -29,10 +29,12 @@ pub use usage::{Billing, Buckets, UsageObservation};
 use crate::clock::Millis;
 
 /// The harness whose transcript a session's main file is: a Codex rollout
-/// (`rollout-*.jsonl`), else Claude Code.
+/// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), else Claude Code.
 pub fn harness_of(main_rel_path: &str) -> &'static str {
     if parse::is_rollout(main_rel_path) {
         "codex"
+    } else if parse::is_chat(main_rel_path) {
+        "gemini"
     } else {
         "claude-code"
     }
@@ -69,6 +71,8 @@ pub enum AgentLayout {
     /// A Codex subagent thread: its own rollout, naming the session's root
     /// thread in its `session_meta`.
     Thread,
+    /// A Gemini CLI subagent: `chats/<session>/<agent>.jsonl`.
+    Chat,
 }
 
 impl AgentLayout {
@@ -80,6 +84,7 @@ impl AgentLayout {
             AgentLayout::Nested => "nested",
             AgentLayout::Workflow => "workflow",
             AgentLayout::Thread => "thread",
+            AgentLayout::Chat => "chat",
         }
     }
 }

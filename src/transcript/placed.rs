@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::{Agent, BackgroundEnd, Edge, Ending, ParsedSession, QueueOp, Spawn, background_end};
+use super::{
+    Agent, AgentLayout, BackgroundEnd, Edge, Ending, ParsedSession, QueueOp, Spawn, background_end,
+};
 use crate::status::{Cause, Evidence, Status};
 
 /// One agent of a session, placed.
@@ -67,6 +69,9 @@ fn transcript_evidence(
     main: bool,
     queue_ops: &[QueueOp],
 ) -> Evidence {
+    if !main && a.finished && matches!(a.layout, AgentLayout::Thread | AgentLayout::Chat) {
+        return Evidence::new(Status::Completed, a.last_seen, Cause::TaskComplete);
+    }
     if let Some(c) = call.filter(|c| c.result.as_ref().is_some_and(|r| r.launched_only)) {
         match background_end(&a.agent_id, c, queue_ops, a.finished, a.last_seen) {
             Some(BackgroundEnd::Completed(at)) => {

@@ -9,6 +9,7 @@ mod common;
 mod corpora;
 mod cost;
 mod current;
+mod gemini;
 mod hooks;
 mod ingest;
 mod install;

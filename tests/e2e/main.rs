@@ -213,7 +213,7 @@ fn run(dir: &Path, prefix: &Path, work: &Path, client: &Client, scenario: &str) 
     Run { home, db }
 }
 
-/// Claude Code and Codex: the SessionEnd hook alone ingested the
+/// Every client: the SessionEnd hook alone ingested the
 /// conversation — no `ingest` ran — with the tokens the rig's checker reads
 /// from the files, and the subagent in the tree.
 fn assert_ingested_by_the_hook(dir: &Path, r: &Run, client: &Client, scenario: &str) {
@@ -274,6 +274,34 @@ fn assert_ingested_by_the_hook(dir: &Path, r: &Run, client: &Client, scenario: &
             "{} {scenario}",
             client.rig
         );
+    } else if client.harness == "gemini" {
+        // Gemini: 12,000 prompt tokens (3,000 cached), 6 output and 4
+        // thought tokens a response. The prompt count includes the cached
+        // part; thoughts are billed as output.
+        assert_eq!(
+            (
+                stated("input"),
+                stated("cached"),
+                stated("output"),
+                stated("thoughts"),
+                stated("tool")
+            ),
+            (12_000 * n, 3_000 * n, 6 * n, 4 * n, 0),
+            "{report}"
+        );
+        assert_eq!(
+            stored,
+            (
+                stated("input") - stated("cached"),
+                stated("output") + stated("thoughts"),
+                0,
+                stated("cached")
+            ),
+            "{} {scenario}",
+            client.rig
+        );
+        assert_eq!(s["harness"], "gemini");
+        assert_eq!(s["messages"].as_u64(), Some(n));
     } else {
         // Codex: 100 input (20 of them cached) and 5 output a response.
         // OpenAI's input count includes the cached input; sessionkit
@@ -317,6 +345,12 @@ fn assert_ingested_by_the_hook(dir: &Path, r: &Run, client: &Client, scenario: &
                 "{} {scenario}: {tree}",
                 client.rig
             );
+        } else if client.harness == "gemini" {
+            // The subagent's chat sits in its session's folder.
+            assert_eq!(child["join_path"], "directory", "{tree}");
+            assert_eq!(child["layout"], "chat", "{tree}");
+            assert_eq!(child["status"], "completed", "{tree}");
+            assert_eq!(child["messages"], 1, "{tree}");
         } else {
             // The spawn_agent call's output names the child thread.
             assert_eq!(child["join_path"], "tool_use", "{tree}");
@@ -343,14 +377,7 @@ fn each_client(scenario: &str) {
             continue;
         }
         let r = run(&dir, &prefix, work.path(), client, scenario);
-        if client.harness != "gemini" {
-            assert_ingested_by_the_hook(&dir, &r, client, scenario);
-        } else {
-            skip(&format!(
-                "{} {scenario}: transcript ingest covers Claude Code and Codex (no {} transcript reader yet); hooks and briefing checked",
-                client.rig, client.harness
-            ));
-        }
+        assert_ingested_by_the_hook(&dir, &r, client, scenario);
     }
 }
 

@@ -4,7 +4,9 @@
 
 mod block;
 mod codex;
+mod gemini;
 pub use codex::is_rollout;
+pub use gemini::is_chat;
 mod lines;
 
 use block::{observation, parse_block, usage_parts};
@@ -205,6 +207,12 @@ impl SessionParser {
         self.line_cap = cap;
     }
 
+    /// The session's working directory as its layout names it (Gemini
+    /// CLI's `.project_root`; its chats name none). Set before any block.
+    pub fn hint_cwd(&mut self, cwd: Option<&str>) {
+        block::set_first(&mut self.out.cwd, cwd);
+    }
+
     /// A parser that goes on from a state an earlier part left (its files'
     /// cursors say where). Its parts add to what is stored. A state with
     /// inline sidechains cannot be resumed (their chains are only known
@@ -331,8 +339,11 @@ impl SessionParser {
     /// file's cursor. Returns how many bytes were read (through the last
     /// newline); the rest is an unfinished line to give again, longer.
     pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
-        if codex::is_rollout(&self.out.files[file].rel_path) {
+        let rel = &self.out.files[file].rel_path;
+        if codex::is_rollout(rel) {
             codex::parse_block(self, file, bytes)
+        } else if gemini::is_chat(rel) {
+            gemini::parse_block(self, file, bytes)
         } else {
             parse_block(self, file, bytes)
         }

@@ -1,0 +1,155 @@
+//! Gemini CLI's chats (reference/harness-observed.md §3.3):
+//!
+//! ```text
+//! <root>/<project>/chats/session-<time>-<id8>.jsonl     a session (its id in its header)
+//! <root>/<project>/chats/<session>/<agent>.jsonl        a subagent of <session>
+//! ```
+//! `<root>` is `~/.gemini/tmp`. Whole-file `.json` sessions (older
+//! versions; Gemini converts them on resume) are not read.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::discover::{Entry, admit, is_session_uuid, list};
+use super::{Skip, SkipReason};
+use crate::corpus::discover::{Discovery, PlannedFile, SessionFiles};
+use crate::transcript::{AgentLayout, FileRole};
+
+/// Whether a project folder holds Gemini chats.
+pub(super) fn is_project(dir: &Entry) -> bool {
+    std::fs::symlink_metadata(dir.path.join("chats")).is_ok_and(|m| m.is_dir())
+}
+
+#[derive(Deserialize)]
+struct Header {
+    #[serde(rename = "sessionId")]
+    session_id: Option<String>,
+}
+
+/// The session id a chat's header line names.
+pub fn session_of(path: &std::path::Path) -> Option<String> {
+    let head = super::read_head(path, 64 * 1024).ok()?;
+    let head = head
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(&head);
+    let line = head.split(|&b| b == b'\n').next()?;
+    let h: Header = serde_json::from_slice(line).ok()?;
+    h.session_id.filter(|s| is_session_uuid(s))
+}
+
+/// One project folder; with `only`, just that session.
+pub(super) fn walk_project(
+    root_idx: usize,
+    project: &Entry,
+    only: Option<&str>,
+    into: &mut Discovery,
+) {
+    let mut mains: BTreeMap<String, PlannedFile> = BTreeMap::new();
+    let mut cwd = None;
+    let mut agents: BTreeMap<String, Vec<PlannedFile>> = BTreeMap::new();
+    for e in list(&project.path, &project.name, &mut into.skips) {
+        let rel = format!("{}/{}", project.name, e.name);
+        if e.name == ".project_root" && e.meta.is_file() && e.meta.len() <= 4096 {
+            // The project's directory: the sessions' working directory.
+            cwd = super::read_head(&e.path, 4096)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .map(|s| s.trim().to_string())
+                .filter(|s| s.starts_with('/'));
+            if cwd.is_some() {
+                continue;
+            }
+        }
+        if e.name != "chats" || !e.meta.is_dir() {
+            if only.is_none() {
+                into.skips.push(skip(SkipReason::NonArtifact, rel));
+            }
+            continue;
+        }
+        for c in list(&e.path, &rel, &mut into.skips) {
+            let crel = format!("{rel}/{}", c.name);
+            if c.meta.is_dir() && is_session_uuid(&c.name) {
+                if only.is_some_and(|o| o != c.name) {
+                    continue;
+                }
+                for a in list(&c.path, &crel, &mut into.skips) {
+                    let arel = format!("{crel}/{}", a.name);
+                    let id = a
+                        .name
+                        .strip_suffix(".jsonl")
+                        .filter(|id| is_session_uuid(id));
+                    let (Some(id), true) = (id, a.meta.is_file()) else {
+                        into.skips.push(skip(SkipReason::NonArtifact, arel));
+                        continue;
+                    };
+                    let role = FileRole::Agent {
+                        agent_id: id.to_string(),
+                        layout: AgentLayout::Chat,
+                        workflow_id: None,
+                    };
+                    if let Some(f) = admit(&a, arel, role, &mut into.skips) {
+                        agents.entry(c.name.clone()).or_default().push(f);
+                    }
+                }
+                continue;
+            }
+            let chat =
+                c.meta.is_file() && c.name.starts_with("session-") && c.name.ends_with(".jsonl");
+            let sid = if chat { session_of(&c.path) } else { None };
+            let Some(sid) = sid else {
+                if only.is_none() {
+                    into.skips.push(skip(SkipReason::NonArtifact, crel));
+                }
+                continue;
+            };
+            if only.is_some_and(|o| o != sid) {
+                continue;
+            }
+            if mains.contains_key(&sid) {
+                into.skips.push(skip(SkipReason::DuplicateSession, crel));
+                continue;
+            }
+            if let Some(f) = admit(&c, crel, FileRole::Main, &mut into.skips) {
+                mains.insert(sid, f);
+            }
+        }
+    }
+    for (sid, files) in &mut agents {
+        if !mains.contains_key(sid) {
+            for f in files.drain(..) {
+                into.skips.push(skip(SkipReason::OrphanAgent, f.rel));
+            }
+        }
+    }
+    for (sid, main) in mains {
+        if into.sessions.contains_key(&sid) {
+            into.skips
+                .push(skip(SkipReason::DuplicateSession, main.rel));
+            for f in agents.remove(&sid).unwrap_or_default() {
+                into.skips.push(skip(SkipReason::DuplicateSession, f.rel));
+            }
+            continue;
+        }
+        let files = agents.remove(&sid).unwrap_or_default();
+        into.sessions.insert(
+            sid.clone(),
+            SessionFiles {
+                session_id: sid,
+                slug: project.name.clone(),
+                root: root_idx,
+                main,
+                agents: files,
+                cwd_hint: cwd.clone(),
+            },
+        );
+    }
+}
+
+fn skip(reason: SkipReason, path: String) -> Skip {
+    Skip {
+        root: 0,
+        reason,
+        path,
+    }
+}

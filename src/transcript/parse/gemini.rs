@@ -1,0 +1,248 @@
+//! Gemini CLI chats, one block at a time (reference/harness-observed.md
+//! §3.3): `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`, a
+//! subagent's in `chats/<session>/<agent>.jsonl`. The first line is a
+//! header (`sessionId`, `startTime`, `kind`); `{"$set": {…}}` lines update
+//! metadata, sometimes the whole `messages` list; every other line is a
+//! message (`id`, `timestamp`, `type`, `tokens`, `model`, `toolCalls`), and
+//! a message appended again with the same `id` replaces the earlier one.
+//!
+//! What is read:
+//! - a message's `tokens` (`input`, `output`, `cached`, `thoughts`,
+//!   `tool`): one usage observation per message id, repeated copies (and
+//!   copies inside a `$set` list) combined by the counting rule, which keeps
+//!   the largest count. Gemini's `input` (`promptTokenCount`) includes the
+//!   cached part: input is the rest plus the tool-use prompt tokens, cache
+//!   reads the cached, output the candidates plus the thoughts (billed as
+//!   output), so the buckets add up to the message's `total`.
+//! - the header's `startTime`; a subagent's `complete_task` call: its end.
+
+use serde::Deserialize;
+
+use super::lines::{BOM, classify_error};
+use super::{SessionParser, Span};
+use crate::clock::{Millis, parse_instant};
+use crate::transcript::BadLine;
+use crate::transcript::usage::{Billing, Buckets, UsageObservation};
+
+/// Whether a transcript path is a Gemini CLI chat (`…/chats/….jsonl`).
+pub fn is_chat(rel_path: &str) -> bool {
+    rel_path.ends_with(".jsonl") && (rel_path.starts_with("chats/") || rel_path.contains("/chats/"))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Line {
+    id: Option<String>,
+    timestamp: Option<String>,
+    model: Option<String>,
+    tokens: Option<Tokens>,
+    #[serde(rename = "toolCalls")]
+    tool_calls: Option<Vec<ToolCall>>,
+    #[serde(rename = "sessionId")]
+    session_id: Option<String>,
+    #[serde(rename = "startTime")]
+    start_time: Option<String>,
+    #[serde(rename = "$set")]
+    set: Option<Set>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Set {
+    messages: Option<Vec<Line>>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(default)]
+struct Tokens {
+    input: u64,
+    output: u64,
+    cached: u64,
+    thoughts: u64,
+    tool: u64,
+}
+
+impl Tokens {
+    fn buckets(self) -> Buckets {
+        Buckets {
+            input: self
+                .input
+                .saturating_sub(self.cached)
+                .saturating_add(self.tool),
+            output: self.output.saturating_add(self.thoughts),
+            cache_write_5m: 0,
+            cache_write_1h: 0,
+            cache_read: self.cached,
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolCall {
+    name: Option<String>,
+}
+
+/// Reads a block's complete lines of a chat into the parser; returns the
+/// bytes read (through the last newline).
+pub(super) fn parse_block(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+) -> Result<u64, BadLine> {
+    let cursor = b.out.files[file].clone();
+    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    let skip = if cursor.offset == 0 && bytes[..end].starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    let agent = cursor.agent_id.clone();
+    let mut span = Span::new();
+    let mut line_no = cursor.line;
+    let mut at_byte = skip;
+    let result = (|| -> Result<(), BadLine> {
+        while at_byte < end {
+            let rest = &bytes[at_byte..end];
+            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+            at_byte += len;
+            line_no += 1;
+            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if len as u64 > b.line_cap {
+                b.bad(
+                    &cursor.rel_path,
+                    line_no,
+                    super::long_line_reason(len as u64, b.line_cap),
+                )?;
+                continue;
+            }
+            let rec: Line = match serde_json::from_slice(line) {
+                Ok(r) => r,
+                Err(e) => {
+                    match classify_error(line, &e) {
+                        Some(reason) => b.bad(&cursor.rel_path, line_no, reason)?,
+                        None => b.out.unknown_records += 1,
+                    }
+                    continue;
+                }
+            };
+            b.out.records += 1;
+            read_line(b, &agent, rec, cursor.main, &mut span);
+        }
+        Ok(())
+    })();
+    b.span(&agent).merge(&span);
+    let read = at_byte.min(end) as u64;
+    let f = &mut b.out.files[file];
+    f.offset += read;
+    f.line = line_no;
+    b.out.bytes += read;
+    result.map(|()| read)
+}
+
+fn read_line(b: &mut SessionParser, agent: &str, rec: Line, main: bool, span: &mut Span) {
+    if let Some(set) = rec.set {
+        // A `$set` of the messages lists copies: their tokens (if any)
+        // combine with the lines' by the counting rule.
+        for m in set.messages.unwrap_or_default() {
+            let at = m.timestamp.as_deref().and_then(parse_instant);
+            message(b, agent, m, at);
+        }
+        return;
+    }
+    if rec.session_id.is_some() && rec.id.is_none() {
+        // A header (written again on resume).
+        let at = rec.start_time.as_deref().and_then(parse_instant);
+        span.see(at);
+        if main && b.out.started_at.is_none() {
+            b.out.started_at = at;
+        }
+        return;
+    }
+    let at = rec.timestamp.as_deref().and_then(parse_instant);
+    span.see(at);
+    if let Some(at) = at {
+        b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
+    }
+    let done = rec
+        .tool_calls
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .any(|c| c.name.as_deref() == Some("complete_task"));
+    if done
+        && !main
+        && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
+    {
+        a.finished = true;
+    }
+    message(b, agent, rec, at);
+}
+
+fn message(b: &mut SessionParser, agent: &str, m: Line, at: Option<Millis>) {
+    let (Some(id), Some(tokens)) = (m.id.filter(|i| !i.is_empty()), m.tokens) else {
+        return;
+    };
+    let sid = b.out.session_id.clone();
+    b.add_usage(UsageObservation {
+        message_id: id,
+        agent_id: agent.to_string(),
+        record_session_id: sid,
+        model: m.model.unwrap_or_default(),
+        at,
+        buckets: tokens.buckets(),
+        billing: Billing::default(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SessionParser;
+
+    const S: &str = "53bd2587-d6e8-4f3a-908a-59c20606aa28";
+
+    /// Tokens map so the buckets add up to `total`; a message appended
+    /// again and a `$set` copy count once; a header written again on resume
+    /// is not a message; a broken line is a degraded line.
+    #[test]
+    fn messages_count_once_with_their_tokens() {
+        let tokens =
+            r#"{"input":12000,"output":6,"cached":3000,"thoughts":4,"tool":7,"total":12017}"#;
+        let text = [
+            format!(r#"{{"sessionId":"{S}","startTime":"2026-12-03T20:01:17.036Z","kind":"main"}}"#),
+            format!(r#"{{"id":"m1","timestamp":"2026-12-03T20:01:17.199Z","type":"gemini","tokens":{tokens},"model":"gemini-2.5-flash"}}"#),
+            format!(r#"{{"id":"m1","timestamp":"2026-12-03T20:01:17.199Z","type":"gemini","tokens":{tokens},"model":"gemini-2.5-flash","toolCalls":[{{"name":"invoke_agent"}}]}}"#),
+            format!(r#"{{"$set":{{"messages":[{{"id":"u1","type":"user"}},{{"id":"m1","type":"gemini","tokens":{tokens},"model":"gemini-2.5-flash"}}]}}}}"#),
+            format!(r#"{{"sessionId":"{S}","startTime":"2026-12-03T21:00:00.000Z","kind":"main"}}"#),
+            "{broken".to_string(),
+        ]
+        .join("\n")
+            + "\n";
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!(
+            "gmproj/chats/session-2026-12-03T20-01-{}.jsonl",
+            &S[..8]
+        ));
+        assert_eq!(p.block(f, text.as_bytes()).unwrap(), text.len() as u64);
+        let out = p.finish();
+        assert_eq!(out.usage.len(), 1);
+        let u = &out.usage[0];
+        assert_eq!(
+            (u.message_id.as_str(), u.model.as_str()),
+            ("m1", "gemini-2.5-flash")
+        );
+        let b = u.buckets;
+        assert_eq!((b.input, b.cache_read, b.output), (9_007, 3_000, 10));
+        assert_eq!(b.input + b.cache_read + b.output, 12_017);
+        assert_eq!(out.bad_lines.len(), 1);
+        assert_eq!(out.bad_lines[0].line, 6);
+        assert_eq!(
+            out.started_at,
+            crate::clock::parse_instant("2026-12-03T20:01:17.036Z")
+        );
+    }
+}

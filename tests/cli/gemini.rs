@@ -1,0 +1,154 @@
+//! Gemini CLI chats (reference/harness-observed.md §3.3), from a fixture cut
+//! from a real Gemini CLI 0.61 run through ../shared/harness-rig (`spawn`:
+//! `invoke_agent` starts a subagent that calls `complete_task`; see
+//! fixtures/README.md): the project folder, the session from its header,
+//! exact tokens, the subagent by its folder, the working directory from
+//! `.project_root`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::*;
+
+const MAIN: &str = "53bd2587-d6e8-4f3a-908a-59c20606aa28";
+const CHILD: &str = "18234f79-5a62-4f03-9090-97dcd1742485";
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gemini-0.61/tmp")
+}
+
+/// Three responses of 12,000 prompt tokens (3,000 cached), 6 output and 4
+/// thought tokens: two of the session, one of the subagent. Gemini's prompt
+/// count includes the cached part: the rest is input; thoughts are billed
+/// as output; the buckets add up to the stated total, 12,010 a response.
+/// The message the CLI appended twice (before and after its tool call)
+/// counts once.
+#[test]
+fn a_gemini_session_ingests_with_its_subagent_and_exact_tokens() {
+    let env = Env::new();
+    let sum = env.ingest(&fixture());
+    assert_eq!(sum["sessions_new"], 1, "{sum}");
+    assert_eq!(sum["token_rows"], 3, "{sum}");
+    assert_eq!(sum["skipped_paths"], Value::Array(vec![]), "{sum}");
+    let all = env.json(&["sessions"]);
+    let s = &all[0];
+    assert_eq!(all.as_array().unwrap().len(), 1);
+    assert_eq!(s["session_id"], MAIN);
+    assert_eq!(s["harness"], "gemini");
+    assert_eq!(s["cwd"], "/home/dev/work/gmproj");
+    assert_eq!(s["project"], "gmproj");
+    assert_eq!(s["models"], serde_json::json!(["gemini-2.5-flash"]));
+    assert_eq!(
+        (
+            s["messages"].as_u64(),
+            s["input_tokens"].as_u64(),
+            s["cache_read_tokens"].as_u64(),
+            s["output_tokens"].as_u64(),
+            s["total_tokens"].as_u64(),
+        ),
+        (Some(3), Some(27_000), Some(9_000), Some(30), Some(36_030))
+    );
+    let tree = env.json(&["tree", MAIN]);
+    let root = &tree["roots"][0];
+    assert_eq!(root["messages"], 2);
+    let child = &root["children"][0];
+    assert_eq!(child["agent_id"], CHILD);
+    assert_eq!(child["layout"], "chat");
+    assert_eq!(child["join_path"], "directory");
+    assert_eq!(child["status"], "completed");
+    assert_eq!(child["messages"], 1);
+    assert_eq!(root["subtree"]["messages"], 3);
+}
+
+/// A subagent's folder without its session's chat is an orphan, named; a
+/// whole-file `.json` chat (older versions) is named as not read.
+#[test]
+fn a_subagent_without_its_session_and_a_legacy_chat_are_named() {
+    let env = Env::new();
+    let root = env.path("tmp");
+    copy_tree(&fixture(), &root);
+    let chats = root.join("gmproj/chats");
+    std::fs::remove_file(chats.join("session-2026-12-03T20-01-53bd2587.jsonl")).unwrap();
+    std::fs::write(chats.join("session-2026-01-01T00-00-aaaaaaaa.json"), "{}").unwrap();
+    let sum = env.ingest(&root);
+    assert_eq!(sum["sessions_new"], 0, "{sum}");
+    assert_eq!(sum["skipped"]["orphan-agent"], 1, "{sum}");
+    assert_eq!(sum["skipped"]["non-artifact"], 1, "{sum}");
+    let paths = sum["skipped_paths"].to_string();
+    assert!(
+        paths.contains(&format!("gmproj/chats/{MAIN}/{CHILD}.jsonl")),
+        "{paths}"
+    );
+    assert!(
+        paths.contains("gmproj/chats/session-2026-01-01T00-00-aaaaaaaa.json"),
+        "{paths}"
+    );
+}
+
+/// A chat that grew is read from where the last run stopped, and equals a
+/// cold ingest.
+#[test]
+fn a_grown_chat_is_read_from_where_the_last_run_stopped() {
+    let env = Env::new();
+    let root = env.path("tmp");
+    copy_tree(&fixture(), &root);
+    let main = root.join("gmproj/chats/session-2026-12-03T20-01-53bd2587.jsonl");
+    let whole = std::fs::read_to_string(&main).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    let head = lines[..5].join("\n") + "\n";
+    std::fs::write(&main, &head).unwrap();
+    env.ingest(&root);
+    std::fs::write(&main, &whole).unwrap();
+    let two = env.ingest(&root);
+    assert_eq!(two["sessions_updated"], 1, "{two}");
+    // The appended bytes, plus the checks of a file under 4 KiB: its bytes
+    // hashed twice before reading on, and twice after (the new mark).
+    let (appended, before, after) = (whole.len() - head.len(), head.len(), whole.len());
+    assert!(after < 4096);
+    assert_eq!(
+        two["bytes_read"].as_u64(),
+        Some((appended + 2 * before + 2 * after) as u64),
+        "{two}"
+    );
+    let cold = Env::new();
+    cold.ingest(&root);
+    let (a, b) = (env.json(&["sessions"]), cold.json(&["sessions"]));
+    for k in [
+        "messages",
+        "input_tokens",
+        "cache_read_tokens",
+        "output_tokens",
+        "agents",
+    ] {
+        assert_eq!(a[0][k], b[0][k], "{k}");
+    }
+    assert_eq!(a[0]["messages"], 3);
+}
+
+/// With no `--root`, `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`.
+#[test]
+fn gemini_chats_are_a_default_root() {
+    let env = Env::new();
+    copy_tree(&fixture(), &env.path("home/.gemini/tmp"));
+    let out = env.json(&["ingest"]);
+    assert_eq!(
+        (out["roots"].as_u64(), out["sessions_new"].as_u64()),
+        (Some(1), Some(1)),
+        "{out}"
+    );
+    let other = Env::new();
+    copy_tree(&fixture(), &other.path("gh/.gemini/tmp"));
+    let out = other
+        .cmd()
+        .env("GEMINI_CLI_HOME", other.path("gh"))
+        .args(["ingest", "--format", "json"])
+        .output()
+        .unwrap();
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (s["roots"].as_u64(), s["sessions_new"].as_u64()),
+        (Some(1), Some(1)),
+        "{s}"
+    );
+}
