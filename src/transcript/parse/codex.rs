@@ -26,7 +26,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::lines::{BOM, classify_error};
+use super::lines::json_records;
 use super::{SessionParser, Span};
 use crate::clock::parse_instant;
 use crate::transcript::ending::Ending;
@@ -134,71 +134,30 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    let cursor = b.out.files[file].clone();
-    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-    let skip = if cursor.offset == 0 && bytes[..end].starts_with(BOM) {
-        BOM.len()
-    } else {
-        0
+    let (agent, main) = {
+        let c = &b.out.files[file];
+        (c.agent_id.clone(), c.main)
     };
-    let agent = cursor.agent_id.clone();
     let mut span = Span::new();
-    let mut line_no = cursor.line;
-    let mut at_byte = skip;
-    let result = (|| -> Result<(), BadLine> {
-        while at_byte < end {
-            let rest = &bytes[at_byte..end];
-            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
-            at_byte += len;
-            line_no += 1;
-            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if len as u64 > b.line_cap {
-                b.bad(
-                    &cursor.rel_path,
-                    line_no,
-                    super::long_line_reason(len as u64, b.line_cap),
-                )?;
-                continue;
-            }
-            let rec: Line<'_> = match serde_json::from_slice(line) {
-                Ok(r) => r,
-                Err(e) => {
-                    match classify_error(line, &e) {
-                        Some(reason) => b.bad(&cursor.rel_path, line_no, reason)?,
-                        None => b.out.unknown_records += 1,
-                    }
-                    continue;
-                }
-            };
-            b.out.records += 1;
-            let at = rec.timestamp.and_then(parse_instant);
-            span.see(at);
-            if let Some(at) = at {
-                b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
-            }
-            let payload = rec.payload.map_or("null", RawValue::get);
-            let place = Place {
-                file,
-                line: line_no,
-                at,
-                main: cursor.main,
-            };
-            read_record(b, &agent, rec.kind.unwrap_or(""), payload, &place);
+    let read = json_records(b, file, bytes, |b, line, n| {
+        let rec: Line<'_> = serde_json::from_slice(line)?;
+        let at = rec.timestamp.and_then(parse_instant);
+        span.see(at);
+        if let Some(at) = at {
+            b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
         }
+        let payload = rec.payload.map_or("null", RawValue::get);
+        let place = Place {
+            file,
+            line: n,
+            at,
+            main,
+        };
+        read_record(b, &agent, rec.kind.unwrap_or(""), payload, &place);
         Ok(())
-    })();
+    });
     b.span(&agent).merge(&span);
-    // The lines read so far stand, even when a strict run stops here.
-    let read = (at_byte.min(end)) as u64;
-    let f = &mut b.out.files[file];
-    f.offset += read;
-    f.line = line_no;
-    b.out.bytes += read;
-    result.map(|()| read)
+    read
 }
 
 /// Where a record is: its file (handle), line, time, and whether the file is

@@ -18,7 +18,7 @@
 
 use serde::Deserialize;
 
-use super::lines::{BOM, classify_error};
+use super::lines::json_records;
 use super::{SessionParser, Span};
 use crate::clock::{Millis, parse_instant};
 use crate::transcript::BadLine;
@@ -90,58 +90,18 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    let cursor = b.out.files[file].clone();
-    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-    let skip = if cursor.offset == 0 && bytes[..end].starts_with(BOM) {
-        BOM.len()
-    } else {
-        0
+    let (agent, main) = {
+        let c = &b.out.files[file];
+        (c.agent_id.clone(), c.main)
     };
-    let agent = cursor.agent_id.clone();
     let mut span = Span::new();
-    let mut line_no = cursor.line;
-    let mut at_byte = skip;
-    let result = (|| -> Result<(), BadLine> {
-        while at_byte < end {
-            let rest = &bytes[at_byte..end];
-            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
-            at_byte += len;
-            line_no += 1;
-            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if len as u64 > b.line_cap {
-                b.bad(
-                    &cursor.rel_path,
-                    line_no,
-                    super::long_line_reason(len as u64, b.line_cap),
-                )?;
-                continue;
-            }
-            let rec: Line = match serde_json::from_slice(line) {
-                Ok(r) => r,
-                Err(e) => {
-                    match classify_error(line, &e) {
-                        Some(reason) => b.bad(&cursor.rel_path, line_no, reason)?,
-                        None => b.out.unknown_records += 1,
-                    }
-                    continue;
-                }
-            };
-            b.out.records += 1;
-            read_line(b, &agent, rec, cursor.main, &mut span);
-        }
+    let read = json_records(b, file, bytes, |b, line, _| {
+        let rec: Line = serde_json::from_slice(line)?;
+        read_line(b, &agent, rec, main, &mut span);
         Ok(())
-    })();
+    });
     b.span(&agent).merge(&span);
-    let read = at_byte.min(end) as u64;
-    let f = &mut b.out.files[file];
-    f.offset += read;
-    f.line = line_no;
-    b.out.bytes += read;
-    result.map(|()| read)
+    read
 }
 
 fn read_line(b: &mut SessionParser, agent: &str, rec: Line, main: bool, span: &mut Span) {

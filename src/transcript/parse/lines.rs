@@ -1,6 +1,8 @@
 //! Lines of a block: complete lines only, a byte-order mark and carriage
 //! returns dropped, and why a line that is not JSON is damage.
 
+use super::{SessionParser, long_line_reason};
+use crate::transcript::BadLine;
 use crate::transcript::scan;
 use crate::transcript::wire::Record;
 
@@ -73,4 +75,59 @@ pub(super) fn classify_error(line: &[u8], err: &serde_json::Error) -> Option<Str
     } else {
         None
     }
+}
+
+/// Reads a block of a transcript whose lines are plain JSON records (Codex
+/// rollouts, Gemini CLI chats) one line at a time: complete lines only, a
+/// byte-order mark at the file's start dropped, blank lines counted and
+/// passed over, a line over the line cap degraded. `each` reads one line
+/// (with its 1-based number); a line it cannot read as its record type is
+/// degraded when it is not JSON, counted unknown when it is. The file's
+/// cursor and the bytes read advance by the lines read, even when a strict
+/// run stops at a bad one. Returns the bytes read (through the last newline).
+pub(super) fn json_records(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+    mut each: impl FnMut(&mut SessionParser, &[u8], u64) -> Result<(), serde_json::Error>,
+) -> Result<u64, BadLine> {
+    let (rel, first_line, file_start) = {
+        let c = &b.out.files[file];
+        (c.rel_path.clone(), c.line, c.offset == 0)
+    };
+    let (body, read) = complete_body(bytes, file_start);
+    let skip = read as usize - body.len();
+    let mut n = first_line;
+    let mut at = 0;
+    let result = (|| -> Result<(), BadLine> {
+        while at < body.len() {
+            let rest = &body[at..];
+            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+            at += len;
+            n += 1;
+            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if len as u64 > b.line_cap {
+                b.bad(&rel, n, long_line_reason(len as u64, b.line_cap))?;
+                continue;
+            }
+            match each(b, line, n) {
+                Ok(()) => b.out.records += 1,
+                Err(e) => match classify_error(line, &e) {
+                    Some(reason) => b.bad(&rel, n, reason)?,
+                    None => b.out.unknown_records += 1,
+                },
+            }
+        }
+        Ok(())
+    })();
+    let done = (skip + at) as u64;
+    let f = &mut b.out.files[file];
+    f.offset += done;
+    f.line = n;
+    b.out.bytes += done;
+    result.map(|()| done)
 }
