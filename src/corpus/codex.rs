@@ -209,17 +209,8 @@ pub fn walk_one_day(
     sid: &str,
     into: &mut Discovery,
 ) {
-    let path = root.join(day);
-    let Ok(meta) = std::fs::symlink_metadata(&path) else {
+    let Some(entry) = Entry::dir_at(root, day) else {
         return;
-    };
-    if !meta.is_dir() {
-        return;
-    }
-    let entry = Entry {
-        name: day.to_string(),
-        path,
-        meta,
     };
     let mut found = Vec::new();
     walk_day(&entry, day, Some(sid), &mut found, into);

@@ -90,6 +90,21 @@ pub(super) struct Entry {
     pub(super) meta: Metadata,
 }
 
+impl Entry {
+    /// The directory `root/rel` (not a link), named `rel`, if it is one.
+    pub(super) fn dir_at(root: &Path, rel: &str) -> Option<Entry> {
+        let path = root.join(rel);
+        let meta = std::fs::symlink_metadata(&path)
+            .ok()
+            .filter(Metadata::is_dir)?;
+        Some(Entry {
+            name: rel.to_string(),
+            path,
+            meta,
+        })
+    }
+}
+
 /// Lists a directory sorted by name; bad names, symlinks and entries that
 /// vanish are handled here so callers see only real files and directories.
 pub(super) fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
@@ -205,17 +220,8 @@ pub fn discover_one(
         }
         return;
     }
-    let path = root.join(slug);
-    let Ok(meta) = std::fs::symlink_metadata(&path) else {
+    let Some(entry) = Entry::dir_at(root, slug) else {
         return;
-    };
-    if !meta.is_dir() {
-        return;
-    }
-    let entry = Entry {
-        name: slug.to_string(),
-        path,
-        meta,
     };
     if super::gemini::is_project(&entry) {
         super::gemini::walk_project(root_idx, &entry, Some(sid), into);

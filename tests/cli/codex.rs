@@ -204,7 +204,7 @@ fn claude_and_codex_roots_ingest_together() {
 fn codex_sessions_are_a_default_root() {
     let env = Env::new();
     copy_tree(&fixture(), &env.path("home/.codex/sessions"));
-    let out = env.json(&["ingest"]);
+    let out = env.ingest_defaults(&[]);
     assert_eq!(
         (out["roots"].as_u64(), out["sessions_new"].as_u64()),
         (Some(1), Some(1)),
@@ -212,13 +212,7 @@ fn codex_sessions_are_a_default_root() {
     );
     let other = Env::new();
     copy_tree(&fixture(), &other.path("cx/sessions"));
-    let out = other
-        .cmd()
-        .env("CODEX_HOME", other.path("cx"))
-        .args(["ingest", "--format", "json"])
-        .output()
-        .unwrap();
-    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = other.ingest_defaults(&[("CODEX_HOME", other.path("cx"))]);
     assert_eq!(
         (s["roots"].as_u64(), s["sessions_new"].as_u64()),
         (Some(1), Some(1)),

@@ -76,6 +76,23 @@ impl Env {
         self.json(&["ingest", "--root", root.to_str().unwrap()])
     }
 
+    /// `ingest` with no `--root` (the default roots), with `vars` set:
+    /// its summary.
+    pub fn ingest_defaults(&self, vars: &[(&str, PathBuf)]) -> Value {
+        let out = self
+            .cmd()
+            .envs(vars.iter().map(|(k, v)| (k, v)))
+            .args(["ingest", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
     /// The one integer `sql` selects from the database.
     pub fn scalar(&self, sql: &str) -> i64 {
         rusqlite::Connection::open(self.db())

@@ -131,7 +131,7 @@ fn a_grown_chat_is_read_from_where_the_last_run_stopped() {
 fn gemini_chats_are_a_default_root() {
     let env = Env::new();
     copy_tree(&fixture(), &env.path("home/.gemini/tmp"));
-    let out = env.json(&["ingest"]);
+    let out = env.ingest_defaults(&[]);
     assert_eq!(
         (out["roots"].as_u64(), out["sessions_new"].as_u64()),
         (Some(1), Some(1)),
@@ -139,13 +139,7 @@ fn gemini_chats_are_a_default_root() {
     );
     let other = Env::new();
     copy_tree(&fixture(), &other.path("gh/.gemini/tmp"));
-    let out = other
-        .cmd()
-        .env("GEMINI_CLI_HOME", other.path("gh"))
-        .args(["ingest", "--format", "json"])
-        .output()
-        .unwrap();
-    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = other.ingest_defaults(&[("GEMINI_CLI_HOME", other.path("gh"))]);
     assert_eq!(
         (s["roots"].as_u64(), s["sessions_new"].as_u64()),
         (Some(1), Some(1)),

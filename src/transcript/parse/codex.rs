@@ -26,8 +26,8 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::SessionParser;
 use super::lines::json_records;
-use super::{SessionParser, Span};
 use crate::clock::parse_instant;
 use crate::transcript::ending::Ending;
 use crate::transcript::spawns::SpawnResult;
@@ -105,14 +105,18 @@ impl TokenUsage {
     }
 }
 
+/// A `response_item` or `event_msg` payload: its kind, and for a function
+/// call or its output the name, call id and (unparsed: a tool's output can
+/// be large, and only a spawn's is read) the output.
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct Item {
+struct Item<'a> {
     #[serde(rename = "type")]
-    kind: Option<String>,
-    name: Option<String>,
-    call_id: Option<String>,
-    output: Option<serde_json::Value>,
+    kind: Option<&'a str>,
+    name: Option<&'a str>,
+    call_id: Option<&'a str>,
+    #[serde(borrow)]
+    output: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize, Default)]
@@ -134,15 +138,10 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    let (agent, main) = {
-        let c = &b.out.files[file];
-        (c.agent_id.clone(), c.main)
-    };
-    let mut span = Span::new();
-    let read = json_records(b, file, bytes, |b, line, n| {
+    json_records(b, file, bytes, |b, line, n, owner| {
         let rec: Line<'_> = serde_json::from_slice(line)?;
         let at = rec.timestamp.and_then(parse_instant);
-        span.see(at);
+        owner.span.see(at);
         if let Some(at) = at {
             b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
         }
@@ -151,13 +150,11 @@ pub(super) fn parse_block(
             file,
             line: n,
             at,
-            main,
+            main: owner.main,
         };
-        read_record(b, &agent, rec.kind.unwrap_or(""), payload, &place);
+        read_record(b, owner.agent, rec.kind.unwrap_or(""), payload, &place);
         Ok(())
-    });
-    b.span(&agent).merge(&span);
-    read
+    })
 }
 
 /// Where a record is: its file (handle), line, time, and whether the file is
@@ -236,11 +233,11 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
         }
         "response_item" => read_item(b, agent, payload, at),
         "event_msg" => {
-            let ty = serde_json::from_str::<Item>(payload)
+            let ty = serde_json::from_str::<Item<'_>>(payload)
                 .ok()
                 .and_then(|i| i.kind)
                 .unwrap_or_default();
-            match ty.as_str() {
+            match ty {
                 "task_complete" => {
                     b.endings.remove(agent);
                     if !main && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
@@ -264,19 +261,19 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
 /// `spawn_agent` calls and their outputs: the evidence of who started a
 /// subagent thread.
 fn read_item(b: &mut SessionParser, agent: &str, payload: &str, at: Option<crate::clock::Millis>) {
-    let Ok(item) = serde_json::from_str::<Item>(payload) else {
+    let Ok(item) = serde_json::from_str::<Item<'_>>(payload) else {
         return;
     };
     let Some(call_id) = item.call_id.filter(|c| !c.is_empty()) else {
         return;
     };
-    match item.kind.as_deref() {
-        Some("function_call") if item.name.as_deref() == Some("spawn_agent") => {
+    match item.kind {
+        Some("function_call") if item.name == Some("spawn_agent") => {
             if b.out.spawns.iter().any(|s| s.tool_use_id == call_id) {
                 return;
             }
             b.out.spawns.push(Spawn {
-                tool_use_id: call_id,
+                tool_use_id: call_id.to_string(),
                 owner: agent.to_string(),
                 tool: "spawn_agent".to_string(),
                 prompt: None,
@@ -297,13 +294,14 @@ fn read_item(b: &mut SessionParser, agent: &str, payload: &str, at: Option<crate
                 return;
             };
             // The output is a JSON text (`{"agent_id": …, "nickname": …}`).
-            let child = match &item.output {
-                Some(serde_json::Value::String(s)) => serde_json::from_str::<Spawned>(s).ok(),
-                Some(v) => serde_json::from_value::<Spawned>(v.clone()).ok(),
-                None => None,
-            }
-            .and_then(|s| s.agent_id)
-            .filter(|id| !id.is_empty());
+            let child = item
+                .output
+                .and_then(|raw| match serde_json::from_str::<String>(raw.get()) {
+                    Ok(text) => serde_json::from_str::<Spawned>(&text).ok(),
+                    Err(_) => serde_json::from_str::<Spawned>(raw.get()).ok(),
+                })
+                .and_then(|s| s.agent_id)
+                .filter(|id| !id.is_empty());
             spawn.result = Some(SpawnResult {
                 at,
                 is_error: child.is_none(),

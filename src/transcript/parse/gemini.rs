@@ -18,8 +18,8 @@
 
 use serde::Deserialize;
 
-use super::lines::json_records;
-use super::{SessionParser, Span};
+use super::SessionParser;
+use super::lines::{Owner, json_records};
 use crate::clock::{Millis, parse_instant};
 use crate::transcript::BadLine;
 use crate::transcript::usage::{Billing, Buckets, UsageObservation};
@@ -90,21 +90,15 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    let (agent, main) = {
-        let c = &b.out.files[file];
-        (c.agent_id.clone(), c.main)
-    };
-    let mut span = Span::new();
-    let read = json_records(b, file, bytes, |b, line, _| {
+    json_records(b, file, bytes, |b, line, _, owner| {
         let rec: Line = serde_json::from_slice(line)?;
-        read_line(b, &agent, rec, main, &mut span);
+        read_line(b, rec, owner);
         Ok(())
-    });
-    b.span(&agent).merge(&span);
-    read
+    })
 }
 
-fn read_line(b: &mut SessionParser, agent: &str, rec: Line, main: bool, span: &mut Span) {
+fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
+    let (agent, main, span) = (owner.agent, owner.main, &mut *owner.span);
     if let Some(set) = rec.set {
         // A `$set` of the messages lists copies: their tokens (if any)
         // combine with the lines' by the counting rule.

@@ -1,7 +1,7 @@
 //! Lines of a block: complete lines only, a byte-order mark and carriage
 //! returns dropped, and why a line that is not JSON is damage.
 
-use super::{SessionParser, long_line_reason};
+use super::{SessionParser, Span, long_line_reason};
 use crate::transcript::BadLine;
 use crate::transcript::scan;
 use crate::transcript::wire::Record;
@@ -77,11 +77,20 @@ pub(super) fn classify_error(line: &[u8], err: &serde_json::Error) -> Option<Str
     }
 }
 
+/// The file a block belongs to: its agent, whether it is the main
+/// transcript, and the span its records stretch the agent's by (merged once
+/// after the block).
+pub(super) struct Owner<'s> {
+    pub(super) agent: &'s str,
+    pub(super) main: bool,
+    pub(super) span: &'s mut Span,
+}
+
 /// Reads a block of a transcript whose lines are plain JSON records (Codex
 /// rollouts, Gemini CLI chats) one line at a time: complete lines only, a
 /// byte-order mark at the file's start dropped, blank lines counted and
 /// passed over, a line over the line cap degraded. `each` reads one line
-/// (with its 1-based number); a line it cannot read as its record type is
+/// (with its 1-based number and the file's `Owner`); a line it cannot read as its record type is
 /// degraded when it is not JSON, counted unknown when it is. The file's
 /// cursor and the bytes read advance by the lines read, even when a strict
 /// run stops at a bad one. Returns the bytes read (through the last newline).
@@ -89,11 +98,28 @@ pub(super) fn json_records(
     b: &mut SessionParser,
     file: usize,
     bytes: &[u8],
-    mut each: impl FnMut(&mut SessionParser, &[u8], u64) -> Result<(), serde_json::Error>,
+    mut each: impl FnMut(
+        &mut SessionParser,
+        &[u8],
+        u64,
+        &mut Owner<'_>,
+    ) -> Result<(), serde_json::Error>,
 ) -> Result<u64, BadLine> {
-    let (rel, first_line, file_start) = {
+    let (rel, first_line, file_start, agent, main) = {
         let c = &b.out.files[file];
-        (c.rel_path.clone(), c.line, c.offset == 0)
+        (
+            c.rel_path.clone(),
+            c.line,
+            c.offset == 0,
+            c.agent_id.clone(),
+            c.main,
+        )
+    };
+    let mut span = Span::new();
+    let mut owner = Owner {
+        agent: &agent,
+        main,
+        span: &mut span,
     };
     let (body, read) = complete_body(bytes, file_start);
     let skip = read as usize - body.len();
@@ -114,7 +140,7 @@ pub(super) fn json_records(
                 b.bad(&rel, n, long_line_reason(len as u64, b.line_cap))?;
                 continue;
             }
-            match each(b, line, n) {
+            match each(b, line, n, &mut owner) {
                 Ok(()) => b.out.records += 1,
                 Err(e) => match classify_error(line, &e) {
                     Some(reason) => b.bad(&rel, n, reason)?,
@@ -124,6 +150,7 @@ pub(super) fn json_records(
         }
         Ok(())
     })();
+    b.span(&agent).merge(&span);
     let done = (skip + at) as u64;
     let f = &mut b.out.files[file];
     f.offset += done;
