@@ -21,6 +21,7 @@ mod summary;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -34,7 +35,7 @@ use crate::clock;
 use crate::corpus::{self, Discovery, SessionFiles};
 use crate::store::projection::{MessageCounts, Projection, SessionMeta};
 use crate::store::{Checkpointer, Store};
-use crate::transcript::ParsedSession;
+use crate::transcript::{ParsedSession, SpareCores};
 use stream::{Buffers, Event, Failure, ResumeState};
 
 /// What `ingest` and `replay` were asked to do.
@@ -248,9 +249,11 @@ fn process(
     if jobs.is_empty() {
         return Ok(());
     }
-    let workers = std::thread::available_parallelism()
-        .map_or(2, std::num::NonZero::get)
-        .min(jobs.len());
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let workers = cores.min(jobs.len());
+    // Cores no worker holds (fewer sessions than cores, or workers that ran
+    // out of sessions) help parse large blocks of the sessions still read.
+    let spare = SpareCores::new(cores - workers);
     let next = AtomicUsize::new(0);
     // Parts are small (at most `PART_BYTES` read each); a deep queue lets
     // parsing run ahead of writing.
@@ -265,11 +268,15 @@ fn process(
         for _ in 0..workers {
             let tx = tx.clone();
             let next = &next;
+            let spare = Arc::clone(&spare);
             scope.spawn(move || {
-                let mut buf = Buffers::default();
+                let mut buf = Buffers::sharing(Arc::clone(&spare));
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs_ref.get(i) else { break };
+                    let Some(job) = jobs_ref.get(i) else {
+                        spare.give();
+                        break;
+                    };
                     let mut alive = true;
                     let resume = job.resume.clone();
                     stream::read_session(&job.files, opts, resume, &mut buf, &mut |ev| {

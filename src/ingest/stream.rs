@@ -4,11 +4,13 @@
 //! appended since (tail resume), after checking that the bytes before it are
 //! the ones read then.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::Options;
 use crate::corpus::{self, Opened, ReadError, SessionFiles, Skip};
-use crate::transcript::{BadLine, ParsedSession, SessionParser};
+use crate::transcript::{BadLine, ParsedSession, SessionParser, SpareCores};
 
 /// Bytes read per `read` call.
 const BLOCK: u64 = 8 << 20;
@@ -124,6 +126,18 @@ impl Event {
 pub struct Buffers {
     file: Vec<u8>,
     meta: Vec<u8>,
+    /// The run's spare cores, which a large block may borrow.
+    spare: Option<Arc<SpareCores>>,
+}
+
+impl Buffers {
+    /// A worker's buffers, its large blocks helped by the run's spare cores.
+    pub fn sharing(spare: Arc<SpareCores>) -> Buffers {
+        Buffers {
+            spare: Some(spare),
+            ..Buffers::default()
+        }
+    }
 }
 
 /// Whether every file a stored state read is still the file it read (same
@@ -186,6 +200,7 @@ pub fn read_session(
         r.marks = state.marks;
     }
     r.parser.set_line_cap(opts.max_line_size);
+    r.parser.share_cores(buf.spare.clone());
     r.parser.hint_cwd(files.cwd_hint.as_deref());
     r.bytes += checked;
     if let Err(f) = r.read_all(files, buf) {

@@ -100,7 +100,11 @@ pub(super) fn merge_observations(
     let mut rows: Vec<ObsRow<'_>> = Vec::new();
     let mut synthetic = 0u64;
     for u in usage {
-        if let Some(old) = stored(tx, sid, &u.message_id)? {
+        // A bulk run counts who holds every message: one nobody holds is
+        // new here, with no stored row to look up (most of a large file's
+        // later parts).
+        let held = counts.as_deref().is_none_or(|c| c.holds(&u.message_id));
+        if held && let Some(old) = stored(tx, sid, &u.message_id)? {
             let mut merged = old.clone();
             merged.combine(u);
             if merged == old {

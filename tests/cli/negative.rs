@@ -309,6 +309,59 @@ fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_n
     assert!(consistent(&env));
 }
 
+/// Issue 15: a session larger than several read blocks (8 MiB), alone in
+/// its run so a spare core scans part of each block: every message counts,
+/// and the degraded lines have the numbers one thread gives them (a plain
+/// split on newlines), wherever they fall among the blocks and their splits.
+#[test]
+fn a_session_of_many_blocks_read_on_two_threads_counts_every_line() {
+    let env = Env::new();
+    let root = env.path("projects");
+    let pad = "p".repeat(3_000);
+    let mut text = String::new();
+    let mut output = 0u64;
+    let mut bad = Vec::new();
+    for i in 1..=9_000u64 {
+        if i % 997 == 0 {
+            text.push_str(&format!(
+                "{{\"type\":\"user\",\"pad\":\"{}\"}}\n",
+                "x".repeat(4_000)
+            ));
+            bad.push(i);
+        } else if i % 101 == 0 {
+            text.push_str("{\"type\":\"user\",broken}\n");
+            bad.push(i);
+        } else {
+            let line = rec(S2, &format!("m{i}"), "2026-01-02T00:00:00Z", i);
+            // Long lines: ~27 MB in all, over three read blocks.
+            text.push_str(&line[..line.len() - 1]);
+            text.push_str(&format!(",\"pad\":\"{pad}\"}}\n"));
+            output += i;
+        }
+    }
+    assert!(text.len() > 3 * (8 << 20), "{}", text.len());
+    write(&root.join(format!("-w-proj/{S2}.jsonl")), &text);
+    let s = env.json(&[
+        "ingest",
+        "--root",
+        root.to_str().unwrap(),
+        "--max-line-size",
+        "3600",
+    ]);
+    assert_eq!(s["sessions_new"], 1);
+    assert_eq!(s["sessions_degraded"], 1);
+    let show = env.json(&["show", S2]);
+    assert_eq!(show["output_tokens"], output);
+    let lines: Vec<u64> = show["degraded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, bad);
+    assert!(consistent(&env));
+}
+
 #[test]
 fn unreadable_file_is_skipped_and_retried() {
     // SAFETY: geteuid has no preconditions and cannot fail.

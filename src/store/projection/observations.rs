@@ -19,6 +19,11 @@ use crate::transcript::{Billing, Buckets, ParsedSession, UsageObservation};
 pub struct MessageCounts(HashMap<String, u32>);
 
 impl MessageCounts {
+    /// Whether some session holds `id`.
+    pub(crate) fn holds(&self, id: &str) -> bool {
+        self.0.get(id).is_some_and(|n| *n > 0)
+    }
+
     /// Counts one more session holding `id`; whether it is the only one.
     pub(crate) fn add(&mut self, id: &str) -> bool {
         if let Some(n) = self.0.get_mut(id) {

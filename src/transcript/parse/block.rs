@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use super::lines::{Lines, classify_error, complete_body};
-use super::{OpenFile, SessionParser, SideRecord, Span, long_line_reason, new_agent};
+use super::{OpenFile, SessionParser, SideRecord, Span, SpareCores, long_line_reason, new_agent};
 use crate::clock::{Millis, parse_instant};
 use crate::transcript::ending;
 use crate::transcript::scan;
@@ -108,11 +108,6 @@ pub(super) fn parse_block(
     let sid = b.out.session_id.clone();
     let cursor = b.out.files[file].clone();
     let (body, complete) = complete_body(bytes, cursor.offset == 0);
-    let mut lines = Lines {
-        body,
-        at: 0,
-        n: cursor.line,
-    };
     let mut st = BlockRead {
         sid: &sid,
         rel_path: &cursor.rel_path,
@@ -124,41 +119,44 @@ pub(super) fn parse_block(
         last_message: None,
         span: Span::new(),
     };
-    let mut slot = Record::default();
-    let result = (|| -> Result<(), BadLine> {
+    // A large block with a spare core: a helper scans the later lines
+    // (the costly, stateless part) while this thread reads the earlier
+    // ones; their records are then taken in order, as if scanned here.
+    let helper = (body.len() >= SPLIT_MIN)
+        .then(|| b.spare.as_ref().and_then(SpareCores::take))
+        .flatten();
+    let split = match &helper {
+        Some(_) => split_at(body),
+        None => body.len(),
+    };
+    let (first, later) = body.split_at(split);
+    let mut lines = Lines {
+        body: first,
+        at: 0,
+        n: cursor.line,
+    };
+    let result = std::thread::scope(|scope| -> Result<(), BadLine> {
+        let scanned = (!later.is_empty()).then(|| {
+            #[cfg(test)]
+            SPLITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            scope.spawn(|| prescan(later))
+        });
+        let mut slot = Record::default();
         while let Some((n, line, scanned)) = lines.next_into(&mut slot) {
-            if line.len() as u64 >= b.line_cap {
-                // With its line ending: at least one byte more than `line`.
-                let len = lines.ended_at(line);
-                if len > b.line_cap {
-                    b.bad(st.rel_path, n, long_line_reason(len, b.line_cap))?;
-                    continue;
-                }
+            let len = lines.ended_at(line);
+            read_line(b, &mut st, n, line, len, scanned, &mut slot)?;
+        }
+        if let Some(h) = scanned {
+            let (pre, count) = h.join().expect("the scan of a block does not panic");
+            drop(helper);
+            let base = lines.n;
+            for mut p in pre {
+                read_line(b, &mut st, base + p.n, p.line, p.len, p.scanned, &mut p.rec)?;
             }
-            // A local command's output: told from the content's first bytes
-            // when the scanner read the line, else by a search of it.
-            let local_command = st.main
-                && match &scanned {
-                    Some(s) => s.message_content_starts_with(b"\"<local-command-"),
-                    None => LOCAL_COMMAND.find(line).is_some(),
-                };
-            let wants = |rec: &Record<'_>| {
-                wants_content(rec, line, st.main, st.first_user_seen, &st.open.pending)
-            };
-            if let Err(e) = read_record(line, scanned, &mut slot, wants) {
-                if let Some(reason) = classify_error(line, &e) {
-                    b.bad(st.rel_path, n, reason)?;
-                } else {
-                    b.out.records += 1;
-                    b.out.unknown_records += 1;
-                }
-                continue;
-            }
-            b.out.records += 1;
-            take_record(b, &mut st, n, line, &slot, local_command)?;
+            lines.n = base + count;
         }
         Ok(())
-    })();
+    });
     b.open[file] = Some(st.open);
     result?;
     if st.span.records > 0 {
@@ -177,6 +175,91 @@ pub(super) fn parse_block(
     f.first_user_seen = st.first_user_seen;
     b.out.bytes += complete;
     Ok(complete)
+}
+
+/// Blocks smaller than this are read by one thread.
+pub(super) const SPLIT_MIN: usize = 1 << 20;
+
+/// Blocks a helper has scanned (the tests' proof that it did).
+#[cfg(test)]
+pub(super) static SPLITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Where a block is split between this thread and a helper: at a line
+/// start near the point that gives the helper the larger share (it only
+/// scans; this thread also takes every record).
+fn split_at(body: &[u8]) -> usize {
+    let target = body.len() * 9 / 20;
+    memchr::memchr(b'\n', &body[target..]).map_or(body.len(), |i| target + i + 1)
+}
+
+/// A line a helper scanned: its number within the helper's lines, its
+/// content and length (line ending included), and the scanner's reading.
+struct Prescanned<'a> {
+    n: u64,
+    line: &'a [u8],
+    len: u64,
+    scanned: Option<scan::Scanned<'a>>,
+    rec: Record<'a>,
+}
+
+/// Scans every line of `body` (what `Lines` gives, blank lines counted and
+/// passed over); returns them and the count of lines, blank ones too.
+fn prescan(body: &[u8]) -> (Vec<Prescanned<'_>>, u64) {
+    let mut lines = Lines { body, at: 0, n: 0 };
+    let mut out = Vec::with_capacity(body.len() / 2048);
+    loop {
+        let mut rec = Record::default();
+        let Some((n, line, scanned)) = lines.next_into(&mut rec) else {
+            break;
+        };
+        let len = lines.ended_at(line);
+        out.push(Prescanned {
+            n,
+            line,
+            len,
+            scanned,
+            rec,
+        });
+    }
+    (out, lines.n)
+}
+
+/// Line `n` of the block (`len` bytes with its ending), with the scanner's
+/// reading in `slot` when it had one: over the line cap it is degraded;
+/// else read as a record and taken.
+fn read_line<'a>(
+    b: &mut SessionParser,
+    st: &mut BlockRead<'a>,
+    n: u64,
+    line: &'a [u8],
+    len: u64,
+    scanned: Option<scan::Scanned<'a>>,
+    slot: &mut Record<'a>,
+) -> Result<(), BadLine> {
+    // `len` holds the line ending: at least one byte more than `line`.
+    if len > b.line_cap {
+        return b.bad(st.rel_path, n, long_line_reason(len, b.line_cap));
+    }
+    // A local command's output: told from the content's first bytes when
+    // the scanner read the line, else by a search of it.
+    let local_command = st.main
+        && match &scanned {
+            Some(s) => s.message_content_starts_with(b"\"<local-command-"),
+            None => LOCAL_COMMAND.find(line).is_some(),
+        };
+    let wants =
+        |rec: &Record<'_>| wants_content(rec, line, st.main, st.first_user_seen, &st.open.pending);
+    if let Err(e) = read_record(line, scanned, slot, wants) {
+        if let Some(reason) = classify_error(line, &e) {
+            b.bad(st.rel_path, n, reason)?;
+        } else {
+            b.out.records += 1;
+            b.out.unknown_records += 1;
+        }
+        return Ok(());
+    }
+    b.out.records += 1;
+    take_record(b, st, n, line, slot, local_command)
 }
 
 /// One record read from line `n`: filtered by type, checked (time, token

@@ -13,6 +13,8 @@ use block::{observation, parse_block, usage_parts};
 use lines::BOM;
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -95,6 +97,41 @@ struct OpenFile {
     agent: usize,
 }
 
+/// Cores no worker is using, which a parser may borrow to scan part of a
+/// large block (`block.rs`). The run that owns the workers says how many
+/// there are, and gives one back when a worker runs out of sessions.
+#[derive(Debug, Default)]
+pub struct SpareCores(AtomicUsize);
+
+/// A borrowed core, given back when dropped.
+pub struct SpareCore(Arc<SpareCores>);
+
+impl SpareCores {
+    pub fn new(n: usize) -> Arc<SpareCores> {
+        Arc::new(SpareCores(AtomicUsize::new(n)))
+    }
+
+    /// One more core is spare.
+    pub fn give(&self) {
+        self.0.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Borrows a spare core, when there is one.
+    pub fn take(cores: &Arc<SpareCores>) -> Option<SpareCore> {
+        cores
+            .0
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+            .ok()
+            .map(|_| SpareCore(Arc::clone(cores)))
+    }
+}
+
+impl Drop for SpareCore {
+    fn drop(&mut self) {
+        self.0.give();
+    }
+}
+
 /// Parses one session a block of lines at a time: `begin_main` and
 /// `begin_agent` open each file (main transcript first), `block` feeds its
 /// lines, `take_part` hands over what was read so far, `finish` the rest.
@@ -112,6 +149,8 @@ pub struct SessionParser {
     strict: bool,
     /// Lines longer than this (line ending included) are degraded, not read.
     line_cap: u64,
+    /// Cores a large block may borrow (`SpareCores`).
+    spare: Option<Arc<SpareCores>>,
 }
 
 /// Why a line over the line cap was not read.
@@ -197,7 +236,13 @@ impl SessionParser {
             open: Vec::new(),
             strict,
             line_cap: u64::MAX,
+            spare: None,
         }
+    }
+
+    /// Lets large blocks borrow the run's spare cores.
+    pub fn share_cores(&mut self, spare: Option<Arc<SpareCores>>) {
+        self.spare = spare;
     }
 
     /// Lines longer than `cap` bytes (line ending included) are degraded

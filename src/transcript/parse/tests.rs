@@ -247,3 +247,117 @@ fn copied_records_keep_their_session_and_do_not_move_the_span() {
     assert_eq!(p.usage[0].record_session_id, "OLD");
     assert_eq!(p.started_at, parse_instant("2026-01-15T10:00:00Z"));
 }
+
+/// A large block is read by two threads when a core is spare (the later
+/// lines scanned by a helper, every record then taken in order), and that
+/// reads exactly what one thread reads: the same messages, line numbers of
+/// degraded lines, spawn call and result across the split, sidechains,
+/// blank and CRLF lines, a line over the cap, unknown records and the
+/// file's cursor — wherever the split falls among them.
+#[test]
+fn a_block_split_with_a_helper_reads_as_one_thread_does() {
+    let ts = |i: usize| {
+        format!(
+            "2026-01-15T{:02}:{:02}:{:02}.000Z",
+            10 + i / 3600 % 10,
+            i / 60 % 60,
+            i % 60
+        )
+    };
+    let filler = |i: usize| {
+        format!(
+            r#"{{"type":"assistant","sessionId":"S","uuid":"f{i}","timestamp":"{}","message":{{"id":"m{i}","model":"claude-sonnet-4-5","usage":{{"input_tokens":{i},"output_tokens":7,"cache_read_input_tokens":3}},"content":[{{"type":"text","text":"{}"}}]}}}}"#,
+            ts(i),
+            "a \\\"quoted\\\" line\\nwith escapes ".repeat(40)
+        )
+    };
+    for lines in [1_500usize, 1_601, 1_777] {
+        let mut text = String::new();
+        text.push_str(r#"{"type":"user","sessionId":"S","uuid":"u0","parentUuid":null,"timestamp":"2026-01-15T09:59:00.000Z","message":{"role":"user","content":"first prompt"}}"#);
+        text.push('\n');
+        text.push_str(r#"{"type":"assistant","sessionId":"S","uuid":"a1","timestamp":"2026-01-15T09:59:01.000Z","message":{"id":"m_spawn","model":"claude-sonnet-4-5","usage":{"input_tokens":5,"output_tokens":6},"content":[{"type":"tool_use","id":"toolu_1","name":"Agent","input":{"description":"d","prompt":"p","subagent_type":"general-purpose"}}]}}"#);
+        text.push('\n');
+        for i in 0..lines {
+            match i % 211 {
+                17 => text.push('\n'),
+                29 => text.push_str("{\"type\":\"user\",bad}\n"),
+                31 => text.push_str("[1,2]\n"),
+                37 => {
+                    text.push_str(&format!(r#"{{"type":"user","sessionId":"S","uuid":"s{i}","parentUuid":null,"isSidechain":true,"timestamp":"{}","message":{{"role":"user","content":"side"}}}}"#, ts(i)));
+                    text.push('\n');
+                    text.push_str(&format!(r#"{{"type":"assistant","sessionId":"S","uuid":"sa{i}","parentUuid":"s{i}","isSidechain":true,"timestamp":"{}","message":{{"id":"side{i}","usage":{{"output_tokens":2}}}}}}"#, ts(i)));
+                    text.push('\n');
+                }
+                41 => text.push_str(&format!("{}\r\n", filler(i))),
+                43 => text.push_str(&format!(
+                    "{{\"type\":\"user\",\"pad\":\"{}\"}}\n",
+                    "x".repeat(9_000)
+                )),
+                _ => {
+                    text.push_str(&filler(i));
+                    text.push('\n');
+                }
+            }
+            if i == lines * 4 / 5 {
+                text.push_str(r#"{"type":"user","sessionId":"S","uuid":"r1","timestamp":"2026-01-15T11:00:00.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"done"}]},"toolUseResult":{"agentId":"abc","status":"completed","usage":{"input_tokens":2,"output_tokens":10}}}"#);
+                text.push('\n');
+            }
+        }
+        text.push_str("{\"type\":\"assistant\",\"unfinished");
+        assert!(text.len() > 2 * block::SPLIT_MIN, "{}", text.len());
+        let read = |spare: Option<Arc<SpareCores>>| {
+            let mut p = SessionParser::new("S", false);
+            p.share_cores(spare);
+            p.set_line_cap(8_192);
+            let f = p.begin_main("p/S.jsonl");
+            let used = p.block(f, text.as_bytes()).unwrap();
+            (used, format!("{:?}", p.finish()))
+        };
+        let before = block::SPLITS.load(Ordering::SeqCst);
+        let spare = SpareCores::new(1);
+        let (used, two) = read(Some(Arc::clone(&spare)));
+        assert_eq!(
+            block::SPLITS.load(Ordering::SeqCst),
+            before + 1,
+            "the helper read"
+        );
+        assert_eq!(spare.0.load(Ordering::SeqCst), 1, "the core is given back");
+        let (used_one, one) = read(None);
+        assert_eq!(used, used_one);
+        assert_eq!(used as usize, text.rfind('\n').unwrap() + 1);
+        assert_eq!(two, one, "{lines} lines");
+        // The facts themselves, not only their equality.
+        let mut p = SessionParser::new("S", false);
+        p.share_cores(Some(SpareCores::new(1)));
+        p.set_line_cap(8_192);
+        let f = p.begin_main("p/S.jsonl");
+        p.block(f, text.as_bytes()).unwrap();
+        let s = p.finish();
+        let bad: Vec<u64> = s.bad_lines.iter().map(|b| b.line).collect();
+        let expected: Vec<u64> = {
+            // Line numbers as a plain split counts them.
+            text.split('\n')
+                .enumerate()
+                .filter(|(_, l)| l.starts_with("{\"type\":\"user\",bad}") || l.len() > 8_191)
+                .map(|(i, _)| i as u64 + 1)
+                .collect()
+        };
+        assert_eq!(bad, expected);
+        assert_eq!(s.spawns.len(), 1);
+        assert_eq!(
+            s.spawns[0]
+                .result
+                .as_ref()
+                .and_then(|r| r.child_agent_id.as_deref()),
+            Some("abc")
+        );
+        let fillers = (0..lines)
+            .filter(|i| !matches!(i % 211, 17 | 29 | 31 | 37 | 43))
+            .count();
+        assert_eq!(
+            s.usage.len(),
+            fillers + 1 + (0..lines).filter(|i| i % 211 == 37).count()
+        );
+        assert_eq!(s.files[0].line, text.matches('\n').count() as u64);
+    }
+}
