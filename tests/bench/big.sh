@@ -45,9 +45,12 @@ if [ ! -d "$small" ]; then
   cp "$one" "$small/projects/p/"
 fi
 
-# time_it CMD... -> "seconds max_rss_kib"
+# time_it CMD... -> "seconds max_rss_kib cpu_seconds" (CPU: user + system,
+# steadier than wall time on a shared VM: it tells work from waiting)
 time_it() {
-  /usr/bin/time -o "$BENCH_DIR/.time" -f "%e %M" "$@" >/dev/null 2>/dev/null
+  /usr/bin/time -o "$BENCH_DIR/.time" -f "%e %M %U %S" "$@" >/dev/null 2>/dev/null
+  tail -1 "$BENCH_DIR/.time" | awk '{print $1, $2, $3 + $4}' >"$BENCH_DIR/.time1"
+  mv "$BENCH_DIR/.time1" "$BENCH_DIR/.time"
   tail -1 "$BENCH_DIR/.time"
 }
 bytes_of() { du -bc "$@" | tail -1 | cut -f1; }
@@ -58,17 +61,18 @@ huge_bytes=$(stat -c %s "$huge_file")
 big_bytes=$(bytes_of $(find "$big/projects" -name '*.jsonl'))
 small_bytes=$(bytes_of $(find "$small/projects" -name '*.jsonl'))
 
-declare -a T_HUGE=() R_HUGE=() T_BIG=() T_SMALL=()
+declare -a T_HUGE=() R_HUGE=() T_BIG=() T_SMALL=() C_HUGE=() C_BIG=()
 for r in $(seq 1 3); do
   rm -f "$BENCH_DIR"/huge.db*
-  read -r t m < <(time_it "$SK" --db "$BENCH_DIR/huge.db" ingest --root "$huge/projects" --quiet); T_HUGE+=("$t"); R_HUGE+=("$m")
+  read -r t m c < <(time_it "$SK" --db "$BENCH_DIR/huge.db" ingest --root "$huge/projects" --quiet); T_HUGE+=("$t"); R_HUGE+=("$m"); C_HUGE+=("$c")
   rm -f "$BENCH_DIR"/big.db*
-  read -r t m < <(time_it "$SK" --db "$BENCH_DIR/big.db" ingest --root "$big/projects" --quiet); T_BIG+=("$t")
+  read -r t m c < <(time_it "$SK" --db "$BENCH_DIR/big.db" ingest --root "$big/projects" --quiet); T_BIG+=("$t"); C_BIG+=("$c")
   rm -f "$BENCH_DIR"/small.db*
-  read -r t m < <(time_it "$SK" --db "$BENCH_DIR/small.db" ingest --root "$small/projects" --quiet); T_SMALL+=("$t")
+  read -r t m _ < <(time_it "$SK" --db "$BENCH_DIR/small.db" ingest --root "$small/projects" --quiet); T_SMALL+=("$t")
   echo "round $r: 4 GiB session ${T_HUGE[-1]} s (${R_HUGE[-1]} KiB), 1 GiB corpus ${T_BIG[-1]} s, one small session ${T_SMALL[-1]} s"
 done
 th=$(median "${T_HUGE[@]}"); rh=$(median "${R_HUGE[@]}"); tb=$(median "${T_BIG[@]}"); ts=$(median "${T_SMALL[@]}")
+ch=$(median "${C_HUGE[@]}"); cb=$(median "${C_BIG[@]}")
 
 totals=$(python3 - "$huge/expected_totals.json" "$BENCH_DIR/huge.db" <<'PY'
 import json, sqlite3, sys
@@ -140,6 +144,7 @@ echo "| 1 GiB corpus, 40 sessions (same run) | $tb s, $(rate "$big_bytes" "$tb")
 echo "| one small session ($(( small_bytes >> 20 )) MiB) | $ts s, $(rate "$small_bytes" "$ts") MiB/s |"
 echo "| 4 GiB session bytes/s ÷ 1 GiB corpus bytes/s | $(python3 -c "print(round(($huge_bytes/$th)/($big_bytes/$tb), 2))") |"
 echo "| 4 GiB session bytes/s ÷ one small session bytes/s | $(python3 -c "print(round(($huge_bytes/$th)/($small_bytes/$ts), 2))") |"
+echo "| CPU seconds per GiB (user + system, median): 4 GiB session / 1 GiB corpus | $(python3 -c "print(round($ch / ($huge_bytes / 2**30), 2))") / $(python3 -c "print(round($cb / ($big_bytes / 2**30), 2))") |"
 echo "| 4 GiB session token totals | $totals |"
 echo "| 1 MiB appended to a 1 GiB session: wall time p50 / max ($ROUNDS rounds) | $(pct "$BENCH_DIR/.append_us" 50) / $(pct "$BENCH_DIR/.append_us" 100) ms |"
 echo "| bytes read per append (median) | $(median "${READS[@]}") |"
