@@ -202,20 +202,9 @@ fn claude_and_codex_roots_ingest_together() {
 /// else `~/.codex/sessions`, beside Claude Code's projects.
 #[test]
 fn codex_sessions_are_a_default_root() {
-    let env = Env::new();
-    copy_tree(&fixture(), &env.path("home/.codex/sessions"));
-    let out = env.ingest_defaults(&[]);
-    assert_eq!(
-        (out["roots"].as_u64(), out["sessions_new"].as_u64()),
-        (Some(1), Some(1)),
-        "{out}"
-    );
-    let other = Env::new();
-    copy_tree(&fixture(), &other.path("cx/sessions"));
-    let s = other.ingest_defaults(&[("CODEX_HOME", other.path("cx"))]);
-    assert_eq!(
-        (s["roots"].as_u64(), s["sessions_new"].as_u64()),
-        (Some(1), Some(1)),
-        "{s}"
+    Env::assert_default_root(
+        &fixture(),
+        ".codex/sessions",
+        ("CODEX_HOME", "cx", "sessions"),
     );
 }

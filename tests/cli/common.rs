@@ -93,6 +93,31 @@ impl Env {
         serde_json::from_slice(&out.stdout).unwrap()
     }
 
+    /// A harness's transcripts are a default root: `fixture` copied to
+    /// `home/<at_home>` is found by `ingest` with no `--root`, and so is
+    /// a copy under `<dir>/<below>` once `var` names `<dir>`; each run
+    /// reads one root and finds one session.
+    pub fn assert_default_root(
+        fixture: &Path,
+        at_home: &str,
+        (var, dir, below): (&str, &str, &str),
+    ) {
+        let env = Env::new();
+        copy_tree(fixture, &env.path(&format!("home/{at_home}")));
+        let other = Env::new();
+        copy_tree(fixture, &other.path(&format!("{dir}/{below}")));
+        for s in [
+            env.ingest_defaults(&[]),
+            other.ingest_defaults(&[(var, other.path(dir))]),
+        ] {
+            assert_eq!(
+                (s["roots"].as_u64(), s["sessions_new"].as_u64()),
+                (Some(1), Some(1)),
+                "{s}"
+            );
+        }
+    }
+
     /// The one integer `sql` selects from the database.
     pub fn scalar(&self, sql: &str) -> i64 {
         rusqlite::Connection::open(self.db())

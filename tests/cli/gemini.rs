@@ -129,20 +129,9 @@ fn a_grown_chat_is_read_from_where_the_last_run_stopped() {
 /// With no `--root`, `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`.
 #[test]
 fn gemini_chats_are_a_default_root() {
-    let env = Env::new();
-    copy_tree(&fixture(), &env.path("home/.gemini/tmp"));
-    let out = env.ingest_defaults(&[]);
-    assert_eq!(
-        (out["roots"].as_u64(), out["sessions_new"].as_u64()),
-        (Some(1), Some(1)),
-        "{out}"
-    );
-    let other = Env::new();
-    copy_tree(&fixture(), &other.path("gh/.gemini/tmp"));
-    let s = other.ingest_defaults(&[("GEMINI_CLI_HOME", other.path("gh"))]);
-    assert_eq!(
-        (s["roots"].as_u64(), s["sessions_new"].as_u64()),
-        (Some(1), Some(1)),
-        "{s}"
+    Env::assert_default_root(
+        &fixture(),
+        ".gemini/tmp",
+        ("GEMINI_CLI_HOME", "gh", ".gemini/tmp"),
     );
 }
