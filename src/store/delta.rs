@@ -2,9 +2,11 @@
 //! file too large to hold): its messages merge with the session's stored
 //! observations by the counting rule (`UsageObservation::combine`), and the
 //! report rollup moves by exactly the difference in the session's counted
-//! rows, so the cost of a part follows the part, not the session.
+//! rows, so the cost of a part follows the part, not the session. New rows
+//! go to the session's last band, or start a new one (migration 0018), so
+//! they append to the session's range instead of landing all over it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -17,6 +19,38 @@ use crate::pricing::PriceTable;
 use crate::rollup::{self, Rollup};
 use crate::transcript::{Buckets, ParsedSession, UsageObservation};
 
+/// Rows a band holds before the session's next new rows start another:
+/// small enough that a tail resume's inserts dirty few pages (a band is
+/// about 300 pages of 8 KiB), large enough that a session has few bands
+/// to look a message up in (a 1 GiB session grown by hooks has about 5).
+/// The unit tests use bands of two rows, so that their sessions read in
+/// parts and resumed (src/ingest/resume_tests.rs) span many.
+const BAND_ROWS: i64 = if cfg!(test) { 2 } else { 16_384 };
+
+/// The session's bands (`0..count`) and the band a part adding up to
+/// `adding` rows writes its new rows into: the last one while it stays
+/// within `BAND_ROWS`, else the next.
+fn bands(tx: &Transaction<'_>, sid: &str, adding: usize) -> Result<(i64, i64)> {
+    let last: Option<i64> = tx
+        .prepare_cached("SELECT MAX(band) FROM usage_observations WHERE session_id = ?1")?
+        .query_row([sid], |r| r.get(0))?;
+    let Some(last) = last else {
+        return Ok((0, 0));
+    };
+    let held: i64 = tx
+        .prepare_cached(
+            "SELECT COUNT(*) FROM usage_observations WHERE session_id = ?1 AND band = ?2",
+        )?
+        .query_row(params![sid, last], |r| r.get(0))?;
+    let adding = i64::try_from(adding).unwrap_or(i64::MAX);
+    let next = if held.saturating_add(adding) > BAND_ROWS {
+        last + 1
+    } else {
+        last
+    };
+    Ok((last + 1, next))
+}
+
 /// A counted row as the rollup sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Counted {
@@ -28,14 +62,15 @@ struct Counted {
     cost: Option<i64>,
 }
 
-/// The session's counted row of a message, if it holds the counted one.
-fn counted(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<Counted>> {
+/// The session's counted row of a message (in `band`), if it holds the
+/// counted one.
+fn counted(tx: &Transaction<'_>, sid: &str, band: i64, id: &str) -> Result<Option<Counted>> {
     let mut q = tx.prepare_cached(
         "SELECT agent_id, model, occurred_at, input_tokens, output_tokens, cache_write_5m_tokens,
            cache_write_1h_tokens, cache_read_tokens, cost_nanousd
-         FROM token_usage WHERE session_id = ?1 AND message_id = ?2",
+         FROM usage_counted WHERE session_id = ?1 AND band = ?2 AND message_id = ?3",
     )?;
-    Ok(q.query_row(params![sid, id], |r| {
+    Ok(q.query_row(params![sid, band, id], |r| {
         Ok(Counted {
             id: id.to_string(),
             agent: r.get(0)?,
@@ -48,18 +83,30 @@ fn counted(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<Counted>>
     .optional()?)
 }
 
-/// The session's own observation of a message, when it has one.
-fn stored(tx: &Transaction<'_>, sid: &str, id: &str) -> Result<Option<UsageObservation>> {
+/// The session's own observation of a message and its band, when it has
+/// one: each of the session's `bands` is looked in, the latest first (a
+/// message repeated across parts is most often in the last one).
+fn stored(
+    tx: &Transaction<'_>,
+    sid: &str,
+    bands: i64,
+    id: &str,
+) -> Result<Option<(i64, UsageObservation)>> {
     let mut q = tx.prepare_cached(
         "SELECT COALESCE(agent_id, session_id), COALESCE(record_session_id, session_id), model,
            occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
            cache_read_tokens, billing, web_searches
-         FROM usage_observations WHERE session_id = ?1 AND message_id = ?2",
+         FROM usage_observations WHERE session_id = ?1 AND band = ?2 AND message_id = ?3",
     )?;
-    Ok(
-        q.query_row(params![sid, id], |r| observation_from(r, id, 0, 9))
-            .optional()?,
-    )
+    for band in (0..bands).rev() {
+        let found = q
+            .query_row(params![sid, band, id], |r| observation_from(r, id, 0, 9))
+            .optional()?;
+        if let Some(o) = found {
+            return Ok(Some((band, o)));
+        }
+    }
+    Ok(None)
 }
 
 fn tokens_of(b: &Buckets) -> [i64; 5] {
@@ -85,17 +132,19 @@ pub(super) fn merge_observations(
     let sid = p.session_id.as_str();
     let mut usage: Vec<&UsageObservation> = p.usage.iter().collect();
     usage.sort_unstable_by(|a, b| a.message_id.cmp(&b.message_id));
+    let (bands, band) = bands(tx, sid, usage.len())?;
     let mut update = tx.prepare_cached(
-        "UPDATE usage_observations SET model = ?3, occurred_at = ?4, input_tokens = ?5,
-           output_tokens = ?6, cache_write_5m_tokens = ?7, cache_write_1h_tokens = ?8,
-           cache_read_tokens = ?9, billing = ?10, web_searches = ?11
-         WHERE session_id = ?1 AND message_id = ?2",
+        "UPDATE usage_observations SET model = ?4, occurred_at = ?5, input_tokens = ?6,
+           output_tokens = ?7, cache_write_5m_tokens = ?8, cache_write_1h_tokens = ?9,
+           cache_read_tokens = ?10, billing = ?11, web_searches = ?12
+         WHERE session_id = ?1 AND band = ?2 AND message_id = ?3",
     )?;
     let mut shared =
         tx.prepare_cached("SELECT 1 FROM usage_observations WHERE message_id = ?1 LIMIT 1")?;
     let mut before: Vec<Counted> = Vec::new();
     let mut after: Vec<Counted> = Vec::new();
-    let mut changed: BTreeSet<String> = BTreeSet::new();
+    // The messages whose counted row may have changed, with their band.
+    let mut changed: BTreeMap<String, i64> = BTreeMap::new();
     let mut touched: BTreeSet<String> = BTreeSet::new();
     let mut rows: Vec<ObsRow<'_>> = Vec::new();
     let mut synthetic = 0u64;
@@ -104,16 +153,17 @@ pub(super) fn merge_observations(
         // new here, with no stored row to look up (most of a large file's
         // later parts).
         let held = counts.as_deref().is_none_or(|c| c.holds(&u.message_id));
-        if held && let Some(old) = stored(tx, sid, &u.message_id)? {
+        if held && let Some((at, old)) = stored(tx, sid, bands, &u.message_id)? {
             let mut merged = old.clone();
             merged.combine(u);
             if merged == old {
                 continue;
             }
-            before.extend(counted(tx, sid, &u.message_id)?);
+            before.extend(counted(tx, sid, at, &u.message_id)?);
             let t = tokens_of(&merged.buckets);
             update.execute(params![
                 sid,
+                at,
                 u.message_id,
                 merged.model,
                 merged.at,
@@ -125,7 +175,7 @@ pub(super) fn merge_observations(
                 merged.billing.flags(),
                 (merged.billing.web_searches > 0).then_some(merged.billing.web_searches as i64)
             ])?;
-            changed.insert(u.message_id.clone());
+            changed.insert(u.message_id.clone(), at);
             touched.insert(u.message_id.clone());
             continue;
         }
@@ -144,10 +194,10 @@ pub(super) fn merge_observations(
             });
         } else {
             touched.insert(u.message_id.clone());
-            changed.insert(u.message_id.clone());
+            changed.insert(u.message_id.clone(), band);
         }
         synthetic += u64::from(u.model == "<synthetic>");
-        rows.push(ObsRow::of(sid, u, alone, prices));
+        rows.push(ObsRow::of(sid, u, alone, band, prices));
     }
     insert_observations(tx, &rows)?;
     let mut others: BTreeSet<String> = BTreeSet::new();
@@ -163,8 +213,8 @@ pub(super) fn merge_observations(
         others = settle_messages(tx, &touched, prices)?;
         others.remove(sid);
     }
-    for id in &changed {
-        after.extend(counted(tx, sid, id)?);
+    for (id, at) in &changed {
+        after.extend(counted(tx, sid, *at, id)?);
     }
     apply(tx, sid, &before, &after)?;
     refresh_rollup(tx, &others)?;

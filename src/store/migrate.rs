@@ -50,6 +50,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0017_fts_project",
         include_str!("migrations/0017_fts_project.sql"),
     ),
+    (
+        "0018_observation_bands",
+        include_str!("migrations/0018_observation_bands.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -169,6 +173,10 @@ mod tests {
             (
                 "0017_fts_project",
                 "2682a7f1007385315edee59a07c13c2d7f9c0a024eff56127b62fa297e2df785",
+            ),
+            (
+                "0018_observation_bands",
+                "13ec09ba6002549698065c3a53aadc0ace23e22178d65bc1f1f8575fc7037242",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());
@@ -292,6 +300,84 @@ mod tests {
             )
             .unwrap();
         assert!(index.ends_with("WHERE weight > 0"), "{index}");
+    }
+
+    /// Migration 0018 rebuilds the observation table keyed by band: every
+    /// row comes through as band 0 with all its columns, `token_usage`
+    /// reads the same rows, the message index is back, and the key still
+    /// refuses a repeat within a band while another band may hold the id.
+    #[test]
+    fn observations_survive_their_rebuild_in_0018() {
+        let mut c = Connection::open_in_memory().unwrap();
+        migrate_to(&mut c, Path::new(":memory:"), 17).unwrap();
+        c.execute_batch(
+            "INSERT INTO sessions(session_id, harness, project_slug, status, records, unknown_records,
+                                  synthetic_messages, bytes, degraded_lines)
+             VALUES ('s1', 'claude-code', 'p', 'done', 3, 0, 0, 10, 0),
+                    ('s2', 'claude-code', 'p', 'done', 1, 0, 0, 10, 0);
+             INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model,
+                 occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
+                 cache_read_tokens, counted, t_model, t_occurred_at, t_input_tokens, t_output_tokens,
+                 t_cache_write_5m_tokens, t_cache_write_1h_tokens, t_cache_read_tokens, cost_nanousd,
+                 billing, web_searches)
+             VALUES ('s1', 'm1', NULL, NULL, 'claude-opus-4-5', 100, 1, 2, 3, 4, 5, 1,
+                     NULL, NULL, NULL, NULL, NULL, NULL, NULL, 700, 1, 2),
+                    ('s1', 'm2', 'a1', 's0', 'claude-haiku-4-5', NULL, 6, 7, 8, 9, 10, 0,
+                     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+                    ('s2', 'm2', NULL, NULL, 'claude-haiku-4-5', 50, 6, 9, 8, 9, 10, 1,
+                     'claude-haiku-4-5', 50, 6, 9, 8, 9, 10, 900, NULL, NULL);",
+        )
+        .unwrap();
+        let all = |c: &Connection, sql: &str| -> Vec<String> {
+            let mut stmt = c.prepare(sql).unwrap();
+            let n = stmt.column_count();
+            stmt.query_map([], |r| {
+                Ok((0..n)
+                    .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                    .collect::<Vec<_>>()
+                    .join("|"))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+        };
+        const COLUMNS: &str = "session_id, message_id, agent_id, record_session_id, model, occurred_at,
+            input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
+            counted, t_model, t_occurred_at, t_input_tokens, t_output_tokens, t_cache_write_5m_tokens,
+            t_cache_write_1h_tokens, t_cache_read_tokens, cost_nanousd, billing, web_searches";
+        let rows = format!("SELECT {COLUMNS} FROM usage_observations ORDER BY 1, 2");
+        let before = all(&c, &rows);
+        let usage = all(&c, "SELECT * FROM token_usage ORDER BY message_id");
+        assert_eq!(before.len(), 3);
+        assert_eq!(usage.len(), 2);
+        migrate(&mut c, Path::new(":memory:")).unwrap();
+        assert_eq!(all(&c, &rows), before);
+        assert_eq!(
+            all(&c, "SELECT * FROM token_usage ORDER BY message_id"),
+            usage
+        );
+        assert_eq!(
+            all(&c, "SELECT DISTINCT band FROM usage_observations"),
+            ["Integer(0)"]
+        );
+        let index: String = c
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE name = 'usage_observations_message'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(index.ends_with("(message_id)"), "{index}");
+        let insert = |band: i64| {
+            c.execute(
+                "INSERT INTO usage_observations(session_id, band, message_id, model, input_tokens,
+                     output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted)
+                 VALUES ('s1', ?1, 'm1', 'm', 0, 0, 0, 0, 0, 0)",
+                [band],
+            )
+        };
+        assert!(insert(0).is_err(), "a repeat within band 0");
+        assert_eq!(insert(1).unwrap(), 1);
     }
 
     #[test]

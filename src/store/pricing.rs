@@ -145,15 +145,25 @@ impl Store {
     }
 }
 
+/// A counted row whose cost changes: its key (session, band, message), and
+/// its cost before and after.
+struct Change {
+    session: String,
+    band: i64,
+    message: String,
+    old: Option<i64>,
+    new: Option<i64>,
+}
+
 /// Recomputes the cost of every counted row under `table`; rows whose cost
 /// does not change are not written. Refreshes the rollup of touched sessions.
 fn reprice(tx: &rusqlite::Transaction<'_>, table: &PriceTable) -> Result<Repriced> {
     let mut stmt = tx.prepare(
         "SELECT session_id, message_id, model, input_tokens, output_tokens, cache_write_5m_tokens,
-                cache_write_1h_tokens, cache_read_tokens, cost_nanousd, billing, web_searches
-         FROM token_usage",
+                cache_write_1h_tokens, cache_read_tokens, cost_nanousd, billing, web_searches, band
+         FROM usage_counted",
     )?;
-    let mut changes: Vec<(String, String, Option<i64>, Option<i64>)> = Vec::new();
+    let mut changes: Vec<Change> = Vec::new();
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)? as u64) };
@@ -169,21 +179,28 @@ fn reprice(tx: &rusqlite::Transaction<'_>, table: &PriceTable) -> Result<Reprice
         let billing = crate::transcript::Billing::from_columns(r.get(9)?, r.get(10)?);
         let new = table.message_cost(&model, &b, billing);
         if new != old {
-            changes.push((r.get(0)?, r.get(1)?, old, new));
+            changes.push(Change {
+                session: r.get(0)?,
+                band: r.get(11)?,
+                message: r.get(1)?,
+                old,
+                new,
+            });
         }
     }
     drop(rows);
     drop(stmt);
     let mut set = tx.prepare_cached(
-        "UPDATE usage_observations SET cost_nanousd = ?3 WHERE session_id = ?1 AND message_id = ?2",
+        "UPDATE usage_observations SET cost_nanousd = ?4
+         WHERE session_id = ?1 AND band = ?2 AND message_id = ?3",
     )?;
     let mut out = Repriced::default();
     let mut sessions = BTreeSet::new();
-    for (sid, mid, old, new) in &changes {
-        set.execute(params![sid, mid, new])?;
+    for c in changes {
+        set.execute(params![c.session, c.band, c.message, c.new])?;
         out.rows += 1;
-        out.delta_nanousd += new.unwrap_or(0) - old.unwrap_or(0);
-        sessions.insert(sid.clone());
+        out.delta_nanousd += c.new.unwrap_or(0) - c.old.unwrap_or(0);
+        sessions.insert(c.session);
     }
     refresh_rollup(tx, &sessions)?;
     Ok(out)

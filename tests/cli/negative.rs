@@ -1,6 +1,7 @@
 //! The negative catalogue (issue 2): each bad input has an exact outcome and
 //! leaves the database consistent.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::common::*;
@@ -360,6 +361,97 @@ fn a_session_of_many_blocks_read_on_two_threads_counts_every_line() {
         .collect();
     assert_eq!(lines, bad);
     assert!(consistent(&env));
+}
+
+/// Issue 15 (migration 0018): a session's later parts write their rows to
+/// new bands of 16,384 rows, appended after the session's earlier rows,
+/// not spread over its whole key range. Read in 1 MiB parts, in bulk and
+/// not, then grown by a tail that repeats messages of every band with a
+/// larger output, a session of 40,000 messages holds what one whole read
+/// gives: one row per message, the larger output of the two.
+#[test]
+fn a_session_read_in_parts_spans_bands_and_equals_one_read() {
+    let id = |i: u64| format!("msg_{:016x}", i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    // Padded to three read blocks (8 MiB), the unit a part is cut in.
+    let pad = "p".repeat(400);
+    let line = |i: u64, out: u64| {
+        let r = rec(S2, &id(i), "2026-01-02T00:00:00Z", out);
+        format!("{},\"pad\":\"{pad}\"}}\n", &r[..r.len() - 1])
+    };
+    let mut head = String::new();
+    let mut output = 0u64;
+    for i in 1..=40_000u64 {
+        let out = if i % 1000 == 1 { 5 } else { i % 1000 + 1 };
+        head.push_str(&line(i, out));
+        output += out;
+    }
+    let mut tail = String::new();
+    for i in (1..=40_000u64).step_by(1000) {
+        tail.push_str(&line(i, 5_000));
+        output += 5_000 - 5;
+    }
+    for i in 40_001..=40_100u64 {
+        tail.push_str(&line(i, 7));
+        output += 7;
+    }
+    assert!(head.len() > 3 * (8 << 20), "{}", head.len());
+    let rel = format!("-w-proj/{S2}.jsonl");
+    let whole = Env::new();
+    write(&whole.path("projects").join(&rel), &format!("{head}{tail}"));
+    whole.ingest(&whole.path("projects"));
+    let rows = |env: &Env, sql: &str| -> Vec<String> {
+        let c = rusqlite::Connection::open(env.db()).unwrap();
+        let mut stmt = c.prepare(sql).unwrap();
+        let n = stmt.column_count();
+        stmt.query_map([], |r| {
+            Ok((0..n)
+                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    };
+    const USAGE: &str = "SELECT * FROM token_usage ORDER BY message_id";
+    const ROLLUP: &str = "SELECT * FROM usage_rollup ORDER BY 1, 2, 3, 4";
+    assert_eq!(rows(&whole, USAGE).len(), 40_100);
+    for bulk in ["1", "18446744073709551615"] {
+        let env = Env::new();
+        let root = env.path("projects");
+        write(&root.join(&rel), &head);
+        let ingest = |env: &Env| {
+            env.cmd()
+                .env("SESSIONKIT_PART_BYTES", "1048576")
+                .env("SESSIONKIT_BULK_BYTES", bulk)
+                .args(["ingest", "--root", root.to_str().unwrap(), "--quiet"])
+                .assert()
+                .success();
+        };
+        ingest(&env);
+        assert_eq!(env.scalar("SELECT MAX(band) FROM usage_observations"), 2);
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(root.join(&rel))
+            .unwrap()
+            .write_all(tail.as_bytes())
+            .unwrap();
+        ingest(&env);
+        let show = env.json(&["show", S2]);
+        assert_eq!(show["output_tokens"], output, "bulk {bulk}");
+        assert_eq!(
+            env.scalar(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM usage_observations
+                 GROUP BY session_id, message_id HAVING COUNT(*) > 1)"
+            ),
+            0,
+            "bulk {bulk}: a message held twice"
+        );
+        assert_eq!(rows(&env, USAGE), rows(&whole, USAGE), "bulk {bulk}");
+        assert_eq!(rows(&env, ROLLUP), rows(&whole, ROLLUP), "bulk {bulk}");
+        assert!(consistent(&env));
+    }
+    assert_eq!(whole.json(&["show", S2])["output_tokens"], output);
 }
 
 #[test]

@@ -81,8 +81,9 @@ pub(super) fn write_observations(
     let mut shared =
         tx.prepare_cached("SELECT 1 FROM usage_observations WHERE message_id = ?1 LIMIT 1")?;
     let mut touched: BTreeSet<String> = BTreeSet::new();
-    // In key order: the session's rows append to the table, and neighbouring
-    // index entries land on the same pages.
+    // In key order, all in band 0 (a rewrite starts the session's bands
+    // again): the session's rows append to the table, and neighbouring index
+    // entries land on the same pages.
     let mut usage: Vec<&crate::transcript::UsageObservation> = p.usage.iter().collect();
     usage.sort_unstable_by(|a, b| a.message_id.cmp(&b.message_id));
     let mut rows: Vec<ObsRow<'_>> = Vec::with_capacity(usage.len());
@@ -95,7 +96,7 @@ pub(super) fn write_observations(
         if !alone {
             touched.insert(u.message_id.clone());
         }
-        rows.push(ObsRow::of(sid, u, alone, prices));
+        rows.push(ObsRow::of(sid, u, alone, 0, prices));
     }
     insert_observations(tx, &rows)?;
     touched.extend(old);
@@ -130,6 +131,8 @@ pub(crate) struct ObsRow<'a> {
     pub counted: bool,
     pub cost: Option<i64>,
     pub billing: Billing,
+    /// The session's band the row is written into (migration 0018).
+    pub band: i64,
 }
 
 impl<'a> ObsRow<'a> {
@@ -140,6 +143,7 @@ impl<'a> ObsRow<'a> {
         sid: &'a str,
         u: &'a UsageObservation,
         alone: bool,
+        band: i64,
         prices: &PriceTable,
     ) -> ObsRow<'a> {
         let b = u.buckets;
@@ -165,18 +169,19 @@ impl<'a> ObsRow<'a> {
                 None
             },
             billing: u.billing,
+            band,
         }
     }
 }
 
-/// Rows per multi-row INSERT (15 parameters each, under SQLite's limit).
+/// Rows per multi-row INSERT (16 parameters each, under SQLite's limit).
 const INSERT_BATCH: usize = 64;
 
 /// The parameters of a run of rows, in column order.
 /// Binds a chunk's rows to a statement of `chunk.len()` value tuples, each
 /// value by its own type (no list of trait objects per chunk).
 fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusqlite::Result<()> {
-    const COLUMNS: usize = 15;
+    const COLUMNS: usize = 16;
     for (i, r) in chunk.iter().enumerate() {
         let at = i * COLUMNS;
         stmt.raw_bind_parameter(at + 1, r.session_id)?;
@@ -195,6 +200,7 @@ fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusql
             at + 15,
             (r.billing.web_searches > 0).then_some(r.billing.web_searches as i64),
         )?;
+        stmt.raw_bind_parameter(at + 16, r.band)?;
     }
     Ok(())
 }
@@ -203,9 +209,9 @@ fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusql
 pub(crate) fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> {
     const COLS: &str = "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model,
         occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
-        counted, cost_nanousd, billing, web_searches) VALUES ";
+        counted, cost_nanousd, billing, web_searches, band) VALUES ";
     let values = |n: usize| -> String {
-        let one = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        let one = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
         format!("{COLS}{}", vec![one; n].join(","))
     };
     let mut chunks = rows.chunks_exact(INSERT_BATCH);
@@ -294,20 +300,22 @@ pub(crate) fn settle_messages(
            occurred_at, input_tokens, output_tokens,
            cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted, t_model, t_occurred_at,
            t_input_tokens, t_output_tokens, t_cache_write_5m_tokens, t_cache_write_1h_tokens, t_cache_read_tokens,
-           cost_nanousd, billing, web_searches
+           cost_nanousd, billing, web_searches, band
          FROM usage_observations WHERE message_id = ?1 ORDER BY session_id",
     )?;
     let mut set = tx.prepare_cached(
         "UPDATE usage_observations SET counted = ?3, t_model = ?4, t_occurred_at = ?5, t_input_tokens = ?6,
            t_output_tokens = ?7, t_cache_write_5m_tokens = ?8, t_cache_write_1h_tokens = ?9,
            t_cache_read_tokens = ?10, cost_nanousd = ?11
-         WHERE session_id = ?1 AND message_id = ?2",
+         WHERE session_id = ?1 AND band = ?12 AND message_id = ?2",
     )?;
     let mut obs: Vec<(String, UsageObservation)> = Vec::new();
     let mut state: Vec<Settled> = Vec::new();
+    let mut bands: Vec<i64> = Vec::new();
     for id in ids {
         obs.clear();
         state.clear();
+        bands.clear();
         let mut rows = select.query([id])?;
         while let Some(r) = rows.next()? {
             obs.push((r.get::<_, String>(0)?, observation_from(r, id, 1, 19)?));
@@ -318,6 +326,7 @@ pub(crate) fn settle_messages(
                 [r.get(13)?, r.get(14)?, r.get(15)?, r.get(16)?, r.get(17)?],
                 r.get(18)?,
             ));
+            bands.push(r.get(21)?);
         }
         drop(rows);
         let Some((owner, m)) = settle(&obs) else {
@@ -325,7 +334,7 @@ pub(crate) fn settle_messages(
         };
         let uncounted: Settled = (false, None, None, [None; 5], None);
         let cost = prices.message_cost(&m.model, &m.buckets, m.billing);
-        for ((session, own), now) in obs.iter().zip(&state) {
+        for (((session, own), now), band) in obs.iter().zip(&state).zip(&bands) {
             let want = if session != owner {
                 uncounted.clone()
             } else if own.model == m.model && own.at == m.at && own.buckets == m.buckets {
@@ -350,7 +359,7 @@ pub(crate) fn settle_messages(
             if *now != want {
                 set.execute(params![
                     session, id, want.0, want.1, want.2, want.3[0], want.3[1], want.3[2],
-                    want.3[3], want.3[4], want.4
+                    want.3[3], want.3[4], want.4, band
                 ])?;
                 affected.insert(session.clone());
             }
