@@ -176,7 +176,7 @@ mod tests {
             ),
             (
                 "0018_observation_bands",
-                "13ec09ba6002549698065c3a53aadc0ace23e22178d65bc1f1f8575fc7037242",
+                "06dcea95bba5fe780c7a3c62df9c69f553b16889f2b95b63db8670eecd15a327",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());
@@ -368,6 +368,18 @@ mod tests {
             )
             .unwrap();
         assert!(index.ends_with("(message_id)"), "{index}");
+        // The key's columns lead, in key order: SQLite before 3.41 (the
+        // sqlite3 of Debian 12) misreads NOT NULL columns otherwise.
+        let lead: Vec<String> = c
+            .prepare(
+                "SELECT name FROM pragma_table_info('usage_observations') ORDER BY cid LIMIT 3",
+            )
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(lead, ["session_id", "band", "message_id"]);
         let insert = |band: i64| {
             c.execute(
                 "INSERT INTO usage_observations(session_id, band, message_id, model, input_tokens,

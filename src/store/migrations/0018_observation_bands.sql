@@ -7,11 +7,14 @@
 -- they were written into: a session's rows fill one band until it holds
 -- about `BAND_ROWS` (store/delta.rs), then a new one starts, so new rows
 -- append at the end of the session's range. A message still has at most one
--- row per session (the writer looks a held message up in every band before
--- it inserts; `check` verifies it). Existing rows are band 0.
+-- row per session: the writer looks a held message up in every band before
+-- it inserts. Existing rows are band 0. The key's columns come first, in
+-- key order: SQLite before 3.41 reports NOT NULL columns of a WITHOUT ROWID
+-- table as NULL in `PRAGMA integrity_check` when they do not.
 DROP VIEW token_usage;
 CREATE TABLE usage_observations_banded (
     session_id         TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    band               INTEGER NOT NULL DEFAULT 0,
     message_id         TEXT NOT NULL,
     agent_id           TEXT,            -- NULL: the main agent (id = session_id)
     record_session_id  TEXT,            -- NULL: the record names session_id itself
@@ -33,7 +36,6 @@ CREATE TABLE usage_observations_banded (
     cost_nanousd             INTEGER,
     billing                  INTEGER,
     web_searches             INTEGER,
-    band                     INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (session_id, band, message_id)
 ) WITHOUT ROWID;
 INSERT INTO usage_observations_banded(session_id, message_id, agent_id, record_session_id, model,
