@@ -153,7 +153,7 @@ fn range_hash(f: &File, from: u64, to: u64) -> Result<String, ReadError> {
 
 /// Appends up to `max` bytes of `f` (read on from where it is) to `buf`;
 /// returns how many (0 at the end of the file).
-pub fn read_more(f: &mut File, max: u64, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+pub fn read_more(f: impl Read, max: u64, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
     f.take(max).read_to_end(buf).map_err(|e| unreadable(&e))
 }
 

@@ -454,6 +454,78 @@ fn a_session_read_in_parts_spans_bands_and_equals_one_read() {
     assert_eq!(whole.json(&["show", S2])["output_tokens"], output);
 }
 
+/// Issue 15: a session alone in its run has its next block read on another
+/// thread while it parses the last. Lines that cross block boundaries (of
+/// 8 MiB) join as when read in turn: one longer than the room kept for the
+/// join (1 MiB), one over the line cap that spans a whole block (skipped to
+/// its newline as one degraded line, numbered as a plain split numbers it),
+/// and the ordinary lines around them.
+#[test]
+fn lines_across_blocks_read_ahead_join_as_read_in_turn() {
+    const MIB: usize = 1 << 20;
+    let env = Env::new();
+    let root = env.path("projects");
+    let padded = |i: u64, out: u64, pad: usize| {
+        let r = rec(S2, &format!("m{i}"), "2026-01-02T00:00:00Z", out);
+        format!("{},\"pad\":\"{}\"}}\n", &r[..r.len() - 1], "p".repeat(pad))
+    };
+    let mut text = String::new();
+    let mut output = 0u64;
+    let mut bad = Vec::new();
+    let mut i = 0u64;
+    // Ordinary lines up to `to` bytes.
+    let fill = |text: &mut String, output: &mut u64, i: &mut u64, to: usize| {
+        while text.len() < to {
+            *i += 1;
+            text.push_str(&padded(*i, *i, 900));
+            *output += *i;
+        }
+    };
+    fill(&mut text, &mut output, &mut i, 6 * MIB);
+    // 3 MiB from 6 MiB on, across the first boundary: its first 2 MiB are
+    // more than the room kept for the join.
+    i += 1;
+    text.push_str(&padded(i, 1_000_000, 3 * MIB));
+    output += 1_000_000;
+    fill(&mut text, &mut output, &mut i, 15 * MIB);
+    // 20 MiB, over the 4 MiB cap, from before the second boundary to past
+    // the fourth: a whole block read while skipping it.
+    i += 1;
+    let long = padded(i, 2_000_000, 20 * MIB);
+    text.push_str(&long);
+    bad.push(i);
+    fill(&mut text, &mut output, &mut i, 40 * MIB);
+    let lines = i;
+    write(&root.join(format!("-w-proj/{S2}.jsonl")), &text);
+    let s = env.json(&[
+        "ingest",
+        "--root",
+        root.to_str().unwrap(),
+        "--max-line-size",
+        &(4 * MIB).to_string(),
+    ]);
+    assert_eq!(s["sessions_new"], 1);
+    assert_eq!(s["messages_read"], lines - 1);
+    let show = env.json(&["show", S2]);
+    assert_eq!(show["output_tokens"], output);
+    let degraded: Vec<u64> = show["degraded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(degraded, bad);
+    assert_eq!(
+        show["degraded"][0]["reason"],
+        format!(
+            "line of {} bytes is over the {}-byte line cap (ingest.max_line_size); not read",
+            long.len(),
+            4 * MIB
+        )
+    );
+    assert!(consistent(&env));
+}
+
 #[test]
 fn unreadable_file_is_skipped_and_retried() {
     // SAFETY: geteuid has no preconditions and cannot fail.

@@ -116,6 +116,11 @@ impl SpareCores {
         self.0.fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Whether a core is spare now (none is borrowed).
+    pub fn any(&self) -> bool {
+        self.0.load(Ordering::Acquire) > 0
+    }
+
     /// Borrows a spare core, when there is one.
     pub fn take(cores: &Arc<SpareCores>) -> Option<SpareCore> {
         cores
@@ -243,6 +248,11 @@ impl SessionParser {
     /// Lets large blocks borrow the run's spare cores.
     pub fn share_cores(&mut self, spare: Option<Arc<SpareCores>>) {
         self.spare = spare;
+    }
+
+    /// Whether the run has a core to spare now.
+    pub fn core_spare(&self) -> bool {
+        self.spare.as_ref().is_some_and(|s| s.any())
     }
 
     /// Lines longer than `cap` bytes (line ending included) are degraded
