@@ -36,13 +36,20 @@ pub struct Counted<'a> {
     pub cost: Option<i64>,
 }
 
-/// Sums the counted messages of one session.
+/// Sums the counted messages of one session. Grouped under borrowed keys
+/// first: one owned key per row of the result, not per message.
 pub fn sum<'a>(rows: impl IntoIterator<Item = Counted<'a>>) -> Rollup {
-    let mut out = Rollup::new();
+    let mut groups: BTreeMap<(&str, &str, i64), Sums> = BTreeMap::new();
     for r in rows {
-        add(&mut out, r);
+        groups
+            .entry((r.agent, r.model, hour_of(r.at)))
+            .or_default()
+            .count(r.tokens, r.cost, r.at, 1);
     }
-    out
+    groups
+        .into_iter()
+        .map(|((agent, model, hour), s)| ((agent.to_string(), model.to_string(), hour), s))
+        .collect()
 }
 
 /// Adds one counted message to its row.

@@ -183,16 +183,7 @@ pub(super) fn merge_observations(
             Some(c) => c.add(&u.message_id),
             None => !shared.exists([&u.message_id])?,
         };
-        if alone {
-            after.push(Counted {
-                id: u.message_id.clone(),
-                agent: u.agent_id.clone(),
-                model: u.model.clone(),
-                at: u.at,
-                tokens: tokens_of(&u.buckets),
-                cost: prices.message_cost(&u.model, &u.buckets, u.billing),
-            });
-        } else {
+        if !alone {
             touched.insert(u.message_id.clone());
             changed.insert(u.message_id.clone(), band);
         }
@@ -200,6 +191,9 @@ pub(super) fn merge_observations(
         rows.push(ObsRow::of(sid, u, alone, band, prices));
     }
     insert_observations(tx, &rows)?;
+    // New counted rows move the rollup up by their sums, summed without a
+    // copy of each (most of a large part); changed ones by their difference.
+    let added = rollup::sum(rows.iter().filter_map(ObsRow::counted));
     let mut others: BTreeSet<String> = BTreeSet::new();
     if counts.is_some() {
         // Bulk mode: settled at the end of the run, which recounts the
@@ -216,16 +210,22 @@ pub(super) fn merge_observations(
     for (id, at) in &changed {
         after.extend(counted(tx, sid, *at, id)?);
     }
-    apply(tx, sid, &before, &after)?;
+    apply(tx, sid, added, &before, &after)?;
     refresh_rollup(tx, &others)?;
     Ok(synthetic)
 }
 
-/// Moves the session's rollup from `before` to `after` (the counted rows
-/// the part changed). A group's first and last times can only be moved
+/// Moves the session's rollup by `added` (the sums of new counted rows) and
+/// from `before` to `after` (the counted rows the part changed). A group's first and last times can only be moved
 /// this way when no row left it or moved within it; otherwise the
 /// session's rollup is recounted.
-fn apply(tx: &Transaction<'_>, sid: &str, before: &[Counted], after: &[Counted]) -> Result<()> {
+fn apply(
+    tx: &Transaction<'_>,
+    sid: &str,
+    added: Rollup,
+    before: &[Counted],
+    after: &[Counted],
+) -> Result<()> {
     let key = |c: &Counted| rollup::key(&c.agent, &c.model, c.at);
     let stays = |b: &Counted| {
         after
@@ -237,7 +237,7 @@ fn apply(tx: &Transaction<'_>, sid: &str, before: &[Counted], after: &[Counted])
         one.insert(sid.to_string());
         return refresh_rollup(tx, &one);
     }
-    let mut groups = Rollup::new();
+    let mut groups = added;
     for (c, sign) in before
         .iter()
         .map(|c| (c, -1))

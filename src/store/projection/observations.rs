@@ -109,13 +109,7 @@ pub(super) fn write_observations(
         }
         touched.clear();
     }
-    let own = rollup::sum(rows.iter().filter(|r| r.counted).map(|r| Counted {
-        agent: r.agent_id.unwrap_or(sid),
-        model: r.model,
-        at: r.at,
-        tokens: r.tokens,
-        cost: r.cost,
-    }));
+    let own = rollup::sum(rows.iter().filter_map(ObsRow::counted));
     Ok((touched, own))
 }
 
@@ -136,6 +130,17 @@ pub(crate) struct ObsRow<'a> {
 }
 
 impl<'a> ObsRow<'a> {
+    /// The row as the rollup sees it, when it is counted.
+    pub(crate) fn counted(&self) -> Option<Counted<'a>> {
+        self.counted.then_some(Counted {
+            agent: self.agent_id.unwrap_or(self.session_id),
+            model: self.model,
+            at: self.at,
+            tokens: self.tokens,
+            cost: self.cost,
+        })
+    }
+
     /// A session's observation as written: counted (and priced) when it is
     /// the only one of its message; the common values as NULL (narrower
     /// rows, fewer pages).
