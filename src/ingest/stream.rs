@@ -487,15 +487,13 @@ impl Reader<'_> {
                     skipping = None;
                     from += i + 1;
                 }
-                let used = if from == SLACK && !carry.is_empty() && carry.len() <= SLACK {
+                if from == SLACK && !carry.is_empty() && carry.len() <= SLACK {
                     // Join the unfinished line and the block in place.
                     from = SLACK - carry.len();
                     block[from..SLACK].copy_from_slice(carry);
                     carry.clear();
-                    let used = self.parser.block(idx, &block[from..])?;
-                    carry.extend_from_slice(&block[from + used as usize..]);
-                    used
-                } else if carry.is_empty() {
+                }
+                let used = if carry.is_empty() {
                     let used = self.parser.block(idx, &block[from..])?;
                     carry.extend_from_slice(&block[from + used as usize..]);
                     used

@@ -216,9 +216,9 @@ pub(super) fn merge_observations(
 }
 
 /// Moves the session's rollup by `added` (the sums of new counted rows) and
-/// from `before` to `after` (the counted rows the part changed). A group's first and last times can only be moved
-/// this way when no row left it or moved within it; otherwise the
-/// session's rollup is recounted.
+/// from `before` to `after` (the counted rows the part changed). A group's
+/// first and last times can only be moved this way when no row left it or
+/// moved within it; otherwise the session's rollup is recounted.
 fn apply(
     tx: &Transaction<'_>,
     sid: &str,

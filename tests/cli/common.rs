@@ -152,6 +152,22 @@ impl Env {
         )
     }
 
+    /// The rows `sql` selects, each as its values' debug forms joined by `|`.
+    pub fn rows(&self, sql: &str) -> Vec<String> {
+        let c = rusqlite::Connection::open(self.db()).unwrap();
+        let mut stmt = c.prepare(sql).unwrap();
+        let n = stmt.column_count();
+        stmt.query_map([], |r| {
+            Ok((0..n)
+                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    }
+
     /// Every table's rows, through the library's own ordered dump.
     pub fn dump(&self) -> String {
         sessionkit::dump_database(&self.db()).unwrap()

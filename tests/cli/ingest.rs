@@ -183,22 +183,7 @@ fn order_of_sessions_does_not_change_token_rows() {
         }
         roots
     };
-    let token_rows = |env: &Env| -> Vec<String> {
-        let c = rusqlite::Connection::open(env.db()).unwrap();
-        let mut stmt = c
-            .prepare("SELECT * FROM token_usage ORDER BY message_id")
-            .unwrap();
-        let n = stmt.column_count();
-        stmt.query_map([], |r| {
-            Ok((0..n)
-                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
-                .collect::<Vec<_>>()
-                .join("|"))
-        })
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-    };
+    let token_rows = |env: &Env| env.rows("SELECT * FROM token_usage ORDER BY message_id");
     let fwd = Env::new();
     for r in split(&fwd) {
         fwd.ingest(&r);

@@ -21,6 +21,16 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// The line numbers of the degraded lines `show` lists.
+fn degraded_lines(show: &Value) -> Vec<u64> {
+    show["degraded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["line"].as_u64().unwrap())
+        .collect()
+}
+
 /// A corpus root with one good session `S1` under `slug`.
 fn corpus(env: &Env) -> PathBuf {
     let root = env.path("projects");
@@ -353,13 +363,7 @@ fn a_session_of_many_blocks_read_on_two_threads_counts_every_line() {
     assert_eq!(s["sessions_degraded"], 1);
     let show = env.json(&["show", S2]);
     assert_eq!(show["output_tokens"], output);
-    let lines: Vec<u64> = show["degraded"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["line"].as_u64().unwrap())
-        .collect();
-    assert_eq!(lines, bad);
+    assert_eq!(degraded_lines(&show), bad);
     assert!(consistent(&env));
 }
 
@@ -399,23 +403,9 @@ fn a_session_read_in_parts_spans_bands_and_equals_one_read() {
     let whole = Env::new();
     write(&whole.path("projects").join(&rel), &format!("{head}{tail}"));
     whole.ingest(&whole.path("projects"));
-    let rows = |env: &Env, sql: &str| -> Vec<String> {
-        let c = rusqlite::Connection::open(env.db()).unwrap();
-        let mut stmt = c.prepare(sql).unwrap();
-        let n = stmt.column_count();
-        stmt.query_map([], |r| {
-            Ok((0..n)
-                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
-                .collect::<Vec<_>>()
-                .join("|"))
-        })
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-    };
     const USAGE: &str = "SELECT * FROM token_usage ORDER BY message_id";
     const ROLLUP: &str = "SELECT * FROM usage_rollup ORDER BY 1, 2, 3, 4";
-    assert_eq!(rows(&whole, USAGE).len(), 40_100);
+    assert_eq!(whole.rows(USAGE).len(), 40_100);
     for bulk in ["1", "18446744073709551615"] {
         let env = Env::new();
         let root = env.path("projects");
@@ -447,8 +437,8 @@ fn a_session_read_in_parts_spans_bands_and_equals_one_read() {
             0,
             "bulk {bulk}: a message held twice"
         );
-        assert_eq!(rows(&env, USAGE), rows(&whole, USAGE), "bulk {bulk}");
-        assert_eq!(rows(&env, ROLLUP), rows(&whole, ROLLUP), "bulk {bulk}");
+        assert_eq!(env.rows(USAGE), whole.rows(USAGE), "bulk {bulk}");
+        assert_eq!(env.rows(ROLLUP), whole.rows(ROLLUP), "bulk {bulk}");
         assert!(consistent(&env));
     }
     assert_eq!(whole.json(&["show", S2])["output_tokens"], output);
@@ -508,13 +498,7 @@ fn lines_across_blocks_read_ahead_join_as_read_in_turn() {
     assert_eq!(s["messages_read"], lines - 1);
     let show = env.json(&["show", S2]);
     assert_eq!(show["output_tokens"], output);
-    let degraded: Vec<u64> = show["degraded"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["line"].as_u64().unwrap())
-        .collect();
-    assert_eq!(degraded, bad);
+    assert_eq!(degraded_lines(&show), bad);
     assert_eq!(
         show["degraded"][0]["reason"],
         format!(
