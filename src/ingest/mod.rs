@@ -4,6 +4,8 @@
 //! opened. Changed sessions are read and parsed on one thread per core and
 //! written by this thread, so peak memory is a few sessions, not the corpus.
 
+#[cfg(test)]
+mod ahead_tests;
 mod flat;
 pub mod labels;
 mod recount;

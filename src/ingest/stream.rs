@@ -10,15 +10,37 @@ use serde::{Deserialize, Serialize};
 
 use super::Options;
 use crate::corpus::{self, Opened, ReadError, SessionFiles, Skip};
-use crate::transcript::{BadLine, ParsedSession, SessionParser, SpareCores};
+use crate::transcript::{
+    BadLine, ParsedSession, ScannedLines, SessionParser, SpareCore, SpareCores, scan_later,
+};
 
-/// Bytes read per `read` call.
-const BLOCK: u64 = 8 << 20;
+/// Bytes read per `read` call. Unit tests read in blocks of a kilobyte,
+/// so that their files span many (and are read ahead, src/ingest/ahead_tests.rs).
+pub(super) const BLOCK: u64 = if cfg!(test) { 1 << 10 } else { 8 << 20 };
 
-/// Room kept before each block read ahead (`Reader::read_ahead`): the
-/// unfinished line of the block before is copied there, so the two join
-/// without moving the block. A longer unfinished line is joined by copying.
-const SLACK: usize = 1 << 20;
+/// The share of each block's lines (in 64ths) that the thread reading
+/// ahead scans (`Reader::read_ahead`): where it starts, and the bounds it
+/// moves within to keep pace with the parsing thread.
+const SCAN_SHARE: u32 = 28;
+const SCAN_SHARE_MIN: u32 = 8;
+const SCAN_SHARE_MAX: u32 = 56;
+
+self_cell::self_cell!(
+    /// A block read ahead, with the scan of its later lines when it has one.
+    struct Ahead {
+        owner: Vec<u8>,
+        #[covariant]
+        dependent: Later,
+    }
+);
+
+/// Blocks read ahead with their later lines scanned (the tests' proof).
+#[cfg(test)]
+pub(super) static AHEAD_SCANS: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// Where a block's scanned later lines start, and their scan.
+type Later<'a> = Option<(usize, ScannedLines<'a>)>;
 
 /// Where one file was read to, and what identifies it: a later run goes on
 /// from `offset` only if the file is the same (device, inode) and the
@@ -393,8 +415,10 @@ impl Reader<'_> {
         buf.clear();
         // Reading ahead costs a block or two of memory, worth it only where
         // a core would otherwise idle (a session alone, or the last ones).
-        if o.len.saturating_sub(start) > BLOCK && self.parser.core_spare() {
-            return self.read_ahead(idx, f, &o, buf);
+        if o.len.saturating_sub(start) > BLOCK
+            && let Some(core) = self.parser.borrow_core()
+        {
+            return self.read_ahead(idx, f, &o, buf, core);
         }
         loop {
             let n = corpus::read_more(&mut o.file, BLOCK, buf)?;
@@ -402,10 +426,15 @@ impl Reader<'_> {
                 break; // what is left is a line still being written
             }
             self.bytes += n as u64;
-            let used = self.parser.block(idx, buf)?;
-            buf.drain(..used as usize);
-            self.since_part += used;
-            if buf.len() as u64 > cap {
+            loop {
+                let used = self.parser.block(idx, buf)?;
+                buf.drain(..used as usize);
+                self.since_part += used;
+                if buf.len() as u64 <= cap {
+                    break;
+                }
+                // The lines read after the overlong one's end are parsed
+                // next (they were left unread when the file ended there).
                 self.skip_long_line(idx, &mut o, buf, cap)?;
             }
             if self.part_due(idx, f, &o)? {
@@ -432,83 +461,77 @@ impl Reader<'_> {
         Ok(self.stopped)
     }
 
-    /// `read_file` for a file of more than one block: a thread reads the
-    /// next block while this one parses the last (copying a block out of
-    /// the page cache was a fifth of the parsing thread's time on a 4 GiB
-    /// session). The lines parsed, where each ends and what a part holds
-    /// are as when reading in turn: `carry` holds the unfinished line
-    /// between blocks, an overlong line is skipped to its newline, and
-    /// what follows the last newline is left for later.
+    /// `read_file` for a file of more than one block, with a spare `core`:
+    /// a thread reads the next block while this one parses the last, and
+    /// scans the block's later lines (the costly, stateless part of reading
+    /// them) meanwhile, a share that follows which of the two waits for the
+    /// other. Copying a block out of the page cache was a fifth of the
+    /// parsing thread's time on a 4 GiB session, and a helper that scanned
+    /// part of each block while this thread waited for it left a core idle
+    /// a third of the time. The lines parsed, where each ends and what a
+    /// part holds are as when reading in turn.
     fn read_ahead(
         &mut self,
         idx: usize,
         f: &corpus::PlannedFile,
         o: &Opened,
         carry: &mut Vec<u8>,
+        core: SpareCore,
     ) -> Result<(), FileError> {
-        use std::sync::mpsc;
-        let cap = self.opts.max_line_size;
+        use std::sync::mpsc::{self, TrySendError};
+        let scans = self.parser.scans_apart(idx);
         std::thread::scope(|scope| {
             // One block waits while one is read and one parsed.
-            let (tx, rx) = mpsc::sync_channel::<Result<Vec<u8>, ReadError>>(1);
+            let (tx, rx) = mpsc::sync_channel::<Result<Ahead, ReadError>>(1);
             let (back, spent) = mpsc::channel::<Vec<u8>>();
             let file = &o.file;
             scope.spawn(move || {
+                let _core = core;
+                let mut share = SCAN_SHARE;
                 loop {
-                    let mut b = spent.try_recv().unwrap_or_else(|_| vec![0; SLACK]);
-                    b.truncate(SLACK);
+                    let mut b = spent.try_recv().unwrap_or_default();
+                    b.clear();
                     let read = corpus::read_more(file, BLOCK, &mut b);
                     let end = !matches!(read, Ok(n) if n > 0);
-                    if tx.send(read.map(|_| b)).is_err() || end {
+                    let ahead = read.map(|_| {
+                        Ahead::new(b, |b| if scans { scan_later(b, share) } else { None })
+                    });
+                    // A block still waiting: the parsing thread is behind,
+                    // so scan more of the next; none: it may be waiting.
+                    let sent = match tx.try_send(ahead) {
+                        Ok(()) => {
+                            share = share.saturating_sub(1).max(SCAN_SHARE_MIN);
+                            true
+                        }
+                        Err(TrySendError::Full(ahead)) => {
+                            share = (share + 1).min(SCAN_SHARE_MAX);
+                            tx.send(ahead).is_ok()
+                        }
+                        Err(TrySendError::Disconnected(_)) => false,
+                    };
+                    if !sent || end {
                         return;
                     }
                 }
             });
             // Bytes of an overlong line skipped so far, while skipping one.
             let mut skipping: Option<u64> = None;
-            for block in rx {
-                let mut block = block?;
-                let n = block.len() - SLACK;
+            for ahead in rx {
+                let mut ahead = ahead?;
+                let n = ahead.borrow_owner().len();
                 if n == 0 {
                     break; // what is left is a line still being written
                 }
                 self.bytes += n as u64;
-                let mut from = SLACK;
-                if let Some(len) = skipping {
-                    let Some(i) = memchr::memchr(b'\n', &block[from..]) else {
-                        skipping = Some(len + n as u64);
-                        let _ = back.send(block);
-                        continue;
-                    };
-                    let len = len + i as u64 + 1;
-                    self.since_part += len;
-                    let reason = crate::transcript::long_line_reason(len, cap);
-                    self.parser.skip_line(idx, len, reason)?;
-                    skipping = None;
-                    from += i + 1;
-                }
-                if from == SLACK && !carry.is_empty() && carry.len() <= SLACK {
-                    // Join the unfinished line and the block in place.
-                    from = SLACK - carry.len();
-                    block[from..SLACK].copy_from_slice(carry);
-                    carry.clear();
-                }
-                let used = if carry.is_empty() {
-                    let used = self.parser.block(idx, &block[from..])?;
-                    carry.extend_from_slice(&block[from + used as usize..]);
-                    used
-                } else {
-                    carry.extend_from_slice(&block[from..]);
-                    let used = self.parser.block(idx, carry)?;
-                    carry.drain(..used as usize);
-                    used
-                };
-                let _ = back.send(block);
-                self.since_part += used;
-                if carry.len() as u64 > cap {
-                    skipping = Some(carry.len() as u64);
-                    carry.clear();
-                }
+                #[cfg(test)]
+                AHEAD_SCANS.fetch_add(
+                    usize::from(ahead.borrow_dependent().is_some()),
+                    std::sync::atomic::Ordering::SeqCst,
+                );
+                ahead.with_dependent_mut(|block, later| {
+                    self.take_block(idx, block, later.take(), carry, &mut skipping)
+                })?;
+                let _ = back.send(ahead.into_owner());
                 if self.part_due(idx, f, o)? {
                     return Ok(());
                 }
@@ -516,6 +539,51 @@ impl Reader<'_> {
             self.mark(idx, f, o)?;
             Ok(())
         })
+    }
+
+    /// Parses a block read ahead: first the end of the line `carry` holds
+    /// (or of the overlong one being skipped), then its own lines, the
+    /// later ones from their scan when `later` holds it. What follows its
+    /// last newline is left in `carry`.
+    fn take_block(
+        &mut self,
+        idx: usize,
+        block: &[u8],
+        later: Later<'_>,
+        carry: &mut Vec<u8>,
+        skipping: &mut Option<u64>,
+    ) -> Result<(), FileError> {
+        let cap = self.opts.max_line_size;
+        let mut from = 0;
+        if skipping.is_some() || !carry.is_empty() {
+            let Some(i) = memchr::memchr(b'\n', block) else {
+                match skipping {
+                    Some(len) => *len += block.len() as u64,
+                    None => carry.extend_from_slice(block),
+                }
+                cap_carry(carry, skipping, cap);
+                return Ok(());
+            };
+            from = i + 1;
+            if let Some(len) = skipping.take() {
+                let len = len + from as u64;
+                self.since_part += len;
+                let reason = crate::transcript::long_line_reason(len, cap);
+                self.parser.skip_line(idx, len, reason)?;
+            } else {
+                carry.extend_from_slice(&block[..from]);
+                self.since_part += self.parser.block(idx, carry)?;
+                carry.clear(); // one line, through its newline
+            }
+        }
+        let used = match later {
+            Some((split, lines)) => self.parser.block_scanned(idx, &block[from..split], lines)?,
+            None => self.parser.block(idx, &block[from..])?,
+        };
+        carry.extend_from_slice(&block[from + used as usize..]);
+        self.since_part += used;
+        cap_carry(carry, skipping, cap);
+        Ok(())
     }
 
     /// `buf` holds the start of a line longer than `cap`: reads on to its
@@ -546,6 +614,14 @@ impl Reader<'_> {
             }
             self.bytes += n as u64;
         }
+    }
+}
+
+/// An unfinished line over the line cap is skipped from here on.
+fn cap_carry(carry: &mut Vec<u8>, skipping: &mut Option<u64>, cap: u64) {
+    if carry.len() as u64 > cap {
+        *skipping = Some(carry.len() as u64);
+        carry.clear();
     }
 }
 

@@ -20,7 +20,9 @@ pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
 #[cfg(test)]
 pub use parse::parse_session;
-pub use parse::{FileCursor, SessionParser, SpareCores, long_line_reason};
+pub use parse::{
+    FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason, scan_later,
+};
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
 pub use tail::assistant_tail;

@@ -444,12 +444,12 @@ fn a_session_read_in_parts_spans_bands_and_equals_one_read() {
     assert_eq!(whole.json(&["show", S2])["output_tokens"], output);
 }
 
-/// Issue 15: a session alone in its run has its next block read on another
-/// thread while it parses the last. Lines that cross block boundaries (of
-/// 8 MiB) join as when read in turn: one longer than the room kept for the
-/// join (1 MiB), one over the line cap that spans a whole block (skipped to
-/// its newline as one degraded line, numbered as a plain split numbers it),
-/// and the ordinary lines around them.
+/// Issue 15: a session alone in its run has its next block read, and the
+/// block's later lines scanned, on another thread while it parses the
+/// last. Lines that cross block boundaries (of 8 MiB) join as when read in
+/// turn: one of 3 MiB, one over the line cap that spans a whole block
+/// (skipped to its newline as one degraded line, numbered as a plain split
+/// numbers it), and the ordinary lines around them.
 #[test]
 fn lines_across_blocks_read_ahead_join_as_read_in_turn() {
     const MIB: usize = 1 << 20;
@@ -472,8 +472,7 @@ fn lines_across_blocks_read_ahead_join_as_read_in_turn() {
         }
     };
     fill(&mut text, &mut output, &mut i, 6 * MIB);
-    // 3 MiB from 6 MiB on, across the first boundary: its first 2 MiB are
-    // more than the room kept for the join.
+    // 3 MiB from 6 MiB on, across the first boundary.
     i += 1;
     text.push_str(&padded(i, 1_000_000, 3 * MIB));
     output += 1_000_000;
@@ -507,6 +506,58 @@ fn lines_across_blocks_read_ahead_join_as_read_in_turn() {
             4 * MIB
         )
     );
+    assert!(consistent(&env));
+}
+
+/// Issue 15, found by src/ingest/ahead_tests.rs: a session read in turn (not
+/// alone in its run) whose overlong line ran into the file's last block
+/// lost the lines after that line: they were read while skipping it, and
+/// the run ended there. A second run found the file unchanged, so they
+/// stayed lost. They count now, and the cursor is at the end of the file.
+#[test]
+fn regression_lines_after_an_overlong_line_in_the_last_block_are_read() {
+    const MIB: usize = 1 << 20;
+    let env = Env::new();
+    let root = env.path("projects");
+    let mut text = format!("{}\n", rec(S2, "m0", "2026-01-02T00:00:00Z", 5));
+    // 8.5 MiB: over the 64 KiB cap, from the first 8 MiB block into the last.
+    let r = rec(S2, "long", "2026-01-02T00:00:01Z", 1_000);
+    let long = format!(
+        "{},\"pad\":\"{}\"}}\n",
+        &r[..r.len() - 1],
+        "p".repeat(8 * MIB + MIB / 2)
+    );
+    text.push_str(&long);
+    for (i, out) in [(1, 100), (2, 20_000), (3, 300_000)] {
+        text.push_str(&format!(
+            "{}\n",
+            rec(S2, &format!("after{i}"), "2026-01-02T00:00:02Z", out)
+        ));
+    }
+    write(&root.join(format!("-w-proj/{S2}.jsonl")), &text);
+    // A second session, so that on two cores neither is read ahead.
+    let other: String = (0..2_000)
+        .map(|i| format!("{}\n", rec(S1, &format!("o{i}"), "2026-01-02T00:00:00Z", 1)))
+        .collect();
+    write(&root.join(format!("-w-proj/{S1}.jsonl")), &other);
+    let ingest = || {
+        env.json(&[
+            "ingest",
+            "--root",
+            root.to_str().unwrap(),
+            "--max-line-size",
+            &(64 << 10).to_string(),
+        ])
+    };
+    let s = ingest();
+    assert_eq!(s["sessions_new"], 2);
+    assert_eq!(s["messages_read"], 2_004);
+    let show = env.json(&["show", S2]);
+    assert_eq!(show["output_tokens"], 5 + 100 + 20_000 + 300_000);
+    assert_eq!(degraded_lines(&show), vec![2]);
+    let again = ingest();
+    assert_eq!(again["sessions_unchanged"], 2);
+    assert_eq!(again["messages_read"], 0);
     assert!(consistent(&env));
 }
 

@@ -105,9 +105,56 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
+    let (body, complete) = complete_body(bytes, b.out.files[file].offset == 0);
+    // A large block with a spare core: a helper scans the later lines
+    // (the costly, stateless part) while this thread reads the earlier
+    // ones; their records are then taken in order, as if scanned here.
+    let helper = (body.len() >= SPLIT_MIN)
+        .then(|| b.spare.as_ref().and_then(SpareCores::take))
+        .flatten();
+    let split = match &helper {
+        Some(_) => split_at(body, 0, HELPER_SHARE),
+        None => body.len(),
+    };
+    let (first, later) = body.split_at(split);
+    std::thread::scope(|scope| {
+        let scanning = (!later.is_empty()).then(|| {
+            #[cfg(test)]
+            SPLITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            scope.spawn(|| scan_lines(later))
+        });
+        read_lines(b, file, first, complete, move || {
+            let scanned = scanning.map(|h| h.join().expect("the scan of a block does not panic"));
+            drop(helper);
+            scanned
+        })
+    })
+}
+
+/// `parse_block` for a block whose later lines another thread scanned
+/// (`scan_later`): `first` holds the complete lines before them.
+pub(super) fn parse_scanned(
+    b: &mut SessionParser,
+    file: usize,
+    first: &[u8],
+    later: ScannedLines<'_>,
+) -> Result<u64, BadLine> {
+    let (body, complete) = complete_body(first, b.out.files[file].offset == 0);
+    debug_assert_eq!(complete, first.len() as u64, "`first` ends with a line");
+    read_lines(b, file, body, complete + later.bytes, || Some(later))
+}
+
+/// Reads the lines of `first`, then the ones `later` gives (already
+/// scanned), which end `complete` bytes after the file's cursor.
+fn read_lines<'a>(
+    b: &mut SessionParser,
+    file: usize,
+    first: &'a [u8],
+    complete: u64,
+    later: impl FnOnce() -> Option<ScannedLines<'a>>,
+) -> Result<u64, BadLine> {
     let sid = b.out.session_id.clone();
     let cursor = b.out.files[file].clone();
-    let (body, complete) = complete_body(bytes, cursor.offset == 0);
     let mut st = BlockRead {
         sid: &sid,
         rel_path: &cursor.rel_path,
@@ -119,44 +166,27 @@ pub(super) fn parse_block(
         last_message: None,
         span: Span::new(),
     };
-    // A large block with a spare core: a helper scans the later lines
-    // (the costly, stateless part) while this thread reads the earlier
-    // ones; their records are then taken in order, as if scanned here.
-    let helper = (body.len() >= SPLIT_MIN)
-        .then(|| b.spare.as_ref().and_then(SpareCores::take))
-        .flatten();
-    let split = match &helper {
-        Some(_) => split_at(body),
-        None => body.len(),
-    };
-    let (first, later) = body.split_at(split);
     let mut lines = Lines {
         body: first,
         at: 0,
         n: cursor.line,
     };
-    let result = std::thread::scope(|scope| -> Result<(), BadLine> {
-        let scanned = (!later.is_empty()).then(|| {
-            #[cfg(test)]
-            SPLITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            scope.spawn(|| prescan(later))
-        });
+    let read = || -> Result<(), BadLine> {
         let mut slot = Record::default();
         while let Some((n, line, scanned)) = lines.next_into(&mut slot) {
             let len = lines.ended_at(line);
             read_line(b, &mut st, n, line, len, scanned, &mut slot)?;
         }
-        if let Some(h) = scanned {
-            let (pre, count) = h.join().expect("the scan of a block does not panic");
-            drop(helper);
+        if let Some(pre) = later() {
             let base = lines.n;
-            for mut p in pre {
+            for mut p in pre.lines {
                 read_line(b, &mut st, base + p.n, p.line, p.len, p.scanned, &mut p.rec)?;
             }
-            lines.n = base + count;
+            lines.n = base + pre.count;
         }
         Ok(())
-    });
+    };
+    let result = read();
     b.open[file] = Some(st.open);
     result?;
     if st.span.records > 0 {
@@ -177,19 +207,27 @@ pub(super) fn parse_block(
     Ok(complete)
 }
 
-/// Blocks smaller than this are read by one thread.
-pub(super) const SPLIT_MIN: usize = 1 << 20;
+/// Blocks smaller than this are read by one thread (unit tests read
+/// blocks of a kilobyte, src/ingest/stream.rs).
+pub(super) const SPLIT_MIN: usize = if cfg!(test) { 256 } else { 1 << 20 };
 
 /// Blocks a helper has scanned (the tests' proof that it did).
 #[cfg(test)]
 pub(super) static SPLITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Where a block is split between this thread and a helper: at a line
-/// start near the point that gives the helper the larger share (it only
-/// scans; this thread also takes every record).
-fn split_at(body: &[u8]) -> usize {
-    let target = body.len() * 9 / 20;
-    memchr::memchr(b'\n', &body[target..]).map_or(body.len(), |i| target + i + 1)
+/// The helper's share of a block's lines, in 64ths: the larger, as it
+/// only scans, while this thread also takes every record.
+const HELPER_SHARE: u32 = 35;
+
+/// Where lines from `from` (a line start) to the end of `body` (a line end)
+/// are split to give the later `share` 64ths or so to a helper: the line
+/// start at or after that point (`body.len()` when there is none).
+fn split_at(body: &[u8], from: usize, share: u32) -> usize {
+    let target = body.len() - (body.len() - from) * share as usize / 64;
+    if target == from {
+        return from;
+    }
+    memchr::memchr(b'\n', &body[target - 1..]).map_or(body.len(), |i| target + i)
 }
 
 /// A line a helper scanned: its number within the helper's lines, its
@@ -202,9 +240,33 @@ struct Prescanned<'a> {
     rec: Record<'a>,
 }
 
-/// Scans every line of `body` (what `Lines` gives, blank lines counted and
-/// passed over); returns them and the count of lines, blank ones too.
-fn prescan(body: &[u8]) -> (Vec<Prescanned<'_>>, u64) {
+/// The complete lines of part of a block, scanned by a helper: each with
+/// its number among them, content, length and the scanner's reading.
+pub struct ScannedLines<'a> {
+    lines: Vec<Prescanned<'a>>,
+    /// Lines counted, blank ones too.
+    count: u64,
+    /// Bytes of the lines, line endings included.
+    bytes: u64,
+}
+
+/// Scans the later `share` 64ths of the complete lines of `block` (bytes
+/// read on from a file's cursor: its first line may end one begun before)
+/// for `SessionParser::block_scanned`: where they start, and their scan.
+/// `None` for a block with less than `SPLIT_MIN` of whole lines.
+pub fn scan_later(block: &[u8], share: u32) -> Option<(usize, ScannedLines<'_>)> {
+    let start = memchr::memchr(b'\n', block)? + 1;
+    let end = memchr::memrchr(b'\n', block)? + 1;
+    if end - start < SPLIT_MIN {
+        return None;
+    }
+    let split = split_at(&block[..end], start, share);
+    (split < end).then(|| (split, scan_lines(&block[split..end])))
+}
+
+/// Scans every line of `body`, which begins at a line start and ends with
+/// a newline (what `Lines` gives, blank lines counted and passed over).
+fn scan_lines(body: &[u8]) -> ScannedLines<'_> {
     let mut lines = Lines { body, at: 0, n: 0 };
     let mut out = Vec::with_capacity(body.len() / 2048);
     loop {
@@ -221,7 +283,11 @@ fn prescan(body: &[u8]) -> (Vec<Prescanned<'_>>, u64) {
             rec,
         });
     }
-    (out, lines.n)
+    ScannedLines {
+        lines: out,
+        count: lines.n,
+        bytes: body.len() as u64,
+    }
 }
 
 /// Line `n` of the block (`len` bytes with its ending), with the scanner's

@@ -9,7 +9,8 @@ pub use codex::is_rollout;
 pub use gemini::is_chat;
 mod lines;
 
-use block::{observation, parse_block, usage_parts};
+pub use block::{ScannedLines, scan_later};
+use block::{observation, parse_block, parse_scanned, usage_parts};
 use lines::BOM;
 
 use std::collections::HashMap;
@@ -101,7 +102,7 @@ struct OpenFile {
 /// large block (`block.rs`). The run that owns the workers says how many
 /// there are, and gives one back when a worker runs out of sessions.
 #[derive(Debug, Default)]
-pub struct SpareCores(AtomicUsize);
+pub struct SpareCores(pub(crate) AtomicUsize);
 
 /// A borrowed core, given back when dropped.
 pub struct SpareCore(Arc<SpareCores>);
@@ -114,11 +115,6 @@ impl SpareCores {
     /// One more core is spare.
     pub fn give(&self) {
         self.0.fetch_add(1, Ordering::AcqRel);
-    }
-
-    /// Whether a core is spare now (none is borrowed).
-    pub fn any(&self) -> bool {
-        self.0.load(Ordering::Acquire) > 0
     }
 
     /// Borrows a spare core, when there is one.
@@ -250,9 +246,10 @@ impl SessionParser {
         self.spare = spare;
     }
 
-    /// Whether the run has a core to spare now.
-    pub fn core_spare(&self) -> bool {
-        self.spare.as_ref().is_some_and(|s| s.any())
+    /// Borrows one of the run's spare cores (for a thread that scans ahead:
+    /// blocks then borrow none), when one is spare.
+    pub fn borrow_core(&self) -> Option<SpareCore> {
+        self.spare.as_ref().and_then(SpareCores::take)
     }
 
     /// Lines longer than `cap` bytes (line ending included) are degraded
@@ -402,6 +399,26 @@ impl SessionParser {
         } else {
             parse_block(self, file, bytes)
         }
+    }
+
+    /// Whether file `file`'s lines can be scanned apart from reading them
+    /// (`scan_later`, `block_scanned`): Claude Code transcripts.
+    pub fn scans_apart(&self, file: usize) -> bool {
+        let rel = &self.out.files[file].rel_path;
+        !codex::is_rollout(rel) && !gemini::is_chat(rel)
+    }
+
+    /// `block` for bytes whose later lines were scanned by `scan_later`:
+    /// `first` holds the lines before them, from the file's cursor, and
+    /// ends with a newline. Only for a file that `scans_apart`.
+    pub fn block_scanned(
+        &mut self,
+        file: usize,
+        first: &[u8],
+        later: ScannedLines<'_>,
+    ) -> Result<u64, StrictFailure> {
+        debug_assert!(self.scans_apart(file));
+        parse_scanned(self, file, first, later)
     }
 
     /// A line of `len` bytes (its newline included) that was not read: it
