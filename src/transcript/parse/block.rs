@@ -177,10 +177,13 @@ fn read_lines<'a>(
             let len = lines.ended_at(line);
             read_line(b, &mut st, n, line, len, scanned, &mut slot)?;
         }
-        if let Some(pre) = later() {
+        if let Some(mut pre) = later() {
             let base = lines.n;
-            for mut p in pre.lines {
-                read_line(b, &mut st, base + p.n, p.line, p.len, p.scanned, &mut p.rec)?;
+            // Each record is read where it lies (a record is a few hundred
+            // bytes: moving each out of the vector was a copy per line).
+            for p in &mut pre.lines {
+                let scanned = p.scanned.take();
+                read_line(b, &mut st, base + p.n, p.line, p.len, scanned, &mut p.rec)?;
             }
             lines.n = base + pre.count;
         }
