@@ -34,10 +34,12 @@ self_cell::self_cell!(
     }
 );
 
-/// Blocks read ahead with their later lines scanned (the tests' proof).
 #[cfg(test)]
-pub(super) static AHEAD_SCANS: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    /// Blocks this thread took read ahead with their later lines scanned
+    /// (the tests' proof).
+    pub(super) static AHEAD_SCANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// Where a block's scanned later lines start, and their scan.
 type Later<'a> = Option<(usize, ScannedLines<'a>)>;
@@ -524,10 +526,8 @@ impl Reader<'_> {
                 }
                 self.bytes += n as u64;
                 #[cfg(test)]
-                AHEAD_SCANS.fetch_add(
-                    usize::from(ahead.borrow_dependent().is_some()),
-                    std::sync::atomic::Ordering::SeqCst,
-                );
+                AHEAD_SCANS
+                    .with(|n| n.set(n.get() + usize::from(ahead.borrow_dependent().is_some())));
                 ahead.with_dependent_mut(|block, later| {
                     self.take_block(idx, block, later.take(), carry, &mut skipping)
                 })?;

@@ -120,7 +120,7 @@ pub(super) fn parse_block(
     std::thread::scope(|scope| {
         let scanning = (!later.is_empty()).then(|| {
             #[cfg(test)]
-            SPLITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            SPLITS.with(|n| n.set(n.get() + 1));
             scope.spawn(|| scan_lines(later))
         });
         read_lines(b, file, first, complete, move || {
@@ -214,9 +214,12 @@ fn read_lines<'a>(
 /// blocks of a kilobyte, src/ingest/stream.rs).
 pub(super) const SPLIT_MIN: usize = if cfg!(test) { 256 } else { 1 << 20 };
 
-/// Blocks a helper has scanned (the tests' proof that it did).
 #[cfg(test)]
-pub(super) static SPLITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    /// Blocks a helper has scanned for this thread (the tests' proof that
+    /// it did; other tests split blocks on their own threads meanwhile).
+    pub(super) static SPLITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// The helper's share of a block's lines, in 64ths: the larger, as it
 /// only scans, while this thread also takes every record.
