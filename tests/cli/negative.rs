@@ -16,6 +16,17 @@ fn rec(sid: &str, mid: &str, ts: &str, out: u64) -> String {
     )
 }
 
+/// `ingest --root ROOT --max-line-size CAP`, its JSON summary.
+fn ingest_capped(env: &Env, root: &Path, cap: usize) -> serde_json::Value {
+    env.json(&[
+        "ingest",
+        "--root",
+        root.to_str().unwrap(),
+        "--max-line-size",
+        &cap.to_string(),
+    ])
+}
+
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
@@ -283,13 +294,7 @@ fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_n
     );
     write(&root.join("-w-proj/back\\slash.jsonl"), "{}\n");
     write(&root.join("-w-proj/notes.txt"), "hello\n");
-    let s = env.json(&[
-        "ingest",
-        "--root",
-        root.to_str().unwrap(),
-        "--max-line-size",
-        "300",
-    ]);
+    let s = ingest_capped(&env, &root, 300);
     assert_eq!(skipped(&s, "oversize"), 0);
     assert_eq!(skipped(&s, "not-regular-file"), 1);
     assert_eq!(skipped(&s, "empty"), 1);
@@ -352,13 +357,7 @@ fn a_session_of_many_blocks_read_on_two_threads_counts_every_line() {
     }
     assert!(text.len() > 3 * (8 << 20), "{}", text.len());
     write(&root.join(format!("-w-proj/{S2}.jsonl")), &text);
-    let s = env.json(&[
-        "ingest",
-        "--root",
-        root.to_str().unwrap(),
-        "--max-line-size",
-        "3600",
-    ]);
+    let s = ingest_capped(&env, &root, 3600);
     assert_eq!(s["sessions_new"], 1);
     assert_eq!(s["sessions_degraded"], 1);
     let show = env.json(&["show", S2]);
@@ -486,13 +485,7 @@ fn lines_across_blocks_read_ahead_join_as_read_in_turn() {
     fill(&mut text, &mut output, &mut i, 40 * MIB);
     let lines = i;
     write(&root.join(format!("-w-proj/{S2}.jsonl")), &text);
-    let s = env.json(&[
-        "ingest",
-        "--root",
-        root.to_str().unwrap(),
-        "--max-line-size",
-        &(4 * MIB).to_string(),
-    ]);
+    let s = ingest_capped(&env, &root, 4 * MIB);
     assert_eq!(s["sessions_new"], 1);
     assert_eq!(s["messages_read"], lines - 1);
     let show = env.json(&["show", S2]);
@@ -540,22 +533,13 @@ fn regression_lines_after_an_overlong_line_in_the_last_block_are_read() {
         .map(|i| format!("{}\n", rec(S1, &format!("o{i}"), "2026-01-02T00:00:00Z", 1)))
         .collect();
     write(&root.join(format!("-w-proj/{S1}.jsonl")), &other);
-    let ingest = || {
-        env.json(&[
-            "ingest",
-            "--root",
-            root.to_str().unwrap(),
-            "--max-line-size",
-            &(64 << 10).to_string(),
-        ])
-    };
-    let s = ingest();
+    let s = ingest_capped(&env, &root, 64 << 10);
     assert_eq!(s["sessions_new"], 2);
     assert_eq!(s["messages_read"], 2_004);
     let show = env.json(&["show", S2]);
     assert_eq!(show["output_tokens"], 5 + 100 + 20_000 + 300_000);
     assert_eq!(degraded_lines(&show), vec![2]);
-    let again = ingest();
+    let again = ingest_capped(&env, &root, 64 << 10);
     assert_eq!(again["sessions_unchanged"], 2);
     assert_eq!(again["messages_read"], 0);
     assert!(consistent(&env));
