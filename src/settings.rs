@@ -13,6 +13,8 @@ pub enum Kind {
     Count,
     /// One of a fixed set of words.
     Choice(&'static [&'static str]),
+    /// On or off: any word `parse_switch` reads, stored as `on` or `off`.
+    Switch,
     /// Free text (a URL, a model name); empty means not set.
     Text,
 }
@@ -82,8 +84,8 @@ pub const SETTINGS: &[Setting] = &[
         key: "closer.enabled",
         env: "SESSIONKIT_CLOSER",
         default: "off",
-        kind: Kind::Choice(&["off", "on", "0", "1"]),
-        about: "let `sweep` resolve the commitments a finished run completed (the evidence judge: only on a quoted sentence of the run's own words), reversibly with `unresolve`: on (or 1), off (or 0)",
+        kind: Kind::Switch,
+        about: "let `sweep` resolve the commitments a finished run completed (the evidence judge: only on a quoted sentence of the run's own words), reversibly with `unresolve`: on or off",
     },
     Setting {
         key: "closer.endpoint",
@@ -175,15 +177,15 @@ pub const SETTINGS: &[Setting] = &[
         key: "memory.redaction",
         env: "SESSIONKIT_MEMORY_REDACTION",
         default: "on",
-        kind: Kind::Choice(&["on", "off"]),
+        kind: Kind::Switch,
         about: "take secrets out of a memory's topic, description, content and tags before it is written",
     },
     Setting {
         key: "nudge.enabled",
         env: "SESSIONKIT_STOP_NUDGE",
         default: "off",
-        kind: Kind::Choice(&["off", "on", "0", "1"]),
-        about: "at the end of a substantial turn, ask the agent once to debrief (record decisions and commitments, resolve what it finished): on (or 1), off (or 0)",
+        kind: Kind::Switch,
+        about: "at the end of a substantial turn, ask the agent once to debrief (record decisions and commitments, resolve what it finished): on or off",
     },
     Setting {
         key: "sweep.grace_minutes",
@@ -231,9 +233,31 @@ pub fn lookup(key: &str) -> Result<&'static Setting> {
     }
 }
 
+/// The one rule for on/off words, any case: true/false, on/off, yes/no,
+/// 1/0. `None` for anything else.
+pub fn parse_switch(value: &str) -> Option<bool> {
+    let v = value.trim().to_ascii_lowercase();
+    match v.as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn switch_word(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
 /// Checks a value against the setting's kind; returns its normal form.
 pub fn validate(s: &Setting, value: &str) -> Result<String> {
     match s.kind {
+        Kind::Switch => match parse_switch(value) {
+            Some(on) => Ok(switch_word(on).to_string()),
+            None => bail!(
+                "{} must be on or off (also true/false, yes/no, 1/0), not {value:?}",
+                s.key
+            ),
+        },
         Kind::Count => match value.trim().parse::<u64>() {
             Ok(n) if n > 0 => Ok(n.to_string()),
             _ => bail!("{} must be a positive whole number, not {value:?}", s.key),
@@ -244,6 +268,13 @@ pub fn validate(s: &Setting, value: &str) -> Result<String> {
         Kind::Text => Ok(value.trim().to_string()),
         Kind::Choice(words) => match words.iter().find(|w| **w == value.trim()) {
             Some(w) => Ok(w.to_string()),
+            // A choice that has on and off reads them by the on/off rule.
+            None if words.contains(&"on")
+                && words.contains(&"off")
+                && parse_switch(value).is_some() =>
+            {
+                Ok(switch_word(parse_switch(value) == Some(true)).to_string())
+            }
             None => bail!(
                 "{} must be one of {}, not {value:?}",
                 s.key,
@@ -287,6 +318,9 @@ fn effective_by(
         return Ok((v, Source::Environment));
     }
     if let Some(v) = stored()? {
+        // A value stored before its kind was checked as it is now (an
+        // older build wrote `true` for a switch) reads by today's rule.
+        let v = validate(s, &v).unwrap_or(v);
         return Ok((v, Source::Database));
     }
     Ok((s.default.to_string(), Source::Default))
@@ -299,9 +333,10 @@ pub fn hours_ms_in(conn: &rusqlite::Connection, key: &str) -> Result<i64> {
     Ok(i64::try_from(v.parse::<u64>()?)?.saturating_mul(3_600_000))
 }
 
-/// Whether an on/off setting is on (`on` or `1`).
+/// Whether an on/off setting is on, by `parse_switch` (a value it cannot
+/// read is off).
 pub fn enabled(store: &Store, key: &str) -> Result<bool> {
-    Ok(matches!(choice(store, key)?.as_str(), "on" | "1"))
+    Ok(parse_switch(&choice(store, key)?) == Some(true))
 }
 
 /// The value in force as a number (for `Kind::Count` settings).
@@ -329,5 +364,34 @@ mod tests {
                 .to_string()
                 .contains("one of auto, on, off")
         );
+    }
+
+    #[test]
+    fn switches_read_one_rule_and_store_one_word() {
+        for (w, on) in [
+            ("true", Some(true)),
+            ("TRUE", Some(true)),
+            (" On ", Some(true)),
+            ("yes", Some(true)),
+            ("1", Some(true)),
+            ("false", Some(false)),
+            ("oFF", Some(false)),
+            ("No", Some(false)),
+            ("0", Some(false)),
+            ("", None),
+            ("2", None),
+            ("enabled", None),
+        ] {
+            assert_eq!(parse_switch(w), on, "{w:?}");
+        }
+        let n = lookup("nudge.enabled").unwrap();
+        assert_eq!(validate(n, "True").unwrap(), "on");
+        assert_eq!(validate(n, "no").unwrap(), "off");
+        // A choice with on and off among its words reads the same rule.
+        let u = lookup("briefing.utility").unwrap();
+        assert_eq!(validate(u, "yes").unwrap(), "on");
+        assert_eq!(validate(u, "auto").unwrap(), "auto");
+        let stored = effective_by(n, || Ok(Some("YES".into()))).unwrap();
+        assert_eq!(stored, ("on".to_string(), Source::Database));
     }
 }

@@ -201,7 +201,9 @@ fn change(
         && !a.dry_run
     {
         let store = ctx.open_writer()?;
-        store.set_setting("nudge.enabled", "true", crate::clock::now())?;
+        let nudge = crate::settings::lookup("nudge.enabled")?;
+        let on = crate::settings::validate(nudge, "on")?;
+        store.set_setting(nudge.key, &on, crate::clock::now())?;
         if std::env::var("SESSIONKIT_STOP_NUDGE").is_ok_and(|v| !v.trim().is_empty()) {
             ctx.out.note(
                 "SESSIONKIT_STOP_NUDGE is set in the environment and overrides nudge.enabled",

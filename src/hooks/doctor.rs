@@ -171,6 +171,7 @@ pub fn examine(
     }
     for db in &dbs {
         out.push(database(db));
+        out.push(nudge(db));
         out.extend(failures(db));
     }
     Ok(out)
@@ -738,6 +739,31 @@ fn database(db: &Path) -> Finding {
                 "make {} and its folder writable by this user (hooks spool their events meanwhile)",
                 db.display()
             ),
+        ),
+    }
+}
+
+/// The debrief nudge as the Stop hook will see it: the value in force
+/// (environment, database, default) read by the on/off rule.
+fn nudge(db: &Path) -> Finding {
+    let f = finding(None, None, "nudge");
+    let read = (|| -> Result<(bool, crate::settings::Source)> {
+        let store = crate::store::Store::open(db)?;
+        let s = crate::settings::lookup("nudge.enabled")?;
+        let (v, source) = crate::settings::effective(&store, s)?;
+        Ok((crate::settings::parse_switch(&v) == Some(true), source))
+    })();
+    match read {
+        Ok((on, source)) => f.pass(format!(
+            "the debrief nudge is {} ({} of {}, from the {})",
+            if on { "on" } else { "off" },
+            "nudge.enabled",
+            db.display(),
+            source.as_str()
+        )),
+        Err(e) => f.fail(
+            format!("nudge.enabled of {}: {e:#}", db.display()),
+            "sessionkit config set nudge.enabled on (or off)".into(),
         ),
     }
 }

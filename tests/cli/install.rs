@@ -336,7 +336,7 @@ fn status_and_doctor_judge_what_is_registered() {
     ]);
     assert_eq!(code, 0, "{err}");
     let (_, v, _) = env.run(&["config", "get", "nudge.enabled"]);
-    assert_eq!(v.trim(), "true");
+    assert_eq!(v.trim(), "on", "stored in its canonical word");
     let (code, out, err) = env.run(&[
         "hooks",
         "doctor",
@@ -368,6 +368,15 @@ fn status_and_doctor_judge_what_is_registered() {
     assert!(
         rows.iter()
             .any(|r| r["check"] == "database" && r["ok"] == true)
+    );
+    let nudge = rows.iter().find(|r| r["check"] == "nudge").unwrap();
+    assert_eq!(nudge["ok"], true);
+    assert!(
+        nudge["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("the debrief nudge is on (nudge.enabled of "),
+        "{nudge}"
     );
 
     // Take one registration out by hand: status and doctor say so.

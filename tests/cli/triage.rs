@@ -917,3 +917,84 @@ fn a_prompt_recalls_the_memories_its_words_find() {
     assert_eq!(submit("cursor", "deploy"), "");
     assert_eq!(submit("claude-code", "kubernetes helm charts"), "");
 }
+
+/// Every on/off setting reads one rule (true/false, on/off, yes/no, 1/0,
+/// any case): `config set` stores the canonical word, a word an older
+/// build stored as it was still counts, and the Stop hook arms exactly
+/// when the nudge reads as on.
+#[test]
+fn nudge_setting_reads_every_boolean_spelling() {
+    let env = Env::new();
+    for (i, (word, on)) in [
+        ("true", true),
+        ("Yes", true),
+        ("ON", true),
+        ("1", true),
+        ("false", false),
+        ("no", false),
+        ("Off", false),
+        ("0", false),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (code, _, err) = sk(
+            &env,
+            &t(0, 0),
+            &["config", "set", "nudge.enabled", word],
+            "",
+            &[],
+        );
+        assert_eq!(code, 0, "{word}: {err}");
+        let (_, v, _) = sk(&env, &t(0, 0), &["config", "get", "nudge.enabled"], "", &[]);
+        assert_eq!(v.trim(), if on { "on" } else { "off" }, "{word}");
+        let sid = format!("b{i}");
+        open(&env, &t(0, 0), "claude-code", &sid);
+        for m in 1..=2 {
+            assert_eq!(
+                stop(&env, &t(m, 0), "claude-code", &sid, false, false).0,
+                ""
+            );
+        }
+        let (out, _) = stop(&env, &t(3, 0), "claude-code", &sid, false, false);
+        assert_eq!(out.contains("\"decision\":\"block\""), on, "{word}: {out}");
+    }
+    // A value stored raw by an older build (`hooks install --with-nudge`
+    // wrote `true`) reads as on, and prints canonically.
+    let db = rusqlite::Connection::open(env.db()).unwrap();
+    db.execute(
+        "UPDATE settings SET value = 'TRUE' WHERE key = 'nudge.enabled'",
+        [],
+    )
+    .unwrap();
+    let (_, v, _) = sk(&env, &t(0, 0), &["config", "get", "nudge.enabled"], "", &[]);
+    assert_eq!(v.trim(), "on");
+    open(&env, &t(0, 0), "claude-code", "legacy");
+    for m in 1..=2 {
+        stop(&env, &t(m, 0), "claude-code", "legacy", false, false);
+    }
+    let (out, _) = stop(&env, &t(3, 0), "claude-code", "legacy", false, false);
+    assert!(out.contains("\"decision\":\"block\""), "{out}");
+    // The environment's word reads by the same rule; a word it does not
+    // know is refused with the words it takes.
+    let (code, _, err) = sk(
+        &env,
+        &t(0, 0),
+        &["config", "set", "nudge.enabled", "maybe"],
+        "",
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("must be on or off (also true/false, yes/no, 1/0)"),
+        "{err}"
+    );
+    let (_, v, _) = sk(
+        &env,
+        &t(0, 0),
+        &["config", "get", "nudge.enabled"],
+        "",
+        &[("SESSIONKIT_STOP_NUDGE", "False")],
+    );
+    assert_eq!(v.trim(), "off");
+}

@@ -65,7 +65,7 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         })
         .collect();
     let mut store = ctx.open_writer()?;
-    let redact = crate::settings::choice(&store, "memory.redaction")? == "on";
+    let redact = crate::settings::enabled(&store, "memory.redaction")?;
     let mlist: Vec<Memory> = memories
         .iter()
         .map(|(_, m)| {

@@ -76,13 +76,11 @@ fn writer_help(command: &str, prints: &str) -> String {
 /// Secrets out of a memory before it is written, unless `memory.redaction`
 /// is off.
 fn redact_if_on(store: &Store, d: Draft) -> Result<Draft> {
-    Ok(
-        if crate::settings::choice(store, "memory.redaction")? == "on" {
-            d.redacted()
-        } else {
-            d
-        },
-    )
+    Ok(if crate::settings::enabled(store, "memory.redaction")? {
+        d.redacted()
+    } else {
+        d
+    })
 }
 
 /// The memory a verb names (a unique prefix of its id is enough).
