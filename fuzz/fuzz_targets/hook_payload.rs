@@ -12,8 +12,9 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(Some(ev)) = event_of(data, &delivery, |_| None) {
         let stored = canonical(&ev.payload);
         serde_json::from_str::<serde_json::Value>(&stored).expect("the stored payload is JSON");
-        let _ = event_key(&ev, None);
-        let _ = event_key(&ev, Some("d"));
+        let _ = event_key(&ev, None, None);
+        let _ = event_key(&ev, None, Some("1@2"));
+        let _ = event_key(&ev, Some("d"), None);
         let _ = ev.target(1_700_000_000_000);
     }
 });

@@ -7,6 +7,7 @@ pub mod install;
 pub mod prompt;
 pub mod receive;
 pub mod redact;
+pub mod sender;
 pub mod session;
 pub mod stop;
 
@@ -425,8 +426,9 @@ pub fn target_of(
 
 /// The idempotency key: sha256 over the canonical JSON (sorted keys, no
 /// whitespace) of the redacted payload, event name, session id and delivery
-/// id; an absent session or delivery id is left out, not null.
-pub fn event_key(ev: &HookEvent, delivery_id: Option<&str>) -> [u8; 32] {
+/// id, or without a delivery id the client process that sent it
+/// (`sender::client`); what is absent is left out, not null.
+pub fn event_key(ev: &HookEvent, delivery_id: Option<&str>, client: Option<&str>) -> [u8; 32] {
     let mut material = Map::new();
     material.insert("event".into(), Value::String(ev.event.clone()));
     if let Some(s) = &ev.session_id {
@@ -434,6 +436,8 @@ pub fn event_key(ev: &HookEvent, delivery_id: Option<&str>) -> [u8; 32] {
     }
     if let Some(d) = delivery_id {
         material.insert("delivery_id".into(), Value::String(d.to_string()));
+    } else if let Some(c) = client {
+        material.insert("client".into(), Value::String(c.to_string()));
     }
     material.insert("payload".into(), ev.payload.clone());
     Sha256::digest(canonical(&Value::Object(material)).as_bytes()).into()
@@ -628,8 +632,29 @@ mod tests {
             canonical(&a.payload),
             r#"{"a":{"x":"[redacted:api-key:~64]","y":2},"b":1,"hook_event_name":"Stop","session_id":"s"}"#
         );
-        assert_eq!(event_key(&a, None), event_key(&b, None));
-        assert_ne!(event_key(&a, None), event_key(&a, Some("d1")));
-        assert_ne!(event_key(&a, Some("d1")), event_key(&a, Some("d2")));
+        assert_eq!(event_key(&a, None, None), event_key(&b, None, None));
+        assert_ne!(event_key(&a, None, None), event_key(&a, Some("d1"), None));
+        assert_ne!(
+            event_key(&a, Some("d1"), None),
+            event_key(&a, Some("d2"), None)
+        );
+        // The client that sent it is part of the key; a delivery id
+        // names the delivery alone.
+        assert_eq!(
+            event_key(&a, None, Some("40@900")),
+            event_key(&b, None, Some("40@900"))
+        );
+        assert_ne!(
+            event_key(&a, None, Some("40@900")),
+            event_key(&a, None, Some("41@901"))
+        );
+        assert_ne!(
+            event_key(&a, None, Some("40@900")),
+            event_key(&a, None, None)
+        );
+        assert_eq!(
+            event_key(&a, Some("d1"), Some("40@900")),
+            event_key(&a, Some("d1"), Some("41@901"))
+        );
     }
 }

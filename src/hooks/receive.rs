@@ -85,7 +85,15 @@ fn with_row<T>(
     let delivery_id = delivery_id.filter(|d| !d.is_empty());
     let payload = canonical(&ev.payload);
     f(&NewEvent {
-        key: event_key(ev, delivery_id),
+        key: event_key(
+            ev,
+            delivery_id,
+            delivery_id
+                .is_none()
+                .then(super::sender::client)
+                .flatten()
+                .as_deref(),
+        ),
         has_delivery_id: delivery_id.is_some(),
         harness: ev.harness.as_str(),
         event: &ev.event,

@@ -120,6 +120,51 @@ fn an_identical_payload_within_five_seconds_is_one_delivery() {
     assert_eq!(events(&env).len(), 4);
 }
 
+/// A duplicate is one client delivering twice: two registrations of the
+/// same hook fire in one client process (through its shell or not) and
+/// store one event; two client processes sending byte-identical payloads
+/// within the window (a session resumed twice, two `codex exec resume`
+/// runs) are two events.
+#[test]
+fn an_identical_payload_from_two_clients_is_two_deliveries() {
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        crate::support::skip("no /proc: a hook's client is unknown here");
+        return;
+    }
+    let env = Env::new();
+    let resume = json!({"session_id": "s1", "hook_event_name": "SessionStart", "source": "resume",
+                        "cwd": "/w", "transcript_path": "/p/x.jsonl"});
+    // Same client (this test process), once directly and once through its
+    // shell, as a client runs a registration: one event.
+    hook_ok(&env, T0, &resume, &[]);
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c")
+        .arg("\"$0\" \"$@\"; s=$?; exit $s")
+        .arg(env!("CARGO_BIN_EXE_sessionkit"))
+        .env("SESSIONKIT_DB", env.db());
+    let (code, out, err) = hook_with(
+        sh,
+        "2026-03-01T10:00:01Z",
+        resume.to_string().as_bytes(),
+        &[],
+    );
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert_eq!(events(&env).len(), 1, "one client: a duplicate");
+    // Two other clients (each its own process: `timeout` forks and waits):
+    // two more events, however close in time.
+    for at in ["2026-03-01T10:00:02Z", "2026-03-01T10:00:02.5Z"] {
+        let mut c = std::process::Command::new("timeout");
+        c.arg("30")
+            .arg(env!("CARGO_BIN_EXE_sessionkit"))
+            .env("SESSIONKIT_DB", env.db());
+        let (code, out, err) = hook_with(c, at, resume.to_string().as_bytes(), &[]);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    }
+    let stored = events(&env);
+    assert_eq!(stored.len(), 3, "two more clients: two more events");
+    assert!(stored.iter().all(|e| e.1 == "SessionStart"));
+}
+
 #[test]
 fn secrets_are_redacted_before_storing_and_token_counts_survive() {
     let env = Env::new();
