@@ -205,13 +205,18 @@ pub fn replaces(current: Option<&Evidence>, new: &Evidence) -> bool {
     if new.is_observed_terminal() {
         return true;
     }
-    // A turn that failed (StopFailure) and a session that then ended: it
-    // ended in error, not completed (harness-observed.md §2 item 5).
-    if cur.status == Status::Error
-        && cur.cause == Cause::StopFailure
-        && new.cause == Cause::SessionEnd
-    {
+    // A turn that failed (a StopFailure hook, or a transcript that ends on
+    // the API's error) and a session that then ended: it ended in error,
+    // not completed, whichever of the two was read first.
+    let failed = |e: &Evidence| {
+        e.status == Status::Error && matches!(e.cause, Cause::StopFailure | Cause::ApiError)
+    };
+    let ended = |e: &Evidence| e.status == Status::Completed && e.cause == Cause::SessionEnd;
+    if failed(cur) && ended(new) {
         return false;
+    }
+    if ended(cur) && failed(new) {
+        return true;
     }
     match (cur.at, new.at) {
         (None, _) => true,
@@ -308,6 +313,26 @@ mod tests {
         assert_eq!(settle(working, None, &[old]), working);
     }
 
+    /// A session whose last turn failed and which then ended ended in
+    /// error, in either order of reading: the hook's SessionEnd after the
+    /// transcript's API error, or the transcript read after it.
+    #[test]
+    fn a_failed_last_turn_outlasts_the_session_end() {
+        let api = Evidence::new(Status::Error, Some(100), Cause::ApiError);
+        let hook = Evidence::new(Status::Error, Some(100), Cause::StopFailure);
+        let end = Evidence::new(Status::Completed, Some(200), Cause::SessionEnd);
+        let start = Evidence::new(Status::Waiting, Some(10), Cause::SessionStart);
+        for failed in [api, hook] {
+            assert_eq!(settle(failed, None, &[start, end]), failed);
+            assert_eq!(settle(failed, Some(&end), &[]), failed);
+            assert!(!replaces(Some(&failed), &end));
+            assert!(replaces(Some(&end), &failed));
+        }
+        // A turn that went well after a failed one ends completed.
+        let stop = Evidence::new(Status::Waiting, Some(150), Cause::StopHook);
+        assert_eq!(settle(hook, None, &[stop, end]), end);
+    }
+
     /// The JSON names (the typed records' contract) are the stored names.
     #[test]
     fn json_names_are_the_stored_names() {
@@ -347,7 +372,13 @@ mod tests {
             for &status in &Status::ALL {
                 for at in [99, 100, 101] {
                     let new = inferred(status, at);
-                    let want = !cur.is_observed_terminal() && at > 100;
+                    // A failed last turn and the session's end: error,
+                    // whichever came first (a_failed_last_turn_outlasts_...).
+                    let want = match (cur.cause, new.cause) {
+                        (Cause::SessionEnd, Cause::ApiError) => true,
+                        (Cause::ApiError, Cause::SessionEnd) => false,
+                        _ => !cur.is_observed_terminal() && at > 100,
+                    };
                     assert_eq!(replaces(Some(cur), &new), want, "{cur:?} <- {new:?}");
                 }
             }

@@ -172,8 +172,24 @@ impl Drop for QuietPanics {
     }
 }
 
+/// A client may end its hooks with a signal as it shuts down (Claude Code
+/// 2.1.332 sends one to its StopFailure hook about 10 ms after starting
+/// it): a hook finishes its short work instead, which its database budget
+/// bounds, so the event it was handed is not lost.
+fn outlive_shutdown() {
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(&seen));
+    }
+}
+
 /// Runs a hook command; errors become one stderr line, never an exit status.
 pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
+    outlive_shutdown();
     let log = gemini_log(db.as_deref().ok(), args);
     let db_path = db.as_ref().ok().cloned();
     // Even a bug must not break the agent: a panic becomes one stderr line.

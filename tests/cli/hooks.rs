@@ -622,3 +622,52 @@ fn each_real_clients_payloads_are_stored_under_its_name() {
     }
     assert!(checked >= 40, "{checked} payloads");
 }
+
+/// A client shutting down signals its hooks (Claude Code 2.1.332 sends its
+/// StopFailure hook one about 10 ms after starting it): the hook stores
+/// the event it was handed anyway, and exits 0.
+#[test]
+fn a_hook_signalled_mid_delivery_still_stores_its_event() {
+    let env = Env::new();
+    for (i, signal) in ["TERM", "INT", "HUP"].into_iter().enumerate() {
+        let mut child = env
+            .std_cmd()
+            .env("SESSIONKIT_NOW", T0)
+            .args(["hook", "stop", "--harness", "claude-code"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Started and waiting for its payload when the signal comes.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let killed = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let failure = json!({"session_id": format!("f{i}"), "hook_event_name": "StopFailure",
+                             "cwd": "/w", "error": "unknown", "last_assistant_message": "API Error: 400"});
+        let mut input = child.stdin.take().unwrap();
+        // A hook killed by the signal has closed its end: the write fails.
+        let _ = input.write_all(failure.to_string().as_bytes());
+        drop(input);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "SIG{signal}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "SIG{signal}");
+    }
+    let stored = events(&env);
+    let got: Vec<(&str, Option<&str>)> = stored
+        .iter()
+        .map(|e| (e.1.as_str(), e.2.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("StopFailure", Some("f0")),
+            ("StopFailure", Some("f1")),
+            ("StopFailure", Some("f2"))
+        ]
+    );
+}

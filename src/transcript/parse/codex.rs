@@ -117,6 +117,9 @@ struct Item<'a> {
     call_id: Option<&'a str>,
     #[serde(borrow)]
     output: Option<&'a RawValue>,
+    /// `task_complete`'s error, when the turn ended on one (`null` else).
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize, Default)]
@@ -233,11 +236,17 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
         }
         "response_item" => read_item(b, agent, payload, at),
         "event_msg" => {
-            let ty = serde_json::from_str::<Item<'_>>(payload)
-                .ok()
-                .and_then(|i| i.kind)
-                .unwrap_or_default();
-            match ty {
+            let item = serde_json::from_str::<Item<'_>>(payload).unwrap_or_default();
+            match item.kind.unwrap_or_default() {
+                // Codex 0.171 ends a turn the API refused with a
+                // `task_complete` that carries the error (and fires no Stop).
+                "task_complete" if item.error.is_some_and(|e| e.get() != "null") => {
+                    b.endings.insert(agent.to_string(), (Ending::ApiError, at));
+                    if !main && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
+                    {
+                        a.finished = true;
+                    }
+                }
                 "task_complete" => {
                     b.endings.remove(agent);
                     if !main && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
@@ -396,6 +405,21 @@ mod tests {
         ]);
         assert_eq!(p.agents[0].ending, None);
         assert!(!p.agents[0].finished, "the root thread is not a subagent");
+        // A turn the API refused: Codex 0.171 writes the error into the
+        // task_complete (`error: null` when there is none).
+        let p = parse(&[line(
+            "event_msg",
+            r#"{"type":"task_complete","last_agent_message":null,"error":{"message":"fake bad request","codex_error_info":"other"}}"#,
+        )]);
+        assert_eq!(p.agents[0].ending.map(|e| e.0), Some(Ending::ApiError));
+        let p = parse(&[
+            line(
+                "event_msg",
+                r#"{"type":"task_complete","error":{"message":"x"}}"#,
+            ),
+            line("event_msg", r#"{"type":"task_complete","error":null}"#),
+        ]);
+        assert_eq!(p.agents[0].ending, None, "a later turn that ended well");
 
         let mut p = SessionParser::new(S, false);
         p.begin_main(&format!("d/rollout-x-{S}.jsonl"));
