@@ -94,7 +94,7 @@ pub enum Command {
     Hooks(commands::hooks::Args),
     /// Which sessions and agents are working, waiting, finished or silent
     Status(commands::status::Args),
-    /// Periodic upkeep for cron: the watchdog marks silent agents unknown; runs past their lease close
+    /// Periodic upkeep for cron: open sessions' transcripts caught up; the watchdog marks silent agents unknown; runs past their lease close
     Sweep(commands::sweep::Args),
     /// Record a memory (decision, commitment, constraint, ...); prints its id
     Remember(commands::memory::RememberArgs),

@@ -188,6 +188,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "at the end of a substantial turn, ask the agent once to debrief (record decisions and commitments, resolve what it finished): on or off",
     },
     Setting {
+        key: "sweep.catch_up_bytes",
+        env: "SESSIONKIT_SWEEP_CATCH_UP_BYTES",
+        default: "67108864",
+        kind: Kind::Count,
+        about: "most new transcript bytes one `sweep` reads to catch up sessions still open (their run is, or only hooks have seen them: a client that died without an end event); more waits for the next pass or `ingest`",
+    },
+    Setting {
         key: "sweep.grace_minutes",
         env: "SESSIONKIT_SWEEP_GRACE_MINUTES",
         default: "60",

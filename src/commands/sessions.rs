@@ -60,13 +60,21 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         limit: args.limit,
         degraded_only: args.degraded,
         session_id: None,
+        heard: true,
     };
     let store = ctx.open()?;
     let watch = super::Watch::load(&store)?;
-    let rows = store.sessions(&filter)?.into_iter().map(|mut s| {
+    let sessions = store.sessions(&filter)?;
+    let heard = sessions.iter().filter(|s| s.heard).count();
+    let rows = sessions.into_iter().map(|mut s| {
         s.status = watch.status(&s.status, s.status_at, s.last_activity_at);
         session_record(&s)
     });
     ctx.out.records_of(COLUMNS, rows)?;
+    if heard > 0 {
+        ctx.out.note(&format!(
+            "{heard} session(s) listed from hook events alone (no transcript read yet, so no tokens): `sessionkit sweep` or `sessionkit ingest` reads them"
+        ));
+    }
     Ok(Exit::Success)
 }

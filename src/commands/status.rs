@@ -44,10 +44,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let rows = store.live(args.all, args.project.as_deref(), now, window)?;
     ctx.out
         .records_of(COLUMNS, rows.iter().map(|r| agent_status_record(r, now)))?;
-    let waiting = store.sessions_only_in_hooks(10_000)?;
+    let waiting = store.sessions_only_in_hooks(crate::store::heard::RECENT_EVENTS)?;
     if waiting > 0 {
         ctx.out.note(&format!(
-            "{waiting} session(s) seen by hooks have no transcript in the database yet: run `sessionkit ingest`"
+            "{waiting} session(s) are shown from hook events alone (no transcript read yet, so no tokens): `sessionkit sweep` or `sessionkit ingest` reads them"
         ));
     }
     for b in store.backlog()? {

@@ -1,5 +1,6 @@
 //! `sessionkit sweep`: periodic upkeep, meant for cron every few minutes.
-//! The watchdog: a working or waiting agent whose last evidence is older than
+//! The catch-up: open sessions' transcripts read by tail resume (setting
+//! sweep.catch_up_bytes per pass). The watchdog: a working or waiting agent whose last evidence is older than
 //! `watchdog.minutes` becomes unknown. The lease sweep: a run silent for
 //! longer than `lease.hours` plus `sweep.grace_minutes` is closed (an
 //! implicit close; a heartbeat or a write brings it back). The closer
@@ -58,6 +59,29 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         ctx.out
             .note("another sweep is running on this database: this one does nothing and exits");
         return Ok(Exit::Success);
+    }
+    // Sessions still open (a client that died mid-turn fires no end
+    // event): their transcripts first, so the watchdog and the closer see
+    // what they hold.
+    if args.dry_run {
+        ctx.out
+            .note("--dry-run: open sessions' transcripts are not caught up");
+    } else {
+        let budget = crate::settings::count(&store, "sweep.catch_up_bytes")?;
+        let caught = crate::ingest::catch_up_open(&mut store, budget)?;
+        if caught.read > 0 {
+            ctx.out.note(&format!(
+                "caught up {} open session transcript(s): {} new bytes",
+                caught.read, caught.bytes
+            ));
+        }
+        if !caught.deferred.is_empty() {
+            let behind: u64 = caught.deferred.iter().map(|d| d.1).sum();
+            ctx.out.note(&format!(
+                "{} open session transcript(s) hold more than this pass could read ({behind} bytes, setting sweep.catch_up_bytes): the next sweep or `sessionkit ingest` reads them",
+                caught.deferred.len()
+            ));
+        }
     }
     let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = crate::clock::now();

@@ -8,6 +8,7 @@
 mod ahead_tests;
 mod flat;
 pub mod labels;
+mod open;
 mod recount;
 #[cfg(test)]
 mod resume_tests;
@@ -20,6 +21,8 @@ mod resume_tests;
 const PART_BYTES: u64 = 256 << 20;
 mod stream;
 mod summary;
+
+pub use open::catch_up_open;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

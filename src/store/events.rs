@@ -140,7 +140,7 @@ fn apply(
 /// The evidence hook events already stored for `session_id` carry for the
 /// agents in `agents` (which ingest has just created), oldest first.
 pub(crate) fn pending_for(
-    tx: &Transaction<'_>,
+    tx: &rusqlite::Connection,
     session_id: &str,
     agents: &[&str],
 ) -> Result<HashMap<String, Vec<Evidence>>> {
@@ -312,7 +312,7 @@ impl Store {
     ) -> Result<Vec<LiveRow>> {
         use super::reports::{TOTALS, totals_at};
         let sql = "SELECT a.session_id, a.agent_id, a.parent_agent_id, a.agent_type, COALESCE(s.project, s.project_slug),
-                    a.status, a.status_at, a.outcome_cause, a.last_seen_at
+                    a.status, a.status_at, a.outcome_cause, a.last_seen_at, s.last_activity_at
              FROM agents a JOIN sessions s USING (session_id)
              WHERE (?1 OR a.status IN ('working', 'waiting'))
                AND (?2 IS NULL OR s.project = ?2 OR s.project_slug = ?2)
@@ -321,6 +321,7 @@ impl Store {
         let mut totals = self.conn.prepare(&format!(
             "SELECT {TOTALS} FROM usage_rollup WHERE session_id = ?1 AND agent_id = ?2"
         ))?;
+        // Each row with its session's last activity, the order's key.
         let rows = stmt.query_map(params![all, project], |r| {
             let stored = evidence_of(
                 &r.get::<_, String>(5)?,
@@ -329,7 +330,7 @@ impl Store {
             );
             let last_seen: Option<i64> = r.get(8)?;
             let verdict = watchdog(&stored, last_seen, now, window_ms);
-            Ok(LiveRow {
+            let row = LiveRow {
                 session_id: r.get(0)?,
                 agent_id: r.get(1)?,
                 parent_agent_id: r.get(2)?,
@@ -338,9 +339,40 @@ impl Store {
                 status: verdict.unwrap_or(stored),
                 last_activity_at: last_seen,
                 totals: Default::default(),
-            })
+            };
+            Ok((r.get::<_, Option<i64>>(9)?, row))
         })?;
-        let mut out: Vec<LiveRow> = rows.collect::<Result<_, _>>()?;
+        let mut keyed: Vec<(Option<Millis>, LiveRow)> = rows.collect::<Result<_, _>>()?;
+        // Sessions only the hooks have heard of, by their events' evidence,
+        // placed by their last event among the others.
+        for h in self.heard_only(super::heard::RECENT_EVENTS)? {
+            if project.is_some() && h.project.as_deref() != project {
+                continue;
+            }
+            let status =
+                watchdog(&h.evidence, Some(h.last_at), now, window_ms).unwrap_or(h.evidence);
+            let at = keyed.partition_point(|(t, r)| {
+                t.unwrap_or(i64::MIN) > h.last_at
+                    || (t.unwrap_or(i64::MIN) == h.last_at && r.session_id < h.session_id)
+            });
+            keyed.insert(
+                at,
+                (
+                    Some(h.last_at),
+                    LiveRow {
+                        agent_id: h.session_id.clone(),
+                        session_id: h.session_id,
+                        parent_agent_id: None,
+                        agent_type: None,
+                        project: h.project,
+                        status,
+                        last_activity_at: Some(h.last_at),
+                        totals: Default::default(),
+                    },
+                ),
+            );
+        }
+        let mut out: Vec<LiveRow> = keyed.into_iter().map(|(_, r)| r).collect();
         if !all {
             out.retain(|r| r.status.status.is_live());
         }

@@ -7,6 +7,7 @@ pub mod costs;
 mod delta;
 pub mod events;
 pub mod health;
+pub mod heard;
 pub mod import;
 pub mod memories;
 mod migrate;

@@ -22,6 +22,9 @@ pub struct SessionFilter {
     pub degraded_only: bool,
     /// Exactly this session.
     pub session_id: Option<String>,
+    /// Also sessions only the hooks have heard of (no transcript read yet),
+    /// from their events.
+    pub heard: bool,
 }
 
 /// Token sums and the number of messages they come from.
@@ -55,6 +58,8 @@ pub struct SessionRow {
     pub agents: i64,
     pub models: Vec<String>,
     pub totals: Totals,
+    /// Known only from hook events: no transcript read yet.
+    pub heard: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -162,6 +167,7 @@ impl Store {
                     agents: r.get(15)?,
                     models: Vec::new(),
                     totals: totals_at(r, 17)?,
+                    heard: false,
                 })
             },
         )?;
@@ -170,7 +176,60 @@ impl Store {
         for s in &mut out {
             s.models = models.get(&s.session_id).cloned().unwrap_or_default();
         }
+        if f.heard && !f.degraded_only {
+            self.add_heard(f, &mut out)?;
+        }
         Ok(out)
+    }
+
+    /// Adds the sessions only hooks have heard of that match `f` to `out`
+    /// (sorted as `sessions` sorts, within its limit).
+    fn add_heard(&self, f: &SessionFilter, out: &mut Vec<SessionRow>) -> Result<()> {
+        for h in self.heard_only(super::heard::RECENT_EVENTS)? {
+            let slug = heard_slug(&h);
+            let keep = f
+                .project
+                .as_ref()
+                .is_none_or(|p| h.project.as_ref() == Some(p) || &slug == p)
+                && f.since.is_none_or(|t| h.last_at >= t)
+                && f.until.is_none_or(|t| h.first_at <= t)
+                && f.session_id.as_ref().is_none_or(|s| *s == h.session_id);
+            if !keep {
+                continue;
+            }
+            let at = out.partition_point(|s| {
+                s.last_activity_at.unwrap_or(i64::MIN) > h.last_at
+                    || (s.last_activity_at == Some(h.last_at) && s.session_id < h.session_id)
+            });
+            out.insert(
+                at,
+                SessionRow {
+                    session_id: h.session_id,
+                    harness: h.harness,
+                    project: h.project,
+                    project_slug: slug,
+                    cwd: h.cwd,
+                    git_branch: None,
+                    harness_version: None,
+                    started_at: Some(h.first_at),
+                    last_activity_at: Some(h.last_at),
+                    status: h.evidence.status.as_str().to_string(),
+                    status_at: h.evidence.at,
+                    records: 0,
+                    unknown_records: 0,
+                    synthetic_messages: 0,
+                    degraded_lines: 0,
+                    agents: 1,
+                    models: Vec::new(),
+                    totals: Totals::default(),
+                    heard: true,
+                },
+            );
+        }
+        if let Some(l) = f.limit {
+            out.truncate(usize::try_from(l).unwrap_or(usize::MAX));
+        }
+        Ok(())
     }
 
     pub fn token_row_count(&self) -> Result<u64> {
@@ -408,4 +467,20 @@ impl Store {
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+/// A heard session's project folder slug: Claude Code's project folder
+/// (the main transcript's parent), else empty.
+fn heard_slug(h: &super::heard::Heard) -> String {
+    if h.harness != "claude-code" {
+        return String::new();
+    }
+    h.transcript_path
+        .as_deref()
+        .map(std::path::Path::new)
+        .and_then(std::path::Path::parent)
+        .and_then(std::path::Path::file_name)
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_string()
 }

@@ -539,21 +539,207 @@ fn status_lists_live_agents_and_all_with_evidence() {
     );
 }
 
+/// A session the hooks have seen and ingest has not (a client killed
+/// mid-turn, an API error that fires no end event) is listed at once by
+/// `status` and `sessions`, its status from its events, with a note that
+/// no transcript is read yet.
 #[test]
-fn status_notes_sessions_only_hooks_have_seen() {
+fn status_lists_sessions_only_hooks_have_seen() {
     let env = Env::new();
     hook_ok(
         &env,
         "2026-03-01T10:00:00Z",
-        &json!({"session_id": "codex-1", "hook_event_name": "Stop", "turn_id": "t"}),
+        &json!({"session_id": "codex-1", "hook_event_name": "Stop", "turn_id": "t", "cwd": "/w/shop"}),
         &[],
     );
-    let (code, out, err) = env.run(&["status", "--format", "jsonl"]);
-    assert_eq!((code, out.as_str()), (0, ""));
+    let at = |now: &str, args: &[&str]| {
+        let out = env
+            .cmd()
+            .env("SESSIONKIT_NOW", now)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (out, err) = at("2026-03-01T10:01:00Z", &["status", "--format", "jsonl"]);
+    let row: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (
+            &row["session_id"],
+            &row["agent"],
+            &row["status"],
+            &row["evidence"],
+            &row["total_tokens"]
+        ),
+        (
+            &json!("codex-1"),
+            &json!("main"),
+            &json!("waiting"),
+            &json!("stop_hook"),
+            &json!(0)
+        )
+    );
     assert_eq!(
         err,
-        "sessionkit: 1 session(s) seen by hooks have no transcript in the database yet: run `sessionkit ingest`\n"
+        "sessionkit: 1 session(s) are shown from hook events alone (no transcript read yet, so no tokens): `sessionkit sweep` or `sessionkit ingest` reads them\n"
     );
+    let (out, err) = at("2026-03-01T10:01:00Z", &["sessions", "--format", "jsonl"]);
+    let row: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (
+            &row["session_id"],
+            &row["harness"],
+            &row["cwd"],
+            &row["status"],
+            &row["records"],
+            &row["total_tokens"]
+        ),
+        (
+            &json!("codex-1"),
+            &json!("codex"),
+            &json!("/w/shop"),
+            &json!("waiting"),
+            &json!(0),
+            &json!(0)
+        )
+    );
+    assert_eq!(row["started_at"], "2026-03-01T10:00:00.000Z");
+    assert!(
+        err.contains("1 session(s) listed from hook events alone"),
+        "{err}"
+    );
+    // Past the watchdog window it shows as unknown, sweep or no sweep.
+    let (out, _) = at(
+        "2026-03-01T11:00:00Z",
+        &["status", "--all", "--format", "jsonl"],
+    );
+    let row: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(row["status"], "unknown");
+    let (out, _) = at("2026-03-01T11:00:00Z", &["status", "--format", "jsonl"]);
+    assert_eq!(out, "", "not live any more");
+}
+
+/// `sweep` catches up the transcript of a session only the hooks have
+/// seen (its client died before any end event), by tail resume: the tokens
+/// equal an ingest's, and the watchdog then ends it as unknown.
+#[test]
+fn sweep_catches_up_a_session_whose_client_died() {
+    let env = Env::new();
+    let corpus = corpus_of_c(&env);
+    let main = corpus.join(format!("-home-dev-beta/{C}.jsonl"));
+    let prompt = json!({"session_id": C, "hook_event_name": "UserPromptSubmit", "prompt": "go on",
+                        "cwd": "/home/dev/beta", "transcript_path": main.to_str().unwrap()});
+    hook_ok(&env, "2026-01-12T08:10:00Z", &prompt, &[]);
+    let sweep = |now: &str| {
+        let out = env
+            .cmd()
+            .env("SESSIONKIT_NOW", now)
+            .args(["sweep", "--format", "jsonl"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (out, err) = sweep("2026-01-12T08:11:00Z");
+    assert_eq!(out, "", "nothing stale yet");
+    assert!(
+        err.contains("caught up 1 open session transcript(s)"),
+        "{err}"
+    );
+    // Exactly what an ingest of the same files counts.
+    let reference = Env::new();
+    reference.ingest(&corpus_of_c(&reference));
+    let ours = crate::common::db_by_session(&env);
+    assert_eq!(ours, crate::common::db_by_session(&reference));
+    assert!(ours[C][0] > 0, "{ours:?}");
+    assert_eq!(
+        env.text(
+            "SELECT status || ' ' || status_at FROM sessions WHERE session_id = ?1",
+            C
+        ),
+        "working 1768205400000",
+        "the prompt (08:10) is newer than the transcript"
+    );
+    // A second pass reads nothing new.
+    let (_, err) = sweep("2026-01-12T08:12:00Z");
+    assert!(!err.contains("caught up"), "{err}");
+    // Silent past the window: the watchdog ends it.
+    let (out, _) = sweep("2026-01-12T09:00:00Z");
+    let main_row = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["agent_id"] == C)
+        .unwrap();
+    assert_eq!(
+        (&main_row["from"], &main_row["to"]),
+        (&json!("working"), &json!("unknown"))
+    );
+}
+
+/// A session whose run is open and whose transcript grew since it was
+/// ingested: `sweep` reads the new bytes, within `sweep.catch_up_bytes`.
+#[test]
+fn sweep_catches_up_an_open_run_within_its_budget() {
+    let c = Case::new();
+    let start = json!({"session_id": C, "hook_event_name": "SessionStart", "source": "startup",
+                       "cwd": "/home/dev/beta", "transcript_path": c.main_file().to_str().unwrap()});
+    let out = c
+        .env
+        .cmd()
+        .env("SESSIONKIT_NOW", "2026-01-12T08:10:00Z")
+        .args(["hook", "session-start", "--harness", "claude-code"])
+        .write_stdin(start.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let before = crate::common::db_by_session(&c.env)[C];
+    c.append(
+        &c.main_file(),
+        &json!({"type": "assistant", "sessionId": C, "uuid": "late-1", "parentUuid": "c-a2",
+                "timestamp": format!("{DAY}08:11:00.000Z"),
+                "message": {"id": "msg_late_1", "role": "assistant", "model": "claude-sonnet-4-5",
+                            "content": [{"type": "text", "text": "late"}],
+                            "usage": {"input_tokens": 1000, "output_tokens": 20}}}),
+    );
+    // A budget smaller than what is new: nothing read, the pass says so.
+    c.env.run(&["config", "set", "sweep.catch_up_bytes", "10"]);
+    let (_, err) = {
+        let o = c
+            .env
+            .cmd()
+            .env("SESSIONKIT_NOW", "2026-01-12T08:12:00Z")
+            .arg("sweep")
+            .output()
+            .unwrap();
+        (o.status.code(), String::from_utf8(o.stderr).unwrap())
+    };
+    assert!(
+        err.contains("1 open session transcript(s) hold more than this pass could read"),
+        "{err}"
+    );
+    assert_eq!(crate::common::db_by_session(&c.env)[C], before);
+    c.env.run(&["config", "unset", "sweep.catch_up_bytes"]);
+    let o = c
+        .env
+        .cmd()
+        .env("SESSIONKIT_NOW", "2026-01-12T08:12:00Z")
+        .arg("sweep")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("caught up 1 open session transcript(s)"),
+        "{err}"
+    );
+    let after = crate::common::db_by_session(&c.env)[C];
+    assert_eq!((after[0] - before[0], after[1] - before[1]), (1000, 20));
 }
 
 /// Issue 15 (harness-observed.md §2 item 5): a turn that failed
