@@ -54,6 +54,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0018_observation_bands",
         include_str!("migrations/0018_observation_bands.sql"),
     ),
+    (
+        "0019_resume_by_key",
+        include_str!("migrations/0019_resume_by_key.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -178,6 +182,10 @@ mod tests {
                 "0018_observation_bands",
                 "06dcea95bba5fe780c7a3c62df9c69f553b16889f2b95b63db8670eecd15a327",
             ),
+            (
+                "0019_resume_by_key",
+                "990cb6ea88f23a6aa6c11eb1b9697922028b0233ea9a3eb24c14ca563f23a60e",
+            ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());
         for ((name, sql), (landed, sum)) in MIGRATIONS.iter().zip(LANDED) {
@@ -300,6 +308,54 @@ mod tests {
             )
             .unwrap();
         assert!(index.ends_with("WHERE weight > 0"), "{index}");
+    }
+
+    /// Migration 0019 keys `ingest_resume` by its session (WITHOUT ROWID):
+    /// every row comes through, stored in key order whatever order it was
+    /// written in, and still goes with its session.
+    #[test]
+    fn resume_rows_survive_their_rebuild_in_0019() {
+        let mut c = Connection::open_in_memory().unwrap();
+        migrate_to(&mut c, Path::new(":memory:"), 18).unwrap();
+        c.execute_batch(
+            "PRAGMA foreign_keys = ON;
+             INSERT INTO sessions(session_id, harness, project_slug, status, records, unknown_records,
+                                  synthetic_messages, bytes, degraded_lines)
+             VALUES ('s1', 'claude-code', 'p', 'done', 3, 0, 0, 10, 0),
+                    ('s2', 'claude-code', 'p', 'done', 1, 0, 0, 10, 0);
+             INSERT INTO ingest_resume(session_id, revision, state)
+             VALUES ('s2', 6, '{\"b\":2}'), ('s1', 7, '{\"a\":1}');",
+        )
+        .unwrap();
+        migrate(&mut c, Path::new(":memory:")).unwrap();
+        let rows: Vec<(String, i64, String)> = c
+            .prepare("SELECT session_id, revision, state FROM ingest_resume")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            [
+                ("s1".to_string(), 7, r#"{"a":1}"#.to_string()),
+                ("s2".to_string(), 6, r#"{"b":2}"#.to_string())
+            ]
+        );
+        let sql: String = c
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE name = 'ingest_resume'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(sql.ends_with("WITHOUT ROWID"), "{sql}");
+        c.execute("DELETE FROM sessions WHERE session_id = 's1'", [])
+            .unwrap();
+        let left: i64 = c
+            .query_row("SELECT COUNT(*) FROM ingest_resume", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 1, "a session's resume row goes with it");
     }
 
     /// Migration 0018 rebuilds the observation table keyed by band: every

@@ -169,6 +169,34 @@ impl Env {
     }
 
     /// Every table's rows, through the library's own ordered dump.
+    /// Every table's rows in the order SQLite stores them (what `sqlite3
+    /// .dump` prints): rowid order, or key order for a WITHOUT ROWID table.
+    pub fn storage_dump(&self) -> String {
+        let c = rusqlite::Connection::open(self.db()).unwrap();
+        let tables: Vec<String> = c
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut out = String::new();
+        for t in tables {
+            out.push_str(&format!("## {t}\n"));
+            let mut stmt = c.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap();
+            let n = stmt.column_count();
+            let mut rows = stmt.query([]).unwrap();
+            while let Some(r) = rows.next().unwrap() {
+                let cells: Vec<String> = (0..n)
+                    .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                    .collect();
+                out.push_str(&cells.join("|"));
+                out.push('\n');
+            }
+        }
+        out
+    }
+
     pub fn dump(&self) -> String {
         sessionkit::dump_database(&self.db()).unwrap()
     }

@@ -1,7 +1,7 @@
 //! Ingest of the layout fixtures: exact totals, idempotence, replay, order.
 
 use crate::common::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 #[test]
 fn fixture_totals_are_exact_per_session() {
@@ -146,6 +146,46 @@ fn two_fresh_ingests_are_identical_and_replay_equals_ingest() {
     let r = a.json(&["replay", "--root", fixtures().to_str().unwrap()]);
     assert_eq!(r["sessions_updated"], 4);
     assert_eq!(a.dump(), b.dump());
+}
+
+/// Two fresh ingests of a corpus whose sessions finish out of key order
+/// (the largest sessions have the smallest ids) store every table in the
+/// same order (`sqlite3 .dump` prints the same), and ingest's own rows sit
+/// in key order whichever thread finished first.
+#[test]
+fn two_fresh_ingests_store_every_row_in_the_same_order() {
+    let corpus = tempfile::tempdir().unwrap();
+    let project = corpus.path().join("-home-dev-many");
+    std::fs::create_dir_all(&project).unwrap();
+    let mut ids = Vec::new();
+    for i in 0..24u32 {
+        let sid = format!("{i:08x}-0000-4000-8000-000000000000");
+        let mut text = String::new();
+        // Session 0 is the largest, 23 the smallest.
+        for m in 0..(24 - i) * 150 {
+            text.push_str(&json!({"type": "assistant", "sessionId": sid, "uuid": format!("u{i}-{m}"),
+                "timestamp": format!("2026-02-01T10:{:02}:{:02}.000Z", (m / 60) % 60, m % 60),
+                "message": {"id": format!("msg_{i}_{m}"), "role": "assistant", "model": "claude-sonnet-4-5",
+                            "content": [{"type": "text", "text": "x".repeat(200)}],
+                            "usage": {"input_tokens": m + 1, "output_tokens": i + 1}}}).to_string());
+            text.push('\n');
+        }
+        std::fs::write(project.join(format!("{sid}.jsonl")), text).unwrap();
+        ids.push(sid);
+    }
+    let (a, b) = (Env::new(), Env::new());
+    a.ingest(corpus.path());
+    b.ingest(corpus.path());
+    assert_eq!(a.storage_dump(), b.storage_dump());
+    let c = rusqlite::Connection::open(a.db()).unwrap();
+    let stored: Vec<String> = c
+        .prepare("SELECT session_id FROM ingest_resume")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(stored, ids);
 }
 
 /// Ingesting one session at a time, in two orders, gives the same token rows.

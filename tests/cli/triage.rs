@@ -918,6 +918,86 @@ fn a_prompt_recalls_the_memories_its_words_find() {
     assert_eq!(submit("claude-code", "kubernetes helm charts"), "");
 }
 
+/// The prompt recall puts only what is in force before the agent: a
+/// resolved or an expired commitment matches the prompt's words but is
+/// not recalled; an open and a waiting one are, even behind several
+/// closed ones that rank as well.
+#[test]
+fn a_prompt_recalls_only_open_memories() {
+    let env = Env::new();
+    let cwd = env.path("shop");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let cwd = cwd.to_str().unwrap().to_string();
+    let commit = |topic: &str| {
+        ok_json(
+            &env,
+            &t(0, 0),
+            &[
+                "remember",
+                "--kind",
+                "commitment",
+                "--topic",
+                topic,
+                "--content",
+                &format!("{topic}: migrate the billing tables"),
+                "--project",
+                "shop",
+            ],
+        )["memory_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mut closed = Vec::new();
+    for i in 0..6 {
+        let id = commit(&format!("Billing migration step {i}"));
+        let verb = if i % 2 == 0 { "resolve" } else { "archive" };
+        let (code, _, err) = sk(&env, &t(0, 1), &[verb, &id], "", &[]);
+        assert_eq!(code, 0, "{err}");
+        closed.push(id);
+    }
+    let open_one = commit("Billing migration finish");
+    let waiting = commit("Billing migration review");
+    let (code, _, err) = sk(
+        &env,
+        &t(0, 2),
+        &["revise", &waiting, "--status", "waiting"],
+        "",
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let p = json!({"hook_event_name": "UserPromptSubmit", "session_id": "p2", "cwd": cwd,
+                   "prompt": "where are we with the billing migration?"});
+    let (code, out, err) = sk(
+        &env,
+        &t(1, 0),
+        &["hook", "user-prompt-submit", "--harness", "claude-code"],
+        &p.to_string(),
+        &[],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    // One line per memory in force, each named by a prefix of its id.
+    let lines: Vec<&str> = ctx.lines().skip(1).collect();
+    assert_eq!(lines.len(), 2, "the two in force: {ctx}");
+    for (id, topic) in [
+        (&open_one, "Billing migration finish"),
+        (&waiting, "Billing migration review"),
+    ] {
+        let line = lines
+            .iter()
+            .find(|l| l.contains(&format!("] {topic}: ")))
+            .unwrap();
+        let shown = &line[3..line.find(']').unwrap()];
+        assert!(id.starts_with(shown), "{id}: {line}");
+    }
+    assert!(!ctx.contains("step"), "closed commitments: {ctx}");
+    assert_eq!(closed.len(), 6);
+}
+
 /// Every on/off setting reads one rule (true/false, on/off, yes/no, 1/0,
 /// any case): `config set` stores the canonical word, a word an older
 /// build stored as it was still counts, and the Stop hook arms exactly

@@ -63,6 +63,18 @@ impl Memory {
     pub fn is_live(&self) -> bool {
         self.valid_to.is_none() && self.status == MemoryStatus::Active
     }
+
+    /// Live, and not a commitment that is done with (resolved or expired):
+    /// what may be put before an agent as something still in force.
+    pub fn is_open(&self) -> bool {
+        self.is_live()
+            && !self.commitment.as_ref().is_some_and(|c| {
+                matches!(
+                    c.status,
+                    CommitmentStatus::Resolved | CommitmentStatus::Expired
+                )
+            })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
