@@ -6,7 +6,9 @@
 //! from a queue operation; the child's own `<task-notification>`; the legacy
 //! Explore progress record; for inline sidechains and the old flat layout,
 //! the `Task` call whose prompt equals the child's first message (pairs in
-//! time order). No evidence: an orphan, never a guess.
+//! time order); an old flat agent file that matches no call, under its
+//! session (`session_only`: its records name the session). No evidence: an
+//! orphan, never a guess.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -33,18 +35,24 @@ pub enum JoinPath {
     TaskNotification,
     LegacyExplore,
     PromptMatch,
+    /// An old flat-layout agent file (Claude Code 2.0.x) whose first prompt
+    /// matches no spawn call (the harness's own warm-up agents): its records
+    /// name the session, so it hangs under the session's main agent, with
+    /// no spawning call.
+    SessionOnly,
     /// No parent could be found: the agent is a root of its own.
     Orphan,
 }
 
 impl JoinPath {
-    pub const ALL: [JoinPath; 7] = [
+    pub const ALL: [JoinPath; 8] = [
         JoinPath::Directory,
         JoinPath::ToolUse,
         JoinPath::QueueOperation,
         JoinPath::TaskNotification,
         JoinPath::LegacyExplore,
         JoinPath::PromptMatch,
+        JoinPath::SessionOnly,
         JoinPath::Orphan,
     ];
 
@@ -61,6 +69,7 @@ impl JoinPath {
             JoinPath::TaskNotification => "task_notification",
             JoinPath::LegacyExplore => "legacy_explore",
             JoinPath::PromptMatch => "prompt_match",
+            JoinPath::SessionOnly => "session_only",
             JoinPath::Orphan => "orphan",
         }
     }
@@ -201,8 +210,17 @@ pub fn resolve(p: &ParsedSession) -> Vec<Edge> {
                     tool_use_id: Some(s.tool_use_id.clone()),
                 }
             }
-            // Its file names the session, not a parent: an orphan, never
-            // a guessed child of the main agent (README, Decision 1).
+            // An old flat agent file names its session in every record
+            // (Claude Code 2.0.x started warm-up agents no call spawned):
+            // under the session's main agent, with no call. An inline
+            // sidechain with no matching call is an orphan: nothing but its
+            // place in the file ties it to the main agent.
+            None if a.layout == AgentLayout::Flat => Edge {
+                child: a.agent_id.clone(),
+                parent: Some(main.to_string()),
+                join_path: JoinPath::SessionOnly,
+                tool_use_id: None,
+            },
             None => Edge {
                 child: a.agent_id.clone(),
                 parent: None,

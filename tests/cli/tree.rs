@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::common::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const G: &str = "55555555-5555-4555-8555-555555555555";
 
@@ -380,39 +380,90 @@ fn public_transcript_tree_follows_its_task_calls() {
     // reference/claude-transcript-layouts.md: record 12's Task spawned 6340ddef…
     // (result at record 22), record 24's spawned 83e2917c… (result at record 40);
     // record 11's Task had an empty prompt and never ran.
-    // The flat agent file's prompt matches no Task call: no evidence of a
-    // parent, so a root of its own after the main tree.
-    let orphan = r.last().unwrap();
+    // The flat agent file's prompt matches no Task call: its records name
+    // the session, so it hangs under the main agent with no call.
+    let warm = r.iter().find(|x| x.0 == "test-hash-123").unwrap();
     assert_eq!(
-        (orphan.0.as_str(), orphan.1.as_deref(), orphan.2.as_deref()),
-        ("test-hash-123", None, Some("orphan")),
+        (warm.1.as_deref(), warm.2.as_deref(), warm.3.as_deref()),
+        (Some(s), Some("session_only"), None),
+    );
+    let of = |id: &str| {
+        let x = r.iter().find(|x| x.0 == id).unwrap();
+        (x.2.clone(), x.3.clone(), x.4.clone())
+    };
+    let spawned = |t: &str| {
+        (
+            Some("prompt_match".to_string()),
+            Some(t.to_string()),
+            "completed".to_string(),
+        )
+    };
+    assert_eq!(
+        of("6340ddef-f656-4b72-a065-82390f637678"),
+        spawned("toolu_014YF9TXhDRR7BnpasNJ7gjC")
     );
     assert_eq!(
+        of("83e2917c-8940-4df6-a5a5-f2514f0d08c5"),
+        spawned("toolu_01LKfUwrsnof18CpWZQcJH44")
+    );
+    assert_eq!(r.len(), 4, "main, two spawned, the warm-up agent");
+}
+
+/// An old flat-layout (2.0.x) agent file whose first prompt matches no
+/// Task call (the warm-up agents 2.0.x started itself) hangs under its
+/// session's main agent (`session_only`, no call); the one its Task call
+/// spawned still joins by the prompt.
+#[test]
+fn a_flat_warm_up_agent_hangs_under_its_session() {
+    let env = Env::new();
+    let dir = env.path("projects/-home-dev-alpha");
+    std::fs::create_dir_all(&dir).unwrap();
+    let from = fixtures().join("-home-dev-alpha");
+    let sid = "22222222-2222-4222-8222-222222222222";
+    for f in [format!("{sid}.jsonl"), "agent-a1b2c3d.jsonl".to_string()] {
+        std::fs::copy(from.join(&f), dir.join(&f)).unwrap();
+    }
+    let warm = [
+        json!({"parentUuid": null, "isSidechain": true, "userType": "external", "cwd": "/home/dev/alpha",
+               "sessionId": sid, "version": "2.0.55", "agentId": "w4rm", "type": "user",
+               "message": {"role": "user", "content": "Warmup"}, "uuid": "w-u1",
+               "timestamp": "2026-01-11T09:00:01.000Z"}),
+        json!({"parentUuid": "w-u1", "isSidechain": true, "userType": "external", "cwd": "/home/dev/alpha",
+               "sessionId": sid, "version": "2.0.55", "agentId": "w4rm", "type": "assistant",
+               "message": {"id": "msg_W1", "type": "message", "role": "assistant", "model": "claude-haiku-4-5-20251001",
+                           "content": [{"type": "text", "text": "ready"}],
+                           "usage": {"input_tokens": 3, "output_tokens": 2}},
+               "uuid": "w-a1", "timestamp": "2026-01-11T09:00:02.000Z"}),
+    ];
+    let text: String = warm.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("agent-w4rm.jsonl"), text).unwrap();
+    env.ingest(&env.path("projects"));
+    let r = rows(&env, sid);
+    let of = |id: &str| {
+        let x = r.iter().find(|x| x.0 == id).unwrap();
+        (x.1.clone(), x.2.clone(), x.3.is_some())
+    };
+    assert_eq!(
+        of("w4rm"),
         (
-            r[1].0.as_str(),
-            r[1].2.as_deref(),
-            r[1].3.as_deref(),
-            r[1].4.as_str()
-        ),
-        (
-            "6340ddef-f656-4b72-a065-82390f637678",
-            Some("prompt_match"),
-            Some("toolu_014YF9TXhDRR7BnpasNJ7gjC"),
-            "completed"
+            Some(sid.to_string()),
+            Some("session_only".to_string()),
+            false
         )
     );
     assert_eq!(
+        of("a1b2c3d"),
         (
-            r[2].0.as_str(),
-            r[2].2.as_deref(),
-            r[2].3.as_deref(),
-            r[2].4.as_str()
-        ),
-        (
-            "83e2917c-8940-4df6-a5a5-f2514f0d08c5",
-            Some("prompt_match"),
-            Some("toolu_01LKfUwrsnof18CpWZQcJH44"),
-            "completed"
+            Some(sid.to_string()),
+            Some("prompt_match".to_string()),
+            true
         )
+    );
+    // Its tokens are the session's: under the main agent's subtree.
+    let doc = env.json(&["tree", sid]);
+    assert_eq!(
+        doc["roots"].as_array().unwrap().len(),
+        1,
+        "one tree, no orphan root"
     );
 }
