@@ -163,6 +163,22 @@ pub fn session_start(
         },
         (Some(_), _) => Some(open(store, Source::Startup, briefed.clone())?),
     };
+    // A resumed Claude Code or Codex conversation replays the context its
+    // earlier SessionStart injected: the same briefing again is only a
+    // second copy, and Claude Code 2.1.197 places a resume's context after
+    // `/compact`'s summary instruction when the resumed turn is a
+    // compaction. Sent again only when it would show other memories.
+    if source == "resume"
+        && replays_start_context(harness)
+        && existing.as_ref().is_some_and(|r| {
+            r.briefing_delivered_at.is_some()
+                && same_memories(&r.briefed_memories, briefed.as_deref())
+        })
+    {
+        return Ok(Started {
+            context: String::new(),
+        });
+    }
     let mut context = String::new();
     if let Some(b) = &built {
         let ids = b.briefing.rendered_ids(&b.candidates);
@@ -184,6 +200,29 @@ pub fn session_start(
         ));
     }
     Ok(Started { context })
+}
+
+/// Whether `harness` keeps SessionStart's injected context in the
+/// conversation it resumes (seen in the requests Claude Code 2.1.197 and
+/// 2.1.332 and Codex 0.171 send after a resume; Gemini CLI 0.61 sends only
+/// the latest SessionStart's).
+fn replays_start_context(harness: Harness) -> bool {
+    matches!(harness, Harness::ClaudeCode | Harness::Codex)
+}
+
+/// Whether two briefed-memory lists (JSON `[{"id": …}, …]`) name the same
+/// memories in the same order; `None` (no briefing built) is never the same.
+fn same_memories(stored: &str, now: Option<&str>) -> bool {
+    let ids = |text: &str| -> Option<Vec<String>> {
+        let v: Vec<serde_json::Value> = serde_json::from_str(text).ok()?;
+        v.iter()
+            .map(|m| m["id"].as_str().map(str::to_string))
+            .collect()
+    };
+    match (ids(stored), now.and_then(ids)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The briefing as `harness` takes it: for Gemini CLI without angle
@@ -254,5 +293,17 @@ mod tests {
         assert!(in_secondary_worktree(&wt.join("src")));
         assert!(suppressed(None, &main, Some("subagent")));
         assert!(!suppressed(None, &main, None));
+    }
+
+    #[test]
+    fn briefed_lists_compare_by_their_ids() {
+        let a = r#"[{"id":"m1","topic":"A","status":"active"},{"id":"m2","topic":"B","status":"active"}]"#;
+        let renamed = r#"[{"id":"m1","topic":"A2","status":"active"},{"id":"m2","topic":"B","status":"active"}]"#;
+        assert!(same_memories(a, Some(renamed)));
+        assert!(!same_memories(a, Some(r#"[{"id":"m2"},{"id":"m1"}]"#)));
+        assert!(!same_memories(a, Some(r#"[{"id":"m1"}]"#)));
+        assert!(!same_memories(a, None));
+        assert!(same_memories("[]", Some("[]")));
+        assert!(!same_memories("not json", Some("[]")));
     }
 }

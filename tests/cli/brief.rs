@@ -886,11 +886,11 @@ fn the_lifecycle_by_source() {
             json!("2026-03-10T10:00:00.000Z")
         )
     );
-    // Resume and compact say earlier context may be summarized; the stdout
-    // is JSON, so the newline is escaped.
-    let summarized = "Earlier context may have been summarized: recall before relying on it.\\n";
+    // A resumed Claude Code conversation replays the briefing it was given:
+    // the same memories again is only a second copy (and 2.1.197 puts it
+    // after `/compact`'s summary instruction), so nothing is printed.
     let resumed = start("2026-03-10T11:00:00Z", "resume");
-    assert!(resumed.contains(summarized), "{resumed}");
+    assert_eq!(resumed, "", "the conversation holds this briefing already");
     assert_eq!(
         state(&row()),
         (
@@ -898,6 +898,54 @@ fn the_lifecycle_by_source() {
             "live".into(),
             json!("2026-03-10T10:00:00.000Z"),
             json!("2026-03-10T11:00:00.000Z")
+        )
+    );
+    // Gemini CLI sends only the latest SessionStart's context: it is briefed
+    // on every resume.
+    let gemini = json!({"session_id": "g-1", "hook_event_name": "SessionStart", "source": "startup", "cwd": cwd.to_str().unwrap()});
+    hook(
+        &env,
+        "2026-03-10T10:00:00Z",
+        "session-start",
+        &gemini,
+        &[("GEMINI_SESSION_ID", "g-1")],
+    );
+    let mut gemini_resume = gemini.clone();
+    gemini_resume["source"] = json!("resume");
+    let (_, out, _) = hook(
+        &env,
+        "2026-03-10T11:00:00Z",
+        "session-start",
+        &gemini_resume,
+        &[("GEMINI_SESSION_ID", "g-1")],
+    );
+    assert!(out.contains("No force push"), "{out}");
+    // Once the memories it would show differ, a resume briefs again; resume
+    // and compact say earlier context may be summarized (the stdout is
+    // JSON, so the newline is escaped).
+    remember(
+        &env,
+        "2026-03-10T11:10:00Z",
+        &[
+            "--kind",
+            "decision",
+            "--topic",
+            "Queue",
+            "--content",
+            "Use a queue for orders",
+        ],
+    );
+    let summarized = "Earlier context may have been summarized: recall before relying on it.\\n";
+    let resumed = start("2026-03-10T11:30:00Z", "resume");
+    assert!(resumed.contains(summarized), "{resumed}");
+    assert!(resumed.contains("Queue"), "{resumed}");
+    assert_eq!(
+        state(&row()),
+        (
+            3,
+            "live".into(),
+            json!("2026-03-10T10:00:00.000Z"),
+            json!("2026-03-10T11:30:00.000Z")
         )
     );
     let out = start("2026-03-10T12:00:00Z", "compact");
@@ -909,7 +957,7 @@ fn the_lifecycle_by_source() {
     assert_eq!(
         state(&row()),
         (
-            2,
+            3,
             "live".into(),
             json!("2026-03-10T10:00:00.000Z"),
             json!("2026-03-10T12:00:00.000Z")
@@ -920,7 +968,7 @@ fn the_lifecycle_by_source() {
     assert_eq!(
         state(&row()),
         (
-            2,
+            3,
             "live".into(),
             json!("2026-03-10T10:00:00.000Z"),
             json!("2026-03-10T13:00:00.000Z")
@@ -940,9 +988,9 @@ fn the_lifecycle_by_source() {
     );
     assert_eq!(row()["state"], json!("closed-explicit"));
     assert_eq!(row()["closed_at"], json!("2026-03-10T15:00:00.000Z"));
-    // clear on a closed run: the heartbeat probe revives it (epoch 3).
+    // clear on a closed run: the heartbeat probe revives it (epoch 4).
     start("2026-03-10T16:00:00Z", "clear");
-    assert_eq!(state(&row()).0, 3);
+    assert_eq!(state(&row()).0, 4);
     // An unknown session's end and pre-compact are normal: no run, no output.
     let e2 = json!({"session_id": "never", "hook_event_name": "SessionEnd"});
     assert_eq!(
