@@ -1,0 +1,338 @@
+//! The loop as the real clients run it: resumes, crashes, API errors and
+//! the nudge (see `live` for how each client is driven).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::live::{Live, minutes_from_now, uuid};
+
+/// Each recorded Anthropic response carries the fake server's usage:
+/// input, output, cache writes (5m + 1h), cache reads.
+const ANTHROPIC: [u64; 4] = [11, 7, 1_200, 300];
+
+/// (input, output, cache writes, cache reads) of the one session listed.
+fn tokens(s: &Value) -> [u64; 4] {
+    let t = |k: &str| s[k].as_u64().unwrap();
+    [
+        t("input_tokens"),
+        t("output_tokens"),
+        t("cache_write_5m_tokens") + t("cache_write_1h_tokens"),
+        t("cache_read_tokens"),
+    ]
+}
+
+/// The distinct assistant message ids with usage in a Claude Code home's
+/// transcripts (what the fake server's responses became).
+fn recorded_responses(home: &Path) -> u64 {
+    let mut ids = std::collections::BTreeSet::new();
+    let mut stack = vec![home.join(".claude/projects")];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                for line in std::fs::read_to_string(&p).unwrap_or_default().lines() {
+                    let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+                    if v["type"] == "assistant" && v["message"]["usage"].is_object() {
+                        ids.insert(v["message"]["id"].as_str().unwrap_or("").to_string());
+                    }
+                }
+            }
+        }
+    }
+    ids.len() as u64
+}
+
+/// A Claude Code session resumed twice within seconds: the two resumes
+/// come from two client processes with the same SessionStart payload, and
+/// both are stored; it stays one session; with the nudge on, no resumed
+/// turn is blocked (each model request is a turn of the user's).
+#[test]
+fn a_session_resumed_twice_within_seconds_keeps_every_start() {
+    let work = tempfile::tempdir().unwrap();
+    for client in ["claude-2.1.197", "claude-2.1.332"] {
+        let Some(l) = Live::new(work.path(), client, client, &["--with-nudge"], None) else {
+            continue;
+        };
+        let sid = uuid();
+        let (code, out) = l.step(&["--session-id", &sid, "-p", "hello from the rig"]);
+        assert_eq!(code, 0, "{client}: {out}");
+        let started = Instant::now();
+        for _ in 0..2 {
+            let (code, out) = l.step(&["--resume", &sid, "-p", "and once more"]);
+            assert_eq!(code, 0, "{client}: {out}");
+        }
+        assert!(started.elapsed() < Duration::from_secs(30));
+        let starts = l.rows(
+            "SELECT json_extract(payload, '$.source') FROM events_raw WHERE event = 'SessionStart' ORDER BY id",
+        );
+        assert_eq!(starts, ["startup", "resume", "resume"], "{client}");
+        let stops = l.rows("SELECT COUNT(*) FROM events_raw WHERE event = 'Stop'");
+        assert_eq!(stops, ["3"], "{client}");
+        assert_eq!(
+            l.requests(),
+            ["reply", "reply", "reply"],
+            "{client}: no debrief turn"
+        );
+        assert_eq!(
+            l.rows("SELECT triage_attempt_count FROM agent_sessions"),
+            ["0"],
+            "{client}"
+        );
+        let sessions = l.json(&["sessions"], &[]);
+        assert_eq!(
+            sessions.as_array().unwrap().len(),
+            1,
+            "{client}: {sessions}"
+        );
+        assert_eq!(sessions[0]["session_id"], sid.as_str());
+    }
+}
+
+/// Two `codex exec resume` runs of one session send the same SessionEnd
+/// payload from two processes: each is stored, and the session ends
+/// completed, not working, when the last client exits.
+#[test]
+fn two_codex_exec_resume_runs_each_end_the_session() {
+    let work = tempfile::tempdir().unwrap();
+    let Some(l) = Live::new(work.path(), "codex", "codex", &[], None) else {
+        return;
+    };
+    assert_eq!(l.step(&["hello from the rig"]).0, 0);
+    for _ in 0..2 {
+        let (code, out) = l.step(&["resume", "--last", "and once more"]);
+        assert_eq!(code, 0, "{out}");
+    }
+    let ends = l.rows("SELECT payload FROM events_raw WHERE event = 'SessionEnd' ORDER BY id");
+    assert_eq!(ends.len(), 3, "{ends:?}");
+    let starts = l.rows(
+        "SELECT json_extract(payload, '$.source') FROM events_raw WHERE event = 'SessionStart' ORDER BY id",
+    );
+    assert_eq!(starts, ["startup", "resume", "resume"]);
+    let sessions = l.json(&["sessions"], &[]);
+    assert_eq!(sessions.as_array().unwrap().len(), 1, "{sessions}");
+    assert_eq!(sessions[0]["status"], "completed", "{sessions}");
+    assert_eq!(sessions[0]["messages"], 3, "one response a turn");
+}
+
+/// A Claude Code client killed (SIGKILL) mid-turn, while its subagent
+/// waits on the model: the session is listed at once from its hook events
+/// (working, no tokens yet), `sweep` reads its transcript (the tokens
+/// exact), and once silent past the watchdog window it ends `unknown`.
+#[test]
+fn a_client_killed_mid_turn_is_listed_then_ended_by_sweep() {
+    const HANG: &str = r#"
+import os, time
+_choose = fake.choose
+def choose(req):
+    kind, blocks = _choose(req)
+    if kind in ("subagent", "after-tool"):
+        open(os.path.join(os.environ.get("RIG_HANG_DIR", "."), "hung"), "w").close()
+        time.sleep(300)
+    return kind, blocks
+fake.choose = choose
+"#;
+    let work = tempfile::tempdir().unwrap();
+    for client in ["claude-2.1.197", "claude-2.1.332"] {
+        let patch = HANG.replace(
+            "os.environ.get(\"RIG_HANG_DIR\", \".\")",
+            &format!(
+                "{:?}",
+                work.path()
+                    .join(client)
+                    .join("home/rig")
+                    .display()
+                    .to_string()
+            ),
+        );
+        let Some(l) = Live::new(work.path(), client, client, &[], Some(&patch)) else {
+            continue;
+        };
+        let sid = uuid();
+        let mut child = l.spawn(&["--session-id", &sid, "-p", "please SPAWN a helper"]);
+        let hung = l.home.join("rig/hung");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !hung.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "{client}: the turn never reached the model twice"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let ended = l.rows("SELECT COUNT(*) FROM events_raw WHERE event IN ('Stop', 'SessionEnd')");
+        assert_eq!(ended, ["0"], "{client}: killed, it fired no end");
+        // Listed at once, from the hook events.
+        let sessions = l.json(&["sessions"], &[]);
+        assert_eq!(
+            sessions.as_array().unwrap().len(),
+            1,
+            "{client}: {sessions}"
+        );
+        assert_eq!(sessions[0]["session_id"], sid.as_str());
+        assert_eq!(sessions[0]["status"], "working", "{client}");
+        assert_eq!(tokens(&sessions[0]), [0; 4], "{client}");
+        let status = l.json(&["status"], &[]);
+        assert_eq!(status[0]["session_id"], sid.as_str(), "{client}: {status}");
+        assert_eq!(status[0]["status"], "working");
+        // sweep reads the transcript: the tokens it records, exactly.
+        let (code, _, err) = l.sk(&["sweep"], &[]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("caught up 1 open session transcript(s)"),
+            "{client}: {err}"
+        );
+        let n = recorded_responses(&l.home);
+        assert!(n >= 1, "{client}: the spawning response is recorded");
+        let sessions = l.json(&["sessions"], &[]);
+        assert_eq!(
+            tokens(&sessions[0]),
+            ANTHROPIC.map(|x| x * n),
+            "{client}: {sessions}"
+        );
+        // Silent past the window: the watchdog ends it as unknown.
+        let later = minutes_from_now(60);
+        let (code, out, _) = l.sk(
+            &["sweep", "--format", "jsonl"],
+            &[("SESSIONKIT_NOW", &later)],
+        );
+        assert_eq!(code, 0);
+        let main = out
+            .lines()
+            .map(|x| serde_json::from_str::<Value>(x).unwrap())
+            .find(|r| r["agent_id"] == sid.as_str())
+            .unwrap_or_else(|| panic!("{client}: {out}"));
+        assert_eq!(
+            (main["from"].as_str(), main["to"].as_str()),
+            (Some("working"), Some("unknown"))
+        );
+        let sessions = l.json(&["sessions"], &[("SESSIONKIT_NOW", &later)]);
+        assert_eq!(sessions[0]["status"], "unknown", "{client}");
+    }
+}
+
+/// An API error (the fake server answers 400) per client: the session ends
+/// `error` where the client says so — Claude Code's StopFailure (2.1.332
+/// signals that hook at shutdown; it is stored anyway), Codex's
+/// task_complete with an error (it fires no Stop) — and Gemini CLI, which
+/// fires no end event and writes no error, is listed at once and ends
+/// `unknown` past the watchdog window.
+#[test]
+fn an_api_error_ends_as_the_client_says() {
+    let work = tempfile::tempdir().unwrap();
+    for client in ["claude-2.1.197", "claude-2.1.332", "codex", "gemini"] {
+        let Some(l) = Live::new(work.path(), client, client, &[], None) else {
+            continue;
+        };
+        let prompt = "please FAIL400 now";
+        let sid = uuid();
+        let (code, _) = if client == "codex" {
+            l.step(&[prompt])
+        } else {
+            l.step(&["--session-id", &sid, "-p", prompt])
+        };
+        assert_ne!(code, 0, "{client}: the client fails");
+        let sessions = l.json(&["sessions"], &[]);
+        assert_eq!(
+            sessions.as_array().unwrap().len(),
+            1,
+            "{client}: {sessions}"
+        );
+        let status = sessions[0]["status"].as_str().unwrap();
+        match l.harness() {
+            "claude-code" => {
+                assert_eq!(
+                    l.rows("SELECT COUNT(*) FROM events_raw WHERE event = 'StopFailure'"),
+                    ["1"],
+                    "{client}"
+                );
+                assert_eq!(status, "error", "{client}");
+            }
+            "codex" => assert_eq!(status, "error", "{client}"),
+            _ => {
+                assert_eq!(status, "working", "{client}: {sessions}");
+                let later = minutes_from_now(60);
+                let (code, _, err) = l.sk(&["sweep"], &[("SESSIONKIT_NOW", &later)]);
+                assert_eq!(code, 0, "{err}");
+                let sessions = l.json(&["sessions"], &[("SESSIONKIT_NOW", &later)]);
+                assert_eq!(sessions[0]["status"], "unknown", "{client}");
+            }
+        }
+    }
+}
+
+/// `hooks install --with-nudge` turns the nudge on for real: a Claude Code
+/// turn that ends with something to debrief (a memory its run wrote) is
+/// blocked once with the debrief prompt, the client carries on with it
+/// (a second model request), and the continuation's Stop is let through.
+#[test]
+fn the_nudge_install_turns_on_blocks_once_and_the_client_continues() {
+    let work = tempfile::tempdir().unwrap();
+    for client in ["claude-2.1.197", "claude-2.1.332"] {
+        let Some(l) = Live::new(work.path(), client, client, &["--with-nudge"], None) else {
+            continue;
+        };
+        let sid = uuid();
+        let run = l.json(
+            &[
+                "session",
+                "open",
+                "--agent",
+                "claude-code",
+                "--session-id",
+                &sid,
+                "--source",
+                "startup",
+                "--project",
+                "project",
+            ],
+            &[],
+        );
+        let run_id = run["run_id"].as_str().unwrap().to_string();
+        let (code, _, err) = l.sk(
+            &[
+                "remember",
+                "--kind",
+                "decision",
+                "--project",
+                "project",
+                "--topic",
+                "Rig decision",
+                "--content",
+                "Keep the rig green",
+                "--session-run-id",
+                &run_id,
+            ],
+            &[],
+        );
+        assert_eq!(code, 0, "{err}");
+        let (code, out) = l.step(&["--session-id", &sid, "-p", "hello from the rig"]);
+        assert_eq!(code, 0, "{client}: {out}");
+        let stops = l.rows(
+            "SELECT json_extract(payload, '$.stop_hook_active') FROM events_raw WHERE event = 'Stop' ORDER BY id",
+        );
+        assert_eq!(
+            stops,
+            ["0", "1"],
+            "{client}: a Stop, then the continuation's"
+        );
+        assert_eq!(
+            l.requests(),
+            ["reply", "reply"],
+            "{client}: the turn and its debrief"
+        );
+        assert_eq!(
+            l.rows("SELECT triage_attempt_count FROM agent_sessions"),
+            ["1"],
+            "{client}"
+        );
+    }
+}
