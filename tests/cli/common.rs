@@ -65,6 +65,21 @@ impl Env {
         )
     }
 
+    /// `run` with the clock at `now`.
+    pub fn run_at(&self, now: &str, args: &[&str]) -> (i32, String, String) {
+        let out = self
+            .cmd()
+            .env("SESSIONKIT_NOW", now)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
     /// Runs expecting exit 0 and returns stdout parsed as one JSON document.
     pub fn json(&self, args: &[&str]) -> Value {
         let (code, out, err) = self.run(&[args, &["--format", "json"]].concat());

@@ -553,17 +553,9 @@ fn status_lists_sessions_only_hooks_have_seen() {
         &[],
     );
     let at = |now: &str, args: &[&str]| {
-        let out = env
-            .cmd()
-            .env("SESSIONKIT_NOW", now)
-            .args(args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0));
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
+        let (code, out, err) = env.run_at(now, args);
+        assert_eq!(code, 0, "{err}");
+        (out, err)
     };
     let (out, err) = at("2026-03-01T10:01:00Z", &["status", "--format", "jsonl"]);
     let row: Value = serde_json::from_str(out.trim()).unwrap();
@@ -635,17 +627,9 @@ fn sweep_catches_up_a_session_whose_client_died() {
                         "cwd": "/home/dev/beta", "transcript_path": main.to_str().unwrap()});
     hook_ok(&env, "2026-01-12T08:10:00Z", &prompt, &[]);
     let sweep = |now: &str| {
-        let out = env
-            .cmd()
-            .env("SESSIONKIT_NOW", now)
-            .args(["sweep", "--format", "jsonl"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0));
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
+        let (code, out, err) = env.run_at(now, &["sweep", "--format", "jsonl"]);
+        assert_eq!(code, 0, "{err}");
+        (out, err)
     };
     let (out, err) = sweep("2026-01-12T08:11:00Z");
     assert_eq!(out, "", "nothing stale yet");
@@ -710,30 +694,15 @@ fn sweep_catches_up_an_open_run_within_its_budget() {
     );
     // A budget smaller than what is new: nothing read, the pass says so.
     c.env.run(&["config", "set", "sweep.catch_up_bytes", "10"]);
-    let (_, err) = {
-        let o = c
-            .env
-            .cmd()
-            .env("SESSIONKIT_NOW", "2026-01-12T08:12:00Z")
-            .arg("sweep")
-            .output()
-            .unwrap();
-        (o.status.code(), String::from_utf8(o.stderr).unwrap())
-    };
+    let (code, _, err) = c.env.run_at("2026-01-12T08:12:00Z", &["sweep"]);
+    assert_eq!(code, 0);
     assert!(
         err.contains("1 open session transcript(s) hold more than this pass could read"),
         "{err}"
     );
     assert_eq!(crate::common::db_by_session(&c.env)[C], before);
     c.env.run(&["config", "unset", "sweep.catch_up_bytes"]);
-    let o = c
-        .env
-        .cmd()
-        .env("SESSIONKIT_NOW", "2026-01-12T08:12:00Z")
-        .arg("sweep")
-        .output()
-        .unwrap();
-    let err = String::from_utf8(o.stderr).unwrap();
+    let (_, _, err) = c.env.run_at("2026-01-12T08:12:00Z", &["sweep"]);
     assert!(
         err.contains("caught up 1 open session transcript(s)"),
         "{err}"

@@ -14,6 +14,16 @@ use serde_json::Value;
 
 use crate::support::{rig, skip};
 
+/// Codex switches that stop its own outbound traffic (plugin and app sync).
+pub const CODEX_OFFLINE: [&str; 6] = [
+    "--disable",
+    "plugins",
+    "--disable",
+    "apps",
+    "--disable",
+    "remote_plugin",
+];
+
 /// One client's home with sessionkit's hooks installed, and its fake
 /// model server.
 pub struct Live {
@@ -243,13 +253,8 @@ impl Live {
                         "analytics.enabled=false",
                         "-c",
                         "otel.metrics_exporter=\"none\"",
-                        "--disable",
-                        "plugins",
-                        "--disable",
-                        "apps",
-                        "--disable",
-                        "remote_plugin",
-                    ]);
+                    ])
+                    .args(CODEX_OFFLINE);
             }
             _ => {
                 let gm = self.home.join(".gemini");

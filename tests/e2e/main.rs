@@ -419,15 +419,8 @@ fn codex_trusts_every_hook_install_registers() {
     let (code, _, err) = sessionkit(&db, &home, &["hooks", "install", "--harness", "codex"]);
     assert_eq!(code, 0, "{err}");
     let mut child = Command::new(&codex)
-        .args([
-            "app-server",
-            "--disable",
-            "plugins",
-            "--disable",
-            "apps",
-            "--disable",
-            "remote_plugin",
-        ])
+        .arg("app-server")
+        .args(live::CODEX_OFFLINE)
         .args(["-c", "analytics.enabled=false"])
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
