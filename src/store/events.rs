@@ -140,7 +140,7 @@ fn apply(
 /// The evidence hook events already stored for `session_id` carry for the
 /// agents in `agents` (which ingest has just created), oldest first.
 pub(crate) fn pending_for(
-    tx: &rusqlite::Connection,
+    tx: &Transaction<'_>,
     session_id: &str,
     agents: &[&str],
 ) -> Result<HashMap<String, Vec<Evidence>>> {

@@ -4,11 +4,11 @@
 //! transcripts `sweep` catches up.
 
 use anyhow::Result;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::Store;
-use super::events::pending_for;
 use crate::clock::Millis;
+use crate::hooks::{Kind, Target, target_of};
 use crate::status::{Cause, Evidence, Status, replaces};
 
 /// How many of the latest hook deliveries are looked through for sessions
@@ -44,74 +44,99 @@ pub struct OpenTranscript {
 
 impl Store {
     /// Sessions named by the latest `recent` hook deliveries that have no
-    /// transcript in the database, oldest first.
+    /// transcript in the database, oldest first. Read in one pass over
+    /// those deliveries (a session's status and paths from its events
+    /// among them, where its latest evidence is), plus one indexed look-up
+    /// of each session's first event.
     pub fn heard_only(&self, recent: i64) -> Result<Vec<Heard>> {
-        let ids: Vec<String> = self
-            .conn
-            .prepare_cached(
-                "SELECT e.session_id FROM events_raw e
-                 WHERE e.id > (SELECT COALESCE(MAX(id), 0) FROM events_raw) - ?1
-                   AND e.session_id IS NOT NULL
-                   AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = e.session_id)
-                 GROUP BY e.session_id ORDER BY MIN(e.id)",
-            )?
-            .query_map([recent], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        let mut facts = self.conn.prepare_cached(
-            "SELECT MIN(harness), MIN(received_at), MAX(received_at),
-                    (SELECT json_extract(payload, '$.cwd') FROM events_raw c
-                      WHERE c.session_id = ?1 AND json_type(payload, '$.cwd') = 'text'
-                      ORDER BY c.id DESC LIMIT 1),
-                    (SELECT json_extract(payload, '$.transcript_path') FROM events_raw t
-                      WHERE t.session_id = ?1 AND t.agent_id IS NULL
-                        AND json_type(payload, '$.transcript_path') = 'text'
-                      ORDER BY t.id DESC LIMIT 1)
-             FROM events_raw WHERE session_id = ?1",
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT e.session_id, e.harness, e.event, e.agent_id, e.received_at,
+                    CASE WHEN e.event IN ('SessionStart', 'sessionStart') THEN json_extract(e.payload, '$.source') END,
+                    CASE WHEN e.event = 'SubagentStop' THEN json_extract(e.payload, '$.agent_type') END,
+                    CASE WHEN json_type(e.payload, '$.cwd') = 'text' THEN json_extract(e.payload, '$.cwd') END,
+                    CASE WHEN e.agent_id IS NULL AND json_type(e.payload, '$.transcript_path') = 'text'
+                         THEN json_extract(e.payload, '$.transcript_path') END
+             FROM events_raw e
+             WHERE e.id > (SELECT COALESCE(MAX(id), 0) FROM events_raw) - ?1
+               AND e.session_id IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = e.session_id)
+             ORDER BY e.id",
+        )?;
+        let mut rows = stmt.query([recent])?;
+        // Each session's facts, and its main agent's evidence so far.
+        let mut order: Vec<String> = Vec::new();
+        let mut seen: std::collections::HashMap<String, (Heard, Option<Evidence>)> =
+            std::collections::HashMap::new();
+        while let Some(r) = rows.next()? {
+            let sid: String = r.get(0)?;
+            let at: Millis = r.get(4)?;
+            let (h, evidence) = match seen.entry(sid.clone()) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    order.push(sid.clone());
+                    e.insert((
+                        Heard {
+                            session_id: sid.clone(),
+                            harness: r.get(1)?,
+                            cwd: None,
+                            project: None,
+                            transcript_path: None,
+                            first_at: at,
+                            last_at: at,
+                            evidence: Evidence::new(Status::Unknown, None, Cause::Watchdog),
+                        },
+                        None,
+                    ))
+                }
+            };
+            h.last_at = at;
+            if let Some(cwd) = r.get::<_, Option<String>>(7)? {
+                h.cwd = Some(cwd);
+            }
+            if let Some(path) = r.get::<_, Option<String>>(8)? {
+                h.transcript_path = Some(path);
+            }
+            let event: String = r.get(2)?;
+            let agent: Option<String> = r.get(3)?;
+            let source: Option<String> = r.get(5)?;
+            let agent_type: Option<String> = r.get(6)?;
+            if let Target::Agent {
+                agent_id,
+                evidence: new,
+            } = target_of(
+                Kind::of(&event),
+                Some(&sid),
+                agent.as_deref(),
+                agent_type.as_deref(),
+                source.as_deref(),
+                at,
+            ) && agent_id == sid
+                && replaces(evidence.as_ref(), &new)
+            {
+                *evidence = Some(new);
+            }
+        }
+        drop(rows);
+        let mut first = self.conn.prepare_cached(
+            "SELECT received_at FROM events_raw WHERE session_id = ?1 ORDER BY id LIMIT 1",
         )?;
         let mut project = self
             .conn
             .prepare_cached("SELECT project FROM projects WHERE cwd = ?1")?;
-        let mut out = Vec::with_capacity(ids.len());
-        for sid in ids {
-            let (harness, first_at, last_at, cwd, transcript_path): (
-                String,
-                Millis,
-                Millis,
-                Option<String>,
-                Option<String>,
-            ) = facts.query_row([&sid], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })?;
-            let mut evidence: Option<Evidence> = None;
-            for e in pending_for(&self.conn, &sid, &[sid.as_str()])?
-                .remove(&sid)
-                .unwrap_or_default()
-            {
-                if replaces(evidence.as_ref(), &e) {
-                    evidence = Some(e);
-                }
+        let mut out = Vec::with_capacity(order.len());
+        for sid in order {
+            let (mut h, evidence) = seen.remove(&sid).expect("seen above");
+            h.first_at = first.query_row([&sid], |r| r.get(0))?;
+            // No event carried a status: unknown as of the last one.
+            h.evidence = evidence.unwrap_or(Evidence::new(
+                Status::Unknown,
+                Some(h.last_at),
+                Cause::Watchdog,
+            ));
+            if let Some(c) = &h.cwd {
+                h.project = project.query_row([c], |r| r.get(0)).optional()?;
             }
-            let project = match &cwd {
-                Some(c) => {
-                    use rusqlite::OptionalExtension;
-                    project.query_row([c], |r| r.get(0)).optional()?
-                }
-                None => None,
-            };
-            out.push(Heard {
-                evidence: evidence.unwrap_or(Evidence::new(
-                    Status::Unknown,
-                    Some(last_at),
-                    Cause::Watchdog,
-                )),
-                session_id: sid,
-                harness,
-                cwd,
-                project,
-                transcript_path,
-                first_at,
-                last_at,
-            });
+            out.push(h);
         }
         Ok(out)
     }
@@ -174,5 +199,111 @@ impl Store {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hooks::{Harness, normalize, parse_input};
+    use crate::store::events::NewEvent;
+
+    fn deliver(store: &mut Store, at: Millis, json: &str) {
+        let raw = parse_input(json.as_bytes()).unwrap().unwrap();
+        let ev = normalize(Harness::ClaudeCode, &raw, None);
+        let payload = crate::hooks::canonical(&ev.payload);
+        let row = NewEvent {
+            key: crate::hooks::event_key(&ev, Some(&at.to_string()), None),
+            has_delivery_id: true,
+            harness: ev.harness.as_str(),
+            event: &ev.event,
+            session_id: ev.session_id.as_deref(),
+            agent_id: ev.agent_id.as_deref(),
+            received_at: at,
+            payload: &payload,
+            target: ev.target(at),
+        };
+        store.record_event_then(&row, |_| Ok(())).unwrap();
+    }
+
+    /// A heard session's facts come from its events: first and last
+    /// instant, latest cwd and main transcript (a subagent's path is not
+    /// the session's), and the main agent's status by the status rule (a
+    /// failed turn outlasts the end; a subagent's stop is not the main's).
+    #[test]
+    fn a_heard_session_is_what_its_events_say() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("t.db")).unwrap();
+        deliver(
+            &mut store,
+            100,
+            r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"s1","cwd":"/w/a","transcript_path":"/p/-w-a/s1.jsonl"}"#,
+        );
+        deliver(
+            &mut store,
+            200,
+            r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/w/a","prompt":"go"}"#,
+        );
+        deliver(
+            &mut store,
+            250,
+            r#"{"hook_event_name":"SubagentStop","session_id":"s1","agent_id":"x1","agent_type":"general-purpose","transcript_path":"/p/-w-a/s1/subagents/agent-x1.jsonl"}"#,
+        );
+        deliver(
+            &mut store,
+            300,
+            r#"{"hook_event_name":"StopFailure","session_id":"s1","error":"unknown"}"#,
+        );
+        deliver(
+            &mut store,
+            400,
+            r#"{"hook_event_name":"SessionEnd","session_id":"s1","reason":"other"}"#,
+        );
+        deliver(
+            &mut store,
+            500,
+            r#"{"hook_event_name":"Notification","session_id":"s2","cwd":"/w/b"}"#,
+        );
+        let heard = store.heard_only(RECENT_EVENTS).unwrap();
+        assert_eq!(
+            heard,
+            [
+                Heard {
+                    session_id: "s1".into(),
+                    harness: "claude-code".into(),
+                    cwd: Some("/w/a".into()),
+                    project: None,
+                    transcript_path: Some("/p/-w-a/s1.jsonl".into()),
+                    first_at: 100,
+                    last_at: 400,
+                    evidence: Evidence::new(Status::Error, Some(300), Cause::StopFailure),
+                },
+                Heard {
+                    session_id: "s2".into(),
+                    harness: "claude-code".into(),
+                    cwd: Some("/w/b".into()),
+                    project: None,
+                    transcript_path: None,
+                    first_at: 500,
+                    last_at: 500,
+                    evidence: Evidence::new(Status::Unknown, Some(500), Cause::Watchdog),
+                },
+            ]
+        );
+        // Only the latest deliveries are looked through; their first event
+        // is still the session's.
+        let recent = store.heard_only(2).unwrap();
+        assert_eq!(recent.len(), 2);
+        assert_eq!(recent[0].first_at, 100);
+        assert_eq!(
+            store
+                .open_transcripts(&["claude-code"])
+                .unwrap()
+                .iter()
+                .map(|t| t.transcript_path.as_str())
+                .collect::<Vec<_>>(),
+            ["/p/-w-a/s1.jsonl"]
+        );
+        assert!(store.open_transcripts(&["codex"]).unwrap().is_empty());
     }
 }
