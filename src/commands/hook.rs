@@ -26,7 +26,8 @@ pub enum HookCommand {
     ///
     /// Reads the harness's JSON payload from stdin, redacts secrets, stores it
     /// once in events_raw (a repeated delivery id, or an identical payload for
-    /// the same event and session within 5 seconds, stores nothing), and
+    /// the same event and session from the same client process within 5
+    /// seconds, stores nothing), and
     /// applies its status: Stop -> the main agent is waiting; SubagentStop ->
     /// that subagent is completed; UserPromptSubmit -> working; SessionEnd ->
     /// completed; StopFailure -> error. Always exits 0 and prints nothing on
