@@ -52,8 +52,18 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The database for a command that reads: when it cannot be opened for
+    /// writing (a read-only file or folder), it is opened to read only.
     pub fn open(&self) -> Result<Store> {
-        Store::open(&self.db)
+        match Store::open(&self.db) {
+            Ok(s) => Ok(s),
+            Err(e) if crate::store::is_read_only(&e) && self.db.is_file() => {
+                Store::open_read_only(&self.db).map_err(|ro| {
+                    ro.context(format!("{e:#}; reading it without writing failed too"))
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// `open` for a command that writes: it drains the hook spool first,

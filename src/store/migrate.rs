@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rusqlite::Connection;
 
 use super::StoreError;
@@ -91,9 +91,11 @@ fn migrate_to(conn: &mut Connection, path: &Path, to: i64) -> Result<()> {
         .skip(usize::try_from(found)?);
     for (i, (name, sql)) in todo {
         tx.execute_batch(sql)
-            .with_context(|| format!("applying migration {name}"))?;
+            .map_err(|e| anyhow::anyhow!("applying migration {name}: {}", super::one_line(&e)))?;
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
+    // Marks the file as sessionkit's (store::identity reads it).
+    tx.pragma_update(None, "application_id", super::APPLICATION_ID)?;
     tx.commit()?;
     Ok(())
 }

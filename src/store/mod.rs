@@ -42,6 +42,23 @@ pub fn is_busy(e: &anyhow::Error) -> bool {
     })
 }
 
+/// Whether `e` says the database cannot be written (a read-only file,
+/// folder or file system): a read may still work.
+pub fn is_read_only(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<rusqlite::Error>(),
+            Some(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(f.code, rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+        ) || c.downcast_ref::<std::io::Error>().is_some_and(|io| {
+            matches!(
+                io.kind(),
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+            )
+        })
+    })
+}
+
 /// Runs `attempt` (given the time left) until it succeeds, fails with
 /// something other than a lock, or `deadline` passes. SQLite's busy handler
 /// waits inside one attempt, but some lock errors come back without it (a
@@ -324,6 +341,98 @@ fn create_private(path: &Path) -> Result<()> {
     }
 }
 
+/// `PRAGMA application_id` of a sessionkit database: "SKIT" in ASCII.
+pub const APPLICATION_ID: i32 = 0x534b_4954;
+
+/// Whether the file at `path` may be used as sessionkit's: ours (our
+/// application id, or an older sessionkit's file from before the id, told
+/// by its tables), or new and empty. Anything else is refused in one line
+/// before it is changed. (A migration stamps the id.)
+fn identity(conn: &Connection, path: &Path) -> Result<()> {
+    let read = || -> rusqlite::Result<(i32, i64, i64, i64)> {
+        let app: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let (tables, ours): (i64, i64) = conn.query_row(
+            "SELECT COUNT(*), COUNT(*) FILTER (WHERE type = 'table' AND name IN ('settings', 'projects', 'sessions'))
+             FROM sqlite_master",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((app, version, tables, ours))
+    };
+    let (app, version, tables, ours) = read().map_err(|e| {
+        let kept = matches!(
+            &e,
+            rusqlite::Error::SqliteFailure(f, _) if matches!(
+                f.code,
+                rusqlite::ErrorCode::ReadOnly
+                    | rusqlite::ErrorCode::CannotOpen
+                    | rusqlite::ErrorCode::DatabaseBusy
+                    | rusqlite::ErrorCode::DatabaseLocked
+            )
+        );
+        if kept {
+            // Not what the file is, but what can be done with it now.
+            let read_only = matches!(&e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly);
+            let what = if read_only {
+                format!(
+                    "{} cannot be written (a command that writes needs write access to it and its folder)",
+                    path.display()
+                )
+            } else {
+                format!("opening {}", path.display())
+            };
+            anyhow::Error::new(e).context(what)
+        } else {
+            anyhow::anyhow!(
+                "{} is not a database sessionkit can open ({}): give --db a sessionkit database or a new file",
+                path.display(),
+                one_line(&e)
+            )
+        }
+    })?;
+    if app == APPLICATION_ID {
+        return Ok(());
+    }
+    let fresh = app == 0 && version == 0 && tables == 0;
+    let older_ours = app == 0 && version >= 1 && ours == 3;
+    anyhow::ensure!(
+        fresh || older_ours,
+        "{} is not a sessionkit database (application id {app:#x}, schema version {version}, {tables} schema objects); nothing was changed: give --db a sessionkit database or a new file",
+        path.display()
+    );
+    Ok(())
+}
+
+/// A SQLite error in one line: its message, without the statement text a
+/// syntax error carries.
+pub fn one_line(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+        rusqlite::Error::SqliteFailure(f, Some(m)) => format!("{m} ({:?})", f.code),
+        other => other
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+/// A path as a `file:` URI's path: `%`, `?` and `#` escaped.
+fn uri_path(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::new();
+    for &b in path.as_os_str().as_bytes() {
+        match b {
+            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
+            b if b.is_ascii() => out.push(b as char),
+            b => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
 /// Puts the database in WAL mode (once: the mode is kept in the file). The
 /// switch takes an exclusive lock without waiting for it, so processes that
 /// create the database at the same moment (the first hooks of a machine)
@@ -365,6 +474,9 @@ impl Store {
         )
         .with_context(|| format!("opening {}", path.display()))?;
         wait_for_locks(&mut conn, wait)?;
+        // Before anything changes the file: another application's database
+        // is refused as it is, not switched to WAL or migrated.
+        identity(&conn, path)?;
         // Room for every statement a command reuses: an import cycles
         // through more than rusqlite's default 16, and re-preparing each one
         // per record cost a third of its time.
@@ -389,6 +501,51 @@ impl Store {
         };
         migrate::migrate(&mut store.conn, path)?;
         Ok(store)
+    }
+
+    /// Opens an existing database for reading only, for a read command
+    /// that cannot open it for writing (the file or its folder is
+    /// read-only): no WAL switch, no migration. A WAL database in a folder
+    /// where its `-shm` cannot be made is read as immutable when no `-wal`
+    /// file is there (no writer can be at work without one).
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let attempt = |immutable: bool| -> rusqlite::Result<Connection> {
+            let uri = format!(
+                "file:{}?mode=ro{}",
+                uri_path(path),
+                if immutable { "&immutable=1" } else { "" }
+            );
+            let conn = Connection::open_with_flags(uri, flags)?;
+            conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })?;
+            Ok(conn)
+        };
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        let mut conn = match attempt(false) {
+            Err(_) if !Path::new(&wal).exists() => attempt(true),
+            other => other,
+        }
+        .map_err(|e| anyhow::anyhow!("opening {} to read: {}", path.display(), one_line(&e)))?;
+        identity(&conn, path)?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        anyhow::ensure!(
+            version == migrate::SCHEMA_VERSION,
+            "{} has schema version {version} and this sessionkit reads version {}: it must be migrated, which needs write access to the file and its folder",
+            path.display(),
+            migrate::SCHEMA_VERSION
+        );
+        wait_for_locks(&mut conn, BUSY_WAIT)?;
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+            prices: std::cell::OnceCell::new(),
+            pacer: Pacer::new(),
+        })
     }
 
     /// Starts a read transaction (see `Snapshot`).

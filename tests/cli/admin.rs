@@ -229,3 +229,177 @@ fn broken_pipe_exits_0() {
     let (code, err) = env.run_into_closed_pipe(&["sessions", "--format", "jsonl"]);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// Another application's database, or a file that is no database, given
+/// as `--db` is refused in one line before anything changes it (it is not
+/// switched to WAL, not migrated: the same bytes after).
+#[test]
+fn a_foreign_file_is_refused_unchanged() {
+    let env = Env::new();
+    let foreign = env.path("app.db");
+    let c = rusqlite::Connection::open(&foreign).unwrap();
+    c.execute_batch("CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('mine');")
+        .unwrap();
+    drop(c);
+    let text = env.path("notes.txt");
+    std::fs::write(&text, "not a database at all\n").unwrap();
+    for (path, says) in [
+        (
+            &foreign,
+            "is not a sessionkit database (application id 0x0, schema version 0, 1 schema objects); nothing was changed",
+        ),
+        (
+            &text,
+            "is not a database sessionkit can open (file is not a database",
+        ),
+    ] {
+        let before = std::fs::read(path).unwrap();
+        let (code, out, err) = env.run(&["--db", path.to_str().unwrap(), "sessions"]);
+        assert_eq!((code, out.as_str()), (2, ""), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_eq!(std::fs::read(path).unwrap(), before, "{}", path.display());
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        assert!(!Path::new(&wal).exists());
+    }
+    // A database of an older sessionkit, from before the application id,
+    // is still ours: its migration stamps it.
+    let db = env.path("older.db");
+    env.run(&["--db", db.to_str().unwrap(), "config", "list"]);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let id = |c: &rusqlite::Connection| -> i64 {
+        c.query_row("PRAGMA application_id", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(id(&c), 0x534b_4954, "\"SKIT\"");
+    c.pragma_update(None, "application_id", 0).unwrap();
+    c.pragma_update(None, "user_version", 18).unwrap();
+    drop(c);
+    let (code, _, err) = env.run(&["--db", db.to_str().unwrap(), "sessions"]);
+    assert_eq!(code, 0, "{err}");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    assert_eq!(id(&c), 0x534b_4954);
+}
+
+/// A migration that fails says so in one line, without its SQL.
+#[test]
+fn a_failed_migration_is_one_line() {
+    let env = Env::new();
+    let db = env.path("half.db");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    // Version 1's tables, and a table migration 2 means to create.
+    c.execute_batch(
+        "CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT, updated_at INTEGER);
+         CREATE TABLE projects(cwd TEXT PRIMARY KEY, project TEXT);
+         CREATE TABLE sessions(session_id TEXT PRIMARY KEY);
+         CREATE TABLE orchestration_edges(x);
+         PRAGMA user_version = 1;",
+    )
+    .unwrap();
+    drop(c);
+    let (code, _, err) = env.run(&["--db", db.to_str().unwrap(), "sessions"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("sessionkit: applying migration 0002_edges: "),
+        "{err}"
+    );
+    assert!(!err.contains("CREATE"), "{err}");
+}
+
+/// A database that cannot be written (its file and folder another user's,
+/// read-only to this one) is still read by the commands that read; a
+/// command that writes says what it needs. Nothing is created beside it.
+#[test]
+fn a_read_only_database_is_read() {
+    let env = Env::new();
+    let dir = env.path("shared");
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("team.db");
+    let (code, _, err) = env.run(&[
+        "--db",
+        db.to_str().unwrap(),
+        "ingest",
+        "--root",
+        fixtures().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // Checkpointed and closed: only the database file is left.
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
+    drop(c);
+    for side in ["-wal", "-shm"] {
+        let mut p = db.as_os_str().to_owned();
+        p.push(side);
+        let _ = std::fs::remove_file(Path::new(&p));
+    }
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(env.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Another user when this is root (root writes anything), else this
+    // user with the folder and file made read-only.
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let bin = assert_cmd::cargo::cargo_bin("sessionkit");
+    let as_reader = |args: &[&str]| -> std::process::Output {
+        let mut c = if root {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "nobody", "--"]).arg(&bin);
+            c
+        } else {
+            std::process::Command::new(&bin)
+        };
+        c.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", "/nonexistent")
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    if root {
+        let probe = as_reader(&["--version"]);
+        if !probe.status.success() {
+            skip("runuser -u nobody cannot run this build's binary (its folder is private)");
+            return;
+        }
+    } else {
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    }
+    let out = as_reader(&["sessions", "--format", "jsonl"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
+    let out = as_reader(&[
+        "remember",
+        "--kind",
+        "note",
+        "--topic",
+        "t",
+        "--content",
+        "c",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "cannot be written (a command that writes needs write access to it and its folder)"
+        ),
+        "{err}"
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["team.db"]);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
