@@ -33,6 +33,11 @@ pub enum FindingKind {
     SpooledEvents,
     /// Spooled lines that could not be read back.
     SpoolRejected,
+    /// A file beside the database (spool, its rejected lines, its drop
+    /// count) that is not a regular file of the database's owner.
+    SpoolUnusable,
+    /// Hook events dropped because the spool was full.
+    SpoolDropped,
     /// A stored parent that differs from a hand-written label (`--labels`).
     LabelMismatch,
     /// A labelled agent that is not stored (`--labels`).
@@ -54,13 +59,15 @@ impl FindingKind {
             FindingKind::RollupMismatch => "rollup-mismatch",
             FindingKind::SpooledEvents => "spooled-events",
             FindingKind::SpoolRejected => "spool-rejected",
+            FindingKind::SpoolUnusable => "spool-unusable",
+            FindingKind::SpoolDropped => "spool-dropped",
             FindingKind::LabelMismatch => "label-mismatch",
             FindingKind::LabelMissing => "label-missing",
         }
     }
 
     #[cfg(test)]
-    pub const ALL: [FindingKind; 14] = [
+    pub const ALL: [FindingKind; 16] = [
         FindingKind::DegradedLine,
         FindingKind::Failed,
         FindingKind::Quarantined,
@@ -73,6 +80,8 @@ impl FindingKind {
         FindingKind::RollupMismatch,
         FindingKind::SpooledEvents,
         FindingKind::SpoolRejected,
+        FindingKind::SpoolUnusable,
+        FindingKind::SpoolDropped,
         FindingKind::LabelMismatch,
         FindingKind::LabelMissing,
     ];

@@ -188,6 +188,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "at the end of a substantial turn, ask the agent once to debrief (record decisions and commitments, resolve what it finished): on or off",
     },
     Setting {
+        key: "spool.max_bytes",
+        env: "SESSIONKIT_SPOOL_MAX_BYTES",
+        default: "67108864",
+        kind: Kind::Count,
+        about: "most bytes the hook spool beside the database may hold (events wait there while the database is busy); an event past it is dropped and counted, and status and check say so",
+    },
+    Setting {
         key: "sweep.catch_up_bytes",
         env: "SESSIONKIT_SWEEP_CATCH_UP_BYTES",
         default: "67108864",

@@ -158,8 +158,29 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
 /// Hook events waiting in the spool, and lines set aside from it: both mean
 /// the database is not the whole record yet (`store::spool`).
 fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
-    let w = crate::store::spool::waiting(db)?;
+    let w = crate::store::spool::waiting(db);
     let mut out = Vec::new();
+    for problem in &w.problems {
+        out.push(Finding {
+            kind: crate::integrity::FindingKind::SpoolUnusable,
+            session_id: String::new(),
+            file: None,
+            line: None,
+            detail: problem.clone(),
+        });
+    }
+    if w.dropped > 0 {
+        out.push(Finding {
+            kind: crate::integrity::FindingKind::SpoolDropped,
+            session_id: String::new(),
+            file: Some(crate::store::spool::dropped_path_for(db).display().to_string()),
+            line: None,
+            detail: format!(
+                "{} hook event(s) were dropped because the spool was full (setting spool.max_bytes)",
+                w.dropped
+            ),
+        });
+    }
     if w.events > 0 {
         out.push(Finding {
             kind: crate::integrity::FindingKind::SpooledEvents,

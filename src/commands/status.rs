@@ -56,7 +56,17 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             b.path, b.bytes_behind
         ));
     }
-    let spooled = crate::store::spool::waiting(&ctx.db)?;
+    let spooled = crate::store::spool::waiting(&ctx.db);
+    for problem in &spooled.problems {
+        ctx.out.note(problem);
+    }
+    if spooled.dropped > 0 {
+        ctx.out.note(&format!(
+            "{} hook event(s) were dropped because the spool was full (setting spool.max_bytes); they are counted in {}",
+            spooled.dropped,
+            crate::store::spool::dropped_path_for(&ctx.db).display()
+        ));
+    }
     if spooled.events > 0 {
         ctx.out.note(&format!(
             "{} hook event(s) wait in the spool {} (the database was busy): the next writer, e.g. `sessionkit sweep`, moves them in",

@@ -7,7 +7,7 @@
 //! (setting closer.enabled): each finished run's briefed commitments its
 //! own last words state done are resolved, with the words as evidence.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::Ctx;
 use crate::Exit;
@@ -49,12 +49,8 @@ fn lock_path(db: &std::path::Path) -> std::path::PathBuf {
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut store = ctx.open_writer()?;
     let path = lock_path(&ctx.db);
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening {}", path.display()))?;
+    // Beside the user's database: never through a link, never a FIFO.
+    let lock = crate::store::spool::open_beside(&ctx.db, &path, true)?.expect("created");
     if let Err(std::fs::TryLockError::WouldBlock) = lock.try_lock() {
         ctx.out
             .note("another sweep is running on this database: this one does nothing and exits");

@@ -59,13 +59,19 @@ pub fn deliver(
     with_row(ev, delivery_id, now, |row| {
         let stored = retry_busy(deadline, |left| {
             let mut store = Store::open_waiting(db, left)?;
-            store.drain_spool()?;
+            // A spool that cannot be drained (busy aside) never keeps the
+            // event from the database: `status` reports the spool.
+            if let Err(e) = store.drain_spool()
+                && crate::store::is_busy(&e)
+            {
+                return Err(e);
+            }
             store.record_event_then(row, &then)?;
             Ok(store)
         });
         match stored {
             Ok(store) => Ok(Delivered::Stored(Box::new(store))),
-            Err(why) => match spool::append(db, row) {
+            Err(why) => match spool::append(db, row, spool::max_bytes(db)) {
                 Ok(_) => Ok(Delivered::Spooled(why)),
                 Err(e) => {
                     Err(why.context(format!("the event is lost: the spool failed too ({e:#})")))

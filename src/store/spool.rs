@@ -5,9 +5,18 @@
 //! own duplicate rules, so a drain that is cut short and repeated stores
 //! nothing twice. A line that cannot be read back (a write cut by a crash)
 //! is moved to `<db>.spool.rejected`, never dropped.
+//!
+//! These files sit beside the user's database, where anything may have been
+//! put in their place: each is opened without following a link and without
+//! blocking (a FIFO), and used only when it is a regular file of the
+//! database's owner; otherwise it is reported with its fix and the
+//! database path goes on without it. The spool is capped
+//! (`spool.max_bytes`); an event past the cap is dropped and counted in
+//! `<db>.spool.dropped` (one line per event, no payload), which `status`
+//! and `check` report.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +32,78 @@ pub fn path_for(db: &Path) -> PathBuf {
     let mut p = db.as_os_str().to_owned();
     p.push(".spool");
     PathBuf::from(p)
+}
+
+/// Where the events dropped at a full spool are counted.
+pub fn dropped_path_for(db: &Path) -> PathBuf {
+    let mut p = db.as_os_str().to_owned();
+    p.push(".spool.dropped");
+    PathBuf::from(p)
+}
+
+/// The spool's default cap (setting `spool.max_bytes`).
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// The longest spool line read back: a hook's payload is at most 4 MiB,
+/// and its line escapes it.
+const MAX_LINE: usize = 16 << 20;
+
+/// Opens `path`, a file kept beside the database at `db`: never through a
+/// link, never blocking on a FIFO, and only a regular file of the
+/// database's owner (when the database exists). `Ok(None)` when it does not
+/// exist and `create` is off. The error names the file and the fix.
+pub fn open_beside(db: &Path, path: &Path, create: bool) -> Result<Option<File>> {
+    use std::os::unix::fs::MetadataExt;
+    let opened = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(create)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path);
+    let fix = |what: &str| {
+        anyhow::anyhow!(
+            "{} {what}: remove it (sessionkit makes a new one when it needs it)",
+            path.display()
+        )
+    };
+    let file = match opened {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !create => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(fix("is a symbolic link, which sessionkit does not follow"));
+        }
+        Err(e) if e.raw_os_error() == Some(libc::EISDIR) => {
+            return Err(fix("is a directory, not a file"));
+        }
+        Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+            return Err(fix("is a FIFO or socket, not a file"));
+        }
+        Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
+    };
+    let meta = file
+        .metadata()
+        .with_context(|| format!("reading {}", path.display()))?;
+    if !meta.is_file() {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        return Err(fix(if t.is_fifo() || t.is_socket() {
+            "is a FIFO or socket, not a file"
+        } else if t.is_dir() {
+            "is a directory, not a file"
+        } else {
+            "is not a regular file"
+        }));
+    }
+    if let Ok(owner) = std::fs::metadata(db).map(|m| m.uid())
+        && meta.uid() != owner
+    {
+        return Err(fix(&format!(
+            "belongs to user {}, not to the database's owner {owner}",
+            meta.uid()
+        )));
+    }
+    Ok(Some(file))
 }
 
 /// Where lines that could not be read back go.
@@ -120,17 +201,11 @@ impl Line {
     }
 }
 
-/// Opens (creating, 0600) a spool file for appending, and fsyncs its
-/// directory when it was created so the file itself survives a crash.
-fn open_append(path: &Path) -> Result<File> {
-    let existed = path.exists();
-    let file = OpenOptions::new()
-        .append(true)
-        .read(true)
-        .create(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("opening the spool {}", path.display()))?;
+/// Opens (creating, 0600) a file beside `db` for appending, and fsyncs
+/// its directory when it was created so the file itself survives a crash.
+fn open_append(db: &Path, path: &Path) -> Result<File> {
+    let existed = path.symlink_metadata().is_ok();
+    let file = open_beside(db, path, true)?.expect("created");
     if !existed && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         File::open(dir)?.sync_all()?;
     }
@@ -138,18 +213,62 @@ fn open_append(path: &Path) -> Result<File> {
 }
 
 /// Appends one event to the spool beside `db`: one write under an exclusive
-/// lock on the file, then fsync. Returns the spool's path.
-pub fn append(db: &Path, ev: &NewEvent<'_>) -> Result<PathBuf> {
+/// lock on the file, then fsync. Returns the spool's path. A spool that
+/// would pass `max_bytes` takes nothing: the event is counted in
+/// `<db>.spool.dropped` and the error says so.
+pub fn append(db: &Path, ev: &NewEvent<'_>, max_bytes: u64) -> Result<PathBuf> {
     let path = path_for(db);
     let mut line = serde_json::to_vec(&Line::of(ev))?;
     line.push(b'\n');
-    let mut file = open_append(&path)?;
+    let mut file = open_append(db, &path)?;
     file.lock()
         .with_context(|| format!("locking the spool {}", path.display()))?;
+    let size = file.metadata()?.len();
+    if size + line.len() as u64 > max_bytes {
+        drop(file);
+        let count = serde_json::json!({"at": ev.received_at, "event": ev.event,
+                                       "harness": ev.harness, "session_id": ev.session_id});
+        let mut out = open_append(db, &dropped_path_for(db))?;
+        out.lock()?;
+        writeln!(out, "{count}")?;
+        out.sync_data()?;
+        anyhow::bail!(
+            "the spool {} is full ({size} bytes, setting spool.max_bytes {max_bytes}): this event is dropped and counted in {}",
+            path.display(),
+            dropped_path_for(db).display()
+        );
+    }
     file.write_all(&line)
         .and_then(|()| file.sync_data())
         .with_context(|| format!("writing the spool {}", path.display()))?;
     Ok(path)
+}
+
+/// The spool's cap for the database at `db`: `SESSIONKIT_SPOOL_MAX_BYTES`,
+/// else the setting as stored (read without waiting: the database may be
+/// busy, which is why the spool is written), else `MAX_BYTES`.
+pub fn max_bytes(db: &Path) -> u64 {
+    if let Some(n) = std::env::var("SESSIONKIT_SPOOL_MAX_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|n| *n > 0)
+    {
+        return n;
+    }
+    let stored = rusqlite::Connection::open_with_flags(
+        db,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .ok()
+    .and_then(|c| {
+        super::settings::setting_in(&c, "spool.max_bytes")
+            .ok()
+            .flatten()
+    });
+    stored
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(MAX_BYTES)
 }
 
 /// What is waiting in the spool.
@@ -160,33 +279,55 @@ pub struct Waiting {
     pub bytes: u64,
     /// Lines set aside because they could not be read back.
     pub rejected: u64,
+    /// Events dropped at a full spool.
+    pub dropped: u64,
+    /// Files beside the database that cannot be used, each with its fix.
+    pub problems: Vec<String>,
 }
 
-fn count_lines(path: &Path) -> Result<(u64, u64)> {
-    match File::open(path) {
-        Ok(mut f) => {
-            let mut bytes = Vec::new();
-            f.read_to_end(&mut bytes)?;
-            let lines = bytes
-                .split(|b| *b == b'\n')
-                .filter(|l| !l.is_empty())
-                .count();
-            Ok((lines as u64, bytes.len() as u64))
+/// Lines and bytes of a file beside `db`, read in blocks.
+fn count_lines(db: &Path, path: &Path) -> Result<(u64, u64)> {
+    let Some(mut f) = open_beside(db, path, false)? else {
+        return Ok((0, 0));
+    };
+    let (mut lines, mut bytes, mut last) = (0u64, 0u64, b'\n');
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f
+            .read(&mut buf)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if n == 0 {
+            break;
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((0, 0)),
-        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        bytes += n as u64;
+        last = buf[n - 1];
     }
+    // An unfinished last line counts as a line.
+    Ok((lines + u64::from(last != b'\n'), bytes))
 }
 
-/// What waits beside the database at `db` (reads only).
-pub fn waiting(db: &Path) -> Result<Waiting> {
-    let (events, bytes) = count_lines(&path_for(db))?;
-    let (rejected, _) = count_lines(&rejected_path_for(db))?;
-    Ok(Waiting {
+/// What waits beside the database at `db` (reads only). A file that cannot
+/// be used is a problem listed, not an error.
+pub fn waiting(db: &Path) -> Waiting {
+    let mut w = Waiting::default();
+    let mut count = |path: PathBuf| match count_lines(db, &path) {
+        Ok(n) => n,
+        Err(e) => {
+            w.problems.push(format!("{e:#}"));
+            (0, 0)
+        }
+    };
+    let (events, bytes) = count(path_for(db));
+    let (rejected, _) = count(rejected_path_for(db));
+    let (dropped, _) = count(dropped_path_for(db));
+    Waiting {
         events,
         bytes,
         rejected,
-    })
+        dropped,
+        problems: w.problems,
+    }
 }
 
 /// What a drain did.
@@ -204,71 +345,78 @@ impl Store {
     /// truncation keeps hooks from appending in between.
     pub fn drain_spool(&mut self) -> Result<Drained> {
         let path = path_for(&self.path);
-        match std::fs::metadata(&path) {
-            Ok(m) if m.len() > 0 => {}
-            Ok(_) => return Ok(Drained::default()),
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() && m.len() == 0 => return Ok(Drained::default()),
+            Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Drained::default());
             }
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         }
+        // What is there must be a spool to read (not a link, a FIFO, a
+        // folder, another user's file) before anything else is touched.
+        let Some(mut file) = open_beside(&self.path, &path, false)? else {
+            return Ok(Drained::default());
+        };
         // The database's lock first: an appender never holds it, so waiting
         // for it here never keeps a hook from spooling.
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("opening the spool {}", path.display()))?;
         file.lock()
             .with_context(|| format!("locking the spool {}", path.display()))?;
-        let mut bytes = Vec::new();
         file.seek(SeekFrom::Start(0))?;
-        file.read_to_end(&mut bytes)?;
-        if bytes.is_empty() {
-            return Ok(Drained::default());
-        }
-        let mut lines = Vec::new();
-        let mut bad: Vec<&[u8]> = Vec::new();
-        let mut rest = &bytes[..];
-        while !rest.is_empty() {
-            let (line, complete) = match memchr::memchr(b'\n', rest) {
-                Some(i) => {
-                    let line = &rest[..i];
-                    rest = &rest[i + 1..];
-                    (line, true)
+        // Line by line: memory is one line, whatever the spool holds.
+        let mut reader = std::io::BufReader::with_capacity(1 << 16, &mut file);
+        let mut drained = Drained::default();
+        let mut bad: Option<File> = None;
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let n = (&mut reader)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut line)
+                .with_context(|| format!("reading the spool {}", path.display()))?;
+            if n == 0 {
+                break;
+            }
+            let complete = line.last() == Some(&b'\n');
+            if complete {
+                line.pop();
+            } else if line.len() > MAX_LINE {
+                // Longer than any line a hook writes: skip to its end.
+                let mut rest = Vec::new();
+                while !rest.ends_with(b"\n") {
+                    rest.clear();
+                    if (&mut reader).take(1 << 20).read_until(b'\n', &mut rest)? == 0 {
+                        break;
+                    }
                 }
-                None => (std::mem::take(&mut rest), false),
-            };
+            }
             if line.is_empty() {
                 continue;
             }
             // A line with no newline was cut by a crash mid-write (appends
             // hold the lock we hold now).
-            match serde_json::from_slice::<Line>(line) {
-                Ok(l) if complete && l.event().is_some() => lines.push(l),
-                _ => bad.push(line),
-            }
-        }
-        let mut drained = Drained::default();
-        for line in &lines {
-            let ev = line.event().expect("checked above");
-            match super::events::record_in(&tx, &ev)? {
-                Recorded::Stored(_) => drained.stored += 1,
-                Recorded::Duplicate => drained.duplicates += 1,
-            }
-        }
-        if !bad.is_empty() {
-            let rejected = rejected_path_for(&self.path);
-            let mut out = open_append(&rejected)?;
-            for line in &bad {
-                out.write_all(line)?;
+            let parsed = serde_json::from_slice::<Line>(&line).ok();
+            if let Some(ev) = parsed.as_ref().filter(|_| complete).and_then(Line::event) {
+                match super::events::record_in(&tx, &ev)? {
+                    Recorded::Stored(_) => drained.stored += 1,
+                    Recorded::Duplicate => drained.duplicates += 1,
+                }
+            } else {
+                if bad.is_none() {
+                    bad = Some(open_append(&self.path, &rejected_path_for(&self.path))?);
+                }
+                let out = bad.as_mut().expect("opened above");
+                out.write_all(&line[..line.len().min(MAX_LINE)])?;
                 out.write_all(b"\n")?;
+                drained.rejected += 1;
             }
+        }
+        drop(reader);
+        if let Some(out) = &bad {
             out.sync_data()?;
-            drained.rejected = bad.len() as u64;
         }
         tx.commit()?;
         // Committed: the spool is empty now. A crash before this line leaves

@@ -224,3 +224,158 @@ fn hooks_beside_a_long_import_are_stored_directly() {
     assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 4000);
     eprintln!("{sent} hooks beside the import; slowest {slowest:?}");
 }
+
+/// Whatever stands where the spool goes — a FIFO, a folder, a link to one
+/// of the user's files — is never read through, never blocks `status` or
+/// `check`, and never keeps a hook's event from a database that takes it:
+/// it is reported with its fix, and the linked file keeps its bytes.
+#[test]
+fn a_spool_that_is_not_a_file_is_reported_and_never_used() {
+    let mine = "my notes, not a spool\n";
+    for kind in ["fifo", "directory", "symlink"] {
+        let env = Env::new();
+        assert_eq!(env.run(&["config", "list"]).0, 0);
+        let target = env.path("notes.txt");
+        std::fs::write(&target, mine).unwrap();
+        match kind {
+            "fifo" => {
+                let made = std::process::Command::new("mkfifo")
+                    .arg(spool(&env))
+                    .status()
+                    .unwrap();
+                assert!(made.success());
+            }
+            "directory" => std::fs::create_dir(spool(&env)).unwrap(),
+            _ => std::os::unix::fs::symlink(&target, spool(&env)).unwrap(),
+        }
+        let (code, out, _) = hook(&env, T0, &stop_payload(C), &[]);
+        assert_eq!((code, out.as_str()), (0, ""), "{kind}");
+        assert_eq!(events(&env).len(), 1, "{kind}: the database took the event");
+        let started = Instant::now();
+        let (code, _, err) = env.run(&["status"]);
+        assert_eq!(code, 0, "{kind}");
+        let fix = match kind {
+            "fifo" => "is a FIFO or socket, not a file: remove it",
+            "directory" => "is a directory, not a file: remove it",
+            _ => "is a symbolic link, which sessionkit does not follow: remove it",
+        };
+        assert!(err.contains(fix), "{kind}: {err}");
+        let (code, out, _) = env.run(&["check", "--json", "--no-recount"]);
+        assert_eq!(code, 1, "{kind}: {out}");
+        let findings: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(
+            findings
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["kind"] == "spool-unusable"
+                    && f["detail"].as_str().unwrap().contains(fix)),
+            "{kind}: {findings}"
+        );
+        // A writer's drain leaves it alone and goes on.
+        let (code, _, err) = env.run(&["sweep"]);
+        assert_eq!(code, 0, "{kind}: {err}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{kind}: nothing blocked"
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), mine, "{kind}");
+        let mut rejected = env.db().into_os_string();
+        rejected.push(".spool.rejected");
+        assert!(!std::path::Path::new(&rejected).exists(), "{kind}");
+    }
+}
+
+/// The spool is capped (`spool.max_bytes`): past it an event is dropped,
+/// counted beside the database (without its payload), and reported by
+/// `status` and `check`; the events before the cap are drained as usual.
+#[test]
+fn a_full_spool_drops_and_counts() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let lock = hold_write_lock(&env);
+    let mut spooled = 0;
+    for i in 0..6 {
+        let mut c = env.std_cmd();
+        c.env("SESSIONKIT_HOOK_BUDGET_MS", "100")
+            .env("SESSIONKIT_SPOOL_MAX_BYTES", "1200");
+        let (code, out, err) = crate::hooks::hook_with(
+            c,
+            T0,
+            &stop_payload(&format!("s{i}")),
+            &["--delivery-id", &format!("d{i}")],
+        );
+        assert_eq!((code, out.as_str()), (0, ""));
+        if err.contains("waits in the spool") {
+            spooled += 1;
+        } else {
+            assert!(
+                err.contains("is full") && err.contains("dropped and counted"),
+                "{err}"
+            );
+        }
+    }
+    assert!(
+        (1..6).contains(&spooled),
+        "{spooled} of 6 fit in 1,200 bytes"
+    );
+    assert!(std::fs::metadata(spool(&env)).unwrap().len() <= 1200);
+    drop(lock);
+    let (_, _, err) = env.run(&["status"]);
+    assert!(
+        err.contains(&format!(
+            "{} hook event(s) were dropped because the spool was full",
+            6 - spooled
+        )),
+        "{err}"
+    );
+    let mut dropped = env.db().into_os_string();
+    dropped.push(".spool.dropped");
+    let text = std::fs::read_to_string(&dropped).unwrap();
+    assert_eq!(text.lines().count(), 6 - spooled);
+    assert!(!text.contains("/tmp"), "no payload in the count: {text}");
+    let (code, out, _) = env.run(&["check", "--json", "--no-recount"]);
+    assert_eq!(code, 1);
+    let findings: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["kind"] == "spool-dropped"),
+        "{out}"
+    );
+    // The writer drains what was spooled.
+    env.run(&["sweep"]);
+    assert_eq!(events(&env).len(), spooled);
+}
+
+/// A spool that belongs to another user than the database's is not used:
+/// an event it holds could have been planted.
+#[test]
+fn a_spool_of_another_user_is_not_drained() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let line = "{\"planted\":true}\n";
+    std::fs::write(spool(&env), line).unwrap();
+    let chowned = std::process::Command::new("chown")
+        .args(["nobody"])
+        .arg(spool(&env))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !chowned {
+        crate::common::skip("cannot give a file to another user here (not root)");
+        return;
+    }
+    let (code, _, err) = env.run(&["sweep"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("belongs to user"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(spool(&env)).unwrap(),
+        line,
+        "left as it was"
+    );
+    let (code, _, _) = hook(&env, T0, &stop_payload(C), &[]);
+    assert_eq!(code, 0);
+    assert_eq!(events(&env).len(), 1);
+}
