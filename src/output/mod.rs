@@ -79,7 +79,8 @@ pub struct Output {
     /// Whether `format` was asked for (a bare-id command prints the id otherwise).
     pub explicit: bool,
     pub color: bool,
-    /// stdout is a terminal: escape control and bidi characters in text.
+    /// Escape control and bidi characters in tables' text: always, since a
+    /// table piped to a file is read on a terminal later.
     pub sanitize: bool,
     pub quiet: bool,
     pub progress: bool,
@@ -103,7 +104,7 @@ impl Output {
             format: format.unwrap_or(if tty { Format::Table } else { Format::Jsonl }),
             explicit: format.is_some(),
             color,
-            sanitize: tty,
+            sanitize: true,
             quiet,
             progress: !quiet && !no_progress && std::io::stderr().is_terminal(),
         }

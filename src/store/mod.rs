@@ -349,16 +349,18 @@ pub const APPLICATION_ID: i32 = 0x534b_4954;
 /// by its tables), or new and empty. Anything else is refused in one line
 /// before it is changed. (A migration stamps the id.)
 fn identity(conn: &Connection, path: &Path) -> Result<()> {
+    // One statement, so one snapshot: another process may be creating the
+    // file's schema meanwhile (its id, version and tables commit together).
     let read = || -> rusqlite::Result<(i32, i64, i64, i64)> {
-        let app: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        let (tables, ours): (i64, i64) = conn.query_row(
-            "SELECT COUNT(*), COUNT(*) FILTER (WHERE type = 'table' AND name IN ('settings', 'projects', 'sessions'))
+        conn.query_row(
+            "SELECT (SELECT application_id FROM pragma_application_id),
+                    (SELECT user_version FROM pragma_user_version),
+                    COUNT(*),
+                    COUNT(*) FILTER (WHERE type = 'table' AND name IN ('settings', 'projects', 'sessions'))
              FROM sqlite_master",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        Ok((app, version, tables, ours))
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
     };
     let (app, version, tables, ours) = read().map_err(|e| {
         let kept = matches!(

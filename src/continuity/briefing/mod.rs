@@ -64,7 +64,7 @@ impl Section {
 
     pub fn title(self) -> &'static str {
         match self {
-            Section::Constraints => "Constraints (binding)",
+            Section::Constraints => "Recorded constraints",
             Section::Stages => "Stages",
             Section::Overdue => "Overdue commitments",
             Section::Commitments => "Open commitments",

@@ -48,24 +48,39 @@ pub fn angle_free(s: &str) -> String {
     out
 }
 
-/// Memory text as it may appear inside the briefing: a tag that would open
-/// or close the briefing's envelope (`</sessionkit-briefing>`, any case,
-/// any spacing) loses its `<`, and a code fence (three backticks or
-/// tildes) its meaning, so stored text cannot end the data and speak as
-/// the harness (issue 16).
+/// Memory text as it may appear inside the briefing (and every other
+/// envelope a hook fills): anything tag-like (`<name`, `</name`, `< / name`:
+/// the briefing's own tags, `<system>`, `</sessionkit-context>`) loses its
+/// `<`, a code fence (three backticks or tildes) its meaning, and control
+/// and bidirectional-override characters are shown escaped, so stored text
+/// cannot end the data and speak as the harness or the user.
 pub fn neutralise(s: &str) -> std::borrow::Cow<'_, str> {
-    const TAG: &[u8] = b"sessionkit-briefing";
     let b = s.as_bytes();
+    // `<` then a letter (an opening tag), or `<`, spaces, `/`, spaces and a
+    // letter (a closing one); `a < b` and `x <= y` are left.
     let tag_at = |i: usize| {
         let mut j = i + 1;
-        while j < b.len() && matches!(b[j], b' ' | b'\t' | b'/') {
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
             j += 1;
         }
-        b.len() >= j + TAG.len() && b[j..j + TAG.len()].eq_ignore_ascii_case(TAG)
+        let spaced = j > i + 1;
+        if j < b.len() && b[j] == b'/' {
+            j += 1;
+            while j < b.len() && matches!(b[j], b' ' | b'\t') {
+                j += 1;
+            }
+        } else if spaced {
+            return false;
+        }
+        j < b.len() && (b[j].is_ascii_alphabetic() || matches!(b[j], b'!' | b'?'))
+    };
+    let unsafe_char = |c: char| {
+        (c.is_control() && !c.is_whitespace())
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
     };
     let tags = memchr::memchr_iter(b'<', b).any(tag_at);
     let fences = s.contains("```") || s.contains("~~~");
-    let controls = s.chars().any(|c| c.is_control() && !c.is_whitespace());
+    let controls = s.chars().any(unsafe_char);
     if !tags && !fences && !controls {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -73,8 +88,9 @@ pub fn neutralise(s: &str) -> std::borrow::Cow<'_, str> {
     for (i, c) in s.char_indices() {
         if c == '<' && tag_at(i) {
             out.push('‹');
-        } else if c.is_control() && !c.is_whitespace() {
-            // A terminal escape in stored text (ESC, BEL...): shown, not obeyed.
+        } else if unsafe_char(c) {
+            // A terminal escape in stored text (ESC, BEL, RLO...): shown,
+            // not obeyed.
             out.extend(c.escape_unicode());
         } else {
             out.push(c);
