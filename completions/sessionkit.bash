@@ -2482,7 +2482,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__install)
-            opts="-q -h --harness --scope --dry-run --with-nudge --program --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2554,7 +2554,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__uninstall)
-            opts="-q -h --harness --scope --dry-run --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --scope --dry-run --force --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

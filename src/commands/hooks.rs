@@ -36,7 +36,10 @@ pub enum Action {
     /// .github/hooks/). Other entries are never changed; a hand-written
     /// `sessionkit hook` entry for the same event is adopted. A file that
     /// does not parse, or that the client already rejects, is refused. The
-    /// old file is kept as <file>.sessionkit-<time>.bak. Each command passes
+    /// old file is kept as <file>.sessionkit-<time>-<pid>-<n>.bak, and the file
+    /// as it was before sessionkit first changed it as <file>.sessionkit-orig
+    /// (never overwritten; uninstall gives its bytes back when nothing else
+    /// changed). A read-only file is refused unless --force. Each command passes
     /// --harness, and --db when given. Without --harness: every harness
     /// found on this machine (its settings folder or program exists).
     Install(InstallArgs),
@@ -69,6 +72,9 @@ pub struct ChangeArgs {
     /// Print the change as a diff and write nothing (exit 1 when there is one)
     #[arg(long)]
     pub dry_run: bool,
+    /// Change a settings file even when it is read-only (its mode has no write bit)
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -183,6 +189,11 @@ fn change(
     let stamp = jiff::Timestamp::now()
         .strftime("%Y%m%dT%H%M%SZ")
         .to_string();
+    if !a.dry_run {
+        for p in &pending {
+            install::refuse_read_only(p, a.force)?;
+        }
+    }
     let mut rows = Vec::new();
     let mut any = false;
     for p in &pending {

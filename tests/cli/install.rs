@@ -963,3 +963,92 @@ fn a_relative_program_is_registered_by_its_absolute_path() {
         )
     );
 }
+
+/// The user's file as it was before sessionkit first touched it is kept
+/// forever (`settings.json.sessionkit-orig`), never overwritten by later
+/// runs; every change's backup has a name of its own, even within one
+/// second; an uninstall of a file unchanged since install gives back the
+/// original's bytes (spacing, escapes, key order), and one the user edited
+/// meanwhile keeps their edit.
+#[test]
+fn the_original_file_is_kept_and_given_back_byte_for_byte() {
+    let env = Env::new();
+    let file = env.path("home/.claude/settings.json");
+    let original = "{\n\t\"model\":   \"opus\",\n\t\"name\": \"caf\\u00e9\",\n\t\"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}\n";
+    put(&file, original);
+    let orig = env.path("home/.claude/settings.json.sessionkit-orig");
+    let install = [
+        "hooks",
+        "install",
+        "--harness",
+        "claude-code",
+        "--program",
+        "sessionkit",
+    ];
+    let uninstall = ["hooks", "uninstall", "--harness", "claude-code"];
+    for round in 0..2 {
+        let (code, _, err) = env.run(&install);
+        assert_eq!(code, 0, "{err}");
+        assert_ne!(read(&file), original);
+        assert_eq!(
+            read(&orig),
+            original,
+            "round {round}: the original is kept as it was"
+        );
+        let (code, _, err) = env.run(&uninstall);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            read(&file),
+            original,
+            "round {round}: given back byte for byte"
+        );
+    }
+    // Four changes within a few seconds: four backups, each of its own.
+    let b = backups(&env.path("home/.claude"));
+    assert_eq!(b.len(), 4, "{b:?}");
+    // Installed, then edited by the user: uninstall keeps the edit.
+    env.run(&install);
+    let mut doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    doc["theme"] = Value::from("dark");
+    put(&file, &serde_json::to_string_pretty(&doc).unwrap());
+    let (code, _, err) = env.run(&uninstall);
+    assert_eq!(code, 0, "{err}");
+    let after: Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(after["theme"], "dark");
+    assert!(
+        after
+            .get("hooks")
+            .is_none_or(|h| h.as_object().is_none_or(serde_json::Map::is_empty)),
+        "{after}"
+    );
+    assert_eq!(read(&orig), original);
+}
+
+/// A settings file its owner made read-only is refused, unchanged, with
+/// its fix; `--force` changes it anyway.
+#[test]
+fn a_read_only_settings_file_is_refused_unless_forced() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let file = env.path("home/.claude/settings.json");
+    put(&file, "{}\n");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let install = [
+        "hooks",
+        "install",
+        "--harness",
+        "claude-code",
+        "--program",
+        "sessionkit",
+    ];
+    let (code, _, err) = env.run(&install);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is read-only (mode 444)") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(read(&file), "{}\n");
+    let (code, _, err) = env.run(&[&install[..], &["--force"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(read(&file).contains("sessionkit hook"));
+}

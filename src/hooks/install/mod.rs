@@ -313,8 +313,16 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         )
     })?;
     checked(&path, h, &before, &after)?;
+    let original = read_original(&path);
     let after_text = if change.is_empty() {
         before_text.clone()
+    } else if let Some(orig) = original
+        .as_deref()
+        .filter(|o| target.is_none() && parse(&path, Some(o)).is_ok_and(|d| d == after))
+    {
+        // Uninstall leaves what the user had before sessionkit's first
+        // install: their file, byte for byte (spacing, escapes, order).
+        Some(orig.to_string())
     } else if target.is_none()
         && edit::is_bare(&after, h)
         && !is_bare_text(before_text.as_deref(), h)
@@ -357,6 +365,74 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     })
 }
 
+/// The first backup of a settings file: its bytes before sessionkit first
+/// changed it, kept forever beside it (`<file>.sessionkit-orig`).
+pub fn original_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".sessionkit-orig");
+    PathBuf::from(name)
+}
+
+/// The original's text, when there is one (a regular file, not followed
+/// through a link).
+fn read_original(path: &Path) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(original_path(path))
+        .ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    f.read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// Creates `path` with `bytes`, never replacing a file (or following a
+/// link) already there: `false` when one is.
+fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+    {
+        Ok(mut f) => {
+            f.write_all(bytes)
+                .and_then(|()| f.sync_all())
+                .with_context(|| format!("writing {}", path.display()))?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e).with_context(|| format!("creating {}", path.display())),
+    }
+}
+
+/// Refuses to change a settings file its owner made read-only, unless
+/// `force`.
+pub fn refuse_read_only(p: &Pending, force: bool) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for f in p.files.iter().filter(|f| f.changes()) {
+        if let Ok(meta) = std::fs::metadata(&f.path)
+            && meta.permissions().mode() & 0o222 == 0
+            && !force
+        {
+            anyhow::bail!(
+                "{} is read-only (mode {:o}): sessionkit does not change a file its owner protected; make it writable, or pass --force",
+                f.path.display(),
+                meta.permissions().mode() & 0o777
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Whether a file's text is already a bare document (then uninstall leaves
 /// it rather than deleting a file the user made).
 fn is_bare_text(text: Option<&str>, h: Harness) -> bool {
@@ -377,13 +453,35 @@ pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
                 .with_context(|| format!("following the symlink {}", f.path.display()))?,
             _ => f.path.clone(),
         };
-        if f.before.is_some() {
-            let mut name = path.as_os_str().to_owned();
-            name.push(format!(".sessionkit-{stamp}.bak"));
-            let backup = PathBuf::from(name);
-            std::fs::copy(&path, &backup)
-                .with_context(|| format!("backing up {}", path.display()))?;
-            backups.push(backup);
+        if let Some(before) = &f.before {
+            // The first time sessionkit changes a file that holds none of
+            // its entries, those bytes are the user's original: kept
+            // forever, never overwritten.
+            let pristine = Json::parse(before)
+                .map(|d| edit::registered(&d, p.harness).is_empty())
+                .unwrap_or(false);
+            if pristine && f.path == p.files[0].path {
+                let orig = original_path(&path);
+                if create_new(&orig, before.as_bytes())? {
+                    backups.push(orig);
+                }
+            }
+            // Then a backup of this change's old text, under a name no
+            // other run (the same second, another process) takes.
+            let mut n = 0u32;
+            loop {
+                let mut name = path.as_os_str().to_owned();
+                name.push(format!(
+                    ".sessionkit-{stamp}-{}-{n}.bak",
+                    std::process::id()
+                ));
+                let backup = PathBuf::from(name);
+                if create_new(&backup, before.as_bytes())? {
+                    backups.push(backup);
+                    break;
+                }
+                n += 1;
+            }
         }
         match &f.after {
             Some(text) => write_atomic(&path, text)?,
