@@ -172,8 +172,10 @@ fn opts(cap: usize, part_bytes: u64) -> Options {
 }
 
 /// One file read both ways, in one part: the same session, byte for byte,
-/// and the facts the generator knows.
-fn check_whole(seed: u64, lines: u64) {
+/// and the facts the generator knows. With `scans`, the file is known to
+/// have blocks of whole lines, so some must have been scanned ahead (a
+/// random file may have none: lines longer than a block).
+fn check_whole(seed: u64, lines: u64, scans: bool) {
     let mut g = Gen(seed);
     let cap = 2 * BLOCK as usize + 500;
     let made = transcript(&mut g, lines, cap, true);
@@ -182,7 +184,7 @@ fn check_whole(seed: u64, lines: u64) {
     let before = AHEAD_SCANS.with(std::cell::Cell::get);
     let ahead = read(dir.path(), &made.text, &o, true);
     assert!(
-        AHEAD_SCANS.with(std::cell::Cell::get) > before,
+        !scans || AHEAD_SCANS.with(std::cell::Cell::get) > before,
         "blocks were scanned ahead"
     );
     let in_turn = read(dir.path(), &made.text, &o, false);
@@ -206,7 +208,7 @@ fn check_whole(seed: u64, lines: u64) {
 
 #[test]
 fn a_file_read_ahead_parses_as_read_in_turn() {
-    check_whole(7, 600);
+    check_whole(7, 600, true);
 }
 
 #[test]
@@ -227,6 +229,6 @@ proptest! {
 
     #[test]
     fn any_file_read_ahead_parses_as_read_in_turn(seed in any::<u64>(), lines in 20u64..400) {
-        check_whole(seed, lines);
+        check_whole(seed, lines, false);
     }
 }

@@ -225,6 +225,23 @@ fn hooks_beside_a_long_import_are_stored_directly() {
     eprintln!("{sent} hooks beside the import; slowest {slowest:?}");
 }
 
+/// `check`'s findings as (kind, detail); it exits 1 when there are any.
+fn check_findings(env: &Env) -> Vec<(String, String)> {
+    let (code, out, _) = env.run(&["check", "--json", "--no-recount"]);
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap_or_default().to_string(),
+                f["detail"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
 /// Whatever stands where the spool goes — a FIFO, a folder, a link to one
 /// of the user's files — is never read through, never blocks `status` or
 /// `check`, and never keeps a hook's event from a database that takes it:
@@ -260,17 +277,12 @@ fn a_spool_that_is_not_a_file_is_reported_and_never_used() {
             _ => "is a symbolic link, which sessionkit does not follow: remove it",
         };
         assert!(err.contains(fix), "{kind}: {err}");
-        let (code, out, _) = env.run(&["check", "--json", "--no-recount"]);
-        assert_eq!(code, 1, "{kind}: {out}");
-        let findings: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let findings = check_findings(&env);
         assert!(
             findings
-                .as_array()
-                .unwrap()
                 .iter()
-                .any(|f| f["kind"] == "spool-unusable"
-                    && f["detail"].as_str().unwrap().contains(fix)),
-            "{kind}: {findings}"
+                .any(|(k, detail)| k == "spool-unusable" && detail.contains(fix)),
+            "{kind}: {findings:?}"
         );
         // A writer's drain leaves it alone and goes on.
         let (code, _, err) = env.run(&["sweep"]);
@@ -334,16 +346,10 @@ fn a_full_spool_drops_and_counts() {
     let text = std::fs::read_to_string(&dropped).unwrap();
     assert_eq!(text.lines().count(), 6 - spooled);
     assert!(!text.contains("/tmp"), "no payload in the count: {text}");
-    let (code, out, _) = env.run(&["check", "--json", "--no-recount"]);
-    assert_eq!(code, 1);
-    let findings: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let findings = check_findings(&env);
     assert!(
-        findings
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["kind"] == "spool-dropped"),
-        "{out}"
+        findings.iter().any(|(k, _)| k == "spool-dropped"),
+        "{findings:?}"
     );
     // The writer drains what was spooled.
     env.run(&["sweep"]);

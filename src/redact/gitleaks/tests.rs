@@ -328,14 +328,17 @@ fn examples(dir: &Path) -> Vec<(String, Vec<String>, Vec<String>)> {
             else {
                 continue;
             };
-            let mut tps: Vec<String> = block(func, "tps := []string{")
-                .map(|b| {
-                    elements(b)
-                        .iter()
-                        .filter_map(|e| only_literals(e))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let literals = |open: &str| -> Vec<String> {
+                block(func, open)
+                    .map(|b| {
+                        elements(b)
+                            .iter()
+                            .filter_map(|e| only_literals(e))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let mut tps = literals("tps := []string{");
             for call in ["GenerateSampleSecrets(", "GenerateSampleSecret("] {
                 let mut rest = func;
                 while let Some(i) = rest.find(call) {
@@ -352,14 +355,7 @@ fn examples(dir: &Path) -> Vec<(String, Vec<String>, Vec<String>)> {
                     }
                 }
             }
-            let fps: Vec<String> = block(func, "fps := []string{")
-                .map(|b| {
-                    elements(b)
-                        .iter()
-                        .filter_map(|e| only_literals(e))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let fps = literals("fps := []string{");
             out.push((id, tps, fps));
         }
     }
