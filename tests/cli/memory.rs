@@ -937,7 +937,24 @@ fn export_import_export_is_byte_identical_and_import_is_idempotent() {
         .iter()
         .map(|r| r["result"].as_str().unwrap())
         .collect();
-    assert_eq!(results, vec!["created"; 16]);
+    // Every line is reported, the commitment's too (with its memory's fate).
+    assert_eq!(results, vec!["created"; 17]);
+    let reported: Vec<u64> = report
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(reported, (1..=17).collect::<Vec<u64>>());
+    assert_eq!(
+        report
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["type"] == "commitment")
+            .count(),
+        1
+    );
     let second = {
         let (code, out, err) = fresh.run(&["export"]);
         assert_eq!(code, 0, "{err}");
@@ -1532,7 +1549,7 @@ fn run_attributed_memories_survive_export_and_import() {
     let (code, out, err) = fresh.run(&["import", file.to_str().unwrap(), "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        err.contains("imported: 3 created, 0 already present"),
+        err.contains("imported: 4 created, 0 already present"),
         "{err}"
     );
     assert_eq!(ok(&fresh, &["export"]), first);
@@ -1548,7 +1565,7 @@ fn run_attributed_memories_survive_export_and_import() {
     let (code, _, err) = env.run(&["import", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("imported: 0 created, 3 already present"),
+        err.contains("imported: 0 created, 4 already present"),
         "{err}"
     );
     // A new event naming a run of the importing database is refused, and

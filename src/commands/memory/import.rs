@@ -43,6 +43,7 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         rejected,
         memories,
         events,
+        commitments,
     } = read_export(&text_in);
     let record = |line, kind: &str, id: String, result, reason| ImportRecord {
         id,
@@ -84,6 +85,9 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         .iter()
         .map(|(l, _)| *l)
         .chain(events.iter().map(|(l, _)| *l));
+    // A commitment line shares its memory's fate: reported on its own line.
+    let mut of_memory: std::collections::HashMap<String, (ImportResult, Option<String>)> =
+        std::collections::HashMap::new();
     for (r, line) in results.into_iter().zip(lines) {
         let (result, reason) = match r.outcome {
             Ok(_) if refused => (
@@ -94,7 +98,15 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
             Ok(false) => (ImportResult::Present, None),
             Err(why) => (ImportResult::Rejected, Some(why)),
         };
+        if r.kind == "memory" {
+            of_memory.insert(r.id.clone(), (result, reason.clone()));
+        }
         rows.push(record(line, r.kind, r.id, result, reason));
+    }
+    for (line, id) in commitments {
+        if let Some((result, reason)) = of_memory.get(&id) {
+            rows.push(record(line, "commitment", id, *result, reason.clone()));
+        }
     }
     if !refused {
         let created = store.write_import(&mlist, &elist)?;

@@ -151,6 +151,8 @@ pub struct ExportFile {
     pub rejected: Vec<Rejected>,
     pub memories: Vec<(usize, Memory)>,
     pub events: Vec<(usize, MemoryEvent)>,
+    /// The commitment lines joined to their memories: (line, memory id).
+    pub commitments: Vec<(usize, String)>,
 }
 
 /// Reads an export's text (no database): each line a memory, commitment or
@@ -219,7 +221,10 @@ pub fn read_export(text_in: &str) -> ExportFile {
                 &id,
                 "a second commitment record for this memory".into(),
             ),
-            Some(&i) => file.memories[i].1.commitment = Some(c),
+            Some(&i) => {
+                file.memories[i].1.commitment = Some(c);
+                file.commitments.push((line, id));
+            }
             None => reject(
                 &mut file,
                 line,
