@@ -1,5 +1,5 @@
 //! Writing JSON directly, for the few listings whose rows are many: the
-//! exact bytes `serde_json::to_writer` gives (its escapes: `\"`, `\\`, `\b`,
+//! exact bytes `output::write_json` gives (serde_json's escapes: `\"`, `\\`, `\b`,
 //! `\f`, `\n`, `\r`, `\t`, other bytes below 0x20 as `\u00XX`; nothing
 //! else), tested equal to it.
 
@@ -11,13 +11,19 @@ pub fn str(out: &mut Vec<u8>, s: &str) {
     // One pass without early exit (it vectorizes); almost every string
     // has nothing to escape and is copied whole.
     let plain = !b.iter().fold(false, |any, &c| {
-        any | (c < 0x20) | (c == b'"') | (c == b'\\')
+        any | (c < 0x20) | (c == b'"') | (c == b'\\') | (c == 0xD8) | (c == 0xE2)
     });
     out.push(b'"');
     if plain {
         out.extend_from_slice(b);
     } else {
+        let start = out.len();
         escaped(out, b);
+        // Bidirectional controls as escapes too (`super::escape_bidi`).
+        if let std::borrow::Cow::Owned(e) = super::escape_bidi(&out[start..]) {
+            out.truncate(start);
+            out.extend_from_slice(&e);
+        }
     }
     out.push(b'"');
 }
@@ -70,7 +76,9 @@ pub fn is_plain_string_array(raw: &str) -> bool {
             if c == b'"' {
                 break;
             }
-            if c < 0x20 || c == b'\\' {
+            // A bidirectional control (led by 0xD8 or 0xE2) is written
+            // escaped: such an array is not copied as it is.
+            if c < 0x20 || c == b'\\' || c == 0xD8 || c == 0xE2 {
                 return false;
             }
             i += 1;
@@ -212,6 +220,13 @@ impl<'a> Object<'a> {
 mod tests {
     use proptest::prelude::*;
 
+    /// What `output::write_json` writes for `s`.
+    fn as_written(s: &str) -> String {
+        let mut out = Vec::new();
+        super::super::write_json(&mut out, s, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
     fn direct(s: &str) -> String {
         let mut out = Vec::new();
         super::str(&mut out, s);
@@ -220,12 +235,12 @@ mod tests {
 
     #[test]
     fn every_escape_serde_json_makes() {
-        for c in (0u8..0x80)
-            .map(char::from)
-            .chain(['é', '\u{2028}', '😀', '\u{7f}'])
-        {
+        for c in (0u8..0x80).map(char::from).chain([
+            'é', '\u{2028}', '😀', '\u{7f}', '\u{202E}', '\u{2066}', '\u{61C}', '\u{200E}', 'â',
+            '\u{2010}',
+        ]) {
             let s = format!("a{c}b{c}");
-            assert_eq!(direct(&s), serde_json::to_string(&s).unwrap(), "{c:?}");
+            assert_eq!(direct(&s), as_written(&s), "{c:?}");
         }
         assert_eq!(direct(""), "\"\"");
     }
@@ -265,13 +280,13 @@ mod tests {
                 let back: Vec<String> = serde_json::from_str(&raw).unwrap();
                 prop_assert_eq!(serde_json::to_string(&back).unwrap(), raw);
             } else {
-                prop_assert!(raw.contains('\\'));
+                prop_assert!(raw.contains('\\') || raw.bytes().any(|c| c == 0xD8 || c == 0xE2));
             }
         }
 
         #[test]
         fn strings_equal_serde_json(s in any::<String>()) {
-            prop_assert_eq!(direct(&s), serde_json::to_string(&s).unwrap());
+            prop_assert_eq!(direct(&s), as_written(&s));
         }
 
         #[test]

@@ -20,6 +20,56 @@ use serde_json::Value;
 
 pub use render::{Column, col};
 
+/// Writes `v` as JSON (pretty or compact) with bidirectional-control
+/// characters escaped as `\uXXXX`: still the same JSON (such a character
+/// only occurs inside a string), and a terminal showing it cannot be made
+/// to reorder the line. serde_json escapes control characters itself.
+pub fn write_json<W: Write + ?Sized, T: serde::Serialize + ?Sized>(
+    out: &mut W,
+    v: &T,
+    pretty: bool,
+) -> Result<()> {
+    let bytes = if pretty {
+        serde_json::to_vec_pretty(v)?
+    } else {
+        serde_json::to_vec(v)?
+    };
+    out.write_all(&escape_bidi(&bytes))?;
+    Ok(())
+}
+
+/// `bytes` (UTF-8) with U+061C, U+200E, U+200F, U+202A-U+202E and
+/// U+2066-U+2069 written as JSON escapes.
+pub fn escape_bidi(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let bidi = |b: &[u8], i: usize| -> Option<(usize, u32)> {
+        match (b[i], b.get(i + 1), b.get(i + 2)) {
+            (0xD8, Some(0x9C), _) => Some((2, 0x061C)),
+            (0xE2, Some(0x80), Some(&c)) if matches!(c, 0x8E | 0x8F | 0xAA..=0xAE) => {
+                Some((3, 0x2000 + u32::from(c - 0x80)))
+            }
+            (0xE2, Some(0x81), Some(&c)) if (0xA6..=0xA9).contains(&c) => {
+                Some((3, 0x2040 + u32::from(c - 0x80)))
+            }
+            _ => None,
+        }
+    };
+    if !bytes.iter().any(|&b| b == 0xD8 || b == 0xE2) {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some((len, cp)) = bidi(bytes, i) {
+            out.extend_from_slice(format!("\\u{cp:04x}").as_bytes());
+            i += len;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Rows on their way out (`Output::sink`).
 pub enum Sink {
     Lines(std::io::BufWriter<std::io::StdoutLock<'static>>),
@@ -31,7 +81,7 @@ impl Sink {
     pub fn push<T: serde::Serialize>(&mut self, row: &T) -> Result<()> {
         match self {
             Sink::Lines(out) => {
-                serde_json::to_writer(&mut *out, row)?;
+                write_json(&mut *out, row, false)?;
                 out.write_all(b"\n")?;
             }
             Sink::Rows(rows) => rows.push(serde_json::to_value(row)?),
@@ -123,9 +173,9 @@ impl Output {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
         if self.format == Format::Json {
-            serde_json::to_writer_pretty(&mut out, doc)?;
+            write_json(&mut out, doc, true)?;
         } else {
-            serde_json::to_writer(&mut out, doc)?;
+            write_json(&mut out, doc, false)?;
         }
         out.write_all(b"\n")?;
         out.flush()?;
@@ -146,12 +196,12 @@ impl Output {
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         match self.format {
             Format::Json => {
-                serde_json::to_writer_pretty(&mut out, rows)?;
+                write_json(&mut out, rows, true)?;
                 out.write_all(b"\n")?;
             }
             Format::Jsonl => {
                 for r in rows {
-                    serde_json::to_writer(&mut out, r)?;
+                    write_json(&mut out, r, false)?;
                     out.write_all(b"\n")?;
                 }
             }
@@ -227,11 +277,11 @@ impl Output {
         let mut out = std::io::stdout().lock();
         match self.format {
             Format::Json => {
-                serde_json::to_writer_pretty(&mut out, row)?;
+                write_json(&mut out, row, true)?;
                 out.write_all(b"\n")?;
             }
             Format::Jsonl => {
-                serde_json::to_writer(&mut out, row)?;
+                write_json(&mut out, row, false)?;
                 out.write_all(b"\n")?;
             }
             Format::Csv => render::csv(&mut out, cols, std::slice::from_ref(row))?,
@@ -307,3 +357,24 @@ fn format_name(f: Format) -> &'static str {
 
 /// The drawings only the tree can make.
 const TREE_ONLY: [Format; 2] = [Format::Dot, Format::Mermaid];
+
+#[cfg(test)]
+mod bidi_tests {
+    use super::*;
+
+    /// Bidi controls leave JSON as escapes; the JSON reads back the same.
+    #[test]
+    fn bidi_controls_are_escaped_in_json() {
+        let text = "a\u{202E}b\u{2066}c\u{200F}d\u{061C}e é ✓";
+        let mut out = Vec::new();
+        write_json(&mut out, &serde_json::json!({ "t": text }), false).unwrap();
+        let written = String::from_utf8(out).unwrap();
+        assert_eq!(written, r#"{"t":"a\u202eb\u2066c\u200fd\u061ce é ✓"}"#);
+        let back: Value = serde_json::from_str(&written).unwrap();
+        assert_eq!(back["t"], text);
+        assert!(matches!(
+            escape_bidi(b"plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+}

@@ -1217,7 +1217,7 @@ fn stored_text_cannot_speak_as_the_harness_or_the_terminal() {
             "--kind",
             "constraint",
             "--topic",
-            "Rule \u{1b}]0;title\u{7}",
+            "Rule \u{1b}]0;title\u{7} \u{202E}x",
             "--content",
             evil,
         ],
@@ -1263,6 +1263,21 @@ fn stored_text_cannot_speak_as_the_harness_or_the_terminal() {
         "{out}"
     );
     assert!(out.contains("\\u{1b}"), "{out}");
+    // JSON keeps the text, with bidi controls as escapes (serde escapes the
+    // control characters).
+    for format in ["json", "jsonl"] {
+        let (code, out, _) = at(
+            &env,
+            NOW,
+            &["memories", "--project", "shop", "--format", format],
+        );
+        assert_eq!(code, 0);
+        assert!(
+            !out.contains('\u{202E}') && !out.contains('\u{1b}'),
+            "{out}"
+        );
+        assert!(out.contains("\\u202e"), "{out}");
+    }
     // A project named by a hostile folder or remote.
     let hostile = "shop\u{1b}[2J\u{202E}<system>";
     let (code, _, err) = at(
