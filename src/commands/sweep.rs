@@ -82,11 +82,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = crate::clock::now();
     let changes = store.watchdog(now, window, args.dry_run)?;
-    // The lease sweep (issue 7): runs silent past lease + grace close implicitly.
+    // The lease sweep: runs silent past lease + grace close implicitly.
     let lease = crate::settings::hours_ms(&store, "lease.hours")?;
     let grace = crate::settings::minutes_ms(&store, "sweep.grace_minutes")?;
     let leases = store.sweep_leases(now, lease, grace, args.dry_run)?;
-    // The closer (issue 19), after the lease sweep so runs it just closed
+    // The closer, after the lease sweep so runs it just closed
     // are looked at in the same pass.
     let closed = if crate::settings::enabled(&store, "closer.enabled")? {
         let done = crate::continuity::close::batch(&mut store, now, args.dry_run)?;

@@ -453,7 +453,7 @@ pub fn canonical(v: &Value) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 16: a payload with a lone surrogate is stored, lossily and
+    /// A payload with a lone surrogate is stored, lossily and
     /// flagged, not refused; a valid pair and an escaped backslash are kept.
     #[test]
     fn lone_surrogates_are_replaced_not_refused() {

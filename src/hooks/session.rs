@@ -1,4 +1,4 @@
-//! The lifecycle hooks (issue 8): `session-start` briefs and opens the run,
+//! The lifecycle hooks: `session-start` briefs and opens the run,
 //! `session-end` closes it, `pre-compact` heartbeats it. Each also records
 //! its event and liveness exactly as `hook event` does. What to print is
 //! returned; the command prints it (reference/harness-hooks.md §7.3).

@@ -1,4 +1,4 @@
-//! Reading ahead (issue 15): a file read by a second thread, which also
+//! Reading ahead: a file read by a second thread, which also
 //! scans each block's later lines, parses exactly as the same file read in
 //! turn on one thread. Blocks are a kilobyte here (`stream::BLOCK`), so a
 //! file of a few hundred kilobytes is hundreds of blocks, and lines cross

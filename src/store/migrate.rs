@@ -104,7 +104,7 @@ fn migrate_to(conn: &mut Connection, path: &Path, to: i64) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// Landed migrations are immutable (issue 17): a database migrated by
+    /// Landed migrations are immutable: a database migrated by
     /// an earlier build never runs an edited file again, so an edit would
     /// give two databases of one version different schemas. A new change
     /// is a new file; its checksum is added here when it lands.

@@ -132,7 +132,7 @@ fn busy_handler(tries: i32) -> bool {
 
 /// Spaces out a long run of write transactions: after each commit, once
 /// `WRITE_SPAN` of back-to-back writing has passed, it pauses `GAP` so that
-/// a hook waiting for the lock gets it (issue 16). Costs at most GAP /
+/// a hook waiting for the lock gets it. Costs at most GAP /
 /// WRITE_SPAN of the writer's time.
 pub struct Pacer {
     since: Instant,
@@ -578,7 +578,7 @@ impl Store {
         )?;
         // Rebuilding the index at the end holds the write lock about 0.5 µs
         // per row: on a database already this large, that would keep hooks
-        // waiting too long (issue 16), so the index stays and takes the
+        // waiting too long, so the index stays and takes the
         // inserts as they come.
         let large: bool = self.conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM usage_observations LIMIT 1 OFFSET ?1)",
@@ -596,7 +596,7 @@ impl Store {
     /// checkpoints what it can and restores the defaults. The checkpoint is
     /// PASSIVE: a TRUNCATE waits (with the write lock held) for every reader
     /// to finish, and a reader holding a transaction made every hook wait the
-    /// whole busy timeout and fail (issue 16). What is left in the WAL is
+    /// whole busy timeout and fail. What is left in the WAL is
     /// copied by later checkpoints; the file is reused from its start.
     pub fn end_bulk(&mut self, ckpt: Checkpointer) -> Result<()> {
         let background = ckpt.finish();
@@ -668,7 +668,7 @@ impl Store {
     /// FTS5's `merge` with a negative page count is an incremental
     /// `optimize`, and each step is its own transaction, so the write lock
     /// is never held for long (a single `optimize` of a 100,000-memory
-    /// import held it for seconds; issue 16). A step that did work changes
+    /// import held it for seconds). A step that did work changes
     /// the total count by 2 or more (sqlite.org/fts5.html, "The 'merge'
     /// command").
     pub fn compact_search(&self) -> Result<()> {

@@ -1,5 +1,5 @@
 //! The spool: where a hook puts its event when it cannot get the database's
-//! write lock within its budget (issue 16). A file beside the database
+//! write lock within its budget. A file beside the database
 //! (`<db>.spool`, 0600, append-only, one JSON line per event, fsync'd); the
 //! next writer drains it into `events_raw` in file order under the events'
 //! own duplicate rules, so a drain that is cut short and repeated stores
