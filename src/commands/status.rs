@@ -41,10 +41,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let store = ctx.open()?;
     let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = now();
-    let rows = store.live(args.all, args.project.as_deref(), now, window)?;
+    let (rows, waiting) = store.live(args.all, args.project.as_deref(), now, window)?;
     ctx.out
         .records_of(COLUMNS, rows.iter().map(|r| agent_status_record(r, now)))?;
-    let waiting = store.sessions_only_in_hooks(crate::store::heard::RECENT_EVENTS)?;
     if waiting > 0 {
         ctx.out.note(&format!(
             "{waiting} session(s) are shown from hook events alone (no transcript read yet, so no tokens): `sessionkit sweep` or `sessionkit ingest` reads them"

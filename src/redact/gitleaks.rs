@@ -229,13 +229,19 @@ pub struct Found {
     pub rule: &'static str,
 }
 
-/// Every secret the catalogue's rules find in `text`, in no set order
-/// (ranges may overlap; the caller keeps the first of overlapping ones).
+/// `find_lowered`, lowercasing `text` itself.
+#[cfg(test)]
 pub fn find(text: &str) -> Vec<Found> {
+    find_lowered(text, &text.to_ascii_lowercase())
+}
+
+/// Every secret the catalogue's rules find in `text` (`lower` is `text`
+/// lowercased, ASCII only), in no set order (ranges may overlap; the
+/// caller keeps the first of overlapping ones).
+pub fn find_lowered(text: &str, lower: &str) -> Vec<Found> {
     let engine = &*ENGINE;
-    let lower = text.to_ascii_lowercase();
     let mut woken: Vec<usize> = Vec::new();
-    for m in engine.keywords.find_overlapping_iter(&lower) {
+    for m in engine.keywords.find_overlapping_iter(lower) {
         let after = &lower.as_bytes()[m.end()..];
         // A keyword of three bytes or fewer (`ey`, `s.`, `sk`) is part of
         // many words; each such rule's secret runs on long after it.

@@ -453,14 +453,20 @@ pub fn redact_text(s: &str) -> Cow<'_, str> {
             out = Cow::Owned(text);
         }
     }
-    catalogue_pass(out)
+    // The lowercased text the rules above read serves the catalogue too,
+    // unless they changed the text.
+    let lower = match &out {
+        Cow::Borrowed(_) => lower,
+        Cow::Owned(t) => t.to_ascii_lowercase(),
+    };
+    catalogue_pass(out, &lower)
 }
 
 /// gitleaks' catalogue over what the rules above left: each secret it
 /// finds (outside a marker; of overlapping ones, the first and longest)
 /// becomes a marker named by the gitleaks rule.
-fn catalogue_pass(out: Cow<'_, str>) -> Cow<'_, str> {
-    let mut found = gitleaks::find(&out);
+fn catalogue_pass<'a>(out: Cow<'a, str>, lower: &str) -> Cow<'a, str> {
+    let mut found = gitleaks::find_lowered(&out, lower);
     if found.is_empty() {
         return out;
     }

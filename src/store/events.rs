@@ -302,14 +302,15 @@ pub struct LiveRow {
 
 impl Store {
     /// Agents for `status`: live ones (working, waiting) or, with `all`,
-    /// every one; newest session first, main agent first.
+    /// every one; newest session first, main agent first. Also how many
+    /// sessions (shown or not) are known from hook events alone.
     pub fn live(
         &self,
         all: bool,
         project: Option<&str>,
         now: Millis,
         window_ms: i64,
-    ) -> Result<Vec<LiveRow>> {
+    ) -> Result<(Vec<LiveRow>, usize)> {
         use super::reports::{TOTALS, totals_at};
         let sql = "SELECT a.session_id, a.agent_id, a.parent_agent_id, a.agent_type, COALESCE(s.project, s.project_slug),
                     a.status, a.status_at, a.outcome_cause, a.last_seen_at, s.last_activity_at
@@ -345,7 +346,9 @@ impl Store {
         let mut keyed: Vec<(Option<Millis>, LiveRow)> = rows.collect::<Result<_, _>>()?;
         // Sessions only the hooks have heard of, by their events' evidence,
         // placed by their last event among the others.
-        for h in self.heard_only(super::heard::RECENT_EVENTS)? {
+        let heard = self.heard_only(super::heard::RECENT_EVENTS)?;
+        let heard_count = heard.len();
+        for h in heard {
             if project.is_some() && h.project.as_deref() != project {
                 continue;
             }
@@ -380,19 +383,6 @@ impl Store {
             r.totals =
                 totals.query_row(params![r.session_id, r.agent_id], |row| totals_at(row, 0))?;
         }
-        Ok(out)
-    }
-
-    /// Sessions named by the latest `recent` hook deliveries that have no
-    /// transcript in the database yet.
-    pub fn sessions_only_in_hooks(&self, recent: i64) -> Result<u64> {
-        let n: i64 = self.conn.query_row(
-            "SELECT COUNT(DISTINCT e.session_id) FROM events_raw e
-             WHERE e.id > (SELECT COALESCE(MAX(id), 0) FROM events_raw) - ?1 AND e.session_id IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = e.session_id)",
-            [recent],
-            |r| r.get(0),
-        )?;
-        Ok(n as u64)
+        Ok((out, heard_count))
     }
 }

@@ -76,13 +76,18 @@ fn open(env: &Env, now: &str, agent: &str, sid: &str) -> String {
 
 /// A commitment of project shop, written at minute 0: its id.
 fn commitment(env: &Env, topic: &str, content: &str) -> String {
+    shop_memory(env, "commitment", topic, content)
+}
+
+/// A memory of `kind` in project shop, written at minute 0: its id.
+fn shop_memory(env: &Env, kind: &str, topic: &str, content: &str) -> String {
     ok_json(
         env,
         &t(0, 0),
         &[
             "remember",
             "--kind",
-            "commitment",
+            kind,
             "--topic",
             topic,
             "--content",
@@ -838,26 +843,7 @@ fn a_prompt_recalls_the_memories_its_words_find() {
     let cwd = env.path("shop");
     std::fs::create_dir_all(&cwd).unwrap();
     let cwd = cwd.to_str().unwrap().to_string();
-    let remember = |topic: &str, content: &str| {
-        ok_json(
-            &env,
-            &t(0, 0),
-            &[
-                "remember",
-                "--kind",
-                "decision",
-                "--topic",
-                topic,
-                "--content",
-                content,
-                "--project",
-                "shop",
-            ],
-        )["memory_id"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
+    let remember = |topic: &str, content: &str| shop_memory(&env, "decision", topic, content);
     let deploy = remember("Deploy day", "Deploys happen on Fridays after the freeze");
     let briefed = remember("Deploy window", "The deploy window is two hours");
     remember("Tabs", "Tabs, not spaces");
