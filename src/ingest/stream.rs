@@ -443,7 +443,28 @@ impl Reader<'_> {
                 return Ok(());
             }
         }
-        self.mark(idx, f, &o)?;
+        self.finish_file(idx, f, &o)
+    }
+
+    /// Marks file `idx` read to its end. Bytes after its last newline are
+    /// a line still being written, or the end of a damaged file: they are
+    /// read once the line ends, and until then the file is a degraded one,
+    /// said so rather than a session that quietly holds nothing.
+    fn finish_file(
+        &mut self,
+        idx: usize,
+        f: &corpus::PlannedFile,
+        o: &Opened,
+    ) -> Result<(), FileError> {
+        use std::io::Seek;
+        self.mark(idx, f, o)?;
+        let read_to = (&o.file)
+            .stream_position()
+            .map_err(|e| FileError::Read(corpus::unreadable(&e)))?;
+        let offset = self.parser.cursor(idx).offset;
+        if read_to > offset {
+            self.parser.unended(idx, read_to - offset);
+        }
         Ok(())
     }
 
@@ -536,8 +557,7 @@ impl Reader<'_> {
                     return Ok(());
                 }
             }
-            self.mark(idx, f, o)?;
-            Ok(())
+            self.finish_file(idx, f, o)
         })
     }
 

@@ -275,6 +275,91 @@ fn appending_to_one_session_reparses_only_it() {
     );
 }
 
+/// A file of NULs, or one whose only line has no newline, is a degraded
+/// session in `ingest` and `check`, not a session that quietly holds
+/// nothing; once the line ends it is read, counted, and the finding goes.
+#[test]
+fn a_file_without_a_newline_is_a_degraded_session_until_its_line_ends() {
+    let env = Env::new();
+    let root = env.path("corpus");
+    let dir = root.join("-home-dev-tail");
+    std::fs::create_dir_all(&dir).unwrap();
+    let nul = "aaaaaaaa-1111-4222-8333-444444444444";
+    let cut = "bbbbbbbb-1111-4222-8333-444444444444";
+    std::fs::write(dir.join(format!("{nul}.jsonl")), vec![0u8; 5000]).unwrap();
+    let line = format!(
+        r#"{{"type":"assistant","sessionId":"{cut}","uuid":"a1","timestamp":"2026-01-11T10:00:00.000Z","message":{{"id":"msg_T1","model":"claude-sonnet-4-5-20250929","usage":{{"input_tokens":3,"output_tokens":4}}}}}}"#
+    );
+    let cut_file = dir.join(format!("{cut}.jsonl"));
+    std::fs::write(&cut_file, &line).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(
+        (s["sessions_new"].as_u64(), s["sessions_degraded"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let (code, out, _) = env.run(&[
+        "check",
+        "--root",
+        root.to_str().unwrap(),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(code, 1);
+    let found: Vec<(String, String, u64, String)> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| {
+            (
+                v["kind"].as_str().unwrap().to_string(),
+                v["session_id"].as_str().unwrap().to_string(),
+                v["line"].as_u64().unwrap(),
+                v["detail"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let reason =
+        |n: usize| format!("the last {n} bytes have no newline: not read until the line ends");
+    assert_eq!(
+        found,
+        [
+            (
+                "degraded-line".to_string(),
+                nul.to_string(),
+                0,
+                reason(5000)
+            ),
+            (
+                "degraded-line".to_string(),
+                cut.to_string(),
+                0,
+                reason(line.len())
+            ),
+        ]
+    );
+    assert_eq!(env.json(&["show", cut])["degraded_lines"], 1);
+    // The client writes the newline: the line is read and counted.
+    std::fs::write(&cut_file, format!("{line}\n")).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(
+        (
+            s["sessions_updated"].as_u64(),
+            s["sessions_degraded"].as_u64()
+        ),
+        (Some(1), Some(0))
+    );
+    assert_eq!(db_by_session(&env)[cut], [3, 4, 0, 0, 0]);
+    assert_eq!(env.json(&["show", cut])["degraded_lines"], 0);
+    let (_, out, _) = env.run(&[
+        "check",
+        "--root",
+        root.to_str().unwrap(),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.contains(nul));
+}
+
 #[test]
 fn check_on_the_golden_corpus_finds_nothing() {
     let env = Env::new();

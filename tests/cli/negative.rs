@@ -227,6 +227,7 @@ fn strict_fails_the_session_and_exits_1() {
     assert!(consistent(&env));
 }
 
+/// Not read until it ends, and said so meanwhile: its file is degraded.
 #[test]
 fn truncated_final_line_is_a_write_in_progress() {
     let env = Env::new();
@@ -236,12 +237,20 @@ fn truncated_final_line_is_a_write_in_progress() {
     let first = rec(S2, "m1b", "2026-01-02T00:00:00Z", 7);
     write(&f, &format!("{first}\n{}", &full[..40]));
     let s = env.ingest(&root);
-    assert_eq!(s["sessions_degraded"], 0);
+    assert_eq!(s["sessions_degraded"], 1);
     assert_eq!(env.json(&["show", S2])["output_tokens"], 7);
+    assert_eq!(env.json(&["show", S2])["degraded_lines"], 1);
     write(&f, &format!("{first}\n{full}\n"));
     let s = env.ingest(&root);
-    assert_eq!(s["sessions_updated"], 1);
+    assert_eq!(
+        (
+            s["sessions_updated"].as_u64(),
+            s["sessions_degraded"].as_u64()
+        ),
+        (Some(1), Some(0))
+    );
     assert_eq!(env.json(&["show", S2])["output_tokens"], 16);
+    assert_eq!(env.json(&["show", S2])["degraded_lines"], 0);
 }
 
 #[test]

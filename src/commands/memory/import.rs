@@ -45,6 +45,8 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         events,
         commitments,
     } = read_export(&text_in);
+    // Every record holds its own copy now: the file's text goes.
+    drop(text_in);
     let record = |line, kind: &str, id: String, result, reason| ImportRecord {
         id,
         line,
@@ -67,41 +69,32 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         .collect();
     let mut store = ctx.open_writer()?;
     let redact = crate::settings::enabled(&store, "memory.redaction")?;
-    let mlist: Vec<Memory> = memories
-        .iter()
-        .map(|(_, m)| {
-            let mut m = m.clone();
-            if redact {
-                redact_imported(&mut m);
-            }
-            m
-        })
-        .collect();
-    let elist: Vec<MemoryEvent> = events.iter().map(|(_, e)| e.clone()).collect();
-    let results = store.check_import(&mlist, &elist)?;
+    let (mlines, mut mlist): (Vec<usize>, Vec<Memory>) = memories.into_iter().unzip();
+    if redact {
+        mlist.iter_mut().for_each(redact_imported);
+    }
+    let (elines, elist): (Vec<usize>, Vec<MemoryEvent>) = events.into_iter().unzip();
+    let checked = store.check_import(&mlist, &elist)?;
     // All or nothing: one rejected record and nothing is written.
-    let refused = !rows.is_empty() || results.iter().any(|r| r.outcome.is_err());
-    let lines = memories
-        .iter()
-        .map(|(l, _)| *l)
-        .chain(events.iter().map(|(l, _)| *l));
+    let refused = !rows.is_empty() || checked.records.iter().any(|r| r.outcome.is_err());
+    let lines = mlines.iter().chain(&elines).copied();
     // A commitment line shares its memory's fate: reported on its own line.
     let mut of_memory: std::collections::HashMap<String, (ImportResult, Option<String>)> =
         std::collections::HashMap::new();
-    for (r, line) in results.into_iter().zip(lines) {
-        let (result, reason) = match r.outcome {
+    for (r, line) in checked.records.iter().zip(lines) {
+        let (result, reason) = match &r.outcome {
             Ok(_) if refused => (
                 ImportResult::NotImported,
                 Some("another record of the file was rejected: nothing was written".to_string()),
             ),
             Ok(true) => (ImportResult::Created, None),
             Ok(false) => (ImportResult::Present, None),
-            Err(why) => (ImportResult::Rejected, Some(why)),
+            Err(why) => (ImportResult::Rejected, Some(why.clone())),
         };
         if r.kind == "memory" {
             of_memory.insert(r.id.clone(), (result, reason.clone()));
         }
-        rows.push(record(line, r.kind, r.id, result, reason));
+        rows.push(record(line, r.kind, r.id.clone(), result, reason));
     }
     for (line, id) in commitments {
         if let Some((result, reason)) = of_memory.get(&id) {
@@ -109,7 +102,7 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
         }
     }
     if !refused {
-        let created = store.write_import(&mlist, &elist)?;
+        let created = store.write_import(&mlist, &elist, &checked)?;
         if created >= COMPACT_AFTER {
             // A bulk load leaves the search index in many segments, and every
             // word looked up seeks each one (remember's duplicate check looks

@@ -423,6 +423,19 @@ impl SessionParser {
 
     /// A line of `len` bytes (its newline included) that was not read: it
     /// counts as a line, degraded with `reason`.
+    /// File `file` ends in `bytes` without a newline, not read: a problem
+    /// of the whole file until they end in one (never a strict failure: a
+    /// client may be writing the line now).
+    pub fn unended(&mut self, file: usize, bytes: u64) {
+        let rel = self.out.files[file].rel_path.clone();
+        self.clear_problem(&rel);
+        self.out.file_problems.push(BadLine {
+            file: rel,
+            line: 0,
+            reason: format!("the last {bytes} bytes have no newline: not read until the line ends"),
+        });
+    }
+
     pub fn skip_line(
         &mut self,
         file: usize,
