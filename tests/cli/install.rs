@@ -1006,20 +1006,22 @@ fn the_original_file_is_kept_and_given_back_byte_for_byte() {
     // Four changes within a few seconds: four backups, each of its own.
     let b = backups(&env.path("home/.claude"));
     assert_eq!(b.len(), 4, "{b:?}");
-    // Installed, then edited by the user: uninstall keeps the edit.
+    // Installed, then edited by the user in their own style: uninstall
+    // takes out sessionkit's entries and keeps every other byte.
     env.run(&install);
-    let mut doc: Value = serde_json::from_str(&read(&file)).unwrap();
-    doc["theme"] = Value::from("dark");
-    put(&file, &serde_json::to_string_pretty(&doc).unwrap());
+    let doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    let hooks = serde_json::to_string(&doc["hooks"]).unwrap();
+    put(
+        &file,
+        &format!(
+            "{{\n\t\"model\":   \"opus\",\n\t\"hooks\": {hooks},\n\t\"name\": \"caf\\u00e9\",\n\t\"theme\" : \"dark\"\n}}\n"
+        ),
+    );
     let (code, _, err) = env.run(&uninstall);
     assert_eq!(code, 0, "{err}");
-    let after: Value = serde_json::from_str(&read(&file)).unwrap();
-    assert_eq!(after["theme"], "dark");
-    assert!(
-        after
-            .get("hooks")
-            .is_none_or(|h| h.as_object().is_none_or(serde_json::Map::is_empty)),
-        "{after}"
+    assert_eq!(
+        read(&file),
+        "{\n\t\"model\":   \"opus\",\n\t\"name\": \"caf\\u00e9\",\n\t\"theme\" : \"dark\"\n}\n"
     );
     assert_eq!(read(&orig), original);
 }

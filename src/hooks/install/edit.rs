@@ -50,6 +50,11 @@ fn is_ours(h: Harness, handler: &Json, installed_only: bool) -> Option<bool> {
     }
 }
 
+/// Whether `handler` is one `install` wrote for `h`.
+pub(super) fn is_installed(h: Harness, handler: &Json) -> bool {
+    is_ours(h, handler, true) == Some(true)
+}
+
 /// `(group, handler)` of every sessionkit handler in one event's array;
 /// `group` is the array index, `handler` the index inside a group's
 /// `hooks` (always 0 for the flat layout).
@@ -77,8 +82,8 @@ fn sites(h: Harness, arr: &[Json], installed_only: bool) -> Vec<(usize, usize, b
     out
 }
 
-/// Removes the handlers at `sites` (taken from `arr`), dropping groups left
-/// with no handler.
+/// Removes the handlers at `sites` (taken from `arr`), dropping the groups
+/// this left with no handler (a group the user left empty stays).
 fn remove_sites(h: Harness, arr: &mut Vec<Json>, sites: &[(usize, usize, bool)]) {
     match plan::layout(h) {
         Layout::Flat => {
@@ -95,11 +100,14 @@ fn remove_sites(h: Harness, arr: &mut Vec<Json>, sites: &[(usize, usize, bool)])
                     handlers.remove(i);
                 }
             }
+            let mut g = 0;
             arr.retain(|group| {
-                group
-                    .get("hooks")
-                    .and_then(Json::as_array)
-                    .is_none_or(|a| !a.is_empty())
+                g += 1;
+                !sites.iter().any(|s| s.0 == g - 1)
+                    || group
+                        .get("hooks")
+                        .and_then(Json::as_array)
+                        .is_none_or(|a| !a.is_empty())
             });
         }
     }
@@ -247,8 +255,10 @@ pub fn uninstall(doc: &mut Json, h: Harness) -> Result<Change> {
             }
         }
     }
+    // Events this left with no handler go (an event the user left empty stays).
     let members = hooks.members_mut().expect("an object");
-    members.retain(|(_, v)| v.as_array().is_none_or(|a| !a.is_empty()));
+    members
+        .retain(|(k, v)| !change.removed.contains(k) || v.as_array().is_none_or(|a| !a.is_empty()));
     if members.is_empty() && !change.removed.is_empty() {
         doc.remove("hooks");
     }

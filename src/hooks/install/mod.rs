@@ -6,6 +6,7 @@
 pub mod codex;
 pub mod edit;
 pub mod json;
+mod keep;
 pub mod plan;
 pub mod validate;
 
@@ -329,6 +330,13 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     {
         // Uninstall took out all that install had put in a file it created.
         None
+    } else if let Some(cut) = before_text
+        .as_deref()
+        .filter(|_| target.is_none())
+        .and_then(|t| keep::uninstall_text(t, h, &after))
+    {
+        // The file changed since install: only sessionkit's entries leave it.
+        Some(cut)
     } else {
         Some(after.render(&json::indent_of(before_text.as_deref().unwrap_or(""))))
     };
