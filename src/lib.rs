@@ -17,6 +17,7 @@ mod corpus;
 mod hooks;
 mod ingest;
 mod integrity;
+mod matching;
 mod output;
 mod pricing;
 mod project;

@@ -174,6 +174,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "hours an agent run stays live without a heartbeat",
     },
     Setting {
+        key: "match.aliases",
+        env: "SESSIONKIT_MATCH_ALIASES",
+        default: "",
+        kind: Kind::Text,
+        about: "more words that mean one another, for recall and the closer's evidence judge (built in: docs/documentation, db/database, config/settings, ...): groups separated by ;, words by = or , (k8s=kubernetes; flaky,intermittent)",
+    },
+    Setting {
         key: "memory.redaction",
         env: "SESSIONKIT_MEMORY_REDACTION",
         default: "on",
@@ -278,6 +285,10 @@ pub fn validate(s: &Setting, value: &str) -> Result<String> {
         },
         Kind::Text if value.trim().is_empty() => {
             bail!("{} must not be empty (`config unset` clears it)", s.key)
+        }
+        Kind::Text if s.key == "match.aliases" => {
+            crate::matching::Aliases::with(value)?;
+            Ok(value.trim().to_string())
         }
         Kind::Text => Ok(value.trim().to_string()),
         Kind::Choice(words) => match words.iter().find(|w| **w == value.trim()) {

@@ -54,6 +54,8 @@ pub struct CloserArgs {
 }
 
 const COLUMNS: &[Column] = &[
+    col("split", "split"),
+    col("category", "category"),
     col("case", "case"),
     col("expected", "expected"),
     col("resolved", "resolved"),
@@ -71,6 +73,8 @@ fn ratio(n: usize, d: usize) -> Option<f64> {
 fn record(case: &str, expected: usize, resolved: usize, right: usize, ms: u64) -> EvalRecord {
     EvalRecord {
         case: case.to_string(),
+        category: "-".into(),
+        split: "-".into(),
         expected,
         failed: false,
         judge: "evidence".into(),
@@ -85,27 +89,105 @@ fn record(case: &str, expected: usize, resolved: usize, right: usize, ms: u64) -
     }
 }
 
-/// Every case file of `dir`, parsed, in name order; a bad file is an error
-/// naming it (nothing is replayed).
-fn cases(dir: &Path) -> Result<Vec<Case>> {
+/// The `*.json` files of `dir`, in name order.
+fn json_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
+    Ok(files)
+}
+
+/// Every case file of `dir` and of its folders one level down (a folder is
+/// a split: `dev`, `test`), parsed, with its split, in order; a bad file is
+/// an error naming it (nothing is replayed).
+fn cases(dir: &Path) -> Result<Vec<(String, Case)>> {
+    let mut files: Vec<(String, PathBuf)> = json_files(dir)?
+        .into_iter()
+        .map(|f| ("-".to_string(), f))
+        .collect();
+    let mut splits: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    splits.sort();
+    for s in splits {
+        let name = s
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        files.extend(json_files(&s)?.into_iter().map(|f| (name.clone(), f)));
+    }
     if files.is_empty() {
-        bail!("{} holds no case files (*.json)", dir.display());
+        bail!(
+            "{} holds no case files (*.json), nor its folders",
+            dir.display()
+        );
     }
     files
         .iter()
-        .map(|f| {
+        .map(|(split, f)| {
             let text =
                 std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
-            serde_json::from_str(&text)
-                .with_context(|| format!("{}: not a closer case", f.display()))
+            let case: Case = serde_json::from_str(&text)
+                .with_context(|| format!("{}: not a closer case", f.display()))?;
+            Ok((split.clone(), case))
         })
         .collect()
+}
+
+/// Sums of case rows: `(total)` for each split and category within it,
+/// then for everything.
+fn totals(rows: &[EvalRecord], judge: &str) -> Vec<EvalRecord> {
+    let mut groups: Vec<(String, String)> = Vec::new();
+    for r in rows {
+        for g in [
+            (r.split.clone(), "-".to_string()),
+            (r.split.clone(), r.category.clone()),
+        ] {
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
+    }
+    groups.sort();
+    let many_splits = groups.iter().filter(|(_, c)| c == "-").count() > 1;
+    let mut out = Vec::new();
+    let sum = |pick: &dyn Fn(&EvalRecord) -> bool, split: &str, category: &str| {
+        let picked: Vec<&EvalRecord> = rows.iter().filter(|r| pick(r)).collect();
+        let n = |f: fn(&EvalRecord) -> usize| picked.iter().map(|r| f(r)).sum::<usize>();
+        let mut t = record(
+            "(total)",
+            n(|r| r.expected),
+            n(|r| r.resolved),
+            n(|r| r.right),
+            picked.iter().map(|r| r.ms).sum(),
+        );
+        t.split = split.to_string();
+        t.category = category.to_string();
+        t.judge = judge.to_string();
+        t.tokens = picked.iter().map(|r| r.tokens).sum();
+        t.failed = picked.iter().any(|r| r.failed);
+        t
+    };
+    for (split, category) in &groups {
+        if category == "-" && !many_splits {
+            continue;
+        }
+        if category == "-" && rows.iter().all(|r| r.category == "-") {
+            continue;
+        }
+        out.push(sum(
+            &|r: &EvalRecord| r.split == *split && (category == "-" || r.category == *category),
+            split,
+            category,
+        ));
+    }
+    out.push(sum(&|_| true, "-", "-"));
+    out
 }
 
 /// A scratch database file, removed (with its journal) when dropped.
@@ -129,9 +211,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let all = cases(&c.cases)?;
     let now = crate::clock::now();
     let mut rows = Vec::new();
-    let (mut expected, mut resolved, mut right, mut ms) = (0, 0, 0, 0);
-    let (mut tokens, mut failed) = (0, 0);
-    for (n, case) in all.iter().enumerate() {
+    for (n, (split, case)) in all.iter().enumerate() {
         let scratch = Scratch(
             std::env::temp_dir().join(format!("sessionkit-eval-{}-{n}.db", std::process::id())),
         );
@@ -140,7 +220,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         let judge = if c.judge == "endpoint" {
             Judge::endpoint(&store)?
         } else {
-            Judge::Evidence
+            Judge::evidence(&store)?
         };
         let r =
             replay(&mut store, case, &judge, now).with_context(|| format!("case {}", case.name))?;
@@ -155,23 +235,17 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         row.judge.clone_from(&c.judge);
         row.tokens = r.tokens;
         row.failed = r.failed;
-        tokens += r.tokens;
-        failed += usize::from(r.failed);
+        row.split.clone_from(split);
+        row.category = case.category.clone().unwrap_or_else(|| "-".into());
         rows.push(row);
-        expected += r.expected.len();
-        resolved += r.resolved.len();
-        right += hits;
-        ms += took;
     }
-    let mut total = record("(total)", expected, resolved, right, ms);
-    total.judge.clone_from(&c.judge);
-    total.tokens = tokens;
-    total.failed = failed > 0;
+    let sums = totals(&rows, &c.judge);
+    let total = sums.last().expect("the grand total");
     let below = c
         .min_recall
         .is_some_and(|min| total.recall.is_some_and(|r| r < min))
         || c.max_spurious.is_some_and(|max| total.spurious > max);
-    rows.push(total);
+    rows.extend(sums);
     ctx.out.records_of(COLUMNS, &rows)?;
     Ok(if below { Exit::Found } else { Exit::Success })
 }

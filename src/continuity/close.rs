@@ -8,7 +8,7 @@
 
 use anyhow::Result;
 
-use super::closer::{self, Commitment, judge_evidence};
+use super::closer::{self, Commitment};
 use crate::clock::Millis;
 use crate::store::Store;
 use crate::store::closer::{Candidate, Resolve};
@@ -56,8 +56,9 @@ fn briefed(c: &Candidate) -> Vec<(String, String)> {
 /// Who decides what a finished run completed (setting `closer.judge`).
 #[derive(Debug, Clone)]
 pub enum Judge {
-    /// Offline: a quoted sentence of the run's own words, or nothing.
-    Evidence,
+    /// Offline: a quoted clause of the run's own words, or nothing; with
+    /// the alias table in force.
+    Evidence(crate::matching::Aliases),
     /// A model over HTTP, within a daily spend cap (nano-dollars).
     Endpoint {
         endpoint: super::endpoint::Endpoint,
@@ -73,9 +74,16 @@ impl Judge {
     pub fn from_settings(store: &Store) -> Result<Judge> {
         use crate::settings;
         if settings::choice(store, "closer.judge")? != "endpoint" {
-            return Ok(Judge::Evidence);
+            return Judge::evidence(store);
         }
         Judge::endpoint(store)
+    }
+
+    /// The evidence judge, with the built-in aliases and those of the
+    /// setting `match.aliases`.
+    pub fn evidence(store: &Store) -> Result<Judge> {
+        let spec = crate::settings::choice(store, "match.aliases")?;
+        Ok(Judge::Evidence(crate::matching::Aliases::with(&spec)?))
     }
 
     /// The endpoint judge as the settings (or their environment
@@ -111,25 +119,43 @@ impl Judge {
     }
 }
 
-/// The commitments and words one run gives its judge.
-fn inputs(c: &Candidate, tail: &[String]) -> (Vec<(String, String)>, Vec<String>) {
+/// A briefed commitment as the judges get it: id, topic, content.
+type Item = (String, String, String);
+
+/// The commitments (with their memories' content, where the memory is
+/// still there) and words one run gives its judge.
+fn inputs(store: &Store, c: &Candidate, tail: &[String]) -> (Vec<Item>, Vec<String>) {
     let texts = c
         .excerpt
         .iter()
         .cloned()
         .chain(tail.iter().cloned())
         .collect();
-    (briefed(c), texts)
+    let items = briefed(c)
+        .into_iter()
+        .map(|(id, topic)| {
+            let content = store.memory(&id).map(|m| m.content).unwrap_or_default();
+            (id, topic, content)
+        })
+        .collect();
+    (items, texts)
+}
+
+fn commitments(items: &[Item]) -> Vec<Commitment<'_>> {
+    items
+        .iter()
+        .map(|(id, topic, content)| Commitment { id, topic, content })
+        .collect()
 }
 
 /// The evidence judge's verdicts for one run.
-fn evidence(items: &[(String, String)], texts: &[String]) -> Vec<closer::Verdict> {
-    let commitments: Vec<Commitment<'_>> = items
-        .iter()
-        .map(|(id, topic)| Commitment { id, topic })
-        .collect();
+fn evidence(
+    items: &[Item],
+    texts: &[String],
+    aliases: &crate::matching::Aliases,
+) -> Vec<closer::Verdict> {
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    judge_evidence(&commitments, &texts)
+    super::evidence::judge_with(&commitments(items), &texts, aliases)
 }
 
 /// The UTC day of `now`, as the spend table keys it.
@@ -147,17 +173,17 @@ pub struct CapReached;
 fn ask(
     store: &mut Store,
     judge: &Judge,
-    (run_id, items, texts): (&str, &[(String, String)], &[String]),
+    (run_id, items, texts): (&str, &[Item], &[String]),
     now: Millis,
     rejected: &std::cell::Cell<usize>,
 ) -> Result<Vec<closer::Verdict>> {
-    let Judge::Endpoint {
-        endpoint,
-        cap_nanousd,
-        prices,
-    } = judge
-    else {
-        return Ok(evidence(items, texts));
+    let (endpoint, cap_nanousd, prices) = match judge {
+        Judge::Evidence(aliases) => return Ok(evidence(items, texts, aliases)),
+        Judge::Endpoint {
+            endpoint,
+            cap_nanousd,
+            prices,
+        } => (endpoint, cap_nanousd, prices),
     };
     if items.is_empty() {
         return Ok(Vec::new());
@@ -166,13 +192,9 @@ fn ask(
     if store.closer_spent(&day)? >= *cap_nanousd {
         return Err(CapReached.into());
     }
-    let commitments: Vec<Commitment<'_>> = items
-        .iter()
-        .map(|(id, topic)| Commitment { id, topic })
-        .collect();
     let words: Vec<&str> = texts.iter().map(String::as_str).collect();
     let kinds = store.run_event_kinds(run_id)?;
-    let answer = endpoint.ask(&closer::closer_prompt(&commitments, &words, &kinds))?;
+    let answer = endpoint.ask(&closer::closer_prompt(&commitments(items), &words, &kinds))?;
     let tokens = crate::transcript::Buckets {
         input: answer.input_tokens,
         output: answer.output_tokens,
@@ -186,7 +208,7 @@ fn ask(
         )
         .unwrap_or(0);
     store.closer_record_spend(&day, answer.input_tokens, answer.output_tokens, cost)?;
-    let ids: Vec<&str> = items.iter().map(|(id, _)| id.as_str()).collect();
+    let ids: Vec<&str> = items.iter().map(|(id, _, _)| id.as_str()).collect();
     let reply = closer::parse_reply(&answer.text, &ids)?;
     rejected.set(rejected.get() + reply.rejected);
     // The model's quote is text from outside: secrets out before it is
@@ -256,12 +278,15 @@ fn run_batch(
 ) -> Result<Batch> {
     let mut out = Batch::default();
     for c in candidates {
-        let (items, texts) = inputs(&c, &tail(&c));
+        let (items, texts) = inputs(store, &c, &tail(&c));
         if dry_run {
             // A dry run spends nothing: only the offline judge speaks.
-            if matches!(judge, Judge::Evidence) {
-                out.closed
-                    .extend(evidence(&items, &texts).iter().map(|v| closed(&c, v)));
+            if let Judge::Evidence(aliases) = judge {
+                out.closed.extend(
+                    evidence(&items, &texts, aliases)
+                        .iter()
+                        .map(|v| closed(&c, v)),
+                );
             }
             continue;
         }
@@ -335,6 +360,9 @@ fn one(
 #[serde(deny_unknown_fields)]
 pub struct Case {
     pub name: String,
+    /// The kind of phrasing the case tests (`inflection`, `negation`, ...).
+    #[serde(default)]
+    pub category: Option<String>,
     pub commitments: Vec<CaseCommitment>,
     #[serde(default)]
     pub transcript_tail: Vec<Turn>,

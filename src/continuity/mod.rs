@@ -8,6 +8,7 @@ pub mod close;
 pub mod closer;
 pub mod debrief;
 pub mod endpoint;
+pub mod evidence;
 pub mod memory;
 pub mod runs;
 pub mod triage;

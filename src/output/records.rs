@@ -649,6 +649,12 @@ pub const EVAL_SCHEMA: &str = "sessionkit.eval/1";
 pub struct EvalRecord {
     /// The case's name, or `(total)`.
     pub case: String,
+    /// The case's kind of phrasing (`inflection`, `negation`, ...), or the
+    /// category a total row sums; `-` for none.
+    pub category: String,
+    /// The part of the set the case is in: the folder below the cases
+    /// folder (`dev`: rules tuned on it; `test`: never), `-` at its top.
+    pub split: String,
     /// The judge failed on it (for the total: on any case).
     pub failed: bool,
     /// Commitments the run completed and left to the closer.

@@ -58,6 +58,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0019_resume_by_key",
         include_str!("migrations/0019_resume_by_key.sql"),
     ),
+    (
+        "0020_fts_stems",
+        include_str!("migrations/0020_fts_stems.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -187,6 +191,10 @@ mod tests {
             (
                 "0019_resume_by_key",
                 "990cb6ea88f23a6aa6c11eb1b9697922028b0233ea9a3eb24c14ca563f23a60e",
+            ),
+            (
+                "0020_fts_stems",
+                "e54b3beff4026f8b927ce1ce7eb40cd992f91d6db2a624386cd4f8a3418a1510",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

@@ -1787,6 +1787,88 @@ fn imported_memories_lose_their_secrets_unless_redaction_is_off() {
 /// Issue 20 (migration 0017): the index holds each memory's project as one
 /// token; recall for a project ranks only its memories, names with any
 /// characters work, and the index stays in step through edits.
+/// Recall finds the memory however the query words are inflected or
+/// abbreviated, and never another project's; a miss says so on stderr.
+#[test]
+fn recall_matches_stems_prefixes_and_aliases_within_the_project() {
+    let env = Env::new();
+    let add = |project: &str, topic: &str, content: &str| {
+        let (code, _, err) = at(
+            &env,
+            crate::common::NOW,
+            &[
+                "remember",
+                "--kind",
+                "note",
+                "--project",
+                project,
+                "--topic",
+                topic,
+                "--content",
+                content,
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+    };
+    add(
+        "shop",
+        "Analytics store",
+        "Use PostgreSQL for the analytics store",
+    );
+    add("shop", "API rollout", "We deploy the API every Tuesday");
+    add(
+        "shop",
+        "Pipeline",
+        "The deployment pipeline takes 12 minutes",
+    );
+    add(
+        "shop",
+        "Runbook",
+        "The documentation for on-call lives in the wiki",
+    );
+    add(
+        "other",
+        "Other shop",
+        "postgres deployment for another team; kubernetes docs",
+    );
+    let topics = |query: &str| -> Vec<String> {
+        let mut t: Vec<String> = env
+            .json(&["recall", query, "--project", "shop"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["topic"].as_str().unwrap().to_string())
+            .collect();
+        t.sort();
+        t
+    };
+    assert_eq!(topics("postgres"), ["Analytics store"]);
+    assert_eq!(topics("deploy"), ["API rollout", "Pipeline"]);
+    assert_eq!(topics("deployed"), ["API rollout", "Pipeline"]);
+    assert_eq!(topics("deployments"), ["API rollout", "Pipeline"]);
+    assert_eq!(topics("docs"), ["Runbook"]);
+    assert_eq!(topics("analyt"), ["Analytics store"]);
+    // Words only another project's memory holds find nothing here.
+    let (code, out, err) = at(
+        &env,
+        crate::common::NOW,
+        &[
+            "recall",
+            "kubernetes",
+            "--project",
+            "shop",
+            "--format",
+            "jsonl",
+        ],
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("no memories match \"kubernetes\""), "{err}");
+    assert_eq!(
+        env.json(&["recall", "kubernetes", "--project", "other"])[0]["topic"],
+        "Other shop"
+    );
+}
+
 #[test]
 fn recall_by_project_uses_the_index_token_and_the_index_stays_whole() {
     let env = Env::new();

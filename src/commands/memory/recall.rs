@@ -40,7 +40,16 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
     let now = now();
     let kind = a.kind.as_deref().map(Kind::parse).transpose()?;
     let mut store = ctx.open_writer()?;
-    let found = store.recall(&a.query, kind, a.project.as_deref(), a.all, a.limit)?;
+    let aliases =
+        crate::matching::Aliases::with(&crate::settings::choice(&store, "match.aliases")?)?;
+    let found = store.recall(
+        &a.query,
+        kind,
+        a.project.as_deref(),
+        a.all,
+        a.limit,
+        &aliases,
+    )?;
     if let Some(n) = found.newest_ranked {
         ctx.out.note(&format!(
             "every word of {:?} is in over a tenth of the memories: ranked the {n} newest that match; add a rarer word to rank them all",
@@ -48,6 +57,9 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
         ));
     }
     let hits = found.hits;
+    if hits.is_empty() {
+        ctx.out.note(&format!("no memories match {:?}", a.query));
+    }
     let ids: Vec<&str> = hits.iter().map(|h| h.memory.memory_id.as_str()).collect();
     store.record_demand(Demand::Recall, None, &ids, None, now)?;
     let rows = hits.iter().map(|h| RecallRecord {

@@ -7,6 +7,7 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 mod demand;
 mod read;
+pub use read::Search;
 mod write;
 
 use super::Store;

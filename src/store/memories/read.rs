@@ -8,6 +8,7 @@ use super::{MEMORY_COLUMNS, memory_from, memory_view};
 use crate::continuity::memory::{
     Hit, Kind, Memory, MemoryEvent, MemoryFilter, MemoryView, Recalled, StatusFilter,
 };
+use crate::matching::Aliases;
 use crate::store::Store;
 
 /// A query word must be in more memories than this (and in over a tenth of
@@ -31,6 +32,78 @@ pub fn project_token(project: &str) -> String {
         t.push_str(&format!("{b:02x}"));
     }
     t
+}
+
+/// What `recall` looks for.
+#[derive(Debug, Clone, Copy)]
+pub struct Search<'a> {
+    pub query: &'a str,
+    pub kind: Option<Kind>,
+    pub project: Option<&'a str>,
+    /// Superseded and archived memories too.
+    pub all: bool,
+    pub limit: u64,
+    pub snippets: bool,
+    /// The query's last word matches as a prefix too (a typed query; not
+    /// a prompt, whose last word is arbitrary).
+    pub prefix: bool,
+    pub aliases: &'a Aliases,
+}
+
+/// A query's words, folded, each once, in order.
+fn query_words(query: &str) -> Vec<String> {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .fold(Vec::new(), |mut seen, t| {
+            if !seen.contains(&t) {
+                seen.push(t);
+            }
+            seen
+        })
+}
+
+/// The FTS5 query for `words`: any of them, each with the words its alias
+/// group holds (`postgres` finds "PostgreSQL"); `last`, when given and
+/// three letters or more, also as a prefix. Every word quoted: no query
+/// syntax leaks. The index stems what it reads, so each word finds its
+/// inflections (`deploy`, "deployment", "deployed").
+pub fn search_query(
+    words: &[&str],
+    last: Option<&str>,
+    prefixes: bool,
+    aliases: &Aliases,
+) -> String {
+    let quote = |w: &str| format!("\"{}\"", w.replace('-', " ").replace('"', "\"\""));
+    let mut parts: Vec<String> = Vec::new();
+    for w in words {
+        for v in aliases.variants(w) {
+            let q = quote(&v);
+            if !parts.contains(&q) {
+                parts.push(q);
+            }
+        }
+    }
+    if let Some(l) = last.filter(|l| l.chars().count() >= 3 && words.contains(l)) {
+        parts.push(format!("{}*", quote(l)));
+    }
+    if prefixes {
+        // Each word's stem without a final vowel, as a prefix: the index's
+        // Porter stems keep derived words apart (`deploy`, "deploi" for
+        // "deployment"), and this joins them.
+        for w in words {
+            let stem = crate::matching::stem(w);
+            let root = stem.trim_end_matches(['e', 'i', 'y']);
+            if root.chars().count() >= 4 {
+                let p = format!("{}*", quote(root));
+                if !parts.contains(&p) {
+                    parts.push(p);
+                }
+            }
+        }
+    }
+    parts.join(" OR ")
 }
 
 pub fn fts_query<'a>(terms: impl Iterator<Item = &'a str>) -> String {
@@ -123,7 +196,8 @@ impl Store {
     }
 
     /// Ranked search (bm25: topic ×4, description and tags ×2, content ×1;
-    /// ties by recency) with a highlighted snippet.
+    /// ties by recency) with a highlighted snippet; the last word also as
+    /// a prefix.
     pub fn recall(
         &self,
         query: &str,
@@ -131,32 +205,33 @@ impl Store {
         project: Option<&str>,
         all: bool,
         limit: u64,
+        aliases: &Aliases,
     ) -> Result<Recalled> {
-        self.recall_hits(query, kind, project, all, limit, true)
+        self.recall_hits(&Search {
+            query,
+            kind,
+            project,
+            all,
+            limit,
+            snippets: true,
+            prefix: true,
+            aliases,
+        })
     }
 
-    /// `recall`, with each hit's snippet only when `snippets` (a snippet
-    /// runs the match again for its row: the prompt hook shows none).
-    pub fn recall_hits(
-        &self,
-        query: &str,
-        kind: Option<Kind>,
-        project: Option<&str>,
-        all: bool,
-        limit: u64,
-        snippets: bool,
-    ) -> Result<Recalled> {
-        let terms: Vec<String> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .fold(Vec::new(), |mut seen, t| {
-                // A repeated word counts once.
-                if !seen.contains(&t) {
-                    seen.push(t);
-                }
-                seen
-            });
+    /// `recall` as `s` asks: each hit's snippet only when `s.snippets` (a
+    /// snippet runs the match again for its row: the prompt hook shows none).
+    pub fn recall_hits(&self, s: &Search<'_>) -> Result<Recalled> {
+        let Search {
+            query,
+            kind,
+            project,
+            all,
+            limit,
+            snippets,
+            ..
+        } = *s;
+        let terms: Vec<String> = query_words(query);
         if terms.is_empty() {
             bail!("the query {query:?} has no words to search for");
         }
@@ -174,7 +249,14 @@ impl Store {
             .prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
         let mut counted: Vec<(i64, &str)> = Vec::with_capacity(terms.len());
         for t in &terms {
-            counted.push((doc.query_row([t], |r| r.get(0)).optional()?.unwrap_or(0), t));
+            // The index holds stems: a word is looked up by its own.
+            let stem = crate::matching::stem(t);
+            counted.push((
+                doc.query_row([&stem], |r| r.get(0))
+                    .optional()?
+                    .unwrap_or(0),
+                t,
+            ));
         }
         let common = |n: i64| n * 10 > total && n > COMMON_WORD_MIN_DOCS;
         let all_common = counted.iter().all(|(n, _)| common(*n));
@@ -187,7 +269,8 @@ impl Store {
                 .map(|(_, t)| *t)
                 .collect()
         };
-        let q = fts_query(kept.into_iter());
+        let last = terms.last().filter(|_| s.prefix).map(String::as_str);
+        let q = search_query(&kept, last, s.prefix, s.aliases);
         // Only this project's matches are ranked (migration 0017).
         let ranked = match project {
             Some(p) => format!("({q}) AND project_key:{}", project_token(p)),

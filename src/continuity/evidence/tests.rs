@@ -1,0 +1,146 @@
+use super::*;
+
+fn judge(commitments: &[(&str, &str, &str)], texts: &[&str]) -> Vec<String> {
+    let cs: Vec<Commitment<'_>> = commitments
+        .iter()
+        .map(|(id, topic, content)| Commitment { id, topic, content })
+        .collect();
+    judge_evidence(&cs, texts)
+        .into_iter()
+        .map(|v| v.id)
+        .collect()
+}
+
+#[test]
+fn inflected_words_name_the_commitment() {
+    let c = [(
+        "c1",
+        "Migrate users table to Postgres",
+        "Migrate the users table from MySQL to Postgres",
+    )];
+    assert_eq!(
+        judge(&c, &["Migrated the users table to PostgreSQL."]),
+        ["c1"]
+    );
+    let c = [(
+        "c1",
+        "Rename the billing endpoints",
+        "Rename the billing endpoints to /v2/billing",
+    )];
+    assert_eq!(judge(&c, &["The billing endpoint is renamed."]), ["c1"]);
+}
+
+#[test]
+fn two_of_five_words_and_a_completion_cue_name_it() {
+    let c = [(
+        "c1",
+        "Add a warm-up step to the cache loader",
+        "Add a warm-up step to the cache loader",
+    )];
+    assert_eq!(judge(&c, &["The loader warm-up is in."]), ["c1"]);
+}
+
+#[test]
+fn a_file_named_only_in_the_content_is_evidence() {
+    let c = [(
+        "c1",
+        "Flaky upload test",
+        "Fix test_upload_retry in tests/test_upload.py: it times out on CI",
+    )];
+    assert_eq!(
+        judge(&c, &["Fixed test_upload_retry; the suite passes."]),
+        ["c1"]
+    );
+}
+
+#[test]
+fn clauses_close_some_and_leave_others() {
+    let c = [
+        ("c1", "Cache invalidation", "Cache invalidation"),
+        ("c2", "Error pages", "Error pages"),
+    ];
+    assert_eq!(
+        judge(
+            &c,
+            &["Fixed the cache invalidation, but I didn't touch the error pages."]
+        ),
+        ["c1"]
+    );
+}
+
+#[test]
+fn negation_hedge_plan_reversal_and_questions_take_it_back() {
+    let c = [("c1", "Cache invalidation", "Cache invalidation")];
+    for t in [
+        "Cache invalidation is not done yet.",
+        "Cache invalidation is mostly done.",
+        "Next I will finish the cache invalidation.",
+        "Fixed the cache invalidation, then reverted it.",
+        "Is the cache invalidation done?",
+        "Cache invalidation: still failing.",
+        "TODO: cache invalidation done check",
+        "I couldn't get the cache invalidation finished.",
+        "Cache invalidation untouched.",
+    ] {
+        assert_eq!(judge(&c, &[t]), Vec::<String>::new(), "{t}");
+    }
+}
+
+#[test]
+fn quoted_or_pasted_text_never_resolves() {
+    let c = [("c1", "Logging levels", "Logging levels")];
+    assert!(
+        judge(
+            &c,
+            &["You asked me to write \"the logging levels are done\" here."]
+        )
+        .is_empty()
+    );
+    assert!(judge(&c, &["> Logging levels: done\n\nI read the note above."]).is_empty());
+    assert!(judge(&c, &["```\nlogging levels fixed\n```"]).is_empty());
+}
+
+#[test]
+fn a_key_two_commitments_share_names_neither() {
+    let c = [
+        ("c1", "Cache warmup", "Cache warmup"),
+        ("c2", "Cache eviction", "Cache eviction"),
+    ];
+    assert!(judge(&c, &["The cache work is done."]).is_empty());
+    assert_eq!(judge(&c, &["Cache eviction is done."]), ["c2"]);
+}
+
+#[test]
+fn another_commitments_id_keeps_the_clause_to_it() {
+    let c = [
+        ("0190aaaa-bbbb", "Cache eviction", "Cache eviction"),
+        ("0190cccc-dddd", "Eviction metrics", "Eviction metrics"),
+    ];
+    assert_eq!(
+        judge(&c, &["Resolved 0190cccc: eviction metrics done."]),
+        ["0190cccc-dddd"]
+    );
+}
+
+#[test]
+fn lines_under_a_done_heading_are_done_and_under_next_are_not() {
+    let c = [
+        ("c1", "Upload retries", "Upload retries"),
+        ("c2", "Download progress bar", "Download progress bar"),
+    ];
+    let text = "## Done\n- upload retries with backoff\n\n## Next\n- download progress bar";
+    assert_eq!(judge(&c, &[text]), ["c1"]);
+}
+
+#[test]
+fn looking_at_something_is_not_doing_it() {
+    let c = [("c1", "Upload limits", "Upload limits")];
+    assert!(
+        judge(
+            &c,
+            &["Looked at the upload limits code to understand the bug."]
+        )
+        .is_empty()
+    );
+    assert!(judge(&c, &["Investigated upload limits."]).is_empty());
+}
