@@ -100,35 +100,68 @@ const DONE_PAIRS: &[(&str, &str)] = &[
     ("checked", "off"),
 ];
 
-/// Past-tense verbs that say something was looked at, not done.
+/// Past-tense verbs that say something was looked at, wanted or talked
+/// about, not done.
 const LOOKED: &[&str] = &[
+    "agreed",
     "analysed",
     "analyzed",
+    "answered",
     "asked",
+    "assumed",
     "attempted",
+    "based",
+    "called",
     "checked",
     "considered",
     "debugged",
+    "decided",
+    "described",
     "discussed",
+    "estimated",
     "examined",
+    "expected",
+    "explained",
     "explored",
+    "found",
+    "grepped",
+    "hoped",
     "inspected",
+    "intended",
     "investigated",
+    "listed",
+    "logged",
     "looked",
     "mentioned",
+    "named",
+    "needed",
     "noted",
     "noticed",
+    "opened",
+    "paused",
     "planned",
+    "printed",
     "profiled",
     "proposed",
     "read",
+    "related",
+    "reported",
+    "required",
     "reviewed",
+    "scheduled",
     "scoped",
+    "searched",
+    "seemed",
     "started",
     "studied",
     "suggested",
+    "summarized",
+    "supposed",
     "traced",
     "tried",
+    "used",
+    "viewed",
+    "wanted",
     "wondered",
 ];
 
@@ -258,6 +291,36 @@ const REVERSAL: &[&str] = &[
     "undo",
     "undone",
 ];
+
+/// Words that name one of several exclusive things (an environment, a
+/// platform, a side): a clause that names another of the group, and not
+/// the commitment's, speaks of something else (`enabled in dev` is not
+/// `enable in production`). Keys, as `matching` makes them.
+const CONTRASTS: &[&[&str]] = &[
+    &["product", "develop", "stage", "staging"],
+    &["io", "ios", "android"],
+    &["frontend", "backend"],
+    &["client", "server"],
+    &["window", "linux", "maco", "macos"],
+    &["mobil", "desktop"],
+];
+
+/// Whether `keys` name another of a contrast group the commitment's units
+/// name, and not the commitment's own.
+fn contrasted(units: &[&Unit], keys: &[String]) -> bool {
+    CONTRASTS.iter().any(|group| {
+        let mine: Vec<&str> = group
+            .iter()
+            .copied()
+            .filter(|g| units.iter().any(|u| u.key == *g))
+            .collect();
+        !mine.is_empty()
+            && !mine.iter().any(|m| keys.iter().any(|k| k == m))
+            && group
+                .iter()
+                .any(|g| !mine.contains(g) && keys.iter().any(|k| k == g))
+    })
+}
 
 /// Headings whose lines are done, and whose lines are not.
 const DONE_HEADINGS: &[&str] = &[
@@ -567,9 +630,15 @@ impl Clause<'_> {
         if w.iter().skip(1).any(|x| x == "now") {
             return true;
         }
+        // A state reached: `is restricted`, `are pinned`, `was migrated`.
+        let past = |x: &String| x.ends_with("ed") && !LOOKED.contains(&x.as_str());
+        if w.windows(2)
+            .any(|p| matches!(p[0].as_str(), "is" | "are" | "was" | "were" | "been") && past(&p[1]))
+        {
+            return true;
+        }
         // A past tense opening the clause (`Added retries`, `We renamed`),
         // or the commitment's own verb in the past.
-        let past = |x: &String| x.ends_with("ed") && !LOOKED.contains(&x.as_str());
         let opening = w
             .iter()
             .find(|x| {
@@ -721,6 +790,10 @@ pub fn judge_with(
                 profiles
                     .iter()
                     .filter(|p| p.named_by(&keys, &shared))
+                    .filter(|p| {
+                        let units: Vec<&Unit> = p.topic.iter().chain(&p.content).collect();
+                        !contrasted(&units, &keys)
+                    })
                     .collect()
             } else {
                 by_id

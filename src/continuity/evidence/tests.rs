@@ -144,3 +144,45 @@ fn looking_at_something_is_not_doing_it() {
     );
     assert!(judge(&c, &["Investigated upload limits."]).is_empty());
 }
+
+/// A clause about another environment or platform of the same group is
+/// not about this one.
+#[test]
+fn another_environment_is_something_else() {
+    let c = [(
+        "c1",
+        "Production error tracking",
+        "Enable error tracking in the production environment",
+    )];
+    assert!(judge(&c, &["Error tracking is enabled in dev."]).is_empty());
+    assert!(judge(&c, &["Error tracking is enabled on staging."]).is_empty());
+    assert_eq!(judge(&c, &["Error tracking is enabled in prod."]), ["c1"]);
+}
+
+/// `is` or `are` with a past participle states a reached state; one of
+/// looking or needing does not.
+#[test]
+fn a_reached_state_is_done() {
+    let c = [(
+        "c1",
+        "Pin dependency versions",
+        "Pin every dependency version in requirements.txt",
+    )];
+    assert_eq!(
+        judge(&c, &["All deps in requirements.txt are pinned."]),
+        ["c1"]
+    );
+    assert!(judge(&c, &["Dependency versions are needed for the pin."]).is_empty());
+    let c = [(
+        "c1",
+        "Build warnings",
+        "Silence the deprecation warnings in webpack.config.js",
+    )];
+    assert!(
+        judge(
+            &c,
+            &["Opened webpack.config.js to see where the warnings come from."]
+        )
+        .is_empty()
+    );
+}

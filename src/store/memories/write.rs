@@ -48,9 +48,16 @@ fn likely_duplicate(
         return Ok(None);
     }
     let mut doc = tx.prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
+    // The index holds stems: a word's count is its stem's.
     let docs = mine
         .iter()
-        .map(|w| Ok(doc.query_row([w], |r| r.get(0)).optional()?.unwrap_or(0)))
+        .map(|w| {
+            let stem = crate::matching::stem(w);
+            Ok(doc
+                .query_row([&stem], |r| r.get(0))
+                .optional()?
+                .unwrap_or(0))
+        })
         .collect::<Result<Vec<i64>>>()?;
     // Only the project's matches are ranked (migration 0017).
     let query = format!(
