@@ -148,14 +148,24 @@ fn commitments(items: &[Item]) -> Vec<Commitment<'_>> {
         .collect()
 }
 
+/// What a run's transcript adds for its judge: its last assistant texts
+/// and the test runs that passed (redacted).
+#[derive(Debug, Clone, Default)]
+pub struct Tail {
+    pub texts: Vec<String>,
+    pub tests: Vec<String>,
+}
+
 /// The evidence judge's verdicts for one run.
 fn evidence(
     items: &[Item],
     texts: &[String],
+    tests: &[String],
     aliases: &crate::matching::Aliases,
 ) -> Vec<closer::Verdict> {
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    super::evidence::judge_with(&commitments(items), &texts, aliases)
+    let tests: Vec<&str> = tests.iter().map(String::as_str).collect();
+    super::evidence::judge_with(&commitments(items), &texts, &tests, aliases)
 }
 
 /// The UTC day of `now`, as the spend table keys it.
@@ -173,12 +183,12 @@ pub struct CapReached;
 fn ask(
     store: &mut Store,
     judge: &Judge,
-    (run_id, items, texts): (&str, &[Item], &[String]),
+    (run_id, items, texts, tests): (&str, &[Item], &[String], &[String]),
     now: Millis,
     rejected: &std::cell::Cell<usize>,
 ) -> Result<Vec<closer::Verdict>> {
     let (endpoint, cap_nanousd, prices) = match judge {
-        Judge::Evidence(aliases) => return Ok(evidence(items, texts, aliases)),
+        Judge::Evidence(aliases) => return Ok(evidence(items, texts, tests, aliases)),
         Judge::Endpoint {
             endpoint,
             cap_nanousd,
@@ -227,7 +237,7 @@ fn ask(
 /// nothing.
 pub fn batch(store: &mut Store, now: Millis, dry_run: bool) -> Result<Batch> {
     let candidates = store.closer_candidates(now, closer::BATCH)?;
-    let mut tails: std::collections::HashMap<String, Vec<String>> = Default::default();
+    let mut tails: std::collections::HashMap<String, Tail> = Default::default();
     // Only a run with something to judge has its transcript read.
     for c in candidates.iter().filter(|c| !briefed(c).is_empty()) {
         if let Some(path) = store.main_transcript(&c.session_id)? {
@@ -245,24 +255,34 @@ pub fn batch(store: &mut Store, now: Millis, dry_run: bool) -> Result<Batch> {
 const TAIL_BYTES: u64 = 64 * 1024;
 const TAIL_TEXTS: usize = 8;
 
-/// The last assistant texts of the transcript at `path` (redacted); none
-/// when it cannot be read.
-fn transcript_tail(path: &std::path::Path) -> Vec<String> {
+/// The last assistant texts and passing test runs of the transcript at
+/// `path` (redacted); none when it cannot be read.
+fn transcript_tail(path: &std::path::Path) -> Tail {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut f) = std::fs::File::open(path) else {
-        return Vec::new();
+        return Tail::default();
     };
     let len = f.metadata().map_or(0, |m| m.len());
     let start = len.saturating_sub(TAIL_BYTES);
     let mut buf = Vec::new();
     if f.seek(SeekFrom::Start(start)).is_err() || f.take(TAIL_BYTES).read_to_end(&mut buf).is_err()
     {
-        return Vec::new();
+        return Tail::default();
     }
-    crate::transcript::assistant_tail(&buf, start == 0, TAIL_TEXTS)
-        .into_iter()
-        .map(|t| crate::redact::redact_text(&t).into_owned())
-        .collect()
+    let redacted = |texts: Vec<String>| -> Vec<String> {
+        texts
+            .into_iter()
+            .map(|t| crate::redact::redact_text(&t).into_owned())
+            .collect()
+    };
+    Tail {
+        texts: redacted(crate::transcript::assistant_tail(
+            &buf,
+            start == 0,
+            TAIL_TEXTS,
+        )),
+        tests: redacted(crate::transcript::passing_tests(&buf, start == 0)),
+    }
 }
 
 /// One batch over `candidates` with `judge`; `tail` gives each run's last
@@ -274,16 +294,17 @@ fn run_batch(
     now: Millis,
     dry_run: bool,
     judge: &Judge,
-    tail: impl Fn(&Candidate) -> Vec<String>,
+    tail: impl Fn(&Candidate) -> Tail,
 ) -> Result<Batch> {
     let mut out = Batch::default();
     for c in candidates {
-        let (items, texts) = inputs(store, &c, &tail(&c));
+        let Tail { texts, tests } = tail(&c);
+        let (items, texts) = inputs(store, &c, &texts);
         if dry_run {
             // A dry run spends nothing: only the offline judge speaks.
             if let Judge::Evidence(aliases) = judge {
                 out.closed.extend(
-                    evidence(&items, &texts, aliases)
+                    evidence(&items, &texts, &tests, aliases)
                         .iter()
                         .map(|v| closed(&c, v)),
                 );
@@ -292,7 +313,13 @@ fn run_batch(
         }
         let rejected = std::cell::Cell::new(0);
         let done = one(store, &c, now, |store| {
-            ask(store, judge, (&c.run_id, &items, &texts), now, &rejected)
+            ask(
+                store,
+                judge,
+                (&c.run_id, &items, &texts, &tests),
+                now,
+                &rejected,
+            )
         });
         out.rejected += rejected.get();
         match done {
@@ -366,6 +393,9 @@ pub struct Case {
     pub commitments: Vec<CaseCommitment>,
     #[serde(default)]
     pub transcript_tail: Vec<Turn>,
+    /// Test runs that passed in the run (`command`, then its output).
+    #[serde(default)]
+    pub passing_tests: Vec<String>,
     pub final_message: String,
     #[serde(default)]
     pub resolved_by_agent: Vec<String>,
@@ -482,11 +512,19 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
         .map(|t| crate::redact::redact_text(&with_ids(&t.text)).into_owned())
         .collect();
     let candidates = store.closer_candidates(now + 1, closer::BATCH)?;
+    let tests: Vec<String> = case
+        .passing_tests
+        .iter()
+        .map(|t| crate::redact::redact_text(t).into_owned())
+        .collect();
     let done = run_batch(store, candidates, now + 1, false, judge, |c| {
         if c.run_id == run.run_id {
-            tail.clone()
+            Tail {
+                texts: tail.clone(),
+                tests: tests.clone(),
+            }
         } else {
-            Vec::new()
+            Tail::default()
         }
     })?;
     let label = |id: &str| ids.iter().find(|(_, r)| r == id).map(|(l, _)| l.clone());

@@ -100,8 +100,8 @@ const DONE_PAIRS: &[(&str, &str)] = &[
     ("checked", "off"),
 ];
 
-/// Past-tense verbs that say something was looked at, wanted or talked
-/// about, not done.
+/// Past-tense verbs that say something was looked at, wanted, talked
+/// about or only begun (sketched, stubbed), not done.
 const LOOKED: &[&str] = &[
     "agreed",
     "analysed",
@@ -118,6 +118,7 @@ const LOOKED: &[&str] = &[
     "decided",
     "described",
     "discussed",
+    "drafted",
     "estimated",
     "examined",
     "expected",
@@ -133,26 +134,33 @@ const LOOKED: &[&str] = &[
     "logged",
     "looked",
     "mentioned",
+    "mocked",
     "named",
     "needed",
     "noted",
     "noticed",
     "opened",
+    "outlined",
     "paused",
     "planned",
     "printed",
     "profiled",
     "proposed",
+    "prototyped",
+    "queued",
     "read",
     "related",
     "reported",
     "required",
     "reviewed",
+    "scaffolded",
     "scheduled",
     "scoped",
     "searched",
     "seemed",
+    "sketched",
     "started",
+    "stubbed",
     "studied",
     "suggested",
     "summarized",
@@ -729,15 +737,19 @@ fn names_id(words: &[String], id: &str, ids: &[String]) -> bool {
 /// The evidence judge with the built-in aliases.
 #[cfg(test)]
 pub fn judge_evidence(commitments: &[Commitment<'_>], texts: &[&str]) -> Vec<Verdict> {
-    judge_with(commitments, texts, Aliases::built_in())
+    judge_with(commitments, texts, &[], Aliases::built_in())
 }
 
 /// The evidence judge: for each commitment, the first clause of `texts`
 /// (the final message, the transcript's tail) that names it, says it is
-/// done, and takes nothing back.
+/// done, and takes nothing back. `tests` are the run's passing test runs
+/// (`transcript::passing_tests`): one that names an identifier of a
+/// commitment's own (its test, its file) stands for the clause's "done"
+/// when the run's words name the commitment and never take it back.
 pub fn judge_with(
     commitments: &[Commitment<'_>],
     texts: &[&str],
+    tests: &[&str],
     aliases: &Aliases,
 ) -> Vec<Verdict> {
     let profiles: Vec<Profile<'_>> = commitments
@@ -766,6 +778,10 @@ pub fn judge_with(
     }
     let ids: Vec<String> = commitments.iter().map(|c| c.id.to_lowercase()).collect();
     let mut out: Vec<Verdict> = Vec::new();
+    // Clauses that name a commitment without saying it is done, and
+    // whether any clause naming it took something back.
+    let mut named_only: HashMap<&str, String> = HashMap::new();
+    let mut taken_back: Vec<&str> = Vec::new();
     for text in texts {
         let text = unquoted(text);
         let all = clauses(&text);
@@ -775,9 +791,7 @@ pub fn judge_with(
                 Some(prev) if prev.line == clause.line && bare_done(clause) => (prev, true),
                 _ => (clause, false),
             };
-            if clause.vetoed() {
-                continue;
-            }
+            let vetoed = clause.vetoed();
             let keys: Vec<String> = matching::terms(clause.text, aliases)
                 .into_iter()
                 .map(|t| t.key)
@@ -798,11 +812,20 @@ pub fn judge_with(
             } else {
                 by_id
             };
+            if vetoed {
+                taken_back.extend(named.iter().map(|p| p.c.id));
+                continue;
+            }
             let own: Vec<&Unit> = named
                 .iter()
                 .flat_map(|p| p.topic.iter().chain(&p.content))
                 .collect();
             if named.is_empty() || !(forced || clause.done(&own)) {
+                for p in &named {
+                    named_only
+                        .entry(p.c.id)
+                        .or_insert_with(|| clause.text.to_string());
+                }
                 continue;
             }
             for p in named {
@@ -813,6 +836,39 @@ pub fn judge_with(
                     });
                 }
             }
+        }
+    }
+    out.retain(|v| !taken_back.contains(&v.id.as_str()));
+    for p in &profiles {
+        let id = p.c.id;
+        let Some(clause) = named_only.get(id) else {
+            continue;
+        };
+        if out.iter().any(|v| v.id == id) || taken_back.contains(&id) {
+            continue;
+        }
+        let idents: Vec<&String> = p
+            .topic
+            .iter()
+            .chain(&p.content)
+            .filter(|u| {
+                u.strength == Strength::Identifier && shared.get(&u.key).copied() == Some(1)
+            })
+            .map(|u| &u.key)
+            .collect();
+        let ran = tests.iter().find(|t| {
+            let keys: Vec<String> = matching::terms(t, aliases)
+                .into_iter()
+                .map(|t| t.key)
+                .collect();
+            idents.iter().any(|i| keys.contains(i))
+        });
+        if let Some(run) = ran {
+            let command = run.lines().next().unwrap_or_default();
+            out.push(Verdict {
+                id: id.to_string(),
+                evidence: format!("{clause} (and `{command}` passed in this run)"),
+            });
         }
     }
     out

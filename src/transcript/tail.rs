@@ -41,6 +41,94 @@ pub fn assistant_tail(bytes: &[u8], whole: bool, keep: usize) -> Vec<String> {
     out
 }
 
+/// Words in a command that run a test suite.
+const TEST_RUNNERS: &[&str] = &[
+    "test", "tests", "pytest", "jest", "vitest", "mocha", "rspec", "phpunit", "nextest", "ctest",
+];
+
+/// Words in a test run's output that say it passed, and that it did not.
+const PASSED: &[&str] = &["passed", "passing", "ok", "pass", "success", "succeeded"];
+const NOT_PASSED: &[&str] = &[
+    "fail", "failed", "failing", "failure", "failures", "error", "errors", "panicked", "broken",
+];
+
+/// The test runs in `bytes` (a transcript's last part, its first line
+/// skipped unless `whole`) that passed: each shell command that runs a test
+/// suite and whose result is not an error and says it passed and nothing
+/// failed, as `command` and its output on the lines after, oldest first.
+pub fn passing_tests(bytes: &[u8], whole: bool) -> Vec<String> {
+    let mut commands: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        if (n == 0 && !whole) || line.is_empty() {
+            continue;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+            continue;
+        };
+        if v["isSidechain"] == true {
+            continue;
+        }
+        let Some(blocks) = v["message"]["content"].as_array() else {
+            continue;
+        };
+        for b in blocks {
+            match b["type"].as_str() {
+                Some("tool_use") if b["name"] == "Bash" => {
+                    if let (Some(id), Some(cmd)) =
+                        (b["id"].as_str(), b["input"]["command"].as_str())
+                    {
+                        commands.push((id.to_string(), cmd.to_string()));
+                    }
+                }
+                Some("tool_result") if b["is_error"] != true => {
+                    let Some(id) = b["tool_use_id"].as_str() else {
+                        continue;
+                    };
+                    let Some((_, cmd)) = commands.iter().find(|(i, _)| i == id) else {
+                        continue;
+                    };
+                    let output = match &b["content"] {
+                        Value::String(s) => s.clone(),
+                        Value::Array(parts) => parts
+                            .iter()
+                            .filter_map(|p| p["text"].as_str())
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                        _ => continue,
+                    };
+                    if runs_tests(cmd) && passed(&output) {
+                        out.push(format!("{cmd}\n{output}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn lower_words(s: &str) -> impl Iterator<Item = String> + '_ {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+fn runs_tests(cmd: &str) -> bool {
+    lower_words(cmd).any(|w| TEST_RUNNERS.contains(&w.as_str()))
+}
+
+/// Whether a test run's output says it passed: a pass word, and no word of
+/// failure other than a count of none (`0 failed`).
+fn passed(output: &str) -> bool {
+    let words: Vec<String> = lower_words(output).collect();
+    let failing = words.iter().enumerate().any(|(i, w)| {
+        NOT_PASSED.contains(&w.as_str())
+            && !(i > 0 && (words[i - 1] == "0" || words[i - 1] == "no"))
+    });
+    !failing && words.iter().any(|w| PASSED.contains(&w.as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +152,40 @@ mod tests {
         assert_eq!(
             assistant_tail(lines.as_bytes(), true, 2),
             ["second", "third"]
+        );
+    }
+
+    #[test]
+    fn only_test_runs_that_passed() {
+        let run = |id: &str, cmd: &str| {
+            format!(
+                r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"{id}","name":"Bash","input":{{"command":"{cmd}"}}}}]}}}}"#
+            )
+        };
+        let result = |id: &str, out: &str, error: bool| {
+            format!(
+                r#"{{"type":"user","message":{{"content":[{{"type":"tool_result","tool_use_id":"{id}","is_error":{error},"content":"{out}"}}]}}}}"#
+            )
+        };
+        let lines = [
+            run("t1", "pytest tests/test_upload.py -k retry"),
+            result("t1", "3 passed, 0 failed in 0.41s", false),
+            run("t2", "cargo test parser"),
+            result("t2", "test result: FAILED. 1 passed; 2 failed", false),
+            run("t3", "ls -la"),
+            result("t3", "ok", false),
+            run("t4", "npm test"),
+            result("t4", "Tests: 12 passed", true),
+            run("t5", "go test ./..."),
+            result("t5", "ok  example.com/pkg 0.2s", false),
+        ]
+        .join("\n");
+        assert_eq!(
+            passing_tests(lines.as_bytes(), true),
+            [
+                "pytest tests/test_upload.py -k retry\n3 passed, 0 failed in 0.41s",
+                "go test ./...\nok  example.com/pkg 0.2s"
+            ]
         );
     }
 }

@@ -315,7 +315,7 @@ fn the_evidence_judge_on_every_labeled_case() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let cases_run = rows.iter().filter(|r| r["case"] != "(total)").count();
-    assert_eq!(cases_run, 142, "96 dev cases and 46 test cases");
+    assert_eq!(cases_run, 145, "99 dev cases and 46 test cases");
     for r in &rows {
         assert_eq!(r["spurious"], 0, "{r}");
     }
@@ -332,9 +332,9 @@ fn the_evidence_judge_on_every_labeled_case() {
         )
     };
     // The split the rules are tuned on, the one they never are, and all.
-    assert_eq!(total("dev", "-"), (61, 56, Some(0.918), Some(1.0)));
+    assert_eq!(total("dev", "-"), (62, 57, Some(0.919), Some(1.0)));
     assert_eq!(total("test", "-"), (26, 20, Some(0.769), Some(1.0)));
-    assert_eq!(total("-", "-"), (87, 76, Some(0.874), Some(1.0)));
+    assert_eq!(total("-", "-"), (88, 77, Some(0.875), Some(1.0)));
     assert_eq!(total("test", "inflection"), (5, 5, Some(1.0), Some(1.0)));
     assert_eq!(total("dev", "negation"), (0, 0, None, None));
     assert_eq!(rows.last().unwrap()["split"], "-");
@@ -437,6 +437,108 @@ fn the_closer_reads_the_tail_of_an_ingested_transcript() {
         "{out}"
     );
     assert_eq!(status_of(&env, &parser), "resolved");
+}
+
+/// A test of the commitment's own passing in the run's transcript stands
+/// for "done" when the run's words name the commitment without saying so.
+#[test]
+fn a_passing_test_in_the_transcript_is_evidence() {
+    let env = Env::new();
+    let sid = "66666666-6666-4666-8666-666666666666";
+    let root = env.path("projects");
+    std::fs::create_dir_all(root.join("-w-shop")).unwrap();
+    let line = |uuid: &str, kind: &str, content: Value| {
+        json!({"parentUuid": null, "isSidechain": false, "cwd": "/w/shop", "sessionId": sid, "type": kind,
+               "uuid": uuid, "timestamp": "2026-03-01T10:05:00.000Z",
+               "message": {"id": format!("m-{uuid}"), "role": kind, "model": "claude-sonnet-4-5", "content": content,
+                           "usage": {"input_tokens": 1, "output_tokens": 1}}})
+        .to_string()
+    };
+    let text = [
+        line("u1", "user", json!("fix the roundtrip test")),
+        line(
+            "a1",
+            "assistant",
+            json!([{"type": "tool_use", "id": "tu1", "name": "Bash",
+                    "input": {"command": "cargo test parser_roundtrip"}}]),
+        ),
+        line(
+            "u2",
+            "user",
+            json!([{"type": "tool_result", "tool_use_id": "tu1", "is_error": false,
+                    "content": "running 1 test\ntest parser_roundtrip ... ok\ntest result: ok. 1 passed; 0 failed"}]),
+        ),
+        line(
+            "a2",
+            "assistant",
+            json!([{"type": "text", "text": "The parser_roundtrip fix reads the cut line first."}]),
+        ),
+    ]
+    .join("\n")
+        + "\n";
+    std::fs::write(root.join(format!("-w-shop/{sid}.jsonl")), text).unwrap();
+    env.ingest(&root);
+    let out = ok(
+        &env,
+        "2026-03-01T09:00:00Z",
+        &[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            "Roundtrip test",
+            "--content",
+            "parser_roundtrip fails on a cut first line",
+            "--project",
+            "shop",
+            "--format",
+            "json",
+        ],
+    );
+    let id = serde_json::from_str::<Value>(&out).unwrap()["memory_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let list = json!([{"id": id, "topic": "Roundtrip test", "status": "open"}]).to_string();
+    for args in [
+        vec![
+            "session",
+            "open",
+            "--agent",
+            "claude-code",
+            "--session-id",
+            sid,
+            "--source",
+            "startup",
+            "--project",
+            "shop",
+            "--briefed",
+            &list,
+        ],
+        vec![
+            "session",
+            "close",
+            "--agent",
+            "claude-code",
+            "--session-id",
+            sid,
+        ],
+    ] {
+        ok(&env, "2026-03-01T10:00:00Z", &args);
+    }
+    closer_on(&env);
+    let out = sweep(&env, "2026-03-01T11:00:00Z");
+    let resolves: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["action"] == "resolve")
+        .collect();
+    assert_eq!(resolves.len(), 1, "{out}");
+    assert_eq!(
+        resolves[0]["evidence"],
+        "The parser_roundtrip fix reads the cut line first (and `cargo test parser_roundtrip` passed in this run)"
+    );
+    assert_eq!(status_of(&env, &id), "resolved");
 }
 
 /// A loopback stub of a chat endpoint: answers each request with the next

@@ -186,3 +186,38 @@ fn a_reached_state_is_done() {
         .is_empty()
     );
 }
+
+fn judge_tests(commitments: &[(&str, &str, &str)], texts: &[&str], tests: &[&str]) -> Vec<String> {
+    let cs: Vec<Commitment<'_>> = commitments
+        .iter()
+        .map(|(id, topic, content)| Commitment { id, topic, content })
+        .collect();
+    judge_with(&cs, texts, tests, Aliases::built_in())
+        .into_iter()
+        .map(|v| v.id)
+        .collect()
+}
+
+/// A passing run of the commitment's own test stands for "done" when the
+/// run's words name it and never take it back.
+#[test]
+fn a_passing_run_of_its_own_test_is_evidence() {
+    let c = [(
+        "c1",
+        "Flaky retry test",
+        "test_upload_retry times out on CI",
+    )];
+    let passed = ["pytest -k test_upload_retry\n1 passed in 0.2s"];
+    let other = ["pytest -k test_download\n1 passed in 0.2s"];
+    let words = ["The fix for test_upload_retry uses a fake clock."];
+    assert_eq!(judge_tests(&c, &words, &passed), ["c1"]);
+    assert!(judge_tests(&c, &words, &other).is_empty());
+    assert!(judge_tests(&c, &words, &[]).is_empty());
+    // Taken back anywhere: no resolve, test or not.
+    let back = [
+        "The fix for test_upload_retry uses a fake clock. test_upload_retry still times out locally.",
+    ];
+    assert!(judge_tests(&c, &back, &passed).is_empty());
+    // Not named by the run's words at all: a test passing is not enough.
+    assert!(judge_tests(&c, &["Cleaned up the fixtures."], &passed).is_empty());
+}
