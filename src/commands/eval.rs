@@ -28,9 +28,9 @@ pub enum EvalCommand {
     /// A case is one JSON file: {"name", "commitments":[{"id","topic","content"}],
     /// "transcript_tail":[{"role":"user"|"assistant","text"}], "final_message",
     /// "resolved_by_agent":[ids], "expected_completed":[ids], and optionally
-    /// "category" and "passing_tests":["command\noutput"]}; cases in the
-    /// folders `dev` and `test` below DIR are totalled per folder; `{ID}` in a text
-    /// stands for that commitment's id. Each replays on a
+    /// "category", "passing_tests":["command\noutput"] and "written_files":[paths]};
+    /// cases in the folders `dev` and `test` below DIR are totalled per
+    /// folder; `{ID}` in a text stands for that commitment's id. Each replays on a
     /// scratch database (yours is never opened): the commitments briefed to a
     /// run, the agent's own resolves, the final message, the run closed, one
     /// closer batch with the assistant turns as the transcript's tail.

@@ -148,24 +148,31 @@ fn commitments(items: &[Item]) -> Vec<Commitment<'_>> {
         .collect()
 }
 
-/// What a run's transcript adds for its judge: its last assistant texts
-/// and the test runs that passed (redacted).
+/// What a run's transcript adds for its judge: its last assistant texts,
+/// the test runs that passed and the files its edit tools wrote (redacted).
 #[derive(Debug, Clone, Default)]
 pub struct Tail {
     pub texts: Vec<String>,
     pub tests: Vec<String>,
+    pub files: Vec<String>,
 }
 
 /// The evidence judge's verdicts for one run.
 fn evidence(
     items: &[Item],
     texts: &[String],
-    tests: &[String],
+    tail: &Tail,
     aliases: &crate::matching::Aliases,
 ) -> Vec<closer::Verdict> {
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let tests: Vec<&str> = tests.iter().map(String::as_str).collect();
-    super::evidence::judge_with(&commitments(items), &texts, &tests, aliases)
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    let (texts, tests, files) = (strs(texts), strs(&tail.tests), strs(&tail.files));
+    let tools = super::evidence::Tools {
+        tests: &tests,
+        files: &files,
+    };
+    super::evidence::judge_with(&commitments(items), &texts, &tools, aliases)
 }
 
 /// The UTC day of `now`, as the spend table keys it.
@@ -183,12 +190,12 @@ pub struct CapReached;
 fn ask(
     store: &mut Store,
     judge: &Judge,
-    (run_id, items, texts, tests): (&str, &[Item], &[String], &[String]),
+    (run_id, items, texts, tail): (&str, &[Item], &[String], &Tail),
     now: Millis,
     rejected: &std::cell::Cell<usize>,
 ) -> Result<Vec<closer::Verdict>> {
     let (endpoint, cap_nanousd, prices) = match judge {
-        Judge::Evidence(aliases) => return Ok(evidence(items, texts, tests, aliases)),
+        Judge::Evidence(aliases) => return Ok(evidence(items, texts, tail, aliases)),
         Judge::Endpoint {
             endpoint,
             cap_nanousd,
@@ -282,6 +289,7 @@ fn transcript_tail(path: &std::path::Path) -> Tail {
             TAIL_TEXTS,
         )),
         tests: redacted(crate::transcript::passing_tests(&buf, start == 0)),
+        files: redacted(crate::transcript::written_files(&buf, start == 0)),
     }
 }
 
@@ -298,13 +306,13 @@ fn run_batch(
 ) -> Result<Batch> {
     let mut out = Batch::default();
     for c in candidates {
-        let Tail { texts, tests } = tail(&c);
-        let (items, texts) = inputs(store, &c, &texts);
+        let tools = tail(&c);
+        let (items, texts) = inputs(store, &c, &tools.texts);
         if dry_run {
             // A dry run spends nothing: only the offline judge speaks.
             if let Judge::Evidence(aliases) = judge {
                 out.closed.extend(
-                    evidence(&items, &texts, &tests, aliases)
+                    evidence(&items, &texts, &tools, aliases)
                         .iter()
                         .map(|v| closed(&c, v)),
                 );
@@ -316,7 +324,7 @@ fn run_batch(
             ask(
                 store,
                 judge,
-                (&c.run_id, &items, &texts, &tests),
+                (&c.run_id, &items, &texts, &tools),
                 now,
                 &rejected,
             )
@@ -396,6 +404,9 @@ pub struct Case {
     /// Test runs that passed in the run (`command`, then its output).
     #[serde(default)]
     pub passing_tests: Vec<String>,
+    /// Files the run's edit tools wrote.
+    #[serde(default)]
+    pub written_files: Vec<String>,
     pub final_message: String,
     #[serde(default)]
     pub resolved_by_agent: Vec<String>,
@@ -522,6 +533,7 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
             Tail {
                 texts: tail.clone(),
                 tests: tests.clone(),
+                files: case.written_files.clone(),
             }
         } else {
             Tail::default()

@@ -165,6 +165,7 @@ const LOOKED: &[&str] = &[
     "suggested",
     "summarized",
     "supposed",
+    "touched",
     "traced",
     "tried",
     "used",
@@ -734,22 +735,30 @@ fn names_id(words: &[String], id: &str, ids: &[String]) -> bool {
     })
 }
 
+/// What a run's tools did, from its transcript: the test runs that passed
+/// (`command`, then its output) and the files its edit tools wrote.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tools<'a> {
+    pub tests: &'a [&'a str],
+    pub files: &'a [&'a str],
+}
+
 /// The evidence judge with the built-in aliases.
 #[cfg(test)]
 pub fn judge_evidence(commitments: &[Commitment<'_>], texts: &[&str]) -> Vec<Verdict> {
-    judge_with(commitments, texts, &[], Aliases::built_in())
+    judge_with(commitments, texts, &Tools::default(), Aliases::built_in())
 }
 
 /// The evidence judge: for each commitment, the first clause of `texts`
 /// (the final message, the transcript's tail) that names it, says it is
-/// done, and takes nothing back. `tests` are the run's passing test runs
-/// (`transcript::passing_tests`): one that names an identifier of a
-/// commitment's own (its test, its file) stands for the clause's "done"
-/// when the run's words name the commitment and never take it back.
+/// done, and takes nothing back. What the run's tools did stands for the
+/// clause's "done" when the run's words name the commitment and never take
+/// it back: a passing test run that names an identifier of the
+/// commitment's own (its test, its file), or a file of its own written.
 pub fn judge_with(
     commitments: &[Commitment<'_>],
     texts: &[&str],
-    tests: &[&str],
+    tools: &Tools<'_>,
     aliases: &Aliases,
 ) -> Vec<Verdict> {
     let profiles: Vec<Profile<'_>> = commitments
@@ -778,13 +787,15 @@ pub fn judge_with(
     }
     let ids: Vec<String> = commitments.iter().map(|c| c.id.to_lowercase()).collect();
     let mut out: Vec<Verdict> = Vec::new();
-    // Clauses that name a commitment without saying it is done, and
-    // whether any clause naming it took something back.
+    // Clauses that name a commitment without saying it is done (in a text
+    // that takes nothing back anywhere: only there may a tool's evidence
+    // stand for "done"), and the commitments a clause took back.
     let mut named_only: HashMap<&str, String> = HashMap::new();
     let mut taken_back: Vec<&str> = Vec::new();
     for text in texts {
         let text = unquoted(text);
         let all = clauses(&text);
+        let clean = !all.iter().any(Clause::vetoed);
         for (i, clause) in all.iter().enumerate() {
             // A bare `done` (`…; done.`) speaks of the clause before it.
             let (clause, forced) = match i.checked_sub(1).map(|p| &all[p]) {
@@ -821,7 +832,7 @@ pub fn judge_with(
                 .flat_map(|p| p.topic.iter().chain(&p.content))
                 .collect();
             if named.is_empty() || !(forced || clause.done(&own)) {
-                for p in &named {
+                for p in named.iter().filter(|_| clean) {
                     named_only
                         .entry(p.c.id)
                         .or_insert_with(|| clause.text.to_string());
@@ -856,20 +867,29 @@ pub fn judge_with(
             })
             .map(|u| &u.key)
             .collect();
-        let ran = tests.iter().find(|t| {
+        let ran = tools.tests.iter().find(|t| {
             let keys: Vec<String> = matching::terms(t, aliases)
                 .into_iter()
                 .map(|t| t.key)
                 .collect();
             idents.iter().any(|i| keys.contains(i))
         });
-        if let Some(run) = ran {
-            let command = run.lines().next().unwrap_or_default();
-            out.push(Verdict {
-                id: id.to_string(),
-                evidence: format!("{clause} (and `{command}` passed in this run)"),
-            });
-        }
+        let wrote = tools.files.iter().find(|f| {
+            matching::terms(f, aliases).first().is_some_and(|t| {
+                idents
+                    .iter()
+                    .any(|i| t.key == **i || t.key.ends_with(&format!("-{i}")))
+            })
+        });
+        let why = match (ran, wrote) {
+            (Some(run), _) => format!("`{}` passed", run.lines().next().unwrap_or_default()),
+            (None, Some(file)) => format!("{file} was written"),
+            (None, None) => continue,
+        };
+        out.push(Verdict {
+            id: id.to_string(),
+            evidence: format!("{clause} (and {why} in this run)"),
+        });
     }
     out
 }

@@ -25,7 +25,7 @@ pub use parse::{
 };
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
-pub use tail::{assistant_tail, passing_tests};
+pub use tail::{assistant_tail, passing_tests, written_files};
 pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::clock::Millis;

@@ -108,6 +108,51 @@ pub fn passing_tests(bytes: &[u8], whole: bool) -> Vec<String> {
     out
 }
 
+/// The files the run's own edit tools wrote in `bytes` (Claude Code's
+/// `Write`, `Edit`, `MultiEdit` and `NotebookEdit`), each once, oldest
+/// first; a call the tool refused (an error result) is left out.
+pub fn written_files(bytes: &[u8], whole: bool) -> Vec<String> {
+    let mut calls: Vec<(String, String)> = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
+    for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        if (n == 0 && !whole) || line.is_empty() {
+            continue;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+            continue;
+        };
+        if v["isSidechain"] == true {
+            continue;
+        }
+        for b in v["message"]["content"].as_array().into_iter().flatten() {
+            let edit = matches!(
+                b["name"].as_str(),
+                Some("Write" | "Edit" | "MultiEdit" | "NotebookEdit")
+            );
+            if b["type"] == "tool_use" && edit {
+                let path = b["input"]["file_path"]
+                    .as_str()
+                    .or_else(|| b["input"]["notebook_path"].as_str());
+                if let (Some(id), Some(path)) = (b["id"].as_str(), path) {
+                    calls.push((id.to_string(), path.to_string()));
+                }
+            } else if b["type"] == "tool_result"
+                && b["is_error"] == true
+                && let Some(id) = b["tool_use_id"].as_str()
+            {
+                refused.push(id.to_string());
+            }
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (id, path) in calls {
+        if !refused.contains(&id) && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
 fn lower_words(s: &str) -> impl Iterator<Item = String> + '_ {
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -152,6 +197,23 @@ mod tests {
         assert_eq!(
             assistant_tail(lines.as_bytes(), true, 2),
             ["second", "third"]
+        );
+    }
+
+    #[test]
+    fn files_the_edit_tools_wrote() {
+        let lines = [
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e1","name":"Edit","input":{"file_path":"/w/src/config/loader.ts"}}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e2","name":"Write","input":{"file_path":"/w/README.md"}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"e2","is_error":true,"content":"denied"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e3","name":"Read","input":{"file_path":"/w/src/main.ts"}}]}}"#,
+            r#"{"type":"assistant","isSidechain":true,"message":{"content":[{"type":"tool_use","id":"e4","name":"Edit","input":{"file_path":"/w/src/other.ts"}}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e5","name":"MultiEdit","input":{"file_path":"/w/src/config/loader.ts"}}]}}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            written_files(lines.as_bytes(), true),
+            ["/w/src/config/loader.ts"]
         );
     }
 

@@ -315,7 +315,7 @@ fn the_evidence_judge_on_every_labeled_case() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let cases_run = rows.iter().filter(|r| r["case"] != "(total)").count();
-    assert_eq!(cases_run, 145, "99 dev cases and 46 test cases");
+    assert_eq!(cases_run, 147, "101 dev cases and 46 test cases");
     for r in &rows {
         assert_eq!(r["spurious"], 0, "{r}");
     }
@@ -332,9 +332,9 @@ fn the_evidence_judge_on_every_labeled_case() {
         )
     };
     // The split the rules are tuned on, the one they never are, and all.
-    assert_eq!(total("dev", "-"), (62, 57, Some(0.919), Some(1.0)));
+    assert_eq!(total("dev", "-"), (63, 58, Some(0.921), Some(1.0)));
     assert_eq!(total("test", "-"), (26, 20, Some(0.769), Some(1.0)));
-    assert_eq!(total("-", "-"), (88, 77, Some(0.875), Some(1.0)));
+    assert_eq!(total("-", "-"), (89, 78, Some(0.876), Some(1.0)));
     assert_eq!(total("test", "inflection"), (5, 5, Some(1.0), Some(1.0)));
     assert_eq!(total("dev", "negation"), (0, 0, None, None));
     assert_eq!(rows.last().unwrap()["split"], "-");

@@ -192,7 +192,8 @@ fn judge_tests(commitments: &[(&str, &str, &str)], texts: &[&str], tests: &[&str
         .iter()
         .map(|(id, topic, content)| Commitment { id, topic, content })
         .collect();
-    judge_with(&cs, texts, tests, Aliases::built_in())
+    let tools = Tools { tests, files: &[] };
+    judge_with(&cs, texts, &tools, Aliases::built_in())
         .into_iter()
         .map(|v| v.id)
         .collect()
@@ -220,4 +221,36 @@ fn a_passing_run_of_its_own_test_is_evidence() {
     assert!(judge_tests(&c, &back, &passed).is_empty());
     // Not named by the run's words at all: a test passing is not enough.
     assert!(judge_tests(&c, &["Cleaned up the fixtures."], &passed).is_empty());
+}
+
+/// A file of the commitment's own, written by the run's edit tools, is
+/// evidence too, on the same terms.
+#[test]
+fn a_file_of_its_own_written_is_evidence() {
+    let c = [(
+        "c1",
+        "Config loader bug",
+        "Handle a missing file in src/config/loader.ts",
+    )];
+    let cs: Vec<Commitment<'_>> = c
+        .iter()
+        .map(|(id, topic, content)| Commitment { id, topic, content })
+        .collect();
+    let run = |texts: &[&str], files: &[&str]| -> Vec<String> {
+        let tools = Tools { tests: &[], files };
+        judge_with(&cs, texts, &tools, Aliases::built_in())
+            .into_iter()
+            .map(|v| v.id)
+            .collect()
+    };
+    let words = ["The src/config/loader.ts change falls back to defaults."];
+    assert_eq!(run(&words, &["/w/src/config/loader.ts"]), ["c1"]);
+    assert!(run(&words, &["/w/src/config/writer.ts"]).is_empty());
+    assert!(
+        run(
+            &["src/config/loader.ts needs a fallback, should I add one?"],
+            &["/w/src/config/loader.ts"]
+        )
+        .is_empty()
+    );
 }
