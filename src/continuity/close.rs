@@ -210,8 +210,21 @@ fn ask(
         return Err(CapReached.into());
     }
     let words: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let (tests, files): (Vec<&str>, Vec<&str>) = (
+        tail.tests.iter().map(String::as_str).collect(),
+        tail.files.iter().map(String::as_str).collect(),
+    );
+    let tools = super::evidence::Tools {
+        tests: &tests,
+        files: &files,
+    };
     let kinds = store.run_event_kinds(run_id)?;
-    let answer = endpoint.ask(&closer::closer_prompt(&commitments(items), &words, &kinds))?;
+    let answer = endpoint.ask(&closer::closer_prompt(
+        &commitments(items),
+        &words,
+        &tools,
+        &kinds,
+    ))?;
     let tokens = crate::transcript::Buckets {
         input: answer.input_tokens,
         output: answer.output_tokens,

@@ -1,5 +1,6 @@
-//! The last things an agent said: the text of the assistant records at the
-//! end of a transcript, for the closer's judge. Pure: bytes in (the file's
+//! The last things an agent said and did: the text of the assistant
+//! records at the end of a transcript (Claude Code's, Codex's), the test
+//! runs that passed and the files written, for the closer's judge. Pure: bytes in (the file's
 //! last part), texts out, oldest first.
 
 use serde_json::Value;
@@ -16,15 +17,23 @@ pub fn assistant_tail(bytes: &[u8], whole: bool, keep: usize) -> Vec<String> {
         let Ok(v) = serde_json::from_slice::<Value>(line) else {
             continue;
         };
-        if v["type"] != "assistant" || v["isSidechain"] == true {
+        // Claude Code: an assistant record; Codex: a response item that is
+        // an assistant message.
+        let content = if v["type"] == "assistant" && v["isSidechain"] != true {
+            &v["message"]["content"]
+        } else if v["type"] == "response_item"
+            && v["payload"]["type"] == "message"
+            && v["payload"]["role"] == "assistant"
+        {
+            &v["payload"]["content"]
+        } else {
             continue;
-        }
-        let content = &v["message"]["content"];
+        };
         let texts: Vec<&str> = match content {
             Value::String(s) => vec![s.as_str()],
             Value::Array(blocks) => blocks
                 .iter()
-                .filter(|b| b["type"] == "text")
+                .filter(|b| b["type"] == "text" || b["type"] == "output_text")
                 .filter_map(|b| b["text"].as_str())
                 .collect(),
             _ => Vec::new(),
@@ -197,6 +206,21 @@ mod tests {
         assert_eq!(
             assistant_tail(lines.as_bytes(), true, 2),
             ["second", "third"]
+        );
+    }
+
+    /// Codex's assistant messages are response items.
+    #[test]
+    fn codex_assistant_messages_are_read_too() {
+        let lines = [
+            r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"do it"}]}}"#,
+            r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"The parser is merged."}]}}"#,
+            r#"{"type":"event_msg","payload":{"type":"agent_message","message":"The parser is merged."}}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            assistant_tail(lines.as_bytes(), true, 5),
+            ["The parser is merged."]
         );
     }
 
