@@ -51,10 +51,17 @@ pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     a.intersection(b).count() as f64 / union as f64
 }
 
+/// Each word as its stem (`matching`): "deploys the API" and "deployed the
+/// API" are the same words.
+fn stems(words: &BTreeSet<String>) -> BTreeSet<String> {
+    words.iter().map(|w| crate::matching::stem(w)).collect()
+}
+
 /// How a candidate with this topic and content compares with `mine` (the
-/// new memory's `memory_words`): `None` unless it is likely the same.
+/// new memory's `memory_words`), word for word by stem: `None` unless it is
+/// likely the same.
 pub fn likeness(mine: &BTreeSet<String>, topic: &str, content: &str) -> Option<Likeness> {
-    let s = similarity(mine, &memory_words(topic, content));
+    let s = similarity(&stems(mine), &stems(&memory_words(topic, content)));
     (s >= NEAR_DUPLICATE).then_some(Likeness::SharedWords(s))
 }
 
@@ -96,6 +103,12 @@ mod tests {
         assert_eq!(
             likeness(&a, "cache", "Use SQLite for the local cache"),
             None
+        );
+        // Inflections are the same words.
+        let d = words("Deploys the orders service nightly");
+        assert_eq!(
+            likeness(&d, "orders", "deployed the orders services nightly"),
+            Some(Likeness::SharedWords(1.0))
         );
         assert_eq!(
             Likeness::SharedWords(0.8333).to_string(),
