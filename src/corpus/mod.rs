@@ -4,6 +4,7 @@
 mod codex;
 mod discover;
 mod gemini;
+mod pi;
 mod read;
 
 pub use codex::thread_of;
@@ -78,7 +79,8 @@ pub struct Skip {
 /// for each comma-separated entry, else `~/.claude/projects` and
 /// `~/.config/claude/projects`; then Codex's `$CODEX_HOME/sessions`, else
 /// `~/.codex/sessions`; then Gemini CLI's `$GEMINI_CLI_HOME/.gemini/tmp`,
-/// else `~/.gemini/tmp`; each only where it exists.
+/// else `~/.gemini/tmp`; then pi's `$PI_CODING_AGENT_DIR/sessions`, else
+/// `~/.pi/agent/sessions`; each only where it exists.
 pub fn default_roots() -> Vec<PathBuf> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let codex = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
@@ -104,9 +106,15 @@ pub fn default_roots() -> Vec<PathBuf> {
     let gemini = std::env::var_os("GEMINI_CLI_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or(home)
+        .or(home.clone())
         .map(|h| h.join(".gemini/tmp"));
     candidates.extend(gemini);
+    // pi's agent folder (its own `PI_CODING_AGENT_DIR`, as pi reads it).
+    let pi = match std::env::var_os("PI_CODING_AGENT_DIR").filter(|v| !v.is_empty()) {
+        Some(v) => Some(PathBuf::from(v).join("sessions")),
+        None => home.map(|h| h.join(".pi/agent/sessions")),
+    };
+    candidates.extend(pi);
     candidates.into_iter().filter(|p| p.is_dir()).collect()
 }
 

@@ -21,7 +21,8 @@ pub use ending::Ending;
 #[cfg(test)]
 pub use parse::parse_session;
 pub use parse::{
-    FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason, scan_later,
+    FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason,
+    pi_session_of_name, scan_later,
 };
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
@@ -31,12 +32,15 @@ pub use usage::{Billing, Buckets, UsageObservation};
 use crate::clock::Millis;
 
 /// The harness whose transcript a session's main file is: a Codex rollout
-/// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), else Claude Code.
+/// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), a pi session
+/// (`--<cwd>--/<time>_<uuid>.jsonl`), else Claude Code.
 pub fn harness_of(main_rel_path: &str) -> &'static str {
     if parse::is_rollout(main_rel_path) {
         "codex"
     } else if parse::is_chat(main_rel_path) {
         "gemini"
+    } else if parse::is_pi_session(main_rel_path) {
+        "pi"
     } else {
         "claude-code"
     }

@@ -16,6 +16,7 @@ mod install;
 mod layers;
 mod memory;
 mod negative;
+mod pi;
 mod reports;
 mod rig;
 mod runs;

@@ -5,8 +5,10 @@
 mod block;
 mod codex;
 mod gemini;
+mod pi;
 pub use codex::is_rollout;
 pub use gemini::is_chat;
+pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 mod lines;
 
 pub use block::{ScannedLines, scan_later};
@@ -396,6 +398,8 @@ impl SessionParser {
             codex::parse_block(self, file, bytes)
         } else if gemini::is_chat(rel) {
             gemini::parse_block(self, file, bytes)
+        } else if pi::is_session(rel) {
+            pi::parse_block(self, file, bytes)
         } else {
             parse_block(self, file, bytes)
         }
@@ -405,7 +409,7 @@ impl SessionParser {
     /// (`scan_later`, `block_scanned`): Claude Code transcripts.
     pub fn scans_apart(&self, file: usize) -> bool {
         let rel = &self.out.files[file].rel_path;
-        !codex::is_rollout(rel) && !gemini::is_chat(rel)
+        !codex::is_rollout(rel) && !gemini::is_chat(rel) && !pi::is_session(rel)
     }
 
     /// `block` for bytes whose later lines were scanned by `scan_later`:
