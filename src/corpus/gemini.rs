@@ -6,6 +6,9 @@
 //! ```
 //! `<root>` is `~/.gemini/tmp`. Whole-file `.json` sessions (older
 //! versions; Gemini converts them on resume) are not read.
+//!
+//! Qwen Code, a fork, keeps the layout under `~/.qwen/projects` with its
+//! own file names and lines: `<project>/chats/<session id>.jsonl`.
 
 use std::collections::BTreeMap;
 
@@ -96,7 +99,16 @@ pub(super) fn walk_project(
             }
             let chat =
                 c.meta.is_file() && c.name.starts_with("session-") && c.name.ends_with(".jsonl");
-            let sid = if chat { session_of(&c.path) } else { None };
+            // Qwen Code (a Gemini CLI fork) names its sessions by their id.
+            let qwen = c
+                .name
+                .strip_suffix(".jsonl")
+                .filter(|id| c.meta.is_file() && is_session_uuid(id));
+            let sid = if chat {
+                session_of(&c.path)
+            } else {
+                qwen.map(str::to_string)
+            };
             let Some(sid) = sid else {
                 if only.is_none() {
                     into.skips.push(skip(SkipReason::NonArtifact, crel));

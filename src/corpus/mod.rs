@@ -79,8 +79,9 @@ pub struct Skip {
 /// for each comma-separated entry, else `~/.claude/projects` and
 /// `~/.config/claude/projects`; then Codex's `$CODEX_HOME/sessions`, else
 /// `~/.codex/sessions`; then Gemini CLI's `$GEMINI_CLI_HOME/.gemini/tmp`,
-/// else `~/.gemini/tmp`; then pi's `$PI_CODING_AGENT_DIR/sessions`, else
-/// `~/.pi/agent/sessions`; each only where it exists.
+/// else `~/.gemini/tmp`; then Qwen Code's `~/.qwen/projects`; then pi's
+/// `$PI_CODING_AGENT_DIR/sessions`, else `~/.pi/agent/sessions`; each only
+/// where it exists.
 pub fn default_roots() -> Vec<PathBuf> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let codex = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
@@ -109,6 +110,8 @@ pub fn default_roots() -> Vec<PathBuf> {
         .or(home.clone())
         .map(|h| h.join(".gemini/tmp"));
     candidates.extend(gemini);
+    // Qwen Code's projects.
+    candidates.extend(home.as_ref().map(|h| h.join(".qwen/projects")));
     // pi's agent folder (its own `PI_CODING_AGENT_DIR`, as pi reads it).
     let pi = match std::env::var_os("PI_CODING_AGENT_DIR").filter(|v| !v.is_empty()) {
         Some(v) => Some(PathBuf::from(v).join("sessions")),

@@ -33,10 +33,13 @@ use crate::clock::Millis;
 
 /// The harness whose transcript a session's main file is: a Codex rollout
 /// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), a pi session
-/// (`--<cwd>--/<time>_<uuid>.jsonl`), else Claude Code.
+/// (`--<cwd>--/<time>_<uuid>.jsonl`), a Qwen Code session
+/// (`chats/<uuid>.jsonl`), else Claude Code.
 pub fn harness_of(main_rel_path: &str) -> &'static str {
     if parse::is_rollout(main_rel_path) {
         "codex"
+    } else if parse::is_qwen_session(main_rel_path) {
+        "qwen-code"
     } else if parse::is_chat(main_rel_path) {
         "gemini"
     } else if parse::is_pi_session(main_rel_path) {

@@ -17,6 +17,7 @@ mod layers;
 mod memory;
 mod negative;
 mod pi;
+mod qwen;
 mod reports;
 mod rig;
 mod runs;

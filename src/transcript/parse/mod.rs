@@ -6,9 +6,11 @@ mod block;
 mod codex;
 mod gemini;
 mod pi;
+mod qwen;
 pub use codex::is_rollout;
 pub use gemini::is_chat;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
+pub use qwen::is_session as is_qwen_session;
 mod lines;
 
 pub use block::{ScannedLines, scan_later};
@@ -396,6 +398,8 @@ impl SessionParser {
         let rel = &self.out.files[file].rel_path;
         if codex::is_rollout(rel) {
             codex::parse_block(self, file, bytes)
+        } else if qwen::is_session(rel) {
+            qwen::parse_block(self, file, bytes)
         } else if gemini::is_chat(rel) {
             gemini::parse_block(self, file, bytes)
         } else if pi::is_session(rel) {

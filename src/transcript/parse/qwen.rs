@@ -1,0 +1,179 @@
+//! Qwen Code sessions, one block at a time:
+//! `~/.qwen/projects/<cwd with / as ->/chats/<session uuid>.jsonl`. Qwen
+//! Code forked Gemini CLI but writes its own lines, Claude-Code-like: each
+//! with `uuid`, `parentUuid`, `sessionId`, `timestamp`, `type` (`user`,
+//! `assistant`, `tool_result`, `system`), `cwd` and `version`.
+//!
+//! What is read (Qwen Code 0.24):
+//! - an assistant line's `usageMetadata`: one observation per API response,
+//!   keyed by the line's `uuid`. The same response's numbers appear again in
+//!   a `system` line (`ui_telemetry`), which is not read, so nothing counts
+//!   twice. `promptTokenCount` includes the cached part: input is the rest,
+//!   cache reads the cached; `candidatesTokenCount` already includes the
+//!   reasoning tokens (unlike Gemini CLI's), so it is the output as it
+//!   stands, and the buckets add up to `totalTokenCount`.
+//! - the first line's `timestamp` and `cwd`: when and where it started.
+
+use serde::Deserialize;
+
+use super::SessionParser;
+use super::lines::{Owner, json_records};
+use crate::clock::parse_instant;
+use crate::transcript::BadLine;
+use crate::transcript::usage::{Billing, Buckets, UsageObservation};
+
+/// Whether a transcript path is a Qwen Code session: `…/chats/<uuid>.jsonl`
+/// (a Gemini CLI chat is `chats/session-….jsonl`, its subagent's one
+/// folder further down).
+pub fn is_session(rel_path: &str) -> bool {
+    let mut parts = rel_path.rsplit('/');
+    let (Some(name), Some(dir)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    dir == "chats" && name.strip_suffix(".jsonl").is_some_and(uuid_like)
+}
+
+/// A UUID in its 36-character lowercase text form.
+fn uuid_like(s: &str) -> bool {
+    s.len() == 36
+        && s.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
+        })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Line {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    uuid: Option<String>,
+    timestamp: Option<String>,
+    cwd: Option<String>,
+    model: Option<String>,
+    #[serde(rename = "usageMetadata")]
+    usage: Option<Usage>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(default)]
+struct Usage {
+    #[serde(rename = "promptTokenCount")]
+    prompt: u64,
+    #[serde(rename = "candidatesTokenCount")]
+    candidates: u64,
+    #[serde(rename = "cachedContentTokenCount")]
+    cached: u64,
+}
+
+/// Reads a block's complete lines of a Qwen Code session into the parser;
+/// returns the bytes read (through the last newline).
+pub(super) fn parse_block(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+) -> Result<u64, BadLine> {
+    json_records(b, file, bytes, |b, line, _, owner| {
+        let rec: Line = serde_json::from_slice(line)?;
+        read_line(b, rec, owner);
+        Ok(())
+    })
+}
+
+fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
+    let at = rec.timestamp.as_deref().and_then(parse_instant);
+    owner.span.see(at);
+    if owner.main {
+        if b.out.started_at.is_none() {
+            b.out.started_at = at;
+        }
+        b.hint_cwd(rec.cwd.as_deref());
+    }
+    if let Some(at) = at {
+        b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
+    }
+    if rec.kind.as_deref() != Some("assistant") {
+        return;
+    }
+    let (Some(usage), Some(id)) = (rec.usage, rec.uuid.filter(|u| !u.is_empty())) else {
+        return;
+    };
+    let sid = b.out.session_id.clone();
+    b.add_usage(UsageObservation {
+        message_id: id,
+        agent_id: owner.agent.to_string(),
+        record_session_id: sid,
+        model: rec.model.unwrap_or_default(),
+        at,
+        buckets: Buckets {
+            input: usage.prompt.saturating_sub(usage.cached),
+            output: usage.candidates,
+            cache_write_5m: 0,
+            cache_write_1h: 0,
+            cache_read: usage.cached,
+        },
+        billing: Billing::default(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SessionParser;
+
+    const S: &str = "86204f09-ade4-4530-8743-66bfb7de362c";
+
+    /// The assistant lines' usage counts once each (the telemetry copy is
+    /// not read); cached is taken out of the prompt; candidates are output.
+    #[test]
+    fn assistant_usage_counts_once() {
+        let line = |uuid: &str, kind: &str, extra: &str| {
+            format!(
+                r#"{{"uuid":"{uuid}","parentUuid":null,"sessionId":"{S}","timestamp":"2026-12-04T17:58:2{}.000Z","type":"{kind}","cwd":"/w/proj","version":"0.24.4"{extra}}}"#,
+                uuid.len() % 10
+            )
+        };
+        let usage = |p: u64, c: u64, t: u64, k: u64| {
+            format!(
+                r#","model":"qwen3-coder-plus","usageMetadata":{{"promptTokenCount":{p},"candidatesTokenCount":{c},"thoughtsTokenCount":{t},"totalTokenCount":{},"cachedContentTokenCount":{k}}}"#,
+                p + c
+            )
+        };
+        let telemetry = r#","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","input_token_count":1007,"output_token_count":13,"cached_content_token_count":100}}"#;
+        let text = [
+            line(
+                "u1",
+                "user",
+                r#","message":{"role":"user","parts":[{"text":"hi"}]}"#,
+            ),
+            line("s1", "system", telemetry),
+            line("a1", "assistant", &usage(1007, 13, 1, 100)),
+            line("t1", "tool_result", ""),
+            line("a2", "assistant", &usage(2007, 23, 2, 200)),
+        ]
+        .join("\n")
+            + "\n";
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!("-w-proj/chats/{S}.jsonl"));
+        assert_eq!(p.block(f, text.as_bytes()).unwrap(), text.len() as u64);
+        let out = p.finish();
+        let ids: Vec<&str> = out.usage.iter().map(|u| u.message_id.as_str()).collect();
+        assert_eq!(ids, ["a1", "a2"]);
+        let sum = |f: fn(&crate::transcript::usage::Buckets) -> u64| {
+            out.usage.iter().map(|u| f(&u.buckets)).sum::<u64>()
+        };
+        assert_eq!(
+            (sum(|b| b.input), sum(|b| b.cache_read), sum(|b| b.output)),
+            (2714, 300, 36)
+        );
+        assert_eq!(out.cwd.as_deref(), Some("/w/proj"));
+    }
+
+    #[test]
+    fn qwen_paths() {
+        assert!(super::is_session(&format!("-w-proj/chats/{S}.jsonl")));
+        assert!(!super::is_session(
+            "gmproj/chats/session-2026-12-03T20-01-53bd2587.jsonl"
+        ));
+        assert!(!super::is_session(&format!("gmproj/chats/{S}/{S}.jsonl")));
+    }
+}
