@@ -68,7 +68,7 @@ pub struct Cli {
 /// Every command; each variant's doc line is its one-line help.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read Claude Code, Codex, Gemini CLI, Qwen Code and pi transcripts into the database (incremental)
+    /// Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)
     Ingest(commands::ingest::Args),
     /// Re-project every session whose files still exist, ignoring checkpoints
     Replay(commands::ingest::Args),

@@ -83,7 +83,7 @@ impl Ctx {
 /// Where transcripts are and how to read them (shared by ingest, replay, check).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CorpusArgs {
-    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]
+    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
 

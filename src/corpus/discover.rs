@@ -225,6 +225,8 @@ pub fn discover_one(
     };
     if super::gemini::is_project(&entry) {
         super::gemini::walk_project(root_idx, &entry, Some(sid), into);
+    } else if super::copilot::is_session_dir(&entry) {
+        super::copilot::walk_session(root_idx, &entry, into);
     } else if super::pi::is_project(&entry) {
         super::pi::walk_project(root_idx, &entry, Some(sid), into);
     } else {
@@ -248,6 +250,11 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
         if slug.meta.is_dir() && super::gemini::is_project(&slug) {
             // A Gemini CLI project folder: `<project>/chats/`.
             super::gemini::walk_project(root_idx, &slug, None, into);
+            continue;
+        }
+        if slug.meta.is_dir() && super::copilot::is_session_dir(&slug) {
+            // A Copilot CLI session folder: `<uuid>/events.jsonl`.
+            super::copilot::walk_session(root_idx, &slug, into);
             continue;
         }
         if slug.meta.is_dir() && super::pi::is_project(&slug) {

@@ -2,6 +2,7 @@
 //! read safely and fingerprinted from `lstat` alone.
 
 mod codex;
+mod copilot;
 mod discover;
 mod gemini;
 mod pi;
@@ -79,7 +80,8 @@ pub struct Skip {
 /// for each comma-separated entry, else `~/.claude/projects` and
 /// `~/.config/claude/projects`; then Codex's `$CODEX_HOME/sessions`, else
 /// `~/.codex/sessions`; then Gemini CLI's `$GEMINI_CLI_HOME/.gemini/tmp`,
-/// else `~/.gemini/tmp`; then Qwen Code's `~/.qwen/projects`; then pi's
+/// else `~/.gemini/tmp`; then Copilot CLI's `~/.copilot/session-state`;
+/// then Qwen Code's `~/.qwen/projects`; then pi's
 /// `$PI_CODING_AGENT_DIR/sessions`, else `~/.pi/agent/sessions`; each only
 /// where it exists.
 pub fn default_roots() -> Vec<PathBuf> {
@@ -110,6 +112,8 @@ pub fn default_roots() -> Vec<PathBuf> {
         .or(home.clone())
         .map(|h| h.join(".gemini/tmp"));
     candidates.extend(gemini);
+    // Copilot CLI's sessions.
+    candidates.extend(home.as_ref().map(|h| h.join(".copilot/session-state")));
     // Qwen Code's projects.
     candidates.extend(home.as_ref().map(|h| h.join(".qwen/projects")));
     // pi's agent folder (its own `PI_CODING_AGENT_DIR`, as pi reads it).

@@ -34,10 +34,13 @@ use crate::clock::Millis;
 /// The harness whose transcript a session's main file is: a Codex rollout
 /// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), a pi session
 /// (`--<cwd>--/<time>_<uuid>.jsonl`), a Qwen Code session
-/// (`chats/<uuid>.jsonl`), else Claude Code.
+/// (`chats/<uuid>.jsonl`), a Copilot CLI session (`<uuid>/events.jsonl`),
+/// else Claude Code.
 pub fn harness_of(main_rel_path: &str) -> &'static str {
     if parse::is_rollout(main_rel_path) {
         "codex"
+    } else if parse::is_copilot_session(main_rel_path) {
+        "copilot"
     } else if parse::is_qwen_session(main_rel_path) {
         "qwen-code"
     } else if parse::is_chat(main_rel_path) {

@@ -6,6 +6,7 @@ mod brief;
 mod closer;
 mod codex;
 mod common;
+mod copilot;
 mod corpora;
 mod cost;
 mod current;

@@ -4,10 +4,12 @@
 
 mod block;
 mod codex;
+mod copilot;
 mod gemini;
 mod pi;
 mod qwen;
 pub use codex::is_rollout;
+pub use copilot::is_session as is_copilot_session;
 pub use gemini::is_chat;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 pub use qwen::is_session as is_qwen_session;
@@ -398,6 +400,8 @@ impl SessionParser {
         let rel = &self.out.files[file].rel_path;
         if codex::is_rollout(rel) {
             codex::parse_block(self, file, bytes)
+        } else if copilot::is_session(rel) {
+            copilot::parse_block(self, file, bytes)
         } else if qwen::is_session(rel) {
             qwen::parse_block(self, file, bytes)
         } else if gemini::is_chat(rel) {
@@ -413,7 +417,10 @@ impl SessionParser {
     /// (`scan_later`, `block_scanned`): Claude Code transcripts.
     pub fn scans_apart(&self, file: usize) -> bool {
         let rel = &self.out.files[file].rel_path;
-        !codex::is_rollout(rel) && !gemini::is_chat(rel) && !pi::is_session(rel)
+        !codex::is_rollout(rel)
+            && !gemini::is_chat(rel)
+            && !pi::is_session(rel)
+            && !copilot::is_session(rel)
     }
 
     /// `block` for bytes whose later lines were scanned by `scan_later`:

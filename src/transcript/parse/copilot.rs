@@ -1,0 +1,216 @@
+//! Copilot CLI sessions, one block at a time:
+//! `~/.copilot/session-state/<session uuid>/events.jsonl`. Each line is an
+//! event `{type, data, id, timestamp, parentId, [agentId]}`.
+//!
+//! What is read (Copilot CLI 1.0):
+//! - `session.usage_record`: one API response's usage (`data.usage`),
+//!   keyed by its `apiCallId` (else its accounting `usageId`, else the
+//!   event id). `inputTokens` includes the cached part: input is the rest,
+//!   cache reads `cacheReadTokens`, cache writes `cacheWriteTokens`;
+//!   `outputTokens` already includes the reasoning tokens. A record whose
+//!   accounting names another session (`sourceSessionId`) is that session's
+//!   and is not counted here. The per-run totals in `session.shutdown` are
+//!   cumulative across `--continue` and are not read.
+//! - `session.start`: `startTime` and `context.cwd`.
+
+use serde::Deserialize;
+
+use super::SessionParser;
+use super::lines::{Owner, json_records};
+use crate::clock::parse_instant;
+use crate::transcript::BadLine;
+use crate::transcript::usage::{Billing, Buckets, UsageObservation};
+
+/// Whether a transcript path is a Copilot CLI session: `<uuid>/events.jsonl`.
+pub fn is_session(rel_path: &str) -> bool {
+    rel_path
+        .strip_suffix("/events.jsonl")
+        .is_some_and(|dir| !dir.contains('/') && uuid_like(dir))
+}
+
+/// A UUID in its 36-character lowercase text form.
+fn uuid_like(s: &str) -> bool {
+    s.len() == 36
+        && s.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
+        })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Event {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    id: Option<String>,
+    timestamp: Option<String>,
+    data: Data,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Data {
+    #[serde(rename = "startTime")]
+    start_time: Option<String>,
+    context: Context,
+    usage: Option<Usage>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Context {
+    cwd: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Usage {
+    model: Option<String>,
+    #[serde(rename = "inputTokens")]
+    input: u64,
+    #[serde(rename = "outputTokens")]
+    output: u64,
+    #[serde(rename = "cacheReadTokens")]
+    cache_read: u64,
+    #[serde(rename = "cacheWriteTokens")]
+    cache_write: u64,
+    #[serde(rename = "apiCallId")]
+    api_call_id: Option<String>,
+    accounting: Accounting,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Accounting {
+    #[serde(rename = "sourceSessionId")]
+    source_session_id: Option<String>,
+    #[serde(rename = "usageId")]
+    usage_id: Option<String>,
+}
+
+/// Reads a block's complete lines of a Copilot CLI session into the
+/// parser; returns the bytes read (through the last newline).
+pub(super) fn parse_block(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+) -> Result<u64, BadLine> {
+    json_records(b, file, bytes, |b, line, _, owner| {
+        let rec: Event = serde_json::from_slice(line)?;
+        read_event(b, rec, owner);
+        Ok(())
+    })
+}
+
+fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
+    let at = rec.timestamp.as_deref().and_then(parse_instant);
+    owner.span.see(at);
+    if let Some(at) = at {
+        b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
+    }
+    match rec.kind.as_deref() {
+        Some("session.start") if owner.main => {
+            let started = rec
+                .data
+                .start_time
+                .as_deref()
+                .and_then(parse_instant)
+                .or(at);
+            if b.out.started_at.is_none() {
+                b.out.started_at = started;
+            }
+            b.hint_cwd(rec.data.context.cwd.as_deref());
+        }
+        Some("session.usage_record") => {
+            let Some(u) = rec.data.usage else {
+                return;
+            };
+            let sid = b.out.session_id.clone();
+            if u.accounting
+                .source_session_id
+                .as_deref()
+                .is_some_and(|s| s != sid)
+            {
+                return;
+            }
+            let id = u
+                .api_call_id
+                .filter(|i| !i.is_empty())
+                .or(u.accounting.usage_id.filter(|i| !i.is_empty()))
+                .or(rec.id.filter(|i| !i.is_empty()));
+            let Some(id) = id else {
+                return;
+            };
+            b.add_usage(UsageObservation {
+                message_id: id,
+                agent_id: owner.agent.to_string(),
+                record_session_id: sid,
+                model: u.model.unwrap_or_default(),
+                at,
+                buckets: Buckets {
+                    input: u.input.saturating_sub(u.cache_read),
+                    output: u.output,
+                    cache_write_5m: u.cache_write,
+                    cache_write_1h: 0,
+                    cache_read: u.cache_read,
+                },
+                billing: Billing::default(),
+            });
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SessionParser;
+
+    const S: &str = "88d2dd4f-57fa-403c-b256-813c017cdf23";
+    const OTHER: &str = "99d2dd4f-57fa-403c-b256-813c017cdf24";
+
+    #[test]
+    fn usage_records_count_once_each() {
+        let usage = |i: u64, o: u64, r: u64, call: &str, source: &str| {
+            format!(
+                r#"{{"type":"session.usage_record","id":"e-{call}","timestamp":"2026-12-04T17:59:42.213Z","data":{{"usage":{{"model":"gpt-5","inputTokens":{i},"outputTokens":{o},"cacheReadTokens":{r},"cacheWriteTokens":0,"reasoningTokens":1,"apiCallId":"{call}","accounting":{{"sourceSessionId":"{source}","usageId":"{call}"}}}}}}}}"#
+            )
+        };
+        let text = [
+            format!(r#"{{"type":"session.start","id":"e0","timestamp":"2026-12-04T17:59:41.717Z","data":{{"sessionId":"{S}","startTime":"2026-12-04T17:59:41.687Z","context":{{"cwd":"/w/proj"}}}}}}"#),
+            usage(1007, 13, 100, "c1", S),
+            usage(2007, 23, 200, "c2", S),
+            // Written again (a resumed run's replay): the same call counts once.
+            usage(2007, 23, 200, "c2", S),
+            // Another session's record: not this one's.
+            usage(5000, 50, 0, "c9", OTHER),
+            r#"{"type":"session.shutdown","id":"e9","timestamp":"2026-12-04T17:59:42.420Z","data":{"accountingSnapshot":{"modelMetrics":{"gpt-5":{"usage":{"inputTokens":3014}}}}}}"#.to_string(),
+        ]
+        .join("\n")
+            + "\n";
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!("{S}/events.jsonl"));
+        assert_eq!(p.block(f, text.as_bytes()).unwrap(), text.len() as u64);
+        let out = p.finish();
+        let ids: Vec<&str> = out.usage.iter().map(|u| u.message_id.as_str()).collect();
+        assert_eq!(ids, ["c1", "c2"]);
+        let sum = |f: fn(&crate::transcript::usage::Buckets) -> u64| {
+            out.usage.iter().map(|u| f(&u.buckets)).sum::<u64>()
+        };
+        assert_eq!(
+            (sum(|b| b.input), sum(|b| b.cache_read), sum(|b| b.output)),
+            (2714, 300, 36)
+        );
+        assert_eq!(out.cwd.as_deref(), Some("/w/proj"));
+        assert_eq!(
+            out.started_at,
+            crate::clock::parse_instant("2026-12-04T17:59:41.687Z")
+        );
+    }
+
+    #[test]
+    fn copilot_paths() {
+        assert!(super::is_session(&format!("{S}/events.jsonl")));
+        assert!(!super::is_session("x/events.jsonl"));
+        assert!(!super::is_session(&format!("a/{S}/events.jsonl")));
+    }
+}

@@ -1,0 +1,74 @@
+//! Copilot CLI sessions, from a fixture in Copilot CLI 1.0's format
+//! (`session-state/<uuid>/events.jsonl`, one `session.usage_record` per API
+//! response): exact tokens with the cached part taken out of the input, a
+//! subagent's response counted, a resumed run appended, another session's
+//! record and the cumulative shutdown totals not counted, the default
+//! root; and the real Copilot CLI 1.0.102 run in ../shared.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::*;
+
+const SESSION: &str = "3c1e5a7b-9d2f-4b6a-8c0e-1f3a5b7c9d2e";
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/copilot-1.0/session-state")
+}
+
+#[test]
+fn a_copilot_session_counts_every_response_once() {
+    let env = Env::new();
+    let s = env.ingest(&fixture());
+    assert_eq!(
+        (s["sessions_new"].as_u64(), s["sessions_degraded"].as_u64()),
+        (Some(1), Some(0)),
+        "{s}"
+    );
+    let show: Value = env.json(&["show", SESSION]);
+    assert_eq!(show["project"], "shop");
+    assert_eq!(show["started_at"], "2026-12-04T10:00:00.000Z");
+    assert_eq!(show["last_activity_at"], "2026-12-05T09:00:03.000Z");
+    // Inputs 4,000 + 3,000 + 5,000 + 2,000 with 1,000 + 2,000 + 3,000 +
+    // 1,500 cached; outputs 50 + 30 + 70 + 20.
+    assert_eq!(db_by_session(&env)[SESSION], [6500, 170, 0, 0, 7500]);
+    // gpt-5 at $1.25 input, $10 output, $0.125 cached per million.
+    assert_eq!(show["cost_usd"], 0.010763);
+    assert_eq!(
+        env.text(
+            "SELECT harness FROM sessions WHERE session_id = ?1",
+            SESSION
+        ),
+        "copilot"
+    );
+}
+
+#[test]
+fn copilot_sessions_are_a_default_root() {
+    let env = Env::new();
+    copy_tree(&fixture(), &env.path("home/.copilot/session-state"));
+    let s = env.ingest_defaults(&[]);
+    assert_eq!(
+        (s["roots"].as_u64(), s["sessions_new"].as_u64()),
+        (Some(1), Some(1)),
+        "{s}"
+    );
+}
+
+/// The real Copilot CLI 1.0.102 run: two responses the fake server served
+/// (prompt 3,014 with 300 cached, completion 36).
+#[test]
+fn the_captured_copilot_run_equals_what_was_served() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/captured/copilot-1.0.102/home/.copilot/session-state");
+    if !root.is_dir() {
+        crate::support::skip("the captured Copilot CLI 1.0.102 corpus is absent");
+        return;
+    }
+    let env = Env::new();
+    env.ingest(&root);
+    let all = db_by_session(&env);
+    assert_eq!(all.len(), 1);
+    assert_eq!(all.values().next().unwrap(), &[2714, 36, 0, 0, 300]);
+}
