@@ -1,8 +1,9 @@
 //! Prices and exact cost arithmetic.
 //!
-//! The embedded table is `models.tsv`, LiteLLM's price map (MIT, © 2023 Berri
-//! AI) as extracted in `../shared/pricing/` on 2026-12-02 from litellm 1.110.2
-//! (and 1.80.17 for gaps); see that folder's README.md and SOURCE.txt. Prices
+//! The embedded table is `models.tsv`, extracted from LiteLLM's price map
+//! (MIT, © 2023 Berri AI; `LITELLM-LICENSE` beside it) of litellm 1.110.2,
+//! and 1.80.17 for gaps: Claude and OpenAI rows, then Google's Gemini rows
+//! that `scripts/gemini_prices.py` prints from the same map. Prices
 //! are held as integer micro-dollars per million tokens, parsed from the
 //! decimal text (no floating point), so every cost is exact: a message's cost
 //! is computed in pico-dollars and rounded once to integer nano-dollars.

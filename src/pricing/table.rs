@@ -212,7 +212,21 @@ mod tests {
     #[test]
     fn embedded_table_parses_every_row() {
         let t = PriceTable::embedded();
-        assert_eq!(t.prices.len(), 127, "one row per line of models.tsv");
+        assert_eq!(t.prices.len(), 159, "one row per line of models.tsv");
+        // Gemini's long-context tier: the whole request above 200,000.
+        let g = &t.prices["gemini-2.5-pro"];
+        assert_eq!(
+            (g.base.input, g.base.output, g.base.cache_read),
+            (1_250_000, 10_000_000, 125_000)
+        );
+        assert_eq!(
+            (
+                g.tiers[0].threshold,
+                g.tiers[0].rates.input,
+                g.tiers[0].rates.cache_read
+            ),
+            (200_000, 2_500_000, 250_000)
+        );
         let s = &t.prices["claude-sonnet-4-20250514"];
         assert_eq!(s.base.input, 3_000_000);
         assert_eq!(s.base.cache_write_1h, 6_000_000);

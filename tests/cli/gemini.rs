@@ -49,6 +49,10 @@ fn a_gemini_session_ingests_with_its_subagent_and_exact_tokens() {
         ),
         (Some(3), Some(27_000), Some(9_000), Some(30), Some(36_030))
     );
+    // Priced at gemini-2.5-flash's $0.30 input, $2.50 output, $0.03 cached
+    // per million: 0.0081 + 0.000075 + 0.00027.
+    assert_eq!(s["cost_usd"], 0.008445);
+    assert_eq!(s["unpriced_messages"], Value::Null);
     let tree = env.json(&["tree", MAIN]);
     let root = &tree["roots"][0];
     assert_eq!(root["messages"], 2);
