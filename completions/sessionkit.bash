@@ -2614,7 +2614,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__ingest)
-            opts="-q -h --root --max-line-size --strict --strict-pricing --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2626,6 +2626,10 @@ _sessionkit() {
                     ;;
                 --max-line-size)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi" -- "${cur}"))
                     return 0
                     ;;
                 --db)
@@ -3308,7 +3312,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__replay)
-            opts="-q -h --root --max-line-size --strict --strict-pricing --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3320,6 +3324,10 @@ _sessionkit() {
                     ;;
                 --max-line-size)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi" -- "${cur}"))
                     return 0
                     ;;
                 --db)

@@ -75,6 +75,12 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "schema" -d 'P
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t''
+codex\t''
+gemini\t''
+copilot\t''
+qwen-code\t''
+pi\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -94,6 +100,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t''
+codex\t''
+gemini\t''
+copilot\t''
+qwen-code\t''
+pi\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''

@@ -115,6 +115,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             part_bytes: settings::count(&store, "ingest.part_bytes")?,
             max_bytes: None,
             one: None,
+            harness: None,
         };
         findings.extend(ingest::recount(&mut store, &roots, &opts)?);
     }

@@ -26,6 +26,10 @@ pub struct Args {
     /// Fail a session that has a model with no price instead of keeping it unpriced (exit 1)
     #[arg(long)]
     pub strict_pricing: bool,
+
+    /// Read only this agent's sessions
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::transcript::HARNESSES))]
+    pub harness: Option<String>,
 }
 
 pub(crate) const SUMMARY_COLUMNS: &[Column] = &[
@@ -80,6 +84,7 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
         part_bytes: settings::count(&store, "ingest.part_bytes")?,
         max_bytes: None,
         one: None,
+        harness: args.harness.clone(),
     };
     let pb = ctx
         .out

@@ -168,6 +168,7 @@ fn opts(cap: usize, part_bytes: u64) -> Options {
         part_bytes,
         max_bytes: None,
         one: None,
+        harness: None,
     }
 }
 

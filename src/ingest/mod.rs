@@ -66,6 +66,8 @@ pub struct Options {
     /// Only this `(slug, session)` under the first root, found without
     /// walking the rest (a hook's catch-up).
     pub one: Option<(String, String)>,
+    /// Only sessions of this harness (`transcript::harness_of`).
+    pub harness: Option<String>,
 }
 
 /// A root as the run uses it.
@@ -155,6 +157,13 @@ pub fn run(
     let mut jobs: Vec<Job> = Vec::new();
     for (sid, files) in discovery.sessions {
         if !opts.only.is_empty() && !opts.only.contains(&sid) {
+            continue;
+        }
+        if opts
+            .harness
+            .as_deref()
+            .is_some_and(|h| crate::transcript::harness_of(&files.main.rel) != h)
+        {
             continue;
         }
         let fp = corpus::fingerprint(&files);
@@ -508,6 +517,7 @@ mod tests {
             part_bytes: crate::ingest::PART_BYTES,
             max_bytes: None,
             one: None,
+            harness: None,
         };
         let mut events = Vec::new();
         stream::read_session(
@@ -631,6 +641,7 @@ pub fn catch_up(
         part_bytes: crate::settings::count(store, "ingest.part_bytes")?,
         max_bytes: Some(max_bytes),
         one: Some((slug.to_string(), sid.to_string())),
+        harness: None,
     };
     let sum = run(store, &roots, &opts, None)?;
     let path = transcript.display().to_string();

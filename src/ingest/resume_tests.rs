@@ -138,6 +138,7 @@ fn opts(part_bytes: u64, bulk_bytes: u64) -> Options {
         part_bytes,
         max_bytes: None,
         one: None,
+        harness: None,
     }
 }
 

@@ -31,6 +31,16 @@ pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::clock::Millis;
 
+/// Every harness `harness_of` names.
+pub const HARNESSES: &[&str] = &[
+    "claude-code",
+    "codex",
+    "gemini",
+    "copilot",
+    "qwen-code",
+    "pi",
+];
+
 /// The harness whose transcript a session's main file is: a Codex rollout
 /// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), a pi session
 /// (`--<cwd>--/<time>_<uuid>.jsonl`), a Qwen Code session

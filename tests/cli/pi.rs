@@ -72,3 +72,40 @@ fn the_captured_pi_run_equals_what_was_served() {
     assert_eq!(all.len(), 1);
     assert_eq!(all.values().next().unwrap(), &[2714, 36, 0, 0, 300]);
 }
+
+/// `ingest --harness NAME` reads only that agent's sessions from roots
+/// that hold several; a later plain ingest reads the rest.
+#[test]
+fn ingest_reads_one_harness_when_asked() {
+    let env = Env::new();
+    let root = env.path("mixed");
+    copy_tree(&fixture(), &root);
+    copy_tree(&crate::common::fixtures(), &root);
+    let s = env.json(&[
+        "ingest",
+        "--root",
+        root.to_str().unwrap(),
+        "--harness",
+        "pi",
+    ]);
+    assert_eq!(s["sessions_new"], 1, "{s}");
+    assert_eq!(db_by_session(&env).keys().collect::<Vec<_>>(), [SESSION]);
+    let s = env.ingest(&root);
+    assert_eq!(
+        (s["sessions_new"].as_u64(), s["sessions_unchanged"].as_u64()),
+        (Some(4), Some(1)),
+        "{s}"
+    );
+    let (code, _, err) = env.run(&[
+        "ingest",
+        "--root",
+        root.to_str().unwrap(),
+        "--harness",
+        "cursor",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("possible values: claude-code, codex, gemini, copilot, qwen-code, pi"),
+        "{err}"
+    );
+}
