@@ -72,6 +72,8 @@ pub enum Command {
     Ingest(commands::ingest::Args),
     /// Re-project every session whose files still exist, ignoring checkpoints
     Replay(commands::ingest::Args),
+    /// Which agents' transcripts are on this machine: roots, sessions, what is skipped and why
+    Sources(commands::sources::Args),
     /// List sessions with their token totals
     Sessions(commands::sessions::Args),
     /// One session: agents, tokens per agent and model, degraded lines

@@ -117,6 +117,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Sessions(a) => commands::sessions::run(&ctx, &a),
         Command::Show(a) => commands::show::run(&ctx, &a),
         Command::Tree(a) => commands::tree::run(&ctx, &a),
+        Command::Sources(a) => commands::sources::run(&ctx, &a),
         Command::Cost(a) => commands::cost::run(&ctx, &a),
         Command::Pricing(a) => commands::pricing::run(&ctx, &a),
         Command::Prune(a) => commands::prune::run(&ctx, &a),

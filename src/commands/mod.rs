@@ -18,6 +18,7 @@ pub mod schema;
 pub mod session;
 pub mod sessions;
 pub mod show;
+pub mod sources;
 pub mod status;
 pub mod sweep;
 pub mod tree;
@@ -128,7 +129,7 @@ pub(crate) fn roots(
     };
     if given.is_empty() {
         ctx.out.note(
-            "no transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects, $CODEX_HOME/sessions, ~/.codex/sessions, ~/.gemini/tmp); pass --root DIR",
+            "no transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects, $CODEX_HOME/sessions, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.qwen/projects, ~/.pi/agent/sessions); pass --root DIR",
         );
         return Ok(None);
     }
@@ -287,6 +288,10 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         "import" => (
             json_schema::<memory::ImportRecord>(),
             "one object per record of the file, in file order",
+        ),
+        "sources" => (
+            json_schema::<records::SourceRecord>(),
+            "one object per agent found under each root",
         ),
         "eval" => (
             json_schema::<records::EvalRecord>(),

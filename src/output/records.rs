@@ -756,3 +756,29 @@ pub struct HookCheckRecord {
     pub schema: String,
     pub scope: Option<String>,
 }
+
+/// The name and version of `sources`' contract.
+pub const SOURCE_SCHEMA: &str = "sessionkit.source/1";
+
+/// One agent found under one root (`sources`).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceRecord {
+    /// The root folder, as given or found.
+    pub root: String,
+    /// The agent whose sessions these are (`claude-code`, `codex`, `gemini`,
+    /// `copilot`, `qwen-code`, `pi`), or `-` for a root where none was found.
+    pub harness: String,
+    /// Sessions found.
+    pub sessions: u64,
+    /// Of them, sessions the database holds (null without a database).
+    pub ingested: Option<u64>,
+    /// Bytes of their transcript files.
+    pub bytes: u64,
+    /// When the newest of their files last changed (RFC 3339, UTC).
+    pub last_modified: Option<String>,
+    /// Files under the root that are not read, by reason (the root's first row only).
+    pub skipped: std::collections::BTreeMap<String, u64>,
+    /// The contract and its version: `sessionkit.source/1`.
+    pub schema: String,
+}

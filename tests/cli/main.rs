@@ -24,6 +24,7 @@ mod rig;
 mod runs;
 mod schema;
 mod soak;
+mod sources;
 mod spool;
 mod status;
 #[path = "../support/mod.rs"]
