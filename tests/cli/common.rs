@@ -108,6 +108,19 @@ impl Env {
         serde_json::from_slice(&out.stdout).unwrap()
     }
 
+    /// A harness's transcripts in `home/<at_home>` are a default root:
+    /// `ingest` with no `--root` finds its one session there.
+    pub fn assert_home_root(fixture: &Path, at_home: &str) {
+        let env = Env::new();
+        copy_tree(fixture, &env.path(&format!("home/{at_home}")));
+        let s = env.ingest_defaults(&[]);
+        assert_eq!(
+            (s["roots"].as_u64(), s["sessions_new"].as_u64()),
+            (Some(1), Some(1)),
+            "{s}"
+        );
+    }
+
     /// A harness's transcripts are a default root: `fixture` copied to
     /// `home/<at_home>` is found by `ingest` with no `--root`, and so is
     /// a copy under `<dir>/<below>` once `var` names `<dir>`; each run
@@ -381,4 +394,23 @@ pub fn spool_waiting(env: &Env) -> u64 {
     let mut p = env.db().into_os_string();
     p.push(".spool");
     std::fs::metadata(p).map_or(0, |m| m.len())
+}
+
+/// A client's real run under `../shared/corpus/captured/<rel>` (skipped with
+/// a reason when absent), ingested: one session, its tokens exactly the
+/// usage the rig's fake server served (prompt 3,014 with 300 cached,
+/// completion 36: input 2,714, output 36, cache read 300).
+pub fn assert_captured_run_equals_served(rel: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/captured")
+        .join(rel);
+    if !root.is_dir() {
+        crate::support::skip(&format!("the captured corpus {rel} is absent"));
+        return;
+    }
+    let env = Env::new();
+    env.ingest(&root);
+    let all = db_by_session(&env);
+    assert_eq!(all.len(), 1);
+    assert_eq!(all.values().next().unwrap(), &[2714, 36, 0, 0, 300]);
 }

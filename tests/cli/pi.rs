@@ -60,17 +60,7 @@ fn pi_sessions_are_a_default_root() {
 /// served (prompt 3,014 with 300 cached, completion 36).
 #[test]
 fn the_captured_pi_run_equals_what_was_served() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/captured/pi-0.73.1/home/.pi/agent/sessions");
-    if !root.is_dir() {
-        crate::support::skip("the captured pi 0.73.1 corpus is absent");
-        return;
-    }
-    let env = Env::new();
-    env.ingest(&root);
-    let all = db_by_session(&env);
-    assert_eq!(all.len(), 1);
-    assert_eq!(all.values().next().unwrap(), &[2714, 36, 0, 0, 300]);
+    assert_captured_run_equals_served("pi-0.73.1/home/.pi/agent/sessions");
 }
 
 /// `ingest --harness NAME` reads only that agent's sessions from roots

@@ -44,29 +44,12 @@ fn a_qwen_session_counts_every_response_once() {
 
 #[test]
 fn qwen_projects_are_a_default_root() {
-    let env = Env::new();
-    copy_tree(&fixture(), &env.path("home/.qwen/projects"));
-    let s = env.ingest_defaults(&[]);
-    assert_eq!(
-        (s["roots"].as_u64(), s["sessions_new"].as_u64()),
-        (Some(1), Some(1)),
-        "{s}"
-    );
+    Env::assert_home_root(&fixture(), ".qwen/projects");
 }
 
 /// The real Qwen Code 0.24.4 run: two responses the fake server served
 /// (prompt 3,014 with 300 cached, completion 36).
 #[test]
 fn the_captured_qwen_run_equals_what_was_served() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/captured/qwen-code-0.24.4/home/.qwen/projects");
-    if !root.is_dir() {
-        crate::support::skip("the captured Qwen Code 0.24.4 corpus is absent");
-        return;
-    }
-    let env = Env::new();
-    env.ingest(&root);
-    let all = db_by_session(&env);
-    assert_eq!(all.len(), 1);
-    assert_eq!(all.values().next().unwrap(), &[2714, 36, 0, 0, 300]);
+    assert_captured_run_equals_served("qwen-code-0.24.4/home/.qwen/projects");
 }

@@ -16,7 +16,7 @@
 use serde::Deserialize;
 
 use super::SessionParser;
-use super::lines::{Owner, json_records};
+use super::lines::{Owner, typed_records, uuid_like};
 use crate::clock::parse_instant;
 use crate::transcript::BadLine;
 use crate::transcript::usage::{Billing, Buckets, UsageObservation};
@@ -26,15 +26,6 @@ pub fn is_session(rel_path: &str) -> bool {
     rel_path
         .strip_suffix("/events.jsonl")
         .is_some_and(|dir| !dir.contains('/') && uuid_like(dir))
-}
-
-/// A UUID in its 36-character lowercase text form.
-fn uuid_like(s: &str) -> bool {
-    s.len() == 36
-        && s.char_indices().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => c == '-',
-            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
-        })
 }
 
 #[derive(Deserialize, Default)]
@@ -95,11 +86,7 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    json_records(b, file, bytes, |b, line, _, owner| {
-        let rec: Event = serde_json::from_slice(line)?;
-        read_event(b, rec, owner);
-        Ok(())
-    })
+    typed_records::<Event>(b, file, bytes, read_event)
 }
 
 fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {

@@ -19,7 +19,7 @@
 use serde::Deserialize;
 
 use super::SessionParser;
-use super::lines::{Owner, json_records};
+use super::lines::{Owner, typed_records};
 use crate::clock::{Millis, parse_instant};
 use crate::transcript::BadLine;
 use crate::transcript::usage::{Billing, Buckets, UsageObservation};
@@ -90,11 +90,7 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    json_records(b, file, bytes, |b, line, _, owner| {
-        let rec: Line = serde_json::from_slice(line)?;
-        read_line(b, rec, owner);
-        Ok(())
-    })
+    typed_records::<Line>(b, file, bytes, read_line)
 }
 
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {

@@ -158,3 +158,28 @@ pub(super) fn json_records(
     b.out.bytes += done;
     result.map(|()| done)
 }
+
+/// `json_records` for a format whose every line is one serde record `T`,
+/// read by `read` (a line that is not a `T` is degraded or unknown, as there).
+pub(super) fn typed_records<T: serde::de::DeserializeOwned>(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+    read: fn(&mut SessionParser, T, &mut Owner<'_>),
+) -> Result<u64, BadLine> {
+    json_records(b, file, bytes, |b, line, _, owner| {
+        let rec: T = serde_json::from_slice(line)?;
+        read(b, rec, owner);
+        Ok(())
+    })
+}
+
+/// A UUID in its 36-character lowercase text form (a session's id in a
+/// file or folder name).
+pub(super) fn uuid_like(s: &str) -> bool {
+    s.len() == 36
+        && s.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
+        })
+}

@@ -17,7 +17,7 @@
 use serde::Deserialize;
 
 use super::SessionParser;
-use super::lines::{Owner, json_records};
+use super::lines::{Owner, typed_records, uuid_like};
 use crate::clock::parse_instant;
 use crate::transcript::BadLine;
 use crate::transcript::usage::{Billing, Buckets, UsageObservation};
@@ -39,15 +39,6 @@ pub fn session_of_name(name: &str) -> Option<&str> {
     let stem = name.strip_suffix(".jsonl")?;
     let (_, id) = stem.rsplit_once('_')?;
     uuid_like(id).then_some(id)
-}
-
-/// A UUID in its 36-character text form.
-fn uuid_like(s: &str) -> bool {
-    s.len() == 36
-        && s.char_indices().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => c == '-',
-            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
-        })
 }
 
 #[derive(Deserialize, Default)]
@@ -89,11 +80,7 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    json_records(b, file, bytes, |b, line, _, owner| {
-        let rec: Line = serde_json::from_slice(line)?;
-        read_line(b, rec, owner);
-        Ok(())
-    })
+    typed_records::<Line>(b, file, bytes, read_line)
 }
 
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {

@@ -17,7 +17,7 @@
 use serde::Deserialize;
 
 use super::SessionParser;
-use super::lines::{Owner, json_records};
+use super::lines::{Owner, typed_records, uuid_like};
 use crate::clock::parse_instant;
 use crate::transcript::BadLine;
 use crate::transcript::usage::{Billing, Buckets, UsageObservation};
@@ -31,15 +31,6 @@ pub fn is_session(rel_path: &str) -> bool {
         return false;
     };
     dir == "chats" && name.strip_suffix(".jsonl").is_some_and(uuid_like)
-}
-
-/// A UUID in its 36-character lowercase text form.
-fn uuid_like(s: &str) -> bool {
-    s.len() == 36
-        && s.char_indices().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => c == '-',
-            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
-        })
 }
 
 #[derive(Deserialize, Default)]
@@ -73,11 +64,7 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    json_records(b, file, bytes, |b, line, _, owner| {
-        let rec: Line = serde_json::from_slice(line)?;
-        read_line(b, rec, owner);
-        Ok(())
-    })
+    typed_records::<Line>(b, file, bytes, read_line)
 }
 
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
