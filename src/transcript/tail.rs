@@ -1,6 +1,7 @@
 //! The last things an agent said and did: the text of the assistant
-//! records at the end of a transcript (Claude Code's, Codex's), the test
-//! runs that passed and the files written, for the closer's judge. Pure: bytes in (the file's
+//! records at the end of a transcript (Claude Code's, Codex's, pi's, Qwen
+//! Code's, Copilot CLI's), and Claude Code's test runs that passed and
+//! files written, for the closer's judge. Pure: bytes in (the file's
 //! last part), texts out, oldest first.
 
 use serde_json::Value;
@@ -17,15 +18,24 @@ pub fn assistant_tail(bytes: &[u8], whole: bool, keep: usize) -> Vec<String> {
         let Ok(v) = serde_json::from_slice::<Value>(line) else {
             continue;
         };
-        // Claude Code: an assistant record; Codex: a response item that is
-        // an assistant message.
+        // Claude Code: an assistant record (Qwen Code's has `parts`);
+        // Codex: a response item that is an assistant message; pi: a
+        // message entry whose role is assistant; Copilot CLI: an
+        // `assistant.message` event.
         let content = if v["type"] == "assistant" && v["isSidechain"] != true {
-            &v["message"]["content"]
+            match &v["message"]["parts"] {
+                Value::Array(_) => &v["message"]["parts"],
+                _ => &v["message"]["content"],
+            }
         } else if v["type"] == "response_item"
             && v["payload"]["type"] == "message"
             && v["payload"]["role"] == "assistant"
         {
             &v["payload"]["content"]
+        } else if v["type"] == "message" && v["message"]["role"] == "assistant" {
+            &v["message"]["content"]
+        } else if v["type"] == "assistant.message" {
+            &v["data"]["content"]
         } else {
             continue;
         };
@@ -33,7 +43,9 @@ pub fn assistant_tail(bytes: &[u8], whole: bool, keep: usize) -> Vec<String> {
             Value::String(s) => vec![s.as_str()],
             Value::Array(blocks) => blocks
                 .iter()
-                .filter(|b| b["type"] == "text" || b["type"] == "output_text")
+                .filter(|b| {
+                    b["type"] == "text" || b["type"] == "output_text" || b["type"].is_null()
+                })
                 .filter_map(|b| b["text"].as_str())
                 .collect(),
             _ => Vec::new(),
@@ -206,6 +218,24 @@ mod tests {
         assert_eq!(
             assistant_tail(lines.as_bytes(), true, 2),
             ["second", "third"]
+        );
+    }
+
+    /// pi's, Qwen Code's and Copilot CLI's assistant texts, each in its
+    /// own shape.
+    #[test]
+    fn pi_qwen_and_copilot_assistant_texts_are_read_too() {
+        let lines = [
+            r#"{"type":"message","id":"a1","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"pi: merged."}]}}"#,
+            r#"{"type":"message","id":"u1","message":{"role":"user","content":[{"type":"text","text":"not me"}]}}"#,
+            r#"{"uuid":"q1","type":"assistant","message":{"role":"model","parts":[{"text":"qwen: merged."},{"functionCall":{"name":"x"}}]}}"#,
+            r#"{"type":"assistant.message","data":{"content":"copilot: merged.","messageId":"m1"}}"#,
+            r#"{"type":"user.message","data":{"content":"not me either"}}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            assistant_tail(lines.as_bytes(), true, 5),
+            ["pi: merged.", "qwen: merged.", "copilot: merged."]
         );
     }
 
