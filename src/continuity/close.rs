@@ -536,17 +536,20 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
         .map(|t| crate::redact::redact_text(&with_ids(&t.text)).into_owned())
         .collect();
     let candidates = store.closer_candidates(now + 1, closer::BATCH)?;
-    let tests: Vec<String> = case
-        .passing_tests
-        .iter()
-        .map(|t| crate::redact::redact_text(t).into_owned())
-        .collect();
+    // Outside text, as a transcript's would be: redacted before it can
+    // become a resolve's stored evidence.
+    let redacted = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .map(|t| crate::redact::redact_text(t).into_owned())
+            .collect()
+    };
+    let (tests, files) = (redacted(&case.passing_tests), redacted(&case.written_files));
     let done = run_batch(store, candidates, now + 1, false, judge, |c| {
         if c.run_id == run.run_id {
             Tail {
                 texts: tail.clone(),
                 tests: tests.clone(),
-                files: case.written_files.clone(),
+                files: files.clone(),
             }
         } else {
             Tail::default()

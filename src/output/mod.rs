@@ -134,6 +134,10 @@ pub struct Output {
     pub sanitize: bool,
     pub quiet: bool,
     pub progress: bool,
+    /// The width tables fit: `COLUMNS` when set, else the terminal's when
+    /// stdout is one, else none (a pipe gets whole lines).
+    pub width: Option<u16>,
+    pub tty: bool,
 }
 
 impl Output {
@@ -157,6 +161,11 @@ impl Output {
             sanitize: true,
             quiet,
             progress: !quiet && !no_progress && std::io::stderr().is_terminal(),
+            width: std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse::<u16>().ok())
+                .filter(|w| *w >= 20),
+            tty,
         }
     }
 

@@ -60,10 +60,24 @@ fn cell_text(v: Option<&Value>, key: &str) -> String {
     }
 }
 
+/// A table in the house style. Its columns wrap to fit `COLUMNS` when set,
+/// else the terminal when stdout is one; a pipe without `COLUMNS` gets whole
+/// lines.
 fn new_table(out: &Output) -> Table {
     let mut t = Table::new();
     t.load_style(presets::NOTHING);
-    t.set_content_arrangement(ContentArrangement::Disabled);
+    match out.width {
+        Some(w) => {
+            t.set_content_arrangement(ContentArrangement::Dynamic);
+            t.set_width(w);
+        }
+        None if out.tty => {
+            t.set_content_arrangement(ContentArrangement::Dynamic);
+        }
+        None => {
+            t.set_content_arrangement(ContentArrangement::Disabled);
+        }
+    }
     if !out.color {
         t.force_no_tty();
     }
@@ -105,9 +119,12 @@ pub(super) fn vertical(cols: &[Column], row: &Value, out: &Output) -> String {
     trim_lines(&t.to_string())
 }
 
+/// A table's lines without trailing blanks and without the one column of
+/// padding every line starts with (more would shift a wrapped cell's
+/// continuation, or a row whose first cell is empty, under the wrong column).
 fn trim_lines(s: &str) -> String {
     s.lines()
-        .map(|l| l.trim_end().trim_start_matches(' '))
+        .map(|l| l.trim_end().strip_prefix(' ').unwrap_or(l.trim_end()))
         .collect::<Vec<_>>()
         .join("\n")
 }

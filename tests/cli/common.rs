@@ -396,8 +396,8 @@ pub fn spool_waiting(env: &Env) -> u64 {
     std::fs::metadata(p).map_or(0, |m| m.len())
 }
 
-/// A client's real run under `../shared/corpus/captured/<rel>` (skipped with
-/// a reason when absent), ingested: one session, its tokens exactly the
+/// A client's real run from the captured corpus beside the repository, at
+/// `<rel>` in it (skipped with a reason when absent), ingested: one session, its tokens exactly the
 /// usage the rig's fake server served (prompt 3,014 with 300 cached,
 /// completion 36: input 2,714, output 36, cache read 300).
 pub fn assert_captured_run_equals_served(rel: &str) {

@@ -3,7 +3,8 @@
 //! response): exact tokens with the cached part taken out of the input, a
 //! subagent's response counted, a resumed run appended, another session's
 //! record and the cumulative shutdown totals not counted, the default
-//! root; and the real Copilot CLI 1.0.102 run in ../shared.
+//! root; and a real Copilot CLI 1.0.102 run from the captured corpus, when it
+//! is beside the repository.
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,8 @@
 //! under `--<cwd>--/`, a tree of entries, usage on each assistant message):
 //! exact tokens, a branch's response counted (it was paid for), the models
 //! a `--continue` switched to, the project from the header's `cwd`, the
-//! default root; and the real pi 0.73.1 run in ../shared, whose totals
+//! default root; and a real pi 0.73.1 run from the captured corpus (when it is
+//! beside the repository), whose totals
 //! equal what the fake server served.
 
 use std::path::{Path, PathBuf};

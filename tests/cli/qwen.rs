@@ -3,7 +3,8 @@
 //! lines): exact tokens with each response counted once although its
 //! numbers are written twice (the assistant line and a telemetry line), the
 //! cached part taken out of the prompt, the default root; and the real
-//! Qwen Code 0.24.4 run in ../shared, equal to what was served.
+//! Qwen Code 0.24.4 run from the captured corpus (when it is beside the
+//! repository), equal to what was served.
 
 use std::path::{Path, PathBuf};
 

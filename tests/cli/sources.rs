@@ -77,3 +77,45 @@ fn sources_with_nothing_found_says_so() {
     assert_eq!((code, out.as_str()), (0, ""));
     assert!(err.contains("no agent's transcripts found"), "{err}");
 }
+
+/// With `COLUMNS`, a table's cells wrap to fit it, a wrapped cell's
+/// continuation staying under its own column; without, a pipe gets whole
+/// lines.
+#[test]
+fn tables_fit_columns_when_it_is_set() {
+    let env = Env::new();
+    copy_tree(
+        &fixture("pi-0.73/sessions"),
+        &env.path("home/.pi/agent/sessions"),
+    );
+    env.ingest_defaults(&[]);
+    let table = |columns: Option<&str>, args: &[&str]| -> String {
+        let mut c = env.cmd();
+        if let Some(w) = columns {
+            c.env("COLUMNS", w);
+        }
+        let out = c.args(args).args(["--format", "table"]).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for args in [&["sources"][..], &["sessions"][..]] {
+        let narrow = table(Some("80"), args);
+        let widest = narrow.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= 80, "{args:?} at 80 columns:\n{narrow}");
+        let whole = table(None, args);
+        assert!(
+            whole.lines().count() < narrow.lines().count(),
+            "{whole}\n{narrow}"
+        );
+    }
+    // `sources`' root wraps under the ROOT header.
+    let narrow = table(Some("80"), &["sources"]);
+    let col = narrow.lines().next().unwrap().find("ROOT").unwrap();
+    let continued: Vec<&str> = narrow.lines().skip(2).collect();
+    assert!(
+        continued
+            .iter()
+            .any(|l| l.len() > col && l[..col].trim().is_empty()),
+        "{narrow}"
+    );
+}

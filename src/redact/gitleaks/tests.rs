@@ -1,8 +1,8 @@
 //! The catalogue table is generated from the pinned gitleaks config, and
 //! each rule finds the catalogue's own true examples and none of its false
 //! ones (both read from gitleaks' rule generators where they are plain
-//! strings). The pinned files live beside the repository
-//! (`../shared/reference/data/`); without them these tests skip.
+//! strings). The pinned files (gitleaks' config and rule sources) live in a
+//! reference folder beside the repository; without them these tests skip.
 
 use std::path::{Path, PathBuf};
 
