@@ -157,6 +157,16 @@ pub struct Tail {
     pub files: Vec<String>,
 }
 
+impl Tail {
+    /// What the run's tools did, as the judges take it.
+    fn tools(&self) -> super::evidence::Tools<'_> {
+        super::evidence::Tools {
+            tests: &self.tests,
+            files: &self.files,
+        }
+    }
+}
+
 /// The evidence judge's verdicts for one run.
 fn evidence(
     items: &[Item],
@@ -164,15 +174,8 @@ fn evidence(
     tail: &Tail,
     aliases: &crate::matching::Aliases,
 ) -> Vec<closer::Verdict> {
-    fn strs(v: &[String]) -> Vec<&str> {
-        v.iter().map(String::as_str).collect()
-    }
-    let (texts, tests, files) = (strs(texts), strs(&tail.tests), strs(&tail.files));
-    let tools = super::evidence::Tools {
-        tests: &tests,
-        files: &files,
-    };
-    super::evidence::judge_with(&commitments(items), &texts, &tools, aliases)
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    super::evidence::judge_with(&commitments(items), &texts, &tail.tools(), aliases)
 }
 
 /// The UTC day of `now`, as the spend table keys it.
@@ -210,19 +213,11 @@ fn ask(
         return Err(CapReached.into());
     }
     let words: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let (tests, files): (Vec<&str>, Vec<&str>) = (
-        tail.tests.iter().map(String::as_str).collect(),
-        tail.files.iter().map(String::as_str).collect(),
-    );
-    let tools = super::evidence::Tools {
-        tests: &tests,
-        files: &files,
-    };
     let kinds = store.run_event_kinds(run_id)?;
     let answer = endpoint.ask(&closer::closer_prompt(
         &commitments(items),
         &words,
-        &tools,
+        &tail.tools(),
         &kinds,
     ))?;
     let tokens = crate::transcript::Buckets {

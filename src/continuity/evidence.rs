@@ -739,8 +739,8 @@ fn names_id(words: &[String], id: &str, ids: &[String]) -> bool {
 /// (`command`, then its output) and the files its edit tools wrote.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Tools<'a> {
-    pub tests: &'a [&'a str],
-    pub files: &'a [&'a str],
+    pub tests: &'a [String],
+    pub files: &'a [String],
 }
 
 /// The evidence judge with the built-in aliases.
@@ -850,6 +850,17 @@ pub fn judge_with(
         }
     }
     out.retain(|v| !taken_back.contains(&v.id.as_str()));
+    // Each passing test run's words, once.
+    let test_keys: Vec<Vec<String>> = tools
+        .tests
+        .iter()
+        .map(|t| {
+            matching::terms(t, aliases)
+                .into_iter()
+                .map(|t| t.key)
+                .collect()
+        })
+        .collect();
     for p in &profiles {
         let id = p.c.id;
         let Some(clause) = named_only.get(id) else {
@@ -867,13 +878,12 @@ pub fn judge_with(
             })
             .map(|u| &u.key)
             .collect();
-        let ran = tools.tests.iter().find(|t| {
-            let keys: Vec<String> = matching::terms(t, aliases)
-                .into_iter()
-                .map(|t| t.key)
-                .collect();
-            idents.iter().any(|i| keys.contains(i))
-        });
+        let ran = tools
+            .tests
+            .iter()
+            .zip(&test_keys)
+            .find(|(_, keys)| idents.iter().any(|i| keys.contains(i)))
+            .map(|(t, _)| t);
         let wrote = tools.files.iter().find(|f| {
             matching::terms(f, aliases).first().is_some_and(|t| {
                 idents

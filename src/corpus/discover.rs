@@ -61,13 +61,9 @@ pub struct Discovery {
     pub skips: Vec<Skip>,
 }
 
+/// A session id as clients write it in a file or folder name.
 pub(super) fn is_session_uuid(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, &c)| match i {
-            8 | 13 | 18 | 23 => c == b'-',
-            _ => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
-        })
+    crate::transcript::uuid_like(s)
 }
 
 /// `agent-<id><suffix>` with a safe id of letters, digits, `-` and `_`.

@@ -22,7 +22,7 @@ pub use ending::Ending;
 pub use parse::parse_session;
 pub use parse::{
     FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason,
-    pi_session_of_name, scan_later,
+    pi_session_of_name, scan_later, uuid_like,
 };
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};

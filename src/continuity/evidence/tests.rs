@@ -192,7 +192,11 @@ fn judge_tests(commitments: &[(&str, &str, &str)], texts: &[&str], tests: &[&str
         .iter()
         .map(|(id, topic, content)| Commitment { id, topic, content })
         .collect();
-    let tools = Tools { tests, files: &[] };
+    let tests: Vec<String> = tests.iter().map(ToString::to_string).collect();
+    let tools = Tools {
+        tests: &tests,
+        files: &[],
+    };
     judge_with(&cs, texts, &tools, Aliases::built_in())
         .into_iter()
         .map(|v| v.id)
@@ -237,7 +241,11 @@ fn a_file_of_its_own_written_is_evidence() {
         .map(|(id, topic, content)| Commitment { id, topic, content })
         .collect();
     let run = |texts: &[&str], files: &[&str]| -> Vec<String> {
-        let tools = Tools { tests: &[], files };
+        let files: Vec<String> = files.iter().map(ToString::to_string).collect();
+        let tools = Tools {
+            tests: &[],
+            files: &files,
+        };
         judge_with(&cs, texts, &tools, Aliases::built_in())
             .into_iter()
             .map(|v| v.id)

@@ -176,7 +176,7 @@ pub(super) fn typed_records<T: serde::de::DeserializeOwned>(
 
 /// A UUID in its 36-character lowercase text form (a session's id in a
 /// file or folder name).
-pub(super) fn uuid_like(s: &str) -> bool {
+pub fn uuid_like(s: &str) -> bool {
     s.len() == 36
         && s.char_indices().all(|(i, c)| match i {
             8 | 13 | 18 | 23 => c == '-',

@@ -14,6 +14,7 @@ pub use gemini::is_chat;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 pub use qwen::is_session as is_qwen_session;
 mod lines;
+pub use lines::uuid_like;
 
 pub use block::{ScannedLines, scan_later};
 use block::{observation, parse_block, parse_scanned, usage_parts};
