@@ -73,10 +73,60 @@ impl Rule {
     }
 }
 
+/// Needles to find in lowercased text, all of them, overlapping: an
+/// automaton that fits how much this process searches. A contiguous NFA
+/// builds in about 0.1 ms (a hook builds it for a few texts); once a
+/// process has searched `DFA_AFTER` texts (a bulk import searches every
+/// memory) it builds a DFA, about 0.5 ms, which searches 1.5 to 2 times as
+/// fast. Both find the same matches.
+pub(crate) struct Needles {
+    words: Vec<Vec<u8>>,
+    nfa: aho_corasick::AhoCorasick,
+    dfa: std::sync::OnceLock<aho_corasick::AhoCorasick>,
+    searched: std::sync::atomic::AtomicUsize,
+}
+
+const DFA_AFTER: usize = 200;
+
+impl Needles {
+    pub(crate) fn new<S: AsRef<[u8]>>(words: &[S]) -> Needles {
+        let words: Vec<Vec<u8>> = words.iter().map(|w| w.as_ref().to_vec()).collect();
+        Needles {
+            nfa: Self::build(&words, aho_corasick::AhoCorasickKind::ContiguousNFA),
+            words,
+            dfa: std::sync::OnceLock::new(),
+            searched: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    fn build(words: &[Vec<u8>], kind: aho_corasick::AhoCorasickKind) -> aho_corasick::AhoCorasick {
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .kind(Some(kind))
+            .build(words)
+            .expect("the needles build an automaton")
+    }
+
+    /// The automaton for the next search.
+    pub(crate) fn get(&self) -> &aho_corasick::AhoCorasick {
+        if let Some(dfa) = self.dfa.get() {
+            return dfa;
+        }
+        let n = self
+            .searched
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if n < DFA_AFTER {
+            return &self.nfa;
+        }
+        self.dfa
+            .get_or_init(|| Self::build(&self.words, aho_corasick::AhoCorasickKind::DFA))
+    }
+}
+
 /// Every rule's needles in one automaton, each with its rule's index: one
 /// pass over a text tells which rules may match it (a search per needle per
 /// text was most of the redaction's time in a bulk import).
-static NEEDLES: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::new(|| {
+static NEEDLES: LazyLock<(Needles, Vec<usize>)> = LazyLock::new(|| {
     let (mut needles, mut owners) = (Vec::new(), Vec::new());
     for (i, rule) in RULES.iter().enumerate() {
         for n in rule.needles {
@@ -84,12 +134,7 @@ static NEEDLES: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::ne
             owners.push(i);
         }
     }
-    // A contiguous NFA, as for the catalogue's keywords (see there).
-    let automaton = aho_corasick::AhoCorasick::builder()
-        .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
-        .build(&needles)
-        .expect("the needles build an automaton");
-    (automaton, owners)
+    (Needles::new(&needles), owners)
 });
 
 /// Which rules may match `lower` (the text, lowercased): a needle of the
@@ -97,7 +142,7 @@ static NEEDLES: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::ne
 fn may_match(lower: &[u8]) -> Vec<bool> {
     let (automaton, owners) = &*NEEDLES;
     let mut may = vec![false; RULES.len()];
-    for m in automaton.find_overlapping_iter(lower) {
+    for m in automaton.get().find_overlapping_iter(lower) {
         let i = owners[m.pattern().as_usize()];
         if !RULES[i].assigned || assignment_follows(&lower[m.end()..]) {
             may[i] = true;
@@ -642,6 +687,26 @@ fn holds_text(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The automaton switches to a DFA after `DFA_AFTER` searches; both
+    /// find the same overlapping matches.
+    #[test]
+    fn needles_find_the_same_before_and_after_the_switch() {
+        let n = Needles::new(&["api_key", "key", "token", "ghp_", "pass"]);
+        let text = b"my api_key=ghp_xx and a token, a passkey";
+        let found = |a: &aho_corasick::AhoCorasick| -> Vec<(usize, usize)> {
+            a.find_overlapping_iter(&text[..])
+                .map(|m| (m.pattern().as_usize(), m.start()))
+                .collect()
+        };
+        let first = found(n.get());
+        assert_eq!(first, [(0, 3), (1, 7), (3, 11), (2, 24), (4, 33), (1, 37)]);
+        for _ in 0..DFA_AFTER {
+            n.get();
+        }
+        assert!(n.dfa.get().is_some());
+        assert_eq!(found(n.get()), first);
+    }
     use serde_json::json;
 
     fn kind_of(s: &str) -> Option<&str> {

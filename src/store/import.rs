@@ -1,20 +1,23 @@
-//! `memory import`: an export written back verbatim, all or nothing. Every
-//! record is checked first, against the database (in a read transaction,
-//! which takes no lock) and against the rest of the file; only when none is
-//! rejected is anything written, in transactions of at most
-//! `BATCH_TIME` each so that hooks never wait on a long import. A batch
-//! checks its records again only when another connection committed since
-//! the check (`PRAGMA data_version`): otherwise the check still holds.
+//! `memory import`: an export written back verbatim, all or nothing, in
+//! two passes over the file so that its text is never held whole. The
+//! first pass checks every record, against the database (in a read
+//! transaction, which takes no lock) and against what the file said
+//! before it, keeping only ids and keys; only when none is rejected does
+//! the second pass write. A bulk load (more new memories than are stored)
+//! is one transaction with the memory indexes built once at the end;
+//! otherwise transactions of at most `BATCH_TIME` each, so that hooks never
+//! wait on a long import, checking their records again only when another
+//! connection committed since the check (`PRAGMA data_version`).
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use rusqlite::config::DbConfig;
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
-use super::Store;
 use super::memories::{get_memory, insert_memory, live_with_hash, successor_of};
+use super::{Snapshot, Store};
 use crate::continuity::memory;
 use crate::continuity::memory::{Memory, MemoryEvent};
 
@@ -22,9 +25,28 @@ use crate::continuity::memory::{Memory, MemoryEvent};
 /// present (`Ok(false)`), or rejected, with why.
 #[derive(Debug, Clone)]
 pub struct Imported {
+    /// The record's line in the file.
+    pub line: usize,
     pub kind: &'static str,
     pub id: String,
     pub outcome: Result<bool, String>,
+    /// A digest of the line's bytes: the write pass takes only the line
+    /// the check read.
+    digest: u64,
+}
+
+/// A record of the file as the import reads it, with its line's number
+/// and the digest of its bytes.
+pub struct Read {
+    pub line: usize,
+    pub digest: u64,
+    pub record: Rec,
+}
+
+/// A record to check or write.
+pub enum Rec {
+    Memory(Memory),
+    Event(MemoryEvent),
 }
 
 /// The longest a write transaction of an import runs before it commits: a
@@ -34,89 +56,118 @@ pub struct Imported {
 /// as long as one transaction, 100 ms about 1.2 times.
 const BATCH_TIME: Duration = Duration::from_millis(100);
 
-/// Why an import stopped part way: another process changed the database
-/// between the check and the write.
+/// Why an import stopped part way: another process changed the database,
+/// or the file changed, between the check and the write.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "the database changed while importing ({why}): {written} record(s) were written before it; run the import again to finish (records already written count as present)"
+    "the {what} changed while importing ({why}): {written} record(s) were written before it; run the import again to finish (records already written count as present)"
 )]
 pub struct Interrupted {
     pub written: usize,
+    pub what: &'static str,
     pub why: String,
 }
 
-/// The outcome of `check_import`: one entry per record, memories first,
-/// and the database's data version the check saw.
+/// The outcome of the check: one entry per record in file order, the
+/// database's data version the check saw, and the line of each memory
+/// the file holds.
 pub struct Checked {
     pub records: Vec<Imported>,
     version: i64,
+    lines: HashMap<u128, usize>,
 }
 
-/// What the file itself contributes while it is checked.
+/// What the file said before the record being checked: keys only, ids as
+/// the 128-bit numbers they are, so that a file of a million records is
+/// checked in a few dozen megabytes.
 #[derive(Default)]
-struct FileState<'a> {
-    memories: HashMap<&'a str, &'a Memory>,
-    /// Live content hashes of memories the file creates: (kind, project, hash).
-    hashes: HashSet<(memory::Kind, &'a str, &'a str)>,
+struct FileState {
+    /// Memories that passed: id -> (line, predecessor).
+    memories: HashMap<u128, (usize, Option<u128>)>,
+    /// Live content hashes of memories the file creates: (kind, project,
+    /// the hash's first 128 bits).
+    hashes: HashSet<(memory::Kind, u32, u128)>,
+    projects: HashMap<String, u32>,
     /// Predecessors the file gives a successor.
-    superseded: HashMap<&'a str, &'a str>,
-    events: HashSet<&'a str>,
+    superseded: HashMap<u128, u128>,
+    events: HashSet<u128>,
+}
+
+/// An id's number. Ids are checked UUIDs when read; anything else (never
+/// stored) gets a number from its digest.
+fn key(id: &str) -> u128 {
+    uuid::Uuid::try_parse(id).map_or_else(
+        |_| {
+            let mut h = std::hash::DefaultHasher::new();
+            std::hash::Hasher::write(&mut h, id.as_bytes());
+            u128::from(std::hash::Hasher::finish(&h))
+        },
+        |u| u.as_u128(),
+    )
+}
+
+/// An id from its number, as sessionkit writes ids.
+fn id_of(key: u128) -> String {
+    uuid::Uuid::from_u128(key).hyphenated().to_string()
+}
+
+impl FileState {
+    /// The (kind, project, hash) key of a live content hash.
+    fn hash_key(
+        &mut self,
+        kind: memory::Kind,
+        project: &str,
+        hash: &str,
+    ) -> (memory::Kind, u32, u128) {
+        let next = self.projects.len() as u32;
+        let p = match self.projects.get(project) {
+            Some(&p) => p,
+            None => *self.projects.entry(project.to_string()).or_insert(next),
+        };
+        (kind, p, hash_bits(hash))
+    }
+
+    fn has_hash(&self, kind: memory::Kind, project: &str, hash: &str) -> bool {
+        self.projects
+            .get(project)
+            .is_some_and(|&p| self.hashes.contains(&(kind, p, hash_bits(hash))))
+    }
+}
+
+/// A content hash's first 128 bits (it is SHA-256 in hex); another text
+/// by its digest.
+fn hash_bits(hash: &str) -> u128 {
+    hash.get(..32)
+        .and_then(|h| u128::from_str_radix(h, 16).ok())
+        .unwrap_or_else(|| key(hash))
+}
+
+/// The first pass: fed each record in file order, then `finish`ed.
+pub struct Checker<'s> {
+    conn: &'s Connection,
+    snapshot: Snapshot<'s>,
+    version: i64,
+    file: FileState,
+    records: Vec<Imported>,
+    /// Events whose memory was neither stored nor earlier in the file:
+    /// decided once the whole file is known.
+    waiting: Vec<(usize, String)>,
 }
 
 impl Store {
-    /// Checks every record without writing: each is new, already present,
-    /// or rejected with a reason. The import may write only when none is
-    /// rejected.
-    pub fn check_import(&self, memories: &[Memory], events: &[MemoryEvent]) -> Result<Checked> {
+    /// Starts checking an import (see `Checker`): nothing is written.
+    pub fn check_import(&self) -> Result<Checker<'_>> {
         // Read before the snapshot begins: a commit between the two shows
         // as a change, and the write checks again.
         let version = self.data_version()?;
         self.steady_plans(true)?;
-        let snapshot = self.read_snapshot()?;
-        let conn = &self.conn;
-        let mut file = FileState::default();
-        let mut out = Vec::with_capacity(memories.len() + events.len());
-        for m in memories {
-            let outcome = check_memory(conn, m, &file).map_err(|e| format!("{e:#}"));
-            if outcome.is_ok() {
-                file.memories.insert(&m.memory_id, m);
-                if let Some(p) = &m.supersedes {
-                    file.superseded.insert(p, &m.memory_id);
-                }
-                if let (Some(h), true) = (&m.content_hash, m.is_live()) {
-                    file.hashes.insert((m.kind, &m.project, h));
-                }
-            }
-            out.push(Imported {
-                kind: "memory",
-                id: m.memory_id.clone(),
-                outcome,
-            });
-        }
-        // Cycles are a property of the whole file: checked once all of it is known.
-        for (m, o) in memories.iter().zip(out.iter_mut()) {
-            if o.outcome == Ok(true)
-                && let Some(cycle) = cycle_through(conn, &m.memory_id, &file)?
-            {
-                o.outcome = Err(format!("supersession cycle: {cycle}"));
-            }
-        }
-        for e in events {
-            let outcome = check_event(conn, e, &file).map_err(|e| format!("{e:#}"));
-            if outcome.is_ok() {
-                file.events.insert(&e.event_id);
-            }
-            out.push(Imported {
-                kind: "event",
-                id: e.event_id.clone(),
-                outcome,
-            });
-        }
-        snapshot.finish()?;
-        self.steady_plans(false)?;
-        Ok(Checked {
-            records: out,
+        Ok(Checker {
+            conn: &self.conn,
+            snapshot: self.read_snapshot()?,
             version,
+            file: FileState::default(),
+            records: Vec::new(),
+            waiting: Vec::new(),
         })
     }
 
@@ -138,32 +189,21 @@ impl Store {
             .query_row("PRAGMA data_version", [], |r| r.get(0))?)
     }
 
-    /// Writes the records `check_import` found new, in order, committing at
-    /// least every `BATCH_TIME`. When another connection committed since
-    /// the check, each record of a batch is checked again as it is written;
-    /// one that no longer passes stops the import with `Interrupted` (what
-    /// was committed stays: running the import again finishes it). Returns
+    /// The second pass: writes the records the check found new, read
+    /// again from the file (`records`, in the order the check saw them;
+    /// a line that differs from the one checked stops the import). An
+    /// event whose memory comes later in the file waits for it. Returns
     /// how many records were written.
     pub fn write_import(
         &mut self,
-        memories: &[Memory],
-        events: &[MemoryEvent],
         checked: &Checked,
+        records: impl Iterator<Item = Result<Read>>,
     ) -> Result<usize> {
-        let new = checked.records.iter().map(|r| r.outcome == Ok(true));
-        let records: Vec<Rec<'_>> = memories
-            .iter()
-            .map(Rec::Memory)
-            .chain(events.iter().map(Rec::Event))
-            .zip(new)
-            .filter_map(|(rec, new)| new.then_some(rec))
-            .collect();
-        // The writer checkpoints after each commit itself (below), and
-        // statement journals stay in memory, as in a bulk ingest; the
-        // defaults come back at the end.
-        self.conn.execute_batch(
-            "PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY;",
-        )?;
+        // The writer checkpoints after each commit itself (below); the
+        // default comes back at the end. Temporary storage stays on disk: a
+        // bulk load's index builds sort through it.
+        self.conn
+            .execute_batch("PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -32768;")?;
         self.steady_plans(true)?;
         // The search index is filled a batch at a time (`index_batch`), not
         // by the insert trigger: FTS5 writes its pending terms out at every
@@ -172,68 +212,320 @@ impl Store {
         // import's time). The import's statements fire no other trigger.
         self.conn
             .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
-        let done = self.write_batches(&records, checked.version);
+        let mut w = Writer {
+            conn: &self.conn,
+            version: checked.version,
+            bulk: None,
+            open: None,
+            written: 0,
+            pending: 0,
+            pacer: super::Pacer::new(),
+        };
+        let done = w.write_all(checked, records);
+        if w.open.is_some() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
         self.conn
             .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, true)?;
         self.steady_plans(false)?;
-        self.conn.execute_batch(
-            "PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT;",
-        )?;
+        self.conn
+            .execute_batch("PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000;")?;
         done
-    }
-
-    /// `write_import`'s loop: transactions of at most `BATCH_TIME`.
-    fn write_batches(&mut self, records: &[Rec<'_>], version: i64) -> Result<usize> {
-        let mut written = 0;
-        let mut next = 0;
-        let mut pacer = super::Pacer::new();
-        while next < records.len() {
-            let tx = self
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let started = Instant::now();
-            let still = tx.query_row("PRAGMA data_version", [], |r| r.get::<_, i64>(0))? == version;
-            let indexed: i64 =
-                tx.query_row("SELECT coalesce(max(rowid), 0) FROM memories", [], |r| {
-                    r.get(0)
-                })?;
-            let (first, mut in_batch) = (next, 0);
-            while next < records.len() && (next == first || started.elapsed() < BATCH_TIME) {
-                let done = match records[next] {
-                    Rec::Memory(m) => import_memory(&tx, m, still),
-                    Rec::Event(e) => import_event(&tx, e, still),
-                };
-                match done {
-                    Ok(new) => in_batch += usize::from(new),
-                    Err(e) => {
-                        drop(tx);
-                        return Err(Interrupted {
-                            written,
-                            why: format!("{e:#}"),
-                        }
-                        .into());
-                    }
-                }
-                next += 1;
-            }
-            index_batch(&tx, indexed)?;
-            tx.commit()?;
-            // Copied at once, outside the write lock: the next batch then
-            // starts the WAL over. A checkpoint thread kept behind the
-            // writer, so the WAL never restarted and grew to 1 GB for a
-            // 220 MB database, every frame appended to a new part of the file.
-            self.conn
-                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
-            pacer.committed();
-            written += in_batch;
-        }
-        Ok(written)
     }
 }
 
+impl Checker<'_> {
+    /// Checks the next record of the file.
+    pub fn check(&mut self, read: &Read) -> Result<()> {
+        let (kind, id, outcome) = match &read.record {
+            Rec::Memory(m) => ("memory", &m.memory_id, self.memory(read.line, m)),
+            Rec::Event(e) => ("event", &e.event_id, self.event(e)),
+        };
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(e) if e.is::<rusqlite::Error>() => return Err(e),
+            Err(e) => Err(format!("{e:#}")),
+        };
+        if outcome == Ok(None)
+            && let Rec::Event(e) = &read.record
+        {
+            self.waiting.push((self.records.len(), e.memory_id.clone()));
+        }
+        self.records.push(Imported {
+            line: read.line,
+            kind,
+            id: id.clone(),
+            outcome: outcome.map(|o| o.unwrap_or(true)),
+            digest: read.digest,
+        });
+        Ok(())
+    }
+
+    /// A memory's checks, and what the file then holds.
+    fn memory(&mut self, line: usize, m: &Memory) -> Result<Result<Option<bool>, String>> {
+        let outcome = match check_memory(self.conn, m, &self.file) {
+            Ok(new) => new,
+            Err(e) if e.is::<rusqlite::Error>() => return Err(e),
+            Err(e) => return Ok(Err(format!("{e:#}"))),
+        };
+        let f = &mut self.file;
+        let (id, supersedes) = (key(&m.memory_id), m.supersedes.as_deref().map(key));
+        f.memories.insert(id, (line, supersedes));
+        if let Some(p) = supersedes {
+            f.superseded.insert(p, id);
+        }
+        if let (Some(h), true) = (&m.content_hash, m.is_live()) {
+            let k = f.hash_key(m.kind, &m.project, h);
+            f.hashes.insert(k);
+        }
+        Ok(Ok(Some(outcome)))
+    }
+
+    /// An event's checks: `Ok(None)` when its memory is neither stored nor
+    /// earlier in the file (decided at the end).
+    fn event(&mut self, e: &MemoryEvent) -> Result<Result<Option<bool>, String>> {
+        let outcome = match check_event(self.conn, e, &self.file) {
+            Ok(o) => o,
+            Err(e) if e.is::<rusqlite::Error>() => return Err(e),
+            Err(e) => return Ok(Err(format!("{e:#}"))),
+        };
+        self.file.events.insert(key(&e.event_id));
+        Ok(Ok(outcome))
+    }
+
+    /// The checks that need the whole file: supersession cycles, and
+    /// events naming a memory later in the file.
+    pub fn finish(mut self) -> Result<Checked> {
+        for r in self.records.iter_mut() {
+            if r.kind == "memory"
+                && r.outcome == Ok(true)
+                && let Some(cycle) = cycle_through(self.conn, &r.id, &self.file)?
+            {
+                r.outcome = Err(format!("supersession cycle: {cycle}"));
+            }
+        }
+        for (i, memory_id) in std::mem::take(&mut self.waiting) {
+            if !self.file.memories.contains_key(&key(&memory_id)) {
+                self.records[i].outcome = Err(format!(
+                    "names memory {memory_id} that is neither stored nor imported"
+                ));
+            }
+        }
+        self.snapshot.finish()?;
+        self.conn
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, false)?;
+        let lines = self
+            .file
+            .memories
+            .into_iter()
+            .map(|(id, (line, _))| (id, line))
+            .collect();
+        Ok(Checked {
+            records: self.records,
+            version: self.version,
+            lines,
+        })
+    }
+}
+
+/// The second pass's state: the open transaction, if any, and whether
+/// this is a bulk load (with the indexes to build at its end).
+struct Writer<'c> {
+    conn: &'c Connection,
+    version: i64,
+    /// A bulk load: the indexes dropped, to be created again at the end.
+    bulk: Option<Vec<String>>,
+    /// The open transaction: when it began, whether the check still
+    /// holds, and the last memory rowid indexed for search.
+    open: Option<(Instant, bool, i64)>,
+    /// Records written: committed, and in the open transaction.
+    written: usize,
+    pending: usize,
+    pacer: super::Pacer,
+}
+
+impl Writer<'_> {
+    fn write_all(
+        &mut self,
+        checked: &Checked,
+        records: impl Iterator<Item = Result<Read>>,
+    ) -> Result<usize> {
+        let new_memories = checked
+            .records
+            .iter()
+            .filter(|r| r.kind == "memory" && r.outcome == Ok(true))
+            .count();
+        self.begin_first(new_memories)?;
+        let mut expected = checked.records.iter();
+        let mut later: Vec<MemoryEvent> = Vec::new();
+        for read in records {
+            let read = read?;
+            let (id, line) = match &read.record {
+                Rec::Memory(m) => (&m.memory_id, read.line),
+                Rec::Event(e) => (&e.event_id, read.line),
+            };
+            let Some(want) = expected.next() else {
+                return self.file_changed(format!("line {line} was not there when it was checked"));
+            };
+            if want.line != line || &want.id != id || want.digest != read.digest {
+                return self.file_changed(format!("line {} is not the line checked", want.line));
+            }
+            if want.outcome != Ok(true) {
+                continue;
+            }
+            match read.record {
+                Rec::Memory(m) => self.write(&Rec::Memory(m))?,
+                // Its memory is written first.
+                Rec::Event(e)
+                    if checked
+                        .lines
+                        .get(&key(&e.memory_id))
+                        .is_some_and(|&l| l > line) =>
+                {
+                    later.push(e);
+                }
+                Rec::Event(e) => self.write(&Rec::Event(e))?,
+            }
+        }
+        if let Some(want) = expected.next() {
+            return self.file_changed(format!("line {} is gone", want.line));
+        }
+        for e in later {
+            self.write(&Rec::Event(e))?;
+        }
+        if self.open.is_some() {
+            self.commit()?;
+        }
+        Ok(self.written)
+    }
+
+    /// Begins the first transaction: a bulk load when the file creates
+    /// more memories than are stored (at least `BULK_AFTER`), and no other
+    /// connection committed since the check.
+    fn begin_first(&mut self, new_memories: usize) -> Result<()> {
+        self.begin()?;
+        let stored: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM memories", [], |r| r.get(0))?;
+        let still = self.open.is_some_and(|(_, still, _)| still);
+        if still && new_memories >= BULK_AFTER && new_memories as i64 >= stored {
+            // Each index is built once, sorted, at the end, instead of
+            // taking a row at a time at a random place: its pages are
+            // written once. The unique indexes that keys are checked
+            // through (`memory_id`, `event_id`) are kept.
+            let indexes: Vec<(String, String)> = self
+                .conn
+                .prepare(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+                       AND tbl_name IN ('memories', 'commitments', 'memory_events')",
+                )?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            for (name, _) in &indexes {
+                self.conn.execute_batch(&format!("DROP INDEX \"{name}\""))?;
+            }
+            self.bulk = Some(indexes.into_iter().map(|(_, sql)| sql).collect());
+        }
+        Ok(())
+    }
+
+    /// Begins a write transaction.
+    fn begin(&mut self) -> Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        let indexed: i64 =
+            self.conn
+                .query_row("SELECT coalesce(max(rowid), 0) FROM memories", [], |r| {
+                    r.get(0)
+                })?;
+        self.open = Some((Instant::now(), version == self.version, indexed));
+        Ok(())
+    }
+
+    /// Writes one record, committing first when the batch's time is up.
+    fn write(&mut self, rec: &Rec) -> Result<()> {
+        if self
+            .open
+            .is_some_and(|(started, ..)| self.bulk.is_none() && started.elapsed() >= BATCH_TIME)
+        {
+            self.commit()?;
+        }
+        if self.open.is_none() {
+            self.begin()?;
+        }
+        let still = self.open.is_some_and(|(_, still, _)| still);
+        let done = match rec {
+            Rec::Memory(m) => import_memory(self.conn, m, still),
+            Rec::Event(e) => import_event(self.conn, e, still),
+        };
+        match done {
+            // Counted once committed.
+            Ok(new) => {
+                self.pending += usize::from(new);
+                Ok(())
+            }
+            Err(e) => {
+                self.conn.execute_batch("ROLLBACK")?;
+                self.open = None;
+                Err(Interrupted {
+                    written: self.written,
+                    what: "database",
+                    why: format!("{e:#}"),
+                }
+                .into())
+            }
+        }
+    }
+
+    /// Commits the open transaction: its memories indexed for search (and
+    /// a bulk load's indexes built), then the WAL copied back.
+    fn commit(&mut self) -> Result<()> {
+        let Some((_, _, indexed)) = self.open else {
+            return Ok(());
+        };
+        if let Some(indexes) = self.bulk.take() {
+            for sql in indexes {
+                self.conn.execute_batch(&sql)?;
+            }
+        }
+        index_batch(self.conn, indexed)?;
+        self.conn.execute_batch("COMMIT")?;
+        self.open = None;
+        self.written += std::mem::take(&mut self.pending);
+        // Copied at once, outside the write lock: the next batch then
+        // starts the WAL over. A checkpoint thread kept behind the
+        // writer, so the WAL never restarted and grew to 1 GB for a
+        // 220 MB database, every frame appended to a new part of the file.
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
+        self.pacer.committed();
+        Ok(())
+    }
+
+    /// Stops the import because the file is not what was checked: the
+    /// open transaction is rolled back.
+    fn file_changed(&mut self, why: String) -> Result<usize> {
+        if self.open.take().is_some() {
+            self.conn.execute_batch("ROLLBACK")?;
+        }
+        Err(Interrupted {
+            written: self.written,
+            what: "file",
+            why,
+        }
+        .into())
+    }
+}
+
+/// An import creating at least this many memories, more than are stored,
+/// is a bulk load.
+const BULK_AFTER: usize = 1000;
+
 /// Adds the memories written after rowid `indexed` to the search index, in
 /// one statement: what the insert trigger does a row at a time.
-fn index_batch(tx: &Transaction<'_>, indexed: i64) -> Result<()> {
+fn index_batch(tx: &Connection, indexed: i64) -> Result<()> {
     tx.execute(
         "INSERT INTO memories_fts(rowid, topic, description, content, tags, project_key)
          SELECT rid, topic, description, content, tags, project_key
@@ -243,15 +535,9 @@ fn index_batch(tx: &Transaction<'_>, indexed: i64) -> Result<()> {
     Ok(())
 }
 
-/// A record to write, in file order (memories first).
-enum Rec<'a> {
-    Memory(&'a Memory),
-    Event(&'a MemoryEvent),
-}
-
 /// The checks a memory must pass (and `Ok(false)` when it is stored as is).
-fn check_memory(conn: &Connection, m: &Memory, file: &FileState<'_>) -> Result<bool> {
-    if file.memories.contains_key(m.memory_id.as_str()) {
+fn check_memory(conn: &Connection, m: &Memory, file: &FileState) -> Result<bool> {
+    if file.memories.contains_key(&key(&m.memory_id)) {
         bail!("the file has this memory id twice");
     }
     if let Some(stored) = get_memory(conn, &m.memory_id)? {
@@ -273,10 +559,7 @@ fn check_memory(conn: &Connection, m: &Memory, file: &FileState<'_>) -> Result<b
         if let Some(other) = live_with_hash(conn, m.kind, &m.project, hash)? {
             bail!("the same content is live as {other}");
         }
-        if file
-            .hashes
-            .contains(&(m.kind, m.project.as_str(), hash.as_str()))
-        {
+        if file.has_hash(m.kind, &m.project, hash) {
             bail!("the same content is live in an earlier record of the file");
         }
     }
@@ -285,7 +568,8 @@ fn check_memory(conn: &Connection, m: &Memory, file: &FileState<'_>) -> Result<b
             bail!("supersession cycle: the memory supersedes itself");
         }
         // A memory has at most one successor.
-        if let Some(other) = file.superseded.get(p.as_str()) {
+        if let Some(&other) = file.superseded.get(&key(p)) {
+            let other = id_of(other);
             bail!("{p} is superseded twice (also by {other}, earlier in the file)");
         }
         if let Some(other) = successor_of(conn, p)? {
@@ -296,16 +580,16 @@ fn check_memory(conn: &Connection, m: &Memory, file: &FileState<'_>) -> Result<b
 }
 
 /// The predecessor of `id`: in the file, else stored.
-fn predecessor(conn: &Connection, id: &str, file: &FileState<'_>) -> Result<Option<String>> {
-    Ok(match file.memories.get(id) {
-        Some(m) => m.supersedes.clone(),
+fn predecessor(conn: &Connection, id: &str, file: &FileState) -> Result<Option<String>> {
+    Ok(match file.memories.get(&key(id)) {
+        Some((_, supersedes)) => supersedes.map(id_of),
         None => get_memory(conn, id)?.and_then(|m| m.supersedes),
     })
 }
 
 /// The supersession chain from `id` back to itself, as `a -> b -> a`, when
 /// following predecessors comes round to it.
-fn cycle_through(conn: &Connection, id: &str, file: &FileState<'_>) -> Result<Option<String>> {
+fn cycle_through(conn: &Connection, id: &str, file: &FileState) -> Result<Option<String>> {
     let mut chain = vec![id.to_string()];
     let mut seen: HashSet<String> = HashSet::from([id.to_string()]);
     let mut at = id.to_string();
@@ -324,8 +608,8 @@ fn cycle_through(conn: &Connection, id: &str, file: &FileState<'_>) -> Result<Op
 }
 
 /// The checks an audit event must pass (and `Ok(false)` when stored as is).
-fn check_event(conn: &Connection, e: &MemoryEvent, file: &FileState<'_>) -> Result<bool> {
-    if file.events.contains(e.event_id.as_str()) {
+fn check_event(conn: &Connection, e: &MemoryEvent, file: &FileState) -> Result<Option<bool>> {
+    if file.events.contains(&key(&e.event_id)) {
         bail!("the file has this event id twice");
     }
     let stored: Option<(String, Option<String>)> = conn
@@ -334,7 +618,7 @@ fn check_event(conn: &Connection, e: &MemoryEvent, file: &FileState<'_>) -> Resu
         .optional()?;
     if let Some((m, run)) = stored {
         if m == e.memory_id && run == e.session_run_id {
-            return Ok(false);
+            return Ok(Some(false));
         }
         bail!("a different event with this id is stored");
     }
@@ -348,20 +632,16 @@ fn check_event(conn: &Connection, e: &MemoryEvent, file: &FileState<'_>) -> Resu
             bail!("names run {run} of this database: an import never joins a run");
         }
     }
-    if !file.memories.contains_key(e.memory_id.as_str())
-        && get_memory(conn, &e.memory_id)?.is_none()
+    if !file.memories.contains_key(&key(&e.memory_id)) && get_memory(conn, &e.memory_id)?.is_none()
     {
-        bail!(
-            "names memory {} that is neither stored nor imported",
-            e.memory_id
-        );
+        return Ok(None);
     }
-    Ok(true)
+    Ok(Some(true))
 }
 
 /// Writes one memory the import's check found new: checked again, and
 /// refused when it no longer passes, unless the check `still` holds.
-fn import_memory(tx: &Transaction<'_>, m: &Memory, still: bool) -> Result<bool> {
+fn import_memory(tx: &Connection, m: &Memory, still: bool) -> Result<bool> {
     if !still && !check_memory(tx, m, &FileState::default())? {
         return Ok(false);
     }
@@ -372,9 +652,16 @@ fn import_memory(tx: &Transaction<'_>, m: &Memory, still: bool) -> Result<bool> 
 /// Writes one event the import's check found new, verbatim (checked again
 /// unless the check `still` holds): its run id, when it has one, is the
 /// provenance it was exported with.
-fn import_event(tx: &Transaction<'_>, e: &MemoryEvent, still: bool) -> Result<bool> {
-    if !still && !check_event(tx, e, &FileState::default())? {
-        return Ok(false);
+fn import_event(tx: &Connection, e: &MemoryEvent, still: bool) -> Result<bool> {
+    if !still {
+        match check_event(tx, e, &FileState::default())? {
+            Some(true) => {}
+            Some(false) => return Ok(false),
+            None => bail!(
+                "names memory {} that is neither stored nor imported",
+                e.memory_id
+            ),
+        }
     }
     tx.prepare_cached(
         "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, reason, created_at)
@@ -434,6 +721,35 @@ mod tests {
         s.conn.query_row(sql, [], |r| r.get(0)).unwrap()
     }
 
+    /// The records as the import reads them, lines numbered in file order
+    /// (memories first).
+    fn reads(ms: &[Memory], es: &[MemoryEvent]) -> Vec<Read> {
+        let recs = ms
+            .iter()
+            .cloned()
+            .map(Rec::Memory)
+            .chain(es.iter().cloned().map(Rec::Event));
+        recs.enumerate()
+            .map(|(i, record)| Read {
+                line: i + 1,
+                digest: i as u64,
+                record,
+            })
+            .collect()
+    }
+
+    fn check(s: &Store, ms: &[Memory], es: &[MemoryEvent]) -> Checked {
+        let mut c = s.check_import().unwrap();
+        for r in reads(ms, es) {
+            c.check(&r).unwrap();
+        }
+        c.finish().unwrap()
+    }
+
+    fn write(s: &mut Store, ms: &[Memory], es: &[MemoryEvent], c: &Checked) -> Result<usize> {
+        s.write_import(c, reads(ms, es).into_iter().map(Ok))
+    }
+
     /// The import fills the search index a batch at a time, with the insert
     /// trigger off: afterwards every memory is found, and the index is
     /// consistent with its table; the trigger works again after.
@@ -442,8 +758,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (ms, es) = exported(dir.path(), 30);
         let mut to = store(dir.path(), "to.db");
-        let checked = to.check_import(&ms, &es).unwrap();
-        assert_eq!(to.write_import(&ms, &es, &checked).unwrap(), 60);
+        let checked = check(&to, &ms, &es);
+        assert_eq!(write(&mut to, &ms, &es, &checked).unwrap(), 60);
         assert_eq!(
             count(
                 &to,
@@ -504,6 +820,40 @@ mod tests {
         assert_eq!(names, ["memories_fts_insert"]);
     }
 
+    /// The write pass takes only the lines the check read: a line whose
+    /// bytes differ, one missing, or one more stops it, and what its
+    /// transaction held is rolled back; a bulk load is one transaction, so
+    /// nothing of it is written.
+    #[test]
+    fn a_file_changed_between_the_passes_stops_the_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ms, es) = exported(dir.path(), 3);
+        let mut to = store(dir.path(), "to.db");
+        let checked = check(&to, &ms, &es);
+        let mut changed = reads(&ms, &es);
+        changed[4].digest += 1;
+        let err = to
+            .write_import(&checked, changed.into_iter().map(Ok))
+            .unwrap_err();
+        let stopped = err.downcast_ref::<Interrupted>().unwrap();
+        assert_eq!((stopped.what, stopped.written), ("file", 0));
+        assert_eq!(stopped.why, "line 5 is not the line checked");
+        let mut shorter = reads(&ms, &es);
+        shorter.pop();
+        let err = to
+            .write_import(&checked, shorter.into_iter().map(Ok))
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the file changed while importing (line 6 is gone): 0 record(s) were written before it; run the import again to finish (records already written count as present)"
+        );
+        assert_eq!(count(&to, "SELECT count(*) FROM memories"), 0);
+        assert_eq!(count(&to, "SELECT count(*) FROM memory_events"), 0);
+        // The same lines: written.
+        let all = reads(&ms, &es).into_iter().map(Ok);
+        assert_eq!(to.write_import(&checked, all).unwrap(), 6);
+    }
+
     /// A commit by another connection between the check and the write
     /// makes the write check again: a memory that became a duplicate stops
     /// the import, and nothing of its batch is written.
@@ -512,7 +862,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (ms, es) = exported(dir.path(), 3);
         let mut to = store(dir.path(), "to.db");
-        let checked = to.check_import(&ms, &es).unwrap();
+        let checked = check(&to, &ms, &es);
         assert!(checked.records.iter().all(|r| r.outcome == Ok(true)));
         // Another process stores the second memory's content as a live memory.
         let other = store(dir.path(), "to.db");
@@ -521,7 +871,7 @@ mod tests {
         dup.memory_id = "0190aaaa-0000-7000-8000-000000000002".into();
         super::super::memories::insert_memory(&tx, &dup).unwrap();
         tx.commit().unwrap();
-        let err = to.write_import(&ms, &es, &checked).unwrap_err();
+        let err = write(&mut to, &ms, &es, &checked).unwrap_err();
         let interrupted = err.downcast_ref::<Interrupted>().unwrap();
         assert_eq!(interrupted.written, 0);
         assert!(

@@ -1676,6 +1676,111 @@ fn import_refuses_supersession_cycles_and_double_successors() {
 
 /// Issue 16: a memory's text carrying terminal escapes comes out of a CSV
 /// listing escaped, and out of JSON as JSON escapes (never raw).
+/// An export in any order imports: an event and a commitment before
+/// their memory, a `type` spelled with an escape, rows reported in line
+/// order. A bulk load (more new memories than are stored) builds each
+/// index once at the end: afterwards the database has exactly a fresh
+/// one's indexes, passes its integrity check, finds by search and keeps a
+/// live duplicate out.
+#[test]
+fn an_export_in_any_order_imports_and_a_bulk_load_keeps_every_index() {
+    let env = Env::new();
+    env.run(&["status"]);
+    let schema = "SELECT name || ' ' || sql FROM sqlite_master WHERE type = 'index' ORDER BY name";
+    let fresh = env.rows(schema);
+    assert!(fresh.len() > 10, "{fresh:?}");
+    let id = |i: u32| format!("01a00000-0000-7000-8000-{i:012}");
+    let at = "2026-01-01T00:00:00.000Z";
+    let memory = |i: u32, kind: &str| {
+        json!({"type": "memory", "memory_id": id(i), "kind": kind, "topic": format!("loader {i}"),
+            "description": null, "content": format!("the cache loader warms shard {i}"),
+            "project": "shop", "scope": "project", "tags": ["cache"], "status": "active",
+            "pinned": false, "redacted": false, "supersedes": null, "valid_from": at,
+            "valid_to": null, "created_at": at, "updated_at": at})
+        .to_string()
+    };
+    let event = |i: u32| {
+        json!({"type": "event", "event_id": id(900_000 + i), "memory_id": id(i), "kind": "create",
+            "actor": "cli", "session_run_id": null, "reason": null, "created_at": at})
+        .to_string()
+    };
+    // An event and a commitment (its type escaped) before their memories.
+    let mut lines = vec![
+        event(7),
+        r#"{"type":"\u0063ommitment","memory_id":"ID","status":"open","due_at":null,"owner":null,"resolved_at":null,"updated_at":"2026-01-01T00:00:00.000Z"}"#
+            .replace("ID", &id(3)),
+    ];
+    for i in 0..1200 {
+        lines.push(memory(i, if i == 3 { "commitment" } else { "note" }));
+        if i != 7 {
+            lines.push(event(i));
+        }
+    }
+    let file = env.path("shuffled.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let (code, out, err) = env.run(&["import", file.to_str().unwrap(), "--format", "jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2401);
+    let numbers: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, (1..=2401).collect::<Vec<u64>>());
+    assert_eq!(
+        (rows[0]["type"].as_str(), rows[0]["result"].as_str()),
+        (Some("event"), Some("created"))
+    );
+    assert_eq!(
+        (rows[1]["type"].as_str(), rows[1]["id"].as_str()),
+        (Some("commitment"), Some(id(3).as_str()))
+    );
+    assert!(rows.iter().all(|r| r["result"] == "created"), "{out}");
+    assert!(
+        err.contains("imported: 2401 created, 0 already present"),
+        "{err}"
+    );
+    assert_eq!(env.scalar("SELECT count(*) FROM memories"), 1200);
+    assert_eq!(env.scalar("SELECT count(*) FROM memory_events"), 1200);
+    assert_eq!(
+        env.scalar("SELECT count(*) FROM commitments WHERE status = 'open'"),
+        1
+    );
+    assert_eq!(env.rows(schema), fresh);
+    assert_eq!(
+        env.rows("PRAGMA integrity_check"),
+        ["Text([111, 107])"],
+        "ok"
+    );
+    let found = env.json(&["recall", "shard 1117"]);
+    assert_eq!(found[0]["memory_id"], json!(id(1117)), "{found}");
+    let (_, _, err) = env.run(&[
+        "remember",
+        "--kind",
+        "note",
+        "--topic",
+        "again",
+        "--content",
+        "the cache loader warms shard 42",
+        "--project",
+        "shop",
+    ]);
+    assert!(
+        err.contains(&format!("an identical memory is live: {}", id(42))),
+        "{err}"
+    );
+    assert_eq!(env.scalar("SELECT count(*) FROM memories"), 1200);
+    // Again: every record present, nothing written.
+    let before = env.dump();
+    let (code, _, err) = env.run(&["import", file.to_str().unwrap(), "--format", "jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("imported: 0 created, 2401 already present"),
+        "{err}"
+    );
+    assert_eq!(env.dump(), before);
+}
+
 #[test]
 fn csv_listings_escape_control_characters() {
     let env = Env::new();

@@ -166,15 +166,38 @@ fn a_spooled_line_cut_by_a_crash_is_set_aside_and_reported_not_dropped() {
     assert_eq!(findings[0]["kind"], "spool-rejected");
 }
 
-/// Issue 16: an import writes in short batches back to back. SQLite's own
-/// busy timeout sleeps up to 100 ms between tries and kept missing the gaps
-/// (beside a 100,000-memory import a hook waited its whole budget and
-/// spooled); with short polls and the writer's pauses, hooks fired all
-/// through an import are stored directly, none spooled.
+/// An import into a database holding more memories than it brings writes
+/// in short batches back to back. SQLite's own busy timeout sleeps up to
+/// 100 ms between tries and kept missing the gaps (beside a 100,000-memory
+/// import a hook waited its whole budget and spooled); with short polls and
+/// the writer's pauses, hooks fired all through an import are stored
+/// directly, none spooled. (A bulk load into a smaller database is one
+/// transaction, and hooks spool meanwhile.)
 #[test]
 fn hooks_beside_a_long_import_are_stored_directly() {
     let env = Env::new();
     assert_eq!(env.run(&["config", "list"]).0, 0);
+    let memories = |ids: std::ops::Range<u32>| {
+        let lines: Vec<String> = ids
+            .map(|i| {
+                json!({"type": "memory", "memory_id": format!("01b00000-0000-7000-8000-{i:012}"),
+                    "kind": "note", "topic": format!("t {i}"), "description": null,
+                    "content": format!("stored {i}"), "project": "big", "scope": "project",
+                    "tags": [], "status": "active", "pinned": false, "redacted": false,
+                    "supersedes": null, "valid_from": "2026-01-01T00:00:00.000Z",
+                    "valid_to": null, "created_at": "2026-01-01T00:00:00.000Z",
+                    "updated_at": "2026-01-01T00:00:00.000Z"})
+                .to_string()
+            })
+            .collect();
+        lines.join("\n") + "\n"
+    };
+    let stored = env.path("stored.jsonl");
+    std::fs::write(&stored, memories(10_000..16_000)).unwrap();
+    assert_eq!(
+        env.run(&["import", stored.to_str().unwrap(), "--quiet"]).0,
+        0
+    );
     let mut file = String::new();
     for i in 0..4000 {
         file.push_str(
@@ -221,8 +244,54 @@ fn hooks_beside_a_long_import_are_stored_directly() {
         "the import ended before the hooks began ({sent})"
     );
     assert_eq!(events(&env).len(), sent);
-    assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 4000);
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 10_000);
     eprintln!("{sent} hooks beside the import; slowest {slowest:?}");
+}
+
+/// A bulk load (into a database smaller than the file) holds the write
+/// lock to its end: hooks fired meanwhile exit 0 with nothing on stdout,
+/// each event stored or spooled, and once the import is over the next
+/// writer drains the spool: every event is stored, none lost.
+#[test]
+fn hooks_beside_a_bulk_import_lose_nothing() {
+    let env = Env::new();
+    assert_eq!(env.run(&["config", "list"]).0, 0);
+    let lines: Vec<String> = (0..30_000)
+        .map(|i| {
+            json!({"type": "memory", "memory_id": format!("01c00000-0000-7000-8000-{i:012}"),
+                "kind": "note", "topic": format!("t {i}"), "description": null,
+                "content": format!("bulk {i} lorem ipsum {}", i * 7919), "project": "big",
+                "scope": "project", "tags": [], "status": "active", "pinned": false,
+                "redacted": false, "supersedes": null, "valid_from": "2026-01-01T00:00:00.000Z",
+                "valid_to": null, "created_at": "2026-01-01T00:00:00.000Z",
+                "updated_at": "2026-01-01T00:00:00.000Z"})
+            .to_string()
+        })
+        .collect();
+    let path = env.path("bulk.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let mut import = env
+        .std_cmd()
+        .args(["import", path.to_str().unwrap(), "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut sent = 0;
+    while import.try_wait().unwrap().is_none() {
+        let mut c = env.std_cmd();
+        c.env("SESSIONKIT_HOOK_BUDGET_MS", "150");
+        let (code, out, _) =
+            crate::hooks::hook_with(c, T0, &stop_payload(&format!("b{sent}")), &[]);
+        assert_eq!((code, out.as_str()), (0, ""), "hook {sent}");
+        sent += 1;
+    }
+    assert_eq!(import.wait().unwrap().code(), Some(0));
+    assert!(sent >= 1, "the import ended before a hook began");
+    let (code, out, _) = hook(&env, T0, &stop_payload("after"), &[]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!(events(&env).len(), sent + 1);
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 30_000);
+    eprintln!("{sent} hooks beside the bulk import");
 }
 
 /// `check`'s findings as (kind, detail); it exits 1 when there are any.

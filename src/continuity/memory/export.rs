@@ -4,8 +4,6 @@
 //! field existed reads the same). Writing and reading are both here, so the
 //! two cannot drift; the store checks what it would change.
 
-use std::collections::HashMap;
-
 use anyhow::{Context, Result, bail};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -144,97 +142,59 @@ pub struct Rejected {
     pub reason: String,
 }
 
-/// An export file read back: its records with their line numbers, and the
-/// lines it could not take.
-#[derive(Debug, Default)]
-pub struct ExportFile {
-    pub rejected: Vec<Rejected>,
-    pub memories: Vec<(usize, Memory)>,
-    pub events: Vec<(usize, MemoryEvent)>,
-    /// The commitment lines joined to their memories: (line, memory id).
-    pub commitments: Vec<(usize, String)>,
+/// One line of an export file, read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record {
+    Memory(Memory),
+    /// A commitment and the id of the memory it belongs to.
+    Commitment(String, Commitment),
+    Event(MemoryEvent),
 }
 
-/// Reads an export's text (no database): each line a memory, commitment or
-/// event record; a commitment joins its memory.
-pub fn read_export(text_in: &str) -> ExportFile {
-    // A byte-order mark is not part of the first record (it made the first
-    // memory, and so its commitment, rejected).
-    let text_in = text_in.strip_prefix('\u{feff}').unwrap_or(text_in);
-    let mut file = ExportFile::default();
-    let mut commitments: Vec<(usize, String, Commitment)> = Vec::new();
-    let reject = |file: &mut ExportFile, line: usize, kind: &str, id: &str, reason: String| {
-        file.rejected.push(Rejected {
-            line,
-            kind: kind.to_string(),
-            id: id.to_string(),
-            reason,
-        });
+/// Reads one line of an export (`line` is its number, for a rejection):
+/// its record, or why it cannot be taken. A blank line is `Ok(None)`.
+pub fn read_line(line: usize, l: &str) -> Result<Option<Record>, Rejected> {
+    if l.trim().is_empty() {
+        return Ok(None);
+    }
+    let reject = |kind: &str, id: String, reason: String| Rejected {
+        line,
+        kind: kind.to_string(),
+        id,
+        reason,
     };
-    for (i, l) in text_in.lines().enumerate() {
-        let line = i + 1;
-        if l.trim().is_empty() {
-            continue;
+    let v: Value = serde_json::from_str(l)
+        .map_err(|e| reject("?", String::new(), format!("not JSON: {e}")))?;
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or("?");
+    let parsed = version(&v).and_then(|()| match kind {
+        "memory" => memory_of(&v).map(Record::Memory),
+        "commitment" => {
+            commitment_of(&v).and_then(|c| Ok(Record::Commitment(id(&v, "memory_id")?, c)))
         }
-        let v: Value = match serde_json::from_str(l) {
-            Ok(v) => v,
-            Err(e) => {
-                reject(&mut file, line, "?", "", format!("not JSON: {e}"));
-                continue;
-            }
-        };
-        let kind = v
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_string();
-        let parsed = version(&v).and_then(|()| match kind.as_str() {
-            "memory" => memory_of(&v).map(|m| file.memories.push((line, m))),
-            "commitment" => commitment_of(&v).and_then(|c| {
-                commitments.push((line, text(&v, "memory_id")?.to_string(), c));
-                Ok(())
-            }),
-            "event" => event_of(&v).map(|e| file.events.push((line, e))),
-            other => Err(anyhow::anyhow!("unknown record type {other:?}")),
-        });
-        if let Err(e) = parsed {
-            let id = ["memory_id", "event_id"]
-                .iter()
-                .find_map(|k| opt_text(&v, k))
-                .unwrap_or_default();
-            reject(&mut file, line, &kind, &id, format!("{e:#}"));
-        }
+        "event" => event_of(&v).map(Record::Event),
+        other => Err(anyhow::anyhow!("unknown record type {other:?}")),
+    });
+    parsed.map(Some).map_err(|e| {
+        let id = ["memory_id", "event_id"]
+            .iter()
+            .find_map(|k| opt_text(&v, k))
+            .unwrap_or_default();
+        reject(kind, id, format!("{e:#}"))
+    })
+}
+
+/// Whether a line may be a commitment record, without reading it as a
+/// whole: its `type` alone, read only where the word (or an escape that
+/// could spell it) is in the line.
+pub fn may_be_commitment(l: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Type<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
     }
-    // A commitment travels with its memory.
-    let at: HashMap<String, usize> = file
-        .memories
-        .iter()
-        .enumerate()
-        .map(|(i, (_, m))| (m.memory_id.clone(), i))
-        .collect();
-    for (line, id, c) in commitments {
-        match at.get(&id) {
-            Some(&i) if file.memories[i].1.commitment.is_some() => reject(
-                &mut file,
-                line,
-                "commitment",
-                &id,
-                "a second commitment record for this memory".into(),
-            ),
-            Some(&i) => {
-                file.memories[i].1.commitment = Some(c);
-                file.commitments.push((line, id));
-            }
-            None => reject(
-                &mut file,
-                line,
-                "commitment",
-                &id,
-                "its memory is not in the file".into(),
-            ),
-        }
-    }
-    file
+    (l.contains("commitment") || l.contains("\\u"))
+        && serde_json::from_str::<Type<'_>>(l)
+            .map_or(true, |t| t.kind.as_deref() == Some("commitment"))
 }
 
 /// A line names this contract, or none (written before lines named it).
@@ -350,9 +310,12 @@ fn event_of(v: &Value) -> Result<MemoryEvent> {
 /// of a new one (an export file comes from outside); its content hash
 /// follows its content. An export of sessionkit's own is already redacted
 /// (redacting again changes nothing), so its round trip stays identical.
-pub fn redact_imported(m: &mut Memory) {
-    let r = |s: &mut String| {
+/// Returns whether anything was taken out.
+pub fn redact_imported(m: &mut Memory) -> bool {
+    let mut changed = false;
+    let mut r = |s: &mut String| {
         if let std::borrow::Cow::Owned(v) = crate::redact::redact_text(s) {
+            changed |= v != *s;
             *s = v;
         }
     };
@@ -362,13 +325,14 @@ pub fn redact_imported(m: &mut Memory) {
     if let Some(d) = m.description.as_mut() {
         r(d);
     }
-    m.tags.iter_mut().for_each(r);
+    m.tags.iter_mut().for_each(&mut r);
     if let Some(o) = m.commitment.as_mut().and_then(|c| c.owner.as_mut()) {
         r(o);
     }
     if m.content != before && m.content_hash.is_some() {
         m.content_hash = Some(content_hash(&m.content));
     }
+    changed
 }
 
 #[cfg(test)]
@@ -421,18 +385,36 @@ mod tests {
             lines[1],
             r#"{"due_at":"2026-01-02T00:00:00.000Z","memory_id":"01990000-0000-7000-8000-000000000001","owner":"ana","resolved_at":null,"schema":"sessionkit.export/1","status":"waiting","type":"commitment","updated_at":"2026-01-01T00:00:00.001Z"}"#
         );
-        let back = read_export(&text);
-        assert!(back.rejected.is_empty(), "{:?}", back.rejected);
-        assert_eq!(back.memories, vec![(1, m)]);
-        assert_eq!(back.events, vec![(3, e)]);
+        let read = |text: &str| -> Vec<Result<Option<Record>, Rejected>> {
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| read_line(i + 1, l))
+                .collect()
+        };
+        let mut with = m.clone();
+        with.commitment = None;
+        let back = read(&text);
+        assert_eq!(
+            back,
+            vec![
+                Ok(Some(Record::Memory(with))),
+                Ok(Some(Record::Commitment(
+                    m.memory_id.clone(),
+                    m.commitment.clone().unwrap()
+                ))),
+                Ok(Some(Record::Event(e)))
+            ]
+        );
+        assert!(may_be_commitment(lines[1]) && !may_be_commitment(lines[2]));
         // Without the field (an older export): the same.
         let old = text.replace(r#""schema":"sessionkit.export/1","#, "");
-        assert_eq!(read_export(&old).memories, back.memories);
+        assert_eq!(read(&old), back);
         let newer = text.replace("sessionkit.export/1", "sessionkit.export/2");
-        let r = read_export(&newer);
-        assert_eq!(r.rejected.len(), 3);
+        let r = read(&newer);
+        let reasons: Vec<String> = r.into_iter().map(|r| r.unwrap_err().reason).collect();
+        assert_eq!(reasons.len(), 3);
         assert_eq!(
-            r.rejected[0].reason,
+            reasons[0],
             "schema \"sessionkit.export/2\" is not \"sessionkit.export/1\" (a newer sessionkit wrote it?)"
         );
     }

@@ -158,7 +158,7 @@ fn add_event(
     Ok(())
 }
 
-pub(super) fn insert_memory(tx: &Transaction<'_>, m: &Memory) -> Result<()> {
+pub(super) fn insert_memory(tx: &rusqlite::Connection, m: &Memory) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO memories(memory_id, kind, topic, description, content, project, scope, tags, status, pinned,
            content_hash, supersedes, valid_from, valid_to, created_at, updated_at)
@@ -188,7 +188,7 @@ pub(super) fn insert_memory(tx: &Transaction<'_>, m: &Memory) -> Result<()> {
     Ok(())
 }
 
-fn write_commitment(tx: &Transaction<'_>, memory_id: &str, c: &Commitment) -> Result<()> {
+fn write_commitment(tx: &rusqlite::Connection, memory_id: &str, c: &Commitment) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO commitments(memory_id, status, due_at, owner, resolved_at, updated_at) VALUES (?1,?2,?3,?4,?5,?6)
          ON CONFLICT(memory_id) DO UPDATE SET status = excluded.status, due_at = excluded.due_at,
