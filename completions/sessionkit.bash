@@ -2649,7 +2649,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode" -- "${cur}"))
                     return 0
                     ;;
                 --db)
@@ -3347,7 +3347,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode" -- "${cur}"))
                     return 0
                     ;;
                 --db)

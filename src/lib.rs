@@ -24,6 +24,7 @@ mod project;
 mod redact;
 mod rollup;
 mod settings;
+mod sqlite;
 mod status;
 mod store;
 mod text;

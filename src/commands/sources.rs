@@ -69,6 +69,27 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 e.3 = e.3.max(f.mtime_ns);
             }
         }
+        for db in &d.databases {
+            // OpenCode's database: its session trees, and when it changed.
+            let e = by.entry("opencode").or_default();
+            let meta = std::fs::metadata(&db.path).ok();
+            e.2 += db.size;
+            e.3 = e.3.max(meta.and_then(|m| m.modified().ok()).map_or(0, |t| {
+                t.duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as i128)
+            }));
+            match crate::corpus::opencode::open(&db.path)
+                .and_then(|c| crate::corpus::opencode::trees(&c))
+            {
+                Ok(trees) => {
+                    for t in &trees {
+                        e.0 += 1;
+                        e.1 += u64::from(known.as_ref().is_some_and(|k| k.contains(t.id())));
+                    }
+                }
+                Err(_) => *skipped.entry("unreadable".to_string()).or_default() += 1,
+            }
+        }
         let root_name = root.path.display().to_string();
         if by.is_empty() {
             by.insert("-", (0, 0, 0, 0));

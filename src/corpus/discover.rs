@@ -59,6 +59,8 @@ pub struct Discovery {
     pub sessions: BTreeMap<String, SessionFiles>,
     pub flat: Vec<FlatAgentFile>,
     pub skips: Vec<Skip>,
+    /// OpenCode databases: a root holding one is read through it alone.
+    pub databases: Vec<super::opencode::Database>,
 }
 
 /// A session id as clients write it in a file or folder name.
@@ -234,6 +236,17 @@ pub fn discover_one(
 }
 
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
+    if let Some(path) = super::opencode::database_in(root) {
+        // OpenCode's data folder: its sessions are in the database; the
+        // rest (logs, snapshots, an older JSON layout) is not read.
+        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        into.databases.push(super::opencode::Database {
+            root: root_idx,
+            path,
+            size,
+        });
+        return;
+    }
     let skips = &mut into.skips;
     let slugs = list(root, "", skips);
     let mut years = Vec::new();
@@ -411,7 +424,7 @@ fn walk_session_dir(
 }
 
 /// `subagents/` or `subagents/workflows/wf_<id>/`: agent files and sidecars.
-fn walk_agents(
+pub(super) fn walk_agents(
     dir: &Entry,
     rel: &str,
     cap: u64,

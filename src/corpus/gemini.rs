@@ -8,7 +8,8 @@
 //! versions; Gemini converts them on resume) are not read.
 //!
 //! Qwen Code, a fork, keeps the layout under `~/.qwen/projects` with its
-//! own file names and lines: `<project>/chats/<session id>.jsonl`.
+//! own file names and lines: `<project>/chats/<session id>.jsonl`, and its
+//! subagents' in `<project>/subagents/<session id>/agent-<id>.jsonl`.
 
 use std::collections::BTreeMap;
 
@@ -63,6 +64,31 @@ pub(super) fn walk_project(
             if cwd.is_some() {
                 continue;
             }
+        }
+        if e.name == "subagents" && e.meta.is_dir() {
+            // Qwen Code's subagents: `subagents/<session>/agent-<id>.jsonl`,
+            // each with its `.meta.json`.
+            for c in list(&e.path, &rel, &mut into.skips) {
+                let crel = format!("{rel}/{}", c.name);
+                if !(c.meta.is_dir() && is_session_uuid(&c.name)) {
+                    into.skips.push(skip(SkipReason::NonArtifact, crel));
+                    continue;
+                }
+                if only.is_some_and(|o| o != c.name) {
+                    continue;
+                }
+                let mut found = Vec::new();
+                super::discover::walk_agents(
+                    &c,
+                    &crel,
+                    u64::MAX,
+                    None,
+                    &mut found,
+                    &mut into.skips,
+                );
+                agents.entry(c.name.clone()).or_default().extend(found);
+            }
+            continue;
         }
         if e.name != "chats" || !e.meta.is_dir() {
             if only.is_none() {

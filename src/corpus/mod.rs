@@ -5,6 +5,7 @@ mod codex;
 mod copilot;
 mod discover;
 mod gemini;
+pub mod opencode;
 mod pi;
 mod read;
 
@@ -82,8 +83,9 @@ pub struct Skip {
 /// `~/.codex/sessions`; then Gemini CLI's `$GEMINI_CLI_HOME/.gemini/tmp`,
 /// else `~/.gemini/tmp`; then Copilot CLI's `~/.copilot/session-state`;
 /// then Qwen Code's `~/.qwen/projects`; then pi's
-/// `$PI_CODING_AGENT_DIR/sessions`, else `~/.pi/agent/sessions`; each only
-/// where it exists.
+/// `$PI_CODING_AGENT_DIR/sessions`, else `~/.pi/agent/sessions`; then
+/// OpenCode's `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`,
+/// where its `opencode.db` is; each only where it exists.
 pub fn default_roots() -> Vec<PathBuf> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let codex = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
@@ -122,6 +124,16 @@ pub fn default_roots() -> Vec<PathBuf> {
         None => home.map(|h| h.join(".pi/agent/sessions")),
     };
     candidates.extend(pi);
+    // OpenCode's data folder (`$XDG_DATA_HOME/opencode`, as OpenCode reads
+    // it), where its database is.
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
+    candidates.extend(
+        data.map(|d| d.join("opencode"))
+            .filter(|d| opencode::database_in(d).is_some()),
+    );
     candidates.into_iter().filter(|p| p.is_dir()).collect()
 }
 

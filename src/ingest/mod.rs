@@ -6,6 +6,7 @@
 
 #[cfg(test)]
 mod ahead_tests;
+mod database;
 mod flat;
 pub mod labels;
 mod open;
@@ -142,7 +143,8 @@ pub fn run(
 ) -> Result<Summary> {
     let started = Instant::now();
     let one = opts.one.as_ref().map(|(a, b)| (a.as_str(), b.as_str()));
-    let (discovery, head_bytes) = discover(store, roots, opts.max_line_size, one)?;
+    let (mut discovery, head_bytes) = discover(store, roots, opts.max_line_size, one)?;
+    let databases = std::mem::take(&mut discovery.databases);
     let mut sum = Summary::new(roots.len());
     sum.bytes_read = head_bytes;
     for s in &discovery.skips {
@@ -153,7 +155,7 @@ pub fn run(
     let checkpoints = store.checkpoints()?;
     let failures = store.failures()?;
     let known = store.session_ids()?;
-    let present: BTreeSet<String> = discovery.sessions.keys().cloned().collect();
+    let mut present: BTreeSet<String> = discovery.sessions.keys().cloned().collect();
     let mut jobs: Vec<Job> = Vec::new();
     for (sid, files) in discovery.sessions {
         if !opts.only.is_empty() && !opts.only.contains(&sid) {
@@ -247,6 +249,14 @@ pub fn run(
             strict_pricing: opts.strict_pricing,
         };
         process(&mut sink, opts, &jobs, progress)?;
+    }
+    let mut seen = database::Seen {
+        checkpoints: &checkpoints,
+        known: &known,
+        present: &mut present,
+    };
+    for db in &databases {
+        database::read_opencode(store, roots, opts, db, &mut seen, &mut sum)?;
     }
     sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;

@@ -105,30 +105,107 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
                 continue;
             }
         };
-        let from_files: BTreeMap<String, (String, String, Buckets)> = parsed
-            .usage
-            .iter()
-            .map(|u| {
-                (
-                    u.message_id.clone(),
-                    (u.agent_id.clone(), u.model.clone(), u.buckets),
-                )
-            })
-            .collect();
-        let from_db = store.observations_of(sid)?;
-        if from_files != from_db {
-            let detail = format!(
-                "files: {}; database: {}",
-                describe(&from_files),
-                describe(&from_db)
-            );
-            out.push(file_finding(
-                FindingKind::RecountMismatch,
-                sid,
-                &files.main.rel,
-                detail,
-            ));
-        }
+        compare(store, sid, &files.main.rel, &parsed, &mut out)?;
+    }
+    for db in &d.databases {
+        recount_opencode(store, db, &known, &checkpoints, &failures, &mut out)?;
     }
     Ok(out)
+}
+
+/// Compares a session's messages as read now with the database's.
+fn compare(
+    store: &Store,
+    sid: &str,
+    rel: &str,
+    parsed: &crate::transcript::ParsedSession,
+    out: &mut Vec<Finding>,
+) -> Result<()> {
+    let from_files: BTreeMap<String, (String, String, Buckets)> = parsed
+        .usage
+        .iter()
+        .map(|u| {
+            (
+                u.message_id.clone(),
+                (u.agent_id.clone(), u.model.clone(), u.buckets),
+            )
+        })
+        .collect();
+    let from_db = store.observations_of(sid)?;
+    if from_files != from_db {
+        let detail = format!(
+            "files: {}; database: {}",
+            describe(&from_files),
+            describe(&from_db)
+        );
+        out.push(file_finding(FindingKind::RecountMismatch, sid, rel, detail));
+    }
+    Ok(())
+}
+
+/// The recount of an OpenCode database: each session tree as `recount`
+/// takes a session's files.
+fn recount_opencode(
+    store: &Store,
+    db: &crate::corpus::opencode::Database,
+    known: &std::collections::BTreeSet<String>,
+    checkpoints: &std::collections::HashMap<String, String>,
+    failures: &std::collections::HashMap<String, crate::store::projection::FailureState>,
+    out: &mut Vec<Finding>,
+) -> Result<()> {
+    use crate::corpus::opencode;
+    use crate::transcript::opencode::{DATABASE, parse_tree, session_path};
+    let read = opencode::open(&db.path).and_then(|c| {
+        let trees = opencode::trees(&c)?;
+        Ok((c, trees))
+    });
+    let (conn, trees) = match read {
+        Ok(r) => r,
+        Err(e) => {
+            out.push(file_finding(
+                FindingKind::Skipped,
+                "",
+                DATABASE,
+                format!(
+                    "not read ({}): {}",
+                    crate::corpus::SkipReason::Unreadable,
+                    crate::text::sanitize_reason(&format!("{e:#}"))
+                ),
+            ));
+            return Ok(());
+        }
+    };
+    for tree in &trees {
+        let sid = tree.id();
+        let rel = session_path(DATABASE, sid);
+        if !known.contains(sid) {
+            if !failures.contains_key(sid) {
+                out.push(file_finding(
+                    FindingKind::NotIngested,
+                    sid,
+                    &rel,
+                    "in the database OpenCode keeps but not in sessionkit's: run `sessionkit ingest`".into(),
+                ));
+            }
+            continue;
+        }
+        if checkpoints.get(sid) != Some(&tree.fingerprint) {
+            out.push(file_finding(
+                FindingKind::Stale,
+                sid,
+                &rel,
+                "changed since the last ingest: run `sessionkit ingest`".into(),
+            ));
+            continue;
+        }
+        let messages = opencode::messages(&conn, tree)?;
+        compare(
+            store,
+            sid,
+            &rel,
+            &parse_tree(DATABASE, &tree.sessions, &messages),
+            out,
+        )?;
+    }
+    Ok(())
 }

@@ -94,8 +94,9 @@ fn migrate_to(conn: &mut Connection, path: &Path, to: i64) -> Result<()> {
         .take(usize::try_from(to)?)
         .skip(usize::try_from(found)?);
     for (i, (name, sql)) in todo {
-        tx.execute_batch(sql)
-            .map_err(|e| anyhow::anyhow!("applying migration {name}: {}", super::one_line(&e)))?;
+        tx.execute_batch(sql).map_err(|e| {
+            anyhow::anyhow!("applying migration {name}: {}", crate::sqlite::one_line(&e))
+        })?;
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
     // Marks the file as sessionkit's (store::identity reads it).

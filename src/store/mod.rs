@@ -389,7 +389,7 @@ fn identity(conn: &Connection, path: &Path) -> Result<()> {
             anyhow::anyhow!(
                 "{} is not a database sessionkit can open ({}): give --db a sessionkit database or a new file",
                 path.display(),
-                one_line(&e)
+                crate::sqlite::one_line(&e)
             )
         }
     })?;
@@ -404,35 +404,6 @@ fn identity(conn: &Connection, path: &Path) -> Result<()> {
         path.display()
     );
     Ok(())
-}
-
-/// A SQLite error in one line: its message, without the statement text a
-/// syntax error carries.
-pub fn one_line(e: &rusqlite::Error) -> String {
-    match e {
-        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
-        rusqlite::Error::SqliteFailure(f, Some(m)) => format!("{m} ({:?})", f.code),
-        other => other
-            .to_string()
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_string(),
-    }
-}
-
-/// A path as a `file:` URI's path: `%`, `?` and `#` escaped.
-fn uri_path(path: &Path) -> String {
-    use std::os::unix::ffi::OsStrExt;
-    let mut out = String::new();
-    for &b in path.as_os_str().as_bytes() {
-        match b {
-            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
-            b if b.is_ascii() => out.push(b as char),
-            b => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }
 
 /// Puts the database in WAL mode (once: the mode is kept in the file). The
@@ -511,28 +482,7 @@ impl Store {
     /// where its `-shm` cannot be made is read as immutable when no `-wal`
     /// file is there (no writer can be at work without one).
     pub fn open_read_only(path: &Path) -> Result<Store> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_URI;
-        let attempt = |immutable: bool| -> rusqlite::Result<Connection> {
-            let uri = format!(
-                "file:{}?mode=ro{}",
-                uri_path(path),
-                if immutable { "&immutable=1" } else { "" }
-            );
-            let conn = Connection::open_with_flags(uri, flags)?;
-            conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| {
-                r.get::<_, i64>(0)
-            })?;
-            Ok(conn)
-        };
-        let mut wal = path.as_os_str().to_owned();
-        wal.push("-wal");
-        let mut conn = match attempt(false) {
-            Err(_) if !Path::new(&wal).exists() => attempt(true),
-            other => other,
-        }
-        .map_err(|e| anyhow::anyhow!("opening {} to read: {}", path.display(), one_line(&e)))?;
+        let mut conn = crate::sqlite::connect_read_only(path)?;
         identity(&conn, path)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         anyhow::ensure!(

@@ -40,12 +40,15 @@ pub enum JoinPath {
     /// name the session, so it hangs under the session's main agent, with
     /// no spawning call.
     SessionOnly,
+    /// The child's own record names its parent (an OpenCode session's
+    /// `parent_id`).
+    ParentRecord,
     /// No parent could be found: the agent is a root of its own.
     Orphan,
 }
 
 impl JoinPath {
-    pub const ALL: [JoinPath; 8] = [
+    pub const ALL: [JoinPath; 9] = [
         JoinPath::Directory,
         JoinPath::ToolUse,
         JoinPath::QueueOperation,
@@ -53,6 +56,7 @@ impl JoinPath {
         JoinPath::LegacyExplore,
         JoinPath::PromptMatch,
         JoinPath::SessionOnly,
+        JoinPath::ParentRecord,
         JoinPath::Orphan,
     ];
 
@@ -70,6 +74,7 @@ impl JoinPath {
             JoinPath::LegacyExplore => "legacy_explore",
             JoinPath::PromptMatch => "prompt_match",
             JoinPath::SessionOnly => "session_only",
+            JoinPath::ParentRecord => "parent_record",
             JoinPath::Orphan => "orphan",
         }
     }
@@ -125,6 +130,17 @@ pub fn resolve(p: &ParsedSession) -> Vec<Edge> {
             join_path,
             tool_use_id: tool_use_id.map(str::to_string),
         };
+        if a.layout == AgentLayout::Child {
+            // Its parent is an agent of the session (the tree is built
+            // by these links), else the main agent.
+            let parent = a
+                .parent_id
+                .as_deref()
+                .filter(|q| *q != id && p.agents.iter().any(|b| b.agent_id == *q))
+                .unwrap_or(main);
+            edges.push(edge(parent, JoinPath::ParentRecord, None));
+            continue;
+        }
         if a.layout == AgentLayout::Chat {
             // Gemini files a subagent's chat in its session's folder.
             edges.push(edge(main, JoinPath::Directory, None));

@@ -18,6 +18,7 @@ mod wire;
 
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
+pub use parse::opencode;
 #[cfg(test)]
 pub use parse::parse_session;
 pub use parse::{
@@ -39,15 +40,18 @@ pub const HARNESSES: &[&str] = &[
     "copilot",
     "qwen-code",
     "pi",
+    "opencode",
 ];
 
 /// The harness whose transcript a session's main file is: a Codex rollout
 /// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), a pi session
 /// (`--<cwd>--/<time>_<uuid>.jsonl`), a Qwen Code session
 /// (`chats/<uuid>.jsonl`), a Copilot CLI session (`<uuid>/events.jsonl`),
-/// else Claude Code.
+/// an OpenCode session (`opencode.db#<session id>`), else Claude Code.
 pub fn harness_of(main_rel_path: &str) -> &'static str {
-    if parse::is_rollout(main_rel_path) {
+    if parse::is_opencode_session(main_rel_path) {
+        "opencode"
+    } else if parse::is_rollout(main_rel_path) {
         "codex"
     } else if parse::is_copilot_session(main_rel_path) {
         "copilot"
@@ -95,6 +99,9 @@ pub enum AgentLayout {
     Thread,
     /// A Gemini CLI subagent: `chats/<session>/<agent>.jsonl`.
     Chat,
+    /// An OpenCode subagent: a session row of its own naming its parent
+    /// session.
+    Child,
 }
 
 impl AgentLayout {
@@ -107,6 +114,7 @@ impl AgentLayout {
             AgentLayout::Workflow => "workflow",
             AgentLayout::Thread => "thread",
             AgentLayout::Chat => "chat",
+            AgentLayout::Child => "child",
         }
     }
 }
@@ -178,6 +186,10 @@ pub struct Agent {
     /// agents of Claude Code 2.1.3xx).
     #[serde(default)]
     pub finished: bool,
+    /// The agent its own record names as its parent (an OpenCode
+    /// session's `parent_id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
 }
 
 /// What one session's files say — or, read in parts (a file too large to

@@ -157,6 +157,8 @@ pub(crate) struct Sidecar {
     pub spawn_depth: Option<i64>,
     /// Claude Code 2.1.3xx marks a background agent's sidecar when it ends.
     pub finished: Option<bool>,
+    /// The model the agent ran on (Qwen Code's sidecars).
+    pub model: Option<String>,
 }
 
 /// One content block, as far as the tree needs it: `tool_use` blocks (spawn

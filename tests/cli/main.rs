@@ -17,6 +17,7 @@ mod install;
 mod layers;
 mod memory;
 mod negative;
+mod opencode;
 mod pi;
 mod qwen;
 mod reports;

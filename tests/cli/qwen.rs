@@ -54,3 +54,52 @@ fn qwen_projects_are_a_default_root() {
 fn the_captured_qwen_run_equals_what_was_served() {
     assert_captured_run_equals_served("qwen-code-0.24.4/home/.qwen/projects");
 }
+
+/// A real Qwen Code 0.24.4 session that started a subagent: the subagent's
+/// own file (`subagents/<session>/agent-<id>.jsonl`) is read with its
+/// `.meta.json`, its response counted once with the model the sidecar
+/// names (its lines name none), and it hangs under the `agent` call that
+/// started it. Every served response is counted, exactly.
+#[test]
+fn a_qwen_subagent_counts_under_its_call() {
+    const S: &str = "56143677-cf0c-4929-b562-b4723a0f4342";
+    const CALL: &str = "call_rig000184090bbc";
+    let env = Env::new();
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/qwen-0.24-subagent/projects");
+    let s = env.ingest(&root);
+    assert_eq!(
+        (
+            s["sessions_new"].as_u64(),
+            s["agents"].as_u64(),
+            s["messages_read"].as_u64(),
+            s["skipped_paths"].as_array().map(Vec::len)
+        ),
+        (Some(1), Some(2), Some(5), Some(0)),
+        "{s}"
+    );
+    // Prompts less cached: 907 + 1,807 + 2,707 + 3,607 + 4,507; cached
+    // 100..500; completions 13 + 23 + 33 + 43 + 53.
+    assert_eq!(db_by_session(&env)[S], [13535, 165, 0, 0, 1500]);
+    assert_eq!(db_by_model(&env)["fake-model"], [13535, 165, 0, 0, 1500]);
+    let tree: Value = env.json(&["tree", S]);
+    let child = &tree["roots"][0]["children"][0];
+    assert_eq!(
+        (
+            child["agent_id"].as_str(),
+            child["join_path"].as_str(),
+            child["tool_use_id"].as_str(),
+            child["agent_type"].as_str(),
+            child["description"].as_str(),
+            child["input_tokens"].as_u64()
+        ),
+        (
+            Some("general-purpose-call_rig000184090bbc"),
+            Some("tool_use"),
+            Some(CALL),
+            Some("general-purpose"),
+            Some("probe agent"),
+            Some(2707)
+        )
+    );
+}

@@ -6,11 +6,13 @@ mod block;
 mod codex;
 mod copilot;
 mod gemini;
+pub mod opencode;
 mod pi;
 mod qwen;
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
 pub use gemini::is_chat;
+pub use opencode::is_session as is_opencode_session;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 pub use qwen::is_session as is_qwen_session;
 mod lines;
@@ -159,6 +161,9 @@ pub struct SessionParser {
     line_cap: u64,
     /// Cores a large block may borrow (`SpareCores`).
     spare: Option<Arc<SpareCores>>,
+    /// The model an agent's sidecar names, by agent id: what its own lines
+    /// ran on when they do not say (Qwen Code's subagents).
+    sidecar_models: HashMap<String, String>,
 }
 
 /// Why a line over the line cap was not read.
@@ -245,7 +250,13 @@ impl SessionParser {
             strict,
             line_cap: u64::MAX,
             spare: None,
+            sidecar_models: HashMap::new(),
         }
+    }
+
+    /// The model `agent`'s sidecar names, if any.
+    pub(super) fn sidecar_model(&self, agent: &str) -> Option<&str> {
+        self.sidecar_models.get(agent).map(String::as_str)
     }
 
     /// Lets large blocks borrow the run's spare cores.
@@ -403,7 +414,7 @@ impl SessionParser {
             codex::parse_block(self, file, bytes)
         } else if copilot::is_session(rel) {
             copilot::parse_block(self, file, bytes)
-        } else if qwen::is_session(rel) {
+        } else if qwen::is_session(rel) || qwen::is_agent(rel) {
             qwen::parse_block(self, file, bytes)
         } else if gemini::is_chat(rel) {
             gemini::parse_block(self, file, bytes)
@@ -561,6 +572,7 @@ pub(super) fn new_agent(
         notification_tool_use_id: None,
         ending: None,
         finished: false,
+        parent_id: None,
     }
 }
 
@@ -581,6 +593,9 @@ fn read_sidecar(
             agent.sidecar_tool_use_id = meta.tool_use_id.filter(|s| !s.is_empty());
             agent.spawn_depth = meta.spawn_depth;
             agent.finished = meta.finished == Some(true);
+            if let Some(model) = meta.model.filter(|m| !m.is_empty()) {
+                b.sidecar_models.insert(agent.agent_id.clone(), model);
+            }
             Ok(())
         }
         Err(e) => b.bad(path, 0, format!("unreadable sidecar: {e}")),

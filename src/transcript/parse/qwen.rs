@@ -13,6 +13,10 @@
 //!   reasoning tokens (unlike Gemini CLI's), so it is the output as it
 //!   stands, and the buckets add up to `totalTokenCount`.
 //! - the first line's `timestamp` and `cwd`: when and where it started.
+//! - an assistant line's `functionCall` of the `agent` tool: the call that
+//!   starts a subagent, whose own lines are in
+//!   `subagents/<session>/agent-<id>.jsonl` and whose `.meta.json` names
+//!   the call (`toolUseId`), so the subagent hangs under its caller.
 
 use serde::Deserialize;
 
@@ -33,6 +37,20 @@ pub fn is_session(rel_path: &str) -> bool {
     dir == "chats" && name.strip_suffix(".jsonl").is_some_and(uuid_like)
 }
 
+/// Whether a transcript path is a Qwen Code subagent's:
+/// `…/subagents/<session uuid>/agent-<id>.jsonl` (Claude Code nests its
+/// the other way round: `<session>/subagents/agent-<id>.jsonl`).
+pub fn is_agent(rel_path: &str) -> bool {
+    let mut parts = rel_path.rsplit('/');
+    let (Some(name), Some(session), Some(dir)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    dir == "subagents"
+        && uuid_like(session)
+        && name.starts_with("agent-")
+        && name.ends_with(".jsonl")
+}
+
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct Line {
@@ -44,7 +62,40 @@ struct Line {
     model: Option<String>,
     #[serde(rename = "usageMetadata")]
     usage: Option<Usage>,
+    message: Option<Message>,
 }
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Message {
+    parts: Vec<Part>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Part {
+    #[serde(rename = "functionCall")]
+    call: Option<Call>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Call {
+    id: Option<String>,
+    name: Option<String>,
+    args: Option<CallArgs>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CallArgs {
+    prompt: Option<String>,
+    description: Option<String>,
+    subagent_type: Option<String>,
+}
+
+/// The tool that starts a subagent.
+const AGENT_TOOL: &str = "agent";
 
 #[derive(Deserialize, Default, Clone, Copy)]
 #[serde(default)]
@@ -82,6 +133,34 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
     if rec.kind.as_deref() != Some("assistant") {
         return;
     }
+    let calls = rec
+        .message
+        .into_iter()
+        .flat_map(|m| m.parts)
+        .filter_map(|p| p.call);
+    for call in calls.filter(|c| c.name.as_deref() == Some(AGENT_TOOL)) {
+        let Some(id) = call.id.filter(|i| !i.is_empty()) else {
+            continue;
+        };
+        if b.out.spawns.iter().any(|s| s.tool_use_id == id) {
+            continue;
+        }
+        let args = call.args.unwrap_or_default();
+        b.out.spawns.push(crate::transcript::Spawn {
+            tool_use_id: id,
+            owner: owner.agent.to_string(),
+            tool: AGENT_TOOL.to_string(),
+            prompt: args
+                .prompt
+                .as_deref()
+                .map(crate::transcript::spawns::prompt_hash),
+            subagent_type: args.subagent_type,
+            description: args.description,
+            workflow_id: None,
+            at,
+            result: None,
+        });
+    }
     let (Some(usage), Some(id)) = (rec.usage, rec.uuid.filter(|u| !u.is_empty())) else {
         return;
     };
@@ -90,7 +169,11 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
         message_id: id,
         agent_id: owner.agent.to_string(),
         record_session_id: sid,
-        model: rec.model.unwrap_or_default(),
+        // A subagent's lines name no model; its sidecar does.
+        model: rec
+            .model
+            .or_else(|| b.sidecar_model(owner.agent).map(str::to_string))
+            .unwrap_or_default(),
         at,
         buckets: Buckets {
             input: usage.prompt.saturating_sub(usage.cached),
@@ -162,5 +245,11 @@ mod tests {
             "gmproj/chats/session-2026-12-03T20-01-53bd2587.jsonl"
         ));
         assert!(!super::is_session(&format!("gmproj/chats/{S}/{S}.jsonl")));
+        assert!(super::is_agent(&format!(
+            "-w-proj/subagents/{S}/agent-general-purpose-call_1.jsonl"
+        )));
+        assert!(!super::is_agent(&format!(
+            "-w-proj/{S}/subagents/agent-a1.jsonl"
+        )));
     }
 }

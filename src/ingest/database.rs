@@ -1,0 +1,125 @@
+//! Sessions kept in another program's database rather than in files
+//! (OpenCode's `opencode.db`): each session tree whose rows changed since
+//! its checkpoint is read whole and written as one part, into the same
+//! tables as a transcript's.
+
+use std::collections::{BTreeSet, HashMap};
+
+use anyhow::Result;
+
+use super::stream::ResumeState;
+use super::{Options, Root, Summary, unpriced_model};
+use crate::corpus::opencode::{self, Database};
+use crate::corpus::{Skip, SkipReason};
+use crate::store::Store;
+use crate::store::projection::{Projection, SessionMeta};
+use crate::transcript::opencode::{DATABASE, parse_tree};
+
+/// Where the run stands: what it may skip and what it has seen.
+pub(super) struct Seen<'a> {
+    pub checkpoints: &'a HashMap<String, String>,
+    pub known: &'a BTreeSet<String>,
+    pub present: &'a mut BTreeSet<String>,
+}
+
+/// Reads one OpenCode database into `store`. A database that cannot be
+/// opened or read is a skip of its root (`unreadable`), never an error of
+/// the run: OpenCode may be mid-upgrade, or hold it locked.
+pub(super) fn read_opencode(
+    store: &mut Store,
+    roots: &[Root],
+    opts: &Options,
+    db: &Database,
+    seen: &mut Seen<'_>,
+    sum: &mut Summary,
+) -> Result<()> {
+    let unreadable = |sum: &mut Summary| {
+        sum.skip(
+            &Skip {
+                root: db.root,
+                reason: SkipReason::Unreadable,
+                path: DATABASE.to_string(),
+            },
+            roots,
+        );
+    };
+    let Ok(conn) = opencode::open(&db.path) else {
+        unreadable(sum);
+        return Ok(());
+    };
+    let Ok(trees) = opencode::trees(&conn) else {
+        unreadable(sum);
+        return Ok(());
+    };
+    for tree in trees {
+        let sid = tree.id().to_string();
+        seen.present.insert(sid.clone());
+        if (!opts.only.is_empty() && !opts.only.contains(&sid))
+            || opts.harness.as_deref().is_some_and(|h| h != "opencode")
+        {
+            continue;
+        }
+        if !opts.replay && seen.checkpoints.get(&sid) == Some(&tree.fingerprint) {
+            sum.unchanged += 1;
+            continue;
+        }
+        let Ok(messages) = opencode::messages(&conn, &tree) else {
+            unreadable(sum);
+            continue;
+        };
+        let parsed = parse_tree(DATABASE, &tree.sessions, &messages);
+        sum.bytes_read += parsed.bytes;
+        let project = match parsed.cwd.as_deref() {
+            Some(cwd) => Some(crate::project::project_of(store, cwd)?),
+            None => None,
+        };
+        let meta = SessionMeta {
+            harness: "opencode",
+            slug: DATABASE,
+            project: project.as_deref(),
+            scope: &roots[db.root].scope,
+            fingerprint: &tree.fingerprint,
+        };
+        if opts.strict_pricing
+            && let Some(model) = unpriced_model(store, &parsed)?
+        {
+            let reason =
+                format!("--strict-pricing: model {model:?} has no price (sessionkit pricing set)");
+            let state = store.record_failure(&sid, &meta, &reason, crate::clock::now())?;
+            sum.failed += u64::from(!state.quarantined);
+            sum.quarantined += u64::from(state.quarantined);
+            sum.strict_failed = true;
+            sum.failures.push(super::FailureNote {
+                session_id: sid,
+                reason,
+                attempt: state.attempts,
+                quarantined: state.quarantined,
+            });
+            continue;
+        }
+        // Read whole each time: the state is the session's facts, with no
+        // file marks to read on from.
+        let state = serde_json::to_string(&ResumeState {
+            session: parsed.clone(),
+            marks: Vec::new(),
+        })?;
+        let write = Projection {
+            meta: &meta,
+            now: crate::clock::now(),
+            state: &state,
+            last: true,
+        };
+        store.project_part(&parsed, &write, None)?;
+        sum.messages_read += parsed.usage.len() as u64;
+        if seen.known.contains(&sid) {
+            sum.updated += 1;
+        } else {
+            sum.new += 1;
+        }
+        if parsed.degraded() > 0 {
+            sum.degraded += 1;
+        }
+        sum.agents += parsed.agents.len() as u64;
+    }
+    Ok(())
+}
