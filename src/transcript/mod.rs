@@ -102,6 +102,9 @@ pub enum AgentLayout {
     /// An OpenCode subagent: a session row of its own naming its parent
     /// session.
     Child,
+    /// A Copilot CLI subagent: its events are in the session's own file,
+    /// each tagged with its `agentId`.
+    Tagged,
 }
 
 impl AgentLayout {
@@ -115,6 +118,7 @@ impl AgentLayout {
             AgentLayout::Thread => "thread",
             AgentLayout::Chat => "chat",
             AgentLayout::Child => "child",
+            AgentLayout::Tagged => "tagged",
         }
     }
 }

@@ -69,7 +69,13 @@ fn transcript_evidence(
     main: bool,
     queue_ops: &[QueueOp],
 ) -> Evidence {
-    if !main && a.finished && matches!(a.layout, AgentLayout::Thread | AgentLayout::Chat) {
+    if !main
+        && a.finished
+        && matches!(
+            a.layout,
+            AgentLayout::Thread | AgentLayout::Chat | AgentLayout::Tagged
+        )
+    {
         return Evidence::new(Status::Completed, a.last_seen, Cause::TaskComplete);
     }
     if let Some(c) = call.filter(|c| c.result.as_ref().is_some_and(|r| r.launched_only)) {

@@ -65,8 +65,7 @@ fn a_qwen_subagent_counts_under_its_call() {
     const S: &str = "56143677-cf0c-4929-b562-b4723a0f4342";
     const CALL: &str = "call_rig000184090bbc";
     let env = Env::new();
-    let root =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/qwen-0.24-subagent/projects");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/qwen-0.24-subagent/projects");
     let s = env.ingest(&root);
     assert_eq!(
         (

@@ -57,7 +57,7 @@ fn kind_of(client: &str) -> (&'static str, &'static str, &'static str) {
 /// imported as `fake`, before it serves) when given. The caller's `Live`
 /// kills and waits for it when dropped.
 #[allow(clippy::zombie_processes)]
-fn start_server(dir: &Path, api: &str, home: &Path, patch: Option<&str>) -> (Child, u16) {
+pub fn start_server(dir: &Path, api: &str, home: &Path, patch: Option<&str>) -> (Child, u16) {
     let rigd = home.join("rig");
     std::fs::create_dir_all(&rigd).unwrap();
     let port_file = rigd.join("port");

@@ -14,6 +14,9 @@
 //! two `codex exec resume` runs, a client killed mid-turn, API errors and
 //! the nudge.
 //!
+//! `more` runs pi, OpenCode, Qwen Code and Copilot CLI against the rig's
+//! Chat Completions fake and checks every served token was ingested once.
+//!
 //! Needs the clients (`RIG_PREFIX`, else `~/.cache/harness-rig`), node and
 //! python3; `.ci/run` installs them when node >= 20 and the npm registry
 //! are available. Without them each test skips and says why.
@@ -31,6 +34,7 @@ mod support;
 
 mod live;
 mod loop_tests;
+mod more;
 
 use support::{rig, skip};
 

@@ -7,10 +7,15 @@
 //!   keyed by its `apiCallId` (else its accounting `usageId`, else the
 //!   event id). `inputTokens` includes the cached part: input is the rest,
 //!   cache reads `cacheReadTokens`, cache writes `cacheWriteTokens`;
-//!   `outputTokens` already includes the reasoning tokens. A record whose
-//!   accounting names another session (`sourceSessionId`) is that session's
-//!   and is not counted here. The per-run totals in `session.shutdown` are
-//!   cumulative across `--continue` and are not read.
+//!   `outputTokens` already includes the reasoning tokens. A subagent's
+//!   records are tagged with its `agentId` (their accounting names the
+//!   subagent's own session) and count for it; an untagged record whose
+//!   accounting names another session (`sourceSessionId`) is that
+//!   session's and is not counted here. The per-run totals in
+//!   `session.shutdown` are cumulative across `--continue` and are not read.
+//! - `subagent.started` (tagged with the subagent's `agentId`): a subagent,
+//!   its `agentName` and `agentDescription`, started by the call
+//!   `toolCallId`; `subagent.completed`: it finished.
 //! - `session.start`: `startTime` and `context.cwd`.
 
 use serde::Deserialize;
@@ -35,6 +40,8 @@ struct Event {
     kind: Option<String>,
     id: Option<String>,
     timestamp: Option<String>,
+    #[serde(rename = "agentId")]
+    agent_id: Option<String>,
     data: Data,
 }
 
@@ -45,6 +52,12 @@ struct Data {
     start_time: Option<String>,
     context: Context,
     usage: Option<Usage>,
+    #[serde(rename = "toolCallId")]
+    tool_call_id: Option<String>,
+    #[serde(rename = "agentName")]
+    agent_name: Option<String>,
+    #[serde(rename = "agentDescription")]
+    agent_description: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -91,11 +104,30 @@ pub(super) fn parse_block(
 
 fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
     let at = rec.timestamp.as_deref().and_then(parse_instant);
-    owner.span.see(at);
+    let tagged = rec.agent_id.filter(|a| !a.is_empty() && *a != owner.agent);
+    match &tagged {
+        Some(agent) => b.span(agent).see(at),
+        None => owner.span.see(at),
+    }
     if let Some(at) = at {
         b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
     }
     match rec.kind.as_deref() {
+        Some("subagent.started") => {
+            if let Some(agent) = &tagged {
+                started(b, owner.agent, agent, rec.data, at);
+            }
+        }
+        Some("subagent.completed") => {
+            if let Some(a) = b
+                .out
+                .agents
+                .iter_mut()
+                .find(|a| Some(&a.agent_id) == tagged.as_ref())
+            {
+                a.finished = true;
+            }
+        }
         Some("session.start") if owner.main => {
             let started = rec
                 .data
@@ -113,10 +145,11 @@ fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
                 return;
             };
             let sid = b.out.session_id.clone();
-            if u.accounting
-                .source_session_id
-                .as_deref()
-                .is_some_and(|s| s != sid)
+            if tagged.is_none()
+                && u.accounting
+                    .source_session_id
+                    .as_deref()
+                    .is_some_and(|s| s != sid)
             {
                 return;
             }
@@ -130,7 +163,7 @@ fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
             };
             b.add_usage(UsageObservation {
                 message_id: id,
-                agent_id: owner.agent.to_string(),
+                agent_id: tagged.unwrap_or_else(|| owner.agent.to_string()),
                 record_session_id: sid,
                 model: u.model.unwrap_or_default(),
                 at,
@@ -146,6 +179,49 @@ fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
         }
         _ => {}
     }
+}
+
+/// A subagent the session's file announces: an agent of the session,
+/// under the call that started it (made by `parent`, the file's agent).
+fn started(
+    b: &mut SessionParser,
+    parent: &str,
+    agent: &str,
+    data: Data,
+    at: Option<crate::clock::Millis>,
+) {
+    if b.out.agents.iter().any(|a| a.agent_id == agent) {
+        return;
+    }
+    let path = b
+        .out
+        .agents
+        .first()
+        .map(|a| a.transcript_path.clone())
+        .unwrap_or_default();
+    let mut a = super::new_agent(agent, crate::transcript::AgentLayout::Tagged, &path, None);
+    a.agent_type = data.agent_name.filter(|n| !n.is_empty());
+    a.description = data
+        .agent_description
+        .filter(|d| !d.is_empty())
+        .map(|d| crate::redact::redact_text(&d).into_owned());
+    if let Some(call) = data.tool_call_id.filter(|c| !c.is_empty()) {
+        if !b.out.spawns.iter().any(|s| s.tool_use_id == call) {
+            b.out.spawns.push(crate::transcript::Spawn {
+                tool_use_id: call.clone(),
+                owner: parent.to_string(),
+                tool: "task".to_string(),
+                prompt: None,
+                subagent_type: a.agent_type.clone(),
+                description: a.description.clone(),
+                workflow_id: None,
+                at,
+                result: None,
+            });
+        }
+        a.sidecar_tool_use_id = Some(call);
+    }
+    b.out.agents.push(a);
 }
 
 #[cfg(test)]

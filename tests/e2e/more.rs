@@ -1,0 +1,325 @@
+//! The agents that speak OpenAI's Chat Completions, run for real: pi 0.73.1,
+//! OpenCode 1.18.33, Qwen Code 0.24.4 and Copilot CLI 1.0.102, installed
+//! from npm by `tests/e2e/install-more.sh` into `<RIG_PREFIX>/more`, each in
+//! an isolated home against the rig's `fake_chat.py`. A scripted session
+//! (a shell call; a subagent where the client has them; a `--continue`),
+//! then `sessionkit ingest` with its default roots: every response the
+//! server served is in the database exactly once, to the token, except
+//! what the client itself never records (OpenCode's session-titling call),
+//! and no session is degraded or failed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{rig, skip};
+
+/// One client: its folder under the prefix, its binary there, the
+/// sessionkit harness it is stored as, and whether it spawns subagents.
+struct Client {
+    dir: &'static str,
+    bin: &'static str,
+    harness: &'static str,
+    spawns: bool,
+}
+
+const PI: Client = Client {
+    dir: "pi",
+    bin: "node_modules/.bin/pi",
+    harness: "pi",
+    spawns: false,
+};
+const OPENCODE: Client = Client {
+    dir: "opencode",
+    bin: "node_modules/opencode-linux-x64/bin/opencode",
+    harness: "opencode",
+    spawns: true,
+};
+const QWEN: Client = Client {
+    dir: "qwen",
+    bin: "node_modules/.bin/qwen",
+    harness: "qwen-code",
+    spawns: true,
+};
+const COPILOT: Client = Client {
+    dir: "copilot",
+    bin: "node_modules/.bin/copilot",
+    harness: "copilot",
+    spawns: true,
+};
+
+/// The client's binary, or why the test cannot run.
+fn binary(c: &Client) -> Result<(PathBuf, PathBuf), String> {
+    let (rig_dir, prefix) = rig()?;
+    let more =
+        std::env::var_os("MORE_CLIENTS_PREFIX").map_or_else(|| prefix.join("more"), PathBuf::from);
+    let bin = more.join(c.dir).join(c.bin);
+    if !bin.exists() {
+        return Err(format!(
+            "{} is not installed (tests/e2e/install-more.sh {})",
+            c.dir,
+            more.display()
+        ));
+    }
+    Ok((rig_dir, bin))
+}
+
+/// Writes the client's configuration for the server on `port`.
+fn configure(c: &Client, home: &Path, port: u16) {
+    let write = |rel: &str, text: String| {
+        let p = home.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let base = format!("http://127.0.0.1:{port}/v1");
+    match c.dir {
+        "pi" => {
+            write(
+                ".pi/agent/models.json",
+                serde_json::json!({"providers": {"fake": {"baseUrl": base, "api": "openai-completions",
+                    "apiKey": "sk-test-dummy",
+                    "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false},
+                    "models": [{"id": "fake-model", "reasoning": false, "contextWindow": 128000,
+                        "maxTokens": 8000, "cost": {"input": 1, "output": 2, "cacheRead": 0.5, "cacheWrite": 0}}]}}})
+                .to_string(),
+            );
+            write(".pi/agent/settings.json", r#"{"enableInstallTelemetry": false}"#.into());
+        }
+        "opencode" => write(
+            ".config/opencode/opencode.json",
+            serde_json::json!({"autoupdate": false, "share": "disabled", "model": "fake/fake-model",
+                "small_model": "fake/fake-model",
+                "permission": {"bash": "allow", "edit": "allow", "webfetch": "allow"},
+                "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake",
+                    "options": {"baseURL": base, "apiKey": "sk-test-dummy"},
+                    "models": {"fake-model": {"name": "Fake Model", "limit": {"context": 128000, "output": 8000},
+                        "cost": {"input": 1, "output": 2, "cache_read": 0.5, "cache_write": 0}}}}}})
+            .to_string(),
+        ),
+        "qwen" => write(
+            ".qwen/settings.json",
+            r#"{"security":{"auth":{"selectedType":"openai"},"folderTrust":{"enabled":false}},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}"#.into(),
+        ),
+        _ => {}
+    }
+}
+
+/// Runs the client once in `proj` with `prompt` (continuing the last
+/// session when `cont`); returns its exit status.
+fn step(
+    c: &Client,
+    bin: &Path,
+    home: &Path,
+    proj: &Path,
+    port: u16,
+    prompt: &str,
+    cont: bool,
+) -> i32 {
+    let mut cmd = Command::new("timeout");
+    cmd.arg("180").arg(bin);
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .current_dir(proj);
+    let base = format!("http://127.0.0.1:{port}/v1");
+    match c.dir {
+        "pi" => {
+            cmd.envs([
+                ("PI_OFFLINE", "1"),
+                ("PI_SKIP_VERSION_CHECK", "1"),
+                ("PI_TELEMETRY", "0"),
+            ])
+            .args([
+                "--provider",
+                "fake",
+                "--model",
+                "fake-model",
+                "--mode",
+                "json",
+            ]);
+            if cont {
+                cmd.arg("-c");
+            }
+            cmd.args(["-p", prompt]);
+        }
+        "opencode" => {
+            for v in [
+                "OPENCODE_DISABLE_MODELS_FETCH",
+                "OPENCODE_DISABLE_AUTOUPDATE",
+                "OPENCODE_DISABLE_LSP_DOWNLOAD",
+                "OPENCODE_DISABLE_DEFAULT_PLUGINS",
+                "OPENCODE_DISABLE_SHARE",
+                "OPENCODE_DISABLE_CLAUDE_CODE",
+                "OPENCODE_DISABLE_EXTERNAL_SKILLS",
+            ] {
+                cmd.env(v, "1");
+            }
+            cmd.args(["run", "--format", "json", "--model", "fake/fake-model"]);
+            if cont {
+                cmd.arg("--continue");
+            }
+            cmd.arg(prompt);
+        }
+        "qwen" => {
+            cmd.envs([
+                ("OPENAI_API_KEY", "sk-test-dummy"),
+                ("OPENAI_BASE_URL", base.as_str()),
+                ("OPENAI_MODEL", "fake-model"),
+            ])
+            .args([
+                "--auth-type",
+                "openai",
+                "--model",
+                "fake-model",
+                "--output-format",
+                "json",
+                "--yolo",
+            ]);
+            if cont {
+                cmd.arg("--continue");
+            }
+            cmd.arg(prompt);
+        }
+        _ => {
+            cmd.envs([
+                ("COPILOT_OFFLINE", "true"),
+                ("COPILOT_AUTO_UPDATE", "false"),
+                ("COPILOT_PROVIDER_BASE_URL", base.as_str()),
+                ("COPILOT_PROVIDER_TYPE", "openai"),
+                ("COPILOT_PROVIDER_API_KEY", "sk-test-dummy"),
+                ("COPILOT_MODEL", "fake-model"),
+            ])
+            .args([
+                "--allow-all",
+                "--no-ask-user",
+                "--disable-client-telemetry",
+                "--output-format",
+                "json",
+            ]);
+            if cont {
+                cmd.arg("--continue");
+            }
+            cmd.args(["-p", prompt]);
+        }
+    }
+    let out = cmd.output().unwrap();
+    out.status.code().unwrap_or(-1)
+}
+
+/// Uncached input, cached input and output the server served, over the
+/// responses the client records.
+fn served(log: &Path, recorded: impl Fn(&str) -> bool) -> [u64; 3] {
+    let mut sum = [0u64; 3];
+    for line in std::fs::read_to_string(log).unwrap_or_default().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let Some(u) = v.get("usage").filter(|u| u.is_object()) else {
+            continue;
+        };
+        if !recorded(v["kind"].as_str().unwrap_or("")) {
+            continue;
+        }
+        let n = |p: &str| u.pointer(p).and_then(Value::as_u64).unwrap_or(0);
+        let cached = n("/prompt_tokens_details/cached_tokens");
+        sum[0] += n("/prompt_tokens") - cached;
+        sum[1] += cached;
+        sum[2] += n("/completion_tokens");
+    }
+    sum
+}
+
+fn scenario(c: &Client) {
+    let (rig_dir, bin) = match binary(c) {
+        Ok(b) => b,
+        Err(why) => return skip(&why),
+    };
+    let work = tempfile::tempdir().unwrap();
+    let (home, proj) = (work.path().join("home"), work.path().join("proj"));
+    std::fs::create_dir_all(&proj).unwrap();
+    // The server sends a Qwen Code subagent call the type Qwen Code knows.
+    let patch = (c.dir == "qwen")
+        .then_some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'general-purpose'\n");
+    let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, patch);
+    configure(c, &home, port);
+    let mut prompts = vec![("please run echo hi", false)];
+    if c.spawns {
+        prompts.push(("please SPAWN a helper", false));
+    }
+    prompts.push(("second prompt: please run echo hi", true));
+    for (prompt, cont) in prompts {
+        assert_eq!(
+            step(c, &bin, &home, &proj, port, prompt, cont),
+            0,
+            "{}: {prompt}",
+            c.dir
+        );
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let _ = server.kill();
+    let _ = server.wait();
+    let db = work.path().join("sk.db");
+    let (code, out, err) = crate::sessionkit(&db, &home, &["ingest", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (
+            s["sessions_failed"].as_u64(),
+            s["sessions_degraded"].as_u64()
+        ),
+        (Some(0), Some(0)),
+        "{}: {s}",
+        c.dir
+    );
+    let (code, out, err) = crate::sessionkit(&db, &home, &["sessions", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let sessions: Value = serde_json::from_str(&out).unwrap();
+    let mut stored = [0u64; 3];
+    for row in sessions.as_array().unwrap() {
+        assert_eq!(row["harness"], c.harness, "{row}");
+        for (i, k) in ["input_tokens", "cache_read_tokens", "output_tokens"]
+            .iter()
+            .enumerate()
+        {
+            stored[i] += row[*k].as_u64().unwrap();
+        }
+    }
+    // OpenCode titles a new session with a request it never records.
+    let log = home.join("rig/requests.jsonl");
+    let expected = served(&log, |kind| !(c.dir == "opencode" && kind == "no-tools"));
+    assert!(expected[2] > 0, "{}: nothing was served", c.dir);
+    assert_eq!(stored, expected, "{}: stored vs served", c.dir);
+    if c.spawns {
+        let agents: u64 = sessions
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["agents"].as_u64().unwrap())
+            .sum();
+        assert!(
+            agents > sessions.as_array().unwrap().len() as u64,
+            "{}: no subagent stored: {sessions}",
+            c.dir
+        );
+    }
+}
+
+#[test]
+fn pi_recorded_exactly() {
+    scenario(&PI);
+}
+
+#[test]
+fn opencode_recorded_exactly() {
+    scenario(&OPENCODE);
+}
+
+#[test]
+fn qwen_code_recorded_exactly() {
+    scenario(&QWEN);
+}
+
+#[test]
+fn copilot_recorded_exactly() {
+    scenario(&COPILOT);
+}
