@@ -208,3 +208,37 @@ fn codex_sessions_are_a_default_root() {
         ("CODEX_HOME", "cx", "sessions"),
     );
 }
+
+/// A rollout from a Codex version before `token_usage_record` (the shape
+/// ccusage's own test fixture shows: `turn_context` and
+/// `event_msg/token_count` with `info.total_token_usage`,
+/// `last_token_usage` and `model`): each response counted once from its
+/// `token_count`, the cached part out of the input, the row's model.
+#[test]
+fn an_older_rollout_counts_its_token_count_events() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/public/ccusage/codex-session-alpha.jsonl");
+    if !sample.exists() {
+        crate::support::skip("ccusage's Codex sample is not beside the repository");
+        return;
+    }
+    let env = Env::new();
+    let root = env.path("sessions");
+    let thread = "01a00000-0000-7000-8000-00000000c0de";
+    let path = root.join(format!(
+        "2026/05/13/rollout-2026-05-13T09-00-00-{thread}.jsonl"
+    ));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::copy(&sample, &path).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(
+        (s["sessions_new"].as_u64(), s["messages_read"].as_u64()),
+        (Some(1), Some(2)),
+        "{s}"
+    );
+    // 1,000 - 250 and 2,500 - 500 input; 250 + 500 cached; 125 + 300 output.
+    assert_eq!(db_by_session(&env)[thread], [2750, 425, 0, 0, 750]);
+    let by_model = db_by_model(&env);
+    assert_eq!(by_model["gpt-5.2-codex"], [750, 125, 0, 0, 250]);
+    assert_eq!(by_model["gpt-5.3-codex"], [2000, 300, 0, 0, 500]);
+}

@@ -8,6 +8,12 @@
 //! - `token_usage_record`: one per model response (`response_id`), the
 //!   response's own usage. It is the message: `event_msg/token_count`
 //!   repeats the same numbers as running totals and is not counted again.
+//! - `event_msg/token_count`, in a rollout that has shown no
+//!   `token_usage_record` (Codex versions before it wrote one): its
+//!   `last_token_usage` is the last response's usage (else the growth of
+//!   `total_token_usage`, the running total), named by that running total,
+//!   so a row written again unchanged counts once; one without `info`
+//!   (rate limits only) says nothing.
 //!   OpenAI counts cached input inside `input_tokens` (Responses API
 //!   `usage.input_tokens_details.cached_tokens`), and Codex writes
 //!   `cached_input_tokens` and `cache_write_input_tokens` beside it: the
@@ -68,6 +74,20 @@ struct Git {
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct TurnContext {
+    model: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TokenCount {
+    info: Option<TokenCountInfo>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TokenCountInfo {
+    total_token_usage: Option<TokenUsage>,
+    last_token_usage: Option<TokenUsage>,
     model: Option<String>,
 }
 
@@ -212,6 +232,7 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
             let Ok(r) = serde_json::from_str::<UsageRecord>(payload) else {
                 return;
             };
+            b.out.files[file].usage_records = true;
             let Some(usage) = r.usage else {
                 return;
             };
@@ -238,6 +259,9 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
         "event_msg" => {
             let item = serde_json::from_str::<Item<'_>>(payload).unwrap_or_default();
             match item.kind.unwrap_or_default() {
+                "token_count" if !b.out.files[file].usage_records => {
+                    token_count(b, agent, file, payload, at);
+                }
                 // Codex 0.171 ends a turn the API refused with a
                 // `task_complete` that carries the error (and fires no Stop).
                 "task_complete" if item.error.is_some_and(|e| e.get() != "null") => {
@@ -265,6 +289,60 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
         }
         _ => {}
     }
+}
+
+/// A `token_count` event of a rollout without usage records: the last
+/// response's usage, once per running total.
+fn token_count(
+    b: &mut SessionParser,
+    agent: &str,
+    file: usize,
+    payload: &str,
+    at: Option<crate::clock::Millis>,
+) {
+    let Some(info) = serde_json::from_str::<TokenCount>(payload)
+        .ok()
+        .and_then(|t| t.info)
+    else {
+        return;
+    };
+    let Some(total) = info.total_token_usage else {
+        return;
+    };
+    let key = [
+        total.input_tokens,
+        total.cached_input_tokens,
+        total.output_tokens,
+    ];
+    let before = b.out.files[file].running_total.replace(key);
+    if before == Some(key) {
+        // The same running total again: no new response.
+        return;
+    }
+    let last = info.last_token_usage.unwrap_or_else(|| {
+        let [i, c, o] = before.unwrap_or_default();
+        TokenUsage {
+            input_tokens: total.input_tokens.saturating_sub(i),
+            cached_input_tokens: total.cached_input_tokens.saturating_sub(c),
+            cache_write_input_tokens: 0,
+            output_tokens: total.output_tokens.saturating_sub(o),
+        }
+    });
+    let model = info
+        .model
+        .filter(|m| !m.is_empty())
+        .or_else(|| model_slot(b, file).clone())
+        .unwrap_or_default();
+    let sid = b.out.session_id.clone();
+    b.add_usage(UsageObservation {
+        message_id: format!("{agent}:total:{}:{}:{}", key[0], key[1], key[2]),
+        agent_id: agent.to_string(),
+        record_session_id: sid,
+        model,
+        at,
+        buckets: last.buckets(),
+        billing: Billing::default(),
+    });
 }
 
 /// `spawn_agent` calls and their outputs: the evidence of who started a
@@ -387,6 +465,70 @@ mod tests {
         assert_eq!(p.bad_lines.len(), 1);
         assert_eq!(p.bad_lines[0].line, 7);
         assert_eq!(p.files[0].model.as_deref(), Some("gpt-5-mini"));
+    }
+
+    /// A rollout from before `token_usage_record`: each `token_count`'s
+    /// last usage is a message, a row written again unchanged counts once,
+    /// a row with no `info` says nothing, a row without `last_token_usage`
+    /// counts the growth of the running total; the model is the row's own,
+    /// else the last `turn_context`'s.
+    #[test]
+    fn token_counts_are_the_messages_of_older_rollouts() {
+        let count = |total: (u64, u64, u64), last: Option<(u64, u64, u64)>, model: &str| {
+            let u = |(i, c, o): (u64, u64, u64)| {
+                format!(
+                    r#"{{"input_tokens":{i},"cached_input_tokens":{c},"output_tokens":{o},"reasoning_output_tokens":1,"total_tokens":{}}}"#,
+                    i + o
+                )
+            };
+            let last = last.map_or(String::new(), |l| {
+                format!(r#","last_token_usage":{}"#, u(l))
+            });
+            let model = if model.is_empty() {
+                String::new()
+            } else {
+                format!(r#","model":"{model}""#)
+            };
+            line(
+                "event_msg",
+                &format!(
+                    r#"{{"type":"token_count","info":{{"total_token_usage":{}{last}{model}}}}}"#,
+                    u(total)
+                ),
+            )
+        };
+        let p = parse(&[
+            line("turn_context", r#"{"model":"gpt-5.2-codex"}"#),
+            line(
+                "event_msg",
+                r#"{"type":"token_count","info":null,"rate_limits":{}}"#,
+            ),
+            count((1000, 250, 125), Some((1000, 250, 125)), ""),
+            count((1000, 250, 125), Some((1000, 250, 125)), ""),
+            count((3500, 750, 425), Some((2500, 500, 300)), "gpt-5.3-codex"),
+            count((4000, 750, 500), None, ""),
+        ]);
+        let rows: Vec<(&str, u64, u64, u64)> = p
+            .usage
+            .iter()
+            .map(|u| {
+                (
+                    u.model.as_str(),
+                    u.buckets.input,
+                    u.buckets.cache_read,
+                    u.buckets.output,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("gpt-5.2-codex", 750, 250, 125),
+                ("gpt-5.3-codex", 2000, 500, 300),
+                ("gpt-5.2-codex", 500, 0, 75)
+            ]
+        );
+        assert_eq!(p.files[0].running_total, Some([4000, 750, 500]));
     }
 
     /// An aborted turn ends the thread as interrupted; a later completed

@@ -97,6 +97,14 @@ pub struct FileCursor {
     /// model of the responses that follow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// A Codex rollout has shown a `token_usage_record`: its `token_count`
+    /// events repeat those records and are not read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub usage_records: bool,
+    /// A Codex rollout's last running total (`token_count`'s
+    /// `total_token_usage`): input, cached input, output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running_total: Option<[u64; 3]>,
 }
 
 /// What a file being read carries from block to block besides its cursor.
@@ -355,6 +363,8 @@ impl SessionParser {
             line: 0,
             first_user_seen: main,
             model: None,
+            usage_records: false,
+            running_total: None,
         });
         self.out.agents.push(agent);
         self.open.push(Some(OpenFile {
