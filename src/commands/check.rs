@@ -80,7 +80,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             session_id: String::new(),
             file: None,
             line: None,
-            detail: format!("{model}: {tokens} tokens in {messages} messages have no price"),
+            detail: format!(
+                "{model}: {tokens} tokens in {messages} messages have no price (sessionkit pricing set {model} --input USD --output USD)"
+            ),
         });
     }
     for r in store.reported_costs(None)? {

@@ -320,6 +320,10 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         rows.push(row(&label, &total));
     }
     ctx.out.records(&cols, &rows)?;
+    if total.unpriced_tokens > 0 {
+        let models = store.unpriced_models()?;
+        super::name_unpriced(ctx, models.iter().map(|(m, _, _)| m.as_str()));
+    }
     if args.chart && ctx.out.format == Format::Table {
         let max = groups
             .values()

@@ -336,6 +336,16 @@ pub(crate) fn utf8(bytes: Vec<u8>, name: &str, consequence: &str) -> Result<Stri
     })
 }
 
+/// Says on stderr which models have no price, each with the command that
+/// gives it one: their cost shows as `-`, never as 0.
+pub(crate) fn name_unpriced<'a>(ctx: &Ctx, models: impl IntoIterator<Item = &'a str>) {
+    for m in models {
+        ctx.out.note(&format!(
+            "no price for model {m:?}: its cost is left out (-); set one with `sessionkit pricing set {m} --input USD --output USD` (per million tokens)"
+        ));
+    }
+}
+
 /// All of stdin.
 pub(crate) fn stdin_bytes() -> Result<Vec<u8>> {
     use std::io::Read;

@@ -155,6 +155,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         output_tokens: r.tokens.output,
         web_searches: r.web_searches,
     });
+    let unpriced: Vec<String> = store
+        .models_of(&id)?
+        .into_iter()
+        .filter(|(m, t)| t.unpriced_tokens > 0 && !crate::pricing::PriceTable::is_free(m))
+        .map(|(m, _)| m)
+        .collect();
+    super::name_unpriced(ctx, unpriced.iter().map(String::as_str));
     let mut head = session_record(&session);
     head.schema = SHOW_SCHEMA.to_string();
     if ctx.out.format == Format::Table {

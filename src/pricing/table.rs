@@ -94,6 +94,36 @@ pub fn parse_tsv(text: &str) -> Result<Vec<Price>> {
                 tiers.push(t);
             }
         }
+        // More tiers by prompt size: `threshold:input/output[/cache_read]`,
+        // `;`-separated (a rate left out is the base's).
+        if let Some(more) = cell(col("tiers")) {
+            for t in more.split(';').filter(|t| !t.is_empty()) {
+                let bad = || {
+                    format!(
+                        "line {}: tier {t:?} is not threshold:input/output[/cache_read]",
+                        n + 2
+                    )
+                };
+                let (th, rates) = t.split_once(':').with_context(bad)?;
+                let th: u64 = th.parse().with_context(bad)?;
+                let r: Vec<i64> = rates
+                    .split('/')
+                    .map(parse_rate)
+                    .collect::<Option<_>>()
+                    .with_context(bad)?;
+                anyhow::ensure!((2..=3).contains(&r.len()), bad());
+                tiers.push(Tier {
+                    threshold: th,
+                    rates: Rates {
+                        input: r[0],
+                        output: r[1],
+                        cache_read: r.get(2).copied().unwrap_or(r[0]),
+                        cache_write_5m: base.cache_write_5m,
+                        cache_write_1h: base.cache_write_1h,
+                    },
+                });
+            }
+        }
         tiers.sort_by_key(|t| t.threshold);
         out.push(Price {
             model: name.to_string(),
@@ -212,7 +242,60 @@ mod tests {
     #[test]
     fn embedded_table_parses_every_row() {
         let t = PriceTable::embedded();
-        assert_eq!(t.prices.len(), 159, "one row per line of models.tsv");
+        let rows = EMBEDDED.lines().skip(1).filter(|l| !l.is_empty()).count();
+        assert_eq!(t.prices.len(), rows, "one row per line of models.tsv");
+        assert!(rows > 300, "{rows}");
+        // The alias of Claude 3.5 Haiku at its own rates, cache included
+        // (LiteLLM's row had no cache prices: cache reads went at the input rate).
+        let h = &t.prices["claude-3-5-haiku"];
+        assert_eq!(
+            (
+                h.base.input,
+                h.base.cache_read,
+                h.base.cache_write_5m,
+                h.base.cache_write_1h
+            ),
+            (800_000, 80_000, 1_000_000, 1_600_000)
+        );
+        // Priced by prompt size in tiers (DashScope's Qwen3 Coder Plus).
+        let q = &t.prices["qwen3-coder-plus"];
+        assert_eq!(
+            (q.base.input, q.base.output, q.base.cache_read),
+            (1_000_000, 5_000_000, 100_000)
+        );
+        let tiers: Vec<(u64, i64, i64, i64)> = q
+            .tiers
+            .iter()
+            .map(|t| {
+                (
+                    t.threshold,
+                    t.rates.input,
+                    t.rates.output,
+                    t.rates.cache_read,
+                )
+            })
+            .collect();
+        assert_eq!(
+            tiers,
+            [
+                (32_000, 1_800_000, 9_000_000, 180_000),
+                (128_000, 3_000_000, 15_000_000, 300_000),
+                (256_000, 6_000_000, 60_000_000, 600_000)
+            ]
+        );
+        assert!(
+            parse_tsv("model\tinput_per_mtok\toutput_per_mtok\ttiers\nm\t1\t2\t10:x\n").is_err()
+        );
+        // Models of the other agents' providers.
+        for m in [
+            "deepseek-chat",
+            "grok-4.20",
+            "kimi-k2.5",
+            "glm-4.6",
+            "mistral-large-latest",
+        ] {
+            assert!(t.lookup(m).is_some(), "{m}");
+        }
         // Gemini's long-context tier: the whole request above 200,000.
         let g = &t.prices["gemini-2.5-pro"];
         assert_eq!(

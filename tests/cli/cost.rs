@@ -2,6 +2,7 @@
 
 use crate::common::*;
 use serde_json::Value;
+use std::path::Path;
 
 fn by(env: &Env, args: &[&str]) -> Vec<Value> {
     env.json(&[&["cost"], args].concat())
@@ -259,4 +260,108 @@ fn segments_split_at_compactions_and_sum_to_the_session() {
     );
     let (code, _, err) = env.run(&["cost", "--segments"]);
     assert_eq!(code, 2, "--segments needs --session: {err}");
+}
+
+/// The embedded price table is what `scripts/prices.py` makes of the
+/// pinned LiteLLM maps and `src/pricing/overrides.tsv`: regenerated, it is
+/// byte for byte the checked-in one. (Needs python3 and the pinned maps
+/// beside the repository.)
+#[test]
+fn the_price_table_is_generated_from_its_sources() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let current = repo.join("../shared/reference/data/litellm-1.110.2-model-prices.json");
+    let legacy =
+        repo.join("../shared/pricing/litellm-1.80.17-model_prices_and_context_window.json");
+    if !current.exists() || !legacy.exists() {
+        crate::support::skip("the pinned LiteLLM price maps are not beside the repository");
+        return;
+    }
+    let Ok(out) = std::process::Command::new("python3")
+        .arg(repo.join("scripts/prices.py"))
+        .args([&current, &legacy, &repo.join("src/pricing/overrides.tsv")])
+        .output()
+    else {
+        crate::support::skip("python3 is not available");
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let checked_in = std::fs::read(repo.join("src/pricing/models.tsv")).unwrap();
+    assert!(
+        out.stdout == checked_in,
+        "src/pricing/models.tsv is not what scripts/prices.py makes: regenerate it"
+    );
+}
+
+/// Every model the fixtures and the captured real runs name is priced:
+/// ingested together, `check` names no unpriced model but the fake ones
+/// the test servers answer as (`fake-model`, `gpt-fake`: nobody is billed
+/// for them).
+#[test]
+fn every_model_of_the_fixtures_and_captured_runs_is_priced() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let env = Env::new();
+    let mut roots: Vec<std::path::PathBuf> = [
+        "claude/projects",
+        "claude-2.1.332/projects",
+        "claude-tree/projects",
+        "codex-0.171/sessions",
+        "gemini-0.61/tmp",
+        "pi-0.73/sessions",
+        "qwen-0.24/projects",
+        "qwen-0.24-subagent/projects",
+        "copilot-1.0/session-state",
+        "copilot-1.0-subagent/session-state",
+    ]
+    .iter()
+    .map(|r| repo.join("fixtures").join(r))
+    .collect();
+    let opencode = env.path("opencode");
+    std::fs::create_dir_all(&opencode).unwrap();
+    rusqlite::Connection::open(opencode.join("opencode.db"))
+        .unwrap()
+        .execute_batch(
+            &std::fs::read_to_string(repo.join("fixtures/opencode-1.18/opencode.sql")).unwrap(),
+        )
+        .unwrap();
+    roots.push(opencode);
+    let captured = repo.join("../shared/corpus/captured");
+    let more = [
+        "claude-code-2.1.197/projects",
+        "claude-code-2.1.332/projects",
+        "codex-0.171.0/sessions",
+        "gemini-cli-0.61.0/tmp",
+        "pi-0.73.1/home/.pi/agent/sessions",
+        "qwen-code-0.24.4/home/.qwen/projects",
+        "copilot-1.0.102/home/.copilot/session-state",
+        "opencode-1.18.33/home/.local/share/opencode",
+    ];
+    if captured.is_dir() {
+        roots.extend(more.iter().map(|r| captured.join(r)).filter(|r| r.is_dir()));
+    } else {
+        crate::support::skip("the captured corpus is not beside the repository (fixtures only)");
+    }
+    let mut args = vec!["ingest".to_string()];
+    for r in &roots {
+        assert!(r.is_dir(), "{}", r.display());
+        args.extend(["--root".to_string(), r.display().to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = env.run(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = env.run(&["check", "--no-recount", "--json"]);
+    let findings: Value = serde_json::from_str(&out).unwrap();
+    let unpriced: Vec<&str> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "unpriced-model")
+        .map(|f| f["detail"].as_str().unwrap())
+        .filter(|d| !d.split(':').next().unwrap_or("").contains("fake"))
+        .collect();
+    assert!(unpriced.is_empty(), "{unpriced:?}");
+    assert!(env.scalar("SELECT COUNT(DISTINCT model) FROM usage_observations") > 8);
 }
