@@ -199,6 +199,21 @@ pub fn walk(root_idx: usize, years: Vec<Entry>, only: Option<&str>, into: &mut D
     file_sessions(root_idx, found, into);
 }
 
+/// Rollouts lying at the top of a root: Codex's `archived_sessions/`
+/// (archived sessions' rollouts, moved out of the date tree).
+pub(super) fn walk_flat(root_idx: usize, files: Vec<Entry>, into: &mut Discovery) {
+    let mut found = Vec::new();
+    for e in files {
+        take_rollout(e, String::new(), None, &mut found, into);
+    }
+    file_sessions(root_idx, found, into);
+}
+
+/// Whether a root's top-level entry is a rollout file.
+pub(super) fn is_rollout_file(e: &Entry) -> bool {
+    e.meta.is_file() && e.name.starts_with("rollout-") && e.name.ends_with(".jsonl")
+}
+
 /// One day's folder (`YYYY/MM/DD`) and one session in it: what a hook's
 /// catch-up reads. A subagent thread filed under another day is read by
 /// the next full ingest.
@@ -226,41 +241,56 @@ fn walk_day(
     into: &mut Discovery,
 ) {
     for e in list(&d.path, drel, &mut into.skips) {
-        let rel = format!("{drel}/{}", e.name);
-        let rollout =
-            e.meta.is_file() && e.name.starts_with("rollout-") && e.name.ends_with(".jsonl");
-        if !rollout {
+        if !is_rollout_file(&e) {
             if only.is_none() {
-                into.skips.push(skip(SkipReason::NonArtifact, rel));
+                into.skips
+                    .push(skip(SkipReason::NonArtifact, format!("{drel}/{}", e.name)));
             }
             continue;
         }
-        let Some((thread, session)) = thread_of(&e.path, &e.name) else {
-            if only.is_none() {
-                into.skips.push(skip(SkipReason::NonArtifact, rel));
-            }
-            continue;
-        };
-        if only.is_some_and(|o| o != session) {
-            continue;
+        take_rollout(e, drel.to_string(), only, found, into);
+    }
+}
+
+/// Files one rollout under its session (`day` is its folder, empty at the
+/// top of a root).
+fn take_rollout(
+    e: Entry,
+    day: String,
+    only: Option<&str>,
+    found: &mut Vec<Found>,
+    into: &mut Discovery,
+) {
+    let rel = if day.is_empty() {
+        e.name.clone()
+    } else {
+        format!("{day}/{}", e.name)
+    };
+    let Some((thread, session)) = thread_of(&e.path, &e.name) else {
+        if only.is_none() {
+            into.skips.push(skip(SkipReason::NonArtifact, rel));
         }
-        let role = if thread == session {
-            FileRole::Main
-        } else {
-            FileRole::Agent {
-                agent_id: thread.clone(),
-                layout: AgentLayout::Thread,
-                workflow_id: None,
-            }
-        };
-        if let Some(file) = admit(&e, rel, role, &mut into.skips) {
-            found.push(Found {
-                thread,
-                session,
-                day: drel.to_string(),
-                file,
-            });
+        return;
+    };
+    if only.is_some_and(|o| o != session) {
+        return;
+    }
+    let role = if thread == session {
+        FileRole::Main
+    } else {
+        FileRole::Agent {
+            agent_id: thread.clone(),
+            layout: AgentLayout::Thread,
+            workflow_id: None,
         }
+    };
+    if let Some(file) = admit(&e, rel, role, &mut into.skips) {
+        found.push(Found {
+            thread,
+            session,
+            day,
+            file,
+        });
     }
 }
 

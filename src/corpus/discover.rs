@@ -250,7 +250,13 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     let skips = &mut into.skips;
     let slugs = list(root, "", skips);
     let mut years = Vec::new();
+    let mut rollouts = Vec::new();
     for slug in slugs {
+        if super::codex::is_rollout_file(&slug) {
+            // Codex's archived rollouts lie at the top of their folder.
+            rollouts.push(slug);
+            continue;
+        }
         if slug.meta.is_dir() && super::codex::is_date_dir(&slug.name, 4) {
             // Codex's `YYYY/MM/DD/rollout-*.jsonl` tree.
             years.push(slug);
@@ -283,6 +289,9 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     }
     if !years.is_empty() {
         super::codex::walk(root_idx, years, None, into);
+    }
+    if !rollouts.is_empty() {
+        super::codex::walk_flat(root_idx, rollouts, into);
     }
 }
 

@@ -80,7 +80,7 @@ pub struct Skip {
 /// The roots to read when the user gives none: `$CLAUDE_CONFIG_DIR/projects`
 /// for each comma-separated entry, else `~/.claude/projects` and
 /// `~/.config/claude/projects`; then Codex's `$CODEX_HOME/sessions`, else
-/// `~/.codex/sessions`; then Gemini CLI's `$GEMINI_CLI_HOME/.gemini/tmp`,
+/// `~/.codex/sessions`, and `archived_sessions` beside it; then Gemini CLI's `$GEMINI_CLI_HOME/.gemini/tmp`,
 /// else `~/.gemini/tmp`; then Copilot CLI's `~/.copilot/session-state`;
 /// then Qwen Code's `~/.qwen/projects`; then pi's
 /// `$PI_CODING_AGENT_DIR/sessions`, else `~/.pi/agent/sessions`; then
@@ -107,7 +107,12 @@ pub fn default_roots() -> Vec<PathBuf> {
             None => Vec::new(),
         },
     };
+    // Codex's archived rollouts sit beside its date tree.
+    let archived = codex
+        .as_ref()
+        .and_then(|c| c.parent().map(|p| p.join("archived_sessions")));
     candidates.extend(codex);
+    candidates.extend(archived);
     let gemini = std::env::var_os("GEMINI_CLI_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)

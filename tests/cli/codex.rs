@@ -242,3 +242,32 @@ fn an_older_rollout_counts_its_token_count_events() {
     assert_eq!(by_model["gpt-5.2-codex"], [750, 125, 0, 0, 250]);
     assert_eq!(by_model["gpt-5.3-codex"], [2000, 300, 0, 0, 500]);
 }
+
+/// An archived Codex session (`~/.codex/archived_sessions/rollout-*.jsonl`,
+/// flat, its subagent thread's rollout beside it): read with its thread and
+/// the same tokens as from the date tree, and found with no `--root`.
+#[test]
+fn archived_rollouts_are_read_flat_and_by_default() {
+    let env = Env::new();
+    let archived = env.path("home/.codex/archived_sessions");
+    std::fs::create_dir_all(&archived).unwrap();
+    for thread in [MAIN, CHILD] {
+        let from = rollout(&fixture(), thread);
+        std::fs::copy(&from, archived.join(from.file_name().unwrap())).unwrap();
+    }
+    let s = env.ingest_defaults(&[]);
+    assert_eq!(
+        (
+            s["roots"].as_u64(),
+            s["sessions_new"].as_u64(),
+            s["agents"].as_u64(),
+            s["skipped_paths"].as_array().map(Vec::len)
+        ),
+        (Some(1), Some(1), Some(2), Some(0)),
+        "{s}"
+    );
+    let from_archive = db_by_session(&env)[MAIN];
+    let fresh = Env::new();
+    fresh.ingest(&fixture());
+    assert_eq!(from_archive, db_by_session(&fresh)[MAIN]);
+}

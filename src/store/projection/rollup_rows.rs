@@ -185,8 +185,10 @@ mod tests {
         store.project_part(&parsed, &w, None).unwrap();
         let projected = rows(&mut store);
         let hour = 1_768_471_200_000 / 3_600_000; // 2026-01-15T10:00Z
-        // $3 per million input, $15 per million output, in nano-dollars.
-        let cost = 3_000_000_000 + 150_000;
+        // A million-token prompt is over Sonnet 4.5's 200k tier: the whole
+        // request at $6 per million input, $22.50 per million output, in
+        // nano-dollars.
+        let cost = 6_000_000_000 + 225_000;
         assert_eq!(
             projected,
             [
