@@ -204,7 +204,7 @@ pub fn walk(root_idx: usize, years: Vec<Entry>, only: Option<&str>, into: &mut D
 pub(super) fn walk_flat(root_idx: usize, files: Vec<Entry>, into: &mut Discovery) {
     let mut found = Vec::new();
     for e in files {
-        take_rollout(e, String::new(), None, &mut found, into);
+        take_rollout(&e, String::new(), None, &mut found, into);
     }
     file_sessions(root_idx, found, into);
 }
@@ -248,14 +248,14 @@ fn walk_day(
             }
             continue;
         }
-        take_rollout(e, drel.to_string(), only, found, into);
+        take_rollout(&e, drel.to_string(), only, found, into);
     }
 }
 
 /// Files one rollout under its session (`day` is its folder, empty at the
 /// top of a root).
 fn take_rollout(
-    e: Entry,
+    e: &Entry,
     day: String,
     only: Option<&str>,
     found: &mut Vec<Found>,
@@ -284,7 +284,7 @@ fn take_rollout(
             workflow_id: None,
         }
     };
-    if let Some(file) = admit(&e, rel, role, &mut into.skips) {
+    if let Some(file) = admit(e, rel, role, &mut into.skips) {
         found.push(Found {
             thread,
             session,
