@@ -19,6 +19,7 @@ mod memory;
 mod negative;
 mod opencode;
 mod pi;
+mod property;
 mod qwen;
 mod reports;
 mod rig;

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Synthetic sessions of pi, Qwen Code, Copilot CLI and OpenCode, in each
+client's own shape (as their real 0.73 / 0.24 / 1.0 / 1.18 runs write it),
+with the traps each format sets for a counter, and the exact totals a
+correct reader reports.
+
+    tests/bench/agentgen.py FORMAT OUT --sessions N --responses R [--seed S] [--pad BYTES]
+
+FORMAT is pi, qwen, copilot or opencode. OUT receives the client's folder
+(pi: sessions/, qwen: projects/, copilot: session-state/, opencode:
+opencode.db) and expected_totals.json; the totals are printed too:
+{"sessions", "messages", "input", "output", "cache_read", "cache_write"},
+input without the cached part, output with reasoning.
+
+Traps, per format:
+- pi: an abandoned branch of the entry tree (its response was paid for);
+  a `--continue` appended to the same file.
+- qwen: every response's numbers again in a `ui_telemetry` line; a
+  subagent's file with its sidecar (the model in the sidecar only).
+- copilot: a response's usage record written twice (a resumed run's
+  replay); `session.shutdown` snapshots, cumulative across runs; a
+  subagent's records tagged with its `agentId`, their accounting naming
+  the subagent's own session.
+- opencode: each response's tokens again in its `step-finish` part and in
+  `message.updated` events, and summed in the session row; output without
+  reasoning (kept apart); a subagent session under its parent.
+`--pad` adds that many bytes of text to each response (the size knob).
+"""
+import argparse
+import json
+import os
+import random
+import sqlite3
+import uuid
+
+
+def uid(rng):
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+def ts(base_ms, i):
+    s, ms = divmod(base_ms + i * 1000, 1000)
+    import datetime
+    return datetime.datetime.fromtimestamp(s, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") + f".{ms:03d}Z"
+
+
+class Totals:
+    def __init__(self):
+        self.t = dict(sessions=0, messages=0, input=0, output=0, cache_read=0, cache_write=0)
+
+    def add(self, input, output, cache_read, cache_write=0):
+        self.t["messages"] += 1
+        self.t["input"] += input
+        self.t["output"] += output
+        self.t["cache_read"] += cache_read
+        self.t["cache_write"] += cache_write
+
+
+def usage(rng):
+    prompt = rng.randint(2000, 60000)
+    cached = rng.randint(0, prompt // 2)
+    out = rng.randint(10, 900)
+    reasoning = rng.randint(0, out // 3)
+    return prompt, cached, out, reasoning
+
+
+def write_lines(path, lines):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "a") as f:
+        for l in lines:
+            f.write(json.dumps(l, separators=(",", ":")) + "\n")
+
+
+BASE = 1_796_500_000_000
+
+
+def gen_pi(out, a, rng, tot):
+    for s in range(a.sessions):
+        sid = uid(rng)
+        cwd = f"/home/dev/p{s % 7}"
+        path = os.path.join(out, "sessions", "--" + cwd[1:].replace("/", "-") + "--", f"2026-12-04T10-00-00-000Z_{sid}.jsonl")
+        lines = [{"type": "session", "version": 3, "id": sid, "timestamp": ts(BASE, 0), "cwd": cwd}]
+        parent, n = None, 0
+        for r in range(a.responses):
+            n += 1
+            user = f"u{r:06d}"
+            lines.append({"type": "message", "id": user, "parentId": parent, "timestamp": ts(BASE, n),
+                          "message": {"role": "user", "content": [{"type": "text", "text": "go on"}], "timestamp": 0}})
+            p, c, o, _ = usage(rng)
+            w = rng.randint(0, 50)
+            tot.add(p - c, o, c, w)
+            reply = f"a{r:06d}"
+            lines.append({"type": "message", "id": reply, "parentId": user, "timestamp": ts(BASE, n),
+                          "message": {"role": "assistant", "content": [{"type": "text", "text": "x" * a.pad}],
+                                      "api": "openai-completions", "provider": "p", "model": "gpt-5",
+                                      "usage": {"input": p - c, "output": o, "cacheRead": c, "cacheWrite": w,
+                                                "totalTokens": p + o + w, "cost": {"total": 0}},
+                                      "stopReason": "stop", "timestamp": 0, "responseId": f"resp-{sid}-{r}"}})
+            if r % 5 == 4:
+                # A branch the user left: a second reply to the same prompt.
+                p, c, o, _ = usage(rng)
+                tot.add(p - c, o, c)
+                lines.append({"type": "message", "id": f"b{r:06d}", "parentId": user, "timestamp": ts(BASE, n),
+                              "message": {"role": "assistant", "content": [{"type": "text", "text": "y"}],
+                                          "model": "gpt-5", "usage": {"input": p - c, "output": o, "cacheRead": c,
+                                                                      "cacheWrite": 0, "totalTokens": p + o},
+                                          "stopReason": "stop", "timestamp": 0, "responseId": f"branch-{sid}-{r}"}})
+            parent = reply
+        half = len(lines) // 2
+        write_lines(path, lines[:half])
+        # `--continue`: the rest appended to the same file.
+        write_lines(path, lines[half:])
+        tot.t["sessions"] += 1
+
+
+def gen_qwen(out, a, rng, tot):
+    for s in range(a.sessions):
+        sid = uid(rng)
+        cwd = f"/home/dev/q{s % 7}"
+        proj = os.path.join(out, "projects", cwd.replace("/", "-"))
+        lines = []
+        head = {"sessionId": sid, "cwd": cwd, "version": "0.24.4", "parentUuid": None}
+        for r in range(a.responses):
+            p, c, o, th = usage(rng)
+            tot.add(p - c, o, c)
+            lines.append(dict(head, uuid=uid(rng), timestamp=ts(BASE, 2 * r), type="user",
+                              message={"role": "user", "parts": [{"text": "next"}]}))
+            lines.append(dict(head, uuid=uid(rng), timestamp=ts(BASE, 2 * r + 1), type="system",
+                              subtype="ui_telemetry",
+                              systemPayload={"uiEvent": {"event.name": "qwen-code.api_response",
+                                                         "input_token_count": p, "output_token_count": o,
+                                                         "cached_content_token_count": c}}))
+            lines.append(dict(head, uuid=uid(rng), timestamp=ts(BASE, 2 * r + 1), type="assistant",
+                              model="qwen3-coder-plus",
+                              message={"role": "model", "parts": [{"text": "z" * a.pad}]},
+                              usageMetadata={"promptTokenCount": p, "candidatesTokenCount": o,
+                                             "thoughtsTokenCount": th, "totalTokenCount": p + o,
+                                             "cachedContentTokenCount": c}))
+        # A subagent, started by an `agent` call.
+        call = f"call_{s:06d}"
+        lines.append(dict(head, uuid=uid(rng), timestamp=ts(BASE, 9999), type="assistant", model="qwen3-coder-plus",
+                          message={"role": "model", "parts": [{"functionCall": {"id": call, "name": "agent",
+                                   "args": {"description": "probe", "prompt": "SUBTASK", "subagent_type": "general-purpose"}}}]}))
+        write_lines(os.path.join(proj, "chats", f"{sid}.jsonl"), lines)
+        agent = f"general-purpose-{call}"
+        sub = os.path.join(proj, "subagents", sid)
+        p, c, o, th = usage(rng)
+        tot.add(p - c, o, c)
+        write_lines(os.path.join(sub, f"agent-{agent}.jsonl"), [
+            dict(head, uuid=uid(rng), timestamp=ts(BASE, 10000), type="user", agentId=agent, isSidechain=True,
+                 message={"role": "user", "parts": [{"text": "SUBTASK"}]}),
+            dict(head, uuid=uid(rng), timestamp=ts(BASE, 10001), type="assistant", agentId=agent, isSidechain=True,
+                 message={"role": "model", "parts": [{"text": "sub done"}]},
+                 usageMetadata={"promptTokenCount": p, "candidatesTokenCount": o, "thoughtsTokenCount": th,
+                                "totalTokenCount": p + o, "cachedContentTokenCount": c}),
+        ])
+        with open(os.path.join(sub, f"agent-{agent}.meta.json"), "w") as f:
+            json.dump({"agentId": agent, "agentType": "general-purpose", "description": "probe",
+                       "parentSessionId": sid, "toolUseId": call, "model": "qwen3-coder-plus"}, f)
+        tot.t["sessions"] += 1
+
+
+def gen_copilot(out, a, rng, tot):
+    for s in range(a.sessions):
+        sid = uid(rng)
+        lines = [{"type": "session.start", "id": uid(rng), "timestamp": ts(BASE, 0),
+                  "data": {"sessionId": sid, "startTime": ts(BASE, 0), "context": {"cwd": f"/home/dev/c{s % 7}"}}}]
+        cumulative = {"inputTokens": 0, "outputTokens": 0}
+
+        def record(call, p, c, o, agent=None, source=sid):
+            e = {"type": "session.usage_record", "id": uid(rng), "timestamp": ts(BASE, len(lines)),
+                 "data": {"usage": {"model": "gpt-5", "inputTokens": p, "outputTokens": o, "cacheReadTokens": c,
+                                    "cacheWriteTokens": 0, "apiCallId": call,
+                                    "accounting": {"sourceSessionId": source, "usageId": call}}}}
+            if agent:
+                e["agentId"] = agent
+            return e
+
+        for r in range(a.responses):
+            p, c, o, _ = usage(rng)
+            tot.add(p - c, o, c)
+            call = f"chatcmpl-{sid}-{r}"
+            lines.append(record(call, p, c, o))
+            lines.append({"type": "assistant.message", "id": uid(rng), "timestamp": ts(BASE, len(lines)),
+                          "data": {"content": "w" * a.pad, "messageId": call}})
+            cumulative["inputTokens"] += p
+            cumulative["outputTokens"] += o
+            if r == a.responses // 2:
+                lines.append({"type": "session.shutdown", "id": uid(rng), "timestamp": ts(BASE, len(lines)),
+                              "data": {"accountingSnapshot": {"modelMetrics": {"gpt-5": {"usage": dict(cumulative)}}}}})
+                # A resumed run replays the last record.
+                lines.append(dict(lines[-3], id=uid(rng)))
+        agent = uid(rng)
+        call = f"call-{s}"
+        lines.append({"type": "subagent.started", "id": uid(rng), "agentId": agent, "timestamp": ts(BASE, len(lines)),
+                      "data": {"toolCallId": call, "agentName": "explore", "agentDescription": "probe"}})
+        p, c, o, _ = usage(rng)
+        tot.add(p - c, o, c)
+        lines.append(record(f"chatcmpl-sub-{sid}", p, c, o, agent=agent, source=uid(rng)))
+        lines.append({"type": "subagent.completed", "id": uid(rng), "agentId": agent, "timestamp": ts(BASE, len(lines)),
+                      "data": {"toolCallId": call}})
+        lines.append({"type": "session.shutdown", "id": uid(rng), "timestamp": ts(BASE, len(lines)),
+                      "data": {"accountingSnapshot": {"modelMetrics": {"gpt-5": {"usage": dict(cumulative)}}}}})
+        write_lines(os.path.join(out, "session-state", sid, "events.jsonl"), lines)
+        tot.t["sessions"] += 1
+
+
+def gen_opencode(out, a, rng, tot):
+    os.makedirs(out, exist_ok=True)
+    db = os.path.join(out, "opencode.db")
+    if os.path.exists(db):
+        os.remove(db)
+    here = os.path.dirname(os.path.abspath(__file__))
+    schema = open(os.path.join(here, "..", "..", "fixtures", "opencode-1.18", "opencode.sql")).read()
+    con = sqlite3.connect(db)
+    ddl = "\n".join(l for l in schema.splitlines() if not l.startswith("INSERT"))
+    con.executescript(ddl)
+    con.execute("CREATE TABLE IF NOT EXISTS part (id text PRIMARY KEY, message_id text, session_id text, time_created integer, time_updated integer, data text)")
+    con.execute("CREATE TABLE IF NOT EXISTS event (id text PRIMARY KEY, aggregate_id text, seq integer, type text, data text)")
+    con.execute("INSERT INTO project VALUES('global','/',NULL,NULL,NULL,NULL,NULL,0,0,NULL,'[]',NULL)")
+    seq = 0
+    for s in range(a.sessions):
+        parent = f"ses_{s:08d}parent{rng.getrandbits(32):08x}"
+        child = f"ses_{s:08d}child0{rng.getrandbits(32):08x}"
+        for sess, par, n in ((parent, None, a.responses), (child, parent, max(1, a.responses // 4))):
+            sums = [0, 0, 0, 0]
+            for r in range(n):
+                p, c, o, th = usage(rng)
+                tot.add(p - c, o, c)
+                tokens = {"total": p + o, "input": p - c, "output": o - th, "reasoning": th,
+                          "cache": {"write": 0, "read": c}}
+                mid = f"msg_{sess}_{r:06d}"
+                data = {"role": "assistant", "modelID": "gpt-5", "providerID": "openai", "tokens": tokens,
+                        "time": {"created": BASE + r}, "finish": "stop", "text": "v" * a.pad}
+                con.execute("INSERT INTO message VALUES(?,?,?,?,?)", (mid, sess, BASE + r * 10, BASE + r * 10 + 5, json.dumps(data)))
+                con.execute("INSERT INTO part VALUES(?,?,?,?,?,?)", (f"prt_{mid}", mid, sess, BASE + r * 10, BASE + r * 10,
+                            json.dumps({"type": "step-finish", "reason": "stop", "tokens": tokens})))
+                for _ in range(2):
+                    seq += 1
+                    con.execute("INSERT INTO event VALUES(?,?,?,?,?)", (f"evt_{seq:010d}", sess, seq, "message.updated.1",
+                                json.dumps({"info": data})))
+                sums = [sums[0] + p - c, sums[1] + o - th, sums[2] + th, sums[3] + c]
+            con.execute("INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, agent, time_created, time_updated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (sess, "global", par, "slug", f"/home/dev/o{s % 7}", "t", "1.18.33", *sums, "build" if par is None else "general", BASE, BASE + 99999))
+        tot.t["sessions"] += 1
+    con.commit()
+    con.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("format", choices=["pi", "qwen", "copilot", "opencode"])
+    ap.add_argument("out")
+    ap.add_argument("--sessions", type=int, default=10)
+    ap.add_argument("--responses", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pad", type=int, default=200)
+    a = ap.parse_args()
+    rng = random.Random(f"{a.format}-{a.seed}")
+    tot = Totals()
+    {"pi": gen_pi, "qwen": gen_qwen, "copilot": gen_copilot, "opencode": gen_opencode}[a.format](a.out, a, rng, tot)
+    with open(os.path.join(a.out, "expected_totals.json"), "w") as f:
+        json.dump(tot.t, f, indent=1)
+    print(json.dumps(tot.t))
+
+
+if __name__ == "__main__":
+    main()
