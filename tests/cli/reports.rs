@@ -247,6 +247,26 @@ fn costs_are_exact_and_unknown_models_stay_unpriced() {
     assert_eq!(f["kind"], "unpriced-model");
     assert_eq!(
         f["detail"],
-        "claude-made-up-9: 15 tokens in 1 messages have no price"
+        "claude-made-up-9: 15 tokens in 1 messages have no price (sessionkit pricing set claude-made-up-9 --input USD --output USD)"
     );
+    // `cost` and `show` name it too, with the command that prices it.
+    let fix = "no price for model \"claude-made-up-9\": its cost is left out (-); set one with `sessionkit pricing set claude-made-up-9 --input USD --output USD`";
+    let (_, _, err) = env.run(&["cost", "--format", "json"]);
+    assert!(err.contains(fix), "{err}");
+    let sessions = env.json(&["sessions"]);
+    let named = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| {
+            let (_, _, err) = env.run(&[
+                "show",
+                s["session_id"].as_str().unwrap(),
+                "--format",
+                "json",
+            ]);
+            err.contains(fix)
+        })
+        .count();
+    assert_eq!(named, 1, "the one session with the model");
 }
