@@ -14,8 +14,9 @@ use crate::settings::{self, SETTINGS, Source};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("config"))]
 pub struct Args {
+    /// [default: list]
     #[command(subcommand)]
-    pub action: Action,
+    pub action: Option<Action>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -53,7 +54,7 @@ fn row(s: &settings::Setting, value: &str, source: Source) -> Value {
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    match &args.action {
+    match args.action.as_ref().unwrap_or(&Action::List) {
         Action::List => {
             let store = ctx.open()?;
             let mut rows = Vec::new();

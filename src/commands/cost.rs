@@ -320,6 +320,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         rows.push(row(&label, &total));
     }
     ctx.out.records(&cols, &rows)?;
+    if groups.is_empty() {
+        ctx.out.note(if store.session_ids()?.is_empty() {
+            "no usage: the database holds no session yet; `sessionkit ingest` reads your agents' transcripts"
+        } else {
+            "no messages in this period or selection"
+        });
+    }
     if total.unpriced_tokens > 0 {
         let models = store.unpriced_models()?;
         super::name_unpriced(ctx, models.iter().map(|(m, _, _)| m.as_str()));

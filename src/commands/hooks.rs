@@ -226,6 +226,11 @@ fn change(
         for r in &rows {
             out.write_all(r.diff.as_deref().unwrap_or("").as_bytes())?;
         }
+        // After the diffs, one line per file saying what would change.
+        for r in &rows {
+            ctx.out
+                .note(&format!("{}: {} ({})", r.file, summary(r), r.harness));
+        }
     } else {
         let values: Vec<serde_json::Value> = rows
             .iter()

@@ -128,7 +128,17 @@ fn print_summary(ctx: &Ctx, s: &Summary) -> Result<()> {
         ));
     }
     let value: Value = serde_json::to_value(s)?;
-    ctx.out.record(SUMMARY_COLUMNS, &value)
+    ctx.out.record(SUMMARY_COLUMNS, &value)?;
+    // One line saying where it all went.
+    ctx.out.note(&format!(
+        "{}: {} new, {} updated, {} unchanged session(s); {} failed",
+        ctx.db.display(),
+        s.new,
+        s.updated,
+        s.unchanged,
+        s.failed + s.quarantined
+    ));
+    Ok(())
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {

@@ -186,6 +186,7 @@ pub(crate) const TYPED: &[&str] = &[
     "session-events",
     "sessions",
     "show",
+    "sources",
     "status",
     "sweep",
     "tree",

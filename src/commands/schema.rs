@@ -1,4 +1,5 @@
-//! `sessionkit schema COMMAND`: the JSON Schema of a command's JSON output.
+//! `sessionkit schema [COMMAND]`: the JSON Schema of a command's JSON
+//! output; alone, the commands that have one.
 
 use anyhow::{Result, bail};
 
@@ -6,21 +7,30 @@ use crate::Exit;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The command whose JSON output to describe
+    /// The command whose JSON output to describe [default: list the commands that have a schema]
     #[arg(value_name = "COMMAND")]
-    pub command: String,
+    pub command: Option<String>,
 }
 
 pub fn run(a: &Args) -> Result<Exit> {
-    let Some((s, _)) = super::contract(&a.command) else {
+    use std::io::Write;
+    let Some(command) = &a.command else {
+        // The list: each command with a schema, and what its JSON holds.
+        let mut out = std::io::stdout().lock();
+        for c in super::TYPED {
+            let what = super::contract(c).map_or("", |(_, what)| what);
+            writeln!(out, "{c:<16} {what}")?;
+        }
+        return Ok(Exit::Success);
+    };
+    let Some((s, _)) = super::contract(command) else {
         bail!(
             "{:?} has no JSON schema yet (typed so far: {}); its fields are listed in `sessionkit {} --help`",
-            a.command,
+            command,
             super::TYPED.join(", "),
-            a.command
+            command
         );
     };
-    use std::io::Write;
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &s)?;
     writeln!(out)?;

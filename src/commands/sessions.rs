@@ -66,11 +66,19 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let watch = super::Watch::load(&store)?;
     let sessions = store.sessions(&filter)?;
     let heard = sessions.iter().filter(|s| s.heard).count();
+    let empty = sessions.is_empty();
     let rows = sessions.into_iter().map(|mut s| {
         s.status = watch.status(&s.status, s.status_at, s.last_activity_at);
         session_record(&s)
     });
     ctx.out.records_of(COLUMNS, rows)?;
+    if empty {
+        ctx.out.note(if store.session_ids()?.is_empty() {
+            "no sessions: the database holds none yet; `sessionkit ingest` reads your agents' transcripts"
+        } else {
+            "no sessions match"
+        });
+    }
     if heard > 0 {
         ctx.out.note(&format!(
             "{heard} session(s) listed from hook events alone (no transcript read yet, so no tokens): `sessionkit sweep` or `sessionkit ingest` reads them"

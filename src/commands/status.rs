@@ -44,6 +44,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let (rows, waiting) = store.live(args.all, args.project.as_deref(), now, window)?;
     ctx.out
         .records_of(COLUMNS, rows.iter().map(|r| agent_status_record(r, now)))?;
+    if rows.is_empty() {
+        ctx.out.note(if args.all {
+            "no agents: the database holds no session yet; `sessionkit ingest` reads your agents' transcripts"
+        } else {
+            "no agent is working (`sessionkit status --all` lists the finished ones too)"
+        });
+    }
     if waiting > 0 {
         ctx.out.note(&format!(
             "{waiting} session(s) are shown from hook events alone (no transcript read yet, so no tokens): `sessionkit sweep` or `sessionkit ingest` reads them"

@@ -10,6 +10,7 @@ mod copilot;
 mod corpora;
 mod cost;
 mod current;
+mod face;
 mod gemini;
 mod hooks;
 mod ingest;

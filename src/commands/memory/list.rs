@@ -46,7 +46,9 @@ pub fn memories(ctx: &Ctx, a: &MemoriesArgs) -> Result<Exit> {
     // directly (`MemoryRecord::write_json`), other formats through serde.
     let mut sink = ctx.out.sink();
     let mut line = Vec::with_capacity(1024);
+    let mut listed = 0u64;
     store.each_memory(&f, |m| {
+        listed += 1;
         let record = MemoryRecord::of(&m, a.full);
         match sink.lines() {
             Some(out) => {
@@ -60,5 +62,14 @@ pub fn memories(ctx: &Ctx, a: &MemoriesArgs) -> Result<Exit> {
         }
     })?;
     ctx.out.finish(MEMORY_COLUMNS, sink)?;
+    if listed == 0 {
+        let filtered =
+            a.kind.is_some() || a.project.is_some() || a.status.is_some() || a.since.is_some();
+        ctx.out.note(if filtered {
+            "no memories match"
+        } else {
+            "no memories yet: `sessionkit remember` stores one"
+        });
+    }
     Ok(Exit::Success)
 }

@@ -1,0 +1,73 @@
+//! What a person sees when there is nothing to show, and the commands that
+//! work alone: each empty result says so on stderr with the next step,
+//! prints nothing on stdout (a table) and exits 0; `schema` alone lists the
+//! schemas, `config` alone the settings.
+
+use serde_json::Value;
+
+use crate::common::*;
+
+#[test]
+fn empty_results_say_so_on_stderr() {
+    let env = Env::new();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["sessions"],
+            "no sessions: the database holds none yet; `sessionkit ingest` reads your agents' transcripts",
+        ),
+        (
+            &["cost"],
+            "no usage: the database holds no session yet; `sessionkit ingest` reads your agents' transcripts",
+        ),
+        (
+            &["memories"],
+            "no memories yet: `sessionkit remember` stores one",
+        ),
+        (&["memories", "--kind", "decision"], "no memories match"),
+        (
+            &["status"],
+            "no agent is working (`sessionkit status --all` lists the finished ones too)",
+        ),
+        (&["recall", "anything"], "no memories match"),
+    ];
+    for (args, said) in cases {
+        let (code, out, err) = env.run(&[args, &["--format", "table"]].concat());
+        assert_eq!((code, out.as_str()), (0, ""), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+    // With sessions stored, a filter that matches none says that instead.
+    env.ingest(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pi-0.73/sessions"));
+    let (code, out, err) = env.run(&["sessions", "--project", "nope", "--format", "table"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("no sessions match"), "{err}");
+    let (code, out, err) = env.run(&["cost", "--since", "2030-01-01", "--format", "table"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(
+        err.contains("no messages in this period or selection"),
+        "{err}"
+    );
+}
+
+#[test]
+fn schema_and_config_alone_list() {
+    let env = Env::new();
+    let (code, out, err) = env.run(&["schema"]);
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    for c in ["sessions", "cost", "tree", "config", "sources"] {
+        assert!(names.contains(&c), "{c}: {out}");
+    }
+    let (code, out, err) = env.run(&["config", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["key"] == "watchdog.minutes"),
+        "{out}"
+    );
+}
