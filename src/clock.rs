@@ -1,8 +1,8 @@
 //! The process clock (fixable with `SESSIONKIT_NOW`) and instant parsing/printing.
 //!
 //! Every instant sessionkit stores is an `i64` of milliseconds since the Unix
-//! epoch, UTC (DESIGN.md, Data model). Transcript timestamps are parsed from any
-//! RFC 3339 precision or offset (Decision 6); the common Claude Code shape
+//! epoch, UTC. Transcript timestamps are parsed from any
+//! RFC 3339 precision or offset; the common Claude Code shape
 //! `YYYY-MM-DDTHH:MM:SS.mmmZ` takes a fast path that allocates nothing.
 
 use std::sync::OnceLock;
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn precision_and_offsets_are_instants() {
-        // Decision 6: `…00Z` and `…00.000Z` are the same instant; offsets shift.
+        // `…00Z` and `…00.000Z` are the same instant; offsets shift.
         let a = parse_instant("2026-01-15T10:00:00Z").unwrap();
         assert_eq!(parse_instant("2026-01-15T10:00:00.000Z"), Some(a));
         assert_eq!(parse_instant("2026-01-15T10:00:00.000999Z"), Some(a));

@@ -3,7 +3,7 @@
 //! The name of the git remote `origin` (its last path segment, `.git`
 //! stripped, lowercased) when the directory exists inside a repository that
 //! has one; else the directory's base name. Computed once per cwd and
-//! remembered in the store, so a replay never changes it (DESIGN.md).
+//! remembered in the store, so a replay never changes it.
 
 use std::path::{Path, PathBuf};
 
@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(compute(Path::new("/no/such/dir/Demo")), "Demo");
     }
 
-    /// Issue 16: a `.git/config` that is a FIFO hung `hook session-start`;
+    /// a `.git/config` that is a FIFO hung `hook session-start`;
     /// one that is huge filled memory. Neither is read: the base name.
     #[test]
     fn a_fifo_or_huge_git_file_is_not_read() {

@@ -70,7 +70,7 @@ pub struct Sums {
     pub priced: i64,
     /// Nano-dollars of the priced messages.
     pub cost: i64,
-    /// Tokens of the messages without a price (Decision 4: unpriced, never 0).
+    /// Tokens of the messages without a price.
     pub unpriced: i64,
     pub first: Option<i64>,
     pub last: Option<i64>,

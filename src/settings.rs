@@ -36,7 +36,7 @@ pub const SETTINGS: &[Setting] = &[
         env: "SESSIONKIT_BRIEFING_BUDGET_TOKENS",
         default: "1500",
         kind: Kind::Count,
-        about: "token budget of a session-start briefing (Decision 11)",
+        about: "token budget of a session-start briefing",
     },
     Setting {
         key: "briefing.max_bytes",
@@ -143,7 +143,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Count,
         about: "older name of ingest.max_line_size, honoured when that is not set (files themselves have no cap)",
     },
-    // 64 MiB: study-agenthropic-ingest.md §e caps a file there; real
+    // 64 MiB: peers cap a file there; real
     // sessions pass it, so the cap moved to the line.
     Setting {
         key: "ingest.max_line_size",

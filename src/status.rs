@@ -1,4 +1,4 @@
-//! Agent status as evidence with a time (DESIGN.md Decision 7): the one rule
+//! Agent status as evidence with a time: the one rule
 //! that decides whether new evidence replaces what is stored, used by ingest,
 //! by every hook and by the watchdog.
 //!
@@ -194,7 +194,7 @@ impl Evidence {
     }
 }
 
-/// Whether `new` replaces `current` (Decision 7; see the module comment).
+/// Whether `new` replaces `current`.
 pub fn replaces(current: Option<&Evidence>, new: &Evidence) -> bool {
     let Some(cur) = current else {
         return true;
@@ -297,7 +297,7 @@ pub fn shown(
 mod tests {
     use super::*;
 
-    /// Decision 7 at ingest: the files' word, unless the stored status
+    /// At ingest: the files' word, unless the stored status
     /// outranks it, then the hook events stored before the agent existed.
     #[test]
     fn an_agent_is_written_with_the_strongest_evidence_in_order() {

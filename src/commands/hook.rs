@@ -120,9 +120,7 @@ impl QuietPanics {
     }
 }
 
-/// Where a hook's failure goes: one stderr line, or, under Gemini (which
-/// shows a hook's stderr to the user when its stdout is empty;
-/// harness-observed.md §2.2 #8), a line appended to `log`.
+/// Where a hook's failure goes: one stderr line, or, under Gemini, a line appended to `log`.
 fn say(log: Option<&Path>, msg: &str) {
     match log {
         None => report(msg),
@@ -397,7 +395,7 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
         return Ok(());
     };
     // Gemini fires PreCompress before every turn: no evidence of a
-    // compaction (harness-observed.md §1.3), so it is only recorded.
+    // compaction, so it is only recorded.
     if ev.event == "PreCompress" {
         return Ok(());
     }

@@ -248,7 +248,7 @@ fn change(
     }
     if target.is_some() && !a.dry_run && a.scope == Scope::Project {
         // Project hooks have a second gate of the client's own
-        // (harness-observed.md §4).
+        //.
         if harnesses.contains(&Harness::Codex) {
             ctx.out.note("codex: hooks in a project's .codex/ load only once that project is trusted in Codex (its trust prompt, or `[projects.\"<path>\"] trust_level = \"trusted\"` in its config.toml)");
         }

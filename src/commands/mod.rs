@@ -365,8 +365,7 @@ pub(crate) fn value_or_stdin(v: &str, name: &str) -> Result<String> {
     utf8(stdin_bytes()?, name, "nothing was written")
 }
 
-/// The clock and watchdog window reports show statuses by (Decision 7:
-/// a status whose last evidence is older than the window is not live).
+/// The clock and watchdog window reports show statuses by.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Watch {
     pub now: Millis,

@@ -1,5 +1,5 @@
 //! `sessionkit prompt debrief`: the prompt the turn-end nudge injects
-//! (study f), for a run or for a project. One renderer serves both.
+//!, for a run or for a project. One renderer serves both.
 
 use std::io::Write;
 

@@ -1,5 +1,5 @@
 //! `sessionkit session open|heartbeat|close|show|list|events`: agent runs,
-//! addressed by their natural key `--agent A --session-id S` (issue 7).
+//! addressed by their natural key `--agent A --session-id S`.
 
 use anyhow::{Result, bail};
 

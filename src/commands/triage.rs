@@ -1,5 +1,5 @@
 //! `sessionkit triage begin|complete`: the turn-end handshake by hand, as
-//! `hook stop` runs it (study B2; issue 18). JSON out for scripts.
+//! `hook stop` runs it. JSON out for scripts.
 
 use anyhow::Result;
 

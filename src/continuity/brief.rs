@@ -12,7 +12,7 @@ use crate::hooks::Harness;
 use crate::store::Store;
 use crate::store::briefing::{BriefRow, BriefText, DemandHistory};
 
-/// The weight of utility in the blended key (study 2.3, `utility_weight`).
+/// The weight of utility in the blended key.
 pub const UTILITY_WEIGHT: f64 = 0.4;
 /// Recency halves every 14 days.
 const RECENCY_HALF_LIFE_DAYS: f64 = 14.0;
@@ -55,7 +55,7 @@ pub struct Built {
     pub utility_active: bool,
 }
 
-/// The auto latch (study 2.6): the first demand is at least 14 days old, and
+/// The auto latch: the first demand is at least 14 days old, and
 /// the last 30 days hold at least 20 demand events over at least 10 memories.
 pub fn latched(h: &DemandHistory, now: Millis) -> bool {
     h.first_at.is_some_and(|t| now - t >= 14 * DAY) && h.events_30d >= 20 && h.memories_30d >= 10
@@ -108,12 +108,12 @@ fn pack_keys(k1: i64, k2: i64) -> u128 {
 }
 
 /// Codex caps every model-visible hook context at about 2,400 tokens
-/// (reference/study-memory-briefing-peers.md 2.4, step 7): 9,600 bytes.
+///: 9,600 bytes.
 pub const CODEX_MAX_BYTES: usize = 9_600;
 
 /// Claude Code saves an additionalContext over 10,000 UTF-16 characters to
 /// a file and shows the model a 2,000-character preview
-/// (harness-observed.md §1.1, `Men()`); 9,800 UTF-8 bytes are never more
+///; 9,800 UTF-8 bytes are never more
 /// than 9,800 characters.
 pub const CLAUDE_MAX_BYTES: usize = 9_800;
 
@@ -260,7 +260,7 @@ fn section_of(row: &BriefRow, now: Millis, done_stage: bool) -> Option<(Section,
     })
 }
 
-/// Order within each section (study 3ngram g, Seamless 2.3), ascending:
+/// Order within each section, ascending:
 /// commitments by due time then age, constraints and the index by score
 /// then recency, stale memories oldest first, the rest newest first.
 fn order_in_section(section: Section, row: &BriefRow, score: f64) -> u128 {

@@ -1,5 +1,4 @@
-//! One closer batch (study h "Closer", resolve-only; DESIGN.md Decision
-//! 13): for each finished run rule 4 makes eligible, the `evidence` judge
+//! One closer batch: for each finished run rule 4 makes eligible, the `evidence` judge
 //! reads the run's own last words against the commitments its briefing
 //! showed; the run is claimed, each verdict resolved (fenced, re-read),
 //! and the run finished. A run that fails is backed off, not retried at
@@ -396,7 +395,7 @@ fn one(
     Ok((resolved, finished))
 }
 
-/// One labeled case of `eval closer` (issue 19): the commitments a run was
+/// One labeled case of `eval closer`: the commitments a run was
 /// briefed, what it said, what its agent resolved itself, and which the
 /// run truly completed. Ids are the case's own labels.
 #[derive(Debug, Clone, serde::Deserialize)]

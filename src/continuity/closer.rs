@@ -1,5 +1,4 @@
-//! The closer's rules (reference/study-3ngram-continuity.md b, c rules 3-7;
-//! DESIGN.md Decision 13): which finished runs it looks at, how long it
+//! The closer's rules: which finished runs it looks at, how long it
 //! backs off after a failure, and the offline `evidence` judge. Pure.
 //!
 //! The `evidence` judge is `continuity::evidence`.
@@ -48,7 +47,7 @@ pub struct Verdict {
     pub evidence: String,
 }
 
-/// The endpoint judge's prompt (study f, the closer's rubric): an audit
+/// The endpoint judge's prompt: an audit
 /// instruction, the briefed commitments and the run's last words as data in
 /// fences no value can close, and the one reply shape it may give.
 pub fn closer_prompt(

@@ -1,4 +1,4 @@
-//! The debrief prompt (reference/study-3ngram-continuity.md f): what the
+//! The debrief prompt: what the
 //! turn-end nudge asks the agent, and what `sessionkit prompt debrief`
 //! prints. One renderer for both. Pure.
 //!

@@ -1,4 +1,4 @@
-//! The endpoint judge's one call (issue 19; DESIGN.md Decision 13): the
+//! The endpoint judge's one call: the
 //! closer prompt to a model over HTTP, OpenAI-compatible
 //! `/v1/chat/completions` or Anthropic `/v1/messages`, with a bounded timeout
 //! and two retries after a timeout, a refused connection, a 429 or a 5xx.

@@ -1,5 +1,5 @@
-//! Agent runs: the lease rules and the derived states of study B1
-//! (reference/study-3ngram-continuity.md B1, C rules 1-2). Pure.
+//! Agent runs: the lease rules and the derived states of a run
+//!. Pure.
 
 use anyhow::{Result, bail};
 use serde_json::Value;
@@ -16,7 +16,7 @@ pub const MAX_RUN_EVENTS: usize = 500;
 pub const DEFAULT_EVENTS_PAGE: u64 = 50;
 pub const MAX_EVENTS_PAGE: u64 = 100;
 
-/// A run's state, derived from its times (study B1).
+/// A run's state, derived from its times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
     Live,
@@ -75,7 +75,7 @@ vocabulary!(
     }
 );
 
-/// What an open does to the run stored under its key (study C rules 1-2):
+/// What an open does to the run stored under its key:
 /// none stored inserts one; a live run heartbeats on `startup` and resumes
 /// (a new activation) on `resume`; a stale or closed run reopens.
 pub fn open_outcome(stored: Option<State>, source: Source) -> Outcome {
@@ -116,7 +116,7 @@ pub fn check_agent(agent: &str) -> Result<String> {
             "agent {a:?} is not a harness name (kebab-case, 1 to {MAX_AGENT} characters: claude-code, codex, ...)"
         );
     }
-    // `claude` is an alias of `claude-code` (DESIGN.md, Hooks).
+    // `claude` is an alias of `claude-code`.
     Ok(if a == "claude" {
         "claude-code".into()
     } else {
@@ -190,7 +190,7 @@ pub fn briefed(json: &str) -> Result<String> {
 mod tests {
     use super::*;
 
-    /// Study B1's transition table (reference/study-3ngram-continuity.md),
+    /// Study B1's transition table,
     /// rows "open source=startup", "open source=resume" and "heartbeat".
     #[test]
     fn opens_and_heartbeats_by_the_transition_table() {

@@ -1,5 +1,4 @@
-//! The turn-end triage handshake (reference/study-3ngram-continuity.md B2,
-//! D1-D3; DESIGN.md Decisions 10 and 14). Pure: the entry rule, what a
+//! The turn-end triage handshake. Pure: the entry rule, what a
 //! complete lands on, the attempt log. The store runs them in one write
 //! transaction each.
 
@@ -19,7 +18,7 @@ pub const MIN_ATTEMPT_AGE_MS: i64 = 30_000;
 pub const ATTEMPT_LOG_MAX: usize = 20;
 
 vocabulary!(
-    /// A run's triage state (study B2): `pending` holds exactly while an
+    /// A run's triage state: `pending` holds exactly while an
     /// interactive attempt is in flight; `overflowed` is terminal.
     TriageStatus, "triage status", "triage statuses" {
         Idle = "idle",
@@ -31,7 +30,7 @@ vocabulary!(
 );
 
 vocabulary!(
-    /// Why a begin did not arm (study D1, with the [doc-only] guard).
+    /// Why a begin did not arm.
     Decline, "reason", "reasons" {
         NotLive = "not-live",
         Terminal = "terminal",
@@ -43,7 +42,7 @@ vocabulary!(
     }
 );
 
-/// What a begin sees of its run (study D1's inputs).
+/// What a begin sees of its run.
 #[derive(Debug, Clone, Copy)]
 pub struct EntryInput {
     pub live: bool,
@@ -91,7 +90,7 @@ pub fn entry(i: EntryInput) -> Result<(), Decline> {
     }
 }
 
-/// DESIGN.md Decision 14: the nudge never fires on the turn that a
+/// the nudge never fires on the turn that a
 /// `compact` or `resume` start began (a summarized context, or a
 /// conversation carried on with nothing new done yet). `start` is the
 /// source of the SessionStart this turn followed, when no other turn ended
@@ -100,7 +99,7 @@ pub fn quiet_turn(start: Option<&str>) -> bool {
     matches!(start, Some("compact" | "resume"))
 }
 
-/// Where a complete lands (study D3): overflowed when the run's events pass
+/// Where a complete lands: overflowed when the run's events pass
 /// the ceiling, completed when events arrived since the begin, expired
 /// when none did.
 pub fn completed_status(since_begin: usize, truncated: bool) -> TriageStatus {
@@ -162,7 +161,7 @@ mod tests {
         }
     }
 
-    /// Study D1, every vector (reference/study-3ngram-continuity.md d).
+    /// Study D1, every vector.
     #[test]
     fn the_entry_rule_holds_every_d1_vector() {
         use TriageStatus::*;

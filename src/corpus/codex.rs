@@ -1,4 +1,4 @@
-//! Codex's rollout tree (reference/harness-observed.md §3.2):
+//! Codex's rollout tree:
 //!
 //! ```text
 //! <root>/YYYY/MM/DD/rollout-<time>-<thread>.jsonl

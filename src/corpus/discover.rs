@@ -1,5 +1,5 @@
 //! Walks a corpus root and finds every session and subagent transcript in all
-//! four Claude Code layouts (DESIGN.md Decision 1), with `lstat` only.
+//! four Claude Code layouts, with `lstat` only.
 //!
 //! ```text
 //! <root>/<slug>/<session>.jsonl                                        main

@@ -1,4 +1,4 @@
-//! Gemini CLI's chats (reference/harness-observed.md §3.3):
+//! Gemini CLI's chats:
 //!
 //! ```text
 //! <root>/<project>/chats/session-<time>-<id8>.jsonl     a session (its id in its header)

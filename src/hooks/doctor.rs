@@ -1,7 +1,7 @@
 //! `sessionkit hooks doctor`: every registered hook run the way its client
 //! runs it — the client's payload shape on stdin, its environment — against
 //! a scratch database, and its answer judged by the client's own output
-//! rules (harness-observed.md §1 and §2; harness-hooks.md §7.3).
+//! rules.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -450,7 +450,7 @@ fn resolve(program: &str) -> Option<String> {
         .map(|p| p.display().to_string())
 }
 
-/// The variables each client sets for its hooks (harness-observed.md §1).
+/// The variables each client sets for its hooks.
 fn client_env(h: Harness, project: &Path) -> Vec<(&'static str, String)> {
     let p = project.display().to_string();
     match h {
@@ -471,7 +471,7 @@ fn client_env(h: Harness, project: &Path) -> Vec<(&'static str, String)> {
 const DOCTOR_SESSION: &str = "00000000-d0c7-4000-8000-000000000001";
 
 /// The payload `h` sends for `event`, in the shape the captured payloads
-/// have (corpus/captured/hook-payloads; harness-observed.md §1).
+/// have.
 pub fn payload(h: Harness, event: &str, cwd: &Path) -> Value {
     let cwd = cwd.display().to_string();
     let sid = DOCTOR_SESSION;

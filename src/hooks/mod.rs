@@ -1,6 +1,6 @@
 //! Harness adapters: a hook's stdin JSON → one normalized event → the status
 //! evidence it carries. Pure: the caller reads stdin, the environment and the
-//! clock, and stores what this returns (reference/harness-hooks.md §7).
+//! clock, and stores what this returns.
 
 pub mod doctor;
 pub mod install;
@@ -24,7 +24,7 @@ pub fn report(msg: &str) {
     eprintln!("sessionkit hook: {line}");
 }
 
-/// The harnesses sessionkit speaks to (DESIGN.md, Hooks).
+/// The harnesses sessionkit speaks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Harness {
     #[value(name = "claude-code", alias = "claude")]
@@ -158,7 +158,7 @@ fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Which harness sent the payload: the flag, then the environment, then the
-/// payload's shape (reference/harness-hooks.md §7.1).
+/// payload's shape.
 pub fn detect(
     flag: Option<Harness>,
     env: impl Fn(&str) -> Option<String>,
@@ -201,7 +201,7 @@ pub fn detect(
         return Harness::Gemini;
     }
     // Codex's rollout files, wherever CODEX_HOME puts them:
-    // `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` (harness-observed.md §3.2).
+    // `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`.
     let rollout = str_of(p, &["transcript_path"]).is_some_and(|t| {
         let name = t.rsplit('/').next().unwrap_or(t);
         t.contains("/.codex/sessions/")
@@ -210,7 +210,7 @@ pub fn detect(
                 && name.ends_with(".jsonl"))
     });
     // Codex's SessionStart always names the permission mode; Claude Code's
-    // never does (harness-observed.md §2.2 #1). Claude Code sets CLAUDECODE
+    // never does. Claude Code sets CLAUDECODE
     // for its hooks (checked above), so CODEX_HOME without it is Codex.
     let codex_start = event == "SessionStart" && has("permission_mode");
     if has("turn_id")
@@ -248,7 +248,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every harness's name for the same moment (reference/harness-hooks.md §0).
+    /// Every harness's name for the same moment.
     pub fn of(event: &str) -> Kind {
         match event {
             "Stop" | "AfterAgent" | "stop" | "agentStop" => Kind::Stop,
@@ -269,7 +269,7 @@ impl Kind {
     }
 }
 
-/// One hook delivery, normalized (reference/harness-hooks.md §7.2).
+/// One hook delivery, normalized.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HookEvent {
     pub harness: Harness,
@@ -414,7 +414,7 @@ pub fn target_of(
         },
         // `/compact` forks summarizers that fire SubagentStop with an empty
         // agent_type and a transcript that is never written: not subagents
-        // (harness-observed.md §2 item 4). Recorded, nothing more.
+        //. Recorded, nothing more.
         Kind::SubagentStop if agent_type == Some("") => Target::None,
         Kind::SubagentStop => match agent_id {
             Some(a) if a != sid => own(Status::Completed, Cause::SubagentStop),

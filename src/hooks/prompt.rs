@@ -82,13 +82,13 @@ pub fn recall_context(
 }
 
 /// The stdout line that hands `context` to `harness` at prompt submit
-/// (harness-hooks.md §7.3); none for harnesses that take no context there.
+///; none for harnesses that take no context there.
 pub fn prompt_envelope(harness: Harness, context: &str) -> Option<String> {
     let gemini;
     let (event, context) = match harness {
         Harness::ClaudeCode | Harness::Codex => ("UserPromptSubmit", context),
         Harness::Gemini => {
-            // Gemini CLI escapes angle brackets (harness-observed.md §2.2 #7).
+            // Gemini CLI escapes angle brackets.
             gemini = crate::continuity::briefing::angle_free(context);
             ("BeforeAgent", clip_bytes(&gemini, BUDGET))
         }

@@ -1,7 +1,7 @@
 //! The lifecycle hooks: `session-start` briefs and opens the run,
 //! `session-end` closes it, `pre-compact` heartbeats it. Each also records
 //! its event and liveness exactly as `hook event` does. What to print is
-//! returned; the command prints it (reference/harness-hooks.md §7.3).
+//! returned; the command prints it.
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +21,7 @@ use crate::store::runs::{OpenRequest, RunError};
 const RUN_LINE_ROOM: usize = 400;
 
 /// `cc/<first 8 chars of the session id>-<first 16 hex of its SHA-256>`
-/// (DESIGN.md, Hooks): a label only; the run id is what writes carry.
+///: a label only; the run id is what writes carry.
 pub fn display_handle(h: Harness, session_id: &str) -> String {
     let prefix = match h {
         Harness::ClaudeCode => "cc",
@@ -254,7 +254,7 @@ fn build_for(
 }
 
 /// The stdout a harness accepts for injected context at session start, or
-/// nothing for one that takes none (reference/harness-hooks.md §7.3).
+/// nothing for one that takes none.
 pub fn start_envelope(harness: Harness, context: &str) -> Option<String> {
     if context.is_empty() {
         return None;

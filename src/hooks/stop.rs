@@ -1,4 +1,4 @@
-//! The turn-end nudge (study E2; DESIGN.md Decision 14): at most one debrief
+//! The turn-end nudge: at most one debrief
 //! prompt per triage attempt, whatever loop guard the harness has. The
 //! pending state is the cap: a Stop that finds its attempt pending
 //! finalizes it (or, when the attempt is younger than the age guard and the
@@ -95,8 +95,7 @@ pub fn handshake(
 }
 
 /// The one stdout line that makes `harness` continue the turn with
-/// `prompt`, in the shape its output schema accepts (harness-observed.md
-/// §1-2; harness-hooks.md §7.3). Codex's schema rejects any key beyond its
+/// `prompt`, in the shape its output schema accepts. Codex's schema rejects any key beyond its
 /// own, so it gets exactly `decision` and `reason`.
 pub fn stop_envelope(harness: Harness, prompt: &str) -> String {
     match harness {

@@ -368,7 +368,7 @@ impl Sink<'_> {
         for s in &ev.skips {
             sum.skip(s, roots);
         }
-        // --strict-pricing (Decision 4): an unpriced model halts its session.
+        // --strict-pricing: an unpriced model halts its session.
         let result = match ev.result {
             Ok(part) if self.strict_pricing => match unpriced_model(store, &part.parsed)? {
                 Some(model) => Err(Failure {

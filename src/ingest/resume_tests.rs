@@ -1,4 +1,4 @@
-//! Tail resume against a cold ingest (issue 15): after any sequence of
+//! Tail resume against a cold ingest: after any sequence of
 //! appends, truncations and re-reads, what an incremental database holds
 //! equals what one cold ingest of the same files gives. Parts are made tiny
 //! here, so one run writes a session in many parts too.
@@ -143,8 +143,7 @@ fn opts(part_bytes: u64, bulk_bytes: u64) -> Options {
 }
 
 /// Every projected table, row by row, in key order; `statuses` false leaves
-/// out the status columns (evidence with a time: a truncated file's older
-/// evidence does not undo newer stored evidence, Decision 7).
+/// out the status columns.
 fn dump(db: &Path, statuses: bool) -> Vec<String> {
     let c = rusqlite::Connection::open(db).unwrap();
     // A session holds one row per message, whatever band it was written to.
@@ -304,7 +303,7 @@ fn check_sequence(seed: u64, steps: &[(u8, u8, f64)], truncate: bool, bulk: bool
             },
         );
         // An emptied main transcript holds nothing to read: its session is
-        // retained as it stood, as when the file is deleted (Decision 9),
+        // retained as it stood, as when the file is deleted,
         // where a cold ingest never saw it.
         let emptied: Vec<&str> = [(0, S), (3, T)]
             .into_iter()
@@ -490,7 +489,7 @@ fn the_fixture_corpora_in_tiny_parts_equal_one_part() {
 
 /// A main transcript cut to nothing is no evidence that its history is
 /// gone: the session stays as it stood, counted as retained, and the empty
-/// file is named among the skipped paths (Decision 9). When the file grows
+/// file is named among the skipped paths. When the file grows
 /// again it is read whole.
 #[test]
 fn an_emptied_transcript_keeps_its_session() {
@@ -525,7 +524,7 @@ fn an_emptied_transcript_keeps_its_session() {
     ingest(&db, &roots, &o);
     let cold = dir.path().join("cold");
     ingest(&cold, &roots, &o);
-    // Statuses aside: older evidence does not undo newer (Decision 7).
+    // Statuses aside: older evidence does not undo newer.
     assert_same(&dump(&db, false), &dump(&cold, false), "grown again");
 }
 

@@ -1,7 +1,7 @@
 //! Rendering results: table, JSON, JSON Lines, CSV; stderr notes; progress.
 //!
 //! stdout carries data only. Default format: a table when stdout is a
-//! terminal, JSON Lines when it is piped (DESIGN.md, Command surface).
+//! terminal, JSON Lines when it is piped.
 
 pub use crate::text::{sanitize, sanitize_keeping};
 

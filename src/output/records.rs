@@ -205,7 +205,7 @@ pub struct TotalsFields {
 }
 
 /// (cost_nanousd, cost_usd): both null when nothing in the row is priced
-/// (Decision 4), else the exact integer and the dollars rounded to 6 decimals.
+///, else the exact integer and the dollars rounded to 6 decimals.
 pub fn cost_fields(t: &Totals) -> (Option<i64>, Option<f64>) {
     if t.priced_messages == 0 && t.messages > 0 {
         (None, None)

@@ -131,7 +131,7 @@ fn trim_lines(s: &str) -> String {
 
 /// A CSV field: quoted when it must be; control characters (other than the
 /// tab and line breaks CSV carries) and bidi overrides escaped, since a CSV
-/// is as often `cat` to a terminal as opened in a spreadsheet (issue 16).
+/// is as often `cat` to a terminal as opened in a spreadsheet.
 fn csv_field(s: &str) -> String {
     let s = &super::sanitize_keeping(s, &['\t', '\n', '\r']);
     if s.contains([',', '"', '\n', '\r']) {

@@ -1,5 +1,5 @@
 //! JSON Schemas of typed records, and the field list `--help` shows derived
-//! from one, so the two cannot drift (issue 17). Which command has which
+//! from one, so the two cannot drift. Which command has which
 //! record is `commands::contract`.
 
 use serde_json::Value;

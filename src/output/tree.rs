@@ -518,7 +518,7 @@ pub fn to_mermaid(trees: &[Tree]) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 16: an id from a transcript (an inline agent's `uuid`) cannot
+    /// an id from a transcript (an inline agent's `uuid`) cannot
     /// end a dot string or move a terminal's cursor.
     #[test]
     fn dot_ids_are_escaped() {

@@ -15,14 +15,12 @@ pub use table::PriceTable;
 use crate::transcript::{Billing, Buckets};
 
 /// A web search, as Anthropic bills it: $10 per 1,000 searches, in
-/// pico-dollars (what Claude Code 2.1.332 adds per
-/// `server_tool_use.web_search_requests`, harness-observed.md §2 item 10).
+/// pico-dollars.
 pub const WEB_SEARCH_PICOUSD: i128 = 10_000_000_000;
 
 /// The US-only inference multiplier when the table has none for a model:
 /// Claude Code 2.1.332 applies 1.1 to every `inference_geo: "us"` request
-/// (`var OF=1.1;function xF(e){return e.inference_geo==="us"?OF:1}`,
-/// harness-observed.md §2 item 10). In micro-units.
+///. In micro-units.
 pub const US_ONLY_DEFAULT: Rate = 1_100_000;
 
 /// Micro-dollars per million tokens ($3/MTok = 3,000,000).
@@ -76,7 +74,7 @@ impl Price {
     /// its tokens at the rates of its tier, times the fast multiplier for a
     /// fast request and the US-only one for US-only inference, plus its web
     /// searches. `None` for a fast request of a model with no fast price
-    /// (unpriced, never guessed: Decision 4).
+    ///.
     pub fn cost_nanousd(&self, b: &Buckets, billing: Billing) -> Option<i64> {
         let r = self.rates_for(b);
         let mut pico: i128 = [
@@ -255,8 +253,7 @@ mod tests {
     }
 
     /// Claude Code 2.1.332's own figure for the captured session
-    /// (corpus/captured/claude-code-2.1.332, cost-state.totalCostUSD
-    /// 0.0406736): four claude-opus-5-5 messages of 11 in, 7 out, 300 cache
+    ///: four claude-opus-5-5 messages of 11 in, 7 out, 300 cache
     /// reads, 200 5m and 1,000 1h writes at $4/$20/$0.2/$5/$8, each
     /// `inference_geo: "us"`: 4 × $0.009244 × 1.1.
     #[test]

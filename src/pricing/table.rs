@@ -201,7 +201,7 @@ impl PriceTable {
     }
 
     /// The cost of a counted message in nano-dollars; `None` when its
-    /// model has no price (Decision 4: unpriced, never 0). `<synthetic>`
+    /// model has no price. `<synthetic>`
     /// costs 0.
     pub fn message_cost(
         &self,

@@ -1,5 +1,4 @@
-//! Secrets out before anything from outside is stored or hashed (DESIGN.md,
-//! Reliability rules). One rule set for hook payloads, and the text of run
+//! Secrets out before anything from outside is stored or hashed. One rule set for hook payloads, and the text of run
 //! excerpts, memories and the transcript text sessionkit keeps.
 //!
 //! - By shape, in any string: sessionkit's own rules (private key blocks of

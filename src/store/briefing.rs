@@ -1,6 +1,6 @@
 //! What a briefing reads: a project's live memories with their utility, the
 //! demand history the auto latch needs, the previous briefing of the
-//! project, and its last transcript session (issue 8).
+//! project, and its last transcript session.
 
 use crate::continuity::memory::{CommitmentStatus, Kind};
 use anyhow::Result;
@@ -35,7 +35,7 @@ pub struct BriefText {
     pub gist: String,
 }
 
-/// The auto latch's inputs (reference/study-memory-briefing-peers.md 2.6).
+/// The auto latch's inputs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DemandHistory {
     pub first_at: Option<Millis>,

@@ -1,4 +1,4 @@
-//! The closer's rows (study b, c rules 3-7, h "Closer"): candidates, the
+//! The closer's rows: candidates, the
 //! claim (a compare-and-set on the attempt token fenced at the activation
 //! epoch), the resolves (each fenced again, written with the run id
 //! directly so they never resurrect it), the finish and the backoff. Each

@@ -1,5 +1,5 @@
 //! Hook deliveries (`events_raw`, append-only) and the agent status they,
-//! ingest and the watchdog set (Decision 7; the rule is `crate::status`).
+//! ingest and the watchdog set.
 
 use std::collections::HashMap;
 

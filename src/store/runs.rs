@@ -1,5 +1,5 @@
 //! Agent runs (`agent_sessions`): open, heartbeat, close, the lease sweep,
-//! and attaching memory writes to a run (study B1; issue 7). Every command is
+//! and attaching memory writes to a run. Every command is
 //! one `BEGIN IMMEDIATE` transaction, so two processes opening the same
 //! natural key make one row, and "the only live run" is decided and used in
 //! the same transaction as the write it attributes.
@@ -204,7 +204,7 @@ fn stamp_briefing(
 }
 
 /// The run a memory write is attributed to, with the run's side effects
-/// done in the caller's transaction (study B1, "native write" rows):
+/// done in the caller's transaction:
 /// - an explicit id that is unknown fails the write;
 /// - live: the lease moves, and a `completed` triage goes back to `idle`
 ///   with `needs_look`;
@@ -416,8 +416,7 @@ impl Store {
     }
 
     /// The memory events a run produced, by event id, `limit` per page after
-    /// `cursor`, never past the run's first `MAX_RUN_EVENTS` (study h,
-    /// listSessionEvents). An unknown run is an error, not an empty page.
+    /// `cursor`, never past the run's first `MAX_RUN_EVENTS`. An unknown run is an error, not an empty page.
     pub fn run_events(&self, run_id: &str, cursor: Option<&str>, limit: u64) -> Result<EventPage> {
         if by_id(&self.conn, run_id)?.is_none() {
             return Err(RunError::UnknownRun(run_id.to_string()).into());

@@ -1,4 +1,4 @@
-//! The triage handshake's rows (study B2, D2, D3): `begin` arms at most one
+//! The triage handshake's rows: `begin` arms at most one
 //! attempt, `complete` finalizes it, each one `BEGIN IMMEDIATE`
 //! transaction. The rules are `continuity::triage`'s; this reads and writes.
 
@@ -87,7 +87,7 @@ fn row(tx: &Transaction<'_>, agent: &str, session_id: &str) -> Result<Row> {
 }
 
 /// Whether the run has an event outside `watermark` (a JSON array of ids):
-/// study c rule 5, the one predicate behind re-arming and the closer.
+/// the one predicate behind re-arming and the closer.
 pub(crate) fn untriaged(tx: &rusqlite::Connection, run_id: &str, watermark: &str) -> Result<bool> {
     Ok(tx
         .prepare_cached(
@@ -211,7 +211,7 @@ impl Store {
     }
 
     /// Completes attempt `attempt` of the run of (agent, session): fenced on
-    /// the attempt and the pending status, not on liveness (study D3). The
+    /// the attempt and the pending status, not on liveness. The
     /// watermark becomes every visible id; the closer's backoff resets; the
     /// excerpt and the lease are left alone.
     pub fn triage_complete(

@@ -1,7 +1,6 @@
 //! Parent resolution: who spawned each subagent, proven by which evidence.
 //!
-//! Precedence (reference/study-agenthropic-ingest.md §c, with the fixes of
-//! §l and DESIGN.md Decision 1): the workflow directory; the spawning
+//! Precedence: the workflow directory; the spawning
 //! tool_use id from the sidecar, from the parent's async `toolUseResult`, or
 //! from a queue operation; the child's own `<task-notification>`; the legacy
 //! Explore progress record; for inline sidechains and the old flat layout,

@@ -82,7 +82,7 @@ pub enum FileRole {
     },
 }
 
-/// Where an agent's records live (reference/claude-transcript-layouts.md).
+/// Where an agent's records live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AgentLayout {
     Main,
@@ -144,7 +144,7 @@ pub struct SessionInput {
     pub files: Vec<SessionFile>,
 }
 
-/// A line that could not be read (Decision 3). `line` is 1-based; 0 means the
+/// A line that could not be read. `line` is 1-based; 0 means the
 /// whole file (an unreadable sidecar, say).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BadLine {

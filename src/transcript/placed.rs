@@ -1,5 +1,5 @@
 //! An agent as a session's files place it: its edge in the tree, its
-//! spawning call, its type, and the status its files give it (Decision 7).
+//! spawning call, its type, and the status its files give it.
 //! Pure; the store writes what this decides.
 
 use std::collections::HashMap;
@@ -55,7 +55,7 @@ pub fn place<'a>(p: &'a ParsedSession, edges: &'a [Edge]) -> Vec<Placed<'a>> {
         .collect()
 }
 
-/// What a session's files say about an agent's status (Decision 7): the
+/// What a session's files say about an agent's status: the
 /// spawning call's tool_result finishes it, at that record's time; a
 /// transcript that ends on an API error ended in error, and a main agent
 /// interrupted by its user waits for them; otherwise it was working as of

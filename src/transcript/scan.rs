@@ -183,7 +183,7 @@ fn masks32(rest: &[u8]) -> (u32, u32, usize) {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)] // Reviewed: SSE2 intrinsics over a 32-byte array (issue 17).
+#[allow(unsafe_code)] // Reviewed: SSE2 intrinsics over a 32-byte array.
 fn block_masks(block: &[u8; 32]) -> (u32, u32) {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,

@@ -248,7 +248,7 @@ mod tests {
         RawValue::from_string(s.to_string()).unwrap()
     }
 
-    /// Issue 16: the description a spawn call carries is kept, so it loses
+    /// the description a spawn call carries is kept, so it loses
     /// its secrets first.
     #[test]
     fn kept_descriptions_lose_their_secrets() {
@@ -296,8 +296,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(q.status, None);
-        // Claude Code 2.1.332's notification of a background agent (cut
-        // from corpus/captured/claude-code-2.1.332).
+        // Claude Code 2.1.332's notification of a background agent.
         let n = queue_op(
             Some(&raw(
                 r#""<task-notification>\n<task-id>afc970604cdfc094d</task-id>\n<tool-use-id>toolu_f2efe81a660b4ab08e2e</tool-use-id>\n<status>completed</status>\n<summary>Agent \"probe agent\" finished</summary>\n</task-notification>""#,

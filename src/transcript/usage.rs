@@ -1,4 +1,4 @@
-//! The counting rule (Decision 2): one row per API message id, every bucket the
+//! The counting rule: one row per API message id, every bucket the
 //! maximum seen, the model of the record with the largest output (ties to the
 //! lexicographically smallest model id), the time of the earliest record.
 //!
@@ -51,7 +51,7 @@ impl Buckets {
     }
 }
 
-/// The buckets of an API `usage` object (study-agenthropic-ingest.md §b.1):
+/// The buckets of an API `usage` object:
 /// `cache_creation.ephemeral_5m/1h` when the object is there, else the flat
 /// `cache_creation_input_tokens` as 5-minute writes; a missing count is 0.
 pub(crate) fn buckets_of(u: &super::wire::Usage) -> Buckets {
@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn streaming_snapshot_keeps_largest_output_and_its_model() {
         // The first streamed partial can carry a transient model label
-        // (study-agenthropic-ingest.md §b.4); the largest output settles it.
+        //; the largest output settles it.
         let mut a = obs("claude-fable-5", 3, 10, 100);
         a.combine(&obs("claude-opus-4-8", 87, 10, 107));
         assert_eq!(a.model, "claude-opus-4-8");

@@ -1,5 +1,4 @@
-//! The briefing packer (DESIGN.md Decision 11; reference/study-memory-briefing-peers.md
-//! 2.3, 2.4, 6). Pure: it takes candidate lines by section and returns the text,
+//! The briefing packer. Pure: it takes candidate lines by section and returns the text,
 //! what rendered, and why everything else did not.
 //!
 //! Order and budget are the same: the pinned part (constraints, live stages,
@@ -93,7 +92,7 @@ impl Section {
     }
 
     /// Constraints, live stages and overdue commitments: never dropped
-    /// without a tail (Decision 11).
+    /// without a tail.
     pub fn pinned(self) -> bool {
         matches!(
             self,
@@ -255,7 +254,7 @@ pub fn pack(frame: &Frame, candidates: &[Candidate], limits: Limits) -> Briefing
 }
 
 /// The pinned part (constraints, live stages, overdue commitments),
-/// degraded step by step (Decision 11) only as far as the byte ceiling
+/// degraded step by step only as far as the byte ceiling
 /// needs; every pinned candidate's placement is recorded.
 fn pin(
     candidates: &[Candidate],

@@ -46,7 +46,7 @@ pub(super) fn names_line(
     (line, shown)
 }
 
-/// The pinned blocks at a degradation level (Decision 11): 1 names every
+/// The pinned blocks at a degradation level: 1 names every
 /// constraint, 2 names the stages, 3 counts overdue commitments past the 10
 /// most overdue, 4 caps the names lines at `cap` bytes each (with tails).
 /// Returns the blocks and how many constraints and stages they name or show.

@@ -17,9 +17,7 @@ pub fn clip_bytes(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
-/// Text for a client that escapes angle brackets (Gemini CLI shows the
-/// model `&lt;` for every `<` in hook context; harness-observed.md §2.2
-/// #7): the briefing's envelope tags become `[sessionkit-briefing …]` and
+/// Text for a client that escapes angle brackets: the briefing's envelope tags become `[sessionkit-briefing …]` and
 /// `[/sessionkit-briefing]` (the same length), every other `<` and `>` the
 /// look-alike `‹` and `›` (two bytes longer each).
 pub fn angle_free(s: &str) -> String {

@@ -1,4 +1,4 @@
-//! The near-duplicate rule (DESIGN.md Decision 12): a new memory is likely
+//! The near-duplicate rule: a new memory is likely
 //! a live one again when a live memory of the same kind and project has the
 //! same topic (case-insensitive), or shares at least `NEAR_DUPLICATE` of
 //! the words of topic and content. The store finds the candidates; this

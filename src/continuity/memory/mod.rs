@@ -1,6 +1,5 @@
 //! Memories: the kinds, the limits, the commitment state machine and the
-//! demand score (DESIGN.md Decision 12; reference/study-3ngram-continuity.md
-//! A2-A4, B3, B4; reference/study-memory-briefing-peers.md 2.6). Pure: the
+//! demand score. Pure: the
 //! store applies what this decides.
 
 use std::collections::BTreeSet;
@@ -17,7 +16,7 @@ mod model;
 pub use model::*;
 
 vocabulary!(
-    /// The one vocabulary of memory kinds (Decision 12).
+    /// The one vocabulary of memory kinds.
     Kind, "kind", "kinds" {
         Constraint = "constraint",
         Convention = "convention",
@@ -43,7 +42,7 @@ vocabulary!(
 );
 
 vocabulary!(
-    /// Commitment statuses (study B3).
+    /// Commitment statuses.
     CommitmentStatus, "commitment status", "commitment statuses" {
         Open = "open",
         Waiting = "waiting",
@@ -53,7 +52,7 @@ vocabulary!(
 );
 
 vocabulary!(
-    /// What an audit event records (study A3): the verb that wrote it.
+    /// What an audit event records: the verb that wrote it.
     EventKind, "event kind", "event kinds" {
         Create = "create",
         Supersede = "supersede",
@@ -66,7 +65,7 @@ vocabulary!(
 );
 
 vocabulary!(
-    /// What a demand record counts (reference/study-memory-briefing-peers.md 2.6).
+    /// What a demand record counts.
     Demand, "demand", "demands" {
         Show = "show",
         Recall = "recall",
@@ -75,8 +74,7 @@ vocabulary!(
     }
 );
 
-/// Input limits (study C: MAX_TOPIC_LENGTH, MAX_CONTENT_LENGTH, MAX_TAGS,
-/// MAX_TAG_LENGTH; the description is the one line a briefing index shows).
+/// Input limits.
 pub const MAX_TOPIC: usize = 256;
 pub const MAX_DESCRIPTION: usize = 160;
 pub const MAX_CONTENT: usize = 2000;
@@ -147,7 +145,7 @@ pub enum Settle {
     Archive,
 }
 
-/// What settling a memory does (study B3, B4).
+/// What settling a memory does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SettlePlan {
     /// A commitment moves to this status (`commitment_transition` decides
@@ -176,7 +174,7 @@ pub fn settle_plan(verb: Settle, kind: Kind) -> Result<SettlePlan> {
 }
 
 /// What a commitment transition does: the audit event it writes, or nothing
-/// (already there), or an error (illegal), per study B3. The event kind is
+/// (already there), or an error (illegal), per the commitment state machine. The event kind is
 /// decided by the target: open → unresolve, waiting → revise, resolved →
 /// resolve, expired → archive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,7 +218,7 @@ pub fn revise_status(to: CommitmentStatus) -> Result<CommitmentStatus> {
     }
 }
 
-/// Demand weights (reference/study-memory-briefing-peers.md 2.6): an explicit
+/// Demand weights: an explicit
 /// read 3, a recall hit 1.5, a prompt match 1, a briefing injection 0 (exposure
 /// is not demand).
 pub fn demand_weight(kind: Demand) -> f64 {
@@ -250,7 +248,7 @@ pub fn utility(raw: f64) -> f64 {
 mod tests {
     use super::*;
 
-    /// Every verb on every kind: the plan, or why not (study B3, B4).
+    /// Every verb on every kind: the plan, or why not.
     #[test]
     fn which_verb_applies_to_which_memory() {
         use Settle::*;
@@ -305,7 +303,7 @@ mod tests {
         assert_eq!(demand_weight(Demand::parse("briefing").unwrap()), 0.0);
     }
 
-    /// Issue 15: `remember --due 3é` panicked (a byte slice inside a
+    /// `remember --due 3é` panicked (a byte slice inside a
     /// character); a span past the end of time panicked on overflow.
     #[test]
     fn due_dates_refuse_what_they_cannot_read() {

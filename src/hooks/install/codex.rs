@@ -1,7 +1,7 @@
 //! Codex's hook trust. `codex exec` silently skips a hook that is not
 //! trusted; trust is a `[hooks.state."<file>:<event>:<group>:<handler>"]`
 //! table in `$CODEX_HOME/config.toml` whose `trusted_hash` is a SHA-256 of
-//! the handler's normalized identity (harness-observed.md §1.2 and §4).
+//! the handler's normalized identity.
 //! The identity: `{event_name, matcher (only for events that use one),
 //! hooks: [{type, command, timeout (default 600, at least 1), async,
 //! statusMessage?, additionalContextLimit?}]}` as JSON with sorted keys and

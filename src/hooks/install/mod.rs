@@ -537,7 +537,7 @@ pub struct Standing {
     pub command: Option<String>,
     pub file: String,
     /// The handler's timeout in milliseconds: its own, else the client's
-    /// default (harness-hooks.md §0).
+    /// default.
     #[serde(skip)]
     pub timeout_ms: Option<u64>,
 }

@@ -1,6 +1,5 @@
 //! What `hooks install` registers in each harness: one handler per event,
-//! in the client's own shape and timeout unit (reference/harness-hooks.md
-//! §1.1, §2.1, §3, §4, §5; harness-observed.md §1 and §4).
+//! in the client's own shape and timeout unit.
 
 use crate::hooks::Harness;
 
@@ -41,7 +40,7 @@ const fn no_timeout(mut r: Registration) -> Registration {
 }
 
 /// Codex truncates a hook's additionalContext past about 2,500 tokens unless
-/// the handler lifts it (harness-observed.md §1.2). 10,000 tokens holds the
+/// the handler lifts it. 10,000 tokens holds the
 /// 9,600-byte Codex briefing even at one token per byte (CJK text).
 const CODEX_CONTEXT_TOKENS: u64 = 10_000;
 
@@ -85,7 +84,7 @@ const CODEX: &[Registration] = &[
 
 /// Gemini CLI (milliseconds). PreCompress is not registered: Gemini fires
 /// it before every turn, so it is no evidence of compaction
-/// (harness-observed.md §1.3).
+///.
 const GEMINI: &[Registration] = &[
     matching(reg("SessionStart", "session-start", 10_000), "*"),
     matching(reg("BeforeAgent", "user-prompt-submit", 5_000), "*"),

@@ -1,7 +1,7 @@
 //! The clients' rules for their hook settings, as far as they decide
 //! whether a file is used at all. Claude Code ignores the whole settings
 //! file — permissions included — when one handler is malformed
-//! (harness-observed.md §4), so a merged file is checked before it
+//!, so a merged file is checked before it
 //! replaces the old one.
 
 use crate::hooks::Harness;
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn a_handler_without_its_command_is_caught_where_it_is() {
-        // The case harness-observed.md §4 verified: Claude Code then ignored
+        // The case verified against the real client: Claude Code then ignored
         // a valid SessionStart hook in the same file.
         let doc = Json::parse(
             r#"{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"x"}]}],"Stop":[{"hooks":[{"type":"command"}]}]}}"#,

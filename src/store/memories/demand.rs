@@ -9,7 +9,7 @@ use crate::continuity::memory::{self, Demand, decay, demand_weight};
 use crate::store::Store;
 
 impl Store {
-    /// Logs demand for memories (Decision 12): counted once per (kind, run,
+    /// Logs demand for memories: counted once per (kind, run,
     /// memory) — outside a run, once per UTC day — and folded into each
     /// memory's decayed score at once. `project`: the project of every id,
     /// when the caller knows it (else each id's is looked up).

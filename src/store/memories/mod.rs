@@ -1,4 +1,4 @@
-//! Memories, commitments, their audit log, search and demand (issue 6). Every
+//! Memories, commitments, their audit log, search and demand. Every
 //! write is one `BEGIN IMMEDIATE` transaction that writes its audit events
 //! with it; a refused write changes nothing.
 
@@ -307,7 +307,7 @@ fn live(tx: &Transaction<'_>, id: &str) -> Result<Memory> {
     Ok(m)
 }
 
-/// Moves a commitment per study B3; true when something was written.
+/// Moves a commitment along its state machine; true when something was written.
 fn move_commitment(
     tx: &Transaction<'_>,
     prov: &mut Provenance<'_>,

@@ -227,7 +227,7 @@ impl Store {
         Ok(live_id)
     }
 
-    /// `resolve`, `unresolve`, `archive` (study B3, B4). Returns whether
+    /// `resolve`, `unresolve`, `archive`. Returns whether
     /// anything changed (a no-op writes nothing).
     pub fn settle_memory(&mut self, id: &str, verb: Settle, who: &Actor<'_>) -> Result<bool> {
         let tx = self

@@ -1,4 +1,4 @@
-//! An ingested session's agents, edges and spawn calls (Decisions 5 and 7):
+//! An ingested session's agents, edges and spawn calls:
 //! replaced by each projection, with the status the domain settles on.
 
 use std::collections::{BTreeSet, HashMap};
@@ -12,7 +12,7 @@ use crate::transcript::{Buckets, Edge, ParsedSession, place, resolve};
 
 /// Upserts the session's agents and, after its last part (`remove_absent`),
 /// removes the ones its files no longer show. Each agent's status is the transcript's evidence unless what is
-/// stored wins over it (Decision 7, `crate::status`); an agent created now
+/// stored wins over it; an agent created now
 /// also takes the hook events stored for it before it existed. The session's
 /// status mirrors its main agent.
 pub(super) fn replace_agents(
@@ -98,7 +98,7 @@ pub(super) fn replace_agents(
     replace_edges(tx, p, &edges)
 }
 
-/// Decision 5: a session's edges and spawn calls are replaced, not accumulated.
+/// a session's edges and spawn calls are replaced, not accumulated.
 pub(super) fn replace_edges(tx: &Transaction<'_>, p: &ParsedSession, edges: &[Edge]) -> Result<()> {
     let sid = p.session_id.as_str();
     tx.execute(

@@ -660,7 +660,7 @@ pub(super) fn see_spawn_evidence(
 }
 
 /// Follows `parentUuid` links to each sidechain's root record: the root's uuid
-/// is the inline agent's id (reference/claude-transcript-layouts.md, layout 1).
+/// is the inline agent's id.
 pub(super) fn root_of(uuid: &str, parents: &HashMap<String, Option<String>>) -> String {
     let mut cur = uuid;
     let mut steps = 0;

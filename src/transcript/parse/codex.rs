@@ -1,4 +1,4 @@
-//! Codex rollouts, one block at a time (reference/harness-observed.md §3.2):
+//! Codex rollouts, one block at a time:
 //! `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`, each
 //! line `{timestamp, ordinal, type, payload}`. A session is its root
 //! thread's rollout plus one rollout per subagent thread (`session_meta`

@@ -1,5 +1,4 @@
-//! Gemini CLI chats, one block at a time (reference/harness-observed.md
-//! §3.3): `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`, a
+//! Gemini CLI chats, one block at a time: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`, a
 //! subagent's in `chats/<session>/<agent>.jsonl`. The first line is a
 //! header (`sessionId`, `startTime`, `kind`); `{"$set": {…}}` lines update
 //! metadata, sometimes the whole `messages` list; every other line is a
