@@ -3858,7 +3858,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sessions)
-            opts="-q -h --project --since --until --limit --degraded --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --project --since --until --limit --degraded --harness --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3878,6 +3878,10 @@ _sessionkit() {
                     ;;
                 --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode" -- "${cur}"))
                     return 0
                     ;;
                 --db)

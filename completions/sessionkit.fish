@@ -144,8 +144,15 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l no-pro
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l project -d 'Only this project (its name, or Claude Code\'s folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l since -d 'Only sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 30d, 12h)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l until -d 'Only sessions started until T (same forms as --since)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l until -d 'Only sessions started until T (same forms as --since; a date includes that day)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l limit -d 'At most N sessions (most recent first)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l harness -d 'Only this agent\'s sessions' -r -f -a "claude-code\t''
+codex\t''
+gemini\t''
+copilot\t''
+qwen-code\t''
+pi\t''
+opencode\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -207,7 +214,7 @@ model\t''
 agent-type\t''
 agent\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l until -d 'Messages before T (same forms as --since)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l until -d 'Messages before T (same forms as --since; a date includes that day)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l project -d 'Only this project (name or folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l session -d 'Only this session (id or unique prefix)' -r

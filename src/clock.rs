@@ -243,6 +243,15 @@ fn civil(ms: Millis) -> (i64, i64, i64, i64, i64) {
 
 /// Parses a user-given bound: an RFC 3339 instant, a `YYYY-MM-DD` date (UTC
 /// midnight), or a span back from now such as `30d`, `12h`, `90m`, `2w`.
+/// An upper bound: as `parse_bound`, except that a bare date means the end
+/// of that day (`--until 2026-01-31` includes the 31st).
+pub fn parse_until(s: &str) -> Result<Millis> {
+    let t = parse_bound(s)?;
+    let s = s.trim();
+    let bare_date = s.len() == 10 && parse_instant(s).is_none();
+    Ok(if bare_date { t + 86_400_000 } else { t })
+}
+
 pub fn parse_bound(s: &str) -> Result<Millis> {
     let s = s.trim();
     if let Some(v) = parse_instant(s) {
@@ -304,6 +313,8 @@ mod tests {
     fn bounds_accept_dates_and_spans() {
         assert_eq!(parse_bound("1970-01-02").unwrap(), 86_400_000);
         assert!(parse_bound("yesterday").is_err());
+        assert_eq!(parse_until("1970-01-02").unwrap(), 2 * 86_400_000);
+        assert_eq!(parse_until("1970-01-02T00:00:00Z").unwrap(), 86_400_000);
     }
 
     /// The formatter as first written (format! over the civil date).

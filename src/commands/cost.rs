@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Ctx, put_totals};
 use crate::Exit;
-use crate::clock::{format_instant, parse_bound};
+use crate::clock::{format_instant, parse_bound, parse_until};
 use crate::output::records::{
     COST_SCHEMA, CostRecord, SEGMENT_SCHEMA, SegmentRecord, totals_fields,
 };
@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
 
-    /// Messages before T (same forms as --since)
+    /// Messages before T (same forms as --since; a date includes that day)
     #[arg(long, value_name = "T")]
     pub until: Option<String>,
 
@@ -254,7 +254,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let store = ctx.open()?;
     let filter = CostFilter {
         since: args.since.as_deref().map(parse_bound).transpose()?,
-        until: args.until.as_deref().map(parse_bound).transpose()?,
+        until: args.until.as_deref().map(parse_until).transpose()?,
         project: args.project.clone(),
         session: args
             .session

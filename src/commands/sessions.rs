@@ -4,7 +4,7 @@ use anyhow::Result;
 
 use super::Ctx;
 use crate::Exit;
-use crate::clock::parse_bound;
+use crate::clock::{parse_bound, parse_until};
 use crate::output::records::session_record;
 use crate::output::{Column, col};
 use crate::store::reports::SessionFilter;
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
 
-    /// Only sessions started until T (same forms as --since)
+    /// Only sessions started until T (same forms as --since; a date includes that day)
     #[arg(long, value_name = "T")]
     pub until: Option<String>,
 
@@ -33,10 +33,16 @@ pub struct Args {
     /// Only sessions with degraded (skipped) lines
     #[arg(long)]
     pub degraded: bool,
+
+    /// Only this agent's sessions
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::transcript::HARNESSES))]
+    pub harness: Option<String>,
 }
 
 const COLUMNS: &[Column] = &[
     col("session_id", "session"),
+    col("harness", "harness"),
+    col("status", "status"),
     col("project", "project"),
     col("started_at", "started"),
     col("last_activity_at", "last activity"),
@@ -56,10 +62,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let filter = SessionFilter {
         project: args.project.clone(),
         since: args.since.as_deref().map(parse_bound).transpose()?,
-        until: args.until.as_deref().map(parse_bound).transpose()?,
+        until: args.until.as_deref().map(parse_until).transpose()?,
         limit: args.limit,
         degraded_only: args.degraded,
         session_id: None,
+        harness: args.harness.clone(),
         heard: true,
     };
     let store = ctx.open()?;

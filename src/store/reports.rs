@@ -22,6 +22,8 @@ pub struct SessionFilter {
     pub degraded_only: bool,
     /// Exactly this session.
     pub session_id: Option<String>,
+    /// Only sessions of this harness.
+    pub harness: Option<String>,
     /// Also sessions only the hooks have heard of (no transcript read yet),
     /// from their events.
     pub heard: bool,
@@ -133,6 +135,7 @@ impl Store {
                AND (?3 IS NULL OR s.started_at <= ?3)
                AND (?4 = 0 OR s.degraded_lines > 0)
                AND (?6 IS NULL OR s.session_id = ?6)
+               AND (?7 IS NULL OR s.harness = ?7)
              ORDER BY s.last_activity_at DESC, s.session_id
              LIMIT ?5"
         );
@@ -145,7 +148,8 @@ impl Store {
                 f.until,
                 f.degraded_only,
                 limit,
-                f.session_id
+                f.session_id,
+                f.harness
             ],
             |r| {
                 Ok(SessionRow {
@@ -193,7 +197,8 @@ impl Store {
                 .is_none_or(|p| h.project.as_ref() == Some(p) || &slug == p)
                 && f.since.is_none_or(|t| h.last_at >= t)
                 && f.until.is_none_or(|t| h.first_at <= t)
-                && f.session_id.as_ref().is_none_or(|s| *s == h.session_id);
+                && f.session_id.as_ref().is_none_or(|s| *s == h.session_id)
+                && f.harness.as_ref().is_none_or(|x| *x == h.harness);
             if !keep {
                 continue;
             }

@@ -71,3 +71,63 @@ fn schema_and_config_alone_list() {
         "{out}"
     );
 }
+
+/// `--until` a date includes that day (as `--since` a date starts it):
+/// the pi fixture's responses fall on 2026-12-04 and 2026-12-05.
+#[test]
+fn until_a_date_includes_that_day() {
+    let env = Env::new();
+    env.ingest(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pi-0.73/sessions"));
+    let days = |args: &[&str]| -> Vec<String> {
+        let v = env.json(&[&["cost", "--by", "day", "--tz", "UTC"], args].concat());
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["day"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(days(&[]), ["2026-12-04", "2026-12-05"]);
+    assert_eq!(days(&["--until", "2026-12-04"]), ["2026-12-04"]);
+    assert_eq!(days(&["--since", "2026-12-05"]), ["2026-12-05"]);
+    assert_eq!(
+        days(&["--since", "2026-12-04", "--until", "2026-12-05"]),
+        ["2026-12-04", "2026-12-05"]
+    );
+    let (_, out, _) = env.run(&["sessions", "--until", "2026-12-04", "--format", "json"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+/// `sessions` shows each session's harness and status, and `--harness`
+/// keeps one agent's sessions.
+#[test]
+fn sessions_show_harness_and_status_and_filter_by_harness() {
+    let env = Env::new();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    env.ingest(&fixtures.join("pi-0.73/sessions"));
+    env.ingest(&fixtures.join("qwen-0.24/projects"));
+    let (code, out, err) = env.run(&["sessions", "--format", "table"]);
+    assert_eq!(code, 0, "{err}");
+    let head = out.lines().next().unwrap();
+    assert!(
+        head.starts_with("SESSION") && head.contains("HARNESS") && head.contains("STATUS"),
+        "{head}"
+    );
+    assert!(out.contains("qwen-code") && out.contains(" pi "), "{out}");
+    let only = env.json(&["sessions", "--harness", "pi"]);
+    let harnesses: Vec<&str> = only
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["harness"].as_str().unwrap())
+        .collect();
+    assert_eq!(harnesses, ["pi"]);
+    let (code, _, err) = env.run(&["sessions", "--harness", "nope"]);
+    assert_eq!(code, 2, "{err}");
+}
