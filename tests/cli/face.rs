@@ -131,3 +131,64 @@ fn sessions_show_harness_and_status_and_filter_by_harness() {
     let (code, _, err) = env.run(&["sessions", "--harness", "nope"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// README's quick start for the user's own data runs as written on a fresh
+/// home whose agents' folders hold the fixtures: each command it names
+/// exits 0, the ingest finds the sessions, the cost has rows, and the
+/// hooks land in the agents' settings.
+#[test]
+fn the_readme_quick_start_runs_as_written() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let (at, line) = readme
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("Then, on your own agents' data"))
+        .expect("the quick start line");
+    assert!(
+        at < 15,
+        "the quick start is within the first 15 lines ({at})"
+    );
+    let commands: Vec<Vec<&str>> = line
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|c| c.starts_with("sessionkit "))
+        .map(|c| c.split_whitespace().skip(1).collect())
+        .collect();
+    assert_eq!(commands.len(), 3, "{line}");
+    let env = Env::new();
+    let home = env.path("home");
+    copy_tree(
+        &repo.join("fixtures/claude/projects"),
+        &home.join(".claude/projects"),
+    );
+    copy_tree(
+        &repo.join("fixtures/pi-0.73/sessions"),
+        &home.join(".pi/agent/sessions"),
+    );
+    let db = home.join(".local/share/sessionkit/sessionkit.db");
+    for args in &commands {
+        let out = env
+            .std_cmd()
+            .env_remove("SESSIONKIT_DB")
+            .env("HOME", &home)
+            .env_remove("XDG_DATA_HOME")
+            .args(args.iter().filter(|a| !a.starts_with("--db")))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(db.exists(), "the database is where README says");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let sessions: i64 = c
+        .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
+        .unwrap();
+    assert!(sessions >= 2, "{sessions}");
+    let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
+    assert!(settings.contains("sessionkit"), "{settings}");
+}
