@@ -86,15 +86,7 @@ pub(super) fn read_opencode(
             let reason =
                 format!("--strict-pricing: model {model:?} has no price (sessionkit pricing set)");
             let state = store.record_failure(&sid, &meta, &reason, crate::clock::now())?;
-            sum.failed += u64::from(!state.quarantined);
-            sum.quarantined += u64::from(state.quarantined);
-            sum.strict_failed = true;
-            sum.failures.push(super::FailureNote {
-                session_id: sid,
-                reason,
-                attempt: state.attempts,
-                quarantined: state.quarantined,
-            });
+            sum.failed_session(&sid, reason, &state, true);
             continue;
         }
         // Read whole each time: the state is the session's facts, with no
@@ -111,15 +103,7 @@ pub(super) fn read_opencode(
         };
         store.project_part(&parsed, &write, None)?;
         sum.messages_read += parsed.usage.len() as u64;
-        if seen.known.contains(&sid) {
-            sum.updated += 1;
-        } else {
-            sum.new += 1;
-        }
-        if parsed.degraded() > 0 {
-            sum.degraded += 1;
-        }
-        sum.agents += parsed.agents.len() as u64;
+        sum.written(seen.known.contains(&sid), &parsed);
     }
     Ok(())
 }

@@ -406,32 +406,13 @@ impl Sink<'_> {
                 }
                 sum.messages_read += parsed.usage.len() as u64;
                 if part.last {
-                    if known.contains(sid) {
-                        sum.updated += 1;
-                    } else {
-                        sum.new += 1;
-                    }
-                    if parsed.degraded() > 0 {
-                        sum.degraded += 1;
-                    }
-                    sum.agents += parsed.agents.len() as u64;
+                    sum.written(known.contains(sid), parsed);
                 }
             }
             Err(Failure { reason, strict }) => {
                 let reason = crate::text::sanitize_reason(&reason);
                 let state = store.record_failure(sid, &meta, &reason, now)?;
-                if state.quarantined {
-                    sum.quarantined += 1;
-                } else {
-                    sum.failed += 1;
-                }
-                sum.strict_failed |= strict;
-                sum.failures.push(FailureNote {
-                    session_id: sid.to_string(),
-                    reason,
-                    attempt: state.attempts,
-                    quarantined: state.quarantined,
-                });
+                sum.failed_session(sid, reason, &state, strict);
             }
         }
         Ok(())

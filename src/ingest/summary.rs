@@ -71,6 +71,42 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// A session's last part was written: new or updated, degraded or not.
+    pub fn written(&mut self, known: bool, parsed: &crate::transcript::ParsedSession) {
+        if known {
+            self.updated += 1;
+        } else {
+            self.new += 1;
+        }
+        if parsed.degraded() > 0 {
+            self.degraded += 1;
+        }
+        self.agents += parsed.agents.len() as u64;
+    }
+
+    /// A session failed (`strict`: by a `--strict-*` rule), in the state
+    /// its failure was recorded with.
+    pub fn failed_session(
+        &mut self,
+        sid: &str,
+        reason: String,
+        state: &crate::store::projection::FailureState,
+        strict: bool,
+    ) {
+        if state.quarantined {
+            self.quarantined += 1;
+        } else {
+            self.failed += 1;
+        }
+        self.strict_failed |= strict;
+        self.failures.push(FailureNote {
+            session_id: sid.to_string(),
+            reason,
+            attempt: state.attempts,
+            quarantined: state.quarantined,
+        });
+    }
+
     pub fn new(roots: usize) -> Summary {
         Summary {
             schema: INGEST_SCHEMA,
