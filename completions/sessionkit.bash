@@ -930,7 +930,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__cost)
-            opts="-q -h --by --since --until --tz --project --session --chart --segments --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --by --since --until --tz --project --session --chart --totals --segments --db --format --json --quiet --no-progress --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

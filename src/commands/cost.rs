@@ -28,6 +28,20 @@ const AMOUNTS: [Column; 8] = [
     col("unpriced_tokens", "unpriced"),
 ];
 
+/// A CSV's amounts: every field of the JSON rows.
+const CSV_AMOUNTS: [Column; 10] = [
+    col("messages", "messages"),
+    col("input_tokens", "input_tokens"),
+    col("output_tokens", "output_tokens"),
+    col("cache_write_5m_tokens", "cache_write_5m_tokens"),
+    col("cache_write_1h_tokens", "cache_write_1h_tokens"),
+    col("cache_read_tokens", "cache_read_tokens"),
+    col("total_tokens", "total_tokens"),
+    col("cost_usd", "cost_usd"),
+    col("cost_nanousd", "cost_nanousd"),
+    col("unpriced_tokens", "unpriced_tokens"),
+];
+
 /// What `--by` can group on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Key {
@@ -92,6 +106,11 @@ pub struct Args {
     /// Draw a bar chart of cost per row after the table (table format only)
     #[arg(long)]
     pub chart: bool,
+
+    /// CSV: end with a totals row (its first key says `total`); a table
+    /// always has one, JSON never
+    #[arg(long)]
+    pub totals: bool,
 
     /// With --session: cost per compaction segment (the segments sum to the session)
     #[arg(long, requires = "session")]
@@ -302,9 +321,21 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     };
     let mut rows: Vec<Value> = groups.iter().map(|(k, t)| row(k, t)).collect();
     let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();
-    cols.extend(AMOUNTS);
-    // A totals row for people (table, csv); JSON carries the rows only.
-    if matches!(ctx.out.format, Format::Table | Format::Csv) && !rows.is_empty() {
+    if ctx.out.format == Format::Csv {
+        // A spreadsheet gets the fields JSON has.
+        cols.extend(CSV_AMOUNTS);
+    } else {
+        cols.extend(AMOUNTS);
+    }
+    // A totals row for people (a table); in CSV only when asked for (a
+    // spreadsheet summing the column would count it twice); JSON carries
+    // the rows only.
+    let with_totals = match ctx.out.format {
+        Format::Table => true,
+        Format::Csv => args.totals,
+        _ => false,
+    };
+    if with_totals && !rows.is_empty() {
         let label: Vec<String> = args
             .by
             .iter()

@@ -52,11 +52,27 @@ fn cost_by_day_and_model_is_exact() {
         (months[0]["month"].as_str(), months[0]["project"].as_str()),
         (Some("2026-01"), Some("alpha"))
     );
-    // Table and CSV add a totals row.
+    // CSV has the JSON rows' fields and no totals row (a spreadsheet summing
+    // a column would count it twice); `--totals` adds one, marked.
     let (_, csv, _) = env.run(&["cost", "--by", "project", "--tz", "UTC", "--format", "csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "project,messages,input_tokens,output_tokens,cache_write_5m_tokens,cache_write_1h_tokens,cache_read_tokens,total_tokens,cost_usd,cost_nanousd,unpriced_tokens"
+    );
+    assert_eq!(lines.len(), 3, "{csv}");
+    let json = by(&env, &["--by", "project", "--tz", "UTC"]);
+    for (line, row) in lines[1..].iter().zip(json.iter()) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells[7], row["total_tokens"].to_string(), "{line}");
+        assert_eq!(cells[9], row["cost_nanousd"].to_string(), "{line}");
+    }
+    let (_, csv, _) = env.run(&[
+        "cost", "--by", "project", "--tz", "UTC", "--format", "csv", "--totals",
+    ]);
     let last = csv.lines().last().unwrap();
     assert!(
-        last.starts_with("total,12,48,431,1860,630,23561,0.02365,0"),
+        last.starts_with("total,12,48,431,1860,630,23561,26530,0.02365,23650100,0"),
         "{csv}"
     );
 }
