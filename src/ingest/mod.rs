@@ -321,13 +321,27 @@ fn process(
             });
         }
         drop(tx);
+        // Bytes read of each job: the bar moves by what was read, and a
+        // job's end settles it to the job's planned size (less was read:
+        // a failure; more: the file grew, and the total grows with it).
+        let mut read = vec![0u64; jobs_ref.len()];
         let result = (|| -> Result<()> {
             for (i, ev) in &rx {
                 let (bytes, n) = (ev.bytes, ev.messages());
+                let ends = ev.result.as_ref().map_or(true, |p| p.last);
                 sink.write(&jobs_ref[i], ev)?;
                 queued.fetch_sub(n, Ordering::AcqRel);
                 if let Some(pb) = progress {
+                    let planned = jobs_ref[i].size;
+                    let before = read[i];
+                    read[i] += bytes;
+                    if read[i] > planned {
+                        pb.inc_length(read[i] - before.max(planned));
+                    }
                     pb.inc(bytes);
+                    if ends && read[i] < planned {
+                        pb.inc(planned - read[i]);
+                    }
                 }
             }
             Ok(())

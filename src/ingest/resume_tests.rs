@@ -248,9 +248,18 @@ fn write_prefixes(root: &Path, files: &[(String, String)], lens: &[usize]) {
     }
 }
 
+/// An ingest with a (hidden) progress bar, which ends full: its total is
+/// the bytes the run read, however the files grew or the parts fell.
 fn ingest(db: &Path, roots: &[Root], o: &Options) -> super::Summary {
     let mut store = Store::open(db).unwrap();
-    run(&mut store, roots, o, None).unwrap()
+    let pb = indicatif::ProgressBar::hidden();
+    let s = run(&mut store, roots, o, Some(&pb)).unwrap();
+    assert_eq!(
+        Some(pb.position()),
+        pb.length(),
+        "the bar ends at its total"
+    );
+    s
 }
 
 /// Runs one sequence: each step sets every file to a prefix of its final
