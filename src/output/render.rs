@@ -31,12 +31,30 @@ fn group_digits(n: i128) -> String {
     if n < 0 { format!("-{out}") } else { out }
 }
 
+/// Dollars as a person reads them: cents from a cent up (`$12.35`), two
+/// significant digits below (`$0.0014`, never `$0.00` for a cost that is
+/// not zero), `<$0.000001` below a millionth.
+pub fn money(usd: f64) -> String {
+    let a = usd.abs();
+    let sign = if usd < 0.0 { "-" } else { "" };
+    if a == 0.0 || a >= 0.01 {
+        let cents = (a * 100.0).round() as i128;
+        return format!("{sign}${}.{:02}", group_digits(cents / 100), cents % 100);
+    }
+    if a < 0.000_001 {
+        return format!("{sign}<$0.000001");
+    }
+    // Two significant digits: as many decimals as the first digit's place, plus one.
+    let places = (-a.log10()).floor() as usize + 2;
+    format!("{sign}${a:.places$}")
+}
+
 fn cell_text(v: Option<&Value>, key: &str) -> String {
     match v {
         None | Some(Value::Null) => "-".to_string(),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Number(n)) if key == "cost_usd" => format!("${:.2}", n.as_f64().unwrap_or(0.0)),
+        Some(Value::Number(n)) if key == "cost_usd" => money(n.as_f64().unwrap_or(0.0)),
         Some(Value::Number(n)) => match n.as_i64() {
             // Ids and counts of things people read as amounts get separators.
             Some(i)
@@ -175,6 +193,24 @@ pub(super) fn csv(w: &mut dyn Write, cols: &[Column], rows: &[Value]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn money_reads_as_people_read_it() {
+        let cases = [
+            (0.0, "$0.00"),
+            (0.81, "$0.81"),
+            (0.017493, "$0.02"),
+            (1234.567, "$1,234.57"),
+            (0.0014, "$0.0014"),
+            (0.001_449, "$0.0014"),
+            (0.000_052_1, "$0.000052"),
+            (0.000_000_2, "<$0.000001"),
+            (-0.5, "-$0.50"),
+        ];
+        for (usd, text) in cases {
+            assert_eq!(money(usd), text, "{usd}");
+        }
+    }
     use serde_json::json;
 
     #[test]
