@@ -216,6 +216,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "minutes past the lease before sweep closes a silent run (an implicit close)",
     },
     Setting {
+        key: "sweep.history_hours",
+        env: "SESSIONKIT_SWEEP_HISTORY_HOURS",
+        default: "24",
+        kind: Kind::Count,
+        about: "hours of silence after which sweep settles an agent without listing it (history, not news)",
+    },
+    Setting {
         key: "watchdog.minutes",
         env: "SESSIONKIT_WATCHDOG_MINUTES",
         default: "10",

@@ -113,6 +113,20 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         Vec::new()
     };
     let changed = changes.len() + leases.len() + closed.len();
+    // What went silent long ago is history, not news: settled, counted in
+    // one line, not listed (a first sweep over imported sessions listed
+    // every old session as a transition).
+    let horizon = crate::settings::hours_ms(&store, "sweep.history_hours")?;
+    let (changes, history): (Vec<_>, Vec<_>) = changes
+        .into_iter()
+        .partition(|t| t.at.is_none_or(|at| now - at < horizon));
+    if !history.is_empty() {
+        ctx.out.note(&format!(
+            "{} agent(s) silent for more than sweep.history_hours {} settled as unknown without a listing (history, not news)",
+            history.len(),
+            if args.dry_run { "would be" } else { "were" }
+        ));
+    }
     // Streamed: a first sweep after an import can move tens of thousands.
     let record = |c: SweepChange| serde_json::to_value(c).expect("a record is JSON");
     let watchdog_rows = changes.iter().map(|t| {

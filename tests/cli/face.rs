@@ -192,3 +192,34 @@ fn the_readme_quick_start_runs_as_written() {
     let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
     assert!(settings.contains("sessionkit"), "{settings}");
 }
+
+/// A first sweep over sessions silent for months settles them without
+/// listing each as a change: history, not news (one line says how many);
+/// a session silent for less than `sweep.history_hours` is still listed.
+#[test]
+fn a_sweep_settles_history_without_listing_it() {
+    let env = Env::new();
+    env.ingest(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pi-0.73/sessions"));
+    let sweep = |now: &str| {
+        let out = env
+            .cmd()
+            .env("SESSIONKIT_NOW", now)
+            .args(["sweep", "--dry-run", "--format", "json"])
+            .output()
+            .unwrap();
+        let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let watchdog = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["action"] == "watchdog")
+            .count();
+        (watchdog, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // The fixture's last activity is 2026-12-05T09:00:05Z.
+    let (listed, err) = sweep("2027-03-01T00:00:00Z");
+    assert_eq!(listed, 0, "{err}");
+    assert!(err.contains("1 agent(s) silent for more than sweep.history_hours would be settled as unknown without a listing"), "{err}");
+    let (listed, err) = sweep("2026-12-05T10:00:00Z");
+    assert_eq!(listed, 1, "{err}");
+}

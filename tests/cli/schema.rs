@@ -352,8 +352,9 @@ fn sweep_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
         "The release notes are done.",
     ]);
     env.json(&["config", "set", "closer.enabled", "on"]);
+    env.json(&["config", "set", "sweep.history_hours", "100000"]);
     // A month later: the fixtures' live agents are silent past the watchdog
-    // window, and the run past its lease.
+    // window (listed: history is set long), and the run past its lease.
     let out = env
         .cmd()
         .env("SESSIONKIT_NOW", "2026-03-01T00:00:00Z")
