@@ -88,6 +88,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                     TextStyle {
                         ascii: args.ascii,
                         why: args.why,
+                        width: ctx.out.width.map(usize::from),
                     },
                 ));
             }

@@ -299,7 +299,7 @@ fn cost_text(t: &Totals) -> String {
     if t.priced_messages == 0 && t.messages > 0 {
         "cost unpriced".into()
     } else {
-        crate::pricing::cents(t.cost_nanousd)
+        super::render::money(t.cost_nanousd as f64 / 1e9)
     }
 }
 
@@ -315,6 +315,41 @@ fn tokens_text(b: &Buckets) -> String {
 pub struct TextStyle {
     pub ascii: bool,
     pub why: bool,
+    /// The terminal's width (or `COLUMNS`): a line longer than it goes on
+    /// under itself, at its fields' gaps. `None`: whole lines.
+    pub width: Option<usize>,
+}
+
+/// `text`'s fields (separated by two spaces) after `first`, as many per
+/// line as fit `width`; the lines after the first begin with `cont`. A
+/// field longer than a line stays whole.
+fn fit(first: &str, cont: &str, text: &str, width: Option<usize>, out: &mut String) {
+    let Some(width) = width else {
+        let _ = writeln!(out, "{first}{text}");
+        return;
+    };
+    let mut line = first.to_string();
+    let mut used = first.chars().count();
+    let mut empty = true;
+    for field in text.split("  ").filter(|f| !f.is_empty()) {
+        let n = field.chars().count();
+        let gap = if empty { 0 } else { 2 };
+        if !empty && used + gap + n > width {
+            let _ = writeln!(out, "{line}");
+            line = cont.to_string();
+            used = cont.chars().count();
+            line.push_str(field);
+            used += n;
+            continue;
+        }
+        if !empty {
+            line.push_str("  ");
+        }
+        line.push_str(field);
+        used += gap + n;
+        empty = false;
+    }
+    let _ = writeln!(out, "{line}");
 }
 
 fn label(t: &Tree, style: TextStyle) -> String {
@@ -385,13 +420,19 @@ pub fn to_text(trees: &[Tree], style: TextStyle) -> String {
         for c in &t.children {
             i += 1;
             let end = i == n;
-            let _ = writeln!(
-                out,
-                "{prefix}{}{}",
-                if end { glyphs.1 } else { glyphs.0 },
-                label(c, style)
-            );
             let next = format!("{prefix}{}", if end { glyphs.3 } else { glyphs.2 });
+            let cont = if c.children.is_empty() && c.reported.is_empty() {
+                format!("{next}    ")
+            } else {
+                format!("{next}{}   ", glyphs.2.trim_end())
+            };
+            fit(
+                &format!("{prefix}{}", if end { glyphs.1 } else { glyphs.0 }),
+                &cont,
+                &label(c, style),
+                style.width,
+                out,
+            );
             walk(c, &next, glyphs, style, out);
         }
         for r in &t.reported {
@@ -410,16 +451,24 @@ pub fn to_text(trees: &[Tree], style: TextStyle) -> String {
                 r.tool_use_id
             );
             let line = sanitize(&line);
-            let _ = writeln!(
+            let next = format!("{prefix}{}    ", if end { glyphs.3 } else { glyphs.2 });
+            fit(
+                &format!("{prefix}{}", if end { glyphs.1 } else { glyphs.0 }),
+                &next,
+                &line,
+                style.width,
                 out,
-                "{prefix}{}{line}",
-                if end { glyphs.1 } else { glyphs.0 }
             );
         }
     }
     let mut out = String::new();
     for t in trees {
-        let _ = writeln!(out, "{}", label(t, style));
+        let cont = if t.children.is_empty() && t.reported.is_empty() {
+            "    ".to_string()
+        } else {
+            format!("{}   ", bar.trim_end())
+        };
+        fit("", &cont, &label(t, style), style.width, &mut out);
         walk(t, "", (tee, last, bar, gap), style, &mut out);
     }
     out
