@@ -542,7 +542,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --color --help --version ingest replay sources sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -568,7 +568,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__archive)
-            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -598,7 +598,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__brief)
-            opts="-q -h --project --cwd --harness --budget --max-bytes --explain --full --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --project --cwd --harness --budget --max-bytes --explain --full --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,7 +644,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__check)
-            opts="-q -h --root --max-line-size --no-recount --labels --min-accuracy --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --no-recount --labels --min-accuracy --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -686,7 +686,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__completions)
-            opts="-q -h --dir --db --format --json --quiet --no-progress --color --help bash elvish fish powershell zsh"
+            opts="-q -h --dir --db --format --json --quiet --no-progress --wide --color --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,7 +716,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help get set unset list help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help get set unset list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -742,7 +742,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__get)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -852,7 +852,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__list)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -878,7 +878,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__set)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -904,7 +904,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__unset)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -930,7 +930,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__cost)
-            opts="-q -h --by --since --until --tz --project --session --chart --totals --segments --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --by --since --until --tz --project --session --chart --totals --segments --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -980,7 +980,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__eval)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help closer help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help closer help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1006,7 +1006,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__eval__subcmd__closer)
-            opts="-q -h --cases --judge --min-recall --max-spurious --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --cases --judge --min-recall --max-spurious --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1090,7 +1090,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__export)
-            opts="-q -h --project --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --project --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2016,7 +2016,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help event session-start session-end stop user-prompt-submit pre-compact help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help event session-start session-end stop user-prompt-submit pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2042,7 +2042,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__event)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2188,7 +2188,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__pre__subcmd__compact)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2222,7 +2222,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__session__subcmd__end)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2256,7 +2256,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__session__subcmd__start)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2290,7 +2290,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__stop)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2324,7 +2324,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2358,7 +2358,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help install uninstall status doctor help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help install uninstall status doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2384,7 +2384,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__doctor)
-            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2502,7 +2502,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__install)
-            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2540,7 +2540,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__status)
-            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2574,7 +2574,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__uninstall)
-            opts="-q -h --harness --scope --dry-run --force --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --harness --scope --dry-run --force --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2608,7 +2608,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__import)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2634,7 +2634,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__ingest)
-            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2672,7 +2672,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__man)
-            opts="-q -h --dir --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --dir --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2702,7 +2702,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memories)
-            opts="-q -h --kind --project --status --all --since --full --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --kind --project --status --all --since --full --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2744,7 +2744,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memory)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help show redact help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help show redact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2826,7 +2826,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memory__subcmd__redact)
-            opts="-q -h --reason --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --reason --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2856,7 +2856,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memory__subcmd__show)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2882,7 +2882,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help list set import help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help list set import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2978,7 +2978,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing__subcmd__import)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3004,7 +3004,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing__subcmd__list)
-            opts="-q -h --model --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --model --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3034,7 +3034,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing__subcmd__set)
-            opts="-q -h --input --output --cache-read --cache-write-5m --cache-write-1h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --input --output --cache-read --cache-write-5m --cache-write-1h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3080,7 +3080,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__prompt)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help debrief help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help debrief help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3106,7 +3106,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__prompt__subcmd__debrief)
-            opts="-q -h --agent --session-id --project --scope --harness --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --project --scope --harness --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3194,7 +3194,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__prune)
-            opts="-q -h --before --project --dry-run --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --before --project --dry-run --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3228,7 +3228,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__recall)
-            opts="-q -h --kind --project --limit --all --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --kind --project --limit --all --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3266,7 +3266,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__remember)
-            opts="-q -h --kind --topic --description --content --project --scope --tag --due --owner --pin --force --session-run-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --kind --topic --description --content --project --scope --tag --due --owner --pin --force --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3332,7 +3332,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__replay)
-            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3370,7 +3370,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__resolve)
-            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3400,7 +3400,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__revise)
-            opts="-q -h --kind --topic --description --content --project --scope --tag --clear-tags --due --owner --pin --unpin --status --force --session-run-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --kind --topic --description --content --project --scope --tag --clear-tags --due --owner --pin --unpin --status --force --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3470,7 +3470,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__schema)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3496,7 +3496,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help open heartbeat close show list events help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help open heartbeat close show list events help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3522,7 +3522,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__close)
-            opts="-q -h --agent --session-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3556,7 +3556,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__events)
-            opts="-q -h --cursor --limit --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --cursor --limit --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3590,7 +3590,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__heartbeat)
-            opts="-q -h --agent --session-id --excerpt --turn --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --excerpt --turn --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3740,7 +3740,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__list)
-            opts="-q -h --live --project --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --live --project --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3770,7 +3770,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__open)
-            opts="-q -h --agent --session-id --source --project --scope --selector --briefed --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --source --project --scope --selector --briefed --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3824,7 +3824,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__show)
-            opts="-q -h --agent --session-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3858,7 +3858,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sessions)
-            opts="-q -h --project --since --until --limit --degraded --harness --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --project --since --until --limit --degraded --harness --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3904,7 +3904,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__show)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3930,7 +3930,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sources)
-            opts="-q -h --root --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --root --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3960,7 +3960,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__status)
-            opts="-q -h --all --project --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --all --project --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3990,7 +3990,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sweep)
-            opts="-q -h --dry-run --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --dry-run --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4016,7 +4016,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__tree)
-            opts="-q -h --all --since --project --ascii --why --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --all --since --project --ascii --why --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4050,7 +4050,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__triage)
-            opts="-q -h --db --format --json --quiet --no-progress --color --help begin complete help"
+            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help begin complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4076,7 +4076,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__triage__subcmd__begin)
-            opts="-q -h --agent --session-id --stop-hook-active --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --stop-hook-active --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4110,7 +4110,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__triage__subcmd__complete)
-            opts="-q -h --agent --session-id --attempt --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --agent --session-id --attempt --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4204,7 +4204,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__unresolve)
-            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --color --help"
+            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

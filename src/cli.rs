@@ -56,6 +56,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_progress: bool,
 
+    /// Tables show ids whole (else a table fitting a width shortens them to
+    /// their shortest unique prefix, which every command takes)
+    #[arg(long, global = true)]
+    pub wide: bool,
+
     /// When to use colour (NO_COLOR is honoured under auto)
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,

@@ -99,7 +99,8 @@ pub fn run(cli: Cli) -> Result<Exit> {
         return Ok(commands::hook::run(db, a));
     }
     clock::init_from_env()?;
-    let out = Output::new(cli.format(), cli.color, cli.quiet, cli.no_progress);
+    let mut out = Output::new(cli.format(), cli.color, cli.quiet, cli.no_progress);
+    out.wide = cli.wide;
     // Commands that need no database run before it is opened.
     match &cli.command {
         Command::Completions(a) => return commands::completions::run(a),

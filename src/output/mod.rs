@@ -138,6 +138,8 @@ pub struct Output {
     /// stdout is one, else none (a pipe gets whole lines).
     pub width: Option<u16>,
     pub tty: bool,
+    /// `--wide`: ids whole in tables.
+    pub wide: bool,
 }
 
 impl Output {
@@ -166,6 +168,7 @@ impl Output {
                 .and_then(|c| c.trim().parse::<u16>().ok())
                 .filter(|w| *w >= 20),
             tty,
+            wide: false,
         }
     }
 

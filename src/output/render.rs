@@ -81,6 +81,11 @@ fn cell_text(v: Option<&Value>, key: &str) -> String {
 /// A table in the house style. Its columns wrap to fit `COLUMNS` when set,
 /// else the terminal when stdout is one; a pipe without `COLUMNS` gets whole
 /// lines.
+/// Whether tables fit a width (`COLUMNS`, or a terminal's).
+fn fits_width(out: &Output) -> bool {
+    out.width.is_some() || out.tty
+}
+
 fn new_table(out: &Output) -> Table {
     let mut t = Table::new();
     t.load_style(presets::NOTHING);
@@ -112,9 +117,23 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
             cell
         }
     }));
+    // Ids as their shortest unique prefix in a table that fits a width.
+    let short: Vec<Option<usize>> = cols
+        .iter()
+        .map(|c| {
+            (ID_KEYS.contains(&c.key) && !out.wide && fits_width(out))
+                .then(|| unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str())))
+                .flatten()
+        })
+        .collect();
     for r in rows {
-        t.add_row(cols.iter().map(|c| {
-            let text = cell_text(r.get(c.key), c.key);
+        t.add_row(cols.iter().zip(&short).map(|(c, short)| {
+            let mut text = cell_text(r.get(c.key), c.key);
+            if let Some(n) = short
+                && text.chars().count() > *n
+            {
+                text = format!("{}…", text.chars().take(*n).collect::<String>());
+            }
             let text = if out.sanitize { sanitize(&text) } else { text };
             let cell = comfy_table::Cell::new(text);
             if r.get(c.key).is_some_and(Value::is_number) {
@@ -125,6 +144,31 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
         }));
     }
     trim_lines(&t.to_string())
+}
+
+/// Columns whose cells are ids a table may shorten.
+const ID_KEYS: &[&str] = &["session_id", "memory_id", "run_id"];
+
+/// The shortest prefix length (at least 8) that tells every id of `ids`
+/// apart, when shorter than the longest id; `None` when nothing is gained.
+fn unique_prefix<'a>(ids: impl Iterator<Item = &'a str>) -> Option<usize> {
+    let mut ids: Vec<&str> = ids.collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let longest = ids.iter().map(|i| i.chars().count()).max()?;
+    // Neighbours in sorted order share the longest prefixes.
+    let shared = ids
+        .windows(2)
+        .map(|w| {
+            w[0].chars()
+                .zip(w[1].chars())
+                .take_while(|(a, b)| a == b)
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    let n = (shared + 1).max(8);
+    (n + 1 < longest).then_some(n)
 }
 
 pub(super) fn vertical(cols: &[Column], row: &Value, out: &Output) -> String {
@@ -193,6 +237,30 @@ pub(super) fn csv(w: &mut dyn Write, cols: &[Column], rows: &[Value]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_shorten_to_their_shortest_unique_prefix() {
+        let ids = [
+            "01a24232-e13b-774b-bf98-007af842d15e",
+            "01a24232-e13b-774b-bf98-007af842d15f",
+        ];
+        assert_eq!(unique_prefix(ids.iter().copied()), None, "nothing gained");
+        let ids = [
+            "5a1f0c2e-7b3d-4e8f-9a6b-2c4d6e8f0a1b",
+            "5a1f0c2f-7b3d-4e8f-9a6b-2c4d6e8f0a1b",
+            "ad513e3b-613c-4417-968a-c6db9535f056",
+        ];
+        assert_eq!(unique_prefix(ids.iter().copied()), Some(8));
+        let ids = [
+            "5a1f0c2e-7b3d-4e8f-9a6b-2c4d6e8f0a1b",
+            "5a1f0c2e-7b3d-4e9f-9a6b-2c4d6e8f0a1b",
+        ];
+        assert_eq!(unique_prefix(ids.iter().copied()), Some(17));
+        assert_eq!(
+            unique_prefix(["only-one-id-here-0000"].into_iter()),
+            Some(8)
+        );
+    }
 
     #[test]
     fn money_reads_as_people_read_it() {

@@ -223,3 +223,46 @@ fn a_sweep_settles_history_without_listing_it() {
     let (listed, err) = sweep("2026-12-05T10:00:00Z");
     assert_eq!(listed, 1, "{err}");
 }
+
+/// A table that fits a width shows ids as their shortest unique prefix
+/// (which `show` takes); `--wide` shows them whole; a pipe without
+/// `COLUMNS` gets whole ids too.
+#[test]
+fn tables_shorten_ids_to_unique_prefixes() {
+    let env = Env::new();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    env.ingest(&fixtures.join("pi-0.73/sessions"));
+    env.ingest(&fixtures.join("qwen-0.24/projects"));
+    let table = |extra: &[&str]| -> String {
+        let o = env
+            .cmd()
+            .env("COLUMNS", "250")
+            .args([&["sessions", "--format", "table"], extra].concat())
+            .output()
+            .unwrap();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let short = table(&[]);
+    let first: Vec<&str> = short
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(first.len(), 2, "{short}");
+    for id in &first {
+        assert!(id.ends_with('…') && id.chars().count() == 9, "{id}");
+        let prefix = id.trim_end_matches('…');
+        let show = env.json(&["show", prefix]);
+        assert!(show["session_id"].as_str().unwrap().starts_with(prefix));
+    }
+    let wide = table(&["--wide"]);
+    assert!(
+        wide.contains("01a24232-e13b-774b-bf98-007af842d15e"),
+        "{wide}"
+    );
+    let (_, piped, _) = env.run(&["sessions", "--format", "table"]);
+    assert!(
+        piped.contains("01a24232-e13b-774b-bf98-007af842d15e"),
+        "{piped}"
+    );
+}
