@@ -57,7 +57,8 @@ pub struct Cli {
     pub no_progress: bool,
 
     /// Tables show ids whole (else a table fitting a width shortens them to
-    /// their shortest unique prefix, which every command takes)
+    /// their shortest unique prefix, which `show`, `tree` and the memory
+    /// commands take)
     #[arg(long, global = true)]
     pub wide: bool,
 
