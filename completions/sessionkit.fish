@@ -38,7 +38,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_needs_command" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s V -l version -d 'Print version'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "ingest" -d 'Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)'
@@ -100,7 +100,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l strict-
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
@@ -127,7 +127,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l strict-
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l root -d 'A root to look at, repeatable [default: every agent\'s own folders, as `ingest` reads them]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -144,7 +144,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l project -d 'Only this project (its name, or Claude Code\'s folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l since -d 'Only sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 30d, 12h)' -r
@@ -172,7 +172,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l degra
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -188,7 +188,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l since -d 'With --all: sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l project -d 'With --all: only this project' -r
@@ -209,7 +209,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l why -d 'S
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l by -d 'Group by one or more keys, comma-separated (e.g. day,model)' -r -f -a "day\t''
 week\t''
@@ -242,7 +242,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l segments 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -258,7 +258,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -f -a "list" -d 'The prices in force ($ per million tokens), embedded or set by you'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -f -a "set" -d 'Set a model\'s price ($ per million tokens); reprices stored messages'
@@ -279,7 +279,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l input -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l output -r
@@ -300,7 +300,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -316,7 +316,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from help" -f -a "list" -d 'The prices in force ($ per million tokens), embedded or set by you'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set a model\'s price ($ per million tokens); reprices stored messages'
@@ -339,7 +339,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l dry-run 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
@@ -360,7 +360,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l no-recou
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l project -d 'The project [default: the current directory\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l cwd -d 'Brief for this directory\'s project' -r -F
@@ -383,7 +383,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l full -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -399,7 +399,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
@@ -424,7 +424,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
@@ -442,7 +442,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
@@ -460,7 +460,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
@@ -478,7 +478,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
@@ -496,7 +496,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
@@ -514,7 +514,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
@@ -537,7 +537,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -f -a "install" -d 'Register sessionkit\'s hooks in each harness\'s settings (merged, atomic, backed up)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -f -a "uninstall" -d 'Remove exactly the registrations install added (hand-written ones stay)'
@@ -569,7 +569,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l harness -d 'Only this harness: claude-code (or claude), codex, gemini, cursor, copilot [default: every harness found]' -r -f -a "claude-code\t''
 codex\t''
@@ -594,7 +594,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l harness -d 'Only this harness [default: all five]' -r -f -a "claude-code\t''
 codex\t''
@@ -617,7 +617,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l harness -d 'Only this harness [default: all five]' -r -f -a "claude-code\t''
 codex\t''
@@ -640,7 +640,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "install" -d 'Register sessionkit\'s hooks in each harness\'s settings (merged, atomic, backed up)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove exactly the registrations install added (hand-written ones stay)'
@@ -663,7 +663,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l all -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -680,7 +680,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l dry-run 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l kind -d 'constraint, convention, decision, commitment, blocker, preference, fact, pattern, finding, note, stage' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l topic -d 'What it is about (at most 256 characters)' -r
@@ -708,7 +708,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l force
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l kind -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l topic -r
@@ -739,7 +739,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l force
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -756,7 +756,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -773,7 +773,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -790,7 +790,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l kind -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l project -r
@@ -810,7 +810,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l all -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l kind -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l project -r
@@ -832,7 +832,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l full 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -848,7 +848,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
@@ -867,7 +867,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l reason -d 'Why (kept in the audit event; never the content)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -884,7 +884,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
@@ -904,7 +904,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -920,7 +920,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -936,7 +936,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "open" -d 'Open a run (or heartbeat, resume or reopen the existing one)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -f -a "heartbeat" -d 'Refresh a run\'s lease (a closed or stale run comes back to life)'
@@ -966,7 +966,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l session-id -d 'The harness\'s session id' -r
@@ -986,7 +986,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l session-id -d 'The harness\'s session id' -r
@@ -1004,7 +1004,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l agent -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l session-id -r
@@ -1022,7 +1022,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l project -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -1040,7 +1040,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l cursor -d 'The last event id of the previous page' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l limit -d 'Events per page (at most 100)' -r
@@ -1058,7 +1058,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "open" -d 'Open a run (or heartbeat, resume or reopen the existing one)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "heartbeat" -d 'Refresh a run\'s lease (a closed or stale run comes back to life)'
@@ -1081,7 +1081,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -f -a "begin" -d 'Arm a triage attempt when the run has something to debrief'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -f -a "complete" -d 'Finalize the pending attempt: completed when events arrived since its begin, expired when none did, overflowed past 500'
@@ -1103,7 +1103,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l session-id -d 'The harness\'s session id' -r
@@ -1122,7 +1122,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from help" -f -a "begin" -d 'Arm a triage attempt when the run has something to debrief'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from help" -f -a "complete" -d 'Finalize the pending attempt: completed when events arrived since its begin, expired when none did, overflowed past 500'
@@ -1141,7 +1141,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -f -a "debrief" -d 'The debrief prompt: what to record, and which briefed commitments may be resolved'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1164,7 +1164,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from help" -f -a "debrief" -d 'The debrief prompt: what to record, and which briefed commitments may be resolved'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1182,7 +1182,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -f -a "closer" -d 'Replay labeled cases through the closer; recall, precision, spurious resolves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1204,7 +1204,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from help" -f -a "closer" -d 'Replay labeled cases through the closer; recall, precision, spurious resolves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1222,7 +1222,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "set" -d 'Store a value in the database'
@@ -1243,7 +1243,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -1259,7 +1259,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -1275,7 +1275,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -1291,7 +1291,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Store a value in the database'
@@ -1313,7 +1313,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l dir -d 'Write sessionkit.1 and one page per command into DIR (what `man/` holds)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -1330,7 +1330,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -1346,7 +1346,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l no-progress -d 'Never draw a progress bar'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l wide -d 'Tables show ids whole (else a table fitting a width shortens them to their shortest unique prefix, which `show`, `tree` and the memory commands take)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "ingest" -d 'Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'

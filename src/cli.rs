@@ -56,9 +56,9 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_progress: bool,
 
-    /// Tables show ids whole (else a table fitting a width shortens them to
-    /// their shortest unique prefix, which `show`, `tree` and the memory
-    /// commands take)
+    /// Tables show ids and model names whole (else a table fitting a width
+    /// shortens ids to their shortest unique prefix, which `show`, `tree`
+    /// and the memory commands take, and model names to `sonnet-4-5`)
     #[arg(long, global = true)]
     pub wide: bool,
 

@@ -126,9 +126,17 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
                 .flatten()
         })
         .collect();
+    let models_short = !out.wide && fits_width(out);
     for r in rows {
         t.add_row(cols.iter().zip(&short).map(|(c, short)| {
             let mut text = cell_text(r.get(c.key), c.key);
+            if models_short && matches!(c.key, "model" | "models") {
+                text = text
+                    .split(", ")
+                    .map(short_model)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
             if let Some(n) = short
                 && text.chars().count() > *n
             {
@@ -144,6 +152,19 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
         }));
     }
     trim_lines(&t.to_string())
+}
+
+/// A model's name as a table that fits a width shows it: without the
+/// `claude-` family prefix and a `-YYYYMMDD` release date
+/// (`claude-sonnet-4-5-20250929` is `sonnet-4-5`).
+fn short_model(m: &str) -> String {
+    let m = m.strip_prefix("claude-").unwrap_or(m);
+    match m.rsplit_once('-') {
+        Some((head, date)) if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) => {
+            head.to_string()
+        }
+        _ => m.to_string(),
+    }
 }
 
 /// Columns whose cells are ids a table may shorten.
@@ -237,6 +258,15 @@ pub(super) fn csv(w: &mut dyn Write, cols: &[Column], rows: &[Value]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn model_names_lose_their_family_and_date_in_a_fitted_table() {
+        assert_eq!(short_model("claude-sonnet-4-5-20250929"), "sonnet-4-5");
+        assert_eq!(short_model("claude-opus-4-8"), "opus-4-8");
+        assert_eq!(short_model("gpt-5"), "gpt-5");
+        assert_eq!(short_model("gemini-2.5-pro"), "gemini-2.5-pro");
+        assert_eq!(short_model("<synthetic>"), "<synthetic>");
+    }
 
     #[test]
     fn ids_shorten_to_their_shortest_unique_prefix() {
