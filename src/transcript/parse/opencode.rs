@@ -115,7 +115,12 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
             None,
         );
         a.agent_type = s.agent.clone();
-        a.description = s.title.clone().filter(|t| !t.is_empty());
+        // A title is the user's words (or a model's summary of them).
+        a.description = s
+            .title
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map(|t| crate::redact::redact_text(t).into_owned());
         a.parent_id = s.parent_id.clone();
         a.first_seen = Some(s.time_created);
         a.last_seen = Some(s.time_updated);
@@ -198,10 +203,12 @@ mod tests {
     /// line of its session, counted and shown where it is.
     #[test]
     fn a_tree_of_sessions_is_one_session_with_its_agents() {
+        let mut leaky = session("ses_c", Some("ses_b"));
+        leaky.title = Some("deploy with PASSWORD=hunter2hunter2".into());
         let sessions = [
             session("ses_a", None),
             session("ses_b", Some("ses_a")),
-            session("ses_c", Some("ses_b")),
+            leaky,
         ];
         let assistant = r#"{"role":"assistant","modelID":"m1","tokens":{"total":2030,"input":1807,"output":21,"reasoning":2,"cache":{"write":4,"read":200}}}"#;
         let messages = [
@@ -234,6 +241,12 @@ mod tests {
             ]
         );
         assert_eq!(p.agents[1].transcript_path, "opencode.db#ses_b");
+        // A title is redacted as any kept transcript text.
+        let title = p.agents[2].description.as_deref().unwrap();
+        assert!(
+            title.starts_with("deploy with PASSWORD=[redacted:"),
+            "{title}"
+        );
         let rows: Vec<(&str, &str, Buckets)> = p
             .usage
             .iter()

@@ -155,7 +155,10 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
                 .as_deref()
                 .map(crate::transcript::spawns::prompt_hash),
             subagent_type: args.subagent_type,
-            description: args.description,
+            // Kept text from a transcript: secrets out.
+            description: args
+                .description
+                .map(|d| crate::redact::redact_text(&d).into_owned()),
             workflow_id: None,
             at,
             result: None,
@@ -236,6 +239,28 @@ mod tests {
             (2714, 300, 36)
         );
         assert_eq!(out.cwd.as_deref(), Some("/w/proj"));
+    }
+
+    /// An `agent` call is the spawn a subagent hangs under; its
+    /// description is kept, redacted.
+    #[test]
+    fn agent_calls_are_spawns_with_redacted_descriptions() {
+        let text = format!(
+            r#"{{"uuid":"a1","sessionId":"{S}","timestamp":"2026-12-04T17:58:21.000Z","type":"assistant","message":{{"role":"model","parts":[{{"functionCall":{{"id":"call_1","name":"agent","args":{{"description":"use PASSWORD=hunter2hunter2","prompt":"SUBTASK","subagent_type":"general-purpose"}}}}}}]}}}}"#
+        ) + "\n";
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!("-w-proj/chats/{S}.jsonl"));
+        p.block(f, text.as_bytes()).unwrap();
+        let out = p.finish();
+        assert_eq!(out.spawns.len(), 1);
+        let s = &out.spawns[0];
+        assert_eq!(
+            (s.tool_use_id.as_str(), s.owner.as_str(), s.tool.as_str()),
+            ("call_1", S, "agent")
+        );
+        assert_eq!(s.subagent_type.as_deref(), Some("general-purpose"));
+        let d = s.description.as_deref().unwrap();
+        assert!(d.starts_with("use PASSWORD=[redacted:"), "{d}");
     }
 
     #[test]
