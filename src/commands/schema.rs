@@ -17,9 +17,19 @@ pub fn run(a: &Args) -> Result<Exit> {
     let Some(command) = &a.command else {
         // The list: each command with a schema, and what its JSON holds.
         let mut out = std::io::stdout().lock();
+        // Within 80 columns: a long description goes on under itself.
         for c in super::TYPED {
             let what = super::contract(c).map_or("", |(_, what)| what);
-            writeln!(out, "{c:<16} {what}")?;
+            let mut line = format!("{c:<16}");
+            for word in what.split(' ') {
+                if line.len() + 1 + word.len() > 80 && line.trim_end().len() > 16 {
+                    writeln!(out, "{line}")?;
+                    line = " ".repeat(16);
+                }
+                line.push(' ');
+                line.push_str(word);
+            }
+            writeln!(out, "{line}")?;
         }
         return Ok(Exit::Success);
     };

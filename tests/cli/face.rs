@@ -53,8 +53,10 @@ fn schema_and_config_alone_list() {
     let env = Env::new();
     let (code, out, err) = env.run(&["schema"]);
     assert_eq!(code, 0, "{err}");
+    assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
     let names: Vec<&str> = out
         .lines()
+        .filter(|l| !l.starts_with(' '))
         .filter_map(|l| l.split_whitespace().next())
         .collect();
     for c in ["sessions", "cost", "tree", "config", "sources"] {
