@@ -312,24 +312,28 @@ fn event_of(v: &Value) -> Result<MemoryEvent> {
 /// (redacting again changes nothing), so its round trip stays identical.
 /// Returns whether anything was taken out.
 pub fn redact_imported(m: &mut Memory) -> bool {
-    let mut changed = false;
-    let mut r = |s: &mut String| {
-        if let std::borrow::Cow::Owned(v) = crate::redact::redact_text(s) {
-            changed |= v != *s;
-            *s = v;
+    // Whether redacting `s` changed it (without copying the text first).
+    let r = |s: &mut String| -> bool {
+        match crate::redact::redact_text(s) {
+            std::borrow::Cow::Owned(v) if v != *s => {
+                *s = v;
+                true
+            }
+            _ => false,
         }
     };
-    let before = m.content.clone();
-    r(&mut m.topic);
-    r(&mut m.content);
+    let content = r(&mut m.content);
+    let mut changed = content | r(&mut m.topic);
     if let Some(d) = m.description.as_mut() {
-        r(d);
+        changed |= r(d);
     }
-    m.tags.iter_mut().for_each(&mut r);
+    for t in &mut m.tags {
+        changed |= r(t);
+    }
     if let Some(o) = m.commitment.as_mut().and_then(|c| c.owner.as_mut()) {
-        r(o);
+        changed |= r(o);
     }
-    if m.content != before && m.content_hash.is_some() {
+    if content && m.content_hash.is_some() {
         m.content_hash = Some(content_hash(&m.content));
     }
     changed
