@@ -612,5 +612,18 @@ fn read_sidecar(
     }
 }
 
+/// A parsed session's input, cache-read and output tokens, summed over
+/// its messages (what the readers' tests compare with what was served).
+#[cfg(test)]
+fn input_cached_output(p: &ParsedSession) -> (u64, u64, u64) {
+    p.usage.iter().fold((0, 0, 0), |(i, c, o), u| {
+        (
+            i + u.buckets.input,
+            c + u.buckets.cache_read,
+            o + u.buckets.output,
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests;

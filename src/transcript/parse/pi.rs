@@ -162,13 +162,7 @@ mod tests {
         let out = p.finish();
         let ids: Vec<&str> = out.usage.iter().map(|u| u.message_id.as_str()).collect();
         assert_eq!(ids, ["r1", "r2"]);
-        let sum = |f: fn(&crate::transcript::usage::Buckets) -> u64| {
-            out.usage.iter().map(|u| f(&u.buckets)).sum::<u64>()
-        };
-        assert_eq!(
-            (sum(|b| b.input), sum(|b| b.cache_read), sum(|b| b.output)),
-            (2714, 300, 36)
-        );
+        assert_eq!(super::super::input_cached_output(&out), (2714, 300, 36));
         assert_eq!(out.usage[0].model, "m1");
         assert_eq!(out.cwd.as_deref(), Some("/w/proj"));
         assert_eq!(
