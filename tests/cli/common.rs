@@ -91,6 +91,18 @@ impl Env {
         self.json(&["ingest", "--root", root.to_str().unwrap()])
     }
 
+    /// Ingests `root`, which holds one session, `sid`: new and whole (no
+    /// degraded line); returns what `show` says of it.
+    pub fn ingest_one(&self, root: &Path, sid: &str) -> Value {
+        let s = self.ingest(root);
+        assert_eq!(
+            (s["sessions_new"].as_u64(), s["sessions_degraded"].as_u64()),
+            (Some(1), Some(0)),
+            "{s}"
+        );
+        self.json(&["show", sid])
+    }
+
     /// `ingest` with no `--root` (the default roots), with `vars` set:
     /// its summary.
     pub fn ingest_defaults(&self, vars: &[(&str, PathBuf)]) -> Value {
