@@ -72,12 +72,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         for db in &d.databases {
             // OpenCode's database: its session trees, and when it changed.
             let e = by.entry("opencode").or_default();
-            let meta = std::fs::metadata(&db.path).ok();
             e.2 += db.size;
-            e.3 = e.3.max(meta.and_then(|m| m.modified().ok()).map_or(0, |t| {
-                t.duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as i128)
-            }));
+            e.3 = e.3.max(db.mtime_ns);
             match crate::corpus::opencode::open(&db.path)
                 .and_then(|c| crate::corpus::opencode::trees(&c))
             {

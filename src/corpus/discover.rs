@@ -239,11 +239,12 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     if let Some(path) = super::opencode::database_in(root) {
         // OpenCode's data folder: its sessions are in the database; the
         // rest (logs, snapshots, an older JSON layout) is not read.
-        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        let meta = std::fs::metadata(&path).ok();
         into.databases.push(super::opencode::Database {
             root: root_idx,
+            size: meta.as_ref().map_or(0, Metadata::len),
+            mtime_ns: meta.as_ref().map_or(0, mtime_ns),
             path,
-            size,
         });
         return;
     }

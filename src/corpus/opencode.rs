@@ -29,6 +29,8 @@ pub struct Database {
     pub root: usize,
     pub path: PathBuf,
     pub size: u64,
+    /// When it last changed, as the walk's files say it (`lstat`'s mtime).
+    pub mtime_ns: i128,
 }
 
 /// Whether `root` is OpenCode's data folder: its database is there.
