@@ -8,7 +8,6 @@
 
 use std::path::{Path, PathBuf};
 
-
 use crate::common::*;
 
 const SESSION: &str = "01a24232-e13b-774b-bf98-007af842d15e";
