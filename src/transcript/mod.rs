@@ -67,7 +67,7 @@ pub fn harness_of(main_rel_path: &str) -> &'static str {
 }
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
-pub const PARSER_REVISION: i64 = 8;
+pub const PARSER_REVISION: i64 = 9;
 
 /// The kind of a transcript file inside a session, decided by its path.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -271,3 +271,92 @@ fn archived_rollouts_are_read_flat_and_by_default() {
     fresh.ingest(&fixture());
     assert_eq!(from_archive, db_by_session(&fresh)[MAIN]);
 }
+
+/// A fork (`codex fork`, or a subagent started from its parent's context)
+/// in a Codex version that copies the parent's history into the new
+/// rollout: the fork's own `session_meta` (with `forked_from_id`), then the
+/// parent's items as they were, its `session_meta` first, then the fork's
+/// own turns, whose running totals go on from the parent's. The copied
+/// `token_count` events are the parent's messages: with both rollouts read
+/// (in either order, or in two runs) they count once; the fork read alone
+/// still counts them once.
+#[test]
+fn a_fork_does_not_count_its_parents_history_again() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/public/ccusage/codex-session-alpha.jsonl");
+    if !sample.exists() {
+        crate::support::skip("ccusage's Codex sample is not beside the repository");
+        return;
+    }
+    let parent = "01a00000-0000-7000-8000-0000000000aa";
+    let fork = "01a00000-0000-7000-8000-0000000000bb";
+    let meta = |id: &str, extra: &str| {
+        format!(
+            r#"{{"timestamp":"2026-05-13T09:00:00.000Z","type":"session_meta","payload":{{"id":"{id}","cwd":"/w","cli_version":"0.98.0"{extra}}}}}"#
+        )
+    };
+    let history = std::fs::read_to_string(&sample).unwrap();
+    let parent_text = format!("{}\n{history}", meta(parent, ""));
+    let own = r#"{"timestamp":"2026-05-15T08:00:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"model":"gpt-5.3-codex","last_token_usage":{"input_tokens":4000,"cached_input_tokens":3000,"output_tokens":50,"total_tokens":4050},"total_token_usage":{"input_tokens":7500,"cached_input_tokens":3750,"output_tokens":475,"total_tokens":7975}}}}"#;
+    let fork_text = format!(
+        "{}\n{parent_text}{own}\n",
+        meta(fork, &format!(r#","forked_from_id":"{parent}""#))
+    );
+    let write = |root: &Path, id: &str, text: &str| {
+        let path = root.join(format!("2026/05/15/rollout-2026-05-15T08-00-00-{id}.jsonl"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let parent_tokens = [2750, 425, 0, 0, 750];
+    // 4,000 input of which 3,000 cached; 50 output.
+    let own_tokens = [1000, 50, 0, 0, 3000];
+
+    // Both, in one run.
+    let env = Env::new();
+    let root = env.path("sessions");
+    write(&root, parent, &parent_text);
+    write(&root, fork, &fork_text);
+    env.ingest(&root);
+    let both = db_by_session(&env);
+    assert_eq!(both[parent], parent_tokens);
+    assert_eq!(both[fork], own_tokens);
+
+    // The fork first, then its parent: the same.
+    let env = Env::new();
+    let root = env.path("sessions");
+    write(&root, fork, &fork_text);
+    env.ingest(&root);
+    let alone = db_by_session(&env);
+    let sum: Vec<u64> = (0..5).map(|i| parent_tokens[i] + own_tokens[i]).collect();
+    assert_eq!(
+        alone[fork].to_vec(),
+        sum,
+        "read alone, the copy counts once"
+    );
+    write(&root, parent, &parent_text);
+    env.ingest(&root);
+    let total: Vec<u64> = (0..5)
+        .map(|i| db_by_session(&env).values().map(|t| t[i]).sum())
+        .collect();
+    assert_eq!(total, sum, "the copied history is not counted twice");
+}
+
+/// A real fork by Codex 0.171 (see fixtures/README.md): the fork's rollout
+/// names its parent and does not copy it; its own response counts, and the
+/// running total it carries on from the parent's is not read.
+#[test]
+fn a_real_codex_fork_counts_its_own_response() {
+    let env = Env::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/codex-0.171-fork/sessions");
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_new"].as_u64(), Some(2), "{s}");
+    let by = db_by_session(&env);
+    assert_eq!(
+        by["01a24400-92f7-7452-9d11-8db3c5707d05"],
+        [80, 5, 0, 0, 20]
+    );
+    assert_eq!(
+        by["01a24400-cca1-7c32-aed3-086cf21bb188"],
+        [80, 5, 0, 0, 20]
+    );
+}

@@ -20,6 +20,13 @@
 //!   input bucket is what is left, so the buckets add up to what the
 //!   transcript states and cached input is priced as cached. Reasoning
 //!   tokens are part of `output_tokens` and stay there.
+//! - A `session_meta` after the first line: a copied history. Codex
+//!   versions that fork by copying (`codex fork`, a subagent started with
+//!   its parent's context) write the parent's items into the new rollout
+//!   as they were, its `session_meta` first; the `token_count` events that
+//!   follow are named by that thread, so the copy and the parent's own
+//!   rollout are one message each. Codex 0.171 points at the parent's
+//!   history (`history_base`) instead and copies nothing.
 //! - `turn_context.model`: the model of the responses that follow.
 //! - `session_meta`: working directory, version, start; for a subagent
 //!   thread its role and nickname.
@@ -58,6 +65,7 @@ struct Line<'a> {
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct Meta {
+    id: Option<String>,
     cwd: Option<String>,
     cli_version: Option<String>,
     git: Option<Git>,
@@ -201,6 +209,17 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
             let Ok(m) = serde_json::from_str::<Meta>(payload) else {
                 return;
             };
+            // A rollout's own `session_meta` is its first line; another one
+            // further on is the thread whose history the file copies next
+            // (a fork writes its parent's items, metadata first, into its
+            // own rollout; each copied fork in the chain brings its own).
+            let cursor = &mut b.out.files[file];
+            if line > 1 {
+                let own = m.id.as_deref().is_some_and(|id| id == agent);
+                cursor.history_of = if own { None } else { m.id.clone() };
+                // The copy's metadata is not the file's.
+                return;
+            }
             if main {
                 super::block::set_first(&mut b.out.cwd, m.cwd.as_deref());
                 super::block::set_first(&mut b.out.harness_version, m.cli_version.as_deref());
@@ -334,8 +353,11 @@ fn token_count(
         .or_else(|| model_slot(b, file).clone())
         .unwrap_or_default();
     let sid = b.out.session_id.clone();
+    // Named by the thread whose history this is: a fork's copy of its
+    // parent's events is the parent's messages again, and counts once.
+    let thread = b.out.files[file].history_of.as_deref().unwrap_or(agent);
     b.add_usage(UsageObservation {
-        message_id: format!("{agent}:total:{}:{}:{}", key[0], key[1], key[2]),
+        message_id: format!("{thread}:total:{}:{}:{}", key[0], key[1], key[2]),
         agent_id: agent.to_string(),
         record_session_id: sid,
         model,

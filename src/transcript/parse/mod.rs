@@ -105,6 +105,12 @@ pub struct FileCursor {
     /// `total_token_usage`): input, cached input, output.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running_total: Option<[u64; 3]>,
+    /// A Codex rollout that copies another thread's history (a fork, or a
+    /// subagent started from its parent's context): the thread whose
+    /// `session_meta` came last, which the `token_count` events that follow
+    /// are named by. `None`: the file's own thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_of: Option<String>,
 }
 
 /// What a file being read carries from block to block besides its cursor.
@@ -365,6 +371,7 @@ impl SessionParser {
             model: None,
             usage_records: false,
             running_total: None,
+            history_of: None,
         });
         self.out.agents.push(agent);
         self.open.push(Some(OpenFile {
