@@ -237,7 +237,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l color -d 
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l chart -d 'Draw a bar chart of cost per row after the table (table format only)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l totals -d 'CSV: end with a totals row (its first key says `total`); a table always has one, JSON never'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l totals -d 'CSV and JSON Lines: end with a totals row (CSV: its first key says `total`; JSON Lines: `"total": true`). A table always has one; JSON is `{"rows": [...], "totals": {...}}`'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l segments -d 'With --session: cost per compaction segment (the segments sum to the session)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'

@@ -111,10 +111,13 @@ pub enum Cause {
     /// A subagent's own transcript says its task is done (a Codex thread's
     /// `task_complete`, a Gemini CLI subagent's `complete_task` call).
     TaskComplete,
+    /// The main agent's transcript ends with a turn that ended (an answer
+    /// with nothing left to run, a Codex turn's `task_complete`).
+    TurnEnd,
 }
 
 impl Cause {
-    const ALL: [Cause; 16] = [
+    const ALL: [Cause; 17] = [
         Cause::Transcript,
         Cause::ApiError,
         Cause::UserInterrupt,
@@ -131,6 +134,7 @@ impl Cause {
         Cause::TaskNotification,
         Cause::SidecarFinished,
         Cause::TaskComplete,
+        Cause::TurnEnd,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -151,6 +155,7 @@ impl Cause {
             Cause::TaskNotification => "task_notification",
             Cause::SidecarFinished => "sidecar_finished",
             Cause::TaskComplete => "task_complete",
+            Cause::TurnEnd => "turn_end",
         }
     }
 
@@ -252,10 +257,12 @@ pub fn last_evidence(status_at: Option<Millis>, last_seen: Option<Millis>) -> Op
 }
 
 /// The watchdog's verdict: a live status whose last evidence is older than
-/// `window_ms` before `now` (strictly: exactly at the window it stays) becomes
-/// `unknown` as of that evidence (the later of the status time and the last
-/// record), so replaying the same transcript does not revive it. Evidence with no time at all
-/// is older than any window.
+/// `window_ms` before `now` (strictly: exactly at the window it stays) is
+/// settled as of that evidence (the later of the status time and the last
+/// record), so replaying the same transcript does not revive it: `waiting`
+/// (its last turn ended; nobody came back) becomes `completed`, `working`
+/// (nothing says it stopped) `unknown`. Evidence with no time at all is
+/// older than any window.
 pub fn watchdog(
     cur: &Evidence,
     last_seen: Option<Millis>,
@@ -267,10 +274,14 @@ pub fn watchdog(
     }
     let anchor = last_evidence(cur.at, last_seen);
     let stale = anchor.is_none_or(|t| now.saturating_sub(t) > window_ms);
-    stale.then(|| Evidence::new(Status::Unknown, anchor, Cause::Watchdog))
+    let settled = match cur.status {
+        Status::Waiting => Status::Completed,
+        _ => Status::Unknown,
+    };
+    stale.then(|| Evidence::new(settled, anchor, Cause::Watchdog))
 }
 
-/// A stored status as reports show it: `unknown` when the watchdog's rule
+/// A stored status as reports show it: the watchdog's verdict when its rule
 /// already holds at `now` (the last evidence is older than the window),
 /// whether or not a sweep has run since, so months of history never show
 /// as working. An unparsable status is shown as stored.
@@ -285,7 +296,7 @@ pub fn shown(
         Some(st) => {
             let cur = Evidence::new(st, at, Cause::Transcript);
             match watchdog(&cur, last_seen, now, window_ms) {
-                Some(_) => Status::Unknown.as_str(),
+                Some(settled) => settled.status.as_str(),
                 None => status,
             }
         }
@@ -426,11 +437,15 @@ mod tests {
     }
 
     #[test]
-    fn shown_status_is_unknown_past_the_window() {
+    fn shown_status_is_settled_past_the_window() {
         let w = 600_000;
         assert_eq!(shown("working", Some(1_000), None, 1_000 + w, w), "working");
         assert_eq!(shown("working", Some(1_000), None, 1_001 + w, w), "unknown");
-        assert_eq!(shown("waiting", None, Some(5), 1_000_000_000, w), "unknown");
+        // A turn that ended and nobody came back to: the session is over.
+        assert_eq!(
+            shown("waiting", None, Some(5), 1_000_000_000, w),
+            "completed"
+        );
         assert_eq!(
             shown("working", Some(1_000), Some(9_000), 9_000 + w, w),
             "working"

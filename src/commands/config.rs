@@ -34,10 +34,10 @@ pub enum Action {
 const COLUMNS: &[Column] = &[
     col("key", "key"),
     col("value", "value"),
-    col("source", "source"),
-    col("env", "environment variable"),
-    col("default", "default"),
-    col("description", "description"),
+    col("source", "source").optional(2),
+    col("env", "environment variable").optional(3),
+    col("default", "default").optional(2),
+    col("description", "description").optional(1),
 ];
 
 fn row(s: &settings::Setting, value: &str, source: Source) -> Value {

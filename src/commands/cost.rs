@@ -1,6 +1,7 @@
 //! `sessionkit cost`: what the agents cost, grouped by period or key.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
@@ -13,19 +14,21 @@ use crate::output::records::{
 };
 use crate::output::{Column, Format, col};
 use crate::pricing::cents;
+use crate::store::Store;
 use crate::store::costs::{CostFilter, RowKeys};
 use crate::store::reports::Totals;
 
 /// The amount columns of every cost row, after its keys.
-const AMOUNTS: [Column; 8] = [
-    col("messages", "messages"),
-    col("input_tokens", "input"),
-    col("output_tokens", "output"),
-    col("cache_write_5m_tokens", "cache w 5m"),
-    col("cache_write_1h_tokens", "cache w 1h"),
-    col("cache_read_tokens", "cache read"),
+const AMOUNTS: [Column; 9] = [
+    col("messages", "messages").optional(3),
+    col("input_tokens", "input").optional(2),
+    col("output_tokens", "output").optional(2),
+    col("cache_write_5m_tokens", "cache w 5m").optional(4),
+    col("cache_write_1h_tokens", "cache w 1h").optional(4),
+    col("cache_read_tokens", "cache read").optional(2),
+    col("total_tokens", "total").optional(1),
     col("cost_usd", "cost"),
-    col("unpriced_tokens", "unpriced"),
+    col("unpriced_tokens", "unpriced").optional(5),
 ];
 
 /// A CSV's amounts: every field of the JSON rows.
@@ -107,8 +110,9 @@ pub struct Args {
     #[arg(long)]
     pub chart: bool,
 
-    /// CSV: end with a totals row (its first key says `total`); a table
-    /// always has one, JSON never
+    /// CSV and JSON Lines: end with a totals row (CSV: its first key says
+    /// `total`; JSON Lines: `"total": true`). A table always has one; JSON
+    /// is `{"rows": [...], "totals": {...}}`
     #[arg(long)]
     pub totals: bool,
 
@@ -184,6 +188,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
         schema: COST_SCHEMA.to_string(),
         session_id: None,
         week: None,
+        total: None,
         totals: totals_fields(t),
     };
     for (k, v) in by.iter().zip(key) {
@@ -327,12 +332,22 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     } else {
         cols.extend(AMOUNTS);
     }
-    // A totals row for people (a table); in CSV only when asked for (a
-    // spreadsheet summing the column would count it twice); JSON carries
-    // the rows only.
+    // JSON is one document: the rows and their totals.
+    if ctx.out.format == Format::Json {
+        let doc = serde_json::json!({
+            "rows": rows,
+            "totals": row(&[], &total),
+        });
+        let mut out = std::io::stdout().lock();
+        crate::output::write_json(&mut out, &doc, true)?;
+        writeln!(out)?;
+        return finish(ctx, &store, args, &groups, &total);
+    }
+    // A totals row for people (a table); in CSV and JSON Lines only when
+    // asked for (a spreadsheet summing the column would count it twice).
     let with_totals = match ctx.out.format {
         Format::Table => true,
-        Format::Csv => args.totals,
+        Format::Csv | Format::Jsonl => args.totals,
         _ => false,
     };
     if with_totals && !rows.is_empty() {
@@ -348,9 +363,27 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                 }
             })
             .collect();
-        rows.push(row(&label, &total));
+        rows.push(if ctx.out.format == Format::Jsonl {
+            let mut r = cost_record(&[], &[], &total);
+            r.total = Some(true);
+            serde_json::to_value(r).expect("a record is JSON")
+        } else {
+            row(&label, &total)
+        });
     }
     ctx.out.records(&cols, &rows)?;
+    finish(ctx, &store, args, &groups, &total)
+}
+
+/// What a cost report says after its rows: an empty result, unpriced
+/// models, the chart.
+fn finish(
+    ctx: &Ctx,
+    store: &Store,
+    args: &Args,
+    groups: &BTreeMap<Vec<String>, Totals>,
+    total: &Totals,
+) -> Result<Exit> {
     if groups.is_empty() {
         ctx.out.note(if store.session_ids()?.is_empty() {
             "no usage: the database holds no session yet; `sessionkit ingest` reads your agents' transcripts"
@@ -370,7 +403,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             .unwrap_or(0)
             .max(1);
         let mut out = String::new();
-        for (k, t) in &groups {
+        for (k, t) in groups {
             let width = (i128::from(t.cost_nanousd.max(0)) * 40 / i128::from(max)) as usize;
             out.push_str(&format!(
                 "{:<24} {:<40} {}\n",
@@ -379,7 +412,6 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                 cents(t.cost_nanousd)
             ));
         }
-        use std::io::Write;
         write!(std::io::stdout().lock(), "\n{out}")?;
     }
     Ok(Exit::Success)

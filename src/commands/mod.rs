@@ -227,7 +227,7 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         ),
         "cost" => (
             json_schema::<records::CostRecord>(),
-            "one object per group; the --by keys appear when grouped by",
+            "one object per group, the --by keys as grouped by; --format json: {\"rows\": [these], \"totals\": one without keys}",
         ),
         "ingest" => (
             json_schema::<crate::ingest::Summary>(),

@@ -23,8 +23,8 @@ pub struct Args {
 const COLUMNS: &[Column] = &[
     col("harness", "agent"),
     col("sessions", "sessions"),
-    col("ingested", "ingested"),
-    col("bytes", "bytes"),
+    col("ingested", "ingested").optional(2),
+    col("bytes", "bytes").optional(1),
     col("last_modified", "last changed"),
     col("root", "root"),
     col("skipped", "skipped"),

@@ -29,12 +29,12 @@ pub struct Args {
 const COLUMNS: &[Column] = &[
     col("session_id", "session"),
     col("agent", "agent"),
-    col("agent_type", "type"),
+    col("agent_type", "type").optional(3),
     col("status", "status"),
     col("age", "since"),
-    col("evidence", "evidence"),
-    col("project", "project"),
-    col("total_tokens", "tokens"),
+    col("evidence", "evidence").optional(2),
+    col("project", "project").optional(1),
+    col("total_tokens", "tokens").optional(1),
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {

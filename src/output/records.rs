@@ -272,6 +272,10 @@ pub struct CostRecord {
     /// `--by week`: the ISO week's Monday, YYYY-MM-DD, in the zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub week: Option<String>,
+    /// JSON Lines with `--totals`: the last line, every group summed (it
+    /// has no keys).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<bool>,
     #[serde(flatten)]
     pub totals: TotalsFields,
 }

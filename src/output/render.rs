@@ -3,20 +3,35 @@
 use std::io::Write;
 
 use anyhow::Result;
-use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+use comfy_table::{CellAlignment, ColumnConstraint, ContentArrangement, Table, Width, presets};
 use serde_json::Value;
 
 use super::{Output, sanitize};
 
-/// A column of a table or CSV: which key, under which header.
+/// A column of a table or CSV: which key, under which header, and how
+/// readily a table too wide for the terminal leaves it out (0: never; the
+/// highest goes first).
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
     pub key: &'static str,
     pub header: &'static str,
+    pub drop: u8,
 }
 
 pub const fn col(key: &'static str, header: &'static str) -> Column {
-    Column { key, header }
+    Column {
+        key,
+        header,
+        drop: 0,
+    }
+}
+
+impl Column {
+    /// The same column, left out of a fitted table before those with a
+    /// lower rank (`--wide` and every machine format keep it).
+    pub const fn optional(self, rank: u8) -> Column {
+        Column { drop: rank, ..self }
+    }
 }
 
 fn group_digits(n: i128) -> String {
@@ -108,8 +123,67 @@ fn new_table(out: &Output) -> Table {
 }
 
 pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
+    let fitted = !out.wide && fits_width(out);
+    // Ids as their shortest unique prefix in a table that fits a width.
+    let short: Vec<Option<usize>> = cols
+        .iter()
+        .map(|c| {
+            (ID_KEYS.contains(&c.key) && fitted)
+                .then(|| unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str())))
+                .flatten()
+        })
+        .collect();
+    let day_only = fitted && spans_days(cols, rows);
+    // Model names as short as they can be while no two of the column's
+    // names become one.
+    let models_short: Vec<Option<bool>> = cols
+        .iter()
+        .map(|c| {
+            let values = || rows.iter().filter_map(|r| r.get(c.key));
+            (fitted && matches!(c.key, "model" | "models"))
+                .then(|| {
+                    [true, false]
+                        .into_iter()
+                        .find(|&dated| short_names_stay_apart(values(), dated))
+                })
+                .flatten()
+        })
+        .collect();
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            cols.iter()
+                .zip(&short)
+                .zip(&models_short)
+                .map(|((c, short), models_short)| {
+                    let mut text = cell_text(r.get(c.key), c.key);
+                    if let Some(dated) = *models_short {
+                        text = text
+                            .split(", ")
+                            .map(|m| short_model(m, dated))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                    } else if fitted {
+                        text = fitted_time(c.key, text, day_only);
+                    }
+                    if let Some(n) = short
+                        && text.chars().count() > *n
+                    {
+                        text = format!("{}…", text.chars().take(*n).collect::<String>());
+                    }
+                    if out.sanitize { sanitize(&text) } else { text }
+                })
+                .collect()
+        })
+        .collect();
     let mut t = new_table(out);
-    t.set_header(cols.iter().map(|c| {
+    let widths = column_widths(cols, &cells);
+    let keep = if fitted {
+        kept_columns(cols, &widths, out.width.or_else(|| t.width()))
+    } else {
+        vec![true; cols.len()]
+    };
+    t.set_header(cols.iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| {
         let cell = comfy_table::Cell::new(c.header.to_uppercase());
         if out.color {
             cell.add_attribute(comfy_table::Attribute::Bold)
@@ -117,50 +191,226 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
             cell
         }
     }));
-    // Ids as their shortest unique prefix in a table that fits a width.
-    let short: Vec<Option<usize>> = cols
-        .iter()
-        .map(|c| {
-            (ID_KEYS.contains(&c.key) && !out.wide && fits_width(out))
-                .then(|| unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str())))
-                .flatten()
-        })
-        .collect();
-    let models_short = !out.wide && fits_width(out);
-    for r in rows {
-        t.add_row(cols.iter().zip(&short).map(|(c, short)| {
-            let mut text = cell_text(r.get(c.key), c.key);
-            if models_short && matches!(c.key, "model" | "models") {
-                text = text
-                    .split(", ")
-                    .map(short_model)
-                    .collect::<Vec<_>>()
-                    .join(", ");
+    for (r, texts) in rows.iter().zip(cells) {
+        t.add_row(
+            cols.iter()
+                .zip(texts)
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|((c, text), _)| {
+                    let cell = comfy_table::Cell::new(text);
+                    if r.get(c.key).is_some_and(Value::is_number) {
+                        cell.set_alignment(CellAlignment::Right)
+                    } else {
+                        cell
+                    }
+                }),
+        );
+    }
+    if fitted && let Some(width) = out.width.or_else(|| t.width()) {
+        let kept: Vec<&ColumnWidth> = widths
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(w, _)| w)
+            .collect();
+        for (i, w) in allot(&kept, usize::from(width)).into_iter().enumerate() {
+            if let Some(c) = t.column_mut(i) {
+                let w = u16::try_from(w + 2).unwrap_or(u16::MAX);
+                c.set_constraint(ColumnConstraint::Absolute(Width::Fixed(w)));
             }
-            if let Some(n) = short
-                && text.chars().count() > *n
-            {
-                text = format!("{}…", text.chars().take(*n).collect::<String>());
-            }
-            let text = if out.sanitize { sanitize(&text) } else { text };
-            let cell = comfy_table::Cell::new(text);
-            if r.get(c.key).is_some_and(Value::is_number) {
-                cell.set_alignment(CellAlignment::Right)
-            } else {
-                cell
-            }
-        }));
+        }
     }
     trim_lines(&t.to_string())
 }
 
+/// What a column needs in a fitted table: its width with padding (a text
+/// column counted at up to 16 characters, since it may wrap), and for one
+/// whose cells do not wrap, their width.
+struct ColumnWidth {
+    need: usize,
+    /// The widest cell, and the header on one line.
+    longest: usize,
+    header: usize,
+    /// The narrowest the column may be: its widest cell for one whose
+    /// cells do not wrap, its longest header word.
+    least: usize,
+    wraps: bool,
+    /// The header's longest word; whether every cell is a number.
+    word: usize,
+    numeric: bool,
+}
+
+/// The width of each column's text at `width`: a column whose cells do not
+/// wrap gets its widest cell; the text columns share what is left, each at
+/// most its widest cell (the narrow ones first, so a short column is never
+/// wrapped to feed a long one); what is still left widens headers to one
+/// line.
+fn allot(cols: &[&ColumnWidth], width: usize) -> Vec<usize> {
+    let mut w: Vec<usize> = cols.iter().map(|c| c.least).collect();
+    // Kept whole they are still too wide: the widest names wrap too (down
+    // to their header's longest word, and not below 8).
+    let mut over = (cols.len() * 2 + w.iter().sum::<usize>()).saturating_sub(width);
+    let mut names: Vec<usize> = (0..cols.len())
+        .filter(|&i| !cols[i].wraps && !cols[i].numeric)
+        .collect();
+    names.sort_by_key(|&i| std::cmp::Reverse(w[i]));
+    for i in names {
+        let floor = cols[i].word.max(8);
+        let cut = w[i].saturating_sub(floor).min(over);
+        w[i] -= cut;
+        over -= cut;
+    }
+    let mut left = width.saturating_sub(cols.len() * 2 + w.iter().sum::<usize>());
+    let mut texts: Vec<usize> = (0..cols.len()).filter(|&i| cols[i].wraps).collect();
+    texts.sort_by_key(|&i| cols[i].longest);
+    let mut n = texts.len();
+    for i in texts {
+        let share = left / n.max(1);
+        let grow = cols[i]
+            .longest
+            .max(cols[i].least)
+            .saturating_sub(w[i])
+            .min(share);
+        w[i] += grow;
+        left -= grow;
+        n -= 1;
+    }
+    for (i, c) in cols.iter().enumerate() {
+        let grow = c.header.saturating_sub(w[i]).min(left);
+        w[i] += grow;
+        left -= grow;
+    }
+    w
+}
+
+fn column_widths(cols: &[Column], cells: &[Vec<String>]) -> Vec<ColumnWidth> {
+    cols.iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let longest = cells
+                .iter()
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0);
+            let header = c.header.split(' ').map(str::len).max().unwrap_or(0);
+            // Prose wraps at its spaces, and so does a very long word (a
+            // path); a name (a setting, a model, an id) is kept whole.
+            let wraps = !is_time_key(c.key)
+                && cells
+                    .iter()
+                    .any(|r| r[i].contains(' ') || r[i].chars().count() > 40);
+            let body = if wraps { longest.min(16) } else { longest };
+            let word = c.header.split(' ').map(str::len).max().unwrap_or(0);
+            ColumnWidth {
+                need: body.max(header) + 2,
+                longest,
+                header: c.header.len(),
+                least: if wraps {
+                    word.max(4)
+                } else {
+                    longest.max(word)
+                },
+                wraps,
+                word,
+                numeric: !cells.is_empty()
+                    && cells.iter().all(|r| {
+                        r[i].starts_with(|c: char| {
+                            c.is_ascii_digit() || matches!(c, '$' | '<' | '-')
+                        })
+                    }),
+            }
+        })
+        .collect()
+}
+
+/// Whether the short names of a model column's values are as many as the
+/// names (`claude-sonnet-4-5` and `claude-sonnet-4-5-20250929` both shorten
+/// to `sonnet-4-5`: such a column keeps the names whole).
+fn short_names_stay_apart<'a>(values: impl Iterator<Item = &'a Value>, dated: bool) -> bool {
+    let mut names = std::collections::HashSet::new();
+    let mut shorts = std::collections::HashSet::new();
+    for v in values {
+        let items: Vec<&str> = match v {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for m in items {
+            if names.insert(m) {
+                shorts.insert(short_model(m, dated));
+            }
+        }
+    }
+    names.len() == shorts.len()
+}
+
+/// A time as a table that fits a width shows it: to the minute, or the day
+/// when the rows span days.
+fn fitted_time(key: &str, text: String, day_only: bool) -> String {
+    if is_time_key(key) && text.len() >= 16 && text.as_bytes()[10] == b'T' {
+        return if day_only {
+            text[..10].to_string()
+        } else {
+            format!("{} {}", &text[..10], &text[11..16])
+        };
+    }
+    text
+}
+
+fn is_time_key(key: &str) -> bool {
+    key.ends_with("_at") || key == "last_modified"
+}
+
+/// Whether the times of a table's rows fall on more than one day.
+fn spans_days(cols: &[Column], rows: &[Value]) -> bool {
+    let mut days = rows.iter().flat_map(|r| {
+        cols.iter()
+            .filter(|c| is_time_key(c.key))
+            .filter_map(|c| r.get(c.key)?.as_str()?.get(..10))
+    });
+    let Some(first) = days.next() else {
+        return false;
+    };
+    days.any(|d| d != first)
+}
+
+/// The columns a table keeps at `width`: every one when they fit, else
+/// the optional ones left out, highest rank first, until the rest fit.
+fn kept_columns(cols: &[Column], widths: &[ColumnWidth], width: Option<u16>) -> Vec<bool> {
+    let mut keep = vec![true; cols.len()];
+    let Some(width) = width else {
+        return keep;
+    };
+    let need: Vec<usize> = widths.iter().map(|w| w.need).collect();
+    let total = |keep: &[bool]| -> usize {
+        need.iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(n, _)| n)
+            .sum()
+    };
+    let mut order: Vec<usize> = (0..cols.len()).filter(|&i| cols[i].drop > 0).collect();
+    // The highest rank first; among equals, the rightmost.
+    order.sort_by_key(|&i| (std::cmp::Reverse(cols[i].drop), std::cmp::Reverse(i)));
+    for i in order {
+        if total(&keep) <= usize::from(width) {
+            break;
+        }
+        keep[i] = false;
+    }
+    keep
+}
+
 /// A model's name as a table that fits a width shows it: without the
-/// `claude-` family prefix and a `-YYYYMMDD` release date
+/// `claude-` family prefix and (with `dated`) a `-YYYYMMDD` release date
 /// (`claude-sonnet-4-5-20250929` is `sonnet-4-5`).
-fn short_model(m: &str) -> String {
+fn short_model(m: &str, dated: bool) -> String {
     let m = m.strip_prefix("claude-").unwrap_or(m);
     match m.rsplit_once('-') {
-        Some((head, date)) if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) => {
+        Some((head, date))
+            if dated && date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) =>
+        {
             head.to_string()
         }
         _ => m.to_string(),
@@ -168,7 +418,7 @@ fn short_model(m: &str) -> String {
 }
 
 /// Columns whose cells are ids a table may shorten.
-const ID_KEYS: &[&str] = &["session_id", "memory_id", "run_id"];
+const ID_KEYS: &[&str] = &["session_id", "memory_id", "run_id", "agent", "agent_id"];
 
 /// The shortest prefix length (at least 8) that tells every id of `ids`
 /// apart, when shorter than the longest id; `None` when nothing is gained.
@@ -261,11 +511,34 @@ mod tests {
 
     #[test]
     fn model_names_lose_their_family_and_date_in_a_fitted_table() {
+        let short_model = |m| short_model_of(m, true);
         assert_eq!(short_model("claude-sonnet-4-5-20250929"), "sonnet-4-5");
         assert_eq!(short_model("claude-opus-4-8"), "opus-4-8");
         assert_eq!(short_model("gpt-5"), "gpt-5");
         assert_eq!(short_model("gemini-2.5-pro"), "gemini-2.5-pro");
         assert_eq!(short_model("<synthetic>"), "<synthetic>");
+        assert_eq!(
+            short_model_of("claude-sonnet-4-5-20250929", false),
+            "sonnet-4-5-20250929"
+        );
+    }
+
+    fn short_model_of(m: &str, dated: bool) -> String {
+        super::short_model(m, dated)
+    }
+
+    /// Two names that would shorten to one keep their dates; names that
+    /// would still be one stay whole.
+    #[test]
+    fn short_model_names_never_merge_two_models() {
+        let one = serde_json::json!("claude-sonnet-4-5");
+        let dated = serde_json::json!("claude-sonnet-4-5-20250929");
+        let opus = serde_json::json!(["claude-opus-4-5-20251101", "gpt-5"]);
+        assert!(short_names_stay_apart([&dated, &opus].into_iter(), true));
+        assert!(!short_names_stay_apart([&one, &dated].into_iter(), true));
+        assert!(short_names_stay_apart([&one, &dated].into_iter(), false));
+        let bare = serde_json::json!("sonnet-4-5");
+        assert!(!short_names_stay_apart([&one, &bare].into_iter(), false));
     }
 
     #[test]

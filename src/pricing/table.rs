@@ -363,7 +363,7 @@ mod tests {
 
     #[test]
     fn gen_corpus_pinned_prices_cost_exactly() {
-        // ../shared/bench/gen_corpus.py PRICES: sonnet 4.5 = 3 / 15 / 3.75 / 6 / 0.30.
+        // The synthetic corpus generator prices sonnet 4.5 at = 3 / 15 / 3.75 / 6 / 0.30.
         let t = PriceTable::embedded();
         let p = t.lookup("claude-sonnet-4-5-20250929").unwrap();
         let b = Buckets {

@@ -14,6 +14,9 @@ pub enum Ending {
     ApiError,
     /// A user record whose text is `[Request interrupted by user...]`.
     Interrupt,
+    /// The turn ended: an assistant record that stopped with its answer
+    /// (`stop_reason: end_turn`), a Codex turn's `task_complete`.
+    TurnEnd,
 }
 
 #[derive(Deserialize)]
@@ -28,6 +31,7 @@ struct Line {
 #[derive(Deserialize)]
 struct Message {
     content: Option<Value>,
+    stop_reason: Option<String>,
 }
 
 const INTERRUPT: &str = "[Request interrupted by user";
@@ -37,6 +41,10 @@ pub fn classify(line: &[u8]) -> Option<Ending> {
     let l: Line = serde_json::from_slice(line).ok()?;
     match l.kind.as_deref()? {
         "assistant" if l.api_error == Some(true) => Some(Ending::ApiError),
+        "assistant" => {
+            let stop = l.message?.stop_reason;
+            matches!(stop.as_deref(), Some("end_turn" | "stop_sequence")).then_some(Ending::TurnEnd)
+        }
         "user" => {
             let content = l.message?.content?;
             let interrupted = match &content {

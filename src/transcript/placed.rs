@@ -102,6 +102,9 @@ fn transcript_evidence(
         (None, Some((Ending::Interrupt, at))) if main => {
             Evidence::new(Status::Waiting, at, Cause::UserInterrupt)
         }
+        (None, Some((Ending::TurnEnd, at))) if main => {
+            Evidence::new(Status::Waiting, at, Cause::TurnEnd)
+        }
         _ => Evidence::new(Status::Working, a.last_seen, Cause::Transcript),
     }
 }

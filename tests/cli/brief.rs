@@ -1,4 +1,4 @@
-//! The briefing (issue 8): the text exactly as injected, `--explain`, JSON,
+//! The briefing: the text exactly as injected, `--explain`, JSON,
 //! utility ranking, since-last-briefing marks, the hook envelopes per harness
 //! and source, and the run lifecycle they drive.
 
@@ -216,7 +216,7 @@ Search with `sessionkit recall WORDS`; read one with `sessionkit memory show ID`
 ";
 
 /// The briefing's id of each commitment and blocker: the shortest prefix of
-/// its id, at least 8 characters, no other memory's id shares (issue 18).
+/// its id, at least 8 characters, no other memory's id shares.
 fn golden(env: &Env) -> String {
     let (_, out, _) = at(env, NOW, &["memories", "--all", "--format", "jsonl"]);
     let rows: Vec<serde_json::Value> = out
@@ -268,7 +268,7 @@ fn the_briefing_text_is_exact() {
     assert!(!after.contains("Write docs"), "{after}");
 }
 
-/// `brief --format json` holds its contract (issue 17): valid against
+/// `brief --format json` holds its contract: valid against
 /// `sessionkit schema brief`, every section and field printed, one dropped
 /// candidate among them.
 #[test]
@@ -500,7 +500,7 @@ fn utility_ranks_the_index_once_it_is_on() {
             })
             .collect()
     };
-    // Hand-computed (study 2.3, 2.6): r = 2^(-days/14); raw = 3 per read
+    // Hand-computed: r = 2^(-days/14); raw = 3 per read
     // decayed by 2^(-age/14 d); u = raw / (raw + 4); key = 0.6 r + 0.4 u.
     let r = |days: f64| (-days / 14.0_f64).exp2();
     let raw_c: f64 = [70.0 / 24.0, 46.0 / 24.0, 22.0 / 24.0]
@@ -529,7 +529,7 @@ fn utility_ranks_the_index_once_it_is_on() {
     assert_eq!(order("auto"), order("off"));
 }
 
-/// The auto latch (study 2.6) reads only the project's own demand: the
+/// The auto latch reads only the project's own demand: the
 /// first at least 14 days old, and at least 20 events over at least 10
 /// memories in the last 30 days.
 #[test]
@@ -711,7 +711,7 @@ fn session_start_envelopes_per_harness() {
         let run = run_row(&env, harness, sid);
         let id = run["run_id"].as_str().unwrap();
         // Gemini CLI escapes angle brackets: its briefing has none
-        // (harness-observed.md §2.2 #7), and is the same text otherwise.
+        //, and is the same text otherwise.
         let ctx = if harness == "gemini" {
             assert!(!ctx.contains('<') && !ctx.contains('>'), "{ctx}");
             assert!(ctx.starts_with("[sessionkit-briefing project="), "{ctx}");
@@ -755,7 +755,7 @@ fn session_start_envelopes_per_harness() {
         );
         // And the briefing is logged as an injection event (weight 0, the
         // run's key, the project) with exactly the ids it showed
-        // (study-memory-briefing-peers.md 2.6 and 6): exposure, not demand.
+        //: exposure, not demand.
         let mut briefed: Vec<(String, String, f64, i64, String)> = run["briefed_memories"]
             .as_array()
             .unwrap()
@@ -1121,7 +1121,7 @@ fn each_harness_has_its_ceiling_and_codex_never_passes_its_cap() {
     let codex = bytes(&["--harness", "codex"]);
     assert!(codex <= 9_600 && codex > 9_000, "{codex}");
     // Claude Code spills past 10,000 characters: never above 9,800 bytes
-    // (issue 20; harness-observed.md §1.1).
+    //.
     at(
         &env,
         NOW,

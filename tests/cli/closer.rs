@@ -1,5 +1,4 @@
-//! The closer in `sweep` (issue 19; reference/study-3ngram-continuity.md h
-//! "Closer"; DESIGN.md Decision 13): the evidence judge resolves a finished
+//! The closer in `sweep`: the evidence judge resolves a finished
 //! run's briefed commitments only on a sentence of its own words, as actor
 //! `closer`, reversibly, never twice, never on a run that came back.
 

@@ -1,4 +1,4 @@
-//! Codex rollouts (reference/harness-observed.md §3.2), from a fixture cut
+//! Codex rollouts, from a fixture cut
 //! from a real Codex 0.171 run through ../shared/harness-rig (`spawn`: the
 //! root thread calls `spawn_agent`, then `wait_agent`; the child answers;
 //! see fixtures/README.md): discovery of the `YYYY/MM/DD` tree, the session

@@ -87,6 +87,27 @@ impl Env {
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
     }
 
+    /// `cost` as JSON: its rows, checked to sum to its `totals`.
+    pub fn cost_rows(&self, args: &[&str]) -> Vec<Value> {
+        let doc = self.json(&[&["cost"], args].concat());
+        let rows = doc["rows"].as_array().expect("cost JSON has rows").clone();
+        let totals = &doc["totals"];
+        for f in [
+            "messages",
+            "input_tokens",
+            "output_tokens",
+            "cache_write_5m_tokens",
+            "cache_write_1h_tokens",
+            "cache_read_tokens",
+            "total_tokens",
+            "unpriced_tokens",
+        ] {
+            let sum: u64 = rows.iter().map(|r| r[f].as_u64().unwrap()).sum();
+            assert_eq!(Some(sum), totals[f].as_u64(), "{f} of {args:?}");
+        }
+        rows
+    }
+
     pub fn ingest(&self, root: &Path) -> Value {
         self.json(&["ingest", "--root", root.to_str().unwrap()])
     }

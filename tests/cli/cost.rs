@@ -1,14 +1,11 @@
-//! `sessionkit cost` (issue 4): exact dollars by period and key, time zones.
+//! `sessionkit cost`: exact dollars by period and key, time zones.
 
 use crate::common::*;
 use serde_json::Value;
 use std::path::Path;
 
 fn by(env: &Env, args: &[&str]) -> Vec<Value> {
-    env.json(&[&["cost"], args].concat())
-        .as_array()
-        .unwrap()
-        .clone()
+    env.cost_rows(args)
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Current Claude Code (2.1.3xx) transcripts, from a fixture cut from the
 //! captured corpus (`fixtures/claude-2.1.332/`, see fixtures/README.md):
 //! background agents, complete pricing, the harness's own cost-state, and a
-//! count no request can have (issue 15).
+//! count no request can have.
 
 use std::path::{Path, PathBuf};
 
@@ -110,20 +110,19 @@ fn fast_speed_web_searches_and_an_impossible_count() {
         show["degraded"][0]["reason"],
         "token count 9223372036854775808 is over 1000000000 (no request carries that many); line not counted"
     );
-    let cost = env.json(&["cost", "--by", "session"]);
-    let rows = cost.as_array().unwrap();
+    let rows = env.cost_rows(&["--by", "session"]);
     assert!(
         rows.iter()
             .all(|r| r["cost_nanousd"].as_i64().unwrap() >= 0),
-        "{cost}"
+        "{rows:?}"
     );
 }
 
 /// Claude Code 2.1.332 launched the Agent call in the background: its
 /// tool_result says async_launched. The agent completed at its
-/// <task-notification>, not at launch, and not never. The main agent is
-/// working just after its last record and unknown once the watchdog window
-/// has passed, in sessions, show and tree alike.
+/// <task-notification>, not at launch, and not never. The main agent,
+/// whose last record ends its turn, is waiting just after it and completed
+/// once the watchdog window has passed, in sessions, show and tree alike.
 #[test]
 fn a_background_agent_completes_at_its_notification() {
     let env = Env::new();
@@ -146,7 +145,9 @@ fn a_background_agent_completes_at_its_notification() {
             Some("tool_use")
         )
     );
-    for (now, want) in [(soon, "working"), (later, "unknown")] {
+    // The main transcript ends with an answer (`end_turn`): waiting on the
+    // user, then, past the watchdog window, completed.
+    for (now, want) in [(soon, "waiting"), (later, "completed")] {
         let tree = at(&env, now, &["tree", S]);
         assert_eq!(tree["roots"][0]["status"], want, "tree at {now}");
         let show = at(&env, now, &["show", S]);

@@ -81,9 +81,7 @@ fn until_a_date_includes_that_day() {
     let env = Env::new();
     env.ingest(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pi-0.73/sessions"));
     let days = |args: &[&str]| -> Vec<String> {
-        let v = env.json(&[&["cost", "--by", "day", "--tz", "UTC"], args].concat());
-        v.as_array()
-            .unwrap()
+        env.cost_rows(&[&["--by", "day", "--tz", "UTC"], args].concat())
             .iter()
             .map(|r| r["day"].as_str().unwrap().to_string())
             .collect()
@@ -267,4 +265,264 @@ fn tables_shorten_ids_to_unique_prefixes() {
         piped.contains("01a24232-e13b-774b-bf98-007af842d15e"),
         "{piped}"
     );
+}
+
+/// The fixture database a newcomer's home would give: sessions of six
+/// agents and two memories, at a fixed clock.
+fn fixture_home() -> Env {
+    let env = Env::new();
+    let fx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for root in [
+        "claude/projects",
+        "claude-2.1.332/projects",
+        "codex-0.171/sessions",
+        "gemini-0.61/tmp",
+        "pi-0.73/sessions",
+        "qwen-0.24/projects",
+        "copilot-1.0/session-state",
+    ] {
+        env.ingest(&fx.join(root));
+    }
+    // Memories with fixed ids (an export of two `remember`s), so the
+    // tables' shortened ids are the same on every run.
+    let memories =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/memories.jsonl");
+    let (code, _, err) = env.run(&["import", memories.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    env
+}
+
+const GOLDEN_NOW: &str = "2026-12-06T12:00:00Z";
+
+/// Golden tables at 80 and 200 columns (`tests/golden/`; rewrite them with
+/// `SESSIONKIT_BLESS=1`): at 80 no line is longer than 80, and every
+/// figure shown at 80 (a token containing a digit) is shown at 200 too.
+#[test]
+fn tables_fit_80_and_200_columns() {
+    let env = fixture_home();
+    let sid = "01a23d7f-1853-7c10-87f6-12c6d9670f77";
+    let commands: [(&str, &[&str]); 8] = [
+        ("sessions", &["sessions"]),
+        ("show", &["show", sid]),
+        ("tree", &["tree", "33333333-3333-4333-8333-333333333333"]),
+        ("cost", &["cost"]),
+        ("cost-by-model", &["cost", "--by", "model"]),
+        ("config-list", &["config", "list"]),
+        ("memories", &["memories"]),
+        ("status-all", &["status", "--all"]),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var_os("SESSIONKIT_BLESS").is_some();
+    for (name, args) in commands {
+        let mut at_width = Vec::new();
+        for width in [80usize, 200] {
+            let out = env
+                .cmd()
+                .env("SESSIONKIT_NOW", GOLDEN_NOW)
+                .env("COLUMNS", width.to_string())
+                .args(args)
+                .args(["--format", "table"])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            // The database's path varies from run to run.
+            let text = String::from_utf8(out.stdout)
+                .unwrap()
+                .replace(env.db().to_str().unwrap(), "<db>");
+            assert!(!text.trim().is_empty(), "{name} at {width} printed nothing");
+            if width == 80 {
+                for line in text.lines() {
+                    assert!(
+                        line.chars().count() <= 80,
+                        "{name} at 80 columns: a line of {}:\n{text}",
+                        line.chars().count()
+                    );
+                }
+            }
+            let path = dir.join(format!("{name}.{width}.txt"));
+            if bless {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            } else {
+                let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+                    panic!("{}: {e} (SESSIONKIT_BLESS=1 writes it)", path.display())
+                });
+                assert_eq!(
+                    text,
+                    want,
+                    "{name} at {width} columns differs from {}",
+                    path.display()
+                );
+            }
+            at_width.push(text);
+        }
+        let wide: std::collections::BTreeSet<&str> = at_width[1].split_whitespace().collect();
+        for fact in at_width[0]
+            .split_whitespace()
+            .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        {
+            // A wrapped cell's piece is part of one at 200.
+            assert!(
+                wide.contains(fact) || at_width[1].contains(fact),
+                "{name}: {fact:?} is shown at 80 columns but not at 200"
+            );
+        }
+    }
+}
+
+/// Every period and grouping gives the same sums in JSON (its `totals`),
+/// JSON Lines (its rows, and the `--totals` line), CSV (its rows, and the
+/// marked `--totals` row) and the table's total row.
+#[test]
+fn cost_formats_agree_on_every_grouping() {
+    let env = fixture_home();
+    let fields = [
+        "messages",
+        "input_tokens",
+        "output_tokens",
+        "cache_write_5m_tokens",
+        "cache_write_1h_tokens",
+        "cache_read_tokens",
+        "total_tokens",
+        "cost_nanousd",
+    ];
+    for by in [
+        "day",
+        "week",
+        "month",
+        "session",
+        "project",
+        "harness",
+        "model",
+        "agent-type",
+        "agent",
+        "day,model",
+        "month,project",
+        "week,harness,model",
+    ] {
+        let args = ["--by", by, "--tz", "UTC"];
+        let doc = env.json(&[&["cost"][..], &args].concat());
+        let totals = &doc["totals"];
+        let want: Vec<i64> = fields
+            .iter()
+            .map(|f| totals[*f].as_i64().unwrap())
+            .collect();
+        // JSON: the rows (checked to sum to totals by cost_rows).
+        let rows = env.cost_rows(&args);
+        assert!(!rows.is_empty(), "{by}");
+        // JSON Lines: the rows sum, and the --totals line is the totals.
+        let (_, jl, _) =
+            env.run(&[&["cost"][..], &args, &["--format", "jsonl", "--totals"]].concat());
+        let lines: Vec<Value> = jl
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let (last, body) = lines.split_last().unwrap();
+        assert_eq!(last["total"], true);
+        for (f, w) in fields.iter().zip(&want) {
+            let sum: i64 = body.iter().map(|r| r[*f].as_i64().unwrap()).sum();
+            assert_eq!(
+                (sum, last[*f].as_i64().unwrap()),
+                (*w, *w),
+                "{by} jsonl {f}"
+            );
+        }
+        // CSV: no totals row unless asked; then one, marked `total`.
+        let (_, csv, _) = env.run(&[&["cost"][..], &args, &["--format", "csv"]].concat());
+        let mut csv_lines = csv.lines();
+        let header: Vec<&str> = csv_lines.next().unwrap().split(',').collect();
+        let data: Vec<Vec<String>> = csv_lines.map(split_csv).collect();
+        assert_eq!(data.len(), body.len(), "{by}: one CSV row per group");
+        for (f, w) in fields.iter().zip(&want) {
+            let i = header
+                .iter()
+                .position(|h| h == f)
+                .unwrap_or_else(|| panic!("{by}: CSV lacks {f}"));
+            let sum: i64 = data.iter().map(|r| r[i].parse::<i64>().unwrap_or(0)).sum();
+            assert_eq!(sum, *w, "{by} csv {f}");
+        }
+        let (_, csv_t, _) =
+            env.run(&[&["cost"][..], &args, &["--format", "csv", "--totals"]].concat());
+        let total_row = split_csv(csv_t.lines().last().unwrap());
+        assert_eq!(total_row[0], "total", "{by}");
+        let i = header.iter().position(|h| *h == "total_tokens").unwrap();
+        assert_eq!(total_row[i], want[6].to_string(), "{by}");
+        // The table's total row shows the same total tokens, grouped.
+        let (_, table, _) =
+            env.run(&[&["cost"][..], &args, &["--format", "table", "--wide"]].concat());
+        let grouped = group(want[6]);
+        let last_line = table.lines().last().unwrap();
+        assert!(
+            last_line.starts_with("total") && last_line.contains(&grouped),
+            "{by}:\n{table}"
+        );
+    }
+}
+
+fn split_csv(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().unwrap().push(c),
+        }
+    }
+    out
+}
+
+fn group(n: i64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The sources, README and ARCHITECTURE explain themselves: no work-item
+/// numbers, no decision numbers of a document the repository does not
+/// hold, no notes that belong elsewhere.
+#[test]
+fn the_text_names_no_work_items() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let banned =
+        regex_automata::meta::Regex::new(r"(?i:issue) [0-9]|Decision [0-9]|\bstudy\b|\.\./shared")
+            .unwrap();
+    let mut files = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    let mut dirs = vec![root.join("src")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            // A test may read the corpus beside the repository by path;
+            // prose (a comment, a document) may not send the reader there.
+            let prose =
+                f.extension().is_some_and(|e| e == "md") || line.trim_start().starts_with("//");
+            if banned.is_match(line) && (prose || !line.contains("../shared")) {
+                found.push(format!("{}:{}: {}", f.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

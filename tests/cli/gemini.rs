@@ -1,4 +1,4 @@
-//! Gemini CLI chats (reference/harness-observed.md §3.3), from a fixture cut
+//! Gemini CLI chats, from a fixture cut
 //! from a real Gemini CLI 0.61 run through ../shared/harness-rig (`spawn`:
 //! `invoke_agent` starts a subagent that calls `complete_task`; see
 //! fixtures/README.md): the project folder, the session from its header,

@@ -1,5 +1,5 @@
 //! `hook event`: storing, deduplicating, redacting, refusing bad input, and
-//! many processes at once (issue 5).
+//! many processes at once.
 
 use std::io::Write;
 use std::process::Stdio;
@@ -578,7 +578,7 @@ fn a_reader_holding_a_transaction_does_not_make_hooks_fail_at_the_end_of_an_inge
 /// the CLAUDECODE=1 it sets for hooks, Gemini by its GEMINI_* variables,
 /// Codex by its payloads alone (its SessionStart's permission mode, its
 /// rollout path) — so one Codex session is never split across two names
-/// (harness-observed.md §2.2 #1).
+///.
 #[test]
 fn each_real_clients_payloads_are_stored_under_its_name() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -93,7 +93,7 @@ fn session_fields_follow_the_contract() {
     assert_eq!(s["cwd"], "/home/dev/alpha");
     assert_eq!(s["git_branch"], "main");
     assert_eq!(s["harness_version"], "1.0.108");
-    // Decision 6: `12:01:05+02:00` is 10:01:05Z, and last activity is a max, not file order.
+    // `12:01:05+02:00` is 10:01:05Z, and last activity is a max, not file order.
     assert_eq!(s["started_at"], "2026-01-10T10:00:00.000Z");
     assert_eq!(s["last_activity_at"], "2026-01-10T10:02:00.000Z");
     assert_eq!(s["agents"], 2);

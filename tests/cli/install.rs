@@ -1,7 +1,7 @@
-//! `hooks install|uninstall|status|doctor` (issue 20) on real files in a
+//! `hooks install|uninstall|status|doctor` on real files in a
 //! sandboxed HOME: merged, never clobbered, refused when unreadable, atomic
 //! with a backup, idempotent, undone exactly; Codex trust as Codex 0.171
-//! computes it (reference/harness-observed.md §4); doctor judging each
+//! computes it; doctor judging each
 //! hook by its client's output rules; SessionEnd's catch-up ingest.
 
 use std::path::{Path, PathBuf};

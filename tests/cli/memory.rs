@@ -1,4 +1,4 @@
-//! Curated memory (issue 6): the commitment table, revise chains, duplicate
+//! Curated memory: the commitment table, revise chains, duplicate
 //! rules, limits, search, redaction, demand, export/import and bad input.
 
 use serde_json::{Value, json};
@@ -91,7 +91,7 @@ type Cell<'a> = Option<(&'a str, Option<&'a str>)>;
 
 #[test]
 fn every_cell_of_the_commitment_table() {
-    // reference/study-3ngram-continuity.md B3: (from, verb, resulting status, event written).
+    // Each cell: (from, verb, resulting status, event written).
     let env = Env::new();
     let reach: [(&str, &[&[&str]]); 4] = [
         ("open", &[]),
@@ -1015,7 +1015,7 @@ fn import_rejects_what_it_cannot_take_and_says_why() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "some records were rejected");
-    // All or nothing (issue 16): the good records are not written either.
+    // All or nothing: the good records are not written either.
     let rows: Vec<(u64, String, String)> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()

@@ -1,4 +1,4 @@
-//! The negative catalogue (issue 2): each bad input has an exact outcome and
+//! The negative catalogue: each bad input has an exact outcome and
 //! leaves the database consistent.
 
 use std::io::Write;

@@ -1,4 +1,4 @@
-//! End to end with the real clients (issue 18): Claude Code, Codex and
+//! End to end with the real clients: Claude Code, Codex and
 //! Gemini CLI, installed from npm by `../shared/harness-rig/install.sh`, run
 //! against the rig's loopback fake model servers with sessionkit's hooks
 //! registered and the nudge on. Each must accept the Stop block and continue

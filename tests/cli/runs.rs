@@ -1,6 +1,5 @@
-//! Agent runs (issue 7): every cell of reference/study-3ngram-continuity.md
-//! B1, the explicit/implicit close rule, the lease floor, event paging and
-//! concurrency.
+//! Agent runs: every cell of the run state machine, the explicit/implicit
+//! close rule, the lease floor, event paging and concurrency.
 
 use serde_json::{Value, json};
 
@@ -693,7 +692,7 @@ fn a_briefing_is_stamped_when_an_open_carries_it() {
         v["briefed_memories"],
         json!([{"id": "m1", "topic": "Database", "status": "active"}])
     );
-    // A repeated startup open of a live run is a heartbeat: not restamped (study B1); nor is a resume.
+    // A repeated startup open of a live run is a heartbeat: not restamped; nor is a resume.
     let (_, v, _) = with("2026-03-01T01:00:00Z", "startup");
     assert_eq!(
         (v["outcome"].clone(), v["briefing_delivered_at"].clone()),

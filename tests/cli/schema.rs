@@ -1,4 +1,4 @@
-//! Typed JSON contracts (issue 17): `sessionkit schema COMMAND` prints a
+//! Typed JSON contracts: `sessionkit schema COMMAND` prints a
 //! JSON Schema derived from the record types; each typed command's output
 //! on the fixture databases is valid against it, and every field the schema
 //! names is printed somewhere (the help's field list comes from the same
@@ -263,8 +263,7 @@ fn cost_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
         "day,week,month,session",
         "project,harness,model,agent-type,agent",
     ] {
-        let v = env.json(&["cost", "--by", by, "--tz", "UTC"]);
-        let got = v.as_array().unwrap().clone();
+        let got = env.cost_rows(&["--by", by, "--tz", "UTC"]);
         assert!(!got.is_empty(), "{by}");
         for r in &got {
             let keys = by.split(',').count();
@@ -273,6 +272,12 @@ fn cost_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
         }
         rows.extend(got);
     }
+    // JSON Lines with --totals ends with the keyless total.
+    let (_, out, _) = env.run(&["cost", "--tz", "UTC", "--format", "jsonl", "--totals"]);
+    let last: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["total"], true, "{out}");
+    assert!(last.get("day").is_none(), "{last}");
+    rows.push(last);
     holds_contract(&env, "cost", "CostRecord", "sessionkit.cost/1", &rows);
 }
 
@@ -312,7 +317,7 @@ fn sweep_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
     // A commitment the run was briefed and its last words say it finished:
-    // the closer's row (issue 19).
+    // the closer's row.
     let c = env.json(&[
         "remember",
         "--kind",

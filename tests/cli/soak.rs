@@ -1,4 +1,4 @@
-//! The soak (issue 16): 16 hook processes firing without pause while an
+//! The soak: 16 hook processes firing without pause while an
 //! ingest, an import, a `sweep` and a reader holding read transactions run
 //! in loops beside them. Every event sent must be in `events_raw` exactly
 //! once at the end (directly, or through the spool), and every process must

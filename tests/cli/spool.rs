@@ -1,4 +1,4 @@
-//! The hook spool (issue 16): a hook that cannot get the write lock within
+//! The hook spool: a hook that cannot get the write lock within
 //! its budget leaves its event in `<db>.spool` and exits 0; the next writer
 //! drains it, in order, exactly once; `status` and `check` report it.
 

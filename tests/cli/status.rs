@@ -1,4 +1,4 @@
-//! Agent status as evidence with a time (Decision 7, issue 5): the status
+//! Agent status as evidence with a time : the status
 //! matrix through the binary, hooks before ingest, the watchdog's boundary,
 //! transcript endings, and the `status` report.
 
@@ -208,7 +208,8 @@ fn main_agent_status_matrix() {
             None,
             stop,
             prompt,
-            Some(("unknown", "08:06:00", "watchdog")),
+            // A turn that ended, and nothing since: the session is over.
+            Some(("completed", "08:06:00", "watchdog")),
         ],
         // error@08:06 (StopFailure, inferred): newer evidence revives; the watchdog leaves it.
         [None, newer_line, None, stop, prompt, None],
@@ -604,13 +605,14 @@ fn status_lists_sessions_only_hooks_have_seen() {
         err.contains("1 session(s) listed from hook events alone"),
         "{err}"
     );
-    // Past the watchdog window it shows as unknown, sweep or no sweep.
+    // Past the watchdog window its ended turn makes it completed, sweep or
+    // no sweep.
     let (out, _) = at(
         "2026-03-01T11:00:00Z",
         &["status", "--all", "--format", "jsonl"],
     );
     let row: Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(row["status"], "unknown");
+    assert_eq!(row["status"], "completed");
     let (out, _) = at("2026-03-01T11:00:00Z", &["status", "--format", "jsonl"]);
     assert_eq!(out, "", "not live any more");
 }
@@ -711,7 +713,7 @@ fn sweep_catches_up_an_open_run_within_its_budget() {
     assert_eq!((after[0] - before[0], after[1] - before[1]), (1000, 20));
 }
 
-/// Issue 15 (harness-observed.md §2 item 5): a turn that failed
+/// a turn that failed
 /// (StopFailure) and then a SessionEnd: the session ended in error, not
 /// completed. A later good turn ends completed as before.
 #[test]
@@ -728,7 +730,7 @@ fn stop_failure_then_session_end_ends_as_error() {
     assert_eq!(c.stored(C), st("completed", "08:06:30", "session_end"));
 }
 
-/// Issue 15 (harness-observed.md §2 item 4): `/compact` forks summarizers
+/// `/compact` forks summarizers
 /// that fire SubagentStop with an empty agent_type and no transcript: they
 /// are recorded, and no agent comes of them, then or when one appears.
 #[test]

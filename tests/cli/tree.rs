@@ -1,4 +1,4 @@
-//! The agent tree (issue 3): every join path, statuses from the transcript,
+//! The agent tree: every join path, statuses from the transcript,
 //! the four drawings, hierarchy accuracy and the rebuild after an outage.
 
 use std::path::PathBuf;
@@ -103,7 +103,7 @@ fn every_join_path_resolves_and_never_guesses() {
                 "error",
                 Some("2026-01-20T10:02:00.000Z")
             ),
-            // An async launch result is not the child's end (Decision 7).
+            // An async launch result is not the child's end.
             row(
                 "e3",
                 Some(G),
@@ -402,7 +402,7 @@ fn public_transcript_tree_follows_its_task_calls() {
     env.ingest(&env.path("projects"));
     let s = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7";
     let r = rows(&env, s);
-    // reference/claude-transcript-layouts.md: record 12's Task spawned 6340ddef…
+    // Record 12's Task spawned 6340ddef…
     // (result at record 22), record 24's spawned 83e2917c… (result at record 40);
     // record 11's Task had an empty prompt and never ran.
     // The flat agent file's prompt matches no Task call: its records name

@@ -1,7 +1,6 @@
-//! The turn-end nudge (issue 18): `triage begin|complete` against study
-//! D2 and D3 (reference/study-3ngram-continuity.md d), `prompt debrief`
-//! (study f), and `hook stop` per harness (study E2; harness-observed.md
-//! §1-2 for the envelopes each client accepts).
+//! The turn-end nudge: `triage begin|complete` against the triage state
+//! machine and its vectors, `prompt debrief`, and `hook stop` per harness
+//! (the envelope each client accepts).
 
 use std::io::Write;
 use std::process::Stdio;
@@ -182,7 +181,7 @@ fn event_ids(env: &Env, run: &str) -> Vec<String> {
         .collect()
 }
 
-/// Study D2 (B1, B3-B5) and D1's debounce, through the command.
+/// The triage transitions and the debounce, through the command.
 #[test]
 fn begin_arms_by_the_entry_rule_and_never_twice() {
     let env = Env::new();
@@ -243,7 +242,7 @@ fn begin_arms_by_the_entry_rule_and_never_twice() {
     assert_eq!(row(&env, "s1")["last_seen"], r["last_seen"]);
 }
 
-/// Study D3 (C1, C2, C5, C6, C10, C11) and D2 B4.
+/// The triage test vectors: completion, expiry, re-arming.
 #[test]
 fn complete_lands_by_what_arrived_since_the_begin() {
     let env = Env::new();
@@ -299,7 +298,7 @@ fn complete_lands_by_what_arrived_since_the_begin() {
     // B4: completed and nothing new: no-signal, nothing listed or written.
     let b = begin(&env, &t(30, 0), "claude-code", "s2", false);
     assert_eq!(b["reason"], "no-signal");
-    // A new event re-arms (study c rule 5)...
+    // A new event re-arms...
     write(&env, &t(31, 0), &run, 3);
     let b = begin(&env, &t(31, 0), "claude-code", "s2", false);
     assert_eq!(b["armed"], true);
@@ -332,7 +331,7 @@ fn complete_lands_by_what_arrived_since_the_begin() {
     assert_eq!(after["count"], 2);
 }
 
-/// Study D2 B6 and D3 C4: past 500 events a run overflows, for good.
+/// Past 500 events a run overflows, for good.
 #[test]
 fn a_run_past_the_event_ceiling_overflows_for_good() {
     let env = Env::new();
@@ -368,7 +367,7 @@ fn a_run_past_the_event_ceiling_overflows_for_good() {
     );
 }
 
-/// The payload each harness's Stop sends (harness-observed.md §1).
+/// The payload each harness's Stop sends.
 fn stop_payload(harness: &str, sid: &str, active: bool) -> Value {
     match harness {
         "cursor" => json!({"hook_event_name": "stop", "conversation_id": sid, "generation_id": "g",
@@ -791,7 +790,7 @@ fn the_debrief_prompt_lists_only_the_runs_open_briefed_commitments() {
     );
 }
 
-/// DESIGN.md Decision 14: the turn a `compact` or `resume` start began is
+/// The turn a `compact` or `resume` start began is
 /// never nudged; the next one may be.
 #[test]
 fn the_turn_after_a_compaction_or_resume_is_not_nudged() {
@@ -834,7 +833,7 @@ fn row_run(env: &Env, sid: &str) -> String {
     )
 }
 
-/// `hook user-prompt-submit` (issue 20): the memories a prompt's words
+/// `hook user-prompt-submit`: the memories a prompt's words
 /// find, not already briefed to this run, in each client's envelope, within
 /// 1,500 bytes, recorded as prompt demand; nothing when nothing matches.
 #[test]

@@ -44,12 +44,12 @@ fn cli_actor<'a>(store: &Store, run: Option<&'a str>, now: Millis) -> Result<Act
 /// A memory as a table shows it.
 pub(crate) const MEMORY_COLUMNS: &[Column] = &[
     col("memory_id", "id"),
-    col("kind", "kind"),
+    col("kind", "kind").optional(1),
     col("state", "state"),
     col("topic", "topic"),
-    col("project", "project"),
-    col("due_at", "due"),
-    col("created_at", "created"),
+    col("project", "project").optional(2),
+    col("due_at", "due").optional(3),
+    col("created_at", "created").optional(2),
 ];
 
 /// What a writing verb prints: the bare id, unless a format was asked for:

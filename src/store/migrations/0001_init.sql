@@ -1,6 +1,6 @@
 -- sessionkit schema, version 1: settings, projects, and the transcript projection.
 -- Times are INTEGER milliseconds since the Unix epoch, UTC. Projected tables use
--- natural keys only, so a replay is byte-identical (DESIGN.md, Data model).
+-- natural keys only, so a replay is byte-identical.
 
 CREATE TABLE settings (
     key         TEXT PRIMARY KEY,
@@ -54,7 +54,7 @@ CREATE TABLE agents (
     PRIMARY KEY (session_id, agent_id)
 ) WITHOUT ROWID;
 
--- What each session's files say about a message (Decision 2), clustered by
+-- What each session's files say about a message, clustered by
 -- session so a session's rows are written together. The raw columns are the
 -- session's own view; exactly one observation of each message id is `counted`.
 -- When several sessions hold a message, the counted row carries the settled

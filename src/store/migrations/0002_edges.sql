@@ -1,5 +1,5 @@
--- The agent tree (issue 3): who spawned whom, proven by which evidence.
--- Rebuilt with the session in one transaction (Decision 5): no stale edge.
+-- The agent tree: who spawned whom, proven by which evidence.
+-- Rebuilt with the session in one transaction: no stale edge.
 
 CREATE TABLE orchestration_edges (
     session_id       TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,

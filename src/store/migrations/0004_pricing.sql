@@ -1,4 +1,4 @@
--- Prices set or imported by the user (issue 4), layered over the embedded
+-- Prices set or imported by the user, layered over the embedded
 -- table. Rates are integer micro-dollars per million tokens; `tiers` is a JSON
 -- array of {"threshold", "input", "output", "cache_read", "cache_write_5m",
 -- "cache_write_1h"} in the same unit.

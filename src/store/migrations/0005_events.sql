@@ -1,4 +1,4 @@
--- Live state from hooks (issue 5): every hook delivery, append-only, and the
+-- Live state from hooks: every hook delivery, append-only, and the
 -- index the watchdog reads.
 
 -- One row per stored hook delivery. `payload` is the redacted event as

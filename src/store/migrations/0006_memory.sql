@@ -1,4 +1,4 @@
--- Curated memory (issue 6; DESIGN.md Decision 12, reference/study-3ngram-continuity.md A2-A4, B3, B4).
+-- Curated memory.
 -- A memory is never deleted: `revise` supersedes it (valid_to set, successor
 -- linked), `archive` retires it. Live = valid_to IS NULL AND status = 'active'.
 
@@ -95,7 +95,7 @@ CREATE TRIGGER memories_fts_update AFTER UPDATE OF topic, description, content, 
     VALUES (new.rowid, new.topic, new.description, new.content, new.tags);
 END;
 
--- Demand (Decision 12): reads that show a memory mattered. Counted once per
+-- Demand: reads that show a memory mattered. Counted once per
 -- (kind, run, memory); a read outside a run counts once per UTC day.
 CREATE TABLE memory_demand (
     kind        TEXT NOT NULL CHECK (kind IN ('show', 'recall', 'prompt', 'briefing')),

@@ -1,4 +1,4 @@
--- Agent runs (issue 7; reference/study-3ngram-continuity.md A1, B1, C): one
+-- Agent runs: one
 -- per (agent, session_id), with a lease, an activation epoch that fences
 -- asynchronous work, and what the triage and the closer will need.
 CREATE TABLE agent_sessions (

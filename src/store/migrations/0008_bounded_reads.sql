@@ -1,4 +1,4 @@
--- A briefing's reads stay bounded as history grows (issue 8): each of these
+-- A briefing's reads stay bounded as history grows: each of these
 -- used to scan every row of its kind in the whole database.
 
 -- The auto latch reads a project's weighted demand: the first ever, and the

@@ -1,5 +1,5 @@
 -- A briefing ranks every live memory of a project but composes the text of
--- only the few that can render (issue 8). This index holds what ranking
+-- only the few that can render. This index holds what ranking
 -- reads, without the topic and gist that make `memories_brief` entries five
 -- times wider; the lines that render read their text from `memories_brief`
 -- by (project, memory_id).

@@ -1,7 +1,7 @@
 -- memory_demand rebuilt with its kind CHECK spelled as comparisons: SQLite
 -- evaluates a CHECK's `IN (list)` of more than two values by building a
 -- temporary b-tree for every row written, and a briefing writes one row per
--- memory it shows (issue 8). Same columns, keys, index and rows.
+-- memory it shows. Same columns, keys, index and rows.
 CREATE TABLE memory_demand_0011 (
     kind        TEXT NOT NULL CHECK (kind = 'show' OR kind = 'recall' OR kind = 'prompt' OR kind = 'briefing'),
     run_key     TEXT NOT NULL,                   -- the run id, else 'day:YYYY-MM-DD'

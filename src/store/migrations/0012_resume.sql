@@ -1,4 +1,4 @@
--- Tail resume (issue 15): for each ingested session, where each of its files
+-- Tail resume: for each ingested session, where each of its files
 -- was read to (offset, identity, a hash of the bytes before the offset) and
 -- the session-wide facts needed to read on from there, as JSON. A session
 -- whose files only grew is read from these offsets; any doubt re-reads it.
@@ -40,7 +40,7 @@ CREATE TABLE harness_costs (
 ) WITHOUT ROWID;
 
 -- The corpus roots ingest has read from: `check` and `replay` without
--- `--root` read these again (issue 15).
+-- `--root` read these again.
 CREATE TABLE ingest_roots (
     path              TEXT PRIMARY KEY,
     last_ingested_at  INTEGER NOT NULL

@@ -1,5 +1,5 @@
--- Issue 19: the closer's resolves carry actor `closer` (its own name in the
--- audit log, apart from a person's `cli` and the study's `worker`). SQLite
+-- The closer's resolves carry actor `closer` (its own name in the
+-- audit log, apart from a person's `cli` and a worker's `worker`). SQLite
 -- cannot change a CHECK in place: the table is rebuilt with the same rows,
 -- ids, order, indexes and append-only triggers.
 CREATE TABLE memory_events_next (

@@ -1,4 +1,4 @@
--- Issue 19: what the endpoint judge spent, per UTC day, so the daily cap
+-- What the endpoint judge spent, per UTC day, so the daily cap
 -- (closer.max_daily_usd) is checked before every call.
 CREATE TABLE closer_spend (
     day            TEXT PRIMARY KEY,          -- YYYY-MM-DD, UTC

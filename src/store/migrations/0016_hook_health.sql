@@ -1,4 +1,4 @@
--- Issue 20: what `hooks doctor` and `status` report about the installed hooks.
+-- What `hooks doctor` and `status` report about the installed hooks.
 -- hook_failures: a hook that failed (after answering its harness) records
 -- why, best effort, the newest 200 kept.
 CREATE TABLE hook_failures (

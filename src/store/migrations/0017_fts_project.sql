@@ -1,4 +1,4 @@
--- Issue 20: the project as one token in the full-text index, so a recall
+-- The project as one token in the full-text index, so a recall
 -- for one project ranks only that project's matches (`hook
 -- user-prompt-submit` ranked every project's, then filtered). The token is
 -- `p` + the project's UTF-8 bytes in hex: one exact word for any name. The

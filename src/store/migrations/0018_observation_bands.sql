@@ -1,4 +1,4 @@
--- Issue 15: a session of any size at the speed of small ones. A session's
+-- A session of any size at the speed of small ones. A session's
 -- observations were keyed (session_id, message_id): message ids are random,
 -- so every later part of a huge session (and every tail resume of a large
 -- one) inserted its rows all over the session's key range and rewrote most

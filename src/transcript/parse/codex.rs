@@ -291,7 +291,11 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
                     }
                 }
                 "task_complete" => {
-                    b.endings.remove(agent);
+                    if main {
+                        b.endings.insert(agent.to_string(), (Ending::TurnEnd, at));
+                    } else {
+                        b.endings.remove(agent);
+                    }
                     if !main && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
                     {
                         a.finished = true;
@@ -567,7 +571,7 @@ mod tests {
             line("event_msg", r#"{"type":"turn_aborted"}"#),
             line("event_msg", r#"{"type":"task_complete"}"#),
         ]);
-        assert_eq!(p.agents[0].ending, None);
+        assert_eq!(p.agents[0].ending.map(|e| e.0), Some(Ending::TurnEnd));
         assert!(!p.agents[0].finished, "the root thread is not a subagent");
         // A turn the API refused: Codex 0.171 writes the error into the
         // task_complete (`error: null` when there is none).
@@ -583,7 +587,11 @@ mod tests {
             ),
             line("event_msg", r#"{"type":"task_complete","error":null}"#),
         ]);
-        assert_eq!(p.agents[0].ending, None, "a later turn that ended well");
+        assert_eq!(
+            p.agents[0].ending.map(|e| e.0),
+            Some(Ending::TurnEnd),
+            "a later turn that ended well"
+        );
 
         let mut p = SessionParser::new(S, false);
         p.begin_main(&format!("d/rollout-x-{S}.jsonl"));

@@ -113,6 +113,9 @@ fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
         b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
     }
     match rec.kind.as_deref() {
+        // The client shut the session down; a later prompt (a resume) goes on.
+        Some("session.shutdown") if tagged.is_none() => b.turn(owner.agent, true, at),
+        Some("user.message") if tagged.is_none() => b.turn(owner.agent, false, at),
         Some("subagent.started") => {
             if let Some(agent) = &tagged {
                 started(b, owner.agent, agent, rec.data, at);

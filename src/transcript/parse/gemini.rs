@@ -32,6 +32,9 @@ pub fn is_chat(rel_path: &str) -> bool {
 #[serde(default)]
 struct Line {
     id: Option<String>,
+    /// `user`, `gemini` (the model), `info`, `error`, ...
+    #[serde(rename = "type")]
+    kind: Option<String>,
     timestamp: Option<String>,
     model: Option<String>,
     tokens: Option<Tokens>,
@@ -128,6 +131,16 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
         && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
     {
         a.finished = true;
+    }
+    // The model's answer with no tool to run ends the turn; a prompt or a
+    // tool call goes on with it.
+    match rec.kind.as_deref() {
+        Some("gemini") => {
+            let calls = rec.tool_calls.as_deref().is_some_and(|c| !c.is_empty());
+            b.turn(agent, !calls, at);
+        }
+        Some("user") => b.turn(agent, false, at),
+        _ => {}
     }
     message(b, agent, rec, at);
 }

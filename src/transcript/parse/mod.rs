@@ -291,6 +291,18 @@ impl SessionParser {
         self.line_cap = cap;
     }
 
+    /// An agent's latest message record: whether it ended its turn (an
+    /// answer with nothing left to run). Whatever ending an earlier record
+    /// stated gives way to it.
+    pub(super) fn turn(&mut self, agent: &str, ended: bool, at: Option<crate::clock::Millis>) {
+        if ended {
+            self.endings
+                .insert(agent.to_string(), (Ending::TurnEnd, at));
+        } else {
+            self.endings.remove(agent);
+        }
+    }
+
     /// The session's working directory as its layout names it (Gemini
     /// CLI's `.project_root`; its chats name none). Set before any block.
     pub fn hint_cwd(&mut self, cwd: Option<&str>) {

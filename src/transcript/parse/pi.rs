@@ -60,6 +60,9 @@ struct Message {
     usage: Option<Usage>,
     #[serde(rename = "responseId")]
     response_id: Option<String>,
+    /// `stop` (the answer), `toolUse`, `error`, `aborted`.
+    #[serde(rename = "stopReason")]
+    stop_reason: Option<String>,
 }
 
 #[derive(Deserialize, Default, Clone, Copy)]
@@ -98,12 +101,15 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
     if let Some(at) = at {
         b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
     }
-    let Some(m) = rec
-        .message
-        .filter(|m| m.role.as_deref() == Some("assistant"))
-    else {
+    let Some(m) = rec.message else {
         return;
     };
+    if m.role.as_deref() != Some("assistant") {
+        // A prompt or a tool's result: the turn goes on.
+        b.turn(owner.agent, false, at);
+        return;
+    }
+    b.turn(owner.agent, m.stop_reason.as_deref() == Some("stop"), at);
     let (Some(usage), Some(id)) = (
         m.usage,
         m.response_id

@@ -130,14 +130,23 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
     if let Some(at) = at {
         b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
     }
-    if rec.kind.as_deref() != Some("assistant") {
-        return;
+    match rec.kind.as_deref() {
+        Some("assistant") => {}
+        Some("user" | "tool_result") => {
+            b.turn(owner.agent, false, at);
+            return;
+        }
+        _ => return,
     }
-    let calls = rec
+    let calls: Vec<_> = rec
         .message
         .into_iter()
         .flat_map(|m| m.parts)
-        .filter_map(|p| p.call);
+        .filter_map(|p| p.call)
+        .collect();
+    // An answer that calls no function ends the turn.
+    b.turn(owner.agent, calls.is_empty(), at);
+    let calls = calls.into_iter();
     for call in calls.filter(|c| c.name.as_deref() == Some(AGENT_TOOL)) {
         let Some(id) = call.id.filter(|i| !i.is_empty()) else {
             continue;
