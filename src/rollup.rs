@@ -30,8 +30,9 @@ pub struct Counted<'a> {
     pub agent: &'a str,
     pub model: &'a str,
     pub at: Option<i64>,
-    /// Input, output, 5-minute cache write, 1-hour cache write, cache read.
-    pub tokens: [i64; 5],
+    /// Input, output, 5-minute cache write, 1-hour cache write, cache
+    /// read, and reasoning (part of the output, so never summed with them).
+    pub tokens: [i64; 6],
     /// Nano-dollars; `None` when the model has no price.
     pub cost: Option<i64>,
 }
@@ -65,7 +66,7 @@ pub fn add(rollup: &mut Rollup, r: Counted<'_>) {
 pub struct Sums {
     pub messages: i64,
     /// In the order of [`Counted::tokens`].
-    pub tokens: [i64; 5],
+    pub tokens: [i64; 6],
     /// Messages with a price.
     pub priced: i64,
     /// Nano-dollars of the priced messages.
@@ -79,7 +80,7 @@ pub struct Sums {
 impl Sums {
     /// Adds one counted message (`sign` 1) or takes it away (-1); only an
     /// added message moves the first and last times.
-    pub fn count(&mut self, tokens: [i64; 5], cost: Option<i64>, at: Option<i64>, sign: i64) {
+    pub fn count(&mut self, tokens: [i64; 6], cost: Option<i64>, at: Option<i64>, sign: i64) {
         self.messages += sign;
         for (acc, t) in self.tokens.iter_mut().zip(tokens) {
             *acc += sign * t;
@@ -89,7 +90,8 @@ impl Sums {
                 self.priced += sign;
                 self.cost += sign * c;
             }
-            None => self.unpriced += sign * tokens.iter().sum::<i64>(),
+            // The five buckets; reasoning is inside the output already.
+            None => self.unpriced += sign * tokens[..5].iter().sum::<i64>(),
         }
         if sign > 0
             && let Some(a) = at
@@ -131,7 +133,7 @@ mod tests {
             agent,
             model: "m",
             at,
-            tokens: [1, 2, 3, 4, 5],
+            tokens: [1, 2, 3, 4, 5, 1],
             cost,
         }
     }
@@ -159,9 +161,10 @@ mod tests {
             *first,
             Sums {
                 messages: 2,
-                tokens: [2, 4, 6, 8, 10],
+                tokens: [2, 4, 6, 8, 10, 2],
                 priced: 1,
                 cost: 7,
+                // Reasoning is inside the output: not counted again.
                 unpriced: 15,
                 first: Some(10),
                 last: Some(20),
@@ -188,14 +191,14 @@ mod tests {
     #[test]
     fn taking_a_message_away_undoes_its_sums_but_not_its_times() {
         let mut s = Sums::default();
-        s.count([1, 1, 1, 1, 1], None, Some(5), 1);
-        s.count([2, 0, 0, 0, 0], Some(9), Some(6), 1);
-        s.count([1, 1, 1, 1, 1], None, Some(5), -1);
+        s.count([1, 1, 1, 1, 1, 0], None, Some(5), 1);
+        s.count([2, 0, 0, 0, 0, 0], Some(9), Some(6), 1);
+        s.count([1, 1, 1, 1, 1, 0], None, Some(5), -1);
         assert_eq!(
             s,
             Sums {
                 messages: 1,
-                tokens: [2, 0, 0, 0, 0],
+                tokens: [2, 0, 0, 0, 0, 0],
                 priced: 1,
                 cost: 9,
                 unpriced: 0,

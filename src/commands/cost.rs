@@ -19,26 +19,28 @@ use crate::store::costs::{CostFilter, RowKeys};
 use crate::store::reports::Totals;
 
 /// The amount columns of every cost row, after its keys.
-const AMOUNTS: [Column; 9] = [
+const AMOUNTS: [Column; 10] = [
     col("messages", "messages").optional(3),
     col("input_tokens", "input").optional(2),
     col("output_tokens", "output").optional(2),
     col("cache_write_5m_tokens", "cache w 5m").optional(4),
     col("cache_write_1h_tokens", "cache w 1h").optional(4),
     col("cache_read_tokens", "cache read").optional(2),
+    col("reasoning_tokens", "reasoning").optional(5),
     col("total_tokens", "total").optional(1),
     col("cost_usd", "cost"),
     col("unpriced_tokens", "unpriced").optional(5),
 ];
 
 /// A CSV's amounts: every field of the JSON rows.
-const CSV_AMOUNTS: [Column; 10] = [
+const CSV_AMOUNTS: [Column; 11] = [
     col("messages", "messages"),
     col("input_tokens", "input_tokens"),
     col("output_tokens", "output_tokens"),
     col("cache_write_5m_tokens", "cache_write_5m_tokens"),
     col("cache_write_1h_tokens", "cache_write_1h_tokens"),
     col("cache_read_tokens", "cache_read_tokens"),
+    col("reasoning_tokens", "reasoning_tokens"),
     col("total_tokens", "total_tokens"),
     col("cost_usd", "cost_usd"),
     col("cost_nanousd", "cost_nanousd"),

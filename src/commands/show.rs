@@ -39,6 +39,7 @@ const SESSION_COLUMNS: &[Column] = &[
     col("cache_write_5m_tokens", "cache write 5m tokens"),
     col("cache_write_1h_tokens", "cache write 1h tokens"),
     col("cache_read_tokens", "cache read tokens"),
+    col("reasoning_tokens", "reasoning tokens (of output)"),
     col("total_tokens", "total tokens"),
     col("cost_usd", "cost"),
     col("harness_cost_usd", "cost the harness reported"),
@@ -73,6 +74,7 @@ const MODEL_COLUMNS: &[Column] = &[
     col("cache_write_5m_tokens", "cache w 5m").optional(4),
     col("cache_write_1h_tokens", "cache w 1h").optional(4),
     col("cache_read_tokens", "cache read").optional(2),
+    col("reasoning_tokens", "reasoning").optional(5),
     col("cost_usd", "cost"),
 ];
 

@@ -199,6 +199,9 @@ pub struct TotalsFields {
     /// Messages (each API message counted once).
     pub messages: u64,
     pub output_tokens: u64,
+    /// Of the output tokens, those the model spent reasoning, where the
+    /// transcript says (already inside `output_tokens` and `total_tokens`).
+    pub reasoning_tokens: u64,
     pub total_tokens: u64,
     /// Tokens of messages that have no price.
     pub unpriced_tokens: u64,
@@ -230,6 +233,7 @@ pub fn totals_fields(t: &Totals) -> TotalsFields {
         input_tokens: b.input,
         messages: t.messages,
         output_tokens: b.output,
+        reasoning_tokens: b.reasoning,
         total_tokens: b.total(),
         unpriced_tokens: t.unpriced_tokens,
     }

@@ -194,6 +194,7 @@ mod tests {
             cache_write_5m: w5,
             cache_write_1h: w1,
             cache_read: cr,
+            reasoning: 0,
         }
     }
 

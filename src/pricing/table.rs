@@ -372,6 +372,7 @@ mod tests {
             cache_write_5m: 1000,
             cache_write_1h: 500,
             cache_read: 20_000,
+            reasoning: 0,
         };
         // 10×3 + 100×15 + 1000×3.75 + 500×6 + 20000×0.3 = 14,280 → $0.01428
         assert_eq!(p.cost_nanousd(&b, Default::default()), Some(14_280_000));

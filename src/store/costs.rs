@@ -57,7 +57,7 @@ impl Store {
         let mut stmt = self.conn.prepare(
             "SELECT t.session_id, t.agent_id, t.model, t.occurred_at, t.input_tokens, t.output_tokens,
                     t.cache_write_5m_tokens, t.cache_write_1h_tokens, t.cache_read_tokens, t.cost_nanousd,
-                    s.project, s.harness, a.agent_type
+                    s.project, s.harness, a.agent_type, t.reasoning_tokens
              FROM token_usage t
              JOIN sessions s ON s.session_id = t.session_id
              LEFT JOIN agents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
@@ -74,6 +74,7 @@ impl Store {
                 cache_write_5m: n(6)?,
                 cache_write_1h: n(7)?,
                 cache_read: n(8)?,
+                reasoning: n(13)?,
             };
             visit(CostRow {
                 keys: RowKeys {
@@ -103,7 +104,8 @@ pub struct RollupRow {
 
 /// One rollup row's totals, in the order `reports::totals_at` reads them.
 const ROW_TOTALS: &str = "u.messages, u.input_tokens, u.output_tokens, u.cache_write_5m_tokens, \
-     u.cache_write_1h_tokens, u.cache_read_tokens, u.priced_messages, u.cost_nanousd, u.unpriced_tokens";
+     u.cache_write_1h_tokens, u.cache_read_tokens, u.priced_messages, u.cost_nanousd, u.unpriced_tokens, \
+     u.reasoning_tokens";
 
 impl Store {
     /// Visits the rollup rows matching `f`; `since`/`until` must be whole hours.

@@ -58,7 +58,7 @@ struct Counted {
     agent: String,
     model: String,
     at: Option<i64>,
-    tokens: [i64; 5],
+    tokens: [i64; 6],
     cost: Option<i64>,
 }
 
@@ -67,7 +67,7 @@ struct Counted {
 fn counted(tx: &Transaction<'_>, sid: &str, band: i64, id: &str) -> Result<Option<Counted>> {
     let mut q = tx.prepare_cached(
         "SELECT agent_id, model, occurred_at, input_tokens, output_tokens, cache_write_5m_tokens,
-           cache_write_1h_tokens, cache_read_tokens, cost_nanousd
+           cache_write_1h_tokens, cache_read_tokens, cost_nanousd, reasoning_tokens
          FROM usage_counted WHERE session_id = ?1 AND band = ?2 AND message_id = ?3",
     )?;
     Ok(q.query_row(params![sid, band, id], |r| {
@@ -76,7 +76,14 @@ fn counted(tx: &Transaction<'_>, sid: &str, band: i64, id: &str) -> Result<Optio
             agent: r.get(0)?,
             model: r.get(1)?,
             at: r.get(2)?,
-            tokens: [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
+            tokens: [
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(9)?,
+            ],
             cost: r.get(8)?,
         })
     })
@@ -95,7 +102,7 @@ fn stored(
     let mut q = tx.prepare_cached(
         "SELECT COALESCE(agent_id, session_id), COALESCE(record_session_id, session_id), model,
            occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
-           cache_read_tokens, billing, web_searches
+           cache_read_tokens, billing, web_searches, reasoning_tokens
          FROM usage_observations WHERE session_id = ?1 AND band = ?2 AND message_id = ?3",
     )?;
     for band in (0..bands).rev() {
@@ -109,15 +116,8 @@ fn stored(
     Ok(None)
 }
 
-fn tokens_of(b: &Buckets) -> [i64; 5] {
-    [
-        b.input,
-        b.output,
-        b.cache_write_5m,
-        b.cache_write_1h,
-        b.cache_read,
-    ]
-    .map(|v| v as i64)
+fn tokens_of(b: &Buckets) -> [i64; 6] {
+    b.columns()
 }
 
 /// Merges a part's messages into the session's observations and moves the
@@ -136,7 +136,7 @@ pub(super) fn merge_observations(
     let mut update = tx.prepare_cached(
         "UPDATE usage_observations SET model = ?4, occurred_at = ?5, input_tokens = ?6,
            output_tokens = ?7, cache_write_5m_tokens = ?8, cache_write_1h_tokens = ?9,
-           cache_read_tokens = ?10, billing = ?11, web_searches = ?12
+           cache_read_tokens = ?10, billing = ?11, web_searches = ?12, reasoning_tokens = ?13
          WHERE session_id = ?1 AND band = ?2 AND message_id = ?3",
     )?;
     let mut shared =
@@ -173,7 +173,8 @@ pub(super) fn merge_observations(
                 t[3],
                 t[4],
                 merged.billing.flags(),
-                (merged.billing.web_searches > 0).then_some(merged.billing.web_searches as i64)
+                (merged.billing.web_searches > 0).then_some(merged.billing.web_searches as i64),
+                (t[5] != 0).then_some(t[5])
             ])?;
             changed.insert(u.message_id.clone(), at);
             touched.insert(u.message_id.clone());

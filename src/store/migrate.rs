@@ -62,6 +62,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0020_fts_stems",
         include_str!("migrations/0020_fts_stems.sql"),
     ),
+    (
+        "0021_reasoning",
+        include_str!("migrations/0021_reasoning.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -438,15 +442,17 @@ mod tests {
             t_cache_write_1h_tokens, t_cache_read_tokens, cost_nanousd, billing, web_searches";
         let rows = format!("SELECT {COLUMNS} FROM usage_observations ORDER BY 1, 2");
         let before = all(&c, &rows);
-        let usage = all(&c, "SELECT * FROM token_usage ORDER BY message_id");
+        // The view's columns at 0017 (later migrations add to them).
+        const USAGE: &str =
+            "SELECT message_id, session_id, agent_id, model, occurred_at, input_tokens,
+            output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
+            cost_nanousd, billing, web_searches FROM token_usage ORDER BY message_id";
+        let usage = all(&c, USAGE);
         assert_eq!(before.len(), 3);
         assert_eq!(usage.len(), 2);
         migrate(&mut c, Path::new(":memory:")).unwrap();
         assert_eq!(all(&c, &rows), before);
-        assert_eq!(
-            all(&c, "SELECT * FROM token_usage ORDER BY message_id"),
-            usage
-        );
+        assert_eq!(all(&c, USAGE), usage);
         assert_eq!(
             all(&c, "SELECT DISTINCT band FROM usage_observations"),
             ["Integer(0)"]

@@ -174,6 +174,8 @@ fn reprice(tx: &rusqlite::Transaction<'_>, table: &PriceTable) -> Result<Reprice
             cache_write_5m: n(5)?,
             cache_write_1h: n(6)?,
             cache_read: n(7)?,
+            // Part of the output: no price of its own.
+            reasoning: 0,
         };
         let old: Option<i64> = r.get(8)?;
         let billing = crate::transcript::Billing::from_columns(r.get(9)?, r.get(10)?);

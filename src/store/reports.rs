@@ -99,7 +99,8 @@ pub struct CompactionRow {
 
 /// Sums over `usage_rollup` rows, in the order `totals_at` reads them.
 pub(crate) const TOTALS: &str = "SUM(messages), SUM(input_tokens), SUM(output_tokens), SUM(cache_write_5m_tokens), \
-     SUM(cache_write_1h_tokens), SUM(cache_read_tokens), SUM(priced_messages), SUM(cost_nanousd), SUM(unpriced_tokens)";
+     SUM(cache_write_1h_tokens), SUM(cache_read_tokens), SUM(priced_messages), SUM(cost_nanousd), SUM(unpriced_tokens), \
+     SUM(reasoning_tokens)";
 
 pub(crate) fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
     let g = |k: usize| -> rusqlite::Result<u64> {
@@ -113,6 +114,7 @@ pub(crate) fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
             cache_write_5m: g(3)?,
             cache_write_1h: g(4)?,
             cache_read: g(5)?,
+            reasoning: g(9)?,
         },
         priced_messages: g(6)?,
         cost_nanousd: r.get::<_, Option<i64>>(i + 7)?.unwrap_or(0),
@@ -407,7 +409,8 @@ impl Store {
     ) -> Result<BTreeMap<String, (String, String, Buckets)>> {
         let mut stmt = self.conn.prepare(
             "SELECT message_id, COALESCE(agent_id, session_id), model, input_tokens, output_tokens, cache_write_5m_tokens,
-                    cache_write_1h_tokens, cache_read_tokens FROM usage_observations WHERE session_id = ?1",
+                    cache_write_1h_tokens, cache_read_tokens, reasoning_tokens
+             FROM usage_observations WHERE session_id = ?1",
         )?;
         let rows = stmt.query_map([session], |r| {
             Ok((
@@ -421,6 +424,7 @@ impl Store {
                         cache_write_5m: r.get::<_, i64>(5)? as u64,
                         cache_write_1h: r.get::<_, i64>(6)? as u64,
                         cache_read: r.get::<_, i64>(7)? as u64,
+                        reasoning: r.get::<_, Option<i64>>(8)?.unwrap_or(0) as u64,
                     },
                 ),
             ))
@@ -459,6 +463,7 @@ impl Store {
                     cache_write_5m: n("cache_write_5m"),
                     cache_write_1h: n("cache_write_1h"),
                     cache_read: n("cache_read"),
+                    reasoning: 0,
                 });
                 web_searches = web_searches.saturating_add(n("web_searches"));
             }

@@ -99,6 +99,7 @@ impl Store {
                     cache_write_5m: w5.unwrap_or(0),
                     cache_write_1h: w1.unwrap_or(0),
                     cache_read: cr.unwrap_or(0),
+                    reasoning: 0,
                 }),
             };
             Ok(Reported {

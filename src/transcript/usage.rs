@@ -17,6 +17,10 @@ pub struct Buckets {
     pub cache_write_5m: u64,
     pub cache_write_1h: u64,
     pub cache_read: u64,
+    /// Of `output`, the tokens the model spent reasoning, where the
+    /// transcript says (already inside `output`: never added to a total).
+    #[serde(default)]
+    pub reasoning: u64,
 }
 
 impl Buckets {
@@ -27,6 +31,7 @@ impl Buckets {
             cache_write_5m: self.cache_write_5m.max(o.cache_write_5m),
             cache_write_1h: self.cache_write_1h.max(o.cache_write_1h),
             cache_read: self.cache_read.max(o.cache_read),
+            reasoning: self.reasoning.max(o.reasoning),
         }
     }
 
@@ -37,6 +42,21 @@ impl Buckets {
         self.cache_write_5m = self.cache_write_5m.saturating_add(o.cache_write_5m);
         self.cache_write_1h = self.cache_write_1h.saturating_add(o.cache_write_1h);
         self.cache_read = self.cache_read.saturating_add(o.cache_read);
+        self.reasoning = self.reasoning.saturating_add(o.reasoning);
+    }
+
+    /// The buckets as the store's columns hold them: input, output, 5-minute
+    /// write, 1-hour write, cache read, reasoning.
+    pub fn columns(self) -> [i64; 6] {
+        [
+            self.input,
+            self.output,
+            self.cache_write_5m,
+            self.cache_write_1h,
+            self.cache_read,
+            self.reasoning,
+        ]
+        .map(|v| i64::try_from(v).unwrap_or(i64::MAX))
     }
 
     pub fn total(self) -> u64 {
@@ -68,6 +88,8 @@ pub(crate) fn buckets_of(u: &super::wire::Usage) -> Buckets {
         cache_write_5m: w5,
         cache_write_1h: w1,
         cache_read: u.cache_read_input_tokens.unwrap_or(0),
+        // The API's usage does not say how much of the output was thinking.
+        reasoning: 0,
     }
 }
 

@@ -55,21 +55,21 @@ fn cost_by_day_and_model_is_exact() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "project,messages,input_tokens,output_tokens,cache_write_5m_tokens,cache_write_1h_tokens,cache_read_tokens,total_tokens,cost_usd,cost_nanousd,unpriced_tokens"
+        "project,messages,input_tokens,output_tokens,cache_write_5m_tokens,cache_write_1h_tokens,cache_read_tokens,reasoning_tokens,total_tokens,cost_usd,cost_nanousd,unpriced_tokens"
     );
     assert_eq!(lines.len(), 3, "{csv}");
     let json = by(&env, &["--by", "project", "--tz", "UTC"]);
     for (line, row) in lines[1..].iter().zip(json.iter()) {
         let cells: Vec<&str> = line.split(',').collect();
-        assert_eq!(cells[7], row["total_tokens"].to_string(), "{line}");
-        assert_eq!(cells[9], row["cost_nanousd"].to_string(), "{line}");
+        assert_eq!(cells[8], row["total_tokens"].to_string(), "{line}");
+        assert_eq!(cells[10], row["cost_nanousd"].to_string(), "{line}");
     }
     let (_, csv, _) = env.run(&[
         "cost", "--by", "project", "--tz", "UTC", "--format", "csv", "--totals",
     ]);
     let last = csv.lines().last().unwrap();
     assert!(
-        last.starts_with("total,12,48,431,1860,630,23561,26530,0.02365,23650100,0"),
+        last.starts_with("total,12,48,431,1860,630,23561,0,26530,0.02365,23650100,0"),
         "{csv}"
     );
 }
@@ -377,4 +377,71 @@ fn every_model_of_the_fixtures_and_captured_runs_is_priced() {
         .collect();
     assert!(unpriced.is_empty(), "{unpriced:?}");
     assert!(env.scalar("SELECT COUNT(DISTINCT model) FROM usage_observations") > 8);
+}
+
+/// Reasoning tokens are their own figure where the transcript states them
+/// (Codex `reasoning_output_tokens`, Gemini CLI `thoughts`, Qwen Code
+/// `thoughtsTokenCount`, Copilot CLI `reasoningTokens`), part of the output
+/// already: in `sessions`, `show` and `cost` JSON, never added to a total.
+#[test]
+fn reasoning_is_its_own_figure_inside_the_output() {
+    let env = Env::new();
+    let fx = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for root in [
+        "codex-0.171/sessions",
+        "gemini-0.61/tmp",
+        "pi-0.73/sessions",
+        "qwen-0.24/projects",
+        "copilot-1.0/session-state",
+    ] {
+        env.ingest(&fx.join(root));
+    }
+    // harness: (reasoning, output, total) per session.
+    let want = [
+        ("codex", (8, 20, 420)),         // 4 responses × 2 (fixtures/README.md)
+        ("copilot", (4, 170, 14170)),    // 4 own calls × 1; another session's not
+        ("gemini", (12, 30, 36030)),     // 3 messages × 4 thoughts
+        ("pi", (0, 100, 8150)),          // pi does not say
+        ("qwen-code", (15, 200, 18200)), // 5 + 0 + 10
+    ];
+    let sessions = env.json(&["sessions"]);
+    for (harness, (reasoning, output, total)) in want {
+        let s = sessions
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["harness"] == harness)
+            .unwrap();
+        assert_eq!(
+            (
+                s["reasoning_tokens"].as_u64(),
+                s["output_tokens"].as_u64(),
+                s["total_tokens"].as_u64()
+            ),
+            (Some(reasoning), Some(output), Some(total)),
+            "{harness}"
+        );
+        let show = env.json(&["show", s["session_id"].as_str().unwrap()]);
+        assert_eq!(
+            show["reasoning_tokens"].as_u64(),
+            Some(reasoning),
+            "{harness}"
+        );
+        let by_model: u64 = show["by_model"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["reasoning_tokens"].as_u64().unwrap())
+            .sum();
+        assert_eq!(by_model, reasoning, "{harness}");
+    }
+    let doc = env.json(&["cost", "--by", "harness"]);
+    assert_eq!(doc["totals"]["reasoning_tokens"].as_u64(), Some(39));
+    let rows = env.cost_rows(&["--by", "harness"]);
+    let codex = rows.iter().find(|r| r["harness"] == "codex").unwrap();
+    assert_eq!(codex["reasoning_tokens"].as_u64(), Some(8));
+    // The exact path (a bound inside an hour) says the same.
+    let exact = env.cost_rows(&["--by", "harness", "--since", "2020-01-01T00:30:00Z"]);
+    let codex = exact.iter().find(|r| r["harness"] == "codex").unwrap();
+    assert_eq!(codex["reasoning_tokens"].as_u64(), Some(8));
 }

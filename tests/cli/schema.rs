@@ -267,8 +267,8 @@ fn cost_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
         assert!(!got.is_empty(), "{by}");
         for r in &got {
             let keys = by.split(',').count();
-            // The totals' 10 fields, the schema, and exactly the keys asked for.
-            assert_eq!(r.as_object().unwrap().len(), 10 + 1 + keys, "{r}");
+            // The totals' 11 fields, the schema, and exactly the keys asked for.
+            assert_eq!(r.as_object().unwrap().len(), 11 + 1 + keys, "{r}");
         }
         rows.extend(got);
     }

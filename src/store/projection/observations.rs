@@ -121,7 +121,7 @@ pub(crate) struct ObsRow<'a> {
     pub record_session_id: Option<&'a str>,
     pub model: &'a str,
     pub at: Option<i64>,
-    pub tokens: [i64; 5],
+    pub tokens: [i64; 6],
     pub counted: bool,
     pub cost: Option<i64>,
     pub billing: Billing,
@@ -159,14 +159,7 @@ impl<'a> ObsRow<'a> {
             record_session_id: (u.record_session_id != sid).then_some(u.record_session_id.as_str()),
             model: &u.model,
             at: u.at,
-            tokens: [
-                b.input,
-                b.output,
-                b.cache_write_5m,
-                b.cache_write_1h,
-                b.cache_read,
-            ]
-            .map(|v| v as i64),
+            tokens: b.columns(),
             counted: alone,
             cost: if alone {
                 prices.message_cost(&u.model, &u.buckets, u.billing)
@@ -179,14 +172,14 @@ impl<'a> ObsRow<'a> {
     }
 }
 
-/// Rows per multi-row INSERT (16 parameters each, under SQLite's limit).
+/// Rows per multi-row INSERT (17 parameters each, under SQLite's limit).
 const INSERT_BATCH: usize = 64;
 
 /// The parameters of a run of rows, in column order.
 /// Binds a chunk's rows to a statement of `chunk.len()` value tuples, each
 /// value by its own type (no list of trait objects per chunk).
 fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusqlite::Result<()> {
-    const COLUMNS: usize = 16;
+    const COLUMNS: usize = 17;
     for (i, r) in chunk.iter().enumerate() {
         let at = i * COLUMNS;
         stmt.raw_bind_parameter(at + 1, r.session_id)?;
@@ -196,16 +189,21 @@ fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusql
         stmt.raw_bind_parameter(at + 5, r.model)?;
         stmt.raw_bind_parameter(at + 6, r.at)?;
         for (k, t) in r.tokens.iter().enumerate() {
-            stmt.raw_bind_parameter(at + 7 + k, t)?;
+            // Reasoning (the last) is NULL when there is none: most rows.
+            if k == 5 {
+                stmt.raw_bind_parameter(at + 7 + k, (*t != 0).then_some(*t))?;
+            } else {
+                stmt.raw_bind_parameter(at + 7 + k, t)?;
+            }
         }
-        stmt.raw_bind_parameter(at + 12, r.counted)?;
-        stmt.raw_bind_parameter(at + 13, r.cost)?;
-        stmt.raw_bind_parameter(at + 14, r.billing.flags())?;
+        stmt.raw_bind_parameter(at + 13, r.counted)?;
+        stmt.raw_bind_parameter(at + 14, r.cost)?;
+        stmt.raw_bind_parameter(at + 15, r.billing.flags())?;
         stmt.raw_bind_parameter(
-            at + 15,
+            at + 16,
             (r.billing.web_searches > 0).then_some(r.billing.web_searches as i64),
         )?;
-        stmt.raw_bind_parameter(at + 16, r.band)?;
+        stmt.raw_bind_parameter(at + 17, r.band)?;
     }
     Ok(())
 }
@@ -214,9 +212,9 @@ fn bind(stmt: &mut rusqlite::CachedStatement<'_>, chunk: &[ObsRow<'_>]) -> rusql
 pub(crate) fn insert_observations(tx: &Transaction<'_>, rows: &[ObsRow<'_>]) -> Result<()> {
     const COLS: &str = "INSERT INTO usage_observations(session_id, message_id, agent_id, record_session_id, model,
         occurred_at, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,
-        counted, cost_nanousd, billing, web_searches, band) VALUES ";
+        reasoning_tokens, counted, cost_nanousd, billing, web_searches, band) VALUES ";
     let values = |n: usize| -> String {
-        let one = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        let one = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
         format!("{COLS}{}", vec![one; n].join(","))
     };
     let mut chunks = rows.chunks_exact(INSERT_BATCH);
@@ -256,7 +254,7 @@ pub(crate) fn settle_pending(conn: &mut rusqlite::Connection, prices: &PriceTabl
 
 /// An observation from a row holding, from column `at`, its agent, record
 /// session, model, time and five token counts, and from `billing_at` its
-/// billing flags and web searches.
+/// billing flags, web searches and reasoning tokens.
 pub(crate) fn observation_from(
     r: &rusqlite::Row<'_>,
     id: &str,
@@ -264,6 +262,7 @@ pub(crate) fn observation_from(
     billing_at: usize,
 ) -> rusqlite::Result<UsageObservation> {
     let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(at + i)? as u64) };
+    let reasoning: Option<i64> = r.get(billing_at + 2)?;
     Ok(UsageObservation {
         message_id: id.to_string(),
         agent_id: r.get(at)?,
@@ -276,6 +275,7 @@ pub(crate) fn observation_from(
             cache_write_5m: n(6)?,
             cache_write_1h: n(7)?,
             cache_read: n(8)?,
+            reasoning: reasoning.unwrap_or(0).max(0) as u64,
         },
         billing: Billing::from_columns(r.get(billing_at)?, r.get(billing_at + 1)?),
     })
@@ -286,7 +286,7 @@ type Settled = (
     bool,
     Option<String>,
     Option<i64>,
-    [Option<i64>; 5],
+    [Option<i64>; 6],
     Option<i64>,
 );
 
@@ -305,13 +305,13 @@ pub(crate) fn settle_messages(
            occurred_at, input_tokens, output_tokens,
            cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, counted, t_model, t_occurred_at,
            t_input_tokens, t_output_tokens, t_cache_write_5m_tokens, t_cache_write_1h_tokens, t_cache_read_tokens,
-           cost_nanousd, billing, web_searches, band
+           cost_nanousd, billing, web_searches, reasoning_tokens, band, t_reasoning_tokens
          FROM usage_observations WHERE message_id = ?1 ORDER BY session_id",
     )?;
     let mut set = tx.prepare_cached(
         "UPDATE usage_observations SET counted = ?3, t_model = ?4, t_occurred_at = ?5, t_input_tokens = ?6,
            t_output_tokens = ?7, t_cache_write_5m_tokens = ?8, t_cache_write_1h_tokens = ?9,
-           t_cache_read_tokens = ?10, cost_nanousd = ?11
+           t_cache_read_tokens = ?10, cost_nanousd = ?11, t_reasoning_tokens = ?13
          WHERE session_id = ?1 AND band = ?12 AND message_id = ?2",
     )?;
     let mut obs: Vec<(String, UsageObservation)> = Vec::new();
@@ -328,43 +328,42 @@ pub(crate) fn settle_messages(
                 r.get::<_, i64>(10)? != 0,
                 r.get(11)?,
                 r.get(12)?,
-                [r.get(13)?, r.get(14)?, r.get(15)?, r.get(16)?, r.get(17)?],
+                [
+                    r.get(13)?,
+                    r.get(14)?,
+                    r.get(15)?,
+                    r.get(16)?,
+                    r.get(17)?,
+                    r.get(23)?,
+                ],
                 r.get(18)?,
             ));
-            bands.push(r.get(21)?);
+            bands.push(r.get(22)?);
         }
         drop(rows);
         let Some((owner, m)) = settle(&obs) else {
             continue;
         };
-        let uncounted: Settled = (false, None, None, [None; 5], None);
+        let uncounted: Settled = (false, None, None, [None; 6], None);
         let cost = prices.message_cost(&m.model, &m.buckets, m.billing);
         for (((session, own), now), band) in obs.iter().zip(&state).zip(&bands) {
             let want = if session != owner {
                 uncounted.clone()
             } else if own.model == m.model && own.at == m.at && own.buckets == m.buckets {
-                (true, None, None, [None; 5], cost)
+                (true, None, None, [None; 6], cost)
             } else {
-                let b = m.buckets;
                 (
                     true,
                     Some(m.model.clone()),
                     m.at,
-                    [
-                        b.input,
-                        b.output,
-                        b.cache_write_5m,
-                        b.cache_write_1h,
-                        b.cache_read,
-                    ]
-                    .map(|v| Some(v as i64)),
+                    m.buckets.columns().map(Some),
                     cost,
                 )
             };
             if *now != want {
                 set.execute(params![
                     session, id, want.0, want.1, want.2, want.3[0], want.3[1], want.3[2],
-                    want.3[3], want.3[4], want.4, band
+                    want.3[3], want.3[4], want.4, band, want.3[5]
                 ])?;
                 affected.insert(session.clone());
             }

@@ -34,12 +34,12 @@ pub(crate) fn put_rollup_row(
     tx.prepare_cached(
         "INSERT OR REPLACE INTO usage_rollup(session_id, agent_id, model, hour, messages, input_tokens,
            output_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens, first_at,
-           last_at, priced_messages, cost_nanousd, unpriced_tokens)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+           last_at, priced_messages, cost_nanousd, unpriced_tokens, reasoning_tokens)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
     )?
     .execute(params![
         sid, agent, model, hour, e.messages, t[0], t[1], t[2], t[3], t[4], e.first, e.last,
-        e.priced, e.cost, e.unpriced
+        e.priced, e.cost, e.unpriced, t[5]
     ])?;
     Ok(())
 }
@@ -53,13 +53,14 @@ pub(crate) fn rollup_row(
     Ok(tx
         .prepare_cached(
             "SELECT messages, input_tokens, output_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
-               cache_read_tokens, first_at, last_at, priced_messages, cost_nanousd, unpriced_tokens
+               cache_read_tokens, first_at, last_at, priced_messages, cost_nanousd, unpriced_tokens,
+               reasoning_tokens
              FROM usage_rollup WHERE session_id = ?1 AND agent_id = ?2 AND model = ?3 AND hour = ?4",
         )?
         .query_row(params![sid, agent, model, hour], |r| {
             Ok(Sums {
                 messages: r.get(0)?,
-                tokens: [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?],
+                tokens: [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(11)?],
                 first: r.get(6)?,
                 last: r.get(7)?,
                 priced: r.get(8)?,
@@ -75,7 +76,7 @@ pub(crate) fn rollup_row(
 pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) -> Result<()> {
     let mut rows = tx.prepare_cached(
         "SELECT agent_id, model, occurred_at, input_tokens, output_tokens, cache_write_5m_tokens,
-           cache_write_1h_tokens, cache_read_tokens, cost_nanousd
+           cache_write_1h_tokens, cache_read_tokens, cost_nanousd, reasoning_tokens
          FROM token_usage WHERE session_id = ?1",
     )?;
     for s in sessions {
@@ -89,7 +90,14 @@ pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) 
                     agent: &agent,
                     model: &model,
                     at: r.get(2)?,
-                    tokens: [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
+                    tokens: [
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                        r.get(9)?,
+                    ],
                     cost: r.get(8)?,
                 },
             );

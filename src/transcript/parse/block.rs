@@ -502,6 +502,7 @@ pub(super) fn harness_cost(
                     cache_write_5m: w5,
                     cache_write_1h: w1,
                     cache_read: u.cache_read_input_tokens,
+                    reasoning: 0,
                 },
                 web_searches: u.web_search_requests,
                 cost_nanousd: nano(u.cost_usd),

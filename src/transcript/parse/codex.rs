@@ -116,6 +116,7 @@ struct TokenUsage {
     cached_input_tokens: u64,
     cache_write_input_tokens: u64,
     output_tokens: u64,
+    reasoning_output_tokens: u64,
 }
 
 impl TokenUsage {
@@ -129,6 +130,7 @@ impl TokenUsage {
             cache_write_5m: self.cache_write_input_tokens,
             cache_write_1h: 0,
             cache_read: self.cached_input_tokens,
+            reasoning: self.reasoning_output_tokens,
         }
     }
 }
@@ -349,6 +351,7 @@ fn token_count(
             cached_input_tokens: total.cached_input_tokens.saturating_sub(c),
             cache_write_input_tokens: 0,
             output_tokens: total.output_tokens.saturating_sub(o),
+            reasoning_output_tokens: 0,
         }
     });
     let model = info

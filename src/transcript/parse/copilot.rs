@@ -78,6 +78,9 @@ struct Usage {
     cache_read: u64,
     #[serde(rename = "cacheWriteTokens")]
     cache_write: u64,
+    /// Of the output.
+    #[serde(rename = "reasoningTokens")]
+    reasoning: u64,
     #[serde(rename = "apiCallId")]
     api_call_id: Option<String>,
     accounting: Accounting,
@@ -176,6 +179,7 @@ fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
                     cache_write_5m: u.cache_write,
                     cache_write_1h: 0,
                     cache_read: u.cache_read,
+                    reasoning: u.reasoning,
                 },
                 billing: Billing::default(),
             });

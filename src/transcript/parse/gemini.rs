@@ -75,6 +75,7 @@ impl Tokens {
             cache_write_5m: 0,
             cache_write_1h: 0,
             cache_read: self.cached,
+            reasoning: self.thoughts,
         }
     }
 }

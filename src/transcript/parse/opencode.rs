@@ -164,6 +164,7 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
                 cache_write_5m: t.cache.write,
                 cache_write_1h: 0,
                 cache_read: t.cache.read,
+                reasoning: t.reasoning,
             },
             billing: Billing::default(),
         });
@@ -258,6 +259,7 @@ mod tests {
             cache_write_5m: 4,
             cache_write_1h: 0,
             cache_read: 200,
+            reasoning: 2,
         };
         assert_eq!(rows, [("msg_2", "ses_a", b), ("msg_3", "ses_b", b)]);
         assert_eq!(p.bad_lines.len(), 1);

@@ -131,6 +131,8 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
             cache_write_5m: usage.cache_write,
             cache_write_1h: 0,
             cache_read: usage.cache_read,
+            // pi's usage does not say.
+            reasoning: 0,
         },
         billing: Billing::default(),
     });

@@ -106,6 +106,9 @@ struct Usage {
     candidates: u64,
     #[serde(rename = "cachedContentTokenCount")]
     cached: u64,
+    /// Of the candidates.
+    #[serde(rename = "thoughtsTokenCount")]
+    thoughts: u64,
 }
 
 /// Reads a block's complete lines of a Qwen Code session into the parser;
@@ -193,6 +196,7 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
             cache_write_5m: 0,
             cache_write_1h: 0,
             cache_read: usage.cached,
+            reasoning: usage.thoughts,
         },
         billing: Billing::default(),
     });

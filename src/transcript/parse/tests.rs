@@ -154,7 +154,8 @@ fn cache_creation_object_wins_over_flat_count() {
             output: 2,
             cache_write_5m: 4,
             cache_write_1h: 5,
-            cache_read: 3
+            cache_read: 3,
+            reasoning: 0
         }
     );
 }
