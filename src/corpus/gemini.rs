@@ -4,8 +4,12 @@
 //! <root>/<project>/chats/session-<time>-<id8>.jsonl     a session (its id in its header)
 //! <root>/<project>/chats/<session>/<agent>.jsonl        a subagent of <session>
 //! ```
-//! `<root>` is `~/.gemini/tmp`. Whole-file `.json` sessions (older
-//! versions; Gemini converts them on resume) are not read.
+//! `<root>` is `~/.gemini/tmp`. Older versions (0.20 and before) wrote a
+//! session as one whole-file JSON document,
+//! `<root>/<project hash>/chats/session-<time>-<id8>.json`; it is read too.
+//! Gemini converts one into a `.jsonl` beside it when it is resumed (the
+//! same messages, then the new ones): where both are there, the `.jsonl`
+//! is the session and the `.json` a duplicate.
 //!
 //! Qwen Code, a fork, keeps the layout under `~/.qwen/projects` with its
 //! own file names and lines: `<project>/chats/<session id>.jsonl`, and its
@@ -31,15 +35,33 @@ struct Header {
     session_id: Option<String>,
 }
 
-/// The session id a chat's header line names.
+/// The session id a chat's header line names (for an older whole-file
+/// chat, its document's first `sessionId`, which comes before its
+/// messages).
 pub fn session_of(path: &std::path::Path) -> Option<String> {
     let head = super::read_head(path, 64 * 1024).ok()?;
     let head = head
         .strip_prefix(b"\xEF\xBB\xBF".as_slice())
         .unwrap_or(&head);
+    if path.extension().is_some_and(|e| e == "json") {
+        return first_session_id(head);
+    }
     let line = head.split(|&b| b == b'\n').next()?;
     let h: Header = serde_json::from_slice(line).ok()?;
     h.session_id.filter(|s| is_session_uuid(s))
+}
+
+/// The value of the first `"sessionId": "<uuid>"` in a document's head.
+fn first_session_id(head: &[u8]) -> Option<String> {
+    let key = b"\"sessionId\"";
+    let at = memchr::memmem::find(head, key)? + key.len();
+    let rest = &head[at..];
+    let colon = rest.iter().position(|&c| !c.is_ascii_whitespace())?;
+    let rest = rest[colon..].strip_prefix(b":")?;
+    let open = rest.iter().position(|&c| !c.is_ascii_whitespace())?;
+    let rest = rest[open..].strip_prefix(b"\"")?;
+    let id = std::str::from_utf8(rest.get(..36)?).ok()?;
+    (rest.get(36) == Some(&b'"') && is_session_uuid(id)).then(|| id.to_string())
 }
 
 /// One project folder; with `only`, just that session.
@@ -123,8 +145,9 @@ pub(super) fn walk_project(
                 }
                 continue;
             }
-            let chat =
-                c.meta.is_file() && c.name.starts_with("session-") && c.name.ends_with(".jsonl");
+            let chat = c.meta.is_file()
+                && c.name.starts_with("session-")
+                && (c.name.ends_with(".jsonl") || c.name.ends_with(".json"));
             // Qwen Code (a Gemini CLI fork) names its sessions by their id.
             let qwen = c
                 .name
@@ -144,9 +167,16 @@ pub(super) fn walk_project(
             if only.is_some_and(|o| o != sid) {
                 continue;
             }
-            if mains.contains_key(&sid) {
-                into.skips.push(skip(SkipReason::DuplicateSession, crel));
-                continue;
+            if let Some(held) = mains.get(&sid) {
+                // A whole-file chat and its conversion: the conversion is the
+                // session (it holds the same messages and the later ones).
+                let converted = held.rel.ends_with(".json") && crel == format!("{}l", held.rel);
+                if !converted {
+                    into.skips.push(skip(SkipReason::DuplicateSession, crel));
+                    continue;
+                }
+                let old = mains.remove(&sid).expect("held").rel;
+                into.skips.push(skip(SkipReason::DuplicateSession, old));
             }
             if let Some(f) = admit(&c, crel, FileRole::Main, &mut into.skips) {
                 mains.insert(sid, f);

@@ -183,6 +183,10 @@ fn still_valid(state: &ResumeState, files: &SessionFiles, bytes: &mut u64) -> bo
         if m.seen == Seen::of(f) {
             return true;
         }
+        if crate::transcript::is_rewritten_whole(&f.rel) {
+            // Changed at all: read again whole.
+            return false;
+        }
         let Ok(o) = corpus::open(&f.abs) else {
             return false;
         };

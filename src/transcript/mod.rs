@@ -18,6 +18,7 @@ mod wire;
 
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
+pub use parse::is_rewritten_whole;
 pub use parse::opencode;
 #[cfg(test)]
 pub use parse::parse_session;

@@ -139,3 +139,76 @@ fn gemini_chats_are_a_default_root() {
         ("GEMINI_CLI_HOME", "gh", ".gemini/tmp"),
     );
 }
+
+const LEGACY: &str = "efc9280f-da8b-46f0-be63-e686b059c503";
+const LEGACY_HASH: &str = "1fef0e1173dbdaee9ead723dbdb93e59c9b40a6ef9e02add2c1572e8fad31ce3";
+
+fn legacy_chat(root: &Path) -> PathBuf {
+    root.join(LEGACY_HASH)
+        .join("chats/session-2026-12-05T03-12-efc9280f.json")
+}
+
+/// An older Gemini CLI's whole-file chat (0.20: one JSON document under the
+/// project's hash; see fixtures/README.md): its two responses of 12,000
+/// prompt tokens (3,000 cached), 6 output and 4 thought tokens, exactly.
+/// Written whole again with a third message, it is read again whole (no
+/// message twice); converted to `.jsonl` beside it (as a newer Gemini CLI
+/// does on resume), the conversion is the session and the document a
+/// duplicate.
+#[test]
+fn an_older_whole_file_chat_is_read_and_read_again_whole() {
+    let env = Env::new();
+    let root = env.path("tmp");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gemini-0.20/tmp"),
+        &root,
+    );
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_new"].as_u64(), Some(1), "{s}");
+    let row = &env.json(&["sessions"])[0];
+    assert_eq!(row["session_id"], LEGACY);
+    assert_eq!(row["harness"], "gemini");
+    assert_eq!(row["messages"], 2);
+    assert_eq!(db_by_session(&env)[LEGACY], [18_000, 20, 0, 0, 6_000]);
+    assert_eq!(row["reasoning_tokens"], 8);
+    assert_eq!(row["started_at"], "2026-12-05T03:12:45.637Z");
+
+    // Written whole again, one message longer.
+    let path = legacy_chat(&root);
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut third = doc["messages"][1].clone();
+    third["id"] = "0b0b0b0b-1025-4207-ba37-24dfd7035617".into();
+    third["timestamp"] = "2026-12-05T03:13:30.000Z".into();
+    doc["messages"].as_array_mut().unwrap().push(third);
+    doc["lastUpdated"] = "2026-12-05T03:13:30.000Z".into();
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_updated"].as_u64(), Some(1), "{s}");
+    assert_eq!(env.json(&["sessions"])[0]["messages"], 3);
+    assert_eq!(db_by_session(&env)[LEGACY], [27_000, 30, 0, 0, 9_000]);
+
+    // Converted beside it, as Gemini CLI converts on resume: the header
+    // line, each message a line, then the resume's `$set` of the same id;
+    // then a fourth message.
+    let mut lines = vec![serde_json::json!({
+        "sessionId": LEGACY, "projectHash": LEGACY_HASH,
+        "startTime": doc["startTime"], "lastUpdated": doc["lastUpdated"],
+    })];
+    lines.extend(doc["messages"].as_array().unwrap().iter().cloned());
+    lines.push(serde_json::json!({"$set": {"sessionId": LEGACY}}));
+    let mut fourth = doc["messages"][1].clone();
+    fourth["id"] = "0c0c0c0c-1025-4207-ba37-24dfd7035617".into();
+    lines.push(fourth);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let jsonl = path.with_extension("jsonl");
+    std::fs::write(&jsonl, text).unwrap();
+    let s = env.ingest(&root);
+    let skipped: Vec<&Value> = s["skipped_paths"].as_array().unwrap().iter().collect();
+    assert!(
+        skipped.iter().any(|p| p["reason"] == "duplicate-session"
+            && p["path"].as_str().unwrap().ends_with(".json")),
+        "{s}"
+    );
+    assert_eq!(env.json(&["sessions"]).as_array().unwrap().len(), 1);
+    assert_eq!(db_by_session(&env)[LEGACY], [36_000, 40, 0, 0, 12_000]);
+}

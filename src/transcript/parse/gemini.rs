@@ -14,6 +14,13 @@
 //!   reads the cached, output the candidates plus the thoughts (billed as
 //!   output), so the buckets add up to the message's `total`.
 //! - the header's `startTime`; a subagent's `complete_task` call: its end.
+//! - a `$set` of `sessionId`: written at every resume, naming the same
+//!   session; nothing to read.
+//!
+//! Versions before the `.jsonl` chats (0.20 and earlier) wrote
+//! `chats/session-<time>-<id8>.json`, one document (`sessionId`,
+//! `startTime`, `messages`) written whole at every change: its messages are
+//! read as lines would be, and a changed document is read again whole.
 
 use serde::Deserialize;
 
@@ -23,9 +30,28 @@ use crate::clock::{Millis, parse_instant};
 use crate::transcript::BadLine;
 use crate::transcript::usage::{Billing, Buckets, UsageObservation};
 
-/// Whether a transcript path is a Gemini CLI chat (`…/chats/….jsonl`).
+/// Whether a transcript path is a Gemini CLI chat (`…/chats/….jsonl`, or an
+/// older version's whole-file `…/chats/session-….json`).
 pub fn is_chat(rel_path: &str) -> bool {
-    rel_path.ends_with(".jsonl") && (rel_path.starts_with("chats/") || rel_path.contains("/chats/"))
+    let in_chats = rel_path.starts_with("chats/") || rel_path.contains("/chats/");
+    in_chats && (rel_path.ends_with(".jsonl") || is_legacy(rel_path))
+}
+
+/// Whether a chat is an older version's whole-file JSON document (written
+/// whole at every change: never read on from where a read stopped).
+pub fn is_legacy(rel_path: &str) -> bool {
+    let name = rel_path.rsplit('/').next().unwrap_or(rel_path);
+    name.starts_with("session-") && name.ends_with(".json")
+}
+
+/// An older version's chat: one JSON document (`sessionId`, `startTime`,
+/// `messages`), written whole at every change.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Document {
+    #[serde(rename = "startTime")]
+    start_time: Option<String>,
+    messages: Vec<Line>,
 }
 
 #[derive(Deserialize, Default)]
@@ -93,7 +119,58 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
+    if is_legacy(&b.out.files[file].rel_path) {
+        return legacy_document(b, file, bytes);
+    }
     typed_records::<Line>(b, file, bytes, read_line)
+}
+
+/// Reads an older version's whole-file chat: every message as a line of the
+/// current format would be read. A document cut short (being written) is
+/// left for the next read; one that is not JSON is one degraded line.
+fn legacy_document(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, BadLine> {
+    let (rel, agent, main, start) = {
+        let c = &b.out.files[file];
+        (c.rel_path.clone(), c.agent_id.clone(), c.main, c.offset)
+    };
+    if start != 0 {
+        // A document is read whole or not at all: a changed one is read
+        // again from its start.
+        return Ok(0);
+    }
+    let body = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    let doc: Document = match serde_json::from_slice(body) {
+        Ok(d) => d,
+        Err(e) if e.is_eof() => return Ok(0),
+        Err(e) => {
+            b.bad(&rel, 1, format!("invalid JSON: {e}"))?;
+            Document::default()
+        }
+    };
+    let mut span = super::Span::new();
+    let mut owner = Owner {
+        agent: &agent,
+        main,
+        span: &mut span,
+    };
+    if let Some(at) = doc.start_time.as_deref().and_then(parse_instant) {
+        owner.span.see(Some(at));
+        if main && b.out.started_at.is_none() {
+            b.out.started_at = Some(at);
+        }
+    }
+    for m in doc.messages {
+        b.out.records += 1;
+        read_line(b, m, &mut owner);
+    }
+    b.span(&agent).merge(&span);
+    let f = &mut b.out.files[file];
+    f.offset = bytes.len() as u64;
+    f.line = bytes.iter().filter(|&&c| c == b'\n').count() as u64 + 1;
+    b.out.bytes += bytes.len() as u64;
+    Ok(bytes.len() as u64)
 }
 
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {

@@ -11,7 +11,7 @@ mod pi;
 mod qwen;
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
-pub use gemini::is_chat;
+pub use gemini::{is_chat, is_legacy as is_rewritten_whole};
 pub use opencode::is_session as is_opencode_session;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 pub use qwen::is_session as is_qwen_session;
