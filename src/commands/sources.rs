@@ -74,11 +74,10 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             let e = by.entry("opencode").or_default();
             e.2 += db.size;
             e.3 = e.3.max(db.mtime_ns);
-            match crate::corpus::opencode::open(&db.path)
-                .and_then(|c| crate::corpus::opencode::trees(&c))
-            {
+            let moved = crate::corpus::opencode::moved_to_database(db);
+            match crate::corpus::opencode::Reader::open(db).and_then(|c| c.trees()) {
                 Ok(trees) => {
-                    for t in &trees {
+                    for t in trees.iter().filter(|t| !moved.contains(t.id())) {
                         e.0 += 1;
                         e.1 += u64::from(known.as_ref().is_some_and(|k| k.contains(t.id())));
                     }

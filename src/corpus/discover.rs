@@ -78,7 +78,7 @@ fn agent_id_of<'n>(name: &'n str, suffix: &str) -> Option<&'n str> {
     ok.then_some(id)
 }
 
-fn mtime_ns(m: &Metadata) -> i128 {
+pub(crate) fn mtime_ns(m: &Metadata) -> i128 {
     i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec())
 }
 
@@ -236,16 +236,20 @@ pub fn discover_one(
 }
 
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
-    if let Some(path) = super::opencode::database_in(root) {
-        // OpenCode's data folder: its sessions are in the database; the
-        // rest (logs, snapshots, an older JSON layout) is not read.
-        let meta = std::fs::metadata(&path).ok();
-        into.databases.push(super::opencode::Database {
-            root: root_idx,
-            size: meta.as_ref().map_or(0, Metadata::len),
-            mtime_ns: meta.as_ref().map_or(0, mtime_ns),
-            path,
-        });
+    let stores = super::opencode::stores_in(root);
+    if !stores.is_empty() {
+        // OpenCode's data folder: its sessions are in the database and (of
+        // older versions) the `storage/` folder; the rest (logs, snapshots)
+        // is not read.
+        for path in stores {
+            let meta = std::fs::metadata(&path).ok();
+            into.databases.push(super::opencode::Database {
+                root: root_idx,
+                size: meta.as_ref().map_or(0, Metadata::len),
+                mtime_ns: meta.as_ref().map_or(0, mtime_ns),
+                path,
+            });
+        }
         return;
     }
     let skips = &mut into.skips;

@@ -1,8 +1,14 @@
-//! OpenCode's database as a source of sessions: `opencode.db` at the top
-//! of a root (`~/.local/share/opencode`, or `$XDG_DATA_HOME/opencode`).
-//! It is opened read-only (`mode=ro`: the file is never written) and read
-//! in short statements, so OpenCode, which may be writing it, never waits
-//! on sessionkit for long.
+//! OpenCode's data as a source of sessions, at the top of a root
+//! (`~/.local/share/opencode`, or `$XDG_DATA_HOME/opencode`): its database
+//! `opencode.db` (OpenCode 1.2 and later), and the JSON files older
+//! versions kept instead, `storage/` (`session/<project>/<session>.json`,
+//! `message/<session>/<message>.json`; the same fields as the database's
+//! rows and `data`, as OpenCode 1.1 writes them). The database is opened
+//! read-only (`mode=ro`: the file is never written) and read in short
+//! statements, so OpenCode, which may be writing it, never waits on
+//! sessionkit for long. Where both are there (OpenCode moves `storage/`
+//! into the database when it upgrades), a session in the database is read
+//! from there and its copy in `storage/` is not read again.
 //!
 //! A session tree — a top-level session and the subagent sessions under it
 //! by `parent_id` — is one sessionkit session. Whether a tree changed is
@@ -17,13 +23,18 @@ use anyhow::{Context, Result};
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
+use crate::clock::Millis;
 use crate::transcript::PARSER_REVISION;
 use crate::transcript::opencode::{MessageRow, SessionRow};
 
 /// The database's name at the top of a root.
 pub const DATABASE: &str = crate::transcript::opencode::DATABASE;
 
-/// An OpenCode database found at the top of a root.
+/// The older versions' folder of JSON files at the top of a root.
+pub const STORAGE: &str = crate::transcript::opencode::STORAGE;
+
+/// An OpenCode store found at the top of a root: its database, or the
+/// older versions' `storage/` folder.
 #[derive(Debug, Clone)]
 pub struct Database {
     pub root: usize,
@@ -33,13 +44,88 @@ pub struct Database {
     pub mtime_ns: i128,
 }
 
-/// Whether `root` is OpenCode's data folder: its database is there.
+impl Database {
+    /// Whether this is the older versions' `storage/` folder.
+    pub fn is_storage(&self) -> bool {
+        self.path.file_name().is_some_and(|n| n == STORAGE)
+    }
+
+    /// Its name in reports and session paths: `opencode.db` or `storage`.
+    pub fn label(&self) -> &'static str {
+        if self.is_storage() { STORAGE } else { DATABASE }
+    }
+}
+
+/// Whether `root` is OpenCode's data folder: its database, or an older
+/// version's `storage/` of sessions, is there.
 pub fn database_in(root: &Path) -> Option<PathBuf> {
-    let path = root.join(DATABASE);
-    std::fs::symlink_metadata(&path)
-        .ok()
-        .filter(std::fs::Metadata::is_file)
-        .map(|_| path)
+    stores_in(root).into_iter().next()
+}
+
+/// OpenCode's stores at the top of `root`: the database first, then the
+/// `storage/` folder when it holds sessions.
+pub fn stores_in(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let db = root.join(DATABASE);
+    if std::fs::symlink_metadata(&db).is_ok_and(|m| m.is_file()) {
+        out.push(db);
+    }
+    let storage = root.join(STORAGE);
+    if std::fs::symlink_metadata(storage.join("session")).is_ok_and(|m| m.is_dir()) {
+        out.push(storage);
+    }
+    out
+}
+
+/// For the `storage/` folder, the sessions the database beside it holds
+/// (moved there by an upgrade, and read from there); for the database,
+/// none.
+pub fn moved_to_database(db: &Database) -> std::collections::HashSet<String> {
+    if !db.is_storage() {
+        return Default::default();
+    }
+    let Some(sibling) = db.path.parent().map(|p| p.join(DATABASE)) else {
+        return Default::default();
+    };
+    if !sibling.is_file() {
+        return Default::default();
+    }
+    open(&sibling)
+        .and_then(|c| trees(&c))
+        .map(|ts| ts.iter().map(|t| t.id().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// An open store: a read-only connection to the database, or the
+/// `storage/` folder.
+pub enum Reader {
+    Sqlite(Connection),
+    Storage(PathBuf),
+}
+
+impl Reader {
+    pub fn open(db: &Database) -> Result<Reader> {
+        if db.is_storage() {
+            return Ok(Reader::Storage(db.path.clone()));
+        }
+        open(&db.path).map(Reader::Sqlite)
+    }
+
+    /// Every session tree of the store.
+    pub fn trees(&self) -> Result<Vec<Tree>> {
+        match self {
+            Reader::Sqlite(c) => trees(c),
+            Reader::Storage(dir) => storage_trees(dir),
+        }
+    }
+
+    /// The messages of a tree's sessions, each session's in order.
+    pub fn messages(&self, tree: &Tree) -> Result<Vec<MessageRow>> {
+        match self {
+            Reader::Sqlite(c) => messages(c, tree),
+            Reader::Storage(dir) => storage_messages(dir, tree),
+        }
+    }
 }
 
 /// One session tree: its sessions, the top-level one first, and a
@@ -98,6 +184,13 @@ pub fn trees(conn: &Connection) -> Result<Vec<Tree>> {
             Ok((row, sums))
         })?
         .collect::<rusqlite::Result<_>>()?;
+    Ok(group_trees(&rows, "opencode"))
+}
+
+/// Session rows (in order of creation, each with what its fingerprint
+/// covers) grouped into trees: a session whose parent is not among them is
+/// the top of a tree of its own.
+fn group_trees(rows: &[(SessionRow, String)], kind: &str) -> Vec<Tree> {
     let index: HashMap<&str, usize> = rows
         .iter()
         .enumerate()
@@ -128,14 +221,14 @@ pub fn trees(conn: &Connection) -> Result<Vec<Tree>> {
             m.push(i);
         }
     }
-    Ok(order
+    order
         .into_iter()
         .map(|t| {
             let ids: Vec<usize> = std::iter::once(t)
                 .chain(members[&t].iter().copied())
                 .collect();
             let mut h = Sha256::new();
-            h.update(format!("rev{PARSER_REVISION}\nopencode\n"));
+            h.update(format!("rev{PARSER_REVISION}\n{kind}\n"));
             for &i in &ids {
                 h.update(rows[i].0.id.as_bytes());
                 h.update(b"\t");
@@ -147,7 +240,7 @@ pub fn trees(conn: &Connection) -> Result<Vec<Tree>> {
                 fingerprint: h.finalize().iter().map(|b| format!("{b:02x}")).collect(),
             }
         })
-        .collect())
+        .collect()
 }
 
 /// The messages of a tree's sessions, each session's in order.
@@ -169,6 +262,135 @@ pub fn messages(conn: &Connection, tree: &Tree) -> Result<Vec<MessageRow>> {
         for r in rows {
             out.push(r.with_context(|| format!("reading OpenCode session {}", s.id))?);
         }
+    }
+    Ok(out)
+}
+
+/// A session file of `storage/session/<project>/`.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct StoredSession {
+    id: String,
+    #[serde(rename = "parentID")]
+    parent_id: Option<String>,
+    directory: Option<String>,
+    title: Option<String>,
+    version: Option<String>,
+    time: StoredTime,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct StoredTime {
+    created: Millis,
+    updated: Option<Millis>,
+}
+
+/// A message file of `storage/message/<session>/`: its id and time (the
+/// rest is the message's `data`, as the database keeps it).
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct StoredMessage {
+    id: String,
+    time: StoredTime,
+}
+
+/// The JSON files of a folder, by name (none when it is not there).
+fn json_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, PathBuf)> = rd
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            name.ends_with(".json").then(|| (name, e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The session trees of a `storage/` folder: every
+/// `session/<project>/<id>.json`, grouped as the database's rows are. A
+/// tree's fingerprint covers its session files and its message files'
+/// names, sizes and times, so a run with nothing changed reads no message.
+fn storage_trees(dir: &Path) -> Result<Vec<Tree>> {
+    let mut rows: Vec<(SessionRow, String)> = Vec::new();
+    let projects = std::fs::read_dir(dir.join("session"))
+        .with_context(|| format!("reading {}", dir.join("session").display()))?;
+    let mut project_dirs: Vec<PathBuf> = projects
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    project_dirs.sort();
+    for p in project_dirs {
+        for (_, path) in json_files(&p) {
+            let Ok(text) = std::fs::read(&path) else {
+                continue;
+            };
+            let Ok(s) = serde_json::from_slice::<StoredSession>(&text) else {
+                continue;
+            };
+            if s.id.is_empty() {
+                continue;
+            }
+            let mut h = Sha256::new();
+            h.update(&text);
+            for (name, m) in json_files(&dir.join("message").join(&s.id)) {
+                let meta = std::fs::metadata(&m).ok();
+                h.update(format!(
+                    "{name}\t{}\t{}\n",
+                    meta.as_ref().map_or(0, std::fs::Metadata::len),
+                    meta.as_ref().map_or(0, super::discover::mtime_ns)
+                ));
+            }
+            let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+            rows.push((
+                SessionRow {
+                    id: s.id,
+                    parent_id: s.parent_id.filter(|p| !p.is_empty()),
+                    directory: s.directory.unwrap_or_default(),
+                    title: s.title,
+                    version: s.version,
+                    agent: None,
+                    time_created: s.time.created,
+                    time_updated: s.time.updated.unwrap_or(s.time.created),
+                },
+                digest,
+            ));
+        }
+    }
+    rows.sort_by(|a, b| (a.0.time_created, &a.0.id).cmp(&(b.0.time_created, &b.0.id)));
+    Ok(group_trees(&rows, "opencode-storage"))
+}
+
+/// The messages of a tree's sessions from `storage/message/<session>/`,
+/// each session's in order of creation.
+fn storage_messages(dir: &Path, tree: &Tree) -> Result<Vec<MessageRow>> {
+    let mut out = Vec::new();
+    for s in &tree.sessions {
+        let mut rows = Vec::new();
+        for (name, path) in json_files(&dir.join("message").join(&s.id)) {
+            let data = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading OpenCode message {}", path.display()))?;
+            let m: StoredMessage = serde_json::from_str(&data).unwrap_or_default();
+            let id = if m.id.is_empty() {
+                name.trim_end_matches(".json").to_string()
+            } else {
+                m.id
+            };
+            rows.push(MessageRow {
+                id,
+                session_id: s.id.clone(),
+                time_created: m.time.created,
+                data,
+            });
+        }
+        rows.sort_by(|a, b| (a.time_created, &a.id).cmp(&(b.time_created, &b.id)));
+        out.extend(rows);
     }
     Ok(out)
 }

@@ -13,7 +13,7 @@ use crate::corpus::opencode::{self, Database};
 use crate::corpus::{Skip, SkipReason};
 use crate::store::Store;
 use crate::store::projection::{Projection, SessionMeta};
-use crate::transcript::opencode::{DATABASE, parse_tree};
+use crate::transcript::opencode::parse_tree;
 
 /// Where the run stands: what it may skip and what it has seen.
 pub(super) struct Seen<'a> {
@@ -38,21 +38,34 @@ pub(super) fn read_opencode(
             &Skip {
                 root: db.root,
                 reason: SkipReason::Unreadable,
-                path: DATABASE.to_string(),
+                path: db.label().to_string(),
             },
             roots,
         );
     };
-    let Ok(conn) = opencode::open(&db.path) else {
+    let Ok(reader) = opencode::Reader::open(db) else {
         unreadable(sum);
         return Ok(());
     };
-    let Ok(trees) = opencode::trees(&conn) else {
+    let Ok(trees) = reader.trees() else {
         unreadable(sum);
         return Ok(());
     };
+    let label = db.label();
     for tree in trees {
         let sid = tree.id().to_string();
+        if db.is_storage() && seen.present.contains(&sid) {
+            // Moved into the database, and read from there.
+            sum.skip(
+                &Skip {
+                    root: db.root,
+                    reason: SkipReason::DuplicateSession,
+                    path: crate::transcript::opencode::session_path(label, &sid),
+                },
+                roots,
+            );
+            continue;
+        }
         seen.present.insert(sid.clone());
         if (!opts.only.is_empty() && !opts.only.contains(&sid))
             || opts.harness.as_deref().is_some_and(|h| h != "opencode")
@@ -63,11 +76,11 @@ pub(super) fn read_opencode(
             sum.unchanged += 1;
             continue;
         }
-        let Ok(messages) = opencode::messages(&conn, &tree) else {
+        let Ok(messages) = reader.messages(&tree) else {
             unreadable(sum);
             continue;
         };
-        let parsed = parse_tree(DATABASE, &tree.sessions, &messages);
+        let parsed = parse_tree(label, &tree.sessions, &messages);
         sum.bytes_read += parsed.bytes;
         let project = match parsed.cwd.as_deref() {
             Some(cwd) => Some(crate::project::project_of(store, cwd)?),
@@ -75,7 +88,7 @@ pub(super) fn read_opencode(
         };
         let meta = SessionMeta {
             harness: "opencode",
-            slug: DATABASE,
+            slug: label,
             project: project.as_deref(),
             scope: &roots[db.root].scope,
             fingerprint: &tree.fingerprint,

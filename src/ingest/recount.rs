@@ -154,18 +154,19 @@ fn recount_opencode(
     out: &mut Vec<Finding>,
 ) -> Result<()> {
     use crate::corpus::opencode;
-    use crate::transcript::opencode::{DATABASE, parse_tree, session_path};
-    let read = opencode::open(&db.path).and_then(|c| {
-        let trees = opencode::trees(&c)?;
+    use crate::transcript::opencode::{parse_tree, session_path};
+    let label = db.label();
+    let read = opencode::Reader::open(db).and_then(|c| {
+        let trees = c.trees()?;
         Ok((c, trees))
     });
-    let (conn, trees) = match read {
+    let (reader, trees) = match read {
         Ok(r) => r,
         Err(e) => {
             out.push(file_finding(
                 FindingKind::Skipped,
                 "",
-                DATABASE,
+                label,
                 format!(
                     "not read ({}): {}",
                     crate::corpus::SkipReason::Unreadable,
@@ -175,9 +176,10 @@ fn recount_opencode(
             return Ok(());
         }
     };
-    for tree in &trees {
+    let moved = opencode::moved_to_database(db);
+    for tree in trees.iter().filter(|t| !moved.contains(t.id())) {
         let sid = tree.id();
-        let rel = session_path(DATABASE, sid);
+        let rel = session_path(label, sid);
         if !known.contains(sid) {
             if !failures.contains_key(sid) {
                 out.push(file_finding(
@@ -198,12 +200,12 @@ fn recount_opencode(
             ));
             continue;
         }
-        let messages = opencode::messages(&conn, tree)?;
+        let messages = reader.messages(tree)?;
         compare(
             store,
             sid,
             &rel,
-            &parse_tree(DATABASE, &tree.sessions, &messages),
+            &parse_tree(label, &tree.sessions, &messages),
             out,
         )?;
     }

@@ -242,3 +242,103 @@ fn check_recounts_opencode_trees() {
         ]
     );
 }
+
+const OLD: &str = "ses_dbbca8929ffeCMc7gT3QMEhQUu";
+const OLD_CHILD: &str = "ses_dbbca8839ffe6KzHrqChxKCbxA";
+
+/// OpenCode's data folder as OpenCode 1.1 left it (the real run of
+/// fixtures/README.md: `storage/session/`, `storage/message/`), at `dir`.
+fn storage_folder(dir: &Path) -> PathBuf {
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opencode-1.1"),
+        dir,
+    );
+    dir.to_path_buf()
+}
+
+/// OpenCode 1.1's JSON files: the five responses it recorded of the eleven
+/// the fake server answered (four title requests are never recorded, two
+/// were refused), each counted once with its reasoning inside the output
+/// (1.1 writes `output` with it: the message's `total` says so); the
+/// subagent session under its parent; an unchanged folder read no more, a
+/// changed message read again.
+#[test]
+fn an_older_opencode_storage_folder_is_read() {
+    let env = Env::new();
+    let root = storage_folder(&env.path("opencode"));
+    let s = env.ingest(&root);
+    assert_eq!(
+        (s["sessions_new"].as_u64(), s["agents"].as_u64()),
+        (Some(1), Some(2)),
+        "{s}"
+    );
+    // Served: 3007/300/33 (3 reasoning), 5007/500/53 (5), 6007/600/63 (6),
+    // 7007/700/73 (7), 9007/900/93 (9): input without the cached part.
+    assert_eq!(db_by_session(&env)[OLD], [27_035, 315, 0, 0, 3_000]);
+    let row = &env.json(&["sessions"])[0];
+    assert_eq!(
+        (
+            row["harness"].as_str(),
+            row["harness_version"].as_str(),
+            row["cwd"].as_str(),
+            row["reasoning_tokens"].as_u64()
+        ),
+        (
+            Some("opencode"),
+            Some("1.1.65"),
+            Some("/home/dev/work/ocproj"),
+            Some(30)
+        )
+    );
+    let tree = env.json(&["tree", OLD]);
+    let child = &tree["roots"][0]["children"][0];
+    assert_eq!(child["agent_id"], OLD_CHILD);
+    assert_eq!(child["input_tokens"], 4_507);
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_unchanged"].as_u64(), Some(1), "{s}");
+    // OpenCode rewrites a message file as a response completes.
+    let dir = root.join("storage/message").join(OLD);
+    let first = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .min()
+        .unwrap();
+    let text = std::fs::read_to_string(&first).unwrap();
+    std::fs::write(&first, format!("{text}\n")).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_updated"].as_u64(), Some(1), "{s}");
+    assert_eq!(db_by_session(&env)[OLD], [27_035, 315, 0, 0, 3_000]);
+}
+
+/// Both stores in one data folder (an upgrade moves `storage/` into the
+/// database): each session read once; one in both is read from the
+/// database and named a duplicate in `storage/`.
+#[test]
+fn storage_beside_the_database_reads_each_session_once() {
+    let env = Env::new();
+    let root = data_folder(&env.path("opencode"));
+    storage_folder(&root);
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_new"].as_u64(), Some(3), "{s}");
+    let by = db_by_session(&env);
+    assert_eq!(by.len(), 3);
+    assert_eq!(by[OLD], [27_035, 315, 0, 0, 3_000]);
+    // The old session moved into the database (its row and messages).
+    let c = rusqlite::Connection::open(root.join("opencode.db")).unwrap();
+    c.execute_batch(&format!(
+        "CREATE TEMP TABLE t AS SELECT * FROM session WHERE id = '{REAL}';
+         UPDATE t SET id = '{OLD}', parent_id = NULL;
+         INSERT INTO session SELECT * FROM t;"
+    ))
+    .unwrap();
+    drop(c);
+    let s = env.ingest(&root);
+    let dup: Vec<&Value> = s["skipped_paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["reason"] == "duplicate-session")
+        .collect();
+    assert_eq!(dup.len(), 1, "{s}");
+    assert_eq!(dup[0]["path"], format!("storage#{OLD}"));
+}

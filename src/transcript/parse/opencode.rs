@@ -10,7 +10,9 @@
 //!   `input` already without the cached part, `cache.read` and
 //!   `cache.write`, `output` **without** the reasoning tokens, which are
 //!   `reasoning` beside it. Output here includes reasoning (as every other
-//!   harness's), so it is `output + reasoning`.
+//!   harness's), so it is `output + reasoning`. (OpenCode 1.1, whose
+//!   sessions are JSON files under `storage/`, kept the reasoning inside
+//!   `output`; the message's `total` says which way it was written.)
 //! - nothing else that repeats them: a `step-finish` part holds the same
 //!   tokens again, each `message.updated` event the message as it stood,
 //!   and the `session` row the sum over its own messages.
@@ -30,13 +32,16 @@ use crate::transcript::{AgentLayout, BadLine, ParsedSession};
 /// `opencode.db#<session id>`.
 pub const DATABASE: &str = "opencode.db";
 
+/// The same for older versions' JSON files: `storage#<session id>`.
+pub const STORAGE: &str = "storage";
+
 /// Whether a stored transcript path names an OpenCode session.
 pub fn is_session(rel_path: &str) -> bool {
-    rel_path
-        .rsplit('/')
-        .next()
-        .and_then(|name| name.strip_prefix(DATABASE))
-        .is_some_and(|rest| rest.starts_with('#'))
+    let name = rel_path.rsplit('/').next().unwrap_or(rel_path);
+    [DATABASE, STORAGE].iter().any(|store| {
+        name.strip_prefix(store)
+            .is_some_and(|rest| rest.starts_with('#'))
+    })
 }
 
 /// The path reports show for a session of the database at `db_rel`.
@@ -73,15 +78,34 @@ struct Data {
     #[serde(rename = "modelID")]
     model_id: Option<String>,
     tokens: Option<Tokens>,
+    /// Why the response stopped: `stop` (the answer), `tool-calls`, ...
+    finish: Option<String>,
 }
 
 #[derive(Deserialize, Default, Clone, Copy)]
 #[serde(default)]
 struct Tokens {
+    total: Option<u64>,
     input: u64,
     output: u64,
     reasoning: u64,
     cache: Cache,
+}
+
+impl Tokens {
+    /// The output with its reasoning. OpenCode 1.18 keeps `output` without
+    /// the reasoning (its `total` adds both); 1.1 kept it inside `output`
+    /// (its `total` adds `output` alone): the `total` tells which.
+    fn output_with_reasoning(self) -> u64 {
+        let rest = self
+            .input
+            .saturating_add(self.cache.read)
+            .saturating_add(self.cache.write);
+        match self.total {
+            Some(t) if t == rest.saturating_add(self.output) => self.output,
+            _ => self.output.saturating_add(self.reasoning),
+        }
+    }
 }
 
 #[derive(Deserialize, Default, Clone, Copy)]
@@ -149,6 +173,13 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
                 continue;
             }
         };
+        // The session's latest message says whether its turn ended: an
+        // answer that stopped, not a prompt or a call of tools.
+        if let Some(a) = out.agents.iter_mut().find(|a| a.agent_id == m.session_id) {
+            let ended =
+                data.role.as_deref() == Some("assistant") && data.finish.as_deref() == Some("stop");
+            a.ending = ended.then_some((crate::transcript::Ending::TurnEnd, Some(m.time_created)));
+        }
         let (Some("assistant"), Some(t)) = (data.role.as_deref(), data.tokens) else {
             continue;
         };
@@ -160,7 +191,7 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
             at: Some(m.time_created),
             buckets: Buckets {
                 input: t.input,
-                output: t.output.saturating_add(t.reasoning),
+                output: t.output_with_reasoning(),
                 cache_write_5m: t.cache.write,
                 cache_write_1h: 0,
                 cache_read: t.cache.read,
