@@ -343,7 +343,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         let mut out = std::io::stdout().lock();
         crate::output::write_json(&mut out, &doc, true)?;
         writeln!(out)?;
-        return finish(ctx, &store, args, &groups, &total);
+        return finish(ctx, &store, args, &filter, &groups, &total);
     }
     // A totals row for people (a table); in CSV and JSON Lines only when
     // asked for (a spreadsheet summing the column would count it twice).
@@ -374,7 +374,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         });
     }
     ctx.out.records(&cols, &rows)?;
-    finish(ctx, &store, args, &groups, &total)
+    finish(ctx, &store, args, &filter, &groups, &total)
 }
 
 /// What a cost report says after its rows: an empty result, unpriced
@@ -383,6 +383,7 @@ fn finish(
     ctx: &Ctx,
     store: &Store,
     args: &Args,
+    filter: &CostFilter,
     groups: &BTreeMap<Vec<String>, Totals>,
     total: &Totals,
 ) -> Result<Exit> {
@@ -392,6 +393,12 @@ fn finish(
         } else {
             "no messages in this period or selection"
         });
+    }
+    let uncounted = store.uncounted_compactions(filter)?;
+    if uncounted > 0 {
+        ctx.out.note(&format!(
+            "{uncounted} compression(s) of a Gemini CLI chat in this selection: the model calls that wrote each summary are in no transcript and no hook, so their tokens are not in these totals"
+        ));
     }
     if total.unpriced_tokens > 0 {
         let models = store.unpriced_models()?;

@@ -78,6 +78,14 @@ const MODEL_COLUMNS: &[Column] = &[
     col("cost_usd", "cost"),
 ];
 
+const COMPACTION_COLUMNS: &[Column] = &[
+    col("agent_id", "agent"),
+    col("at", "at"),
+    col("trigger", "trigger"),
+    col("pre_tokens", "tokens before").optional(2),
+    col("uncounted", "calls not recorded").optional(1),
+];
+
 const LINE_COLUMNS: &[Column] = &[
     col("file", "file"),
     col("line", "line"),
@@ -142,6 +150,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             agent_id: c.agent_id,
             at: c.at.map(format_instant),
             pre_tokens: c.pre_tokens,
+            uncounted: c.trigger.as_deref() == Some(crate::transcript::UNRECORDED_COMPACTION),
             trigger: c.trigger,
         })
         .collect();
@@ -179,10 +188,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         ctx.out.records(AGENT_COLUMNS, &values(&by_agent))?;
         ctx.out.section("Models")?;
         ctx.out.records(MODEL_COLUMNS, &values(&by_model))?;
+        if !compactions.is_empty() {
+            ctx.out.section("Compactions")?;
+            ctx.out.records(COMPACTION_COLUMNS, &values(&compactions))?;
+        }
         if !degraded.is_empty() {
             ctx.out.section("Degraded lines")?;
             ctx.out.records(LINE_COLUMNS, &values(&degraded))?;
         }
+        note_uncounted(ctx, &compactions);
         return Ok(Exit::Success);
     }
     let doc = ShowRecord {
@@ -193,9 +207,21 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         degraded,
         harness_reported,
     };
+    note_uncounted(ctx, &doc.compactions);
     ctx.out
         .record(SESSION_COLUMNS, &serde_json::to_value(doc)?)?;
     Ok(Exit::Success)
+}
+
+/// Says, on stderr, that model calls the harness never recorded are not in
+/// the figures (never hidden, never guessed).
+fn note_uncounted(ctx: &Ctx, compactions: &[CompactionRecord]) {
+    let n = compactions.iter().filter(|c| c.uncounted).count();
+    if n > 0 {
+        ctx.out.note(&format!(
+            "{n} compression(s) of the chat: the model calls that wrote the summary are in no transcript and no hook, so their tokens are not in these figures"
+        ));
+    }
 }
 
 fn value<T: serde::Serialize>(x: &T) -> Value {

@@ -436,8 +436,11 @@ pub struct CompactionRecord {
     pub at: Option<String>,
     /// The context size before it, as the harness reported.
     pub pre_tokens: Option<i64>,
-    /// manual or auto.
+    /// manual or auto (Claude Code); compress (Gemini CLI).
     pub trigger: Option<String>,
+    /// The harness records none of the model calls that made it (Gemini
+    /// CLI's compression): their tokens are in no total here.
+    pub uncounted: bool,
 }
 
 /// A line that could not be read.

@@ -359,7 +359,7 @@ fn fitted_time(key: &str, text: String, day_only: bool) -> String {
 }
 
 fn is_time_key(key: &str) -> bool {
-    key.ends_with("_at") || key == "last_modified"
+    key.ends_with("_at") || key == "last_modified" || key == "at"
 }
 
 /// Whether the times of a table's rows fall on more than one day.

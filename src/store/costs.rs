@@ -170,4 +170,25 @@ impl Store {
         }
         Ok(())
     }
+
+    /// Compactions in `f` whose model calls the harness records nowhere
+    /// (their tokens are in no total).
+    pub fn uncounted_compactions(&self, f: &CostFilter) -> Result<u64> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM compactions c JOIN sessions s ON s.session_id = c.session_id
+             WHERE c.trigger = ?5
+               AND (?1 IS NULL OR c.occurred_at >= ?1) AND (?2 IS NULL OR c.occurred_at < ?2)
+               AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
+               AND (?4 IS NULL OR c.session_id = ?4)",
+            params![
+                f.since,
+                f.until,
+                f.project,
+                f.session,
+                crate::transcript::UNRECORDED_COMPACTION
+            ],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as u64)
+    }
 }

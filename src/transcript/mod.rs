@@ -154,7 +154,12 @@ pub struct BadLine {
     pub reason: String,
 }
 
-/// A `compact_boundary` record.
+/// The trigger of a compaction whose model calls the harness records
+/// nowhere (Gemini CLI's compression): their tokens are in no total.
+pub const UNRECORDED_COMPACTION: &str = "compress";
+
+/// A compaction: Claude Code's `compact_boundary` record, Gemini CLI's
+/// compression (a `$set` of the messages starting from its summary).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compaction {
     pub agent_id: String,

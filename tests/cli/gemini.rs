@@ -212,3 +212,45 @@ fn an_older_whole_file_chat_is_read_and_read_again_whole() {
     assert_eq!(env.json(&["sessions"]).as_array().unwrap().len(), 1);
     assert_eq!(db_by_session(&env)[LEGACY], [36_000, 40, 0, 0, 12_000]);
 }
+
+/// A compressed chat (the real Gemini CLI 0.61 `compact` run of
+/// fixtures/README.md): the server answered four requests, two of them the
+/// compression's `generateContent` calls, which Gemini CLI records in no
+/// chat and fires no hook for. The two replies count, exactly; the
+/// compression is a compaction marked uncounted, and `show` and `cost` say
+/// that its calls are not in their figures.
+#[test]
+fn a_compression_is_shown_and_its_unrecorded_calls_named() {
+    let env = Env::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gemini-0.61-compress/tmp");
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_new"].as_u64(), Some(1), "{s}");
+    let sid = "8e3e77f6-0686-4c38-b0a1-11fb09540dd6";
+    assert_eq!(db_by_session(&env)[sid], [18_000, 20, 0, 0, 6_000]);
+    let (code, out, err) = env.run(&["show", sid, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let show: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        show["compactions"],
+        serde_json::json!([{
+            "agent_id": sid,
+            "at": "2026-12-05T03:27:20.448Z",
+            "pre_tokens": null,
+            "trigger": "compress",
+            "uncounted": true
+        }])
+    );
+    assert!(
+        err.contains("1 compression(s) of the chat: the model calls that wrote the summary are in no transcript and no hook"),
+        "{err}"
+    );
+    let (_, _, err) = env.run(&["cost", "--format", "json"]);
+    assert!(
+        err.contains("1 compression(s) of a Gemini CLI chat in this selection"),
+        "{err}"
+    );
+    // Read again (the `$set` lists repeat the summary): still one.
+    env.ingest(&root);
+    let show = env.json(&["show", sid]);
+    assert_eq!(show["compactions"].as_array().unwrap().len(), 1);
+}

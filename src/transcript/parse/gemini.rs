@@ -25,7 +25,7 @@
 use serde::Deserialize;
 
 use super::SessionParser;
-use super::lines::{Owner, typed_records};
+use super::lines::{Owner, json_records};
 use crate::clock::{Millis, parse_instant};
 use crate::transcript::BadLine;
 use crate::transcript::usage::{Billing, Buckets, UsageObservation};
@@ -61,6 +61,9 @@ struct Line {
     /// `user`, `gemini` (the model), `info`, `error`, ...
     #[serde(rename = "type")]
     kind: Option<String>,
+    /// Only a `$set` list's messages' is looked at (a compression's
+    /// summary), so it is kept unparsed.
+    content: Option<Box<serde_json::value::RawValue>>,
     timestamp: Option<String>,
     model: Option<String>,
     tokens: Option<Tokens>,
@@ -122,7 +125,66 @@ pub(super) fn parse_block(
     if is_legacy(&b.out.files[file].rel_path) {
         return legacy_document(b, file, bytes);
     }
-    typed_records::<Line>(b, file, bytes, read_line)
+    let rel = b.out.files[file].rel_path.clone();
+    json_records(b, file, bytes, |b, line, n, owner| {
+        let rec: Line = serde_json::from_slice(line)?;
+        if let Some(set) = &rec.set {
+            compression(b, owner.agent, &rel, n, set);
+        }
+        read_line(b, rec, owner);
+        Ok(())
+    })
+}
+
+/// The summary Gemini CLI puts in place of a chat's history when it
+/// compresses it: a user message starting with this tag, in the message
+/// list a `$set` writes after the compression.
+const SNAPSHOT: &str = "<state_snapshot>";
+
+use crate::transcript::UNRECORDED_COMPACTION as UNRECORDED;
+
+/// A `$set` of the messages whose list starts again from a compression's
+/// summary: the chat was compressed (once per summary message). The model
+/// calls that wrote the summary are in no chat and no hook: the compaction
+/// is stored so reports can say so.
+fn compression(b: &mut SessionParser, agent: &str, rel: &str, line: u64, set: &Set) {
+    let Some(summary) = set.messages.iter().flatten().find(|m| {
+        m.kind.as_deref() == Some("user")
+            && m.content.as_ref().is_some_and(|c| {
+                serde_json::from_str(c.get())
+                    .is_ok_and(|v| text_of(&v).trim_start().starts_with(SNAPSHOT))
+            })
+    }) else {
+        return;
+    };
+    let at = summary.timestamp.as_deref().and_then(parse_instant);
+    if b.out
+        .compactions
+        .iter()
+        .any(|c| c.agent_id == agent && c.at == at && c.trigger.as_deref() == Some(UNRECORDED))
+    {
+        return;
+    }
+    b.out.compactions.push(crate::transcript::Compaction {
+        agent_id: agent.to_string(),
+        file: rel.to_string(),
+        line,
+        at,
+        trigger: Some(UNRECORDED.to_string()),
+        pre_tokens: None,
+    });
+}
+
+/// A message's text: a string, or the `text` of its parts.
+fn text_of(content: &serde_json::Value) -> String {
+    match content {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(serde_json::Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
 }
 
 /// Reads an older version's whole-file chat: every message as a line of the
