@@ -73,6 +73,9 @@ _sessionkit() {
             sessionkit,prune)
                 cmd="sessionkit__subcmd__prune"
                 ;;
+            sessionkit,push)
+                cmd="sessionkit__subcmd__push"
+                ;;
             sessionkit,recall)
                 cmd="sessionkit__subcmd__recall"
                 ;;
@@ -216,6 +219,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help,prune)
                 cmd="sessionkit__subcmd__help__subcmd__prune"
+                ;;
+            sessionkit__subcmd__help,push)
+                cmd="sessionkit__subcmd__help__subcmd__push"
                 ;;
             sessionkit__subcmd__help,recall)
                 cmd="sessionkit__subcmd__help__subcmd__recall"
@@ -542,7 +548,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show tree cost pricing prune push check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1120,7 +1126,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sources sessions show tree cost pricing prune check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="ingest replay sources sessions show tree cost pricing prune push check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1680,6 +1686,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__push)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3205,6 +3225,40 @@ _sessionkit() {
                     return 0
                     ;;
                 --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__push)
+            opts="-q -h --machine --since --dry-run --db --format --json --quiet --no-progress --wide --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --machine)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

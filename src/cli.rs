@@ -92,6 +92,8 @@ pub enum Command {
     Pricing(commands::pricing::Args),
     /// Remove projected transcript data older than a date (never memories or runs)
     Prune(commands::prune::Args),
+    /// Write sessions, agents and messages into a team's PostgreSQL database, exactly once
+    Push(commands::push::Args),
     /// Integrity report for CI: degraded lines, failures, a recount against the files
     Check(commands::check::Args),
     /// The briefing a session starts with (what a hook injects); --explain says why

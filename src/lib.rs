@@ -21,6 +21,7 @@ mod matching;
 mod output;
 mod pricing;
 mod project;
+mod push;
 mod redact;
 mod rollup;
 mod settings;
@@ -123,6 +124,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Cost(a) => commands::cost::run(&ctx, &a),
         Command::Pricing(a) => commands::pricing::run(&ctx, &a),
         Command::Prune(a) => commands::prune::run(&ctx, &a),
+        Command::Push(a) => commands::push::run(&ctx, &a),
         Command::Check(a) => commands::check::run(&ctx, &a),
         Command::Config(a) => commands::config::run(&ctx, &a),
         Command::Status(a) => commands::status::run(&ctx, &a),

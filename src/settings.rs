@@ -195,6 +195,20 @@ pub const SETTINGS: &[Setting] = &[
         about: "at the end of a substantial turn, ask the agent once to debrief (record decisions and commitments, resolve what it finished): on or off",
     },
     Setting {
+        key: "push.machine",
+        env: "SESSIONKIT_PUSH_MACHINE",
+        default: "",
+        kind: Kind::Text,
+        about: "the label `push` gives this machine in the team database (default: its host name)",
+    },
+    Setting {
+        key: "push.url",
+        env: "SESSIONKIT_PG_URL",
+        default: "",
+        kind: Kind::Text,
+        about: "the PostgreSQL database `push` writes into (postgres://user@host:port/db); the password comes from PGPASSWORD or the URL given on the command line, never the database",
+    },
+    Setting {
         key: "spool.max_bytes",
         env: "SESSIONKIT_SPOOL_MAX_BYTES",
         default: "67108864",
@@ -227,7 +241,7 @@ pub const SETTINGS: &[Setting] = &[
         env: "SESSIONKIT_WATCHDOG_MINUTES",
         default: "10",
         kind: Kind::Count,
-        about: "minutes of silence after which a working agent becomes unknown",
+        about: "minutes of silence after which a working agent becomes unknown (one whose last turn ended, completed)",
     },
 ];
 
@@ -292,6 +306,10 @@ pub fn validate(s: &Setting, value: &str) -> Result<String> {
         },
         Kind::Text if value.trim().is_empty() => {
             bail!("{} must not be empty (`config unset` clears it)", s.key)
+        }
+        Kind::Text if s.key == "push.url" => {
+            crate::push::Target::parse(value)?.refuse_password()?;
+            Ok(value.trim().to_string())
         }
         Kind::Text if s.key == "match.aliases" => {
             crate::matching::Aliases::with(value)?;

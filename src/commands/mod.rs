@@ -14,6 +14,7 @@ pub mod memory;
 pub mod pricing;
 pub mod prompt;
 pub mod prune;
+pub mod push;
 pub mod schema;
 pub mod session;
 pub mod sessions;
@@ -178,6 +179,7 @@ pub(crate) const TYPED: &[&str] = &[
     "pricing-change",
     "prompt",
     "prune",
+    "push",
     "recall",
     "remember",
     "resolve",
@@ -209,6 +211,7 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
             "config list: one object per setting; config get: one",
         ),
         "prune" => (json_schema::<records::PruneRecord>(), "one object"),
+        "push" => (json_schema::<records::PushRecord>(), "one object"),
         "hooks" => (
             json_schema::<records::HooksChangeRecord>(),
             "hooks install / uninstall: one object per harness settings file",

@@ -112,6 +112,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         );
         Vec::new()
     };
+    // The team database, when one is set (push.url): what changed since the
+    // last push, so the cron line keeps the team's view current.
+    if !args.dry_run {
+        push_if_set(ctx, &mut store)?;
+    }
     let changed = changes.len() + leases.len() + closed.len();
     // What went silent long ago is history, not news: settled, counted in
     // one line, not listed (a first sweep over imported sessions listed
@@ -122,7 +127,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         .partition(|t| t.at.is_none_or(|at| now - at < horizon));
     if !history.is_empty() {
         ctx.out.note(&format!(
-            "{} agent(s) silent for more than sweep.history_hours {} settled as unknown without a listing (history, not news)",
+            "{} agent(s) silent for more than sweep.history_hours {} settled (completed where the last turn ended, else unknown) without a listing (history, not news)",
             history.len(),
             if args.dry_run { "would be" } else { "were" }
         ));
@@ -170,4 +175,34 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     } else {
         Exit::Success
     })
+}
+
+/// Pushes to the team database the `push.url` setting names, if any. A
+/// failure is said on stderr and left to the next sweep: nothing is marked
+/// sent that was not.
+fn push_if_set(ctx: &Ctx, store: &mut crate::store::Store) -> Result<()> {
+    let url = crate::settings::choice(store, "push.url")?;
+    if url.trim().is_empty() {
+        return Ok(());
+    }
+    let opts = crate::push::Options {
+        machine: crate::push::machine_label(store)?,
+        since: None,
+        dry_run: false,
+    };
+    let done = crate::push::Target::parse(&url)
+        .and_then(|t| crate::push::push(store, &t, &opts).map(|d| (t, d)));
+    match done {
+        Ok((t, d)) if d.sessions > 0 => ctx.out.note(&format!(
+            "pushed {} session(s), {} message(s) to {}",
+            d.sessions,
+            d.messages,
+            t.shown()
+        )),
+        Ok(_) => {}
+        Err(e) => ctx.out.note(&format!(
+            "push (push.url) failed, the next sweep tries again: {e:#}"
+        )),
+    }
+    Ok(())
 }

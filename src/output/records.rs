@@ -793,3 +793,29 @@ pub struct SourceRecord {
     /// The contract and its version: `sessionkit.source/1`.
     pub schema: String,
 }
+
+/// The name and version of `push --json`'s contract.
+pub const PUSH_SCHEMA: &str = "sessionkit.push/1";
+
+/// What a push sent to a team database.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushRecord {
+    /// With --dry-run: what would be sent; nothing was.
+    pub dry_run: bool,
+    /// The label this machine's rows carry there.
+    pub machine: String,
+    /// Counted messages of the sessions sent.
+    pub messages: u64,
+    /// The contract and its version: `sessionkit.push/1`.
+    pub schema: String,
+    /// The version of sessionkit's tables in the team database (null with
+    /// --dry-run: it was not reached).
+    pub schema_version: Option<i32>,
+    /// Sessions sent (changed since the last push to this database).
+    pub sessions: u64,
+    /// The database, its password masked.
+    pub target: String,
+    /// Sessions already there as they are.
+    pub unchanged: u64,
+}

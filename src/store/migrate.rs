@@ -66,6 +66,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0021_reasoning",
         include_str!("migrations/0021_reasoning.sql"),
     ),
+    ("0022_push", include_str!("migrations/0022_push.sql")),
 ];
 
 /// The schema version this binary writes.

@@ -13,6 +13,7 @@ pub mod memories;
 mod migrate;
 pub mod pricing;
 pub mod projection;
+pub mod push;
 pub mod reports;
 pub mod runs;
 pub mod settings;

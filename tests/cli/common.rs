@@ -66,6 +66,20 @@ impl Env {
     }
 
     /// `run` with the clock at `now`.
+    /// `run` with more environment variables.
+    pub fn run_with_env(&self, args: &[&str], vars: &[(&str, &str)]) -> (i32, String, String) {
+        let mut c = self.cmd();
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        let out = c.args(args).output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
     pub fn run_at(&self, now: &str, args: &[&str]) -> (i32, String, String) {
         let out = self
             .cmd()

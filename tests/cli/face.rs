@@ -219,7 +219,7 @@ fn a_sweep_settles_history_without_listing_it() {
     // The fixture's last activity is 2026-12-05T09:00:05Z.
     let (listed, err) = sweep("2027-03-01T00:00:00Z");
     assert_eq!(listed, 0, "{err}");
-    assert!(err.contains("1 agent(s) silent for more than sweep.history_hours would be settled as unknown without a listing"), "{err}");
+    assert!(err.contains("1 agent(s) silent for more than sweep.history_hours would be settled (completed where the last turn ended, else unknown) without a listing"), "{err}");
     let (listed, err) = sweep("2026-12-05T10:00:00Z");
     assert_eq!(listed, 1, "{err}");
 }

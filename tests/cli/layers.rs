@@ -25,7 +25,7 @@ enum Layer {
 fn layer_of(path: &[&str]) -> Layer {
     match path {
         ["store", ..] => Layer::Store,
-        ["ingest" | "settings" | "project", ..] => Layer::Services,
+        ["ingest" | "settings" | "project" | "push", ..] => Layer::Services,
         [
             "hooks",
             "prompt" | "receive" | "session" | "stop" | "doctor" | "install",

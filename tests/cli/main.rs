@@ -20,7 +20,10 @@ mod memory;
 mod negative;
 mod opencode;
 mod pi;
+#[path = "../support/postgres.rs"]
+mod postgres_server;
 mod property;
+mod push;
 mod qwen;
 mod reports;
 mod rig;

@@ -1,0 +1,229 @@
+//! `push`: the local store's sessions, agents and counted messages written
+//! into a team's PostgreSQL database, exactly once.
+//!
+//! Every write there is an upsert keyed as the local store keys it (a
+//! message by its API message id), and a message's buckets are merged by
+//! the local counting rule (each the largest any push stated, the model of
+//! the largest output, the earliest time), so the result does not depend on
+//! which machine pushed first, how often, or whether a push died halfway. A
+//! session is sent in one transaction; the local store marks it sent only
+//! after the team database committed it, and sends it again when its mark
+//! (files, status, usage sums) changes.
+
+mod remote;
+
+use std::str::FromStr;
+
+use anyhow::{Context, Result, bail};
+
+use crate::store::Store;
+use crate::store::push::{PushMark, SessionPush};
+
+/// A team database: where to connect, without the password in anything
+/// that is stored or printed.
+#[derive(Clone)]
+pub struct Target {
+    config: postgres::Config,
+    /// The URL as given, for errors: the password masked.
+    shown: String,
+}
+
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+impl Target {
+    /// Reads a `postgres://` URL (or a `key=value` connection string).
+    pub fn parse(url: &str) -> Result<Target> {
+        let url = url.trim();
+        let config = postgres::Config::from_str(url)
+            .map_err(|e| anyhow::anyhow!("{} is not a PostgreSQL URL: {e}", mask(url)))?;
+        if config.get_hosts().is_empty() {
+            bail!("{} names no host", mask(url));
+        }
+        if config.get_ssl_mode() == postgres::config::SslMode::Require {
+            bail!(
+                "{}: sslmode=require is not supported yet: push reaches servers on a trusted network or through a tunnel",
+                mask(url)
+            );
+        }
+        Ok(Target {
+            config,
+            shown: mask(url),
+        })
+    }
+
+    /// Refuses a URL that carries a password (one to be stored as a
+    /// setting): the password comes from PGPASSWORD.
+    pub fn refuse_password(&self) -> Result<()> {
+        if self.config.get_password().is_some() {
+            bail!(
+                "{} carries a password, which would be stored in the database: set PGPASSWORD instead",
+                self.shown
+            );
+        }
+        Ok(())
+    }
+
+    /// The URL with its password masked.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    /// A stable label of the database (host, port, name, user; never the
+    /// password): what the local store keys its marks by.
+    pub fn key(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let hosts: Vec<String> = self
+            .config
+            .get_hosts()
+            .iter()
+            .map(|h| match h {
+                postgres::config::Host::Tcp(s) => s.clone(),
+                postgres::config::Host::Unix(p) => p.display().to_string(),
+            })
+            .collect();
+        let label = format!(
+            "{}|{:?}|{}|{}",
+            hosts.join(","),
+            self.config.get_ports(),
+            self.config.get_dbname().unwrap_or(""),
+            self.config.get_user().unwrap_or("")
+        );
+        Sha256::digest(label.as_bytes())
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    fn connect(&self) -> Result<postgres::Client> {
+        let mut config = self.config.clone();
+        if config.get_password().is_none()
+            && let Some(p) = std::env::var_os("PGPASSWORD").filter(|p| !p.is_empty())
+        {
+            config.password(p.as_encoded_bytes());
+        }
+        config.connect_timeout(std::time::Duration::from_secs(10));
+        config
+            .connect(postgres::NoTls)
+            .map_err(|e| anyhow::anyhow!("cannot reach {}: {}", self.shown, one_line(&e)))
+    }
+}
+
+/// A URL with its password (if any) replaced by `***`.
+pub fn mask(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        // A key=value string: mask a password=… pair.
+        return url
+            .split_whitespace()
+            .map(|kv| {
+                if kv.starts_with("password=") {
+                    "password=***"
+                } else {
+                    kv
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+    };
+    let (auth, host) = match rest.rfind('@') {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => return url.to_string(),
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
+}
+
+fn one_line(e: &postgres::Error) -> String {
+    let mut s = e.to_string();
+    if let Some(db) = e.as_db_error() {
+        s = format!("{}: {}", db.code().code(), db.message());
+    } else if let Some(src) = std::error::Error::source(e) {
+        s = format!("{s}: {src}");
+    }
+    s.replace('\n', " ")
+}
+
+/// The label this machine's rows carry: the `push.machine` setting, else
+/// the host name.
+pub fn machine_label(store: &Store) -> Result<String> {
+    let m = crate::settings::choice(store, "push.machine")?;
+    Ok(if m.trim().is_empty() {
+        host_name()
+    } else {
+        m.trim().to_string()
+    })
+}
+
+/// The machine's host name (`/proc/sys/kernel/hostname`, else `HOSTNAME`).
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unnamed".to_string())
+}
+
+/// What a push does: which machine it speaks for, from when, and whether
+/// it writes.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub machine: String,
+    /// Only sessions active at or after this.
+    pub since: Option<i64>,
+    pub dry_run: bool,
+}
+
+/// What a push sent.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Pushed {
+    /// Sessions whose mark changed since the last push (sent, or to send).
+    pub sessions: u64,
+    /// Their counted messages.
+    pub messages: u64,
+    /// Sessions already there as they are.
+    pub unchanged: u64,
+    /// The team database's schema version after the push.
+    pub schema_version: i32,
+}
+
+/// Pushes every session whose mark changed. An unreachable database or a
+/// refused login is an error before anything is written (locally or
+/// there); a failure mid-way leaves the sessions sent so far marked and the
+/// rest to the next push.
+pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed> {
+    let key = target.key();
+    let marks = store.push_candidates(&key, opts.since)?;
+    let (todo, unchanged): (Vec<PushMark>, Vec<PushMark>) =
+        marks.into_iter().partition(|m| m.changed);
+    let mut out = Pushed {
+        unchanged: unchanged.len() as u64,
+        ..Pushed::default()
+    };
+    if opts.dry_run {
+        out.sessions = todo.len() as u64;
+        for m in &todo {
+            out.messages += store.session_push(&m.session_id)?.messages.len() as u64;
+        }
+        return Ok(out);
+    }
+    let mut client = target.connect()?;
+    out.schema_version = remote::migrate(&mut client)
+        .with_context(|| format!("preparing sessionkit's tables in {}", target.shown()))?;
+    remote::machine_seen(&mut client, &opts.machine)?;
+    for m in todo {
+        let s: SessionPush = store.session_push(&m.session_id)?;
+        remote::write_session(&mut client, &opts.machine, &s)
+            .with_context(|| format!("pushing session {} to {}", m.session_id, target.shown()))?;
+        store.mark_pushed(&key, &m.session_id, &m.mark, crate::clock::now())?;
+        out.sessions += 1;
+        out.messages += s.messages.len() as u64;
+    }
+    Ok(out)
+}

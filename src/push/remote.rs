@@ -1,0 +1,260 @@
+//! The team database's side: sessionkit's own tables there, versioned like
+//! the local store's, and the upserts a push makes.
+
+use anyhow::Result;
+use postgres::Client;
+use postgres::types::ToSql;
+
+use crate::store::push::SessionPush;
+
+/// The versions of the team database's tables, each applied once, in order
+/// (`sessionkit_meta.schema_version` says how many are).
+const MIGRATIONS: &[&str] = &[
+    // 1: machines, sessions, agents (with their parent edges), messages (one
+    // row per API message id), and the daily sums reports read.
+    "CREATE TABLE sessionkit_machines (
+        machine        text PRIMARY KEY,
+        first_push_at  timestamptz NOT NULL DEFAULT now(),
+        last_push_at   timestamptz NOT NULL DEFAULT now()
+     );
+     CREATE TABLE sessionkit_sessions (
+        session_id        text PRIMARY KEY,
+        machine           text NOT NULL,
+        harness           text NOT NULL,
+        project           text,
+        project_slug      text NOT NULL,
+        harness_version   text,
+        started_at        timestamptz,
+        last_activity_at  timestamptz,
+        status            text NOT NULL,
+        pushed_at         timestamptz NOT NULL DEFAULT now()
+     );
+     CREATE TABLE sessionkit_agents (
+        session_id       text NOT NULL REFERENCES sessionkit_sessions ON DELETE CASCADE,
+        agent_id         text NOT NULL,
+        parent_agent_id  text,
+        layout           text NOT NULL,
+        agent_type       text,
+        join_path        text,
+        status           text NOT NULL,
+        first_seen_at    timestamptz,
+        last_seen_at     timestamptz,
+        PRIMARY KEY (session_id, agent_id)
+     );
+     CREATE TABLE sessionkit_messages (
+        message_id             text PRIMARY KEY,
+        session_id             text NOT NULL,
+        agent_id               text NOT NULL,
+        machine                text NOT NULL,
+        harness                text NOT NULL,
+        model                  text NOT NULL,
+        occurred_at            timestamptz,
+        input_tokens           bigint NOT NULL,
+        output_tokens          bigint NOT NULL,
+        cache_write_5m_tokens  bigint NOT NULL,
+        cache_write_1h_tokens  bigint NOT NULL,
+        cache_read_tokens      bigint NOT NULL,
+        reasoning_tokens       bigint NOT NULL,
+        cost_nanousd           bigint
+     );
+     CREATE INDEX sessionkit_messages_time ON sessionkit_messages (occurred_at);
+     CREATE INDEX sessionkit_messages_session ON sessionkit_messages (session_id);
+     CREATE VIEW sessionkit_daily AS
+        SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, machine, harness, model,
+               count(*) AS messages, sum(input_tokens) AS input_tokens,
+               sum(output_tokens) AS output_tokens,
+               sum(cache_write_5m_tokens) AS cache_write_5m_tokens,
+               sum(cache_write_1h_tokens) AS cache_write_1h_tokens,
+               sum(cache_read_tokens) AS cache_read_tokens,
+               sum(reasoning_tokens) AS reasoning_tokens,
+               sum(cost_nanousd) AS cost_nanousd
+        FROM sessionkit_messages GROUP BY 1, 2, 3, 4;",
+];
+
+/// The team database's schema version this binary writes.
+pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
+
+/// Creates or brings up to date sessionkit's tables, under an advisory
+/// lock so two machines pushing at once do not race; returns the version.
+pub(super) fn migrate(client: &mut Client) -> Result<i32> {
+    let mut tx = client.transaction()?;
+    tx.batch_execute(
+        "SELECT pg_advisory_xact_lock(7306966374519931214);
+         CREATE TABLE IF NOT EXISTS sessionkit_meta (key text PRIMARY KEY, value text NOT NULL);",
+    )?;
+    let found: i32 = tx
+        .query_opt(
+            "SELECT value FROM sessionkit_meta WHERE key = 'schema_version'",
+            &[],
+        )?
+        .map(|r| r.get::<_, String>(0))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if found > SCHEMA_VERSION {
+        anyhow::bail!(
+            "the team database's sessionkit tables are version {found}, newer than this sessionkit knows ({SCHEMA_VERSION}): upgrade sessionkit"
+        );
+    }
+    for sql in &MIGRATIONS[usize::try_from(found)?..] {
+        tx.batch_execute(sql)?;
+    }
+    tx.execute(
+        "INSERT INTO sessionkit_meta VALUES ('schema_version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        &[&SCHEMA_VERSION.to_string()],
+    )?;
+    tx.commit()?;
+    Ok(SCHEMA_VERSION)
+}
+
+pub(super) fn machine_seen(client: &mut Client, machine: &str) -> Result<()> {
+    client.execute(
+        "INSERT INTO sessionkit_machines (machine) VALUES ($1)
+         ON CONFLICT (machine) DO UPDATE SET last_push_at = now()",
+        &[&machine],
+    )?;
+    Ok(())
+}
+
+/// Rows per multi-row statement (14 parameters each).
+const BATCH: usize = 500;
+
+fn ts(ms: Option<i64>) -> Option<f64> {
+    ms.map(|m| m as f64 / 1000.0)
+}
+
+/// One session in one transaction: its row, its agents (replaced), and its
+/// counted messages merged into what is there by the counting rule.
+pub(super) fn write_session(client: &mut Client, machine: &str, s: &SessionPush) -> Result<()> {
+    let mut tx = client.transaction()?;
+    let row = &s.session;
+    tx.execute(
+        "INSERT INTO sessionkit_sessions (session_id, machine, harness, project, project_slug,
+            harness_version, started_at, last_activity_at, status, pushed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7), to_timestamp($8), $9, now())
+         ON CONFLICT (session_id) DO UPDATE SET
+            machine = LEAST(sessionkit_sessions.machine, EXCLUDED.machine),
+            harness = EXCLUDED.harness, project = EXCLUDED.project,
+            project_slug = EXCLUDED.project_slug, harness_version = EXCLUDED.harness_version,
+            started_at = LEAST(sessionkit_sessions.started_at, EXCLUDED.started_at),
+            last_activity_at = GREATEST(sessionkit_sessions.last_activity_at, EXCLUDED.last_activity_at),
+            status = CASE WHEN EXCLUDED.last_activity_at >= sessionkit_sessions.last_activity_at
+                          OR sessionkit_sessions.last_activity_at IS NULL
+                     THEN EXCLUDED.status ELSE sessionkit_sessions.status END,
+            pushed_at = now()",
+        &[
+            &row.session_id,
+            &machine,
+            &row.harness,
+            &row.project,
+            &row.project_slug,
+            &row.harness_version,
+            &ts(row.started_at),
+            &ts(row.last_activity_at),
+            &row.status,
+        ],
+    )?;
+    let upsert_agent = tx.prepare(
+        "INSERT INTO sessionkit_agents (session_id, agent_id, parent_agent_id, layout, agent_type,
+            join_path, status, first_seen_at, last_seen_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, to_timestamp($8), to_timestamp($9))
+         ON CONFLICT (session_id, agent_id) DO UPDATE SET
+            parent_agent_id = COALESCE(EXCLUDED.parent_agent_id, sessionkit_agents.parent_agent_id),
+            layout = EXCLUDED.layout, agent_type = EXCLUDED.agent_type,
+            join_path = COALESCE(EXCLUDED.join_path, sessionkit_agents.join_path),
+            status = EXCLUDED.status,
+            first_seen_at = LEAST(sessionkit_agents.first_seen_at, EXCLUDED.first_seen_at),
+            last_seen_at = GREATEST(sessionkit_agents.last_seen_at, EXCLUDED.last_seen_at)",
+    )?;
+    for a in &s.agents {
+        tx.execute(
+            &upsert_agent,
+            &[
+                &row.session_id,
+                &a.agent_id,
+                &a.parent_agent_id,
+                &a.layout,
+                &a.agent_type,
+                &a.join_path,
+                &a.status,
+                &ts(a.first_seen_at),
+                &ts(a.last_seen_at),
+            ],
+        )?;
+    }
+    for chunk in s.messages.chunks(BATCH) {
+        let mut sql = String::from(
+            "INSERT INTO sessionkit_messages (message_id, session_id, agent_id, machine, harness,
+                model, occurred_at, input_tokens, output_tokens, cache_write_5m_tokens,
+                cache_write_1h_tokens, cache_read_tokens, reasoning_tokens, cost_nanousd) VALUES ",
+        );
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(chunk.len() * 14);
+        let times: Vec<Option<f64>> = chunk.iter().map(|m| ts(m.at)).collect();
+        for (i, (m, at)) in chunk.iter().zip(&times).enumerate() {
+            let b = i * 14;
+            if i > 0 {
+                sql.push(',');
+            }
+            sql.push_str(&format!(
+                "(${},${},${},${},${},${},to_timestamp(${}),${},${},${},${},${},${},${})",
+                b + 1,
+                b + 2,
+                b + 3,
+                b + 4,
+                b + 5,
+                b + 6,
+                b + 7,
+                b + 8,
+                b + 9,
+                b + 10,
+                b + 11,
+                b + 12,
+                b + 13,
+                b + 14
+            ));
+            params.extend_from_slice(&[
+                &m.message_id,
+                &row.session_id,
+                &m.agent_id,
+                &machine,
+                &row.harness,
+                &m.model,
+                at,
+                &m.tokens[0],
+                &m.tokens[1],
+                &m.tokens[2],
+                &m.tokens[3],
+                &m.tokens[4],
+                &m.tokens[5],
+                &m.cost,
+            ]);
+        }
+        // The counting rule, as the local store applies it: every bucket
+        // the largest stated, the model of the largest output (ties: the
+        // smallest name), the earliest time; the session and machine the
+        // smallest of those holding it, so the row is the same whatever
+        // order the pushes came in.
+        sql.push_str(
+            " ON CONFLICT (message_id) DO UPDATE SET
+                session_id = LEAST(sessionkit_messages.session_id, EXCLUDED.session_id),
+                agent_id = CASE WHEN EXCLUDED.session_id < sessionkit_messages.session_id
+                    THEN EXCLUDED.agent_id ELSE sessionkit_messages.agent_id END,
+                machine = LEAST(sessionkit_messages.machine, EXCLUDED.machine),
+                model = CASE
+                    WHEN EXCLUDED.output_tokens > sessionkit_messages.output_tokens THEN EXCLUDED.model
+                    WHEN EXCLUDED.output_tokens < sessionkit_messages.output_tokens THEN sessionkit_messages.model
+                    ELSE LEAST(sessionkit_messages.model, EXCLUDED.model) END,
+                occurred_at = LEAST(sessionkit_messages.occurred_at, EXCLUDED.occurred_at),
+                input_tokens = GREATEST(sessionkit_messages.input_tokens, EXCLUDED.input_tokens),
+                output_tokens = GREATEST(sessionkit_messages.output_tokens, EXCLUDED.output_tokens),
+                cache_write_5m_tokens = GREATEST(sessionkit_messages.cache_write_5m_tokens, EXCLUDED.cache_write_5m_tokens),
+                cache_write_1h_tokens = GREATEST(sessionkit_messages.cache_write_1h_tokens, EXCLUDED.cache_write_1h_tokens),
+                cache_read_tokens = GREATEST(sessionkit_messages.cache_read_tokens, EXCLUDED.cache_read_tokens),
+                reasoning_tokens = GREATEST(sessionkit_messages.reasoning_tokens, EXCLUDED.reasoning_tokens),
+                cost_nanousd = GREATEST(sessionkit_messages.cost_nanousd, EXCLUDED.cost_nanousd)",
+        );
+        tx.execute(sql.as_str(), &params)?;
+    }
+    tx.commit()?;
+    Ok(())
+}

@@ -1,0 +1,242 @@
+//! `sessionkit push` into a real PostgreSQL server the test starts on a
+//! loopback port (skipped, with the reason, where the server's programs are
+//! not installed): exactly once from two machines, again, and after a push
+//! that died before marking what it sent; dry runs; wrong passwords and
+//! unreachable servers.
+
+use std::path::Path;
+
+use crate::common::*;
+use crate::postgres_server::Postgres;
+
+fn fixture(rel: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+}
+
+/// The team database's totals: messages and each bucket, summed.
+fn remote_totals(pg: &Postgres) -> [i64; 7] {
+    let row = pg
+        .client()
+        .query_one(
+            "SELECT count(*), sum(input_tokens)::bigint, sum(output_tokens)::bigint,
+                    sum(cache_write_5m_tokens)::bigint, sum(cache_write_1h_tokens)::bigint,
+                    sum(cache_read_tokens)::bigint, sum(reasoning_tokens)::bigint
+             FROM sessionkit_messages",
+            &[],
+        )
+        .unwrap();
+    [0, 1, 2, 3, 4, 5, 6].map(|i| row.get::<_, Option<i64>>(i).unwrap_or(0))
+}
+
+/// The local store's totals in the same order.
+fn local_totals(env: &Env) -> [i64; 7] {
+    let doc = env.json(&["cost", "--by", "harness"]);
+    let t = &doc["totals"];
+    [
+        "messages",
+        "input_tokens",
+        "output_tokens",
+        "cache_write_5m_tokens",
+        "cache_write_1h_tokens",
+        "cache_read_tokens",
+        "reasoning_tokens",
+    ]
+    .map(|k| t[k].as_i64().unwrap())
+}
+
+fn push(env: &Env, args: &[&str]) -> (i32, serde_json::Value, String) {
+    let (code, out, err) = env.run_with_env(
+        &[&["push"][..], args, &["--format", "json"]].concat(),
+        &[("PGPASSWORD", Postgres::PASSWORD)],
+    );
+    let v = serde_json::from_str(&out).unwrap_or(serde_json::Value::Null);
+    (code, v, err)
+}
+
+#[test]
+fn two_machines_push_the_union_exactly_once() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let url = pg.url();
+    // Machine a: Claude Code and Codex sessions; machine b: the same Codex
+    // sessions (a resumed session read on both) and Gemini CLI's.
+    let a = Env::new();
+    a.ingest(&fixture("claude/projects"));
+    a.ingest(&fixture("codex-0.171/sessions"));
+    let b = Env::new();
+    b.ingest(&fixture("codex-0.171/sessions"));
+    b.ingest(&fixture("gemini-0.61/tmp"));
+    let union = Env::new();
+    for r in ["claude/projects", "codex-0.171/sessions", "gemini-0.61/tmp"] {
+        union.ingest(&fixture(r));
+    }
+
+    // A dry run reaches nothing and says what it would send.
+    let (code, v, err) = push(&a, &[&url, "--machine", "a", "--dry-run"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        (v["sessions"].as_u64(), v["dry_run"].as_bool()),
+        (Some(5), Some(true)),
+        "{v}"
+    );
+
+    let dry = v.clone();
+    let (code, v, err) = push(&a, &[&url, "--machine", "a"]);
+    assert_eq!(code, 0, "{err}");
+    crate::schema::holds_contract(
+        &a,
+        "push",
+        "PushRecord",
+        "sessionkit.push/1",
+        &[dry, v.clone()],
+    );
+    assert_eq!(
+        (
+            v["sessions"].as_u64(),
+            v["messages"].as_u64(),
+            v["schema_version"].as_i64()
+        ),
+        (Some(5), Some(local_totals(&a)[0] as u64), Some(1)),
+        "{v}"
+    );
+    assert_eq!(v["target"], url, "no password in the URL, none printed");
+    assert_eq!(remote_totals(&pg), local_totals(&a));
+    let (code, _, err) = push(&b, &[&url, "--machine", "b"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        remote_totals(&pg),
+        local_totals(&union),
+        "the union, counted once"
+    );
+
+    // Again: nothing changed, nothing sent, the same totals.
+    let (code, v, _) = push(&a, &[&url, "--machine", "a"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        (v["sessions"].as_u64(), v["unchanged"].as_u64()),
+        (Some(0), Some(5)),
+        "{v}"
+    );
+    // A push that died after the team database committed and before the
+    // marks were written: everything is sent again, and nothing changes.
+    rusqlite::Connection::open(a.db())
+        .unwrap()
+        .execute("DELETE FROM push_marks", [])
+        .unwrap();
+    let (code, v, _) = push(&a, &[&url, "--machine", "a"]);
+    assert_eq!((code, v["sessions"].as_u64()), (0, Some(5)));
+    assert_eq!(remote_totals(&pg), local_totals(&union));
+
+    // The tree keeps its edges; the machines are named.
+    let c = &mut pg.client();
+    let parent: Option<String> = c
+        .query_one(
+            "SELECT parent_agent_id FROM sessionkit_agents WHERE agent_id = $1",
+            &[&"01a23d7f-18e2-7242-b120-ff42ee4c16ee"],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        parent.as_deref(),
+        Some("01a23d7f-1853-7c10-87f6-12c6d9670f77")
+    );
+    let machines: Vec<String> = c
+        .query("SELECT machine FROM sessionkit_machines ORDER BY 1", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(machines, ["a", "b"]);
+    // A message both pushed is one row, kept under the smaller machine label.
+    let shared: Vec<String> = c
+        .query(
+            "SELECT DISTINCT machine FROM sessionkit_messages WHERE harness = 'codex'",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(shared, ["a"]);
+}
+
+#[test]
+fn a_refused_or_unreachable_database_changes_nothing() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let env = Env::new();
+    env.ingest(&fixture("codex-0.171/sessions"));
+    let marks = || -> i64 {
+        rusqlite::Connection::open(env.db())
+            .unwrap()
+            .query_row("SELECT count(*) FROM push_marks", [], |r| r.get(0))
+            .unwrap()
+    };
+    // A wrong password, given in the URL: named without it.
+    let wrong = format!("postgres://sk:not-it@127.0.0.1:{}/postgres", pg.port);
+    let (code, out, err) = env.run(&["push", &wrong]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("cannot reach postgres://sk:***@127.0.0.1"),
+        "{err}"
+    );
+    assert!(!err.contains("not-it"), "{err}");
+    assert_eq!(marks(), 0);
+    // Nothing listening.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (code, _, err) = env.run(&["push", &format!("postgres://sk@127.0.0.1:{port}/postgres")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot reach"), "{err}");
+    assert_eq!(marks(), 0);
+    // No target at all, and a setting that would store a password.
+    let (code, _, err) = env.run(&["push"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no team database"), "{err}");
+    let (code, _, err) = env.run(&["config", "set", "push.url", &wrong]);
+    assert_eq!(code, 2);
+    assert!(err.contains("carries a password"), "{err}");
+    assert!(!err.contains("not-it"), "{err}");
+    // The setting without one, the password from PGPASSWORD.
+    let (code, _, err) = env.run(&["config", "set", "push.url", &pg.url()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, v, err) = push(&env, &["--machine", "m"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["sessions"].as_u64(), Some(1), "{v}");
+    assert_eq!(marks(), 1);
+    // `sweep` pushes what changed when push.url is set: here, nothing.
+    let (code, _, err) = env.run_with_env(&["sweep"], &[("PGPASSWORD", Postgres::PASSWORD)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("push (push.url) failed"), "{err}");
+    // A session gone from the database since: sweep sends it again.
+    pg.client()
+        .execute("DELETE FROM sessionkit_messages", &[])
+        .unwrap();
+    rusqlite::Connection::open(env.db())
+        .unwrap()
+        .execute("DELETE FROM push_marks", [])
+        .unwrap();
+    let (code, _, err) = env.run_with_env(&["sweep"], &[("PGPASSWORD", Postgres::PASSWORD)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("pushed 1 session(s), 4 message(s)"), "{err}");
+    assert_eq!(remote_totals(&pg), local_totals(&env));
+    // Without the password, sweep says why and pushes nothing.
+    rusqlite::Connection::open(env.db())
+        .unwrap()
+        .execute("DELETE FROM push_marks", [])
+        .unwrap();
+    let (code, _, err) = env.run(&["sweep"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("push (push.url) failed, the next sweep tries again"),
+        "{err}"
+    );
+    assert_eq!(marks(), 0);
+}
