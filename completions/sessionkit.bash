@@ -936,14 +936,14 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__cost)
-            opts="-q -h --by --since --until --tz --project --session --chart --totals --segments --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --by --since --until --tz --project --session --chart --totals --segments --from --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --by)
-                    COMPREPLY=($(compgen -W "day week month session project harness model agent-type agent" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "day week month session project harness model agent-type agent machine" -- "${cur}"))
                     return 0
                     ;;
                 --since)
@@ -963,6 +963,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

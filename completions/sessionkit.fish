@@ -220,12 +220,14 @@ project\t''
 harness\t''
 model\t''
 agent-type\t''
-agent\t''"
+agent\t''
+machine\t'The machine that pushed it (`--from`), else this one\'s label'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l until -d 'Messages before T (same forms as --since; a date includes that day)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l project -d 'Only this project (name or folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l session -d 'Only this session (id or unique prefix)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l from -d 'Report from a team database `sessionkit push` writes (postgres://…; the password from PGPASSWORD), every machine\'s messages' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''

@@ -59,6 +59,8 @@ pub enum Key {
     Model,
     AgentType,
     Agent,
+    /// The machine that pushed it (`--from`), else this one's label.
+    Machine,
 }
 
 impl Key {
@@ -73,6 +75,7 @@ impl Key {
             Key::Model => "model",
             Key::AgentType => "agent_type",
             Key::Agent => "agent_id",
+            Key::Machine => "machine",
         }
     }
 }
@@ -121,6 +124,11 @@ pub struct Args {
     /// With --session: cost per compaction segment (the segments sum to the session)
     #[arg(long, requires = "session")]
     pub segments: bool,
+
+    /// Report from a team database `sessionkit push` writes (postgres://…;
+    /// the password from PGPASSWORD), every machine's messages
+    #[arg(long, value_name = "URL", conflicts_with = "segments")]
+    pub from: Option<String>,
 }
 
 /// Cost per compaction segment of one session: segment i holds the messages
@@ -184,6 +192,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
         agent_type: None,
         day: None,
         harness: None,
+        machine: None,
         model: None,
         month: None,
         project: None,
@@ -204,6 +213,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
             Key::Model => &mut r.model,
             Key::AgentType => &mut r.agent_type,
             Key::Agent => &mut r.agent_id,
+            Key::Machine => &mut r.machine,
         };
         *slot = Some(v.clone());
     }
@@ -237,7 +247,12 @@ fn hour_key(hour: i64, key: Key, tz: &jiff::tz::TimeZone) -> String {
 }
 
 /// The group of a row: each `--by` key in order (`when` gives the periods).
-fn group(by: &[Key], ids: &RowKeys, mut when: impl FnMut(Key) -> String) -> Vec<String> {
+fn group(
+    by: &[Key],
+    ids: &RowKeys,
+    machine: &str,
+    mut when: impl FnMut(Key) -> String,
+) -> Vec<String> {
     by.iter()
         .map(|k| match k {
             Key::Day | Key::Week | Key::Month => when(*k),
@@ -247,6 +262,7 @@ fn group(by: &[Key], ids: &RowKeys, mut when: impl FnMut(Key) -> String) -> Vec<
             Key::Model => ids.model.clone(),
             Key::AgentType => ids.agent_type.clone().unwrap_or_else(|| "main".into()),
             Key::Agent => ids.agent_id.clone(),
+            Key::Machine => ids.machine.clone().unwrap_or_else(|| machine.to_string()),
         })
         .collect()
 }
@@ -282,12 +298,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         since: args.since.as_deref().map(parse_bound).transpose()?,
         until: args.until.as_deref().map(parse_until).transpose()?,
         project: args.project.clone(),
-        session: args
-            .session
-            .as_deref()
-            .map(|s| store.resolve_session(s))
-            .transpose()?,
+        session: match (&args.from, args.session.as_deref()) {
+            // A team database's sessions are not in this store: the id as given.
+            (Some(_), s) => s.map(str::to_string),
+            (None, s) => s.map(|s| store.resolve_session(s)).transpose()?,
+        },
     };
+    let machine = crate::push::machine_label(&store)?;
     if args.segments {
         let sid = filter.session.clone().unwrap_or_default();
         return segments(ctx, &store, &sid);
@@ -295,7 +312,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut groups: BTreeMap<Vec<String>, Totals> = BTreeMap::new();
     let mut total = Totals::default();
     let mut rollup = Vec::new();
-    let hourly = whole_hour(filter.since) && whole_hour(filter.until);
+    let hourly = args.from.is_none() && whole_hour(filter.since) && whole_hour(filter.until);
     if hourly {
         store.each_rollup_row(&filter, |r| rollup.push(r))?;
     }
@@ -306,7 +323,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         let mut periods: std::collections::HashMap<(i64, u8), String> =
             std::collections::HashMap::new();
         for r in &rollup {
-            let key = group(&args.by, &r.keys, |k| {
+            let key = group(&args.by, &r.keys, &machine, |k| {
                 periods
                     .entry((r.hour, k as u8))
                     .or_insert_with(|| hour_key(r.hour, k, &tz))
@@ -316,12 +333,19 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             merge(&mut total, &r.totals);
         }
     } else {
-        // A zone with a part-hour offset, or a bound inside an hour: every message.
-        store.each_cost_row(&filter, |r| {
-            let key = group(&args.by, &r.keys, |k| period(r.at, k, &tz));
+        // A zone with a part-hour offset, a bound inside an hour, or a team
+        // database: every message.
+        let mut visit = |r: crate::store::costs::CostRow| {
+            let key = group(&args.by, &r.keys, &machine, |k| period(r.at, k, &tz));
             merge(groups.entry(key).or_default(), &r.totals);
             merge(&mut total, &r.totals);
-        })?;
+        };
+        match &args.from {
+            Some(url) => {
+                crate::push::each_cost_row(&crate::push::Target::parse(url)?, &filter, visit)?;
+            }
+            None => store.each_cost_row(&filter, &mut visit)?,
+        }
     }
     let row = |key: &[String], t: &Totals| -> Value {
         serde_json::to_value(cost_record(&args.by, key, t)).expect("a record is JSON")
@@ -388,19 +412,23 @@ fn finish(
     total: &Totals,
 ) -> Result<Exit> {
     if groups.is_empty() {
-        ctx.out.note(if store.session_ids()?.is_empty() {
+        ctx.out.note(if args.from.is_none() && store.session_ids()?.is_empty() {
             "no usage: the database holds no session yet; `sessionkit ingest` reads your agents' transcripts"
         } else {
             "no messages in this period or selection"
         });
     }
-    let uncounted = store.uncounted_compactions(filter)?;
+    let uncounted = if args.from.is_none() {
+        store.uncounted_compactions(filter)?
+    } else {
+        0
+    };
     if uncounted > 0 {
         ctx.out.note(&format!(
             "{uncounted} compression(s) of a Gemini CLI chat in this selection: the model calls that wrote each summary are in no transcript and no hook, so their tokens are not in these totals"
         ));
     }
-    if total.unpriced_tokens > 0 {
+    if total.unpriced_tokens > 0 && args.from.is_none() {
         let models = store.unpriced_models()?;
         super::name_unpriced(ctx, models.iter().map(|(m, _, _)| m.as_str()));
     }

@@ -259,6 +259,10 @@ pub struct CostRecord {
     /// `--by harness`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub harness: Option<String>,
+    /// `--by machine`: the machine that pushed it (`--from`), else this
+    /// one's label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
     /// `--by model`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,

@@ -170,6 +170,22 @@ fn host_name() -> String {
         .unwrap_or_else(|| "unnamed".to_string())
 }
 
+/// Every message of the team database in `f`, as cost rows (the tables are
+/// read as they are: a database no push has prepared is an error).
+pub fn each_cost_row(
+    target: &Target,
+    f: &crate::store::costs::CostFilter,
+    visit: impl FnMut(crate::store::costs::CostRow),
+) -> Result<()> {
+    let mut client = target.connect()?;
+    remote::each_cost_row(&mut client, f, visit).map_err(|e| {
+        anyhow::anyhow!(
+            "reading {}: {e:#} (has `sessionkit push` written to it?)",
+            target.shown()
+        )
+    })
+}
+
 /// What a push does: which machine it speaks for, from when, and whether
 /// it writes.
 #[derive(Debug, Clone)]

@@ -258,3 +258,52 @@ pub(super) fn write_session(client: &mut Client, machine: &str, s: &SessionPush)
     tx.commit()?;
     Ok(())
 }
+
+/// Every message of the team database in `f` (a project by name or folder
+/// slug, a session by id), as the local store gives its cost rows.
+pub(super) fn each_cost_row(
+    client: &mut Client,
+    f: &crate::store::costs::CostFilter,
+    mut visit: impl FnMut(crate::store::costs::CostRow),
+) -> Result<()> {
+    use crate::store::costs::{CostRow, RowKeys, one};
+    let rows = client.query(
+        "SELECT (extract(epoch FROM m.occurred_at) * 1000)::bigint, m.session_id, m.agent_id,
+                m.model, s.project, m.harness, a.agent_type, m.machine,
+                m.input_tokens, m.output_tokens, m.cache_write_5m_tokens, m.cache_write_1h_tokens,
+                m.cache_read_tokens, m.reasoning_tokens, m.cost_nanousd
+         FROM sessionkit_messages m
+         LEFT JOIN sessionkit_sessions s ON s.session_id = m.session_id
+         LEFT JOIN sessionkit_agents a ON a.session_id = m.session_id AND a.agent_id = m.agent_id
+         WHERE ($1::bigint IS NULL OR m.occurred_at >= to_timestamp($1::bigint / 1000.0))
+           AND ($2::bigint IS NULL OR m.occurred_at < to_timestamp($2::bigint / 1000.0))
+           AND ($3::text IS NULL OR s.project = $3 OR s.project_slug = $3)
+           AND ($4::text IS NULL OR m.session_id = $4)",
+        &[&f.since, &f.until, &f.project, &f.session],
+    )?;
+    for r in rows {
+        let n = |i: usize| -> u64 { r.get::<_, i64>(i).max(0) as u64 };
+        let tokens = crate::transcript::Buckets {
+            input: n(8),
+            output: n(9),
+            cache_write_5m: n(10),
+            cache_write_1h: n(11),
+            cache_read: n(12),
+            reasoning: n(13),
+        };
+        visit(CostRow {
+            keys: RowKeys {
+                session_id: r.get(1),
+                agent_id: r.get(2),
+                model: r.get(3),
+                project: r.get(4),
+                harness: r.get(5),
+                agent_type: r.get(6),
+                machine: Some(r.get(7)),
+            },
+            at: r.get(0),
+            totals: one(tokens, r.get(14)),
+        });
+    }
+    Ok(())
+}

@@ -26,6 +26,9 @@ pub struct RowKeys {
     pub project: Option<String>,
     pub harness: String,
     pub agent_type: Option<String>,
+    /// The machine that pushed it, for rows of a team database (`None`:
+    /// this machine's own store).
+    pub machine: Option<String>,
 }
 
 /// One counted message, as totals of one.
@@ -37,7 +40,7 @@ pub struct CostRow {
 }
 
 /// The totals of a single message.
-fn one(tokens: Buckets, cost_nanousd: Option<i64>) -> Totals {
+pub fn one(tokens: Buckets, cost_nanousd: Option<i64>) -> Totals {
     Totals {
         messages: 1,
         tokens,
@@ -84,6 +87,7 @@ impl Store {
                     project: r.get(10)?,
                     harness: r.get(11)?,
                     agent_type: r.get(12)?,
+                    machine: None,
                 },
                 at: r.get(3)?,
                 totals: one(tokens, r.get(9)?),
@@ -163,6 +167,7 @@ impl Store {
                     session_id,
                     agent_id,
                     model: r.get(2)?,
+                    machine: None,
                 },
                 hour: r.get(3)?,
                 totals: super::reports::totals_at(r, 4)?,

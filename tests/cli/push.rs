@@ -130,6 +130,55 @@ fn two_machines_push_the_union_exactly_once() {
     assert_eq!((code, v["sessions"].as_u64()), (0, Some(5)));
     assert_eq!(remote_totals(&pg), local_totals(&union));
 
+    // The same reports from the team database: the union's totals, and
+    // each machine's share.
+    let (code, out, err) = union.run_with_env(
+        &[
+            "cost", "--from", &url, "--by", "harness", "--format", "json",
+        ],
+        &[("PGPASSWORD", Postgres::PASSWORD)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let team: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        team["totals"],
+        union.json(&["cost", "--by", "harness"])["totals"]
+    );
+    let (code, out, err) = union.run_with_env(
+        &[
+            "cost",
+            "--from",
+            &url,
+            "--by",
+            "machine,harness",
+            "--format",
+            "json",
+        ],
+        &[("PGPASSWORD", Postgres::PASSWORD)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<(String, String, u64)> = serde_json::from_str::<serde_json::Value>(&out).unwrap()
+        ["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["machine"].as_str().unwrap().to_string(),
+                r["harness"].as_str().unwrap().to_string(),
+                r["messages"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("a".to_string(), "claude-code".to_string(), 12),
+            ("a".to_string(), "codex".to_string(), 4),
+            ("b".to_string(), "gemini".to_string(), 3),
+        ]
+    );
+
     // The tree keeps its edges; the machines are named.
     let c = &mut pg.client();
     let parent: Option<String> = c
