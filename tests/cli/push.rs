@@ -289,3 +289,57 @@ fn a_refused_or_unreachable_database_changes_nothing() {
     );
     assert_eq!(marks(), 0);
 }
+
+/// A push killed at any moment (here: SIGKILL a little after it starts, on
+/// a store of many sessions) and run again leaves the team database exact:
+/// the sessions it committed are there once, the rest are sent by the rerun.
+#[test]
+fn a_push_killed_midway_and_run_again_is_exact() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let env = Env::new();
+    let out = env.path("gen");
+    let status = std::process::Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/agentgen.py"))
+        .args([
+            "pi",
+            out.to_str().unwrap(),
+            "--sessions",
+            "60",
+            "--responses",
+            "200",
+        ])
+        .stdout(std::process::Stdio::null())
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        crate::support::skip("python3 could not generate the sessions to push");
+        return;
+    }
+    env.ingest(&out.join("sessions"));
+    let url = pg.url();
+    for delay_ms in [30u64, 120] {
+        let mut child = env
+            .std_cmd()
+            .env("PGPASSWORD", Postgres::PASSWORD)
+            .args(["push", &url, "--machine", "k"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let (code, _, err) = push(&env, &[&url, "--machine", "k"]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            remote_totals(&pg),
+            local_totals(&env),
+            "killed after {delay_ms} ms"
+        );
+        rusqlite::Connection::open(env.db())
+            .unwrap()
+            .execute("DELETE FROM push_marks", [])
+            .unwrap();
+    }
+}
