@@ -3252,7 +3252,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__push)
-            opts="-q -h --machine --since --dry-run --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --machine --since --dry-run --with-memory --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

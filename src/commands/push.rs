@@ -35,6 +35,11 @@ pub struct Args {
     /// Say what would be sent; connect to nothing, change nothing (exit 1 if anything would be)
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Memories and their commitments too (as stored: redacted), changed
+    /// since the last push with this flag; off by default, they are personal
+    #[arg(long)]
+    pub with_memory: bool,
 }
 
 const COLUMNS: &[Column] = &[
@@ -43,6 +48,7 @@ const COLUMNS: &[Column] = &[
     col("dry_run", "dry run"),
     col("sessions", "sessions"),
     col("messages", "messages"),
+    col("memories", "memories"),
     col("unchanged", "unchanged"),
     col("schema_version", "schema version"),
 ];
@@ -71,6 +77,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         machine: machine.trim().to_string(),
         since,
         dry_run: args.dry_run,
+        with_memory: args.with_memory,
     };
     let done = push(&mut store, &target, &opts)?;
     ctx.out.record_of(
@@ -78,6 +85,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         &PushRecord {
             dry_run: args.dry_run,
             machine: opts.machine,
+            memories: args.with_memory.then_some(done.memories),
             messages: done.messages,
             schema: PUSH_SCHEMA.to_string(),
             schema_version: (!args.dry_run).then_some(done.schema_version),
@@ -86,7 +94,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             unchanged: done.unchanged,
         },
     )?;
-    Ok(if args.dry_run && done.sessions > 0 {
+    Ok(if args.dry_run && done.sessions + done.memories > 0 {
         Exit::Found
     } else {
         Exit::Success

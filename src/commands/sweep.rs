@@ -189,6 +189,7 @@ fn push_if_set(ctx: &Ctx, store: &mut crate::store::Store) -> Result<()> {
         machine: crate::push::machine_label(store)?,
         since: None,
         dry_run: false,
+        with_memory: false,
     };
     let done = crate::push::Target::parse(&url)
         .and_then(|t| crate::push::push(store, &t, &opts).map(|d| (t, d)));

@@ -809,6 +809,8 @@ pub struct PushRecord {
     pub dry_run: bool,
     /// The label this machine's rows carry there.
     pub machine: String,
+    /// Memories sent (only with --with-memory; null without it).
+    pub memories: Option<u64>,
     /// Counted messages of the sessions sent.
     pub messages: u64,
     /// The contract and its version: `sessionkit.push/1`.

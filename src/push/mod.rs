@@ -194,6 +194,8 @@ pub struct Options {
     /// Only sessions active at or after this.
     pub since: Option<i64>,
     pub dry_run: bool,
+    /// Memories and commitments too (they are personal: off by default).
+    pub with_memory: bool,
 }
 
 /// What a push sent.
@@ -205,6 +207,8 @@ pub struct Pushed {
     pub messages: u64,
     /// Sessions already there as they are.
     pub unchanged: u64,
+    /// Memories sent (with `with_memory`).
+    pub memories: u64,
     /// The team database's schema version after the push.
     pub schema_version: i32,
 }
@@ -222,6 +226,12 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
         unchanged: unchanged.len() as u64,
         ..Pushed::default()
     };
+    let memories = if opts.with_memory {
+        store.memories_to_push(store.memory_mark(&key)?)?
+    } else {
+        Vec::new()
+    };
+    out.memories = memories.len() as u64;
     if opts.dry_run {
         out.sessions = todo.len() as u64;
         for m in &todo {
@@ -240,6 +250,23 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
         store.mark_pushed(&key, &m.session_id, &m.mark, crate::clock::now())?;
         out.sessions += 1;
         out.messages += s.messages.len() as u64;
+    }
+    if let Some(latest) = memories
+        .iter()
+        .map(|m| {
+            m.updated_at
+                .max(m.commitment.as_ref().map_or(0, |c| c.updated_at))
+        })
+        .max()
+    {
+        remote::write_memories(&mut client, &opts.machine, &memories)
+            .with_context(|| format!("pushing memories to {}", target.shown()))?;
+        store.mark_pushed(
+            &key,
+            crate::store::push::MEMORIES,
+            &latest.to_string(),
+            crate::clock::now(),
+        )?;
     }
     Ok(out)
 }

@@ -69,6 +69,34 @@ const MIGRATIONS: &[&str] = &[
                sum(reasoning_tokens) AS reasoning_tokens,
                sum(cost_nanousd) AS cost_nanousd
         FROM sessionkit_messages GROUP BY 1, 2, 3, 4;",
+    // 2: memories and commitments, for `push --with-memory` (off by
+    // default: they are personal).
+    "CREATE TABLE sessionkit_memories (
+        memory_id    text PRIMARY KEY,
+        machine      text NOT NULL,
+        kind         text NOT NULL,
+        topic        text NOT NULL,
+        description  text,
+        content      text NOT NULL,
+        project      text NOT NULL,
+        scope        text NOT NULL,
+        tags         text NOT NULL,
+        status       text NOT NULL,
+        pinned       boolean NOT NULL,
+        supersedes   text,
+        valid_from   timestamptz NOT NULL,
+        valid_to     timestamptz,
+        created_at   timestamptz NOT NULL,
+        updated_at   timestamptz NOT NULL
+     );
+     CREATE TABLE sessionkit_commitments (
+        memory_id    text PRIMARY KEY REFERENCES sessionkit_memories ON DELETE CASCADE,
+        status       text NOT NULL,
+        due_at       timestamptz,
+        owner        text,
+        resolved_at  timestamptz,
+        updated_at   timestamptz NOT NULL
+     );",
 ];
 
 /// The team database's schema version this binary writes.
@@ -305,5 +333,75 @@ pub(super) fn each_cost_row(
             totals: one(tokens, r.get(14)),
         });
     }
+    Ok(())
+}
+
+/// Memories and their commitments, in one transaction: a row there is
+/// replaced only by one updated later (a memory is edited on one machine).
+pub(super) fn write_memories(
+    client: &mut Client,
+    machine: &str,
+    rows: &[crate::store::push::MemoryFields],
+) -> Result<()> {
+    let mut tx = client.transaction()?;
+    let memory = tx.prepare(
+        "INSERT INTO sessionkit_memories (memory_id, machine, kind, topic, description, content,
+            project, scope, tags, status, pinned, supersedes, valid_from, valid_to, created_at,
+            updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, to_timestamp($13),
+                 to_timestamp($14), to_timestamp($15), to_timestamp($16))
+         ON CONFLICT (memory_id) DO UPDATE SET
+            kind = EXCLUDED.kind, topic = EXCLUDED.topic, description = EXCLUDED.description,
+            content = EXCLUDED.content, project = EXCLUDED.project, scope = EXCLUDED.scope,
+            tags = EXCLUDED.tags, status = EXCLUDED.status, pinned = EXCLUDED.pinned,
+            supersedes = EXCLUDED.supersedes, valid_from = EXCLUDED.valid_from,
+            valid_to = EXCLUDED.valid_to, updated_at = EXCLUDED.updated_at
+         WHERE sessionkit_memories.updated_at <= EXCLUDED.updated_at",
+    )?;
+    let commitment = tx.prepare(
+        "INSERT INTO sessionkit_commitments (memory_id, status, due_at, owner, resolved_at, updated_at)
+         VALUES ($1, $2, to_timestamp($3), $4, to_timestamp($5), to_timestamp($6))
+         ON CONFLICT (memory_id) DO UPDATE SET
+            status = EXCLUDED.status, due_at = EXCLUDED.due_at, owner = EXCLUDED.owner,
+            resolved_at = EXCLUDED.resolved_at, updated_at = EXCLUDED.updated_at
+         WHERE sessionkit_commitments.updated_at <= EXCLUDED.updated_at",
+    )?;
+    for m in rows {
+        tx.execute(
+            &memory,
+            &[
+                &m.memory_id,
+                &machine,
+                &m.kind,
+                &m.topic,
+                &m.description,
+                &m.content,
+                &m.project,
+                &m.scope,
+                &m.tags,
+                &m.status,
+                &m.pinned,
+                &m.supersedes,
+                &ts(Some(m.valid_from)),
+                &ts(m.valid_to),
+                &ts(Some(m.created_at)),
+                &ts(Some(m.updated_at)),
+            ],
+        )?;
+        if let Some(c) = &m.commitment {
+            tx.execute(
+                &commitment,
+                &[
+                    &m.memory_id,
+                    &c.status,
+                    &ts(c.due_at),
+                    &c.owner,
+                    &ts(c.resolved_at),
+                    &ts(Some(c.updated_at)),
+                ],
+            )?;
+        }
+    }
+    tx.commit()?;
     Ok(())
 }

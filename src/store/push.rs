@@ -172,4 +172,97 @@ impl Store {
         )?;
         Ok(())
     }
+
+    /// Memories (with their commitment) changed since `after` (their own or
+    /// their commitment's `updated_at`), oldest first.
+    pub fn memories_to_push(&self, after: i64) -> Result<Vec<MemoryFields>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT m.memory_id, m.kind, m.topic, m.description, m.content, m.project, m.scope,
+                    m.tags, m.status, m.pinned, m.supersedes, m.valid_from, m.valid_to,
+                    m.created_at, m.updated_at,
+                    c.status, c.due_at, c.owner, c.resolved_at, c.updated_at
+             FROM memories m LEFT JOIN commitments c ON c.memory_id = m.memory_id
+             WHERE max(m.updated_at, COALESCE(c.updated_at, 0)) > ?1
+             ORDER BY max(m.updated_at, COALESCE(c.updated_at, 0)), m.memory_id",
+        )?;
+        let rows = stmt.query_map([after], |r| {
+            let c_status: Option<String> = r.get(15)?;
+            Ok(MemoryFields {
+                memory_id: r.get(0)?,
+                kind: r.get(1)?,
+                topic: r.get(2)?,
+                description: r.get(3)?,
+                content: r.get(4)?,
+                project: r.get(5)?,
+                scope: r.get(6)?,
+                tags: r.get(7)?,
+                status: r.get(8)?,
+                pinned: r.get::<_, i64>(9)? != 0,
+                supersedes: r.get(10)?,
+                valid_from: r.get(11)?,
+                valid_to: r.get(12)?,
+                created_at: r.get(13)?,
+                updated_at: r.get(14)?,
+                commitment: match c_status {
+                    Some(status) => Some(CommitmentFields {
+                        status,
+                        due_at: r.get(16)?,
+                        owner: r.get(17)?,
+                        resolved_at: r.get(18)?,
+                        updated_at: r.get(19)?,
+                    }),
+                    None => None,
+                },
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The mark of what `target` last got of the memories: the latest
+    /// change it holds.
+    pub fn memory_mark(&self, target: &str) -> Result<i64> {
+        let mark: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT mark FROM push_marks WHERE target = ?1 AND session_id = ?2",
+                params![target, MEMORIES],
+                |r| r.get(0),
+            )
+            .ok();
+        Ok(mark.and_then(|m| m.parse().ok()).unwrap_or(0))
+    }
+}
+
+/// The key memories' mark is kept under in `push_marks` (no session id
+/// looks like it).
+pub const MEMORIES: &str = "#memories";
+
+/// A memory as pushed (`--with-memory`).
+#[derive(Debug, Clone)]
+pub struct MemoryFields {
+    pub memory_id: String,
+    pub kind: String,
+    pub topic: String,
+    pub description: Option<String>,
+    pub content: String,
+    pub project: String,
+    pub scope: String,
+    pub tags: String,
+    pub status: String,
+    pub pinned: bool,
+    pub supersedes: Option<String>,
+    pub valid_from: i64,
+    pub valid_to: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub commitment: Option<CommitmentFields>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CommitmentFields {
+    pub status: String,
+    pub due_at: Option<i64>,
+    pub owner: Option<String>,
+    pub resolved_at: Option<i64>,
+    pub updated_at: i64,
 }

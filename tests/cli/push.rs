@@ -99,7 +99,7 @@ fn two_machines_push_the_union_exactly_once() {
             v["messages"].as_u64(),
             v["schema_version"].as_i64()
         ),
-        (Some(5), Some(local_totals(&a)[0] as u64), Some(1)),
+        (Some(5), Some(local_totals(&a)[0] as u64), Some(2)),
         "{v}"
     );
     assert_eq!(v["target"], url, "no password in the URL, none printed");
@@ -342,4 +342,71 @@ fn a_push_killed_midway_and_run_again_is_exact() {
             .execute("DELETE FROM push_marks", [])
             .unwrap();
     }
+}
+
+/// Memories stay home unless asked for; `--with-memory` sends them (as
+/// stored: redacted) and their commitments, and then only what changed.
+/// A team database at the first version of sessionkit's tables is brought
+/// up to the current one with every row kept.
+#[test]
+fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let env = Env::new();
+    env.ingest(&fixture("codex-0.171/sessions"));
+    let memories = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/memories.jsonl");
+    let (code, _, err) = env.run(&["import", memories.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let url = pg.url();
+    let (code, v, err) = push(&env, &[&url, "--machine", "m"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["memories"], serde_json::Value::Null, "{v}");
+    let count = |table: &str| -> i64 {
+        pg.client()
+            .query_one(&format!("SELECT count(*) FROM {table}"), &[])
+            .unwrap()
+            .get(0)
+    };
+    assert_eq!(count("sessionkit_memories"), 0);
+    let (code, v, err) = push(&env, &[&url, "--machine", "m", "--with-memory"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        (v["memories"].as_u64(), v["sessions"].as_u64()),
+        (Some(2), Some(0)),
+        "{v}"
+    );
+    assert_eq!(count("sessionkit_memories"), 2);
+    assert_eq!(count("sessionkit_commitments"), 1);
+    let (_, v, _) = push(&env, &[&url, "--machine", "m", "--with-memory"]);
+    assert_eq!(v["memories"].as_u64(), Some(0), "nothing changed: {v}");
+
+    // Back to the first version (as a database an older sessionkit made):
+    // the next push brings it up, keeping every message.
+    let before = count("sessionkit_messages");
+    pg.client()
+        .batch_execute(
+            "DROP TABLE sessionkit_commitments; DROP TABLE sessionkit_memories;
+             UPDATE sessionkit_meta SET value = '1' WHERE key = 'schema_version';",
+        )
+        .unwrap();
+    rusqlite::Connection::open(env.db())
+        .unwrap()
+        .execute("DELETE FROM push_marks WHERE session_id = '#memories'", [])
+        .unwrap();
+    let (code, v, err) = push(&env, &[&url, "--machine", "m", "--with-memory"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["schema_version"].as_i64(), Some(2), "{v}");
+    assert_eq!(count("sessionkit_messages"), before);
+    assert_eq!(count("sessionkit_memories"), 2);
+    // A database newer than this sessionkit is refused, untouched.
+    pg.client()
+        .execute(
+            "UPDATE sessionkit_meta SET value = '99' WHERE key = 'schema_version'",
+            &[],
+        )
+        .unwrap();
+    let (code, _, err) = push(&env, &[&url, "--machine", "m"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("newer than this sessionkit knows"), "{err}");
 }
