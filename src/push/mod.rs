@@ -43,12 +43,6 @@ impl Target {
         if config.get_hosts().is_empty() {
             bail!("{} names no host", mask(url));
         }
-        if config.get_ssl_mode() == postgres::config::SslMode::Require {
-            bail!(
-                "{}: sslmode=require is not supported yet: push reaches servers on a trusted network or through a tunnel",
-                mask(url)
-            );
-        }
         Ok(Target {
             config,
             shown: mask(url),
@@ -108,9 +102,39 @@ impl Target {
         }
         config.connect_timeout(std::time::Duration::from_secs(10));
         config
-            .connect(postgres::NoTls)
+            .connect(tls()?)
             .map_err(|e| anyhow::anyhow!("cannot reach {}: {}", self.shown, one_line(&e)))
     }
+}
+
+/// TLS for the connection (rustls): used when the server offers it
+/// (`sslmode=prefer`, the default) or demanded (`sslmode=require`), the
+/// server's certificate verified against the public roots and, when
+/// `PGSSLROOTCERT` names a PEM file, its certificates (a team's own CA).
+fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect> {
+    use rustls_pki_types::CertificateDer;
+    use rustls_pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    if let Some(path) = std::env::var_os("PGSSLROOTCERT").filter(|p| !p.is_empty()) {
+        let path = std::path::PathBuf::from(path);
+        let certs = CertificateDer::pem_file_iter(&path)
+            .map_err(|e| anyhow::anyhow!("PGSSLROOTCERT {}: {e}", path.display()))?;
+        for cert in certs {
+            let cert =
+                cert.map_err(|e| anyhow::anyhow!("PGSSLROOTCERT {}: {e}", path.display()))?;
+            roots
+                .add(cert)
+                .map_err(|e| anyhow::anyhow!("PGSSLROOTCERT {}: {e}", path.display()))?;
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
 /// A URL with its password (if any) replaced by `***`.

@@ -410,3 +410,30 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("newer than this sessionkit knows"), "{err}");
 }
+
+/// A server that demands TLS (`sslmode=require`): reached with its CA's
+/// certificate in PGSSLROOTCERT; refused, exit 2 and nothing marked, when
+/// the certificate cannot be verified.
+#[test]
+fn tls_verifies_the_server() {
+    let Some(pg) = Postgres::start_tls() else {
+        return;
+    };
+    let env = Env::new();
+    env.ingest(&fixture("codex-0.171/sessions"));
+    let url = format!("{}?sslmode=require", pg.url());
+    let (code, _, err) = env.run_with_env(&["push", &url], &[("PGPASSWORD", Postgres::PASSWORD)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot reach"), "{err}");
+    let ca = pg.ca();
+    let (code, out, err) = env.run_with_env(
+        &["push", &url, "--format", "json"],
+        &[
+            ("PGPASSWORD", Postgres::PASSWORD),
+            ("PGSSLROOTCERT", ca.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["sessions"].as_u64(), Some(1), "{v}");
+}

@@ -18,6 +18,21 @@ impl Postgres {
     pub const PASSWORD: &'static str = "sk-test-password";
 
     pub fn start() -> Option<Postgres> {
+        Self::start_with(false)
+    }
+
+    /// The same, serving TLS with a certificate for 127.0.0.1 signed by a
+    /// CA of its own, whose certificate is [`Postgres::ca`].
+    pub fn start_tls() -> Option<Postgres> {
+        Self::start_with(true)
+    }
+
+    /// The CA certificate (PEM) a TLS server's certificate is signed by.
+    pub fn ca(&self) -> PathBuf {
+        self.dir.path().join("ca.pem")
+    }
+
+    fn start_with(tls: bool) -> Option<Postgres> {
         let bin = postgres_bin()?;
         let dir = tempfile::tempdir().ok()?;
         let data = dir.path().join("data");
@@ -56,10 +71,29 @@ impl Postgres {
             skip("initdb failed: no PostgreSQL server for this test");
             return None;
         }
-        let opts = format!(
+        let mut opts = format!(
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
             pg.dir.path().display()
         );
+        if tls {
+            let d = pg.dir.path();
+            let ok = certificates(d);
+            if !ok {
+                skip("openssl could not make the test server's certificates");
+                return None;
+            }
+            if root {
+                let uid = postgres_uid()?;
+                for f in ["server.pem", "server.key"] {
+                    std::os::unix::fs::chown(d.join(f), Some(uid), None).ok()?;
+                }
+            }
+            opts.push_str(&format!(
+                " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                d.join("server.pem").display(),
+                d.join("server.key").display()
+            ));
+        }
         let log = pg.dir.path().join("log");
         let started = pg.run(&[
             "pg_ctl",
@@ -168,4 +202,70 @@ fn postgres_uid() -> Option<u32> {
         skip("running as root and there is no `postgres` user to run the server as");
     }
     uid
+}
+
+/// A CA and a certificate for 127.0.0.1 it signed, in `dir` (openssl).
+fn certificates(dir: &std::path::Path) -> bool {
+    let run = |args: &[&str]| {
+        std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    std::fs::write(dir.join("san.cnf"), "subjectAltName=IP:127.0.0.1\n").is_ok()
+        && run(&[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=sessionkit test CA",
+        ])
+        && run(&[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=127.0.0.1",
+        ])
+        && run(&[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "san.cnf",
+        ])
+        && {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(
+                dir.join("server.key"),
+                std::fs::Permissions::from_mode(0o600),
+            )
+            .is_ok()
+        }
 }
