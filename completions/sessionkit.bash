@@ -943,7 +943,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --by)
-                    COMPREPLY=($(compgen -W "day week month session project harness model agent-type agent machine" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "day week month session project harness model agent-type agent machine user" -- "${cur}"))
                     return 0
                     ;;
                 --since)

@@ -221,7 +221,8 @@ harness\t''
 model\t''
 agent-type\t''
 agent\t''
-machine\t'The machine that pushed it (`--from`), else this one\'s label'"
+machine\t'The machine that pushed it (`--from`), else this one\'s label'
+user\t'The person\'s label it was pushed with (`--from`; `-` where none was set), else this store\'s (`push.user`)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l until -d 'Messages before T (same forms as --since; a date includes that day)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r

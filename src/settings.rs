@@ -209,6 +209,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "the PostgreSQL database `push` writes into (postgres://user@host:port/db); the password comes from PGPASSWORD or the URL given on the command line, never the database",
     },
     Setting {
+        key: "push.user",
+        env: "SESSIONKIT_PUSH_USER",
+        default: "",
+        kind: Kind::Text,
+        about: "a person's label `push` gives this store's messages in the team database, for `cost --by user` (default: none)",
+    },
+    Setting {
         key: "spool.max_bytes",
         env: "SESSIONKIT_SPOOL_MAX_BYTES",
         default: "67108864",

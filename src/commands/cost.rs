@@ -61,6 +61,9 @@ pub enum Key {
     Agent,
     /// The machine that pushed it (`--from`), else this one's label.
     Machine,
+    /// The person's label it was pushed with (`--from`; `-` where none
+    /// was set), else this store's (`push.user`).
+    User,
 }
 
 impl Key {
@@ -76,6 +79,7 @@ impl Key {
             Key::AgentType => "agent_type",
             Key::Agent => "agent_id",
             Key::Machine => "machine",
+            Key::User => "user",
         }
     }
 }
@@ -198,6 +202,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
         project: None,
         schema: COST_SCHEMA.to_string(),
         session_id: None,
+        user: None,
         week: None,
         total: None,
         totals: totals_fields(t),
@@ -214,6 +219,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
             Key::AgentType => &mut r.agent_type,
             Key::Agent => &mut r.agent_id,
             Key::Machine => &mut r.machine,
+            Key::User => &mut r.user,
         };
         *slot = Some(v.clone());
     }
@@ -250,7 +256,7 @@ fn hour_key(hour: i64, key: Key, tz: &jiff::tz::TimeZone) -> String {
 fn group(
     by: &[Key],
     ids: &RowKeys,
-    machine: &str,
+    (machine, user): (&str, &str),
     mut when: impl FnMut(Key) -> String,
 ) -> Vec<String> {
     by.iter()
@@ -263,6 +269,7 @@ fn group(
             Key::AgentType => ids.agent_type.clone().unwrap_or_else(|| "main".into()),
             Key::Agent => ids.agent_id.clone(),
             Key::Machine => ids.machine.clone().unwrap_or_else(|| machine.to_string()),
+            Key::User => ids.user.clone().unwrap_or_else(|| user.to_string()),
         })
         .collect()
 }
@@ -305,6 +312,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         },
     };
     let machine = crate::push::machine_label(&store)?;
+    let user = crate::push::user_label(&store)?.unwrap_or_else(|| "-".to_string());
     if args.segments {
         let sid = filter.session.clone().unwrap_or_default();
         return segments(ctx, &store, &sid);
@@ -323,7 +331,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         let mut periods: std::collections::HashMap<(i64, u8), String> =
             std::collections::HashMap::new();
         for r in &rollup {
-            let key = group(&args.by, &r.keys, &machine, |k| {
+            let key = group(&args.by, &r.keys, (&machine, &user), |k| {
                 periods
                     .entry((r.hour, k as u8))
                     .or_insert_with(|| hour_key(r.hour, k, &tz))
@@ -336,7 +344,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         // A zone with a part-hour offset, a bound inside an hour, or a team
         // database: every message.
         let mut visit = |r: crate::store::costs::CostRow| {
-            let key = group(&args.by, &r.keys, &machine, |k| period(r.at, k, &tz));
+            let key = group(&args.by, &r.keys, (&machine, &user), |k| {
+                period(r.at, k, &tz)
+            });
             merge(groups.entry(key).or_default(), &r.totals);
             merge(&mut total, &r.totals);
         };

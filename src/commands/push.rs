@@ -75,6 +75,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let since = args.since.as_deref().map(parse_bound).transpose()?;
     let opts = Options {
         machine: machine.trim().to_string(),
+        user: crate::push::user_label(&store)?,
         since,
         dry_run: args.dry_run,
         with_memory: args.with_memory,

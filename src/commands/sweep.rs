@@ -187,6 +187,7 @@ fn push_if_set(ctx: &Ctx, store: &mut crate::store::Store) -> Result<()> {
     }
     let opts = crate::push::Options {
         machine: crate::push::machine_label(store)?,
+        user: crate::push::user_label(store)?,
         since: None,
         dry_run: false,
         with_memory: false,

@@ -277,6 +277,9 @@ pub struct CostRecord {
     /// `--by session`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// `--by user`: the person's label it was pushed with (`-`: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
     /// `--by week`: the ISO week's Monday, YYYY-MM-DD, in the zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub week: Option<String>,

@@ -184,6 +184,12 @@ pub fn machine_label(store: &Store) -> Result<String> {
     })
 }
 
+/// The person's label: the `push.user` setting, else none.
+pub fn user_label(store: &Store) -> Result<Option<String>> {
+    let u = crate::settings::choice(store, "push.user")?;
+    Ok(Some(u.trim().to_string()).filter(|u| !u.is_empty()))
+}
+
 /// The machine's host name (`/proc/sys/kernel/hostname`, else `HOSTNAME`).
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -215,6 +221,8 @@ pub fn each_cost_row(
 #[derive(Debug, Clone)]
 pub struct Options {
     pub machine: String,
+    /// The person's label its messages carry (`--by user`), when one is set.
+    pub user: Option<String>,
     /// Only sessions active at or after this.
     pub since: Option<i64>,
     pub dry_run: bool,
@@ -269,7 +277,7 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
     remote::machine_seen(&mut client, &opts.machine)?;
     for m in todo {
         let s: SessionPush = store.session_push(&m.session_id)?;
-        remote::write_session(&mut client, &opts.machine, &s)
+        remote::write_session(&mut client, &opts.machine, opts.user.as_deref(), &s)
             .with_context(|| format!("pushing session {} to {}", m.session_id, target.shown()))?;
         store.mark_pushed(&key, &m.session_id, &m.mark, crate::clock::now())?;
         out.sessions += 1;

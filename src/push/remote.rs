@@ -97,6 +97,8 @@ const MIGRATIONS: &[&str] = &[
         resolved_at  timestamptz,
         updated_at   timestamptz NOT NULL
      );",
+    // 3: who pushed each message (a person's label, for `--by user`).
+    "ALTER TABLE sessionkit_messages ADD COLUMN user_label text;",
 ];
 
 /// The team database's schema version this binary writes.
@@ -144,7 +146,7 @@ pub(super) fn machine_seen(client: &mut Client, machine: &str) -> Result<()> {
     Ok(())
 }
 
-/// Rows per multi-row statement (14 parameters each).
+/// Rows per multi-row statement (15 parameters each).
 const BATCH: usize = 500;
 
 fn ts(ms: Option<i64>) -> Option<f64> {
@@ -153,7 +155,12 @@ fn ts(ms: Option<i64>) -> Option<f64> {
 
 /// One session in one transaction: its row, its agents (replaced), and its
 /// counted messages merged into what is there by the counting rule.
-pub(super) fn write_session(client: &mut Client, machine: &str, s: &SessionPush) -> Result<()> {
+pub(super) fn write_session(
+    client: &mut Client,
+    machine: &str,
+    user: Option<&str>,
+    s: &SessionPush,
+) -> Result<()> {
     let mut tx = client.transaction()?;
     let row = &s.session;
     tx.execute(
@@ -214,17 +221,18 @@ pub(super) fn write_session(client: &mut Client, machine: &str, s: &SessionPush)
         let mut sql = String::from(
             "INSERT INTO sessionkit_messages (message_id, session_id, agent_id, machine, harness,
                 model, occurred_at, input_tokens, output_tokens, cache_write_5m_tokens,
-                cache_write_1h_tokens, cache_read_tokens, reasoning_tokens, cost_nanousd) VALUES ",
+                cache_write_1h_tokens, cache_read_tokens, reasoning_tokens, cost_nanousd,
+                user_label) VALUES ",
         );
-        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(chunk.len() * 14);
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(chunk.len() * 15);
         let times: Vec<Option<f64>> = chunk.iter().map(|m| ts(m.at)).collect();
         for (i, (m, at)) in chunk.iter().zip(&times).enumerate() {
-            let b = i * 14;
+            let b = i * 15;
             if i > 0 {
                 sql.push(',');
             }
             sql.push_str(&format!(
-                "(${},${},${},${},${},${},to_timestamp(${}),${},${},${},${},${},${},${})",
+                "(${},${},${},${},${},${},to_timestamp(${}),${},${},${},${},${},${},${},${})",
                 b + 1,
                 b + 2,
                 b + 3,
@@ -238,7 +246,8 @@ pub(super) fn write_session(client: &mut Client, machine: &str, s: &SessionPush)
                 b + 11,
                 b + 12,
                 b + 13,
-                b + 14
+                b + 14,
+                b + 15
             ));
             params.extend_from_slice(&[
                 &m.message_id,
@@ -255,6 +264,7 @@ pub(super) fn write_session(client: &mut Client, machine: &str, s: &SessionPush)
                 &m.tokens[4],
                 &m.tokens[5],
                 &m.cost,
+                &user,
             ]);
         }
         // The counting rule, as the local store applies it: every bucket
@@ -268,6 +278,9 @@ pub(super) fn write_session(client: &mut Client, machine: &str, s: &SessionPush)
                 agent_id = CASE WHEN EXCLUDED.session_id < sessionkit_messages.session_id
                     THEN EXCLUDED.agent_id ELSE sessionkit_messages.agent_id END,
                 machine = LEAST(sessionkit_messages.machine, EXCLUDED.machine),
+                user_label = CASE WHEN EXCLUDED.machine < sessionkit_messages.machine
+                    THEN EXCLUDED.user_label
+                    ELSE COALESCE(sessionkit_messages.user_label, EXCLUDED.user_label) END,
                 model = CASE
                     WHEN EXCLUDED.output_tokens > sessionkit_messages.output_tokens THEN EXCLUDED.model
                     WHEN EXCLUDED.output_tokens < sessionkit_messages.output_tokens THEN sessionkit_messages.model
@@ -299,7 +312,7 @@ pub(super) fn each_cost_row(
         "SELECT (extract(epoch FROM m.occurred_at) * 1000)::bigint, m.session_id, m.agent_id,
                 m.model, s.project, m.harness, a.agent_type, m.machine,
                 m.input_tokens, m.output_tokens, m.cache_write_5m_tokens, m.cache_write_1h_tokens,
-                m.cache_read_tokens, m.reasoning_tokens, m.cost_nanousd
+                m.cache_read_tokens, m.reasoning_tokens, m.cost_nanousd, m.user_label
          FROM sessionkit_messages m
          LEFT JOIN sessionkit_sessions s ON s.session_id = m.session_id
          LEFT JOIN sessionkit_agents a ON a.session_id = m.session_id AND a.agent_id = m.agent_id
@@ -328,6 +341,10 @@ pub(super) fn each_cost_row(
                 harness: r.get(5),
                 agent_type: r.get(6),
                 machine: Some(r.get(7)),
+                user: Some(
+                    r.get::<_, Option<String>>(15)
+                        .unwrap_or_else(|| "-".to_string()),
+                ),
             },
             at: r.get(0),
             totals: one(tokens, r.get(14)),

@@ -29,6 +29,8 @@ pub struct RowKeys {
     /// The machine that pushed it, for rows of a team database (`None`:
     /// this machine's own store).
     pub machine: Option<String>,
+    /// The person's label of a team database's row (`None`: this store's).
+    pub user: Option<String>,
 }
 
 /// One counted message, as totals of one.
@@ -88,6 +90,7 @@ impl Store {
                     harness: r.get(11)?,
                     agent_type: r.get(12)?,
                     machine: None,
+                    user: None,
                 },
                 at: r.get(3)?,
                 totals: one(tokens, r.get(9)?),
@@ -168,6 +171,7 @@ impl Store {
                     agent_id,
                     model: r.get(2)?,
                     machine: None,
+                    user: None,
                 },
                 hour: r.get(3)?,
                 totals: super::reports::totals_at(r, 4)?,

@@ -74,6 +74,9 @@ fn two_machines_push_the_union_exactly_once() {
         union.ingest(&fixture(r));
     }
 
+    // Machine a's messages carry a person's label.
+    let (code, _, err) = a.run(&["config", "set", "push.user", "ana"]);
+    assert_eq!(code, 0, "{err}");
     // A dry run reaches nothing and says what it would send.
     let (code, v, err) = push(&a, &[&url, "--machine", "a", "--dry-run"]);
     assert_eq!(code, 1, "{err}");
@@ -99,7 +102,7 @@ fn two_machines_push_the_union_exactly_once() {
             v["messages"].as_u64(),
             v["schema_version"].as_i64()
         ),
-        (Some(5), Some(local_totals(&a)[0] as u64), Some(2)),
+        (Some(5), Some(local_totals(&a)[0] as u64), Some(3)),
         "{v}"
     );
     assert_eq!(v["target"], url, "no password in the URL, none printed");
@@ -178,6 +181,25 @@ fn two_machines_push_the_union_exactly_once() {
             ("b".to_string(), "gemini".to_string(), 3),
         ]
     );
+
+    let (code, out, err) = union.run_with_env(
+        &["cost", "--from", &url, "--by", "user", "--format", "json"],
+        &[("PGPASSWORD", Postgres::PASSWORD)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let users: Vec<(String, u64)> =
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["user"].as_str().unwrap().to_string(),
+                    r["messages"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+    assert_eq!(users, [("-".to_string(), 3), ("ana".to_string(), 16)]);
 
     // The tree keeps its edges; the machines are named.
     let c = &mut pg.client();
@@ -387,6 +409,7 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
     pg.client()
         .batch_execute(
             "DROP TABLE sessionkit_commitments; DROP TABLE sessionkit_memories;
+             ALTER TABLE sessionkit_messages DROP COLUMN user_label;
              UPDATE sessionkit_meta SET value = '1' WHERE key = 'schema_version';",
         )
         .unwrap();
@@ -396,7 +419,7 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
         .unwrap();
     let (code, v, err) = push(&env, &[&url, "--machine", "m", "--with-memory"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["schema_version"].as_i64(), Some(2), "{v}");
+    assert_eq!(v["schema_version"].as_i64(), Some(3), "{v}");
     assert_eq!(count("sessionkit_messages"), before);
     assert_eq!(count("sessionkit_memories"), 2);
     // A database newer than this sessionkit is refused, untouched.

@@ -261,7 +261,7 @@ fn cost_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let mut rows = Vec::new();
     for by in [
         "day,week,month,session",
-        "project,harness,model,agent-type,agent,machine",
+        "project,harness,model,agent-type,agent,machine,user",
     ] {
         let got = env.cost_rows(&["--by", by, "--tz", "UTC"]);
         assert!(!got.is_empty(), "{by}");
