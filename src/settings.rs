@@ -244,6 +244,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "hours of silence after which sweep settles an agent without listing it (history, not news)",
     },
     Setting {
+        key: "sweep.push_seconds",
+        env: "SESSIONKIT_SWEEP_PUSH_SECONDS",
+        default: "30",
+        kind: Kind::Count,
+        about: "seconds one `sweep` may spend pushing to the team database (push.url); the sessions left wait for the next sweep",
+    },
+    Setting {
         key: "watchdog.minutes",
         env: "SESSIONKIT_WATCHDOG_MINUTES",
         default: "10",

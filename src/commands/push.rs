@@ -79,6 +79,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         since,
         dry_run: args.dry_run,
         with_memory: args.with_memory,
+        deadline: None,
     };
     let done = push(&mut store, &target, &opts)?;
     ctx.out.record_of(

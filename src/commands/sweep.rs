@@ -191,15 +191,30 @@ fn push_if_set(ctx: &Ctx, store: &mut crate::store::Store) -> Result<()> {
         since: None,
         dry_run: false,
         with_memory: false,
+        deadline: Some(
+            std::time::Instant::now()
+                + std::time::Duration::from_secs(crate::settings::count(
+                    store,
+                    "sweep.push_seconds",
+                )?),
+        ),
     };
     let done = crate::push::Target::parse(&url)
         .and_then(|t| crate::push::push(store, &t, &opts).map(|d| (t, d)));
     match done {
         Ok((t, d)) if d.sessions > 0 => ctx.out.note(&format!(
-            "pushed {} session(s), {} message(s) to {}",
+            "pushed {} session(s), {} message(s) to {}{}",
             d.sessions,
             d.messages,
-            t.shown()
+            t.shown(),
+            if d.deferred > 0 {
+                format!(
+                    "; {} more wait for the next sweep (sweep.push_seconds)",
+                    d.deferred
+                )
+            } else {
+                String::new()
+            }
         )),
         Ok(_) => {}
         Err(e) => ctx.out.note(&format!(

@@ -228,6 +228,8 @@ pub struct Options {
     pub dry_run: bool,
     /// Memories and commitments too (they are personal: off by default).
     pub with_memory: bool,
+    /// Stop sending sessions past this (the rest wait for the next push).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// What a push sent.
@@ -241,6 +243,8 @@ pub struct Pushed {
     pub unchanged: u64,
     /// Memories sent (with `with_memory`).
     pub memories: u64,
+    /// Sessions left for the next push (the deadline passed).
+    pub deferred: u64,
     /// The team database's schema version after the push.
     pub schema_version: i32,
 }
@@ -275,7 +279,15 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
     out.schema_version = remote::migrate(&mut client)
         .with_context(|| format!("preparing sessionkit's tables in {}", target.shown()))?;
     remote::machine_seen(&mut client, &opts.machine)?;
+    let total = todo.len() as u64;
     for m in todo {
+        if opts
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            out.deferred = total - out.sessions;
+            break;
+        }
         let s: SessionPush = store.session_push(&m.session_id)?;
         remote::write_session(&mut client, &opts.machine, opts.user.as_deref(), &s)
             .with_context(|| format!("pushing session {} to {}", m.session_id, target.shown()))?;
