@@ -289,8 +289,22 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
             break;
         }
         let s: SessionPush = store.session_push(&m.session_id)?;
-        remote::write_session(&mut client, &opts.machine, opts.user.as_deref(), &s)
-            .with_context(|| format!("pushing session {} to {}", m.session_id, target.shown()))?;
+        let mut models: Vec<&str> = s.messages.iter().map(|m| m.model.as_str()).collect();
+        models.sort_unstable();
+        models.dedup();
+        let table = store.prices()?;
+        let prices: Vec<(String, crate::pricing::Rates)> = models
+            .into_iter()
+            .filter_map(|m| table.lookup(m).map(|p| (m.to_string(), p.base)))
+            .collect();
+        remote::write_session(
+            &mut client,
+            &opts.machine,
+            opts.user.as_deref(),
+            &s,
+            &prices,
+        )
+        .with_context(|| format!("pushing session {} to {}", m.session_id, target.shown()))?;
         store.mark_pushed(&key, &m.session_id, &m.mark, crate::clock::now())?;
         out.sessions += 1;
         out.messages += s.messages.len() as u64;

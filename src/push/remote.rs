@@ -99,6 +99,26 @@ const MIGRATIONS: &[&str] = &[
      );",
     // 3: who pushed each message (a person's label, for `--by user`).
     "ALTER TABLE sessionkit_messages ADD COLUMN user_label text;",
+    // 4: the projects sessions ran in, and the prices the pushed costs used
+    // (micro-dollars per million tokens, the base tier).
+    "CREATE TABLE sessionkit_projects (
+        project           text PRIMARY KEY,
+        first_seen_at     timestamptz,
+        last_activity_at  timestamptz
+     );
+     INSERT INTO sessionkit_projects
+        SELECT project, min(started_at), max(last_activity_at) FROM sessionkit_sessions
+        WHERE project IS NOT NULL GROUP BY project;
+     CREATE TABLE sessionkit_prices (
+        model                  text PRIMARY KEY,
+        input_per_mtok         bigint NOT NULL,
+        output_per_mtok        bigint NOT NULL,
+        cache_read_per_mtok    bigint NOT NULL,
+        cache_write_5m_per_mtok bigint NOT NULL,
+        cache_write_1h_per_mtok bigint NOT NULL,
+        machine                text NOT NULL,
+        pushed_at              timestamptz NOT NULL DEFAULT now()
+     );",
 ];
 
 /// The team database's schema version this binary writes.
@@ -160,9 +180,41 @@ pub(super) fn write_session(
     machine: &str,
     user: Option<&str>,
     s: &SessionPush,
+    prices: &[(String, crate::pricing::Rates)],
 ) -> Result<()> {
     let mut tx = client.transaction()?;
     let row = &s.session;
+    if let Some(project) = &row.project {
+        tx.execute(
+            "INSERT INTO sessionkit_projects VALUES ($1, to_timestamp($2), to_timestamp($3))
+             ON CONFLICT (project) DO UPDATE SET
+                first_seen_at = LEAST(sessionkit_projects.first_seen_at, EXCLUDED.first_seen_at),
+                last_activity_at = GREATEST(sessionkit_projects.last_activity_at, EXCLUDED.last_activity_at)",
+            &[project, &ts(row.started_at), &ts(row.last_activity_at)],
+        )?;
+    }
+    for (model, r) in prices {
+        tx.execute(
+            "INSERT INTO sessionkit_prices (model, input_per_mtok, output_per_mtok,
+                cache_read_per_mtok, cache_write_5m_per_mtok, cache_write_1h_per_mtok, machine)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (model) DO UPDATE SET input_per_mtok = EXCLUDED.input_per_mtok,
+                output_per_mtok = EXCLUDED.output_per_mtok,
+                cache_read_per_mtok = EXCLUDED.cache_read_per_mtok,
+                cache_write_5m_per_mtok = EXCLUDED.cache_write_5m_per_mtok,
+                cache_write_1h_per_mtok = EXCLUDED.cache_write_1h_per_mtok,
+                machine = EXCLUDED.machine, pushed_at = now()",
+            &[
+                model,
+                &r.input,
+                &r.output,
+                &r.cache_read,
+                &r.cache_write_5m,
+                &r.cache_write_1h,
+                &machine,
+            ],
+        )?;
+    }
     tx.execute(
         "INSERT INTO sessionkit_sessions (session_id, machine, harness, project, project_slug,
             harness_version, started_at, last_activity_at, status, pushed_at)

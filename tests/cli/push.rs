@@ -102,7 +102,7 @@ fn two_machines_push_the_union_exactly_once() {
             v["messages"].as_u64(),
             v["schema_version"].as_i64()
         ),
-        (Some(5), Some(local_totals(&a)[0] as u64), Some(3)),
+        (Some(5), Some(local_totals(&a)[0] as u64), Some(4)),
         "{v}"
     );
     assert_eq!(v["target"], url, "no password in the URL, none printed");
@@ -221,6 +221,27 @@ fn two_machines_push_the_union_exactly_once() {
         .map(|r| r.get(0))
         .collect();
     assert_eq!(machines, ["a", "b"]);
+    // The projects, and the prices the costs were computed with.
+    let projects: Vec<String> = c
+        .query("SELECT project FROM sessionkit_projects ORDER BY 1", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(projects, ["alpha", "beta", "cxproj", "gmproj"]);
+    let gpt: (i64, i64, i64) = c
+        .query_one(
+            "SELECT input_per_mtok, output_per_mtok, cache_read_per_mtok FROM sessionkit_prices
+             WHERE model = 'gpt-4.1'",
+            &[],
+        )
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .unwrap();
+    assert_eq!(
+        gpt,
+        (2_000_000, 8_000_000, 500_000),
+        "gpt-4.1: $2 / $8 / $0.50 a million"
+    );
     // A message both pushed is one row, kept under the smaller machine label.
     let shared: Vec<String> = c
         .query(
@@ -410,6 +431,7 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
         .batch_execute(
             "DROP TABLE sessionkit_commitments; DROP TABLE sessionkit_memories;
              ALTER TABLE sessionkit_messages DROP COLUMN user_label;
+             DROP TABLE sessionkit_prices; DROP TABLE sessionkit_projects;
              UPDATE sessionkit_meta SET value = '1' WHERE key = 'schema_version';",
         )
         .unwrap();
@@ -419,7 +441,7 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
         .unwrap();
     let (code, v, err) = push(&env, &[&url, "--machine", "m", "--with-memory"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["schema_version"].as_i64(), Some(3), "{v}");
+    assert_eq!(v["schema_version"].as_i64(), Some(4), "{v}");
     assert_eq!(count("sessionkit_messages"), before);
     assert_eq!(count("sessionkit_memories"), 2);
     // A database newer than this sessionkit is refused, untouched.
