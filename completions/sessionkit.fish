@@ -359,7 +359,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l color -d 
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l dry-run -d 'Say what would be sent; connect to nothing, change nothing (exit 1 if anything would be)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l with-memory -d 'Memories and their commitments too (as stored: redacted), changed since the last push with this flag; off by default, they are personal'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l with-memory -d 'Memories with their commitments (as stored: redacted) and agent runs (no text) too, changed since the last push with this flag; off by default, they are personal'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l no-progress -d 'Never draw a progress bar'

@@ -36,8 +36,9 @@ pub struct Args {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Memories and their commitments too (as stored: redacted), changed
-    /// since the last push with this flag; off by default, they are personal
+    /// Memories with their commitments (as stored: redacted) and agent runs
+    /// (no text) too, changed since the last push with this flag; off by
+    /// default, they are personal
     #[arg(long)]
     pub with_memory: bool,
 }
@@ -49,6 +50,7 @@ const COLUMNS: &[Column] = &[
     col("sessions", "sessions"),
     col("messages", "messages"),
     col("memories", "memories"),
+    col("runs", "runs"),
     col("unchanged", "unchanged"),
     col("schema_version", "schema version"),
 ];
@@ -88,6 +90,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             dry_run: args.dry_run,
             machine: opts.machine,
             memories: args.with_memory.then_some(done.memories),
+            runs: args.with_memory.then_some(done.runs),
             messages: done.messages,
             schema: PUSH_SCHEMA.to_string(),
             schema_version: (!args.dry_run).then_some(done.schema_version),
@@ -96,9 +99,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             unchanged: done.unchanged,
         },
     )?;
-    Ok(if args.dry_run && done.sessions + done.memories > 0 {
-        Exit::Found
-    } else {
-        Exit::Success
-    })
+    Ok(
+        if args.dry_run && done.sessions + done.memories + done.runs > 0 {
+            Exit::Found
+        } else {
+            Exit::Success
+        },
+    )
 }

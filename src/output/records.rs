@@ -821,6 +821,8 @@ pub struct PushRecord {
     /// The version of sessionkit's tables in the team database (null with
     /// --dry-run: it was not reached).
     pub schema_version: Option<i32>,
+    /// Agent runs sent (only with --with-memory; null without it).
+    pub runs: Option<u64>,
     /// Sessions sent (changed since the last push to this database).
     pub sessions: u64,
     /// The database, its password masked.

@@ -243,6 +243,8 @@ pub struct Pushed {
     pub unchanged: u64,
     /// Memories sent (with `with_memory`).
     pub memories: u64,
+    /// Runs sent (with `with_memory`).
+    pub runs: u64,
     /// Sessions left for the next push (the deadline passed).
     pub deferred: u64,
     /// The team database's schema version after the push.
@@ -263,11 +265,17 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
         ..Pushed::default()
     };
     let memories = if opts.with_memory {
-        store.memories_to_push(store.memory_mark(&key)?)?
+        store.memories_to_push(store.change_mark(&key, crate::store::push::MEMORIES)?)?
     } else {
         Vec::new()
     };
     out.memories = memories.len() as u64;
+    let runs = if opts.with_memory {
+        store.runs_to_push(store.change_mark(&key, crate::store::push::RUNS)?)?
+    } else {
+        Vec::new()
+    };
+    out.runs = runs.len() as u64;
     if opts.dry_run {
         out.sessions = todo.len() as u64;
         for m in &todo {
@@ -322,6 +330,20 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
         store.mark_pushed(
             &key,
             crate::store::push::MEMORIES,
+            &latest.to_string(),
+            crate::clock::now(),
+        )?;
+    }
+    if let Some(latest) = runs
+        .iter()
+        .map(|r| r.last_seen_at.max(r.closed_at.unwrap_or(0)))
+        .max()
+    {
+        remote::write_runs(&mut client, &opts.machine, &runs)
+            .with_context(|| format!("pushing runs to {}", target.shown()))?;
+        store.mark_pushed(
+            &key,
+            crate::store::push::RUNS,
             &latest.to_string(),
             crate::clock::now(),
         )?;

@@ -119,6 +119,19 @@ const MIGRATIONS: &[&str] = &[
         machine                text NOT NULL,
         pushed_at              timestamptz NOT NULL DEFAULT now()
      );",
+    // 5: agent runs, for `push --with-memory` (no message text).
+    "CREATE TABLE sessionkit_runs (
+        run_id         text PRIMARY KEY,
+        machine        text NOT NULL,
+        agent          text NOT NULL,
+        session_id     text NOT NULL,
+        source         text NOT NULL,
+        project        text,
+        opened_at      timestamptz NOT NULL,
+        closed_at      timestamptz,
+        last_seen_at   timestamptz NOT NULL,
+        triage_status  text NOT NULL
+     );",
 ];
 
 /// The team database's schema version this binary writes.
@@ -470,6 +483,42 @@ pub(super) fn write_memories(
                 ],
             )?;
         }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Agent runs, in one transaction: a row is replaced by a later view of it.
+pub(super) fn write_runs(
+    client: &mut Client,
+    machine: &str,
+    rows: &[crate::store::push::RunFields],
+) -> Result<()> {
+    let mut tx = client.transaction()?;
+    let stmt = tx.prepare(
+        "INSERT INTO sessionkit_runs VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7),
+            to_timestamp($8), to_timestamp($9), $10)
+         ON CONFLICT (run_id) DO UPDATE SET closed_at = EXCLUDED.closed_at,
+            last_seen_at = EXCLUDED.last_seen_at, triage_status = EXCLUDED.triage_status,
+            project = EXCLUDED.project
+         WHERE sessionkit_runs.last_seen_at <= EXCLUDED.last_seen_at",
+    )?;
+    for r in rows {
+        tx.execute(
+            &stmt,
+            &[
+                &r.run_id,
+                &machine,
+                &r.agent,
+                &r.session_id,
+                &r.source,
+                &r.project,
+                &ts(Some(r.opened_at)),
+                &ts(r.closed_at),
+                &ts(Some(r.last_seen_at)),
+                &r.triage_status,
+            ],
+        )?;
     }
     tx.commit()?;
     Ok(())

@@ -218,24 +218,64 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The mark of what `target` last got of the memories: the latest
-    /// change it holds.
-    pub fn memory_mark(&self, target: &str) -> Result<i64> {
+    /// The mark of what `target` last got of the memories (`MEMORIES`) or
+    /// runs (`RUNS`): the latest change it holds.
+    pub fn change_mark(&self, target: &str, what: &str) -> Result<i64> {
         let mark: Option<String> = self
             .conn
             .query_row(
                 "SELECT mark FROM push_marks WHERE target = ?1 AND session_id = ?2",
-                params![target, MEMORIES],
+                params![target, what],
                 |r| r.get(0),
             )
             .ok();
         Ok(mark.and_then(|m| m.parse().ok()).unwrap_or(0))
     }
+
+    /// Runs seen or closed since `after`, oldest change first.
+    pub fn runs_to_push(&self, after: i64) -> Result<Vec<RunFields>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT run_id, agent, session_id, source, project, opened_at, closed_at,
+                    last_seen_at, triage_status
+             FROM agent_sessions
+             WHERE max(last_seen_at, COALESCE(closed_at, 0)) > ?1
+             ORDER BY max(last_seen_at, COALESCE(closed_at, 0)), run_id",
+        )?;
+        let rows = stmt.query_map([after], |r| {
+            Ok(RunFields {
+                run_id: r.get(0)?,
+                agent: r.get(1)?,
+                session_id: r.get(2)?,
+                source: r.get(3)?,
+                project: r.get(4)?,
+                opened_at: r.get(5)?,
+                closed_at: r.get(6)?,
+                last_seen_at: r.get(7)?,
+                triage_status: r.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
 }
 
-/// The key memories' mark is kept under in `push_marks` (no session id
-/// looks like it).
+/// The keys memories' and runs' marks are kept under in `push_marks` (no
+/// session id looks like them).
 pub const MEMORIES: &str = "#memories";
+pub const RUNS: &str = "#runs";
+
+/// An agent run as pushed (`--with-memory`): no message text.
+#[derive(Debug, Clone)]
+pub struct RunFields {
+    pub run_id: String,
+    pub agent: String,
+    pub session_id: String,
+    pub source: String,
+    pub project: Option<String>,
+    pub opened_at: i64,
+    pub closed_at: Option<i64>,
+    pub last_seen_at: i64,
+    pub triage_status: String,
+}
 
 /// A memory as pushed (`--with-memory`).
 #[derive(Debug, Clone)]

@@ -102,7 +102,7 @@ fn two_machines_push_the_union_exactly_once() {
             v["messages"].as_u64(),
             v["schema_version"].as_i64()
         ),
-        (Some(5), Some(local_totals(&a)[0] as u64), Some(4)),
+        (Some(5), Some(local_totals(&a)[0] as u64), Some(5)),
         "{v}"
     );
     assert_eq!(v["target"], url, "no password in the URL, none printed");
@@ -401,10 +401,24 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
     let memories = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/memories.jsonl");
     let (code, _, err) = env.run(&["import", memories.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
+    let (code, _, err) = env.run(&[
+        "session",
+        "open",
+        "--agent",
+        "claude-code",
+        "--session-id",
+        "s-1",
+        "--source",
+        "startup",
+        "--project",
+        "shop",
+    ]);
+    assert_eq!(code, 0, "{err}");
     let url = pg.url();
     let (code, v, err) = push(&env, &[&url, "--machine", "m"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["memories"], serde_json::Value::Null, "{v}");
+    assert_eq!(v["runs"], serde_json::Value::Null, "{v}");
     let count = |table: &str| -> i64 {
         pg.client()
             .query_one(&format!("SELECT count(*) FROM {table}"), &[])
@@ -419,10 +433,16 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
         (Some(2), Some(0)),
         "{v}"
     );
+    assert_eq!(v["runs"].as_u64(), Some(1), "{v}");
+    assert_eq!(count("sessionkit_runs"), 1);
     assert_eq!(count("sessionkit_memories"), 2);
     assert_eq!(count("sessionkit_commitments"), 1);
     let (_, v, _) = push(&env, &[&url, "--machine", "m", "--with-memory"]);
-    assert_eq!(v["memories"].as_u64(), Some(0), "nothing changed: {v}");
+    assert_eq!(
+        (v["memories"].as_u64(), v["runs"].as_u64()),
+        (Some(0), Some(0)),
+        "nothing changed: {v}"
+    );
 
     // Back to the first version (as a database an older sessionkit made):
     // the next push brings it up, keeping every message.
@@ -432,16 +452,20 @@ fn memories_only_when_asked_and_an_older_schema_keeps_its_rows() {
             "DROP TABLE sessionkit_commitments; DROP TABLE sessionkit_memories;
              ALTER TABLE sessionkit_messages DROP COLUMN user_label;
              DROP TABLE sessionkit_prices; DROP TABLE sessionkit_projects;
+             DROP TABLE sessionkit_runs;
              UPDATE sessionkit_meta SET value = '1' WHERE key = 'schema_version';",
         )
         .unwrap();
     rusqlite::Connection::open(env.db())
         .unwrap()
-        .execute("DELETE FROM push_marks WHERE session_id = '#memories'", [])
+        .execute(
+            "DELETE FROM push_marks WHERE session_id IN ('#memories', '#runs')",
+            [],
+        )
         .unwrap();
     let (code, v, err) = push(&env, &[&url, "--machine", "m", "--with-memory"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(v["schema_version"].as_i64(), Some(4), "{v}");
+    assert_eq!(v["schema_version"].as_i64(), Some(5), "{v}");
     assert_eq!(count("sessionkit_messages"), before);
     assert_eq!(count("sessionkit_memories"), 2);
     // A database newer than this sessionkit is refused, untouched.
