@@ -122,7 +122,23 @@ pub(crate) fn roots(
         _ => Vec::new(),
     };
     let given = if !args.roots.is_empty() {
-        args.roots.clone()
+        let mut out = Vec::new();
+        for r in &args.roots {
+            match crate::corpus::client_home_roots(r) {
+                Some(inner) => {
+                    let names: Vec<String> =
+                        inner.iter().map(|p| p.display().to_string()).collect();
+                    ctx.out.note(&format!(
+                        "{} is a client's home: reading {}",
+                        r.display(),
+                        names.join(" and ")
+                    ));
+                    out.extend(inner);
+                }
+                None => out.push(r.clone()),
+            }
+        }
+        out
     } else if !remembered.is_empty() {
         remembered
     } else {

@@ -142,6 +142,32 @@ pub fn default_roots() -> Vec<PathBuf> {
     candidates.into_iter().filter(|p| p.is_dir()).collect()
 }
 
+/// The folders of a client's own home given as a root (`~/.codex`, not
+/// `~/.codex/sessions`): where that client keeps its sessions, those of
+/// them that exist; `None` for any other folder, read as it is.
+pub fn client_home_roots(root: &Path) -> Option<Vec<PathBuf>> {
+    let name = root.file_name()?.to_str()?;
+    let subs: &[&str] = match name {
+        ".claude" => &["projects"],
+        ".codex" => &["sessions", "archived_sessions"],
+        ".gemini" => &["tmp"],
+        ".qwen" => &["projects"],
+        ".copilot" => &["session-state"],
+        ".pi" => &["agent/sessions"],
+        // A CODEX_HOME by another name.
+        _ if root.join("config.toml").is_file() && root.join("sessions").is_dir() => {
+            &["sessions", "archived_sessions"]
+        }
+        _ => return None,
+    };
+    let found: Vec<PathBuf> = subs
+        .iter()
+        .map(|s| root.join(s))
+        .filter(|p| p.is_dir())
+        .collect();
+    (!found.is_empty()).then_some(found)
+}
+
 /// A stable, path-free label of a root: hex SHA-256 of its canonical path.
 pub fn scope_of(root: &Path) -> String {
     use sha2::{Digest, Sha256};

@@ -360,3 +360,32 @@ fn a_real_codex_fork_counts_its_own_response() {
         [80, 5, 0, 0, 20]
     );
 }
+
+/// A client's home given as the root (`--root ~/.codex`, `--root
+/// ~/.claude`) is read where that client keeps its sessions, and says so.
+#[test]
+fn a_clients_home_as_the_root_reads_its_sessions() {
+    let env = Env::new();
+    let home = env.path("home");
+    copy_tree(&fixture(), &home.join(".codex/sessions"));
+    std::fs::write(home.join(".codex/config.toml"), "model = \"gpt-4.1\"\n").unwrap();
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude/projects"),
+        &home.join(".claude/projects"),
+    );
+    for (dir, sessions) in [(".codex", 1), (".claude", 4)] {
+        let root = home.join(dir);
+        let (code, out, err) = env.run(&[
+            "ingest",
+            "--root",
+            root.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let s: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(s["sessions_new"].as_u64(), Some(sessions), "{dir}: {s}");
+        assert!(err.contains("is a client's home: reading"), "{err}");
+    }
+    assert_eq!(env.json(&["sessions"]).as_array().unwrap().len(), 5);
+}
