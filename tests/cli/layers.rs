@@ -1,7 +1,7 @@
 //! The layering in ARCHITECTURE.md, checked on the source: every `crate::`
 //! and `super::` path a module names must point down (or across, within a
-//! layer), and a command never reaches into another command. Test code (from
-//! `#[cfg(test)]` on) is not checked.
+//! layer), and a command never reaches into another command. Test code (each
+//! item `#[cfg(test)]` marks) is not checked; the code after it is.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -136,11 +136,8 @@ fn layers_only_point_down_and_commands_do_not_call_commands() {
     for file in rs_files(&src) {
         let me = module_path(&src, &file);
         let text = std::fs::read_to_string(&file).unwrap();
-        // Code only: no test module, no comments.
-        let code: String = text
-            .split("#[cfg(test)]")
-            .next()
-            .unwrap()
+        // Code only: no test items, no comments.
+        let code: String = without_test_items(&text)
             .lines()
             .map(|l| l.split("//").next().unwrap())
             .collect::<Vec<_>>()
@@ -201,4 +198,147 @@ fn the_path_reader_resolves_crate_and_super() {
         referenced("super::x", &module, true),
         vec![vec!["x".to_string()]]
     );
+}
+
+/// `text` without the items `#[cfg(test)]` marks (a test module, a helper
+/// function, a `use`): each attribute and the item after it, to its
+/// closing brace or semicolon, read past strings, characters and comments.
+/// What follows a test item is production code and stays.
+fn without_test_items(text: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut at = 0;
+    while let Some(found) = text[at..].find(MARK) {
+        let start = at + found;
+        out.push_str(&text[at..start]);
+        at = item_end(b, start + MARK.len());
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Where the item starting at or after `i` ends (after its `;`, or after
+/// the brace that closes its first `{`), skipping literals and comments.
+fn item_end(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'"' | b'#'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                // A raw string: r"..." or r#"..."#.
+                let mut j = i + 1;
+                let mut hashes = 0;
+                while b.get(j) == Some(&b'#') {
+                    hashes += 1;
+                    j += 1;
+                }
+                if b.get(j) == Some(&b'"') {
+                    j += 1;
+                    loop {
+                        if j >= b.len() {
+                            return b.len();
+                        }
+                        if b[j] == b'"'
+                            && b[j + 1..]
+                                .iter()
+                                .take(hashes)
+                                .filter(|&&c| c == b'#')
+                                .count()
+                                == hashes
+                        {
+                            i = j + 1 + hashes;
+                            break;
+                        }
+                        j += 1;
+                    }
+                    continue;
+                }
+                i += 1;
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            b'\'' => {
+                // A character literal ('{', '\'', '\u{7b}'); a lifetime has
+                // no closing quote close by.
+                if b.get(i + 1) == Some(&b'\\') {
+                    let close = b[i + 2..]
+                        .iter()
+                        .position(|&c| c == b'\'')
+                        .map(|p| i + 2 + p);
+                    i = close.map_or(i + 1, |c| c + 1);
+                    continue;
+                }
+                if b.get(i + 2) == Some(&b'\'') {
+                    i += 3;
+                    continue;
+                }
+                i += 1;
+                continue;
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b';' if depth == 0 => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// The layering check reads what follows a test item: a helper marked
+/// `#[cfg(test)]` in the middle of a file hides none of the code after it,
+/// and braces inside strings and characters do not end an item early.
+#[test]
+fn code_after_a_test_item_is_checked() {
+    let text = r##"use crate::clock::now;
+#[cfg(test)]
+fn helper() -> String { format!("{{ not a brace }} {}", '}') }
+#[cfg(test)]
+use crate::commands::cost;
+pub fn after() { let _ = crate::commands::sweep::run; }
+#[cfg(test)]
+mod tests { fn t() { let s = r#"}"#; let c = '{'; } }
+pub fn last<'a>(x: &'a str) -> &'a str { x }
+"##;
+    let kept = without_test_items(text);
+    assert!(kept.contains("use crate::clock::now;"), "{kept}");
+    assert!(
+        kept.contains("pub fn after() { let _ = crate::commands::sweep::run; }"),
+        "{kept}"
+    );
+    assert!(kept.contains("pub fn last<'a>"), "{kept}");
+    assert!(!kept.contains("helper"), "{kept}");
+    assert!(!kept.contains("commands::cost"), "{kept}");
+    assert!(!kept.contains("mod tests"), "{kept}");
 }
