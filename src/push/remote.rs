@@ -296,24 +296,14 @@ pub(super) fn write_session(
             if i > 0 {
                 sql.push(',');
             }
-            sql.push_str(&format!(
-                "(${},${},${},${},${},${},to_timestamp(${}),${},${},${},${},${},${},${},${})",
-                b + 1,
-                b + 2,
-                b + 3,
-                b + 4,
-                b + 5,
-                b + 6,
-                b + 7,
-                b + 8,
-                b + 9,
-                b + 10,
-                b + 11,
-                b + 12,
-                b + 13,
-                b + 14,
-                b + 15
-            ));
+            // ($1,…,$6,to_timestamp($7),$8,…,$15) for the row's 15 values.
+            let marks: Vec<String> = (1..=15)
+                .map(|k| match k {
+                    7 => format!("to_timestamp(${})", b + k),
+                    _ => format!("${}", b + k),
+                })
+                .collect();
+            sql.push_str(&format!("({})", marks.join(",")));
             params.extend_from_slice(&[
                 &m.message_id,
                 &row.session_id,

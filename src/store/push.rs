@@ -1,7 +1,7 @@
 //! What `push` reads of the local store, and its marks of what was sent.
 
 use anyhow::Result;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::Store;
 
@@ -228,7 +228,7 @@ impl Store {
                 params![target, what],
                 |r| r.get(0),
             )
-            .ok();
+            .optional()?;
         Ok(mark.and_then(|m| m.parse().ok()).unwrap_or(0))
     }
 

@@ -46,6 +46,15 @@ fn local_totals(env: &Env) -> [i64; 7] {
     .map(|k| t[k].as_i64().unwrap())
 }
 
+/// Drops the local marks of what was pushed (as a push that died before
+/// writing them leaves it).
+fn forget_pushes(env: &Env) {
+    rusqlite::Connection::open(env.db())
+        .unwrap()
+        .execute("DELETE FROM push_marks", [])
+        .unwrap();
+}
+
 fn push(env: &Env, args: &[&str]) -> (i32, serde_json::Value, String) {
     let (code, out, err) = env.run_with_env(
         &[&["push"][..], args, &["--format", "json"]].concat(),
@@ -125,10 +134,7 @@ fn two_machines_push_the_union_exactly_once() {
     );
     // A push that died after the team database committed and before the
     // marks were written: everything is sent again, and nothing changes.
-    rusqlite::Connection::open(a.db())
-        .unwrap()
-        .execute("DELETE FROM push_marks", [])
-        .unwrap();
+    forget_pushes(&a);
     let (code, v, _) = push(&a, &[&url, "--machine", "a"]);
     assert_eq!((code, v["sessions"].as_u64()), (0, Some(5)));
     assert_eq!(remote_totals(&pg), local_totals(&union));
@@ -311,19 +317,13 @@ fn a_refused_or_unreachable_database_changes_nothing() {
     pg.client()
         .execute("DELETE FROM sessionkit_messages", &[])
         .unwrap();
-    rusqlite::Connection::open(env.db())
-        .unwrap()
-        .execute("DELETE FROM push_marks", [])
-        .unwrap();
+    forget_pushes(&env);
     let (code, _, err) = env.run_with_env(&["sweep"], &[("PGPASSWORD", Postgres::PASSWORD)]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("pushed 1 session(s), 4 message(s)"), "{err}");
     assert_eq!(remote_totals(&pg), local_totals(&env));
     // Without the password, sweep says why and pushes nothing.
-    rusqlite::Connection::open(env.db())
-        .unwrap()
-        .execute("DELETE FROM push_marks", [])
-        .unwrap();
+    forget_pushes(&env);
     let (code, _, err) = env.run(&["sweep"]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -380,10 +380,7 @@ fn a_push_killed_midway_and_run_again_is_exact() {
             local_totals(&env),
             "killed after {delay_ms} ms"
         );
-        rusqlite::Connection::open(env.db())
-            .unwrap()
-            .execute("DELETE FROM push_marks", [])
-            .unwrap();
+        forget_pushes(&env);
     }
 }
 
