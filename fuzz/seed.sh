@@ -9,6 +9,10 @@ shared="${SESSIONKIT_SHARED:-$repo/../shared}"
 out="$here/corpus"
 mkdir -p "$out"/{transcript,hook_payload,redact,import}
 
+# The checked-in seeds (fuzz/seeds/<target>/, which the unit tests run
+# through each target on stable) start every corpus.
+for t in transcript hook_payload redact import; do cp "$here/seeds/$t/"* "$out/$t/"; done
+
 # Transcripts: every fixture file under 64 KiB as one input, plus its
 # first 40 lines (small inputs mutate faster).
 n=0

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generates sessionkit's embedded price table (src/pricing/models.tsv) from
+"""Generates sessionkit's embedded price table (src/domain/pricing/models.tsv) from
 a pinned LiteLLM price map, an older one that fills its gaps, and
-sessionkit's own corrections (src/pricing/overrides.tsv).
+sessionkit's own corrections (src/domain/pricing/overrides.tsv).
 
-Usage: scripts/prices.py CURRENT_JSON LEGACY_JSON OVERRIDES_TSV > src/pricing/models.tsv
+Usage: scripts/prices.py CURRENT_JSON LEGACY_JSON OVERRIDES_TSV > src/domain/pricing/models.tsv
 
-LiteLLM (MIT, notice in src/pricing/LITELLM-LICENSE): 1.110.2 is the current
+LiteLLM (MIT, notice in src/domain/pricing/LITELLM-LICENSE): 1.110.2 is the current
 map, 1.80.17 the legacy one. Prices are LiteLLM's per-token numbers as
 dollars per million tokens, converted exactly (decimal, not float). An empty
 cell is a price LiteLLM does not give (never zero).

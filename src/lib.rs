@@ -7,54 +7,25 @@
 //! and benchmarks call, each documented.
 
 #[macro_use]
-mod vocabulary;
+mod domain;
 
 pub mod cli;
-mod clock;
 mod commands;
-mod continuity;
-mod corpus;
-mod hooks;
-mod ingest;
-mod integrity;
-mod matching;
+/// The fuzz targets' bodies, for the `fuzz/` crate (`cargo fuzz` builds
+/// with `--cfg fuzzing`) and for the unit tests that run their seeds.
+#[cfg(any(fuzzing, test))]
+pub mod fuzz;
 mod output;
-mod pricing;
-mod project;
-mod push;
-mod redact;
-mod rollup;
-mod settings;
-mod sqlite;
-mod status;
+mod services;
 mod store;
-mod text;
-mod transcript;
 
 use anyhow::Result;
 
 use crate::cli::{Cli, Command};
-use crate::continuity::memory::Settle;
+use crate::domain::memory::Settle;
 use crate::output::Output;
 
-/// How a command that did not fail ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// Exit status 0.
-    Success,
-    /// Exit status 1: a check found something.
-    Found,
-}
-
-impl Exit {
-    /// The process exit status.
-    pub fn code(self) -> std::process::ExitCode {
-        match self {
-            Exit::Success => std::process::ExitCode::SUCCESS,
-            Exit::Found => std::process::ExitCode::from(1),
-        }
-    }
-}
+pub use commands::Exit;
 
 /// Every table's rows of the database at `path`, in a fixed order, as text:
 /// what byte-identical replay is checked against.
@@ -79,13 +50,13 @@ pub fn completion_scripts() -> Vec<(String, Vec<u8>)> {
 /// An instant in milliseconds since the epoch as RFC 3339 UTC with
 /// milliseconds (`2026-01-02T03:04:05.678Z`), as every command prints it.
 pub fn format_instant(ms: i64) -> String {
-    clock::format_instant(ms)
+    domain::clock::format_instant(ms)
 }
 
 /// Parses `bytes` as one main Claude Code transcript and returns how many
 /// usage observations it holds: the parser alone, for the parse benchmark.
 pub fn parse_probe(bytes: &[u8]) -> Result<usize> {
-    let mut p = transcript::SessionParser::new("x", false);
+    let mut p = domain::transcript::SessionParser::new("x", false);
     let f = p.begin_main("a");
     p.block(f, bytes)
         .map_err(|b| anyhow::anyhow!("{}:{}: {}", b.file, b.line, b.reason))?;
@@ -99,7 +70,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         let db = cli.db.clone().map_or_else(store::default_path, Ok);
         return Ok(commands::hook::run(db, a));
     }
-    clock::init_from_env()?;
+    domain::clock::init_from_env()?;
     let mut out = Output::new(cli.format(), cli.color, cli.quiet, cli.no_progress);
     out.wide = cli.wide;
     // Commands that need no database run before it is opened.

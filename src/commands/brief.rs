@@ -7,11 +7,11 @@ use std::io::Write;
 use anyhow::Result;
 
 use super::Ctx;
-use crate::Exit;
-use crate::continuity::brief::{Built, Request, build};
-use crate::continuity::briefing::Limits;
-use crate::hooks::Harness;
+use crate::commands::Exit;
+use crate::domain::briefing::Limits;
+use crate::domain::harness::Harness;
 use crate::output::records::brief_record;
+use crate::services::brief::{Built, Request, build};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -73,9 +73,9 @@ fn explain_lines(b: &Built, limits: &Limits) -> String {
 }
 
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
-    let now = crate::clock::now();
+    let now = crate::domain::clock::now();
     let store = ctx.open()?;
-    let project = crate::project::chosen(&store, a.project.as_deref(), a.cwd.as_deref())?;
+    let project = crate::services::project::chosen(&store, a.project.as_deref(), a.cwd.as_deref())?;
     let harness = match &a.harness {
         Some(h) => Some(
             <Harness as clap::ValueEnum>::from_str(h, true).map_err(|_| {
@@ -86,7 +86,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         ),
         None => None,
     };
-    let limits = crate::continuity::brief::limits(&store, harness, a.budget, a.max_bytes, a.full)?;
+    let limits = crate::services::brief::limits(&store, harness, a.budget, a.max_bytes, a.full)?;
     let as_json = ctx.out.wants_json();
     let req = Request {
         project: project.clone(),
@@ -94,8 +94,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         source: None,
         run_id: None,
         session_id: None,
-        utility_mode: crate::settings::choice(&store, "briefing.utility")?,
-        watchdog_ms: crate::settings::minutes_ms(&store, "watchdog.minutes")?,
+        utility_mode: crate::services::settings::choice(&store, "briefing.utility")?,
+        watchdog_ms: crate::services::settings::minutes_ms(&store, "watchdog.minutes")?,
         // --full renders every line: one read with the text beats a seek each.
         every_line: a.explain || as_json || a.full,
     };

@@ -5,11 +5,11 @@ use anyhow::Result;
 
 use super::Ctx;
 use super::{CorpusArgs, roots};
-use crate::Exit;
-use crate::ingest::{self, Finding, Options};
+use crate::commands::Exit;
 use crate::output::records::finding_record;
 use crate::output::{Column, col};
-use crate::settings;
+use crate::services::ingest::{self, Finding, Options};
+use crate::services::settings;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("check"))]
@@ -54,7 +54,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut labelled: Vec<Finding> = Vec::new();
     for l in store.degraded_lines(None)? {
         findings.push(Finding {
-            kind: crate::integrity::FindingKind::DegradedLine,
+            kind: crate::domain::integrity::FindingKind::DegradedLine,
             session_id: l.session_id,
             file: Some(l.file),
             line: Some(l.line),
@@ -64,9 +64,9 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     for (sid, f) in store.failures()? {
         findings.push(Finding {
             kind: if f.quarantined {
-                crate::integrity::FindingKind::Quarantined
+                crate::domain::integrity::FindingKind::Quarantined
             } else {
-                crate::integrity::FindingKind::Failed
+                crate::domain::integrity::FindingKind::Failed
             },
             session_id: sid,
             file: None,
@@ -76,7 +76,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     }
     for (model, messages, tokens) in store.unpriced_models()? {
         findings.push(Finding {
-            kind: crate::integrity::FindingKind::UnpricedModel,
+            kind: crate::domain::integrity::FindingKind::UnpricedModel,
             session_id: String::new(),
             file: None,
             line: None,
@@ -88,7 +88,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     for r in store.reported_costs(None)? {
         if let Some(detail) = cost_difference(&store, &r)? {
             findings.push(Finding {
-                kind: crate::integrity::FindingKind::HarnessCostMismatch,
+                kind: crate::domain::integrity::FindingKind::HarnessCostMismatch,
                 session_id: r.session_id.clone(),
                 file: None,
                 line: None,
@@ -99,7 +99,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     findings.extend(spool_findings(&ctx.db)?);
     for sid in store.rollup_mismatches()? {
         findings.push(Finding {
-            kind: crate::integrity::FindingKind::RollupMismatch,
+            kind: crate::domain::integrity::FindingKind::RollupMismatch,
             session_id: sid,
             file: None,
             line: None,
@@ -165,7 +165,7 @@ fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
     let mut out = Vec::new();
     for problem in &w.problems {
         out.push(Finding {
-            kind: crate::integrity::FindingKind::SpoolUnusable,
+            kind: crate::domain::integrity::FindingKind::SpoolUnusable,
             session_id: String::new(),
             file: None,
             line: None,
@@ -174,7 +174,7 @@ fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
     }
     if w.dropped > 0 {
         out.push(Finding {
-            kind: crate::integrity::FindingKind::SpoolDropped,
+            kind: crate::domain::integrity::FindingKind::SpoolDropped,
             session_id: String::new(),
             file: Some(crate::store::spool::dropped_path_for(db).display().to_string()),
             line: None,
@@ -186,7 +186,7 @@ fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
     }
     if w.events > 0 {
         out.push(Finding {
-            kind: crate::integrity::FindingKind::SpooledEvents,
+            kind: crate::domain::integrity::FindingKind::SpooledEvents,
             session_id: String::new(),
             file: Some(crate::store::spool::path_for(db).display().to_string()),
             line: None,
@@ -198,7 +198,7 @@ fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
     }
     if w.rejected > 0 {
         out.push(Finding {
-            kind: crate::integrity::FindingKind::SpoolRejected,
+            kind: crate::domain::integrity::FindingKind::SpoolRejected,
             session_id: String::new(),
             file: Some(crate::store::spool::rejected_path_for(db).display().to_string()),
             line: None,
@@ -249,7 +249,7 @@ fn cost_difference(
     };
     Ok(Some(format!(
         "harness reported {}, sessionkit {}: {why}",
-        crate::pricing::cents_exact(r.cost_nanousd),
-        crate::pricing::cents_exact(t.cost_nanousd)
+        crate::domain::pricing::cents_exact(r.cost_nanousd),
+        crate::domain::pricing::cents_exact(t.cost_nanousd)
     )))
 }

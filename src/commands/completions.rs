@@ -6,8 +6,8 @@ use anyhow::{Context, Result};
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::Exit;
 use crate::cli::Cli;
+use crate::commands::Exit;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

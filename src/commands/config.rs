@@ -5,11 +5,11 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock;
+use crate::commands::Exit;
+use crate::domain::clock;
 use crate::output::records::{CONFIG_SCHEMA, SettingRecord};
 use crate::output::{Column, col};
-use crate::settings::{self, SETTINGS, Source};
+use crate::services::settings::{self, SETTINGS, Source};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("config"))]

@@ -7,13 +7,13 @@ use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 
 use super::{Ctx, put_totals};
-use crate::Exit;
-use crate::clock::{format_instant, parse_bound, parse_until};
+use crate::commands::Exit;
+use crate::domain::clock::{format_instant, parse_bound, parse_until};
+use crate::domain::pricing::cents;
 use crate::output::records::{
     COST_SCHEMA, CostRecord, SEGMENT_SCHEMA, SegmentRecord, totals_fields,
 };
 use crate::output::{Column, Format, col};
-use crate::pricing::cents;
 use crate::store::Store;
 use crate::store::costs::{CostFilter, RowKeys};
 use crate::store::reports::Totals;
@@ -311,8 +311,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             (None, s) => s.map(|s| store.resolve_session(s)).transpose()?,
         },
     };
-    let machine = crate::push::machine_label(&store)?;
-    let user = crate::push::user_label(&store)?.unwrap_or_else(|| "-".to_string());
+    let machine = crate::services::push::machine_label(&store)?;
+    let user = crate::services::push::user_label(&store)?.unwrap_or_else(|| "-".to_string());
     if args.segments {
         let sid = filter.session.clone().unwrap_or_default();
         return segments(ctx, &store, &sid);
@@ -352,7 +352,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         };
         match &args.from {
             Some(url) => {
-                crate::push::each_cost_row(&crate::push::Target::parse(url)?, &filter, visit)?;
+                crate::services::push::each_cost_row(
+                    &crate::services::push::Target::parse(url)?,
+                    &filter,
+                    visit,
+                )?;
             }
             None => store.each_cost_row(&filter, &mut visit)?,
         }

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::Ctx;
-use crate::Exit;
-use crate::continuity::close::{Case, Judge, replay};
+use crate::commands::Exit;
 use crate::output::records::{EVAL_SCHEMA, EvalRecord};
 use crate::output::{Column, col};
+use crate::services::close::{Case, Judge, replay};
 use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
@@ -211,7 +211,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         bail!("--judge {:?}: evidence or endpoint", c.judge);
     }
     let all = cases(&c.cases)?;
-    let now = crate::clock::now();
+    let now = crate::domain::clock::now();
     let mut rows = Vec::new();
     for (n, (split, case)) in all.iter().enumerate() {
         let scratch = Scratch(

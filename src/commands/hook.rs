@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use crate::Exit;
-use crate::clock::Millis;
-use crate::hooks::receive::{Delivered, Delivery, deliver, event_of};
-use crate::hooks::{Harness, HookEvent, InputError, MAX_INPUT, report, session};
+use crate::commands::Exit;
+use crate::domain::clock::Millis;
+use crate::domain::harness::{Harness, HookEvent, InputError, MAX_INPUT, report};
+use crate::services::hook::receive::{Delivered, Delivery, deliver, event_of};
+use crate::services::hook::session;
 use crate::store::{Store, retry_busy};
 
 #[derive(Debug, clap::Args)]
@@ -128,9 +129,9 @@ fn say(log: Option<&Path>, msg: &str) {
             use std::os::unix::fs::OpenOptionsExt;
             // On disk: secrets out, and readable by the owner only, as the
             // database is.
-            let line = crate::text::sanitize_reason(&crate::text::sanitize(msg));
-            let line = crate::redact::redact_text(&line);
-            let stamp = crate::clock::format_instant(crate::clock::now());
+            let line = crate::domain::text::sanitize_reason(&crate::domain::text::sanitize(msg));
+            let line = crate::domain::redact::redact_text(&line);
+            let stamp = crate::domain::clock::format_instant(crate::domain::clock::now());
             let _ = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -219,14 +220,14 @@ fn remember_failure(db: &Path, args: &Args, msg: &str) {
         return;
     }
     let (verb, a) = args.command.parts();
-    let clean = crate::text::sanitize_reason(&crate::text::sanitize(msg));
-    let line = crate::redact::redact_text(&clean);
+    let clean = crate::domain::text::sanitize_reason(&crate::domain::text::sanitize(msg));
+    let line = crate::domain::redact::redact_text(&clean);
     if let Ok(store) = Store::open_waiting(db, Duration::from_millis(200)) {
         let _ = store.record_hook_failure(
             a.harness.as_deref().unwrap_or("unknown"),
             verb,
             &line,
-            crate::clock::now(),
+            crate::domain::clock::now(),
         );
     }
 }
@@ -255,7 +256,7 @@ fn receive(
     log: Option<&Path>,
 ) -> Result<(Option<HookEvent>, Option<Harness>)> {
     let bytes = read_stdin()?;
-    crate::clock::init_from_env()?;
+    crate::domain::clock::init_from_env()?;
     let harness = match a.harness.as_deref() {
         None => None,
         Some(name) => {
@@ -341,14 +342,14 @@ fn event(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let (Some(ev), _) = receive(a, None, log)? else {
         return Ok(());
     };
-    store_event(&db?, &ev, a, crate::clock::now(), by, log)?;
+    store_event(&db?, &ev, a, crate::domain::clock::now(), by, log)?;
     Ok(())
 }
 
 fn session_start(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let by = deadline();
     let (ev, flag) = receive(a, Some("SessionStart"), log)?;
-    let now = crate::clock::now();
+    let now = crate::domain::clock::now();
     let db = db?;
     let stored = match &ev {
         Some(ev) => store_event(&db, ev, a, now, by, log)?,
@@ -359,7 +360,7 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Resu
         .as_ref()
         .map(|e| e.harness)
         .or(flag)
-        .unwrap_or_else(|| crate::hooks::detect(None, env, &Default::default()));
+        .unwrap_or_else(|| crate::domain::harness::detect(None, env, &Default::default()));
     let cwd = session::cwd_of(ev.as_ref(), env);
     if session::suppressed(ev.as_ref(), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
         return Ok(());
@@ -370,8 +371,8 @@ fn session_start(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Resu
             Some(s) => s,
             None => Store::open_waiting(&db, left)?,
         };
-        let limits = crate::continuity::brief::limits(&store, Some(harness), None, None, false)?;
-        let lease = crate::settings::hours_ms(&store, "lease.hours")?;
+        let limits = crate::services::brief::limits(&store, Some(harness), None, None, false)?;
+        let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
         session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)
     })?;
     if let Some(out) = session::start_envelope(harness, &started.context) {
@@ -387,7 +388,7 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
     let (Some(ev), _) = receive(a, Some(event), log)? else {
         return Ok(());
     };
-    let now = crate::clock::now();
+    let now = crate::domain::clock::now();
     let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
         return Ok(());
     };
@@ -405,12 +406,12 @@ fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Pat
         catch_up(&mut store, &ev, ("ingest.hook_max_bytes", true))?;
         closed
     } else {
-        let lease = crate::settings::hours_ms(&store, "lease.hours")?;
+        let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
         let excerpt = ev
             .payload
             .get("last_assistant_message")
             .and_then(serde_json::Value::as_str)
-            .map(crate::continuity::runs::excerpt);
+            .map(crate::domain::runs::excerpt);
         store
             .heartbeat_run(agent, sid, excerpt.as_deref(), false, now, lease)
             .map(|_| ())
@@ -438,8 +439,8 @@ fn catch_up(store: &mut Store, ev: &HookEvent, (budget, at_end): (&str, bool)) -
     let Some(path) = ev.transcript_path.as_deref() else {
         return Ok(());
     };
-    let max = crate::settings::count(store, budget)?;
-    crate::ingest::catch_up(store, Path::new(path), max, at_end)?;
+    let max = crate::services::settings::count(store, budget)?;
+    crate::services::ingest::catch_up(store, Path::new(path), max, at_end)?;
     Ok(())
 }
 
@@ -450,26 +451,26 @@ fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
     let (Some(ev), _) = receive(a, Some("Stop"), log)? else {
         return Ok(());
     };
-    let now = crate::clock::now();
+    let now = crate::domain::clock::now();
     let env = |k: &str| std::env::var(k).ok();
     let cwd = session::cwd_of(Some(&ev), env);
     // A failed turn is recorded (its status is `error`) and nothing more;
     // a subagent's or a secondary worktree's Stop is only recorded.
     let sid = ev.session_id.as_deref().filter(|_| {
-        ev.kind != crate::hooks::Kind::StopFailure
+        ev.kind != crate::domain::harness::Kind::StopFailure
             && !session::suppressed(Some(&ev), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref())
     });
     let agent = ev.harness.as_str();
     let excerpt = ["last_assistant_message", "prompt_response"]
         .iter()
         .find_map(|k| ev.payload.get(*k).and_then(serde_json::Value::as_str))
-        .map(crate::continuity::runs::excerpt);
+        .map(crate::domain::runs::excerpt);
     let beat = std::cell::Cell::new(None);
     let heartbeat = |tx: &rusqlite::Transaction<'_>| -> Result<()> {
         let Some(sid) = sid else {
             return Ok(());
         };
-        let lease = crate::settings::hours_ms_in(tx, "lease.hours")?;
+        let lease = crate::services::settings::hours_ms_in(tx, "lease.hours")?;
         match crate::store::runs::heartbeat_in(tx, agent, sid, excerpt.as_deref(), true, now, lease)
         {
             Ok(_) => beat.set(Some(lease)),
@@ -503,17 +504,21 @@ fn nudge(
     let (Some(sid), Some(lease)) = (sid, lease) else {
         return Ok(());
     };
-    if !crate::settings::enabled(store, "nudge.enabled")?
-        || crate::continuity::triage::quiet_turn(store.turn_start_source(sid)?.as_deref())
+    if !crate::services::settings::enabled(store, "nudge.enabled")?
+        || crate::domain::triage::quiet_turn(store.turn_start_source(sid)?.as_deref())
     {
         return Ok(());
     }
     let max_bytes =
-        crate::continuity::brief::limits(store, Some(ev.harness), None, None, false)?.max_bytes;
-    let continuing = crate::hooks::stop::continuing(&ev.payload);
-    let done = crate::hooks::stop::handshake(store, agent, sid, continuing, max_bytes, now, lease)?;
-    if let crate::hooks::stop::Handshake::Inject(prompt) = done {
-        answer(&crate::hooks::stop::stop_envelope(ev.harness, &prompt))?;
+        crate::services::brief::limits(store, Some(ev.harness), None, None, false)?.max_bytes;
+    let continuing = crate::services::hook::stop::continuing(&ev.payload);
+    let done = crate::services::hook::stop::handshake(
+        store, agent, sid, continuing, max_bytes, now, lease,
+    )?;
+    if let crate::services::hook::stop::Handshake::Inject(prompt) = done {
+        answer(&crate::services::hook::stop::stop_envelope(
+            ev.harness, &prompt,
+        ))?;
     }
     Ok(())
 }
@@ -524,7 +529,7 @@ fn prompt_submit(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Resu
     let (Some(ev), _) = receive(a, Some("UserPromptSubmit"), log)? else {
         return Ok(());
     };
-    let now = crate::clock::now();
+    let now = crate::domain::clock::now();
     let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
         return Ok(());
     };
@@ -536,7 +541,7 @@ fn prompt_submit(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Resu
     let Some(prompt) = ev.payload.get("prompt").and_then(serde_json::Value::as_str) else {
         return Ok(());
     };
-    let project = crate::project::project_of(&store, &cwd.to_string_lossy())?;
+    let project = crate::services::project::project_of(&store, &cwd.to_string_lossy())?;
     let run = ev
         .session_id
         .as_deref()
@@ -548,16 +553,18 @@ fn prompt_submit(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Resu
         .iter()
         .filter_map(|v| v["id"].as_str().map(str::to_string))
         .collect();
-    let context = crate::hooks::prompt::recall_context(
+    let context = crate::services::hook::prompt::recall_context(
         &mut store,
         prompt,
         &project,
         run.as_ref().map(|r| r.run_id.as_str()),
         &briefed,
-        crate::hooks::prompt::BUDGET,
+        crate::services::hook::prompt::BUDGET,
         now,
     )?;
-    if let Some(out) = context.and_then(|c| crate::hooks::prompt::prompt_envelope(ev.harness, &c)) {
+    if let Some(out) =
+        context.and_then(|c| crate::services::hook::prompt::prompt_envelope(ev.harness, &c))
+    {
         answer(&out)?;
     }
     Ok(())

@@ -6,14 +6,14 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 
 use super::Ctx;
-use crate::Exit;
-use crate::hooks::Harness;
-use crate::hooks::install::{self, HARNESSES, Places, Scope, Target};
+use crate::commands::Exit;
+use crate::domain::harness::Harness;
 use crate::output::records::{
     HOOKS_DOCTOR_SCHEMA, HOOKS_SCHEMA, HOOKS_STATUS_SCHEMA, HookCheckRecord, HookStandingRecord,
     HooksChangeRecord,
 };
 use crate::output::{Column, col};
+use crate::services::install::{self, HARNESSES, Places, Scope, Target};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("hooks"))]
@@ -212,9 +212,9 @@ fn change(
         && !a.dry_run
     {
         let store = ctx.open_writer()?;
-        let nudge = crate::settings::lookup("nudge.enabled")?;
-        let on = crate::settings::validate(nudge, "on")?;
-        store.set_setting(nudge.key, &on, crate::clock::now())?;
+        let nudge = crate::services::settings::lookup("nudge.enabled")?;
+        let on = crate::services::settings::validate(nudge, "on")?;
+        store.set_setting(nudge.key, &on, crate::domain::clock::now())?;
         if std::env::var("SESSIONKIT_STOP_NUDGE").is_ok_and(|v| !v.trim().is_empty()) {
             ctx.out.note(
                 "SESSIONKIT_STOP_NUDGE is set in the environment and overrides nudge.enabled",
@@ -258,7 +258,7 @@ fn change(
     }
     if target.is_some() && !a.dry_run {
         for h in &harnesses {
-            for f in crate::hooks::doctor::twice(places, *h) {
+            for f in crate::services::doctor::twice(places, *h) {
                 ctx.out.note(&format!(
                     "{}: {} (fix: {})",
                     h.as_str(),
@@ -417,7 +417,7 @@ fn standing_row(s: &install::Standing) -> serde_json::Value {
 
 fn doctor(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
     let harnesses = named_or_all(&a.harness);
-    let findings = crate::hooks::doctor::examine(places, &harnesses, a.scope, &ctx.db)?;
+    let findings = crate::services::doctor::examine(places, &harnesses, a.scope, &ctx.db)?;
     let rows: Vec<serde_json::Value> = findings
         .iter()
         .map(|f| {

@@ -8,10 +8,10 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::{CorpusArgs, Ctx, line_cap, roots};
-use crate::Exit;
-use crate::ingest::{self, Options, Summary};
+use crate::commands::Exit;
 use crate::output::{Column, col};
-use crate::settings;
+use crate::services::ingest::{self, Options, Summary};
+use crate::services::settings;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("ingest"))]
@@ -28,7 +28,7 @@ pub struct Args {
     pub strict_pricing: bool,
 
     /// Read only this agent's sessions
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::transcript::HARNESSES))]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::domain::transcript::HARNESSES))]
     pub harness: Option<String>,
 }
 
@@ -92,7 +92,7 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
     let summary = ingest::run(&mut store, &roots, &opts, pb.as_ref());
     if summary.is_ok() {
         let paths: Vec<&str> = roots.iter().filter_map(|r| r.path.to_str()).collect();
-        store.remember_roots(&paths, crate::clock::now())?;
+        store.remember_roots(&paths, crate::domain::clock::now())?;
         // What a hook left behind under these roots has now been read.
         for b in store.backlog()? {
             if roots

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::Exit;
 use crate::cli::Cli;
+use crate::commands::Exit;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -30,10 +30,29 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde_json::Value;
 
-use crate::clock::Millis;
+use crate::domain::clock::Millis;
 use crate::output::Output;
 pub(crate) use crate::output::records::put_totals;
 use crate::store::Store;
+
+/// How a command that did not fail ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Exit status 0.
+    Success,
+    /// Exit status 1: a check found something.
+    Found,
+}
+
+impl Exit {
+    /// The process exit status.
+    pub fn code(self) -> std::process::ExitCode {
+        match self {
+            Exit::Success => std::process::ExitCode::SUCCESS,
+            Exit::Found => std::process::ExitCode::from(1),
+        }
+    }
+}
 
 /// A run's natural key: the harness and its session id (`session`,
 /// `triage`, `prompt debrief`).
@@ -102,7 +121,7 @@ pub(crate) fn roots(
     ctx: &Ctx,
     args: &CorpusArgs,
     stored: Option<&Store>,
-) -> Result<Option<Vec<crate::ingest::Root>>> {
+) -> Result<Option<Vec<crate::services::ingest::Root>>> {
     let remembered: Vec<PathBuf> = match stored {
         Some(store) if args.roots.is_empty() => store
             .ingested_roots()?
@@ -124,7 +143,7 @@ pub(crate) fn roots(
     let given = if !args.roots.is_empty() {
         let mut out = Vec::new();
         for r in &args.roots {
-            match crate::corpus::client_home_roots(r) {
+            match crate::domain::corpus::client_home_roots(r) {
                 Some(inner) => {
                     let names: Vec<String> =
                         inner.iter().map(|p| p.display().to_string()).collect();
@@ -142,7 +161,7 @@ pub(crate) fn roots(
     } else if !remembered.is_empty() {
         remembered
     } else {
-        crate::corpus::default_roots()
+        crate::domain::corpus::default_roots()
     };
     if given.is_empty() {
         ctx.out.note(
@@ -150,7 +169,7 @@ pub(crate) fn roots(
         );
         return Ok(None);
     }
-    Ok(Some(crate::ingest::resolve_roots(&given)?))
+    Ok(Some(crate::services::ingest::resolve_roots(&given)?))
 }
 
 /// The line cap in force: `--max-line-size`, else the setting
@@ -162,12 +181,14 @@ pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
         anyhow::ensure!(n > 0, "--max-line-size must be a positive number of bytes");
         return Ok(n);
     }
-    let line = crate::settings::lookup("ingest.max_line_size")?;
-    let (v, source) = crate::settings::effective(store, line)?;
-    if source == crate::settings::Source::Default {
-        let (old, source) =
-            crate::settings::effective(store, crate::settings::lookup("ingest.max_file_size")?)?;
-        if source != crate::settings::Source::Default {
+    let line = crate::services::settings::lookup("ingest.max_line_size")?;
+    let (v, source) = crate::services::settings::effective(store, line)?;
+    if source == crate::services::settings::Source::Default {
+        let (old, source) = crate::services::settings::effective(
+            store,
+            crate::services::settings::lookup("ingest.max_file_size")?,
+        )?;
+        if source != crate::services::settings::Source::Default {
             return Ok(old.parse()?);
         }
     }
@@ -249,7 +270,7 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
             "one object per group, the --by keys as grouped by; --format json: {\"rows\": [these], \"totals\": one without keys}",
         ),
         "ingest" => (
-            json_schema::<crate::ingest::Summary>(),
+            json_schema::<crate::services::ingest::Summary>(),
             "one summary per run",
         ),
         "sessions" => (
@@ -326,7 +347,7 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
             "with --format json: one object",
         ),
         "export" => (
-            json_schema::<crate::continuity::memory::export::ExportLine<'_>>(),
+            json_schema::<crate::domain::memory::export::ExportLine<'_>>(),
             "one line per memory, then commitment, then event",
         ),
         _ => return None,
@@ -394,14 +415,14 @@ pub(crate) struct Watch {
 impl Watch {
     pub fn load(store: &Store) -> Result<Watch> {
         Ok(Watch {
-            now: crate::clock::now(),
-            window_ms: crate::settings::minutes_ms(store, "watchdog.minutes")?,
+            now: crate::domain::clock::now(),
+            window_ms: crate::services::settings::minutes_ms(store, "watchdog.minutes")?,
         })
     }
 
     /// The status to show for a stored one.
     pub fn status(&self, status: &str, at: Option<Millis>, last_seen: Option<Millis>) -> String {
-        crate::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
+        crate::domain::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
     }
 }
 

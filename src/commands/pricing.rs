@@ -6,11 +6,11 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock;
+use crate::commands::Exit;
+use crate::domain::clock;
+use crate::domain::pricing::{Price, Rate, Rates, Tier, parse_rate, usd};
 use crate::output::records::{PRICE_CHANGE_SCHEMA, PRICE_SCHEMA, PriceChangeRecord, PriceRecord};
 use crate::output::{Column, col};
-use crate::pricing::{Price, Rate, Rates, Tier, parse_rate, usd};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = format!(

@@ -6,10 +6,10 @@ use std::io::Write;
 use anyhow::{Result, bail};
 
 use super::Ctx;
-use crate::Exit;
-use crate::continuity::debrief::{self, Facets};
-use crate::continuity::runs;
-use crate::hooks::Harness;
+use crate::commands::Exit;
+use crate::domain::debrief::{self, Facets};
+use crate::domain::harness::Harness;
+use crate::domain::runs;
 use crate::output::runs::{PROMPT_SCHEMA, PromptRecord};
 
 #[derive(Debug, clap::Args)]
@@ -72,7 +72,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         Some(h) => <Harness as clap::ValueEnum>::from_str(h, true).ok(),
         None => None,
     };
-    let limits = crate::continuity::brief::limits(&store, harness, None, None, false)?;
+    let limits = crate::services::brief::limits(&store, harness, None, None, false)?;
     let Some(prompt) = debrief::render(&facets, limits.max_bytes) else {
         bail!(
             "the debrief prompt does not fit in {} bytes (briefing.max_bytes)",

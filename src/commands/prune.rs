@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::parse_bound;
+use crate::commands::Exit;
+use crate::domain::clock::parse_bound;
 use crate::output::records::{PRUNE_SCHEMA, PruneRecord};
 use crate::output::{Column, col};
 
@@ -44,7 +44,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let r = store.prune(before, args.project.as_deref(), args.dry_run)?;
     let row = PruneRecord {
         agents: r.agents,
-        before: crate::clock::format_instant(before),
+        before: crate::domain::clock::format_instant(before),
         degraded_lines: r.degraded_lines,
         dry_run: args.dry_run,
         project: args.project.clone(),

@@ -4,11 +4,11 @@
 use anyhow::{Result, bail};
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::parse_bound;
+use crate::commands::Exit;
+use crate::domain::clock::parse_bound;
 use crate::output::records::{PUSH_SCHEMA, PushRecord};
 use crate::output::{Column, col};
-use crate::push::{Options, Target, push};
+use crate::services::push::{Options, Target, push};
 
 /// Writes every session that changed since the last push into a team's
 /// PostgreSQL database (sessionkit's own tables there, created or brought
@@ -59,7 +59,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut store = ctx.open_writer()?;
     let url = match &args.url {
         Some(u) => u.clone(),
-        None => crate::settings::choice(&store, "push.url")?,
+        None => crate::services::settings::choice(&store, "push.url")?,
     };
     if url.trim().is_empty() {
         bail!(
@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let target = Target::parse(&url)?;
     let machine = match &args.machine {
         Some(m) => m.clone(),
-        None => crate::push::machine_label(&store)?,
+        None => crate::services::push::machine_label(&store)?,
     };
     if machine.trim().is_empty() {
         bail!("--machine must not be empty");
@@ -77,7 +77,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let since = args.since.as_deref().map(parse_bound).transpose()?;
     let opts = Options {
         machine: machine.trim().to_string(),
-        user: crate::push::user_label(&store)?,
+        user: crate::services::push::user_label(&store)?,
         since,
         dry_run: args.dry_run,
         with_memory: args.with_memory,

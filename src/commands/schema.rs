@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::Exit;
+use crate::commands::Exit;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

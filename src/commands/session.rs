@@ -4,9 +4,9 @@
 use anyhow::{Result, bail};
 
 use super::{Ctx, Key, help_fields};
-use crate::Exit;
-use crate::clock::now;
-use crate::continuity::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
+use crate::commands::Exit;
+use crate::domain::clock::now;
+use crate::domain::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
 use crate::output::runs::{RunEventsRecord, RunRecord};
 use crate::output::{Column, Format, col};
 use crate::store::runs::{OpenRequest, Run};
@@ -117,7 +117,7 @@ const RUN_COLUMNS: &[Column] = &[
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let now = now();
     let mut store = ctx.open_writer()?;
-    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
+    let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
     let print = |r: &Run, outcome: Option<&str>| -> Result<()> {
         ctx.out
             .record_of(RUN_COLUMNS, &RunRecord::of(r, now, lease, outcome))
@@ -144,7 +144,11 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             if o.project.as_deref() == Some("unknown") {
                 bail!("\"unknown\" is not a project name: pass --project");
             }
-            let project = Some(crate::project::chosen(&store, o.project.as_deref(), None)?);
+            let project = Some(crate::services::project::chosen(
+                &store,
+                o.project.as_deref(),
+                None,
+            )?);
             let req = OpenRequest {
                 agent,
                 session_id,

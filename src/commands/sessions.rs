@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::{parse_bound, parse_until};
+use crate::commands::Exit;
+use crate::domain::clock::{parse_bound, parse_until};
 use crate::output::records::session_record;
 use crate::output::{Column, col};
 use crate::store::reports::SessionFilter;
@@ -35,7 +35,7 @@ pub struct Args {
     pub degraded: bool,
 
     /// Only this agent's sessions
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::transcript::HARNESSES))]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::domain::transcript::HARNESSES))]
     pub harness: Option<String>,
 }
 

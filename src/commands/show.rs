@@ -4,8 +4,8 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::format_instant;
+use crate::commands::Exit;
+use crate::domain::clock::format_instant;
 use crate::output::records::{
     AgentDetail, CompactionRecord, DegradedLine, HarnessReported, ModelTotals, SHOW_SCHEMA,
     ShowRecord, session_record, totals_fields,
@@ -150,7 +150,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             agent_id: c.agent_id,
             at: c.at.map(format_instant),
             pre_tokens: c.pre_tokens,
-            uncounted: c.trigger.as_deref() == Some(crate::transcript::UNRECORDED_COMPACTION),
+            uncounted: c.trigger.as_deref()
+                == Some(crate::domain::transcript::UNRECORDED_COMPACTION),
             trigger: c.trigger,
         })
         .collect();
@@ -161,7 +162,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         cache_write_1h_tokens: r.tokens.cache_write_1h,
         cache_write_5m_tokens: r.tokens.cache_write_5m,
         cost_nanousd: r.cost_nanousd,
-        cost_usd: crate::pricing::usd(r.cost_nanousd),
+        cost_usd: crate::domain::pricing::usd(r.cost_nanousd),
         input_tokens: r.tokens.input,
         output_tokens: r.tokens.output,
         web_searches: r.web_searches,
@@ -169,7 +170,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let unpriced: Vec<String> = store
         .models_of(&id)?
         .into_iter()
-        .filter(|(m, t)| t.unpriced_tokens > 0 && !crate::pricing::PriceTable::is_free(m))
+        .filter(|(m, t)| t.unpriced_tokens > 0 && !crate::domain::pricing::PriceTable::is_free(m))
         .map(|(m, _)| m)
         .collect();
     super::name_unpriced(ctx, unpriced.iter().map(String::as_str));
@@ -180,7 +181,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         if let (Some(r), Value::Object(o)) = (&reported, &mut doc) {
             o.insert(
                 "harness_cost_usd".into(),
-                Value::from(crate::pricing::usd(r.cost_nanousd)),
+                Value::from(crate::domain::pricing::usd(r.cost_nanousd)),
             );
         }
         ctx.out.record(SESSION_COLUMNS, &doc)?;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 
 use super::{Ctx, help_fields};
-use crate::Exit;
+use crate::commands::Exit;
 use crate::output::records::{SOURCE_SCHEMA, SourceRecord};
 use crate::output::{Column, col};
 
@@ -32,7 +32,7 @@ const COLUMNS: &[Column] = &[
 
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let given = if a.roots.is_empty() {
-        crate::corpus::default_roots()
+        crate::domain::corpus::default_roots()
     } else {
         a.roots.clone()
     };
@@ -41,7 +41,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             .note("no agent's transcripts found in their default folders; pass --root DIR");
         return Ok(Exit::Success);
     }
-    let roots = crate::ingest::resolve_roots(&given)?;
+    let roots = crate::services::ingest::resolve_roots(&given)?;
     // The database, when there is one: read, never created.
     let known = if ctx.db.exists() {
         Some(ctx.open()?.session_ids()?)
@@ -50,8 +50,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     };
     let mut rows = Vec::new();
     for (i, root) in roots.iter().enumerate() {
-        let mut d = crate::corpus::Discovery::default();
-        crate::corpus::discover(i, &root.path, u64::MAX, &mut d);
+        let mut d = crate::domain::corpus::Discovery::default();
+        crate::domain::corpus::discover(i, &root.path, u64::MAX, &mut d);
         let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
         for s in &d.skips {
             *skipped.entry(s.reason.as_str().to_string()).or_default() += 1;
@@ -60,7 +60,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         let mut by: BTreeMap<&str, (u64, u64, u64, i128)> = BTreeMap::new();
         for (sid, files) in &d.sessions {
             let e = by
-                .entry(crate::transcript::harness_of(&files.main.rel))
+                .entry(crate::domain::transcript::harness_of(&files.main.rel))
                 .or_default();
             e.0 += 1;
             e.1 += u64::from(known.as_ref().is_some_and(|k| k.contains(sid)));
@@ -74,8 +74,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             let e = by.entry("opencode").or_default();
             e.2 += db.size;
             e.3 = e.3.max(db.mtime_ns);
-            let moved = crate::corpus::opencode::moved_to_database(db);
-            match crate::corpus::opencode::Reader::open(db).and_then(|c| c.trees()) {
+            let moved = crate::domain::corpus::opencode::moved_to_database(db);
+            match crate::domain::corpus::opencode::Reader::open(db).and_then(|c| c.trees()) {
                 Ok(trees) => {
                     for t in trees.iter().filter(|t| !moved.contains(t.id())) {
                         e.0 += 1;
@@ -97,7 +97,9 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 ingested: known.as_ref().map(|_| ingested),
                 bytes,
                 last_modified: (newest > 0).then(|| {
-                    crate::clock::format_instant(i64::try_from(newest / 1_000_000).unwrap_or(0))
+                    crate::domain::clock::format_instant(
+                        i64::try_from(newest / 1_000_000).unwrap_or(0),
+                    )
                 }),
                 skipped: if n == 0 {
                     std::mem::take(&mut skipped)

@@ -4,8 +4,8 @@
 use anyhow::Result;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::now;
+use crate::commands::Exit;
+use crate::domain::clock::now;
 use crate::output::records::agent_status_record;
 use crate::output::{Column, col};
 
@@ -39,7 +39,7 @@ const COLUMNS: &[Column] = &[
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let store = ctx.open()?;
-    let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
+    let window = crate::services::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = now();
     let (rows, waiting) = store.live(args.all, args.project.as_deref(), now, window)?;
     ctx.out

@@ -10,8 +10,8 @@
 use anyhow::Result;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::format_instant;
+use crate::commands::Exit;
+use crate::domain::clock::format_instant;
 use crate::output::records::{SWEEP_SCHEMA, SweepChange};
 use crate::output::{Column, col};
 
@@ -63,8 +63,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         ctx.out
             .note("--dry-run: open sessions' transcripts are not caught up");
     } else {
-        let budget = crate::settings::count(&store, "sweep.catch_up_bytes")?;
-        let caught = crate::ingest::catch_up_open(&mut store, budget)?;
+        let budget = crate::services::settings::count(&store, "sweep.catch_up_bytes")?;
+        let caught = crate::services::ingest::catch_up_open(&mut store, budget)?;
         if caught.read > 0 {
             ctx.out.note(&format!(
                 "caught up {} open session transcript(s): {} new bytes",
@@ -79,17 +79,17 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             ));
         }
     }
-    let window = crate::settings::minutes_ms(&store, "watchdog.minutes")?;
-    let now = crate::clock::now();
+    let window = crate::services::settings::minutes_ms(&store, "watchdog.minutes")?;
+    let now = crate::domain::clock::now();
     let changes = store.watchdog(now, window, args.dry_run)?;
     // The lease sweep: runs silent past lease + grace close implicitly.
-    let lease = crate::settings::hours_ms(&store, "lease.hours")?;
-    let grace = crate::settings::minutes_ms(&store, "sweep.grace_minutes")?;
+    let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
+    let grace = crate::services::settings::minutes_ms(&store, "sweep.grace_minutes")?;
     let leases = store.sweep_leases(now, lease, grace, args.dry_run)?;
     // The closer, after the lease sweep so runs it just closed
     // are looked at in the same pass.
-    let closed = if crate::settings::enabled(&store, "closer.enabled")? {
-        let done = crate::continuity::close::batch(&mut store, now, args.dry_run)?;
+    let closed = if crate::services::settings::enabled(&store, "closer.enabled")? {
+        let done = crate::services::close::batch(&mut store, now, args.dry_run)?;
         if done.capped {
             ctx.out.note("the closer's daily spend cap (closer.max_daily_usd) is reached: the rest waits for tomorrow");
         }
@@ -121,7 +121,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     // What went silent long ago is history, not news: settled, counted in
     // one line, not listed (a first sweep over imported sessions listed
     // every old session as a transition).
-    let horizon = crate::settings::hours_ms(&store, "sweep.history_hours")?;
+    let horizon = crate::services::settings::hours_ms(&store, "sweep.history_hours")?;
     let (changes, history): (Vec<_>, Vec<_>) = changes
         .into_iter()
         .partition(|t| t.at.is_none_or(|at| now - at < horizon));
@@ -181,26 +181,26 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
 /// failure is said on stderr and left to the next sweep: nothing is marked
 /// sent that was not.
 fn push_if_set(ctx: &Ctx, store: &mut crate::store::Store) -> Result<()> {
-    let url = crate::settings::choice(store, "push.url")?;
+    let url = crate::services::settings::choice(store, "push.url")?;
     if url.trim().is_empty() {
         return Ok(());
     }
-    let opts = crate::push::Options {
-        machine: crate::push::machine_label(store)?,
-        user: crate::push::user_label(store)?,
+    let opts = crate::services::push::Options {
+        machine: crate::services::push::machine_label(store)?,
+        user: crate::services::push::user_label(store)?,
         since: None,
         dry_run: false,
         with_memory: false,
         deadline: Some(
             std::time::Instant::now()
-                + std::time::Duration::from_secs(crate::settings::count(
+                + std::time::Duration::from_secs(crate::services::settings::count(
                     store,
                     "sweep.push_seconds",
                 )?),
         ),
     };
-    let done = crate::push::Target::parse(&url)
-        .and_then(|t| crate::push::push(store, &t, &opts).map(|d| (t, d)));
+    let done = crate::services::push::Target::parse(&url)
+        .and_then(|t| crate::services::push::push(store, &t, &opts).map(|d| (t, d)));
     match done {
         Ok((t, d)) if d.sessions > 0 => ctx.out.note(&format!(
             "pushed {} session(s), {} message(s) to {}{}",

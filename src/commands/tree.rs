@@ -4,8 +4,8 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::parse_bound;
+use crate::commands::Exit;
+use crate::domain::clock::parse_bound;
 use crate::output::Format;
 use crate::output::tree::{self, TextStyle, Tree};
 use crate::store::Store;

@@ -4,8 +4,8 @@
 use anyhow::Result;
 
 use super::Ctx;
-use crate::Exit;
-use crate::continuity::runs;
+use crate::commands::Exit;
+use crate::domain::runs;
 use crate::output::runs::TriageRecord;
 use crate::output::{Column, col};
 
@@ -68,11 +68,11 @@ const COLUMNS: &[Column] = &[
 ];
 
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
-    let now = crate::clock::now();
+    let now = crate::domain::clock::now();
     let mut store = ctx.open_writer()?;
     match &a.command {
         TriageCommand::Begin(b) => {
-            let lease = crate::settings::hours_ms(&store, "lease.hours")?;
+            let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
             let begun = store.triage_begin(
                 &runs::check_agent(&b.key.agent)?,
                 &runs::check_session_id(&b.key.session_id)?,

@@ -3,7 +3,7 @@
 //! `\f`, `\n`, `\r`, `\t`, other bytes below 0x20 as `\u00XX`; nothing
 //! else), tested equal to it.
 
-use crate::clock::{Millis, format_instant, instant_ascii};
+use crate::domain::clock::{Millis, format_instant, instant_ascii};
 
 /// `s` as a JSON string.
 pub fn str(out: &mut Vec<u8>, s: &str) {
@@ -124,12 +124,12 @@ pub struct Object<'a> {
 }
 
 /// `json_key!("name")` is `,"name":`, the form `Object` takes its keys in.
-#[macro_export]
 macro_rules! json_key {
     ($name:literal) => {
         concat!(",\"", $name, "\":")
     };
 }
+pub(crate) use json_key;
 
 impl<'a> Object<'a> {
     pub fn new(out: &'a mut Vec<u8>) -> Object<'a> {
@@ -293,7 +293,7 @@ mod tests {
         fn instants_equal_the_formatter(ms in -80_000_000_000_000i64..300_000_000_000_000) {
             let mut out = Vec::new();
             super::instant(&mut out, ms);
-            prop_assert_eq!(String::from_utf8(out).unwrap(), format!("\"{}\"", crate::clock::format_instant(ms)));
+            prop_assert_eq!(String::from_utf8(out).unwrap(), format!("\"{}\"", crate::domain::clock::format_instant(ms)));
         }
     }
 }

@@ -7,8 +7,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::clock::Rfc3339;
-use crate::continuity::memory::{
+use crate::domain::clock::Rfc3339;
+use crate::domain::memory::{
     CommitmentStatus, EventKind, Kind, MemoryEvent, MemoryStatus, MemoryView, Tags,
 };
 
@@ -127,7 +127,7 @@ impl<'a> MemoryRecord<'a> {
     /// instants go digit by digit, and a string with nothing to escape is
     /// copied whole (a listing is mostly these).
     pub fn write_json(&self, out: &mut Vec<u8>) {
-        use crate::json_key;
+        use crate::output::json::json_key;
         use crate::output::json::{Object, is_plain_string_array};
         let at = |t: Option<Rfc3339>| t.map(|t| t.0);
         let mut o = Object::new(out);
@@ -284,7 +284,7 @@ pub struct ImportRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::continuity::memory::{Commitment, Memory};
+    use crate::domain::memory::{Commitment, Memory};
     use serde_json::{Map, Value, json};
 
     fn memory(commitment: Option<Commitment>, valid_to: Option<i64>, redacted: bool) -> Memory {
@@ -314,7 +314,9 @@ mod tests {
     }
 
     fn time(t: Option<i64>) -> Value {
-        t.map_or(Value::Null, |t| json!(crate::clock::format_instant(t)))
+        t.map_or(Value::Null, |t| {
+            json!(crate::domain::clock::format_instant(t))
+        })
     }
 
     /// The documented shape, field by field (as it was first written).

@@ -3,7 +3,7 @@
 //! stdout carries data only. Default format: a table when stdout is a
 //! terminal, JSON Lines when it is piped.
 
-pub use crate::text::{sanitize, sanitize_keeping};
+pub use crate::domain::text::{sanitize, sanitize_keeping};
 
 pub mod json;
 pub mod memory;

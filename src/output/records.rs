@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::clock::{Millis, format_instant};
+use crate::domain::clock::{Millis, format_instant};
 use crate::store::reports::{SessionRow, Totals};
 
 /// Adds the token fields every report uses (`TotalsFields`) to a JSON
@@ -102,7 +102,7 @@ pub struct AgentStatusRecord {
     /// Cost in dollars, rounded to 6 decimals.
     pub cost_usd: f64,
     /// What set the status.
-    pub evidence: crate::status::Cause,
+    pub evidence: crate::domain::status::Cause,
     pub last_activity_at: Option<String>,
     pub parent_agent_id: Option<String>,
     pub project: Option<String>,
@@ -110,14 +110,14 @@ pub struct AgentStatusRecord {
     pub schema: String,
     pub session_id: String,
     /// The status in force (older than the watchdog window: unknown).
-    pub status: crate::status::Status,
+    pub status: crate::domain::status::Status,
     pub status_at: Option<String>,
     pub total_tokens: u64,
 }
 
 /// An agent's status record at `now`.
 pub fn agent_status_record(r: &crate::store::events::LiveRow, now: Millis) -> AgentStatusRecord {
-    let evidence_at = crate::status::last_evidence(r.status.at, r.last_activity_at);
+    let evidence_at = crate::domain::status::last_evidence(r.status.at, r.last_activity_at);
     let main = r.agent_id == r.session_id;
     AgentStatusRecord {
         age: evidence_at.map(|t| age(now - t)),
@@ -129,7 +129,7 @@ pub fn agent_status_record(r: &crate::store::events::LiveRow, now: Millis) -> Ag
         },
         agent_id: r.agent_id.clone(),
         agent_type: r.agent_type.clone(),
-        cost_usd: crate::pricing::usd(r.totals.cost_nanousd),
+        cost_usd: crate::domain::pricing::usd(r.totals.cost_nanousd),
         evidence: r.status.cause,
         last_activity_at: r.last_activity_at.map(format_instant),
         parent_agent_id: r.parent_agent_id.clone(),
@@ -164,7 +164,7 @@ pub struct FindingRecord {
     pub detail: String,
     /// The file it is about, when it is about one.
     pub file: Option<String>,
-    pub kind: crate::integrity::FindingKind,
+    pub kind: crate::domain::integrity::FindingKind,
     /// The line (1-based), when it is about one.
     pub line: Option<i64>,
     /// The contract and its version: `sessionkit.check/1`.
@@ -174,7 +174,7 @@ pub struct FindingRecord {
 }
 
 /// A finding's record.
-pub fn finding_record(f: &crate::integrity::Finding) -> FindingRecord {
+pub fn finding_record(f: &crate::domain::integrity::Finding) -> FindingRecord {
     FindingRecord {
         detail: f.detail.clone(),
         file: f.file.clone(),
@@ -215,7 +215,7 @@ pub fn cost_fields(t: &Totals) -> (Option<i64>, Option<f64>) {
     } else {
         (
             Some(t.cost_nanousd),
-            Some(crate::pricing::usd(t.cost_nanousd)),
+            Some(crate::domain::pricing::usd(t.cost_nanousd)),
         )
     }
 }
@@ -304,11 +304,11 @@ pub enum SweepChange {
         dry_run: bool,
         /// When the evidence behind its old status was seen.
         evidence_at: Option<String>,
-        from: crate::status::Status,
+        from: crate::domain::status::Status,
         /// The contract and its version: `sessionkit.sweep/1`.
         schema: String,
         session_id: String,
-        to: crate::status::Status,
+        to: crate::domain::status::Status,
     },
     /// A run silent past its lease and the grace period is closed.
     Lease {
@@ -529,8 +529,8 @@ pub struct BriefSections<'a> {
 
 impl<'a> BriefSections<'a> {
     /// The list a section's items go to.
-    pub fn of(&mut self, s: crate::continuity::briefing::Section) -> &mut Vec<BriefItem<'a>> {
-        use crate::continuity::briefing::Section as S;
+    pub fn of(&mut self, s: crate::domain::briefing::Section) -> &mut Vec<BriefItem<'a>> {
+        use crate::domain::briefing::Section as S;
         match s {
             S::Blockers => &mut self.blockers,
             S::Commitments => &mut self.commitments,
@@ -565,9 +565,9 @@ pub struct BriefItem<'a> {
 /// The record of a built briefing.
 pub fn brief_record<'a>(
     project: &'a str,
-    b: &'a crate::continuity::briefing::Briefing,
-    candidates: &'a [crate::continuity::briefing::Candidate],
-    limits: &crate::continuity::briefing::Limits,
+    b: &'a crate::domain::briefing::Briefing,
+    candidates: &'a [crate::domain::briefing::Candidate],
+    limits: &crate::domain::briefing::Limits,
     utility_ranking: bool,
 ) -> BriefRecord<'a> {
     let mut sections = BriefSections::default();

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::clock::{Millis, Rfc3339};
+use crate::domain::clock::{Millis, Rfc3339};
 use crate::output::memory::EventRecord;
 use crate::store::runs::{EventPage, Run};
 
@@ -138,7 +138,7 @@ pub struct TriageRecord<'a> {
     pub event_count: Option<usize>,
     /// begin: why it did not arm.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<crate::continuity::triage::Decline>,
+    pub reason: Option<crate::domain::triage::Decline>,
     pub run_id: &'a str,
     /// The contract and its version: `sessionkit.triage/1`.
     pub schema: &'static str,
@@ -146,7 +146,7 @@ pub struct TriageRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since_begin_count: Option<usize>,
     /// The run's triage status now.
-    pub triage_status: crate::continuity::triage::TriageStatus,
+    pub triage_status: crate::domain::triage::TriageStatus,
     /// complete: the run has more events than the ceiling (it overflowed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,

@@ -8,10 +8,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::sanitize;
-use crate::clock::format_instant;
+use crate::domain::clock::format_instant;
+use crate::domain::transcript::{Buckets, JoinPath};
 use crate::store::reports::Totals;
 use crate::store::tree::{AgentNode, Reported};
-use crate::transcript::{Buckets, JoinPath};
 
 /// An agent with its children and the totals of its whole subtree.
 #[derive(Debug, Clone)]

@@ -2,12 +2,12 @@
 //! demand history the auto latch needs, the previous briefing of the
 //! project, and its last transcript session.
 
-use crate::continuity::memory::{CommitmentStatus, Kind};
+use crate::domain::memory::{CommitmentStatus, Kind};
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
 use super::Store;
-use crate::clock::Millis;
+use crate::domain::clock::Millis;
 
 /// A live memory as a briefing ranks it: its commitment state, its stored
 /// demand (raw as of `at`), and its text only when it was asked for.

@@ -11,9 +11,9 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use super::Store;
 use super::memories::new_id;
 use super::triage::{settle_needs_look, untriaged, visible};
-use crate::clock::Millis;
-use crate::continuity::closer;
-use crate::continuity::triage::TriageStatus;
+use crate::domain::clock::Millis;
+use crate::domain::closer;
+use crate::domain::triage::TriageStatus;
 
 /// A finished run the closer may look at.
 #[derive(Debug, Clone)]
@@ -229,7 +229,7 @@ impl Store {
             .ingested_roots()?
             .into_iter()
             .map(std::path::PathBuf::from)
-            .find(|root| crate::corpus::scope_of(root) == scope)
+            .find(|root| crate::domain::corpus::scope_of(root) == scope)
             .map(|root| root.join(rel)))
     }
 }
@@ -254,7 +254,7 @@ impl Store {
         )?;
         let kinds = stmt
             .query_map(
-                params![run_id, crate::continuity::runs::MAX_RUN_EVENTS as i64],
+                params![run_id, crate::domain::runs::MAX_RUN_EVENTS as i64],
                 |r| r.get(0),
             )?
             .collect::<Result<_, _>>()?;

@@ -5,8 +5,8 @@ use rusqlite::params;
 
 use super::Store;
 use super::reports::Totals;
-use crate::clock::Millis;
-use crate::transcript::Buckets;
+use crate::domain::clock::Millis;
+use crate::domain::transcript::Buckets;
 
 /// Which messages `cost` reads.
 #[derive(Debug, Clone, Default)]
@@ -194,7 +194,7 @@ impl Store {
                 f.until,
                 f.project,
                 f.session,
-                crate::transcript::UNRECORDED_COMPACTION
+                crate::domain::transcript::UNRECORDED_COMPACTION
             ],
             |r| r.get(0),
         )?;

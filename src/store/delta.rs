@@ -15,16 +15,16 @@ use super::projection::{
     MessageCounts, ObsRow, insert_observations, observation_from, put_rollup_row, refresh_rollup,
     rollup_row, settle_messages,
 };
-use crate::pricing::PriceTable;
-use crate::rollup::{self, Rollup};
-use crate::transcript::{Buckets, ParsedSession, UsageObservation};
+use crate::domain::pricing::PriceTable;
+use crate::domain::rollup::{self, Rollup};
+use crate::domain::transcript::{Buckets, ParsedSession, UsageObservation};
 
 /// Rows a band holds before the session's next new rows start another:
 /// small enough that a tail resume's inserts dirty few pages (a band is
 /// about 300 pages of 8 KiB), large enough that a session has few bands
 /// to look a message up in (a 1 GiB session grown by hooks has about 5).
 /// The unit tests use bands of two rows, so that their sessions read in
-/// parts and resumed (src/ingest/resume_tests.rs) span many.
+/// parts and resumed (src/services/ingest/resume_tests.rs) span many.
 const BAND_ROWS: i64 = if cfg!(test) { 2 } else { 16_384 };
 
 /// The session's bands (`0..count`) and the band a part adding up to

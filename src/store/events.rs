@@ -7,9 +7,9 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::Store;
-use crate::clock::Millis;
-use crate::hooks::{Kind, Target, target_of};
-use crate::status::{Cause, Evidence, Status, replaces, watchdog};
+use crate::domain::clock::Millis;
+use crate::domain::harness::{Kind, Target, target_of};
+use crate::domain::status::{Cause, Evidence, Status, replaces, watchdog};
 
 /// An identical payload for the same event and session within this many
 /// milliseconds of a stored one is a duplicate delivery.

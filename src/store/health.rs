@@ -5,7 +5,7 @@ use anyhow::Result;
 use rusqlite::params;
 
 use super::Store;
-use crate::clock::Millis;
+use crate::domain::clock::Millis;
 
 /// How many failures are kept (the newest).
 const KEEP_FAILURES: i64 = 200;

@@ -7,9 +7,9 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
 use super::Store;
-use crate::clock::Millis;
-use crate::hooks::{Kind, Target, target_of};
-use crate::status::{Cause, Evidence, Status, replaces};
+use crate::domain::clock::Millis;
+use crate::domain::harness::{Kind, Target, target_of};
+use crate::domain::status::{Cause, Evidence, Status, replaces};
 
 /// How many of the latest hook deliveries are looked through for sessions
 /// ingest has not read: bounds the cost of a report on a database of
@@ -205,15 +205,15 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hooks::{Harness, normalize, parse_input};
+    use crate::domain::harness::{Harness, normalize, parse_input};
     use crate::store::events::NewEvent;
 
     fn deliver(store: &mut Store, at: Millis, json: &str) {
         let raw = parse_input(json.as_bytes()).unwrap().unwrap();
         let ev = normalize(Harness::ClaudeCode, &raw, None);
-        let payload = crate::hooks::canonical(&ev.payload);
+        let payload = crate::domain::harness::canonical(&ev.payload);
         let row = NewEvent {
-            key: crate::hooks::event_key(&ev, Some(&at.to_string()), None),
+            key: crate::domain::harness::event_key(&ev, Some(&at.to_string()), None),
             has_delivery_id: true,
             harness: ev.harness.as_str(),
             event: &ev.event,

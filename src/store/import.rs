@@ -18,8 +18,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::memories::{get_memory, insert_memory, live_with_hash, successor_of};
 use super::{Snapshot, Store};
-use crate::continuity::memory;
-use crate::continuity::memory::{Memory, MemoryEvent};
+use crate::domain::memory;
+use crate::domain::memory::{Memory, MemoryEvent};
 
 /// What became of one imported record: to be created (`Ok(true)`), already
 /// present (`Ok(false)`), or rejected, with why.
@@ -683,7 +683,7 @@ fn import_event(tx: &Connection, e: &MemoryEvent, still: bool) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::continuity::memory::{Actor, Kind, NewMemory};
+    use crate::domain::memory::{Actor, Kind, NewMemory};
 
     fn store(dir: &std::path::Path, name: &str) -> Store {
         Store::open(&dir.join(name)).unwrap()

@@ -100,7 +100,10 @@ fn migrate_to(conn: &mut Connection, path: &Path, to: i64) -> Result<()> {
         .skip(usize::try_from(found)?);
     for (i, (name, sql)) in todo {
         tx.execute_batch(sql).map_err(|e| {
-            anyhow::anyhow!("applying migration {name}: {}", crate::sqlite::one_line(&e))
+            anyhow::anyhow!(
+                "applying migration {name}: {}",
+                crate::domain::sqlite::one_line(&e)
+            )
         })?;
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }

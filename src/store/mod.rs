@@ -260,7 +260,7 @@ pub struct Store {
     path: PathBuf,
     /// The price table in force (the embedded table with the stored prices
     /// over it), read on first use: most commands never price anything.
-    pub(crate) prices: std::cell::OnceCell<crate::pricing::PriceTable>,
+    pub(crate) prices: std::cell::OnceCell<crate::domain::pricing::PriceTable>,
     /// Gaps in a long run of session writes (an ingest), for waiting hooks.
     pacer: Pacer,
 }
@@ -390,7 +390,7 @@ fn identity(conn: &Connection, path: &Path) -> Result<()> {
             anyhow::anyhow!(
                 "{} is not a database sessionkit can open ({}): give --db a sessionkit database or a new file",
                 path.display(),
-                crate::sqlite::one_line(&e)
+                crate::domain::sqlite::one_line(&e)
             )
         }
     })?;
@@ -483,7 +483,7 @@ impl Store {
     /// where its `-shm` cannot be made is read as immutable when no `-wal`
     /// file is there (no writer can be at work without one).
     pub fn open_read_only(path: &Path) -> Result<Store> {
-        let mut conn = crate::sqlite::connect_read_only(path)?;
+        let mut conn = crate::domain::sqlite::connect_read_only(path)?;
         identity(&conn, path)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         anyhow::ensure!(

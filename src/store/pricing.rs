@@ -8,9 +8,9 @@ use serde_json::json;
 
 use super::Store;
 use super::projection::refresh_rollup;
-use crate::clock::Millis;
-use crate::pricing::{Price, PriceTable, Rates, Tier};
-use crate::transcript::Buckets;
+use crate::domain::clock::Millis;
+use crate::domain::pricing::{Price, PriceTable, Rates, Tier};
+use crate::domain::transcript::Buckets;
 
 /// What a change of prices did to the stored token rows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -178,7 +178,7 @@ fn reprice(tx: &rusqlite::Transaction<'_>, table: &PriceTable) -> Result<Reprice
             reasoning: 0,
         };
         let old: Option<i64> = r.get(8)?;
-        let billing = crate::transcript::Billing::from_columns(r.get(9)?, r.get(10)?);
+        let billing = crate::domain::transcript::Billing::from_columns(r.get(9)?, r.get(10)?);
         let new = table.message_cost(&model, &b, billing);
         if new != old {
             changes.push(Change {

@@ -6,8 +6,8 @@ use anyhow::Result;
 use rusqlite::{Row, params};
 
 use super::{Store, StoreError};
-use crate::clock::Millis;
-use crate::transcript::Buckets;
+use crate::domain::clock::Millis;
+use crate::domain::transcript::Buckets;
 
 /// Which sessions `sessions` lists.
 #[derive(Debug, Clone, Default)]
@@ -439,7 +439,7 @@ pub struct ReportedCost {
     pub session_id: String,
     pub at: Option<Millis>,
     pub cost_nanousd: i64,
-    pub tokens: crate::transcript::Buckets,
+    pub tokens: crate::domain::transcript::Buckets,
     pub web_searches: u64,
 }
 
@@ -452,12 +452,12 @@ impl Store {
         )?;
         let rows = stmt.query_map([session], |r| {
             let models: String = r.get(3)?;
-            let mut tokens = crate::transcript::Buckets::default();
+            let mut tokens = crate::domain::transcript::Buckets::default();
             let mut web_searches = 0u64;
             let list: Vec<serde_json::Value> = serde_json::from_str(&models).unwrap_or_default();
             for m in &list {
                 let n = |k: &str| m[k].as_u64().unwrap_or(0);
-                tokens.add(crate::transcript::Buckets {
+                tokens.add(crate::domain::transcript::Buckets {
                     input: n("input"),
                     output: n("output"),
                     cache_write_5m: n("cache_write_5m"),

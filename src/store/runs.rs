@@ -9,9 +9,9 @@ use rusqlite::{OptionalExtension, Row, Transaction, TransactionBehavior, params}
 
 use super::Store;
 use super::memories::new_id;
-use crate::clock::Millis;
-use crate::continuity::memory::MemoryEvent;
-use crate::continuity::runs::{self, MAX_RUN_EVENTS, Outcome, Source, State, state};
+use crate::domain::clock::Millis;
+use crate::domain::memory::MemoryEvent;
+use crate::domain::runs::{self, MAX_RUN_EVENTS, Outcome, Source, State, state};
 
 /// Conditions a caller may branch on.
 #[derive(Debug, thiserror::Error)]

@@ -1,10 +1,10 @@
-//! The `settings` table: raw key/value rows (checking is `crate::settings`).
+//! The `settings` table: raw key/value rows (checking is `crate::services::settings`).
 
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
 use super::Store;
-use crate::clock::Millis;
+use crate::domain::clock::Millis;
 
 /// A stored setting, read on any connection (a transaction included).
 pub fn setting_in(conn: &rusqlite::Connection, key: &str) -> Result<Option<String>> {

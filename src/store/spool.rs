@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Store;
 use super::events::{NewEvent, Recorded};
-use crate::hooks::Target;
+use crate::domain::harness::Target;
 
 /// The spool beside the database at `db`.
 pub fn path_for(db: &Path) -> PathBuf {
@@ -430,7 +430,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::status::{Cause, Evidence, Status};
+    use crate::domain::status::{Cause, Evidence, Status};
 
     fn event(key: u8, target: Target) -> (Vec<u8>, NewEvent<'static>) {
         let ev = NewEvent {

@@ -5,8 +5,8 @@ use anyhow::Result;
 
 use super::Store;
 use super::reports::{Totals, totals_at};
-use crate::clock::Millis;
-use crate::transcript::Buckets;
+use crate::domain::clock::Millis;
+use crate::domain::transcript::Buckets;
 
 /// One agent as the tree shows it.
 #[derive(Debug, Clone)]

@@ -10,10 +10,10 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use super::Store;
 use super::memories::new_id;
 use super::runs::RunError;
-use crate::clock::Millis;
-use crate::continuity::debrief::{BriefedCommitment, Facets};
-use crate::continuity::runs::{MAX_RUN_EVENTS, State, state};
-use crate::continuity::triage::{
+use crate::domain::clock::Millis;
+use crate::domain::debrief::{BriefedCommitment, Facets};
+use crate::domain::runs::{MAX_RUN_EVENTS, State, state};
+use crate::domain::triage::{
     self, Attempt, Decline, EntryInput, TriageStatus, log_armed, log_finalized,
 };
 
@@ -328,13 +328,13 @@ impl Store {
         let mut rows = stmt.query([session_id])?;
         let mut newest = true;
         while let Some(r) = rows.next()? {
-            let kind = crate::hooks::Kind::of(&r.get::<_, String>(0)?);
-            if std::mem::take(&mut newest) && kind == crate::hooks::Kind::Stop {
+            let kind = crate::domain::harness::Kind::of(&r.get::<_, String>(0)?);
+            if std::mem::take(&mut newest) && kind == crate::domain::harness::Kind::Stop {
                 continue;
             }
             match kind {
-                crate::hooks::Kind::SessionStart => return Ok(r.get(1).ok().flatten()),
-                crate::hooks::Kind::Stop => return Ok(None),
+                crate::domain::harness::Kind::SessionStart => return Ok(r.get(1).ok().flatten()),
+                crate::domain::harness::Kind::Stop => return Ok(None),
                 _ => {}
             }
         }

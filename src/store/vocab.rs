@@ -5,8 +5,8 @@
 use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 
-use crate::continuity::memory::{CommitmentStatus, Demand, EventKind, Kind, MemoryStatus};
-use crate::continuity::triage::TriageStatus;
+use crate::domain::memory::{CommitmentStatus, Demand, EventKind, Kind, MemoryStatus};
+use crate::domain::triage::TriageStatus;
 
 macro_rules! sql_text {
     ($($t:ty),+) => {$(

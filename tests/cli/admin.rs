@@ -9,7 +9,7 @@ use crate::common::*;
 fn database_is_private_and_a_newer_one_is_refused() {
     let env = Env::new();
     let db = env.path("deep/dir/x.db");
-    // Issue 15: --db in a missing directory is an error, and creates nothing
+    // --db in a missing directory is an error, and creates nothing
     // (only the default location's directory is made).
     let (code, _, err) = env.run(&["--db", db.to_str().unwrap(), "config", "list"]);
     assert_eq!(code, 2);
@@ -152,7 +152,7 @@ fn config_get_set_unset_list_and_env_override() {
     assert!(err.contains("unknown setting \"nope\""), "{err}");
 }
 
-/// Issue 15: the older file-size setting is kept, as the line cap: with
+/// The older file-size setting is kept, as the line cap: with
 /// 100 bytes every fixture session is still ingested, each line over 100
 /// bytes a degraded line; `ingest.max_line_size` wins when both are set.
 #[test]

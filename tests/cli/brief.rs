@@ -1150,7 +1150,7 @@ fn each_harness_has_its_ceiling_and_codex_never_passes_its_cap() {
     );
 }
 
-/// Issue 16: memory text cannot close the briefing's envelope (any case,
+/// Memory text cannot close the briefing's envelope (any case,
 /// any spacing) or open a code fence, and the briefing says that what it
 /// holds is data, not instructions.
 #[test]

@@ -276,7 +276,7 @@ fn segments_split_at_compactions_and_sum_to_the_session() {
 }
 
 /// The embedded price table is what `scripts/prices.py` makes of the
-/// pinned LiteLLM maps and `src/pricing/overrides.tsv`: regenerated, it is
+/// pinned LiteLLM maps and `src/domain/pricing/overrides.tsv`: regenerated, it is
 /// byte for byte the checked-in one. (Needs python3 and the pinned maps
 /// beside the repository.)
 #[test]
@@ -291,7 +291,11 @@ fn the_price_table_is_generated_from_its_sources() {
     }
     let Ok(out) = std::process::Command::new("python3")
         .arg(repo.join("scripts/prices.py"))
-        .args([&current, &legacy, &repo.join("src/pricing/overrides.tsv")])
+        .args([
+            &current,
+            &legacy,
+            &repo.join("src/domain/pricing/overrides.tsv"),
+        ])
         .output()
     else {
         crate::support::skip("python3 is not available");
@@ -302,10 +306,10 @@ fn the_price_table_is_generated_from_its_sources() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let checked_in = std::fs::read(repo.join("src/pricing/models.tsv")).unwrap();
+    let checked_in = std::fs::read(repo.join("src/domain/pricing/models.tsv")).unwrap();
     assert!(
         out.stdout == checked_in,
-        "src/pricing/models.tsv is not what scripts/prices.py makes: regenerate it"
+        "src/domain/pricing/models.tsv is not what scripts/prices.py makes: regenerate it"
     );
 }
 

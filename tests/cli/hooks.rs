@@ -491,7 +491,7 @@ fn thirty_two_processes_at_once_lose_nothing() {
 
 #[test]
 fn the_first_calls_may_race_to_create_the_database() {
-    // Issue 16: switching a new file to WAL takes its lock without waiting,
+    // Switching a new file to WAL takes its lock without waiting,
     // so 1 or 2 of 40 such races lost an event ("database is locked").
     for round in 0..10 {
         let env = Env::new();
@@ -527,7 +527,7 @@ fn the_first_calls_may_race_to_create_the_database() {
     }
 }
 
-/// Issue 16: while a reader holds a transaction, a bulk ingest ends without
+/// While a reader holds a transaction, a bulk ingest ends without
 /// waiting for it (its last checkpoint was a TRUNCATE, which holds the write
 /// lock until every reader is done: hooks waited their whole busy timeout
 /// and failed). Hooks fired all through the ingest are all stored.

@@ -479,7 +479,7 @@ fn deferred_settles_survive_a_kill() {
     assert_eq!(n, 1);
 }
 
-/// Issue 15: `check` and `replay` without `--root` read the roots the
+/// `check` and `replay` without `--root` read the roots the
 /// database was ingested from. Before, `check` said "nothing found" for an
 /// edited transcript and `replay` called every session retained.
 #[test]
@@ -520,7 +520,7 @@ fn check_and_replay_without_root_use_the_ingested_roots() {
     assert_eq!(env.run(&["check"]).0, 0);
 }
 
-/// Issue 15: `check` exits 1 while a session file is skipped (a symlinked
+/// `check` exits 1 while a session file is skipped (a symlinked
 /// transcript, a session folder under a bad name) or was never ingested,
 /// and names each.
 #[test]

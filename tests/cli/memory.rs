@@ -571,7 +571,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         &["revise", &id, "--due", "2026-13-45"],
         "is not a due date",
     );
-    // Issue 15: a multi-byte last character panicked (exit 101).
+    // A multi-byte last character panicked (exit 101).
     fails(
         &env,
         &[
@@ -1392,7 +1392,7 @@ fn a_listing_into_a_closed_pipe_exits_0_quietly() {
     }
 }
 
-/// Issue 16: a memory's topic, content and tags lose their secrets before
+/// A memory's topic, content and tags lose their secrets before
 /// they are written (the setting memory.redaction turns it off), and
 /// `memory redact` also scrubs the topic and the tags.
 #[test]
@@ -1454,7 +1454,7 @@ fn memories_are_redacted_on_write_and_redact_scrubs_topic_and_tags() {
     );
 }
 
-/// Issue 16: an export with a byte-order mark imports whole (the first
+/// An export with a byte-order mark imports whole (the first
 /// memory and its commitment were rejected), and a malformed id is
 /// rejected with its line.
 #[test]
@@ -1500,7 +1500,7 @@ fn import_takes_a_bom_and_refuses_malformed_ids() {
     );
 }
 
-/// Issue 16: a memory written inside a run exports its events with the run
+/// A memory written inside a run exports its events with the run
 /// id; a restore into a fresh database keeps them (the run id is provenance
 /// from the database they came from), and the round trip stays
 /// byte-identical. An event naming a run of the importing database is
@@ -1599,7 +1599,7 @@ fn run_attributed_memories_survive_export_and_import() {
     assert_eq!(env.dump(), before);
 }
 
-/// Issue 16: supersession cycles are refused, with nothing written.
+/// Supersession cycles are refused, with nothing written.
 #[test]
 fn import_refuses_supersession_cycles_and_double_successors() {
     let env = Env::new();
@@ -1674,7 +1674,7 @@ fn import_refuses_supersession_cycles_and_double_successors() {
     assert_eq!(env.scalar("SELECT COUNT(*) FROM memories"), 2);
 }
 
-/// Issue 16: a memory's text carrying terminal escapes comes out of a CSV
+/// A memory's text carrying terminal escapes comes out of a CSV
 /// listing escaped, and out of JSON as JSON escapes (never raw).
 /// An export in any order imports: an event and a commitment before
 /// their memory, a `type` spelled with an escape, rows reported in line
@@ -1794,7 +1794,7 @@ fn csv_listings_escape_control_characters() {
     assert!(json.contains("red \\u001b[31malert\\u0007"), "{json}");
 }
 
-/// Issue 17: every command that takes a project decides it one way
+/// Every command that takes a project decides it one way
 /// (`project::chosen`): remember, brief and session open, run in the same
 /// directory without --project, name the same project.
 #[test]
@@ -1839,7 +1839,7 @@ fn remember_brief_and_session_open_name_the_same_project_for_a_directory() {
     assert_eq!(b["project"], "shopdir", "{b}");
 }
 
-/// Issue 16: an import file comes from outside, so a memory's text is
+/// An import file comes from outside, so a memory's text is
 /// redacted as `remember` redacts it (unless memory.redaction is off).
 #[test]
 fn imported_memories_lose_their_secrets_unless_redaction_is_off() {
@@ -1889,7 +1889,7 @@ fn imported_memories_lose_their_secrets_unless_redaction_is_off() {
     assert_eq!(import(&off).0, format!("token {key}"));
 }
 
-/// Issue 20 (migration 0017): the index holds each memory's project as one
+/// Migration 0017: the index holds each memory's project as one
 /// token; recall for a project ranks only its memories, names with any
 /// characters work, and the index stays in step through edits.
 /// Recall finds the memory however the query words are inflected or

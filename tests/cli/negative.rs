@@ -274,7 +274,7 @@ fn symlinked_file_and_directory_are_skipped() {
     assert_eq!(db_by_session(&env).len(), 1);
 }
 
-/// Issue 15: a file has no size cap; a line over the line cap is one
+/// A file has no size cap; a line over the line cap is one
 /// degraded line (file, line number, reason) of a session that is still
 /// ingested, with the lines around it. Every skipped path is named in the
 /// summary with its reason.
@@ -334,7 +334,7 @@ fn long_line_degrades_its_session_and_fifo_empty_backslash_and_stray_files_are_n
     assert!(consistent(&env));
 }
 
-/// Issue 15: a session larger than several read blocks (8 MiB), alone in
+/// A session larger than several read blocks (8 MiB), alone in
 /// its run so a spare core scans part of each block: every message counts,
 /// and the degraded lines have the numbers one thread gives them (a plain
 /// split on newlines), wherever they fall among the blocks and their splits.
@@ -375,7 +375,7 @@ fn a_session_of_many_blocks_read_on_two_threads_counts_every_line() {
     assert!(consistent(&env));
 }
 
-/// Issue 15 (migration 0018): a session's later parts write their rows to
+/// Migration 0018: a session's later parts write their rows to
 /// new bands of 16,384 rows, appended after the session's earlier rows,
 /// not spread over its whole key range. Read in 1 MiB parts, in bulk and
 /// not, then grown by a tail that repeats messages of every band with a
@@ -452,7 +452,7 @@ fn a_session_read_in_parts_spans_bands_and_equals_one_read() {
     assert_eq!(whole.json(&["show", S2])["output_tokens"], output);
 }
 
-/// Issue 15: a session alone in its run has its next block read, and the
+/// A session alone in its run has its next block read, and the
 /// block's later lines scanned, on another thread while it parses the
 /// last. Lines that cross block boundaries (of 8 MiB) join as when read in
 /// turn: one of 3 MiB, one over the line cap that spans a whole block
@@ -511,7 +511,7 @@ fn lines_across_blocks_read_ahead_join_as_read_in_turn() {
     assert!(consistent(&env));
 }
 
-/// Issue 15, found by src/ingest/ahead_tests.rs: a session read in turn (not
+/// Found by src/services/ingest/ahead_tests.rs: a session read in turn (not
 /// alone in its run) whose overlong line ran into the file's last block
 /// lost the lines after that line: they were read while skipping it, and
 /// the run ended there. A second run found the file unchanged, so they

@@ -229,7 +229,7 @@ fn heartbeat() {
             if state == "absent" {
                 assert!(err.contains("not found"), "{err}");
             } else {
-                // Issue 16: an excerpt loses its secrets before it is kept.
+                // An excerpt loses its secrets before it is kept.
                 assert_eq!(
                     v["last_message_excerpt"],
                     json!("done; PASSWORD=[redacted:password:~8]")
@@ -537,7 +537,7 @@ fn events_are_paged_up_to_the_ceiling() {
     assert!(err.contains("not found: no run"), "{err}");
     let (code, _, _) = at(&env, T0, &["session", "events", &run, "--limit", "101"]);
     assert_eq!(code, 2);
-    // Issue 15: a table lists the page's events (it printed none), and the
+    // A table lists the page's events (it printed none), and the
     // cursor to the next page is a note on stderr.
     let out = env
         .cmd()

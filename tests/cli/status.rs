@@ -761,7 +761,7 @@ fn compact_subagent_stops_are_not_subagents() {
     }
 }
 
-/// Issue 15: local command output written after SessionEnd (`/exit`'s
+/// Local command output written after SessionEnd (`/exit`'s
 /// `<local-command-stdout>`) does not reopen the session.
 #[test]
 fn local_command_output_after_session_end_reopens_nothing() {

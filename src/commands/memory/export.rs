@@ -5,9 +5,9 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::Exit;
+use crate::commands::Exit;
 use crate::commands::{Ctx, help_fields};
-use crate::continuity::memory::export::export_lines;
+use crate::domain::memory::export::export_lines;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = format!(

@@ -8,10 +8,10 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 
 use anyhow::{Context, Result};
 
-use crate::Exit;
+use crate::commands::Exit;
 use crate::commands::{Ctx, help_fields, stdin_bytes};
-use crate::continuity::memory::Commitment;
-use crate::continuity::memory::export::{
+use crate::domain::memory::Commitment;
+use crate::domain::memory::export::{
     Record, Rejected, may_be_commitment, read_line, redact_imported,
 };
 use crate::output::memory::{IMPORT_SCHEMA, ImportRecord, ImportResult};
@@ -257,7 +257,7 @@ pub fn import(ctx: &Ctx, a: &ImportArgs) -> Result<Exit> {
     };
     let commitments = read_commitments(&input, name)?;
     let mut store = ctx.open_writer()?;
-    let redact = crate::settings::enabled(&store, "memory.redaction")?;
+    let redact = crate::services::settings::enabled(&store, "memory.redaction")?;
     let mut rejected = commitments.rejected.clone();
     // Pass 1: every record checked.
     let mut joined: HashSet<String> = HashSet::new();

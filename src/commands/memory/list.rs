@@ -5,10 +5,10 @@ use std::io::Write;
 use anyhow::Result;
 
 use super::MEMORY_COLUMNS;
-use crate::Exit;
-use crate::clock::parse_bound;
+use crate::commands::Exit;
 use crate::commands::{Ctx, help_fields};
-use crate::continuity::memory::{Kind, MemoryFilter, StatusFilter};
+use crate::domain::clock::parse_bound;
+use crate::domain::memory::{Kind, MemoryFilter, StatusFilter};
 use crate::output::memory::MemoryRecord;
 
 #[derive(Debug, clap::Args)]

@@ -24,9 +24,9 @@ pub use show::{MemoryArgs, memory};
 use anyhow::Result;
 
 use super::Ctx;
-use crate::Exit;
-use crate::clock::Millis;
-use crate::continuity::memory::{Actor, Draft};
+use crate::commands::Exit;
+use crate::domain::clock::Millis;
+use crate::domain::memory::{Actor, Draft};
 use crate::output::memory::MemoryRecord;
 use crate::output::{Column, col};
 use crate::store::Store;
@@ -37,7 +37,7 @@ fn cli_actor<'a>(store: &Store, run: Option<&'a str>, now: Millis) -> Result<Act
         actor: "cli",
         run,
         now,
-        lease_ms: crate::settings::hours_ms(store, "lease.hours")?,
+        lease_ms: crate::services::settings::hours_ms(store, "lease.hours")?,
     })
 }
 
@@ -76,11 +76,13 @@ fn writer_help(command: &str, prints: &str) -> String {
 /// Secrets out of a memory before it is written, unless `memory.redaction`
 /// is off.
 fn redact_if_on(store: &Store, d: Draft) -> Result<Draft> {
-    Ok(if crate::settings::enabled(store, "memory.redaction")? {
-        d.redacted()
-    } else {
-        d
-    })
+    Ok(
+        if crate::services::settings::enabled(store, "memory.redaction")? {
+            d.redacted()
+        } else {
+            d
+        },
+    )
 }
 
 /// The memory a verb names (a unique prefix of its id is enough).

@@ -2,10 +2,10 @@
 
 use anyhow::Result;
 
-use crate::Exit;
-use crate::clock::now;
+use crate::commands::Exit;
 use crate::commands::{Ctx, help_fields};
-use crate::continuity::memory::{Demand, Kind};
+use crate::domain::clock::now;
+use crate::domain::memory::{Demand, Kind};
 use crate::output::memory::{MemoryRecord, RecallRecord, rounded};
 use crate::output::{Column, col};
 
@@ -40,8 +40,10 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
     let now = now();
     let kind = a.kind.as_deref().map(Kind::parse).transpose()?;
     let mut store = ctx.open_writer()?;
-    let aliases =
-        crate::matching::Aliases::with(&crate::settings::choice(&store, "match.aliases")?)?;
+    let aliases = crate::domain::matching::Aliases::with(&crate::services::settings::choice(
+        &store,
+        "match.aliases",
+    )?)?;
     let found = store.recall(
         &a.query,
         kind,

@@ -5,10 +5,10 @@
 use anyhow::Result;
 
 use super::{cli_actor, print_id_or_record, redact_if_on, writer_help};
-use crate::Exit;
-use crate::clock::now;
+use crate::commands::Exit;
 use crate::commands::{Ctx, value_or_stdin};
-use crate::continuity::memory::{Draft, Remembered, check, parse_due};
+use crate::domain::clock::now;
+use crate::domain::memory::{Draft, Remembered, check, parse_due};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = writer_help(
@@ -75,7 +75,7 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     // Everything else is checked before the directory's project is looked up
     // (and remembered), so bad input changes nothing.
     check(&draft)?;
-    draft.project = crate::project::chosen(&store, a.project.as_deref(), None)?;
+    draft.project = crate::services::project::chosen(&store, a.project.as_deref(), None)?;
     let m = check(&draft)?;
     let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
     let id = match store.remember(&m, a.force, &who)? {

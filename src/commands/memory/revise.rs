@@ -4,10 +4,10 @@
 use anyhow::Result;
 
 use super::{cli_actor, print_id_or_record, redact_if_on, writer_help};
-use crate::Exit;
-use crate::clock::now;
+use crate::commands::Exit;
 use crate::commands::{Ctx, value_or_stdin};
-use crate::continuity::memory::{CommitmentStatus, Draft, Kind, check, parse_due};
+use crate::domain::clock::now;
+use crate::domain::memory::{CommitmentStatus, Draft, Kind, check, parse_due};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = writer_help("revise", "Prints the live version's id."))]

@@ -4,10 +4,10 @@
 use anyhow::Result;
 
 use super::{cli_actor, print_id_or_record, writer_help};
-use crate::Exit;
-use crate::clock::now;
 use crate::commands::Ctx;
-use crate::continuity::memory::Settle;
+use crate::commands::Exit;
+use crate::domain::clock::now;
+use crate::domain::memory::Settle;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = writer_help("resolve", "Prints the memory's id."))]

@@ -3,10 +3,10 @@
 use anyhow::Result;
 
 use super::{IdArgs, cli_actor, print_id_or_record};
-use crate::Exit;
-use crate::clock::now;
+use crate::commands::Exit;
 use crate::commands::{Ctx, help_fields};
-use crate::continuity::memory::Demand;
+use crate::domain::clock::now;
+use crate::domain::memory::Demand;
 use crate::output::memory::{EventRecord, MemoryRecord, MemoryShowRecord, rounded};
 use crate::output::{Column, col};
 

@@ -4,8 +4,8 @@
 use anyhow::Result;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
-use crate::clock::{Millis, format_instant};
-use crate::continuity::memory::{self, Demand, decay, demand_weight};
+use crate::domain::clock::{Millis, format_instant};
+use crate::domain::memory::{self, Demand, decay, demand_weight};
 use crate::store::Store;
 
 impl Store {

@@ -12,8 +12,8 @@ mod write;
 
 use super::Store;
 use super::runs::{attach, check_run};
-use crate::clock::Millis;
-use crate::continuity::memory::{
+use crate::domain::clock::Millis;
+use crate::domain::memory::{
     Actor, Commitment, CommitmentStatus, CommitmentView, EventKind, Kind, Memory, MemoryError,
     MemoryEvent, MemoryView, Tags, Transition, commitment_transition,
 };

@@ -5,10 +5,10 @@ use anyhow::{Result, bail};
 use rusqlite::{OptionalExtension, params};
 
 use super::{MEMORY_COLUMNS, memory_from, memory_view};
-use crate::continuity::memory::{
+use crate::domain::matching::Aliases;
+use crate::domain::memory::{
     Hit, Kind, Memory, MemoryEvent, MemoryFilter, MemoryView, Recalled, StatusFilter,
 };
-use crate::matching::Aliases;
 use crate::store::Store;
 
 /// A query word must be in more memories than this (and in over a tenth of
@@ -93,7 +93,7 @@ pub fn search_query(
         // Porter stems keep derived words apart (`deploy`, "deploi" for
         // "deployment"), and this joins them.
         for w in words {
-            let stem = crate::matching::stem(w);
+            let stem = crate::domain::matching::stem(w);
             let root = stem.trim_end_matches(['e', 'i', 'y']);
             if root.chars().count() >= 4 {
                 let p = format!("{}*", quote(root));
@@ -250,7 +250,7 @@ impl Store {
         let mut counted: Vec<(i64, &str)> = Vec::with_capacity(terms.len());
         for t in &terms {
             // The index holds stems: a word is looked up by its own.
-            let stem = crate::matching::stem(t);
+            let stem = crate::domain::matching::stem(t);
             counted.push((
                 doc.query_row([&stem], |r| r.get(0))
                     .optional()?

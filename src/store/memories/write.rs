@@ -9,8 +9,8 @@ use super::{
     Provenance, add_event, get_memory, insert_memory, live, live_with_hash, move_commitment,
     new_id, successor_of,
 };
-use crate::continuity::memory::duplicate::{Likeness, likeness, memory_words, probe_words};
-use crate::continuity::memory::{
+use crate::domain::memory::duplicate::{Likeness, likeness, memory_words, probe_words};
+use crate::domain::memory::{
     self, Actor, Commitment, CommitmentStatus, EventKind, Kind, Memory, MemoryError, MemoryStatus,
     NewMemory, REDACTED, Remembered, Settle, SettlePlan, content_hash,
 };
@@ -52,7 +52,7 @@ fn likely_duplicate(
     let docs = mine
         .iter()
         .map(|w| {
-            let stem = crate::matching::stem(w);
+            let stem = crate::domain::matching::stem(w);
             Ok(doc
                 .query_row([&stem], |r| r.get(0))
                 .optional()?
@@ -310,7 +310,7 @@ mod tests {
                  VALUES (?1, ?2, ?3, 'measured words against the cache', ?4, 'project', '[]', 'active', 1, 1, 1)",
                 rusqlite::params![
                     format!("m{i}"),
-                    crate::continuity::memory::Kind::ALL[i % 11],
+                    crate::domain::memory::Kind::ALL[i % 11],
                     format!("bench {i}"),
                     format!("p{}", i % 20)
                 ],

@@ -6,9 +6,9 @@ use std::collections::{BTreeSet, HashMap};
 use anyhow::Result;
 use rusqlite::{Transaction, params};
 
-use crate::status::{self, Evidence};
+use crate::domain::status::{self, Evidence};
+use crate::domain::transcript::{Buckets, Edge, ParsedSession, place, resolve};
 use crate::store::events::{evidence_of, mirror_main, pending_for};
-use crate::transcript::{Buckets, Edge, ParsedSession, place, resolve};
 
 /// Upserts the session's agents and, after its last part (`remove_absent`),
 /// removes the ones its files no longer show. Each agent's status is the transcript's evidence unless what is

@@ -22,8 +22,8 @@ use rollup_rows::write_rollup;
 
 use super::Store;
 use super::delta::merge_observations;
-use crate::clock::Millis;
-use crate::transcript::{PARSER_REVISION, ParsedSession};
+use crate::domain::clock::Millis;
+use crate::domain::transcript::{PARSER_REVISION, ParsedSession};
 
 /// Failures before a session is quarantined until its files change.
 pub const MAX_ATTEMPTS: i64 = 3;

@@ -7,11 +7,11 @@ use anyhow::Result;
 use rusqlite::{Transaction, TransactionBehavior, params};
 
 use super::rollup_rows::refresh_rollup;
-use crate::pricing::PriceTable;
-use crate::rollup::{self, Counted, Rollup};
+use crate::domain::pricing::PriceTable;
+use crate::domain::rollup::{self, Counted, Rollup};
+use crate::domain::transcript::usage::settle;
+use crate::domain::transcript::{Billing, Buckets, ParsedSession, UsageObservation};
 use crate::store::Store;
-use crate::transcript::usage::settle;
-use crate::transcript::{Billing, Buckets, ParsedSession, UsageObservation};
 
 /// How many sessions hold each message id, kept in memory for a large run so
 /// that writing a message needs no index lookup to know whether it is shared.
@@ -84,7 +84,7 @@ pub(super) fn write_observations(
     // In key order, all in band 0 (a rewrite starts the session's bands
     // again): the session's rows append to the table, and neighbouring index
     // entries land on the same pages.
-    let mut usage: Vec<&crate::transcript::UsageObservation> = p.usage.iter().collect();
+    let mut usage: Vec<&crate::domain::transcript::UsageObservation> = p.usage.iter().collect();
     usage.sort_unstable_by(|a, b| a.message_id.cmp(&b.message_id));
     let mut rows: Vec<ObsRow<'_>> = Vec::with_capacity(usage.len());
     for u in usage {

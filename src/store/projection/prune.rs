@@ -7,7 +7,7 @@ use rusqlite::{TransactionBehavior, params};
 
 use super::observations::settle_messages;
 use super::rollup_rows::refresh_rollup;
-use crate::clock::Millis;
+use crate::domain::clock::Millis;
 use crate::store::Store;
 
 /// What `prune` removed (or, in a dry run, would remove).

@@ -1,11 +1,11 @@
-//! The report rollup's rows (`crate::rollup` is the rule; this writes it).
+//! The report rollup's rows (`crate::domain::rollup` is the rule; this writes it).
 
 use std::collections::BTreeSet;
 
 use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use crate::rollup::{self, Counted, Key, Rollup, Sums};
+use crate::domain::rollup::{self, Counted, Key, Rollup, Sums};
 
 /// Replaces a session's rollup with rows summed in memory.
 pub(crate) fn write_rollup(tx: &Transaction<'_>, sid: &str, own: &Rollup) -> Result<()> {
@@ -110,9 +110,9 @@ pub(crate) fn refresh_rollup(tx: &Transaction<'_>, sessions: &BTreeSet<String>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::transcript::{FileRole, SessionFile, SessionInput, parse_session};
     use crate::store::Store;
     use crate::store::projection::{Projection, SessionMeta};
-    use crate::transcript::{FileRole, SessionFile, SessionInput, parse_session};
 
     fn line(id: &str, at: &str, model: &str, input: u64) -> String {
         format!(

@@ -1,0 +1,908 @@
+//! The closer's offline `evidence` judge: which briefed commitments a
+//! finished run's own words show done. Pure.
+//!
+//! It reads the final message and the last assistant turns a clause at a
+//! time (sentences, lines, and their parts joined by *but*, *however*,
+//! *although*), with quoted and pasted text taken out. A clause resolves a
+//! commitment when it
+//! - names it: the commitment's id; or one of its identifiers, file names or
+//!   numbers that no other briefed commitment has; or half the weight of
+//!   its topic's (or content's) terms, two of them at least, one that no
+//!   other commitment shares (`matching` folds case, stems and aliases);
+//! - says it is done: a completion word (*fixed*, *merged*, *landed*,
+//!   *passes*, ✓, `[x]`, *is in*), the commitment's own verb in the past
+//!   (*migrated*), a past-tense verb opening the clause, or a line under a
+//!   heading such as *Done*;
+//! - and takes none of it back: no negation, hedge, plan, failure or
+//!   reversal in the clause (*not yet*, *couldn't*, *still failing*,
+//!   *untouched*, *reverted*, *next I will*, *TODO*), no question, no
+//!   other commitment's id.
+//!
+//! It stays conservative: a resolve it should not make is worse than one
+//! it misses (the agent can always resolve its own work).
+
+use std::collections::HashMap;
+
+use super::closer::{Commitment, Verdict};
+use crate::domain::matching::{self, Aliases, Strength};
+
+/// The longest clause the judge reads as one statement (bytes).
+const MAX_CLAUSE: usize = 400;
+
+/// Share of a field's term weight a clause must name.
+const COVERAGE: f32 = 0.5;
+
+/// Words that state a thing done, as written (not stemmed: *fix* is a
+/// plan, *fixed* a fact).
+const DONE: &[&str] = &[
+    "added",
+    "addressed",
+    "built",
+    "bumped",
+    "cleaned",
+    "closed",
+    "complete",
+    "completed",
+    "configured",
+    "converted",
+    "created",
+    "delivered",
+    "deleted",
+    "deployed",
+    "disabled",
+    "documented",
+    "done",
+    "enabled",
+    "extracted",
+    "finished",
+    "fixed",
+    "green",
+    "handled",
+    "implemented",
+    "introduced",
+    "landed",
+    "live",
+    "merged",
+    "migrated",
+    "moved",
+    "passes",
+    "passing",
+    "published",
+    "refactored",
+    "released",
+    "removed",
+    "renamed",
+    "replaced",
+    "resolved",
+    "restored",
+    "rewritten",
+    "rewrote",
+    "reworked",
+    "shipped",
+    "solved",
+    "switched",
+    "updated",
+    "upgraded",
+    "wired",
+    "works",
+    "wrote",
+    "written",
+];
+
+/// Pairs that state it too: `<first> <second>` in a row.
+const DONE_PAIRS: &[(&str, &str)] = &[
+    ("is", "in"),
+    ("are", "in"),
+    ("went", "in"),
+    ("in", "place"),
+    ("now", "works"),
+    ("now", "passes"),
+    ("checked", "off"),
+];
+
+/// Past-tense verbs that say something was looked at, wanted, talked
+/// about or only begun (sketched, stubbed), not done.
+const LOOKED: &[&str] = &[
+    "agreed",
+    "analysed",
+    "analyzed",
+    "answered",
+    "asked",
+    "assumed",
+    "attempted",
+    "based",
+    "called",
+    "checked",
+    "considered",
+    "debugged",
+    "decided",
+    "described",
+    "discussed",
+    "drafted",
+    "estimated",
+    "examined",
+    "expected",
+    "explained",
+    "explored",
+    "found",
+    "grepped",
+    "hoped",
+    "inspected",
+    "intended",
+    "investigated",
+    "listed",
+    "logged",
+    "looked",
+    "mentioned",
+    "mocked",
+    "named",
+    "needed",
+    "noted",
+    "noticed",
+    "opened",
+    "outlined",
+    "paused",
+    "planned",
+    "printed",
+    "profiled",
+    "proposed",
+    "prototyped",
+    "queued",
+    "read",
+    "related",
+    "reported",
+    "required",
+    "reviewed",
+    "scaffolded",
+    "scheduled",
+    "scoped",
+    "searched",
+    "seemed",
+    "sketched",
+    "started",
+    "stubbed",
+    "studied",
+    "suggested",
+    "summarized",
+    "supposed",
+    "touched",
+    "traced",
+    "tried",
+    "used",
+    "viewed",
+    "wanted",
+    "wondered",
+];
+
+/// Words that take a statement back: negation, hedge, plan, failure,
+/// reversal, condition, a blanket or an instruction.
+const VETO: &[&str] = &[
+    "abandoned",
+    "almost",
+    "appears",
+    "attempted",
+    "backed",
+    "began",
+    "begin",
+    "beginning",
+    "begun",
+    "blocked",
+    "blocker",
+    "broke",
+    "broken",
+    "cannot",
+    "claim",
+    "could",
+    "deferred",
+    "dropped",
+    "everything",
+    "except",
+    "failed",
+    "failing",
+    "fails",
+    "going",
+    "half",
+    "halfway",
+    "hopefully",
+    "if",
+    "ignore",
+    "incomplete",
+    "later",
+    "likely",
+    "mark",
+    "may",
+    "maybe",
+    "might",
+    "mostly",
+    "nearly",
+    "never",
+    "next",
+    "no",
+    "not",
+    "once",
+    "parked",
+    "partial",
+    "partially",
+    "partly",
+    "pending",
+    "perhaps",
+    "plan",
+    "planned",
+    "planning",
+    "postponed",
+    "pretend",
+    "probably",
+    "punted",
+    "remain",
+    "remaining",
+    "remains",
+    "resolve",
+    "revert",
+    "reverted",
+    "reverting",
+    "rolled",
+    "seems",
+    "should",
+    "skip",
+    "skipped",
+    "started",
+    "starting",
+    "still",
+    "todo",
+    "tomorrow",
+    "tried",
+    "trying",
+    "unable",
+    "undid",
+    "undo",
+    "undone",
+    "unfinished",
+    "unless",
+    "untested",
+    "untouched",
+    "until",
+    "whether",
+    "wip",
+    "will",
+    "would",
+];
+
+/// Words of looking and talking, as they go on: not doing.
+const LOOKING: &[&str] = &[
+    "analysing",
+    "analyzing",
+    "checking",
+    "considering",
+    "debugging",
+    "discussing",
+    "examining",
+    "exploring",
+    "investigating",
+    "let",
+    "let's",
+    "looking",
+    "profiling",
+    "reading",
+    "reviewing",
+    "studying",
+    "tracing",
+];
+
+/// Words that undo what a sentence says was done: they take back the
+/// whole sentence (`X was enabled, but we rolled it back`).
+const REVERSAL: &[&str] = &[
+    "backed",
+    "revert",
+    "reverted",
+    "reverting",
+    "rolled",
+    "undid",
+    "undo",
+    "undone",
+];
+
+/// Words that name one of several exclusive things (an environment, a
+/// platform, a side): a clause that names another of the group, and not
+/// the commitment's, speaks of something else (`enabled in dev` is not
+/// `enable in production`). Keys, as `matching` makes them.
+const CONTRASTS: &[&[&str]] = &[
+    &["product", "develop", "stage", "staging"],
+    &["io", "ios", "android"],
+    &["frontend", "backend"],
+    &["client", "server"],
+    &["window", "linux", "maco", "macos"],
+    &["mobil", "desktop"],
+];
+
+/// Whether `keys` name another of a contrast group the commitment's units
+/// name, and not the commitment's own.
+fn contrasted(units: &[&Unit], keys: &[String]) -> bool {
+    CONTRASTS.iter().any(|group| {
+        let mine: Vec<&str> = group
+            .iter()
+            .copied()
+            .filter(|g| units.iter().any(|u| u.key == *g))
+            .collect();
+        !mine.is_empty()
+            && !mine.iter().any(|m| keys.iter().any(|k| k == m))
+            && group
+                .iter()
+                .any(|g| !mine.contains(g) && keys.iter().any(|k| k == g))
+    })
+}
+
+/// Headings whose lines are done, and whose lines are not.
+const DONE_HEADINGS: &[&str] = &[
+    "done",
+    "completed",
+    "finished",
+    "shipped",
+    "changes",
+    "fixed",
+];
+const OPEN_HEADINGS: &[&str] = &[
+    "todo",
+    "next",
+    "remaining",
+    "open",
+    "pending",
+    "blocked",
+    "later",
+    "not",
+    "follow-up",
+    "follow-ups",
+    "left",
+];
+
+/// One commitment's terms: units of the topic and of the content, each a
+/// key (and, for an identifier or compound, its words) with a weight.
+struct Profile<'a> {
+    c: &'a Commitment<'a>,
+    topic: Vec<Unit>,
+    content: Vec<Unit>,
+}
+
+#[derive(Debug, Clone)]
+struct Unit {
+    key: String,
+    parts: Vec<String>,
+    strength: Strength,
+}
+
+/// The units of a text: each term, with the words of an identifier or a
+/// compound folded into it; a key counted once.
+fn units(text: &str, aliases: &Aliases) -> Vec<Unit> {
+    let mut out: Vec<Unit> = Vec::new();
+    for t in matching::terms(text, aliases) {
+        let whole_before = out
+            .last()
+            .is_some_and(|u| u.strength >= Strength::Compound && t.strength == Strength::Part);
+        if whole_before {
+            let last = out.last_mut().expect("checked");
+            if !last.parts.contains(&t.key) {
+                last.parts.push(t.key);
+            }
+            continue;
+        }
+        if let Some(u) = out.iter_mut().find(|u| u.key == t.key) {
+            u.strength = u.strength.max(t.strength);
+            continue;
+        }
+        out.push(Unit {
+            key: t.key,
+            parts: Vec::new(),
+            strength: t.strength,
+        });
+    }
+    out
+}
+
+impl Unit {
+    /// How much of the unit `keys` name (0 to 1): all of it when its key is
+    /// there, else the share of its words that are.
+    fn matched(&self, keys: &[String]) -> f32 {
+        if keys.contains(&self.key) {
+            return 1.0;
+        }
+        if self.parts.is_empty() {
+            return 0.0;
+        }
+        let n = self.parts.iter().filter(|p| keys.contains(p)).count();
+        n as f32 / self.parts.len() as f32
+    }
+
+    fn all_keys(&self) -> impl Iterator<Item = &String> {
+        std::iter::once(&self.key).chain(&self.parts)
+    }
+}
+
+/// A clause of the run's words: its text, its lowercased words, and
+/// whether a heading above it said its lines are done (`Some(true)`) or
+/// still open (`Some(false)`).
+struct Clause<'a> {
+    text: &'a str,
+    words: Vec<String>,
+    question: bool,
+    heading: Option<bool>,
+    /// The line it is on (a bare "done" after it speaks of it).
+    line: usize,
+    /// Its sentence says the work was undone.
+    reversed: bool,
+}
+
+/// Text without what the run quoted or pasted: fenced code blocks, quoted
+/// lines (`> `), and quotations of three words or more.
+fn unquoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fenced = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+            out.push('\n');
+            continue;
+        }
+        if fenced || t.starts_with('>') {
+            out.push('\n');
+            continue;
+        }
+        out.push_str(&without_quotations(line));
+        out.push('\n');
+    }
+    out
+}
+
+/// A line with its quotations (in "…", “…” or '…', three words or more)
+/// blanked.
+fn without_quotations(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let close = match c {
+            '"' => Some('"'),
+            '\u{201C}' => Some('\u{201D}'),
+            '\'' if i == 0 || !chars[i - 1].is_alphanumeric() => Some('\''),
+            _ => None,
+        };
+        if let Some(close) = close {
+            let end = (i + 1..chars.len()).find(|&j| {
+                chars[j] == close
+                    && (close != '\'' || chars.get(j + 1).is_none_or(|n| !n.is_alphanumeric()))
+            });
+            if let Some(end) = end {
+                let inner: String = chars[i + 1..end].iter().collect();
+                if inner.split_whitespace().count() >= 3 {
+                    out.push(' ');
+                    i = end + 1;
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// The words of a clause, lowercased, curly apostrophes straightened.
+fn clause_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}' || c == '-'))
+        .map(|w| {
+            w.trim_matches(|c| c == '\'' || c == '\u{2019}' || c == '-')
+                .replace('\u{2019}', "'")
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Where a text's sentences end: `.`, `!` or `?` before a space or the
+/// end (not inside `v1.2` or `routes.ts`), `;`, and line ends.
+fn sentences(line: &str) -> Vec<(&str, bool)> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &c) in b.iter().enumerate() {
+        let end = match c {
+            b';' => true,
+            b'.' | b'!' | b'?' => b.get(i + 1).is_none_or(u8::is_ascii_whitespace),
+            _ => false,
+        };
+        if end {
+            out.push((&line[start..i], c == b'?'));
+            start = i + 1;
+        }
+    }
+    out.push((&line[start..], false));
+    out
+}
+
+/// Words that join two statements in one sentence.
+const JOINS: &[&str] = &[
+    " but ",
+    " however",
+    " although ",
+    " though ",
+    " whereas ",
+    " yet ",
+];
+
+/// The clauses of a text, in order.
+fn clauses(text: &str) -> Vec<Clause<'_>> {
+    let mut out = Vec::new();
+    let mut heading: Option<bool> = None;
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(h) = heading_of(t) {
+            heading = h;
+            continue;
+        }
+        for (sentence, question) in sentences(line) {
+            let reversed = clause_words(sentence)
+                .iter()
+                .any(|w| REVERSAL.contains(&w.as_str()));
+            let mut rest = sentence;
+            loop {
+                let lower = rest.to_ascii_lowercase();
+                let cut = JOINS.iter().filter_map(|j| lower.find(j)).min();
+                let (part, next) = match cut {
+                    Some(at) if rest.is_char_boundary(at) => (&rest[..at], Some(&rest[at + 1..])),
+                    _ => (rest, None),
+                };
+                let part = part.trim();
+                if !part.is_empty() && part.len() <= MAX_CLAUSE {
+                    out.push(Clause {
+                        text: part,
+                        words: clause_words(part),
+                        question,
+                        heading,
+                        line: n,
+                        reversed,
+                    });
+                }
+                match next {
+                    Some(n) => rest = n,
+                    None => break,
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A heading line (`## Done`, `**Remaining:**`, `Next steps:`): whether its
+/// lines are done (`Some(Some(true))`), open (`Some(Some(false))`) or
+/// neither (`Some(None)`); `None` for a line that is no heading.
+fn heading_of(line: &str) -> Option<Option<bool>> {
+    let marked = line.starts_with('#')
+        || (line.ends_with(':') && line.split_whitespace().count() <= 4)
+        || (line.starts_with("**") && line.ends_with("**"));
+    if !marked {
+        return None;
+    }
+    let words = clause_words(line);
+    if words.iter().any(|w| OPEN_HEADINGS.contains(&w.as_str())) {
+        return Some(Some(false));
+    }
+    if words.iter().any(|w| DONE_HEADINGS.contains(&w.as_str())) {
+        return Some(Some(true));
+    }
+    Some(None)
+}
+
+impl Clause<'_> {
+    /// Whether anything in the clause takes a statement back.
+    fn vetoed(&self) -> bool {
+        let t = self.text.trim_start_matches(['-', '*', ' ']);
+        self.question
+            || self.reversed
+            || self.heading == Some(false)
+            || t.starts_with("[ ]")
+            || self.words.iter().any(|w| {
+                VETO.contains(&w.as_str())
+                    || LOOKING.contains(&w.as_str())
+                    || w.ends_with("n't")
+                    || w.ends_with("'ll")
+                    || w == "can't"
+                    || w == "won't"
+            })
+    }
+
+    /// Whether the clause says something is done, for commitments whose
+    /// unit keys are `own` (their own verbs count in the past).
+    fn done(&self, own: &[&Unit]) -> bool {
+        let t = self.text.trim_start_matches(['-', '*', ' ']);
+        if self.heading == Some(true)
+            || t.starts_with('✓')
+            || t.starts_with('✅')
+            || t.starts_with("[x]")
+            || t.starts_with("[X]")
+            || t.contains(" ✓")
+            || t.contains(" ✅")
+        {
+            return true;
+        }
+        let w = &self.words;
+        if w.iter().any(|x| DONE.contains(&x.as_str()))
+            || w.windows(2)
+                .any(|p| DONE_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
+        {
+            return true;
+        }
+        // `now` after the thing it speaks of (`the endpoint now
+        // paginates`, `tests pass now`): a state that came about.
+        if w.iter().skip(1).any(|x| x == "now") {
+            return true;
+        }
+        // A state reached: `is restricted`, `are pinned`, `was migrated`.
+        let past = |x: &String| x.ends_with("ed") && !LOOKED.contains(&x.as_str());
+        if w.windows(2)
+            .any(|p| matches!(p[0].as_str(), "is" | "are" | "was" | "were" | "been") && past(&p[1]))
+        {
+            return true;
+        }
+        // A past tense opening the clause (`Added retries`, `We renamed`),
+        // or the commitment's own verb in the past.
+        let opening = w
+            .iter()
+            .find(|x| {
+                !matches!(
+                    x.as_str(),
+                    "i" | "we" | "i've" | "we've" | "have" | "also" | "then" | "and"
+                )
+            })
+            .is_some_and(past);
+        opening
+            || w.iter().filter(|x| past(x)).any(|x| {
+                let k = matching::stem(x);
+                own.iter().any(|u| u.all_keys().any(|key| *key == k))
+            })
+    }
+}
+
+/// A clause that is only a completion word or two (`done`, `fixed, merged`).
+fn bare_done(c: &Clause<'_>) -> bool {
+    !c.words.is_empty() && c.words.len() <= 2 && c.words.iter().all(|w| DONE.contains(&w.as_str()))
+}
+
+/// How well `keys` name a profile's field: the share of its weight named,
+/// the number of its non-generic units named, and whether one of those is
+/// the commitment's alone.
+fn field_score(
+    units: &[Unit],
+    keys: &[String],
+    shared: &HashMap<String, usize>,
+) -> (f32, usize, bool) {
+    let total: f32 = units.iter().map(|u| u.strength.weight()).sum();
+    if total == 0.0 {
+        return (0.0, 0, false);
+    }
+    let (mut got, mut named, mut own) = (0.0, 0, false);
+    for u in units {
+        let m = u.matched(keys);
+        if m == 0.0 {
+            continue;
+        }
+        got += m * u.strength.weight();
+        if u.strength > Strength::Part {
+            named += 1;
+            if shared.get(&u.key).copied().unwrap_or(0) <= 1 {
+                own = true;
+            }
+        }
+    }
+    (got / total, named, own)
+}
+
+impl Profile<'_> {
+    /// Whether the clause with term keys `keys` names this commitment.
+    fn named_by(&self, keys: &[String], shared: &HashMap<String, usize>) -> bool {
+        // An identifier, file name or number of its own.
+        let ident = self
+            .topic
+            .iter()
+            .chain(&self.content)
+            .filter(|u| u.strength == Strength::Identifier && keys.contains(&u.key))
+            .any(|u| shared.get(&u.key).copied().unwrap_or(0) <= 1);
+        if ident {
+            return true;
+        }
+        [&self.topic, &self.content].iter().any(|field| {
+            let (cover, named, own) = field_score(field, keys, shared);
+            let needed = field
+                .iter()
+                .filter(|u| u.strength > Strength::Part)
+                .count()
+                .min(2);
+            own && named >= needed.max(1) && cover >= COVERAGE && named >= 2.min(field.len())
+        })
+    }
+}
+
+/// Whether a word of the clause (8 characters or more) begins this
+/// commitment's id and no other's: a briefing's short id.
+fn names_id(words: &[String], id: &str, ids: &[String]) -> bool {
+    let id = id.to_lowercase();
+    words.iter().any(|w| {
+        w.len() >= 8
+            && id.starts_with(w.as_str())
+            && ids.iter().filter(|i| i.starts_with(w.as_str())).count() == 1
+    })
+}
+
+/// What a run's tools did, from its transcript: the test runs that passed
+/// (`command`, then its output) and the files its edit tools wrote.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tools<'a> {
+    pub tests: &'a [String],
+    pub files: &'a [String],
+}
+
+/// The evidence judge with the built-in aliases.
+#[cfg(test)]
+pub fn judge_evidence(commitments: &[Commitment<'_>], texts: &[&str]) -> Vec<Verdict> {
+    judge_with(commitments, texts, &Tools::default(), Aliases::built_in())
+}
+
+/// The evidence judge: for each commitment, the first clause of `texts`
+/// (the final message, the transcript's tail) that names it, says it is
+/// done, and takes nothing back. What the run's tools did stands for the
+/// clause's "done" when the run's words name the commitment and never take
+/// it back: a passing test run that names an identifier of the
+/// commitment's own (its test, its file), or a file of its own written.
+pub fn judge_with(
+    commitments: &[Commitment<'_>],
+    texts: &[&str],
+    tools: &Tools<'_>,
+    aliases: &Aliases,
+) -> Vec<Verdict> {
+    let profiles: Vec<Profile<'_>> = commitments
+        .iter()
+        .map(|c| Profile {
+            c,
+            topic: units(c.topic, aliases),
+            content: units(c.content, aliases),
+        })
+        .collect();
+    // How many commitments have each key: a key two of them share names
+    // neither alone.
+    let mut shared: HashMap<String, usize> = HashMap::new();
+    for p in &profiles {
+        let mut keys: Vec<&String> = p
+            .topic
+            .iter()
+            .chain(&p.content)
+            .flat_map(Unit::all_keys)
+            .collect();
+        keys.sort();
+        keys.dedup();
+        for k in keys {
+            *shared.entry(k.clone()).or_default() += 1;
+        }
+    }
+    let ids: Vec<String> = commitments.iter().map(|c| c.id.to_lowercase()).collect();
+    let mut out: Vec<Verdict> = Vec::new();
+    // Clauses that name a commitment without saying it is done (in a text
+    // that takes nothing back anywhere: only there may a tool's evidence
+    // stand for "done"), and the commitments a clause took back.
+    let mut named_only: HashMap<&str, String> = HashMap::new();
+    let mut taken_back: Vec<&str> = Vec::new();
+    for text in texts {
+        let text = unquoted(text);
+        let all = clauses(&text);
+        let clean = !all.iter().any(Clause::vetoed);
+        for (i, clause) in all.iter().enumerate() {
+            // A bare `done` (`…; done.`) speaks of the clause before it.
+            let (clause, forced) = match i.checked_sub(1).map(|p| &all[p]) {
+                Some(prev) if prev.line == clause.line && bare_done(clause) => (prev, true),
+                _ => (clause, false),
+            };
+            let vetoed = clause.vetoed();
+            let keys: Vec<String> = matching::terms(clause.text, aliases)
+                .into_iter()
+                .map(|t| t.key)
+                .collect();
+            let by_id: Vec<&Profile<'_>> = profiles
+                .iter()
+                .filter(|p| names_id(&clause.words, p.c.id, &ids))
+                .collect();
+            let named: Vec<&Profile<'_>> = if by_id.is_empty() {
+                profiles
+                    .iter()
+                    .filter(|p| p.named_by(&keys, &shared))
+                    .filter(|p| {
+                        let units: Vec<&Unit> = p.topic.iter().chain(&p.content).collect();
+                        !contrasted(&units, &keys)
+                    })
+                    .collect()
+            } else {
+                by_id
+            };
+            if vetoed {
+                taken_back.extend(named.iter().map(|p| p.c.id));
+                continue;
+            }
+            let own: Vec<&Unit> = named
+                .iter()
+                .flat_map(|p| p.topic.iter().chain(&p.content))
+                .collect();
+            if named.is_empty() || !(forced || clause.done(&own)) {
+                for p in named.iter().filter(|_| clean) {
+                    named_only
+                        .entry(p.c.id)
+                        .or_insert_with(|| clause.text.to_string());
+                }
+                continue;
+            }
+            for p in named {
+                if !out.iter().any(|v| v.id == p.c.id) {
+                    out.push(Verdict {
+                        id: p.c.id.to_string(),
+                        evidence: clause.text.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    out.retain(|v| !taken_back.contains(&v.id.as_str()));
+    // Each passing test run's words, once.
+    let test_keys: Vec<Vec<String>> = tools
+        .tests
+        .iter()
+        .map(|t| {
+            matching::terms(t, aliases)
+                .into_iter()
+                .map(|t| t.key)
+                .collect()
+        })
+        .collect();
+    for p in &profiles {
+        let id = p.c.id;
+        let Some(clause) = named_only.get(id) else {
+            continue;
+        };
+        if out.iter().any(|v| v.id == id) || taken_back.contains(&id) {
+            continue;
+        }
+        let idents: Vec<&String> = p
+            .topic
+            .iter()
+            .chain(&p.content)
+            .filter(|u| {
+                u.strength == Strength::Identifier && shared.get(&u.key).copied() == Some(1)
+            })
+            .map(|u| &u.key)
+            .collect();
+        let ran = tools
+            .tests
+            .iter()
+            .zip(&test_keys)
+            .find(|(_, keys)| idents.iter().any(|i| keys.contains(i)))
+            .map(|(t, _)| t);
+        let wrote = tools.files.iter().find(|f| {
+            matching::terms(f, aliases).first().is_some_and(|t| {
+                idents
+                    .iter()
+                    .any(|i| t.key == **i || t.key.ends_with(&format!("-{i}")))
+            })
+        });
+        let why = match (ran, wrote) {
+            (Some(run), _) => format!("`{}` passed", run.lines().next().unwrap_or_default()),
+            (None, Some(file)) => format!("{file} was written"),
+            (None, None) => continue,
+        };
+        out.push(Verdict {
+            id: id.to_string(),
+            evidence: format!("{clause} (and {why} in this run)"),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

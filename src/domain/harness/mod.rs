@@ -1,0 +1,654 @@
+//! Harness adapters: a hook's stdin JSON → one normalized event → the status
+//! evidence it carries. Pure: the caller reads stdin, the environment and the
+//! clock, and stores what this returns.
+
+pub mod redact;
+pub mod sender;
+
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use crate::domain::clock::Millis;
+use crate::domain::status::{Cause, Evidence, Status};
+
+/// A hook's one line on stderr: no control characters, no absolute paths
+/// (a harness may show it to the user or the model).
+pub fn report(msg: &str) {
+    let line = crate::domain::text::sanitize_reason(&crate::domain::text::sanitize(msg));
+    eprintln!("sessionkit hook: {line}");
+}
+
+/// The harnesses sessionkit speaks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Harness {
+    #[value(name = "claude-code", alias = "claude")]
+    ClaudeCode,
+    Codex,
+    Gemini,
+    Cursor,
+    Copilot,
+}
+
+impl Harness {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Harness::ClaudeCode => "claude-code",
+            Harness::Codex => "codex",
+            Harness::Gemini => "gemini",
+            Harness::Cursor => "cursor",
+            Harness::Copilot => "copilot",
+        }
+    }
+}
+
+/// Why a hook's input was not an event (nothing is stored).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum InputError {
+    #[error("hook input is not JSON ({0})")]
+    NotJson(String),
+    #[error("hook input is a JSON {0}, not an object")]
+    NotObject(&'static str),
+    #[error("hook input is over {limit} bytes")]
+    TooLarge { limit: usize },
+}
+
+/// The largest hook input accepted (a `Stop` with a long final message is
+/// tens of kilobytes).
+pub const MAX_INPUT: usize = 4 << 20;
+
+/// Parses hook input: a UTF-8 BOM and surrounding whitespace are ignored.
+/// `Ok(None)` for empty input (a no-op).
+pub fn parse_input(bytes: &[u8]) -> Result<Option<Map<String, Value>>, InputError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = bytes.trim_ascii();
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    // A lone surrogate escape is replaced and the payload stored, flagged
+    // (`sessionkit_lossy`), rather than refused and lost.
+    let parsed = match serde_json::from_slice::<Value>(bytes) {
+        Err(e) => match replace_lone_surrogates(bytes) {
+            Some(fixed) => serde_json::from_slice::<Value>(&fixed).map(|v| match v {
+                Value::Object(mut m) => {
+                    m.insert(
+                        "sessionkit_lossy".into(),
+                        Value::String("lone surrogate escapes replaced by U+FFFD".into()),
+                    );
+                    Value::Object(m)
+                }
+                other => other,
+            }),
+            None => Err(e),
+        },
+        ok => ok,
+    };
+    match parsed {
+        Ok(Value::Object(m)) => Ok(Some(m)),
+        Ok(other) => Err(InputError::NotObject(match other {
+            Value::Array(_) => "array",
+            Value::String(_) => "string",
+            Value::Number(_) => "number",
+            Value::Bool(_) => "boolean",
+            _ => "null",
+        })),
+        Err(e) => Err(InputError::NotJson(format!(
+            "line {} column {}",
+            e.line(),
+            e.column()
+        ))),
+    }
+}
+
+/// `bytes` with every lone UTF-16 surrogate escape (`\ud800` with no low
+/// half after it, a low half with no high one before it) replaced by
+/// `\ufffd`; `None` when there is none. Claude Code and other clients can
+/// cut a string inside a surrogate pair; serde_json refuses the payload,
+/// which would lose the event.
+fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
+    let hex = |at: usize| -> Option<u16> {
+        let h = bytes.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+    };
+    let escape_at = |at: usize| -> Option<u16> {
+        (bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u'))
+            .then(|| hex(at + 2))
+            .flatten()
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        match escape_at(i) {
+            Some(0xD800..=0xDBFF) => {
+                if matches!(escape_at(i + 6), Some(0xDC00..=0xDFFF)) {
+                    out.extend_from_slice(&bytes[i..i + 12]);
+                    i += 12;
+                } else {
+                    out.extend_from_slice(b"\\ufffd");
+                    changed = true;
+                    i += 6;
+                }
+            }
+            Some(0xDC00..=0xDFFF) => {
+                out.extend_from_slice(b"\\ufffd");
+                changed = true;
+                i += 6;
+            }
+            _ => {
+                // Any other escape: copy it whole (an escaped backslash
+                // must not start an escape of its own).
+                let n = if bytes.get(i + 1).is_some() { 2 } else { 1 };
+                out.extend_from_slice(&bytes[i..i + n]);
+                i += n;
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
+/// Which harness sent the payload: the flag, then the environment, then the
+/// payload's shape.
+pub fn detect(
+    flag: Option<Harness>,
+    env: impl Fn(&str) -> Option<String>,
+    p: &Map<String, Value>,
+) -> Harness {
+    if let Some(h) = flag {
+        return h;
+    }
+    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+    if env("CLAUDECODE").as_deref() == Some("1")
+        || env("CLAUDE_CODE_CHILD_SESSION").as_deref() == Some("1")
+    {
+        return Harness::ClaudeCode;
+    }
+    if set("GEMINI_PROJECT_DIR") || set("GEMINI_SESSION_ID") {
+        return Harness::Gemini;
+    }
+    let has = |k: &str| p.contains_key(k);
+    if has("conversation_id") && (has("generation_id") || has("workspace_roots")) {
+        return Harness::Cursor;
+    }
+    let camel = ["sessionId", "transcriptPath", "hookEventName"]
+        .iter()
+        .any(|k| has(k))
+        || p.get("timestamp").is_some_and(Value::is_number);
+    let event = str_of(p, &["hook_event_name"]).unwrap_or_default();
+    if camel || event.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return Harness::Copilot;
+    }
+    let gemini_event = [
+        "AfterAgent",
+        "BeforeAgent",
+        "PreCompress",
+        "BeforeTool",
+        "AfterTool",
+    ];
+    if gemini_event.contains(&event)
+        || (p.get("timestamp").is_some_and(Value::is_string) && has("prompt_response"))
+    {
+        return Harness::Gemini;
+    }
+    // Codex's rollout files, wherever CODEX_HOME puts them:
+    // `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`.
+    let rollout = str_of(p, &["transcript_path"]).is_some_and(|t| {
+        let name = t.rsplit('/').next().unwrap_or(t);
+        t.contains("/.codex/sessions/")
+            || (t.contains("/sessions/")
+                && name.starts_with("rollout-")
+                && name.ends_with(".jsonl"))
+    });
+    // Codex's SessionStart always names the permission mode; Claude Code's
+    // never does. Claude Code sets CLAUDECODE
+    // for its hooks (checked above), so CODEX_HOME without it is Codex.
+    let codex_start = event == "SessionStart" && has("permission_mode");
+    if has("turn_id")
+        || (has("model") && event != "SessionStart")
+        || rollout
+        || codex_start
+        || set("CODEX_HOME")
+    {
+        return Harness::Codex;
+    }
+    Harness::ClaudeCode
+}
+
+/// The first non-empty string among `keys`.
+fn str_of<'a>(p: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .filter_map(|k| p.get(*k).and_then(Value::as_str))
+        .find(|s| !s.is_empty())
+}
+
+/// What an event means for status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Stop,
+    SubagentStop,
+    StopFailure,
+    Interrupt,
+    PromptSubmit,
+    Tool,
+    SubagentStart,
+    SessionStart,
+    SessionEnd,
+    PreCompact,
+    Other,
+}
+
+impl Kind {
+    /// Every harness's name for the same moment.
+    pub fn of(event: &str) -> Kind {
+        match event {
+            "Stop" | "AfterAgent" | "stop" | "agentStop" => Kind::Stop,
+            "SubagentStop" | "subagentStop" => Kind::SubagentStop,
+            "StopFailure" => Kind::StopFailure,
+            "Interrupt" => Kind::Interrupt,
+            "UserPromptSubmit" | "BeforeAgent" | "beforeSubmitPrompt" | "userPromptSubmitted" => {
+                Kind::PromptSubmit
+            }
+            "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "BeforeTool" | "AfterTool"
+            | "preToolUse" | "postToolUse" => Kind::Tool,
+            "SubagentStart" | "subagentStart" => Kind::SubagentStart,
+            "SessionStart" | "sessionStart" => Kind::SessionStart,
+            "SessionEnd" | "sessionEnd" => Kind::SessionEnd,
+            "PreCompact" | "PreCompress" | "preCompact" => Kind::PreCompact,
+            _ => Kind::Other,
+        }
+    }
+}
+
+/// One hook delivery, normalized.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookEvent {
+    pub harness: Harness,
+    /// The event name as the harness sent it ("unknown" when it sent none).
+    pub event: String,
+    pub kind: Kind,
+    pub session_id: Option<String>,
+    /// The agent the event names: the payload's, else the id in the file
+    /// name of `agent_transcript_path` (`agent-<id>.jsonl`).
+    pub agent_id: Option<String>,
+    pub agent_type: Option<String>,
+    pub transcript_path: Option<String>,
+    pub agent_transcript_path: Option<String>,
+    pub cwd: Option<String>,
+    /// `SessionStart`'s source (`startup`, `resume`, `compact`...).
+    pub source: Option<String>,
+    /// The payload with secrets redacted: what is stored and hashed.
+    pub payload: Value,
+}
+
+/// Normalizes a parsed payload. `fallback_event` names the event when the
+/// payload does not (the `hook <event>` command's own).
+pub fn normalize(
+    harness: Harness,
+    raw: &Map<String, Value>,
+    fallback_event: Option<&str>,
+) -> HookEvent {
+    let payload = redact::redact(&Value::Object(raw.clone()));
+    let p = payload.as_object().expect("an object stays an object");
+    let get = |keys: &[&str]| str_of(p, keys).map(str::to_string);
+    let event = get(&["hook_event_name", "hookEventName", "hookName"])
+        .or(fallback_event.map(str::to_string))
+        .unwrap_or_else(|| "unknown".to_string());
+    let agent_transcript_path = get(&["agent_transcript_path", "agentTranscriptPath"]);
+    let transcript_path = get(&["transcript_path", "transcriptPath"]);
+    let agent_id = get(&["agent_id", "agentId"]).or_else(|| {
+        [&agent_transcript_path, &transcript_path]
+            .into_iter()
+            .flatten()
+            .find_map(|t| agent_of_path(t))
+    });
+    let cwd = get(&["cwd"]).or_else(|| {
+        p.get("workspace_roots")
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    });
+    HookEvent {
+        harness,
+        kind: Kind::of(&event),
+        event,
+        session_id: get(&["session_id", "sessionId", "conversation_id"]),
+        agent_id,
+        // An empty agent_type is kept: it marks `/compact`'s forks.
+        agent_type: ["agent_type", "agentType"]
+            .iter()
+            .find_map(|k| p.get(*k).and_then(Value::as_str))
+            .map(str::to_string),
+        transcript_path,
+        agent_transcript_path,
+        cwd,
+        source: get(&["source"]),
+        payload,
+    }
+}
+
+/// `.../agent-<id>.jsonl` → `<id>`.
+fn agent_of_path(path: &str) -> Option<String> {
+    let name = path.rsplit(['/', '\\']).next()?;
+    let id = name.strip_prefix("agent-")?.strip_suffix(".jsonl")?;
+    (!id.is_empty()).then(|| id.to_string())
+}
+
+/// Whose status an event speaks to, and what it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// No status change (the event is only recorded).
+    None,
+    /// A `SubagentStop` that names the main agent, or no agent: refused.
+    Refused,
+    /// The agent `agent_id` of the event's session (the main agent's id is
+    /// the session id).
+    Agent {
+        agent_id: String,
+        evidence: Evidence,
+    },
+}
+
+impl HookEvent {
+    /// The status evidence this event carries, received at `at`.
+    pub fn target(&self, at: Millis) -> Target {
+        target_of(
+            self.kind,
+            self.session_id.as_deref(),
+            self.agent_id.as_deref(),
+            self.agent_type.as_deref(),
+            self.source.as_deref(),
+            at,
+        )
+    }
+}
+
+/// [`HookEvent::target`] from stored columns (applying events at ingest).
+pub fn target_of(
+    kind: Kind,
+    session_id: Option<&str>,
+    agent_id: Option<&str>,
+    agent_type: Option<&str>,
+    source: Option<&str>,
+    at: Millis,
+) -> Target {
+    let Some(sid) = session_id else {
+        return Target::None;
+    };
+    let main = |status, cause| Target::Agent {
+        agent_id: sid.to_string(),
+        evidence: Evidence::new(status, Some(at), cause),
+    };
+    // Tool and start events of a subagent speak for it; others for the main agent.
+    let own = |status, cause| match agent_id {
+        Some(a) => Target::Agent {
+            agent_id: a.to_string(),
+            evidence: Evidence::new(status, Some(at), cause),
+        },
+        None => main(status, cause),
+    };
+    match kind {
+        Kind::Stop => main(Status::Waiting, Cause::StopHook),
+        Kind::StopFailure => main(Status::Error, Cause::StopFailure),
+        Kind::Interrupt => main(Status::Waiting, Cause::UserInterrupt),
+        Kind::PromptSubmit => main(Status::Working, Cause::PromptSubmit),
+        Kind::SessionEnd => main(Status::Completed, Cause::SessionEnd),
+        Kind::SessionStart => match source {
+            Some("compact") => main(Status::Working, Cause::SessionStart),
+            _ => main(Status::Waiting, Cause::SessionStart),
+        },
+        Kind::Tool => own(Status::Working, Cause::ToolHook),
+        Kind::SubagentStart => match agent_id {
+            Some(a) if a != sid => own(Status::Working, Cause::ToolHook),
+            _ => Target::None,
+        },
+        // `/compact` forks summarizers that fire SubagentStop with an empty
+        // agent_type and a transcript that is never written: not subagents
+        //. Recorded, nothing more.
+        Kind::SubagentStop if agent_type == Some("") => Target::None,
+        Kind::SubagentStop => match agent_id {
+            Some(a) if a != sid => own(Status::Completed, Cause::SubagentStop),
+            _ => Target::Refused,
+        },
+        Kind::PreCompact | Kind::Other => Target::None,
+    }
+}
+
+/// The idempotency key: sha256 over the canonical JSON (sorted keys, no
+/// whitespace) of the redacted payload, event name, session id and delivery
+/// id, or without a delivery id the client process that sent it
+/// (`sender::client`); what is absent is left out, not null.
+pub fn event_key(ev: &HookEvent, delivery_id: Option<&str>, client: Option<&str>) -> [u8; 32] {
+    let mut material = Map::new();
+    material.insert("event".into(), Value::String(ev.event.clone()));
+    if let Some(s) = &ev.session_id {
+        material.insert("session_id".into(), Value::String(s.clone()));
+    }
+    if let Some(d) = delivery_id {
+        material.insert("delivery_id".into(), Value::String(d.to_string()));
+    } else if let Some(c) = client {
+        material.insert("client".into(), Value::String(c.to_string()));
+    }
+    material.insert("payload".into(), ev.payload.clone());
+    Sha256::digest(canonical(&Value::Object(material)).as_bytes()).into()
+}
+
+/// Canonical JSON: object keys sorted (serde_json's map is ordered by key),
+/// no whitespace.
+pub fn canonical(v: &Value) -> String {
+    serde_json::to_string(v).expect("a JSON value serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A payload with a lone surrogate is stored, lossily and
+    /// flagged, not refused; a valid pair and an escaped backslash are kept.
+    #[test]
+    fn lone_surrogates_are_replaced_not_refused() {
+        let m =
+            parse_input(br#"{"session_id":"s","prompt":"a\ud800b \ud83d\ude00 \\ud800 c\udc00"}"#)
+                .unwrap()
+                .unwrap();
+        assert_eq!(m["prompt"], json!("a\u{fffd}b \u{1f600} \\ud800 c\u{fffd}"));
+        assert!(m.contains_key("sessionkit_lossy"));
+        let clean = parse_input(br#"{"prompt":"\ud83d\ude00"}"#)
+            .unwrap()
+            .unwrap();
+        assert!(!clean.contains_key("sessionkit_lossy"));
+        assert!(matches!(
+            parse_input(br#"{"a":\ud800}"#),
+            Err(InputError::NotJson(_))
+        ));
+    }
+    use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        let Value::Object(m) = v else {
+            panic!("not an object: {v}")
+        };
+        m
+    }
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn input_edge_cases() {
+        assert_eq!(parse_input(b""), Ok(None));
+        assert_eq!(parse_input(b" \n\t"), Ok(None));
+        assert_eq!(
+            parse_input(b"\xEF\xBB\xBF{\"a\":1}\n").unwrap().unwrap()["a"],
+            json!(1)
+        );
+        assert_eq!(parse_input(b"[1,2]"), Err(InputError::NotObject("array")));
+        assert_eq!(parse_input(b"null"), Err(InputError::NotObject("null")));
+        assert!(matches!(
+            parse_input(b"{\"a\":"),
+            Err(InputError::NotJson(_))
+        ));
+    }
+
+    #[test]
+    fn harness_detection_order() {
+        let claude = obj(json!({"hook_event_name": "Stop", "session_id": "s"}));
+        assert_eq!(detect(None, no_env, &claude), Harness::ClaudeCode);
+        assert_eq!(
+            detect(Some(Harness::Codex), no_env, &claude),
+            Harness::Codex
+        );
+        let codex = obj(json!({"hook_event_name": "Stop", "turn_id": "t"}));
+        assert_eq!(detect(None, no_env, &codex), Harness::Codex);
+        let env = |k: &str| (k == "CLAUDECODE").then(|| "1".to_string());
+        assert_eq!(detect(None, env, &codex), Harness::ClaudeCode);
+        let gem_env = |k: &str| (k == "GEMINI_SESSION_ID").then(|| "g".to_string());
+        assert_eq!(detect(None, gem_env, &claude), Harness::Gemini);
+        let model = obj(json!({"hook_event_name": "Stop", "model": "gpt-5"}));
+        assert_eq!(detect(None, no_env, &model), Harness::Codex);
+        let start = obj(json!({"hook_event_name": "SessionStart", "model": "claude-sonnet-5"}));
+        assert_eq!(detect(None, no_env, &start), Harness::ClaudeCode);
+        let rollout = obj(
+            json!({"hook_event_name": "SessionStart", "transcript_path": "/h/.codex/sessions/2026/rollout-x.jsonl"}),
+        );
+        assert_eq!(detect(None, no_env, &rollout), Harness::Codex);
+        // Real Codex 0.171 SessionStart and SessionEnd (captured), with
+        // CODEX_HOME elsewhere than ~/.codex: Codex, not Claude Code.
+        let cx_start = obj(
+            json!({"session_id": "s", "transcript_path": null, "cwd": "/w",
+            "hook_event_name": "SessionStart", "model": "gpt-fake", "permission_mode": "bypassPermissions", "source": "startup"}),
+        );
+        assert_eq!(detect(None, no_env, &cx_start), Harness::Codex);
+        let cx_end = obj(
+            json!({"session_id": "s", "cwd": "/w", "hook_event_name": "SessionEnd", "reason": "other",
+            "transcript_path": "/home/dev/work/cxhome/sessions/2026/12/03/rollout-2026-12-03T06-42-52-01a2.jsonl"}),
+        );
+        assert_eq!(detect(None, no_env, &cx_end), Harness::Codex);
+        let codex_home = |k: &str| (k == "CODEX_HOME").then(|| "/x".to_string());
+        assert_eq!(detect(None, codex_home, &claude), Harness::Codex);
+        let both = |k: &str| matches!(k, "CODEX_HOME" | "CLAUDECODE").then(|| "1".to_string());
+        assert_eq!(detect(None, both, &claude), Harness::ClaudeCode);
+        let cursor =
+            obj(json!({"hook_event_name": "stop", "conversation_id": "c", "generation_id": "g"}));
+        assert_eq!(detect(None, no_env, &cursor), Harness::Cursor);
+        let copilot = obj(json!({"sessionId": "s", "timestamp": 1}));
+        assert_eq!(detect(None, no_env, &copilot), Harness::Copilot);
+        let gemini = obj(json!({"hook_event_name": "AfterAgent"}));
+        assert_eq!(detect(None, no_env, &gemini), Harness::Gemini);
+    }
+
+    #[test]
+    fn normalizes_every_field_and_finds_the_agent() {
+        let p = obj(json!({
+            "session_id": "abc", "hook_event_name": "SubagentStop", "cwd": "/w",
+            "transcript_path": "/p/abc.jsonl", "agent_type": "Explore",
+            "agent_transcript_path": "/p/abc/subagents/agent-def456.jsonl", "extra": {"x": 1}
+        }));
+        let e = normalize(Harness::ClaudeCode, &p, None);
+        assert_eq!(e.kind, Kind::SubagentStop);
+        assert_eq!(e.session_id.as_deref(), Some("abc"));
+        assert_eq!(e.agent_id.as_deref(), Some("def456"));
+        assert_eq!(e.agent_type.as_deref(), Some("Explore"));
+        assert_eq!(e.cwd.as_deref(), Some("/w"));
+        assert_eq!(
+            e.target(7),
+            Target::Agent {
+                agent_id: "def456".into(),
+                evidence: Evidence::new(Status::Completed, Some(7), Cause::SubagentStop)
+            }
+        );
+        let cursor = obj(
+            json!({"conversation_id": "c1", "hook_event_name": "stop", "workspace_roots": ["/r"]}),
+        );
+        let e = normalize(Harness::Cursor, &cursor, None);
+        assert_eq!(
+            (e.session_id.as_deref(), e.cwd.as_deref(), e.kind),
+            (Some("c1"), Some("/r"), Kind::Stop)
+        );
+        let bare = normalize(
+            Harness::ClaudeCode,
+            &obj(json!({"session_id": "s"})),
+            Some("Stop"),
+        );
+        assert_eq!(bare.event, "Stop");
+        let none = normalize(Harness::ClaudeCode, &obj(json!({})), None);
+        assert_eq!(
+            (none.event.as_str(), none.kind, none.target(1)),
+            ("unknown", Kind::Other, Target::None)
+        );
+    }
+
+    #[test]
+    fn subagent_stop_naming_the_main_agent_is_refused() {
+        for p in [
+            json!({"session_id": "s", "hook_event_name": "SubagentStop", "agent_id": "s"}),
+            json!({"session_id": "s", "hook_event_name": "SubagentStop"}),
+        ] {
+            let e = normalize(Harness::ClaudeCode, &obj(p), None);
+            assert_eq!(e.target(1), Target::Refused);
+        }
+        let stop = normalize(
+            Harness::ClaudeCode,
+            &obj(json!({"session_id": "s", "hook_event_name": "Stop", "agent_id": "x"})),
+            None,
+        );
+        assert_eq!(
+            stop.target(5),
+            Target::Agent {
+                agent_id: "s".into(),
+                evidence: Evidence::new(Status::Waiting, Some(5), Cause::StopHook)
+            }
+        );
+    }
+
+    #[test]
+    fn the_key_is_over_redacted_canonical_json() {
+        let a = normalize(
+            Harness::ClaudeCode,
+            &obj(
+                json!({"b": 1, "a": {"y": 2, "x": "sk-ant-api03-AbCdEf0123456789_AbCdEf0123456789"}, "session_id": "s", "hook_event_name": "Stop"}),
+            ),
+            None,
+        );
+        let b = normalize(
+            Harness::ClaudeCode,
+            &obj(
+                json!({"hook_event_name": "Stop", "session_id": "s", "a": {"x": "sk-ant-api03-ZzZzZz9999999999_ZzZzZz9999999999", "y": 2}, "b": 1}),
+            ),
+            None,
+        );
+        assert_eq!(
+            canonical(&a.payload),
+            r#"{"a":{"x":"[redacted:api-key:~64]","y":2},"b":1,"hook_event_name":"Stop","session_id":"s"}"#
+        );
+        assert_eq!(event_key(&a, None, None), event_key(&b, None, None));
+        assert_ne!(event_key(&a, None, None), event_key(&a, Some("d1"), None));
+        assert_ne!(
+            event_key(&a, Some("d1"), None),
+            event_key(&a, Some("d2"), None)
+        );
+        // The client that sent it is part of the key; a delivery id
+        // names the delivery alone.
+        assert_eq!(
+            event_key(&a, None, Some("40@900")),
+            event_key(&b, None, Some("40@900"))
+        );
+        assert_ne!(
+            event_key(&a, None, Some("40@900")),
+            event_key(&a, None, Some("41@901"))
+        );
+        assert_ne!(
+            event_key(&a, None, Some("40@900")),
+            event_key(&a, None, None)
+        );
+        assert_eq!(
+            event_key(&a, Some("d1"), Some("40@900")),
+            event_key(&a, Some("d1"), Some("41@901"))
+        );
+    }
+}

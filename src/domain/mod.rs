@@ -1,0 +1,34 @@
+//! The domain: types and rules, with no database and no printing. Reading
+//! a transcript or another program's files is as far as its I/O goes.
+//!
+//! Observability: `transcript` (parsing, the counting rule), `corpus` (where
+//! each client keeps its sessions), `pricing`, `rollup`, `status`,
+//! `integrity`. Continuity: `memory` (the memory model), `briefing` (the
+//! packing), `runs`, `triage`, `debrief`, `closer` and `evidence` (the
+//! closer's judge). Shared: `harness` (a hook payload's normal form),
+//! `redact`, `matching` (how people's words are matched), `text`, `clock`,
+//! `sqlite` (opening SQLite files read-only), `vocabulary` (closed sets as
+//! enums).
+
+#[macro_use]
+pub mod vocabulary;
+
+pub mod briefing;
+pub mod clock;
+pub mod closer;
+pub mod corpus;
+pub mod debrief;
+pub mod evidence;
+pub mod harness;
+pub mod integrity;
+pub mod matching;
+pub mod memory;
+pub mod pricing;
+pub mod redact;
+pub mod rollup;
+pub mod runs;
+pub mod sqlite;
+pub mod status;
+pub mod text;
+pub mod transcript;
+pub mod triage;

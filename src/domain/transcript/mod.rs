@@ -1,0 +1,286 @@
+//! Pure transcript parsing: bytes in, values out. No SQL, no file system.
+//!
+//! `parse_session` turns the files of one Claude Code session (already read by
+//! `corpus/`) into the session's facts: its agents, one usage observation per
+//! API message id (deduplicated inside the session), compaction boundaries and
+//! the lines it could not read. `usage::merge` is the one rule that turns
+//! observations of the same message, from anywhere, into one token row.
+
+pub mod edges;
+mod ending;
+mod parse;
+mod placed;
+mod scan;
+mod spawns;
+mod tail;
+pub mod usage;
+mod wire;
+
+pub use edges::{Edge, JoinPath, resolve};
+pub use ending::Ending;
+pub use parse::is_rewritten_whole;
+pub use parse::opencode;
+#[cfg(test)]
+pub use parse::parse_session;
+pub use parse::{
+    FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason,
+    pi_session_of_name, scan_later, uuid_like,
+};
+pub use placed::place;
+pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
+pub use tail::{assistant_tail, passing_tests, written_files};
+pub use usage::{Billing, Buckets, UsageObservation};
+
+use crate::domain::clock::Millis;
+
+/// Every harness `harness_of` names.
+pub const HARNESSES: &[&str] = &[
+    "claude-code",
+    "codex",
+    "gemini",
+    "copilot",
+    "qwen-code",
+    "pi",
+    "opencode",
+];
+
+/// The harness whose transcript a session's main file is: a Codex rollout
+/// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), a pi session
+/// (`--<cwd>--/<time>_<uuid>.jsonl`), a Qwen Code session
+/// (`chats/<uuid>.jsonl`), a Copilot CLI session (`<uuid>/events.jsonl`),
+/// an OpenCode session (`opencode.db#<session id>`), else Claude Code.
+pub fn harness_of(main_rel_path: &str) -> &'static str {
+    if parse::is_opencode_session(main_rel_path) {
+        "opencode"
+    } else if parse::is_rollout(main_rel_path) {
+        "codex"
+    } else if parse::is_copilot_session(main_rel_path) {
+        "copilot"
+    } else if parse::is_qwen_session(main_rel_path) {
+        "qwen-code"
+    } else if parse::is_chat(main_rel_path) {
+        "gemini"
+    } else if parse::is_pi_session(main_rel_path) {
+        "pi"
+    } else {
+        "claude-code"
+    }
+}
+
+/// Bump when parsing semantics change: it invalidates every ingest checkpoint.
+pub const PARSER_REVISION: i64 = 9;
+
+/// The kind of a transcript file inside a session, decided by its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileRole {
+    /// `<slug>/<session>.jsonl`.
+    Main,
+    /// A subagent transcript; `layout` says which of the on-disk layouts held it.
+    Agent {
+        agent_id: String,
+        layout: AgentLayout,
+        workflow_id: Option<String>,
+    },
+}
+
+/// Where an agent's records live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AgentLayout {
+    Main,
+    /// Layout 1: an `isSidechain` chain inside the main transcript.
+    Inline,
+    /// Layout 2: `<slug>/agent-<id>.jsonl`.
+    Flat,
+    /// Layout 3: `<slug>/<session>/subagents/agent-<id>.jsonl`.
+    Nested,
+    /// Layout 4: `<slug>/<session>/subagents/workflows/wf_<id>/agent-<id>.jsonl`.
+    Workflow,
+    /// A Codex subagent thread: its own rollout, naming the session's root
+    /// thread in its `session_meta`.
+    Thread,
+    /// A Gemini CLI subagent: `chats/<session>/<agent>.jsonl`.
+    Chat,
+    /// An OpenCode subagent: a session row of its own naming its parent
+    /// session.
+    Child,
+    /// A Copilot CLI subagent: its events are in the session's own file,
+    /// each tagged with its `agentId`.
+    Tagged,
+}
+
+impl AgentLayout {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentLayout::Main => "main",
+            AgentLayout::Inline => "inline",
+            AgentLayout::Flat => "flat",
+            AgentLayout::Nested => "nested",
+            AgentLayout::Workflow => "workflow",
+            AgentLayout::Thread => "thread",
+            AgentLayout::Chat => "chat",
+            AgentLayout::Child => "child",
+            AgentLayout::Tagged => "tagged",
+        }
+    }
+}
+
+/// One file of a session, with its bytes.
+#[cfg(test)]
+#[derive(Debug, Clone)]
+pub struct SessionFile {
+    /// Path relative to the corpus root, `/`-separated (what reports show).
+    pub rel_path: String,
+    pub role: FileRole,
+    pub bytes: Vec<u8>,
+    /// The `.meta.json` sidecar beside an agent file, when there is one.
+    pub sidecar: Option<(String, Vec<u8>)>,
+}
+
+/// Everything `parse_session` needs: the session's identity and its files,
+/// main transcript first.
+#[cfg(test)]
+#[derive(Debug, Clone)]
+pub struct SessionInput {
+    pub session_id: String,
+    pub files: Vec<SessionFile>,
+}
+
+/// A line that could not be read. `line` is 1-based; 0 means the
+/// whole file (an unreadable sidecar, say).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BadLine {
+    pub file: String,
+    pub line: u64,
+    pub reason: String,
+}
+
+/// The trigger of a compaction whose model calls the harness records
+/// nowhere (Gemini CLI's compression): their tokens are in no total.
+pub const UNRECORDED_COMPACTION: &str = "compress";
+
+/// A compaction: Claude Code's `compact_boundary` record, Gemini CLI's
+/// compression (a `$set` of the messages starting from its summary).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compaction {
+    pub agent_id: String,
+    pub file: String,
+    pub line: u64,
+    pub at: Option<Millis>,
+    pub trigger: Option<String>,
+    pub pre_tokens: Option<i64>,
+}
+
+/// One agent of a session: the main agent (id = session id) or a subagent.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Agent {
+    pub agent_id: String,
+    pub layout: AgentLayout,
+    pub transcript_path: String,
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    pub spawn_depth: Option<i64>,
+    pub sidecar_tool_use_id: Option<String>,
+    pub workflow_id: Option<String>,
+    pub first_seen: Option<Millis>,
+    pub last_seen: Option<Millis>,
+    pub records: u64,
+    /// Hash of the agent's first user message when it is a plain string (the
+    /// prompt of the call that spawned it, for `prompt_match`).
+    pub first_prompt: Option<u64>,
+    /// `<tool-use-id>` of a `<task-notification>` in the first user message.
+    pub notification_tool_use_id: Option<String>,
+    /// What the agent's last message record states (a failure, an
+    /// interrupt), with that record's time.
+    pub ending: Option<(Ending, Option<Millis>)>,
+    /// Its sidecar says the agent finished (`finished: true`, background
+    /// agents of Claude Code 2.1.3xx).
+    #[serde(default)]
+    pub finished: bool,
+    /// The agent its own record names as its parent (an OpenCode
+    /// session's `parent_id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+}
+
+/// What one session's files say — or, read in parts (a file too large to
+/// hold, or only the bytes appended since the last run), what they say so
+/// far: the session-wide facts (agents, spawns, counts) as of the end of the
+/// part, and the part's own messages, compactions and bad lines.
+///
+/// Serialized without the part's own lists, it is the state a later run
+/// resumes from (`SessionParser::resume`).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct ParsedSession {
+    pub session_id: String,
+    pub cwd: Option<String>,
+    pub git_branch: Option<String>,
+    pub harness_version: Option<String>,
+    pub started_at: Option<Millis>,
+    pub last_activity_at: Option<Millis>,
+    pub agents: Vec<Agent>,
+    /// One per message id, in first-seen order (this part's).
+    #[serde(skip)]
+    pub usage: Vec<UsageObservation>,
+    /// This part's.
+    #[serde(skip)]
+    pub compactions: Vec<Compaction>,
+    /// Spawn calls (`Task`, `Agent`, `Workflow`) in any transcript, with results.
+    pub spawns: Vec<Spawn>,
+    pub queue_ops: Vec<QueueOp>,
+    pub progress_refs: Vec<ProgressRef>,
+    /// This part's.
+    #[serde(skip)]
+    pub bad_lines: Vec<BadLine>,
+    /// Bad lines of the whole session so far (this part's included).
+    pub bad_lines_total: u64,
+    /// Files (and sidecars) that could not be read at all, as they stand
+    /// now (line 0): kept in the state and replaced, not appended, since a
+    /// file unreadable once may be read the next time.
+    pub file_problems: Vec<BadLine>,
+    pub records: u64,
+    pub unknown_records: u64,
+    /// Synthetic messages among this part's `usage`.
+    #[serde(skip)]
+    pub synthetic_messages: u64,
+    /// Bytes of complete lines read (a still-being-written final line is not counted).
+    pub bytes: u64,
+    /// Each file's reading position, in the order the files were begun.
+    pub files: Vec<FileCursor>,
+    /// The main transcript holds inline sidechains: their chains are only
+    /// known whole, so such a session is never resumed, always re-read.
+    pub inline: bool,
+    /// This part continues the session (its messages add to what is stored)
+    /// rather than replacing it.
+    #[serde(skip)]
+    pub delta: bool,
+    /// The harness's own running totals (Claude Code 2.1.3xx `cost-state`
+    /// records), the last one: reported, never added to totals.
+    #[serde(default)]
+    pub harness_cost: Option<HarnessCost>,
+}
+
+/// What the harness itself says a session cost, as its last `cost-state`
+/// record states it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HarnessCost {
+    pub at: Option<Millis>,
+    /// `totalCostUSD`, to the nano-dollar.
+    pub cost_nanousd: i64,
+    /// `modelUsage`, by model.
+    pub models: Vec<HarnessModelCost>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HarnessModelCost {
+    pub model: String,
+    pub tokens: Buckets,
+    pub web_searches: u64,
+    pub cost_nanousd: i64,
+}
+
+impl ParsedSession {
+    /// Lines and files of the session that could not be read, in all.
+    pub fn degraded(&self) -> u64 {
+        self.bad_lines_total + self.file_problems.len() as u64
+    }
+}

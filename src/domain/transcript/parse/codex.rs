@@ -1,0 +1,627 @@
+//! Codex rollouts, one block at a time:
+//! `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`, each
+//! line `{timestamp, ordinal, type, payload}`. A session is its root
+//! thread's rollout plus one rollout per subagent thread (`session_meta`
+//! names the root session and the parent thread).
+//!
+//! What is read:
+//! - `token_usage_record`: one per model response (`response_id`), the
+//!   response's own usage. It is the message: `event_msg/token_count`
+//!   repeats the same numbers as running totals and is not counted again.
+//! - `event_msg/token_count`, in a rollout that has shown no
+//!   `token_usage_record` (Codex versions before it wrote one): its
+//!   `last_token_usage` is the last response's usage (else the growth of
+//!   `total_token_usage`, the running total), named by that running total,
+//!   so a row written again unchanged counts once; one without `info`
+//!   (rate limits only) says nothing.
+//!   OpenAI counts cached input inside `input_tokens` (Responses API
+//!   `usage.input_tokens_details.cached_tokens`), and Codex writes
+//!   `cached_input_tokens` and `cache_write_input_tokens` beside it: the
+//!   input bucket is what is left, so the buckets add up to what the
+//!   transcript states and cached input is priced as cached. Reasoning
+//!   tokens are part of `output_tokens` and stay there.
+//! - A `session_meta` after the first line: a copied history. Codex
+//!   versions that fork by copying (`codex fork`, a subagent started with
+//!   its parent's context) write the parent's items into the new rollout
+//!   as they were, its `session_meta` first; the `token_count` events that
+//!   follow are named by that thread, so the copy and the parent's own
+//!   rollout are one message each. Codex 0.171 points at the parent's
+//!   history (`history_base`) instead and copies nothing.
+//! - `turn_context.model`: the model of the responses that follow.
+//! - `session_meta`: working directory, version, start; for a subagent
+//!   thread its role and nickname.
+//! - `response_item` `function_call` `spawn_agent` and its
+//!   `function_call_output` (`agent_id`): the spawn evidence a subagent's
+//!   parent is resolved by; a spawn's output only says the child started.
+//! - `event_msg` `task_complete` (a subagent's thread is finished),
+//!   `turn_aborted` (interrupted) and `error` (stopped on an API error).
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::SessionParser;
+use super::lines::json_records;
+use crate::domain::clock::parse_instant;
+use crate::domain::transcript::ending::Ending;
+use crate::domain::transcript::spawns::SpawnResult;
+use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
+use crate::domain::transcript::{BadLine, Spawn};
+
+/// The name every Codex rollout file has.
+pub fn is_rollout(rel_path: &str) -> bool {
+    let name = rel_path.rsplit('/').next().unwrap_or(rel_path);
+    name.starts_with("rollout-") && name.ends_with(".jsonl")
+}
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    timestamp: Option<&'a str>,
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    #[serde(borrow)]
+    payload: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Meta {
+    id: Option<String>,
+    cwd: Option<String>,
+    cli_version: Option<String>,
+    git: Option<Git>,
+    agent_nickname: Option<String>,
+    agent_role: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Git {
+    branch: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TurnContext {
+    model: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TokenCount {
+    info: Option<TokenCountInfo>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TokenCountInfo {
+    total_token_usage: Option<TokenUsage>,
+    last_token_usage: Option<TokenUsage>,
+    model: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct UsageRecord {
+    session_id: Option<String>,
+    response_id: Option<String>,
+    model: Option<String>,
+    usage: Option<TokenUsage>,
+}
+
+/// Codex's `TokenUsage`.
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(default)]
+struct TokenUsage {
+    input_tokens: u64,
+    cached_input_tokens: u64,
+    cache_write_input_tokens: u64,
+    output_tokens: u64,
+    reasoning_output_tokens: u64,
+}
+
+impl TokenUsage {
+    fn buckets(self) -> Buckets {
+        Buckets {
+            input: self
+                .input_tokens
+                .saturating_sub(self.cached_input_tokens)
+                .saturating_sub(self.cache_write_input_tokens),
+            output: self.output_tokens,
+            cache_write_5m: self.cache_write_input_tokens,
+            cache_write_1h: 0,
+            cache_read: self.cached_input_tokens,
+            reasoning: self.reasoning_output_tokens,
+        }
+    }
+}
+
+/// A `response_item` or `event_msg` payload: its kind, and for a function
+/// call or its output the name, call id and (unparsed: a tool's output can
+/// be large, and only a spawn's is read) the output.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Item<'a> {
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    name: Option<&'a str>,
+    call_id: Option<&'a str>,
+    #[serde(borrow)]
+    output: Option<&'a RawValue>,
+    /// `task_complete`'s error, when the turn ended on one (`null` else).
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Spawned {
+    agent_id: Option<String>,
+}
+
+/// What a rollout file carries between blocks: the model of the responses
+/// to come (kept in the file's cursor, so a resumed read knows it too).
+fn model_slot(b: &mut SessionParser, file: usize) -> &mut Option<String> {
+    &mut b.out.files[file].model
+}
+
+/// Reads a block's complete lines of a rollout into the parser; returns the
+/// bytes read (through the last newline).
+pub(super) fn parse_block(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+) -> Result<u64, BadLine> {
+    json_records(b, file, bytes, |b, line, n, owner| {
+        let rec: Line<'_> = serde_json::from_slice(line)?;
+        let at = rec.timestamp.and_then(parse_instant);
+        owner.span.see(at);
+        if let Some(at) = at {
+            b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
+        }
+        let payload = rec.payload.map_or("null", RawValue::get);
+        let place = Place {
+            file,
+            line: n,
+            at,
+            main: owner.main,
+        };
+        read_record(b, owner.agent, rec.kind.unwrap_or(""), payload, &place);
+        Ok(())
+    })
+}
+
+/// Where a record is: its file (handle), line, time, and whether the file is
+/// the root thread's.
+struct Place {
+    file: usize,
+    line: u64,
+    at: Option<crate::domain::clock::Millis>,
+    main: bool,
+}
+
+fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, place: &Place) {
+    let Place {
+        file,
+        line,
+        at,
+        main,
+    } = *place;
+    match kind {
+        "session_meta" => {
+            let Ok(m) = serde_json::from_str::<Meta>(payload) else {
+                return;
+            };
+            // A rollout's own `session_meta` is its first line; another one
+            // further on is the thread whose history the file copies next
+            // (a fork writes its parent's items, metadata first, into its
+            // own rollout; each copied fork in the chain brings its own).
+            let cursor = &mut b.out.files[file];
+            if line > 1 {
+                let own = m.id.as_deref().is_some_and(|id| id == agent);
+                cursor.history_of = if own { None } else { m.id.clone() };
+                // The copy's metadata is not the file's.
+                return;
+            }
+            if main {
+                super::block::set_first(&mut b.out.cwd, m.cwd.as_deref());
+                super::block::set_first(&mut b.out.harness_version, m.cli_version.as_deref());
+                let branch = m.git.and_then(|g| g.branch);
+                super::block::set_first(&mut b.out.git_branch, branch.as_deref());
+                if b.out.started_at.is_none() {
+                    b.out.started_at = at;
+                }
+            } else if let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent) {
+                if a.agent_type.is_none() {
+                    a.agent_type = m.agent_role.filter(|r| !r.is_empty());
+                }
+                if a.description.is_none() {
+                    a.description = m
+                        .agent_nickname
+                        .filter(|n| !n.is_empty())
+                        .map(|n| crate::domain::redact::redact_text(&n).into_owned());
+                }
+            }
+        }
+        "turn_context" => {
+            if let Ok(t) = serde_json::from_str::<TurnContext>(payload)
+                && let Some(model) = t.model.filter(|m| !m.is_empty())
+            {
+                *model_slot(b, file) = Some(model);
+            }
+        }
+        "token_usage_record" => {
+            let Ok(r) = serde_json::from_str::<UsageRecord>(payload) else {
+                return;
+            };
+            b.out.files[file].usage_records = true;
+            let Some(usage) = r.usage else {
+                return;
+            };
+            let message_id = r
+                .response_id
+                .filter(|id| !id.is_empty())
+                .unwrap_or_else(|| format!("{agent}:{line}"));
+            let model = r
+                .model
+                .or_else(|| model_slot(b, file).clone())
+                .unwrap_or_default();
+            let sid = b.out.session_id.clone();
+            b.add_usage(UsageObservation {
+                message_id,
+                agent_id: agent.to_string(),
+                record_session_id: r.session_id.unwrap_or(sid),
+                model,
+                at,
+                buckets: usage.buckets(),
+                billing: Billing::default(),
+            });
+        }
+        "response_item" => read_item(b, agent, payload, at),
+        "event_msg" => {
+            let item = serde_json::from_str::<Item<'_>>(payload).unwrap_or_default();
+            match item.kind.unwrap_or_default() {
+                "token_count" if !b.out.files[file].usage_records => {
+                    token_count(b, agent, file, payload, at);
+                }
+                // Codex 0.171 ends a turn the API refused with a
+                // `task_complete` that carries the error (and fires no Stop).
+                "task_complete" if item.error.is_some_and(|e| e.get() != "null") => {
+                    b.endings.insert(agent.to_string(), (Ending::ApiError, at));
+                    if !main && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
+                    {
+                        a.finished = true;
+                    }
+                }
+                "task_complete" => {
+                    if main {
+                        b.endings.insert(agent.to_string(), (Ending::TurnEnd, at));
+                    } else {
+                        b.endings.remove(agent);
+                    }
+                    if !main && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
+                    {
+                        a.finished = true;
+                    }
+                }
+                "turn_aborted" => {
+                    b.endings.insert(agent.to_string(), (Ending::Interrupt, at));
+                }
+                "error" => {
+                    b.endings.insert(agent.to_string(), (Ending::ApiError, at));
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A `token_count` event of a rollout without usage records: the last
+/// response's usage, once per running total.
+fn token_count(
+    b: &mut SessionParser,
+    agent: &str,
+    file: usize,
+    payload: &str,
+    at: Option<crate::domain::clock::Millis>,
+) {
+    let Some(info) = serde_json::from_str::<TokenCount>(payload)
+        .ok()
+        .and_then(|t| t.info)
+    else {
+        return;
+    };
+    let Some(total) = info.total_token_usage else {
+        return;
+    };
+    let key = [
+        total.input_tokens,
+        total.cached_input_tokens,
+        total.output_tokens,
+    ];
+    let before = b.out.files[file].running_total.replace(key);
+    if before == Some(key) {
+        // The same running total again: no new response.
+        return;
+    }
+    let last = info.last_token_usage.unwrap_or_else(|| {
+        let [i, c, o] = before.unwrap_or_default();
+        TokenUsage {
+            input_tokens: total.input_tokens.saturating_sub(i),
+            cached_input_tokens: total.cached_input_tokens.saturating_sub(c),
+            cache_write_input_tokens: 0,
+            output_tokens: total.output_tokens.saturating_sub(o),
+            reasoning_output_tokens: 0,
+        }
+    });
+    let model = info
+        .model
+        .filter(|m| !m.is_empty())
+        .or_else(|| model_slot(b, file).clone())
+        .unwrap_or_default();
+    let sid = b.out.session_id.clone();
+    // Named by the thread whose history this is: a fork's copy of its
+    // parent's events is the parent's messages again, and counts once.
+    let thread = b.out.files[file].history_of.as_deref().unwrap_or(agent);
+    b.add_usage(UsageObservation {
+        message_id: format!("{thread}:total:{}:{}:{}", key[0], key[1], key[2]),
+        agent_id: agent.to_string(),
+        record_session_id: sid,
+        model,
+        at,
+        buckets: last.buckets(),
+        billing: Billing::default(),
+    });
+}
+
+/// `spawn_agent` calls and their outputs: the evidence of who started a
+/// subagent thread.
+fn read_item(
+    b: &mut SessionParser,
+    agent: &str,
+    payload: &str,
+    at: Option<crate::domain::clock::Millis>,
+) {
+    let Ok(item) = serde_json::from_str::<Item<'_>>(payload) else {
+        return;
+    };
+    let Some(call_id) = item.call_id.filter(|c| !c.is_empty()) else {
+        return;
+    };
+    match item.kind {
+        Some("function_call") if item.name == Some("spawn_agent") => {
+            if b.out.spawns.iter().any(|s| s.tool_use_id == call_id) {
+                return;
+            }
+            b.out.spawns.push(Spawn {
+                tool_use_id: call_id.to_string(),
+                owner: agent.to_string(),
+                tool: "spawn_agent".to_string(),
+                prompt: None,
+                subagent_type: None,
+                description: None,
+                workflow_id: None,
+                at,
+                result: None,
+            });
+        }
+        Some("function_call_output") => {
+            let Some(spawn) = b
+                .out
+                .spawns
+                .iter_mut()
+                .find(|s| s.tool_use_id == call_id && s.owner == agent && s.result.is_none())
+            else {
+                return;
+            };
+            // The output is a JSON text (`{"agent_id": …, "nickname": …}`).
+            let child = item
+                .output
+                .and_then(|raw| match serde_json::from_str::<String>(raw.get()) {
+                    Ok(text) => serde_json::from_str::<Spawned>(&text).ok(),
+                    Err(_) => serde_json::from_str::<Spawned>(raw.get()).ok(),
+                })
+                .and_then(|s| s.agent_id)
+                .filter(|id| !id.is_empty());
+            spawn.result = Some(SpawnResult {
+                at,
+                is_error: child.is_none(),
+                child_agent_id: child,
+                reported: None,
+                launched_only: true,
+            });
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SessionParser;
+    use crate::domain::transcript::{Ending, FileRole};
+
+    const S: &str = "01a23d7f-0000-7000-8000-000000000001";
+
+    fn line(kind: &str, payload: &str) -> String {
+        format!(
+            r#"{{"timestamp":"2026-12-03T20:01:09.000Z","ordinal":0,"type":"{kind}","payload":{payload}}}"#
+        )
+    }
+
+    fn parse(lines: &[String]) -> crate::domain::transcript::ParsedSession {
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!("2026/12/03/rollout-2026-12-03T20-01-09-{S}.jsonl"));
+        let text = lines.join("\n") + "\n";
+        let read = p.block(f, text.as_bytes()).unwrap();
+        assert_eq!(read, text.len() as u64);
+        p.finish()
+    }
+
+    /// Only `token_usage_record` is a message: `token_count` repeats the
+    /// numbers as running totals. The model is the last `turn_context`'s; a
+    /// record without a response id is still one message, named by its
+    /// thread and line.
+    #[test]
+    fn usage_records_are_the_messages() {
+        let usage = r#"{"input_tokens":100,"cached_input_tokens":20,"cache_write_input_tokens":10,"output_tokens":5,"reasoning_output_tokens":2,"total_tokens":105}"#;
+        let p = parse(&[
+            line(
+                "session_meta",
+                &format!(r#"{{"id":"{S}","session_id":"{S}","cwd":"/w","cli_version":"0.171.0"}}"#),
+            ),
+            line("turn_context", r#"{"model":"gpt-5"}"#),
+            line(
+                "token_usage_record",
+                &format!(r#"{{"response_id":"resp_1","usage":{usage}}}"#),
+            ),
+            line(
+                "event_msg",
+                &format!(
+                    r#"{{"type":"token_count","info":{{"total_token_usage":{usage},"last_token_usage":{usage}}}}}"#
+                ),
+            ),
+            line("turn_context", r#"{"model":"gpt-5-mini"}"#),
+            line("token_usage_record", &format!(r#"{{"usage":{usage}}}"#)),
+            "not json".to_string(),
+        ]);
+        assert_eq!(p.usage.len(), 2);
+        assert_eq!(p.usage[0].message_id, "resp_1");
+        assert_eq!(p.usage[0].model, "gpt-5");
+        let b = p.usage[0].buckets;
+        assert_eq!(
+            (b.input, b.cache_read, b.cache_write_5m, b.output),
+            (70, 20, 10, 5)
+        );
+        assert_eq!(p.usage[1].message_id, format!("{S}:6"));
+        assert_eq!(p.usage[1].model, "gpt-5-mini");
+        assert_eq!(p.cwd.as_deref(), Some("/w"));
+        assert_eq!(p.harness_version.as_deref(), Some("0.171.0"));
+        assert_eq!(p.bad_lines.len(), 1);
+        assert_eq!(p.bad_lines[0].line, 7);
+        assert_eq!(p.files[0].model.as_deref(), Some("gpt-5-mini"));
+    }
+
+    /// A rollout from before `token_usage_record`: each `token_count`'s
+    /// last usage is a message, a row written again unchanged counts once,
+    /// a row with no `info` says nothing, a row without `last_token_usage`
+    /// counts the growth of the running total; the model is the row's own,
+    /// else the last `turn_context`'s.
+    #[test]
+    fn token_counts_are_the_messages_of_older_rollouts() {
+        let count = |total: (u64, u64, u64), last: Option<(u64, u64, u64)>, model: &str| {
+            let u = |(i, c, o): (u64, u64, u64)| {
+                format!(
+                    r#"{{"input_tokens":{i},"cached_input_tokens":{c},"output_tokens":{o},"reasoning_output_tokens":1,"total_tokens":{}}}"#,
+                    i + o
+                )
+            };
+            let last = last.map_or(String::new(), |l| {
+                format!(r#","last_token_usage":{}"#, u(l))
+            });
+            let model = if model.is_empty() {
+                String::new()
+            } else {
+                format!(r#","model":"{model}""#)
+            };
+            line(
+                "event_msg",
+                &format!(
+                    r#"{{"type":"token_count","info":{{"total_token_usage":{}{last}{model}}}}}"#,
+                    u(total)
+                ),
+            )
+        };
+        let p = parse(&[
+            line("turn_context", r#"{"model":"gpt-5.2-codex"}"#),
+            line(
+                "event_msg",
+                r#"{"type":"token_count","info":null,"rate_limits":{}}"#,
+            ),
+            count((1000, 250, 125), Some((1000, 250, 125)), ""),
+            count((1000, 250, 125), Some((1000, 250, 125)), ""),
+            count((3500, 750, 425), Some((2500, 500, 300)), "gpt-5.3-codex"),
+            count((4000, 750, 500), None, ""),
+        ]);
+        let rows: Vec<(&str, u64, u64, u64)> = p
+            .usage
+            .iter()
+            .map(|u| {
+                (
+                    u.model.as_str(),
+                    u.buckets.input,
+                    u.buckets.cache_read,
+                    u.buckets.output,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("gpt-5.2-codex", 750, 250, 125),
+                ("gpt-5.3-codex", 2000, 500, 300),
+                ("gpt-5.2-codex", 500, 0, 75)
+            ]
+        );
+        assert_eq!(p.files[0].running_total, Some([4000, 750, 500]));
+    }
+
+    /// An aborted turn ends the thread as interrupted; a later completed
+    /// task takes that back. A subagent thread is finished by its
+    /// `task_complete`.
+    #[test]
+    fn endings_and_finished_threads() {
+        let p = parse(&[line(
+            "event_msg",
+            r#"{"type":"turn_aborted","reason":"interrupted"}"#,
+        )]);
+        assert_eq!(p.agents[0].ending.map(|e| e.0), Some(Ending::Interrupt));
+        let p = parse(&[
+            line("event_msg", r#"{"type":"turn_aborted"}"#),
+            line("event_msg", r#"{"type":"task_complete"}"#),
+        ]);
+        assert_eq!(p.agents[0].ending.map(|e| e.0), Some(Ending::TurnEnd));
+        assert!(!p.agents[0].finished, "the root thread is not a subagent");
+        // A turn the API refused: Codex 0.171 writes the error into the
+        // task_complete (`error: null` when there is none).
+        let p = parse(&[line(
+            "event_msg",
+            r#"{"type":"task_complete","last_agent_message":null,"error":{"message":"fake bad request","codex_error_info":"other"}}"#,
+        )]);
+        assert_eq!(p.agents[0].ending.map(|e| e.0), Some(Ending::ApiError));
+        let p = parse(&[
+            line(
+                "event_msg",
+                r#"{"type":"task_complete","error":{"message":"x"}}"#,
+            ),
+            line("event_msg", r#"{"type":"task_complete","error":null}"#),
+        ]);
+        assert_eq!(
+            p.agents[0].ending.map(|e| e.0),
+            Some(Ending::TurnEnd),
+            "a later turn that ended well"
+        );
+
+        let mut p = SessionParser::new(S, false);
+        p.begin_main(&format!("d/rollout-x-{S}.jsonl"));
+        let role = FileRole::Agent {
+            agent_id: "child".into(),
+            layout: crate::domain::transcript::AgentLayout::Thread,
+            workflow_id: None,
+        };
+        let f = p
+            .begin_agent("d/rollout-x-child.jsonl", &role, None)
+            .unwrap();
+        let text = [
+            line("session_meta", r#"{"id":"child","session_id":"x","agent_nickname":"Hume","agent_role":"explorer"}"#),
+            line("event_msg", r#"{"type":"task_complete"}"#),
+        ]
+        .join("\n")
+            + "\n";
+        p.block(f, text.as_bytes()).unwrap();
+        let out = p.finish();
+        let child = &out.agents[1];
+        assert!(child.finished);
+        assert_eq!(child.agent_type.as_deref(), Some("explorer"));
+        assert_eq!(child.description.as_deref(), Some("Hume"));
+    }
+}

@@ -1,0 +1,185 @@
+//! Lines of a block: complete lines only, a byte-order mark and carriage
+//! returns dropped, and why a line that is not JSON is damage.
+
+use super::{SessionParser, Span, long_line_reason};
+use crate::domain::transcript::BadLine;
+use crate::domain::transcript::scan;
+use crate::domain::transcript::wire::Record;
+
+pub(super) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The part of a block that holds complete lines: after a byte-order mark
+/// (at the very start of a file only), up to its last newline (a final
+/// segment with no newline is a write in progress, or the rest of the line
+/// in the next block); and the byte length through that newline.
+pub(super) fn complete_body(bytes: &[u8], file_start: bool) -> (&[u8], u64) {
+    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    let skip = if file_start && bytes[..end].starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    (&bytes[skip..end], end as u64)
+}
+
+/// The complete lines of a block that are not blank: 1-based number, content
+/// without the line ending, and the scanner's reading when it had one. A line
+/// the scanner reads tells where it ends, so only the others are searched
+/// for their newline.
+pub(super) struct Lines<'a> {
+    pub(super) body: &'a [u8],
+    pub(super) at: usize,
+    pub(super) n: u64,
+}
+
+impl<'a> Lines<'a> {
+    /// The length of the line just returned, its line ending included.
+    pub(super) fn ended_at(&self, line: &[u8]) -> u64 {
+        let start = line.as_ptr() as usize - self.body.as_ptr() as usize;
+        (self.at - start) as u64
+    }
+
+    /// The next line, and when the scanner read it, what it read besides
+    /// the record it filled in `rec`.
+    pub(super) fn next_into(
+        &mut self,
+        rec: &mut Record<'a>,
+    ) -> Option<(u64, &'a [u8], Option<scan::Scanned<'a>>)> {
+        loop {
+            let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
+            self.n += 1;
+            let (end, scanned) = match scan::scan_line(rest, rec) {
+                Some((s, end)) => (end, Some(s)),
+                None => (memchr::memchr(b'\n', rest).unwrap_or(rest.len()), None),
+            };
+            self.at += end + 1;
+            let line = &rest[..end];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if scanned.is_none() && line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            return Some((self.n, line, scanned));
+        }
+    }
+}
+
+/// Why a line is unusable, or `None` when it is fine JSON that is not a record
+/// (counted as unknown, not as damage).
+pub(super) fn classify_error(line: &[u8], err: &serde_json::Error) -> Option<String> {
+    let first = line.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_err() {
+        return Some(format!("invalid JSON: {err}"));
+    }
+    if first == Some(b'{') {
+        Some(format!("unexpected value: {err}"))
+    } else {
+        None
+    }
+}
+
+/// The file a block belongs to: its agent, whether it is the main
+/// transcript, and the span its records stretch the agent's by (merged once
+/// after the block).
+pub(super) struct Owner<'s> {
+    pub(super) agent: &'s str,
+    pub(super) main: bool,
+    pub(super) span: &'s mut Span,
+}
+
+/// Reads a block of a transcript whose lines are plain JSON records (Codex
+/// rollouts, Gemini CLI chats) one line at a time: complete lines only, a
+/// byte-order mark at the file's start dropped, blank lines counted and
+/// passed over, a line over the line cap degraded. `each` reads one line
+/// (with its 1-based number and the file's `Owner`); a line it cannot read as its record type is
+/// degraded when it is not JSON, counted unknown when it is. The file's
+/// cursor and the bytes read advance by the lines read, even when a strict
+/// run stops at a bad one. Returns the bytes read (through the last newline).
+pub(super) fn json_records(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+    mut each: impl FnMut(
+        &mut SessionParser,
+        &[u8],
+        u64,
+        &mut Owner<'_>,
+    ) -> Result<(), serde_json::Error>,
+) -> Result<u64, BadLine> {
+    let (rel, first_line, file_start, agent, main) = {
+        let c = &b.out.files[file];
+        (
+            c.rel_path.clone(),
+            c.line,
+            c.offset == 0,
+            c.agent_id.clone(),
+            c.main,
+        )
+    };
+    let mut span = Span::new();
+    let mut owner = Owner {
+        agent: &agent,
+        main,
+        span: &mut span,
+    };
+    let (body, read) = complete_body(bytes, file_start);
+    let skip = read as usize - body.len();
+    let mut n = first_line;
+    let mut at = 0;
+    let result = (|| -> Result<(), BadLine> {
+        while at < body.len() {
+            let rest = &body[at..];
+            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+            at += len;
+            n += 1;
+            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if len as u64 > b.line_cap {
+                b.bad(&rel, n, long_line_reason(len as u64, b.line_cap))?;
+                continue;
+            }
+            match each(b, line, n, &mut owner) {
+                Ok(()) => b.out.records += 1,
+                Err(e) => match classify_error(line, &e) {
+                    Some(reason) => b.bad(&rel, n, reason)?,
+                    None => b.out.unknown_records += 1,
+                },
+            }
+        }
+        Ok(())
+    })();
+    b.span(&agent).merge(&span);
+    let done = (skip + at) as u64;
+    let f = &mut b.out.files[file];
+    f.offset += done;
+    f.line = n;
+    b.out.bytes += done;
+    result.map(|()| done)
+}
+
+/// `json_records` for a format whose every line is one serde record `T`,
+/// read by `read` (a line that is not a `T` is degraded or unknown, as there).
+pub(super) fn typed_records<T: serde::de::DeserializeOwned>(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+    read: fn(&mut SessionParser, T, &mut Owner<'_>),
+) -> Result<u64, BadLine> {
+    json_records(b, file, bytes, |b, line, _, owner| {
+        let rec: T = serde_json::from_slice(line)?;
+        read(b, rec, owner);
+        Ok(())
+    })
+}
+
+/// A UUID in its 36-character lowercase text form (a session's id in a
+/// file or folder name).
+pub fn uuid_like(s: &str) -> bool {
+    s.len() == 36
+        && s.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
+        })
+}

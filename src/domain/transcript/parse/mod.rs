@@ -1,0 +1,653 @@
+//! Reduces the lines of one session's files to a `ParsedSession`, a block
+//! of complete lines at a time, so that a file of any size is read in
+//! bounded memory and a file that only grew is read from where it stopped.
+
+mod block;
+mod codex;
+mod copilot;
+mod gemini;
+pub mod opencode;
+mod pi;
+mod qwen;
+pub use codex::is_rollout;
+pub use copilot::is_session as is_copilot_session;
+pub use gemini::{is_chat, is_legacy as is_rewritten_whole};
+pub use opencode::is_session as is_opencode_session;
+pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
+pub use qwen::is_session as is_qwen_session;
+mod lines;
+pub use lines::uuid_like;
+
+pub use block::{ScannedLines, scan_later};
+use block::{observation, parse_block, parse_scanned, usage_parts};
+use lines::BOM;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(test)]
+use super::SessionInput;
+use super::ending::Ending;
+use super::usage::UsageObservation;
+use super::wire::{Record, Sidecar};
+use super::{Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession};
+use crate::domain::clock::Millis;
+
+/// The first malformed line of a session parsed with `strict` set.
+pub type StrictFailure = BadLine;
+
+struct Span {
+    first: Option<Millis>,
+    last: Option<Millis>,
+    records: u64,
+}
+
+impl Span {
+    fn new() -> Self {
+        Span {
+            first: None,
+            last: None,
+            records: 0,
+        }
+    }
+    fn see(&mut self, at: Option<Millis>) {
+        self.merge(&Span {
+            first: at,
+            last: at,
+            records: 1,
+        });
+    }
+    fn merge(&mut self, other: &Span) {
+        self.records += other.records;
+        self.first = match (self.first, other.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        // `None` orders below every time, so the latest time wins.
+        self.last = self.last.max(other.last);
+    }
+}
+
+/// A record of an inline sidechain, kept until its chain root is known.
+struct SideRecord {
+    uuid: Option<String>,
+    at: Option<Millis>,
+    usage: Option<UsageObservation>,
+    compaction: Option<Compaction>,
+    /// A chain root's first message: prompt hash and task-notification id.
+    first: Option<(Option<u64>, Option<String>)>,
+}
+
+/// Where the reading of one file stands, between blocks and between runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCursor {
+    pub rel_path: String,
+    pub agent_id: String,
+    pub main: bool,
+    /// Bytes through the last complete line read (a byte-order mark included).
+    pub offset: u64,
+    /// Lines counted so far, blank ones too: the next line is `line + 1`.
+    pub line: u64,
+    /// Whether the file's first user record has been read.
+    pub first_user_seen: bool,
+    /// A Codex rollout's current model (its last `turn_context`): the
+    /// model of the responses that follow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// A Codex rollout has shown a `token_usage_record`: its `token_count`
+    /// events repeat those records and are not read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub usage_records: bool,
+    /// A Codex rollout's last running total (`token_count`'s
+    /// `total_token_usage`): input, cached input, output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running_total: Option<[u64; 3]>,
+    /// A Codex rollout that copies another thread's history (a fork, or a
+    /// subagent started from its parent's context): the thread whose
+    /// `session_meta` came last, which the `token_count` events that follow
+    /// are named by. `None`: the file's own thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_of: Option<String>,
+}
+
+/// What a file being read carries from block to block besides its cursor.
+struct OpenFile {
+    /// Spawn calls of this file still waiting for their result, by id.
+    pending: HashMap<String, usize>,
+    /// The agent the file's records belong to (index into `agents`).
+    agent: usize,
+}
+
+/// Cores no worker is using, which a parser may borrow to scan part of a
+/// large block (`block.rs`). The run that owns the workers says how many
+/// there are, and gives one back when a worker runs out of sessions.
+#[derive(Debug, Default)]
+pub struct SpareCores(pub(crate) AtomicUsize);
+
+/// A borrowed core, given back when dropped.
+pub struct SpareCore(Arc<SpareCores>);
+
+impl SpareCores {
+    pub fn new(n: usize) -> Arc<SpareCores> {
+        Arc::new(SpareCores(AtomicUsize::new(n)))
+    }
+
+    /// One more core is spare.
+    pub fn give(&self) {
+        self.0.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Borrows a spare core, when there is one.
+    pub fn take(cores: &Arc<SpareCores>) -> Option<SpareCore> {
+        cores
+            .0
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+            .ok()
+            .map(|_| SpareCore(Arc::clone(cores)))
+    }
+}
+
+impl Drop for SpareCore {
+    fn drop(&mut self) {
+        self.0.give();
+    }
+}
+
+/// Parses one session a block of lines at a time: `begin_main` and
+/// `begin_agent` open each file (main transcript first), `block` feeds its
+/// lines, `take_part` hands over what was read so far, `finish` the rest.
+/// `resume` continues from the state a part left.
+pub struct SessionParser {
+    out: ParsedSession,
+    usage_index: HashMap<String, usize>,
+    /// Each agent's span, by agent id.
+    spans: HashMap<String, Span>,
+    /// Each agent's ending, from its file's last message record.
+    endings: HashMap<String, (Ending, Option<Millis>)>,
+    /// Parent of each inline sidechain record (by uuid) seen so far.
+    side_parent: HashMap<String, Option<String>>,
+    open: Vec<Option<OpenFile>>,
+    strict: bool,
+    /// Lines longer than this (line ending included) are degraded, not read.
+    line_cap: u64,
+    /// Cores a large block may borrow (`SpareCores`).
+    spare: Option<Arc<SpareCores>>,
+    /// The model an agent's sidecar names, by agent id: what its own lines
+    /// ran on when they do not say (Qwen Code's subagents).
+    sidecar_models: HashMap<String, String>,
+}
+
+/// Why a line over the line cap was not read.
+pub fn long_line_reason(len: u64, cap: u64) -> String {
+    format!("line of {len} bytes is over the {cap}-byte line cap (ingest.max_line_size); not read")
+}
+
+impl SessionParser {
+    fn bad(&mut self, file: &str, line: u64, reason: String) -> Result<(), BadLine> {
+        let mut reason = reason;
+        reason.truncate(300);
+        let bad = BadLine {
+            file: file.to_string(),
+            line,
+            reason,
+        };
+        if self.strict {
+            return Err(bad);
+        }
+        if line == 0 {
+            self.clear_problem(file);
+            self.out.file_problems.push(bad);
+        } else {
+            self.out.bad_lines.push(bad);
+            self.out.bad_lines_total += 1;
+        }
+        Ok(())
+    }
+
+    /// A file read now: whatever kept it from being read before is gone.
+    fn clear_problem(&mut self, file: &str) {
+        self.out.file_problems.retain(|b| b.file != file);
+    }
+
+    fn add_usage(&mut self, obs: UsageObservation) {
+        if let Some(&i) = self.usage_index.get(&obs.message_id) {
+            self.out.usage[i].combine(&obs);
+        } else {
+            self.usage_index
+                .insert(obs.message_id.clone(), self.out.usage.len());
+            self.out.usage.push(obs);
+        }
+    }
+
+    fn span(&mut self, agent: &str) -> &mut Span {
+        if !self.spans.contains_key(agent) {
+            self.spans.insert(agent.to_string(), Span::new());
+        }
+        self.spans.get_mut(agent).expect("inserted above")
+    }
+
+    /// Folds a record's usage into its message: in place, without allocating,
+    /// when the message was already seen (streamed and multi-block responses).
+    fn see_usage(&mut self, rec: &Record<'_>, agent: &str, at: Option<Millis>) {
+        let Some((id, model, buckets, billing)) = usage_parts(rec) else {
+            return;
+        };
+        if let Some(&i) = self.usage_index.get(id) {
+            self.out.usage[i].combine_parts(buckets, model, at, billing);
+            return;
+        }
+        if let Some(obs) = observation(rec, agent, &self.out.session_id, at) {
+            self.usage_index
+                .insert(obs.message_id.clone(), self.out.usage.len());
+            self.out.usage.push(obs);
+        }
+    }
+}
+
+impl SessionParser {
+    /// A parser for session `session_id`. With `strict`, the first malformed
+    /// line is returned as an error; otherwise it is listed in `bad_lines`.
+    pub fn new(session_id: &str, strict: bool) -> SessionParser {
+        SessionParser {
+            out: ParsedSession {
+                session_id: session_id.to_string(),
+                ..ParsedSession::default()
+            },
+            usage_index: HashMap::new(),
+            spans: HashMap::new(),
+            endings: HashMap::new(),
+            side_parent: HashMap::new(),
+            open: Vec::new(),
+            strict,
+            line_cap: u64::MAX,
+            spare: None,
+            sidecar_models: HashMap::new(),
+        }
+    }
+
+    /// The model `agent`'s sidecar names, if any.
+    pub(super) fn sidecar_model(&self, agent: &str) -> Option<&str> {
+        self.sidecar_models.get(agent).map(String::as_str)
+    }
+
+    /// Lets large blocks borrow the run's spare cores.
+    pub fn share_cores(&mut self, spare: Option<Arc<SpareCores>>) {
+        self.spare = spare;
+    }
+
+    /// Borrows one of the run's spare cores (for a thread that scans ahead:
+    /// blocks then borrow none), when one is spare.
+    pub fn borrow_core(&self) -> Option<SpareCore> {
+        self.spare.as_ref().and_then(SpareCores::take)
+    }
+
+    /// Lines longer than `cap` bytes (line ending included) are degraded
+    /// lines from now on. A reader holding a block of lines enforces it
+    /// for lines longer than the block (`skip_line`).
+    pub fn set_line_cap(&mut self, cap: u64) {
+        self.line_cap = cap;
+    }
+
+    /// An agent's latest message record: whether it ended its turn (an
+    /// answer with nothing left to run). Whatever ending an earlier record
+    /// stated gives way to it.
+    pub(super) fn turn(
+        &mut self,
+        agent: &str,
+        ended: bool,
+        at: Option<crate::domain::clock::Millis>,
+    ) {
+        if ended {
+            self.endings
+                .insert(agent.to_string(), (Ending::TurnEnd, at));
+        } else {
+            self.endings.remove(agent);
+        }
+    }
+
+    /// The session's working directory as its layout names it (Gemini
+    /// CLI's `.project_root`; its chats name none). Set before any block.
+    pub fn hint_cwd(&mut self, cwd: Option<&str>) {
+        block::set_first(&mut self.out.cwd, cwd);
+    }
+
+    /// A parser that goes on from a state an earlier part left (its files'
+    /// cursors say where). Its parts add to what is stored. A state with
+    /// inline sidechains cannot be resumed (their chains are only known
+    /// whole): `None`.
+    pub fn resume(state: ParsedSession, strict: bool) -> Option<SessionParser> {
+        if state.inline {
+            return None;
+        }
+        let mut p = SessionParser::new(&state.session_id, strict);
+        for a in &state.agents {
+            p.spans.entry(a.agent_id.clone()).or_insert(Span {
+                first: a.first_seen,
+                last: a.last_seen,
+                records: a.records,
+            });
+            if let Some(e) = a.ending {
+                p.endings.entry(a.agent_id.clone()).or_insert(e);
+            }
+        }
+        p.open = state.files.iter().map(|_| None).collect();
+        p.out = ParsedSession {
+            bad_lines_total: state.bad_lines_total,
+            delta: true,
+            ..state
+        };
+        Some(p)
+    }
+
+    /// The cursor of an open file.
+    pub fn cursor(&self, file: usize) -> &FileCursor {
+        &self.out.files[file]
+    }
+
+    /// Opens the file at `rel_path`: the one a resumed state already knows
+    /// (reading goes on at its cursor), or a new one. Returns its handle.
+    fn begin(&mut self, rel_path: &str, agent: Agent, main: bool) -> usize {
+        self.clear_problem(rel_path);
+        if let Some(i) = self.out.files.iter().position(|f| f.rel_path == rel_path) {
+            let f = &self.out.files[i];
+            let agent_at = self
+                .out
+                .agents
+                .iter()
+                .position(|a| a.agent_id == f.agent_id && a.transcript_path == rel_path)
+                .unwrap_or_else(|| {
+                    self.out.agents.push(agent);
+                    self.out.agents.len() - 1
+                });
+            // The calls this file made that are still waiting for a result.
+            let owner = f.agent_id.as_str();
+            let pending = self
+                .out
+                .spawns
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.owner == owner && s.result.is_none())
+                .map(|(i, s)| (s.tool_use_id.clone(), i))
+                .collect();
+            self.open[i] = Some(OpenFile {
+                pending,
+                agent: agent_at,
+            });
+            return i;
+        }
+        self.out.files.push(FileCursor {
+            rel_path: rel_path.to_string(),
+            agent_id: agent.agent_id.clone(),
+            main,
+            offset: 0,
+            line: 0,
+            first_user_seen: main,
+            model: None,
+            usage_records: false,
+            running_total: None,
+            history_of: None,
+        });
+        self.out.agents.push(agent);
+        self.open.push(Some(OpenFile {
+            pending: HashMap::new(),
+            agent: self.out.agents.len() - 1,
+        }));
+        self.out.files.len() - 1
+    }
+
+    /// The main transcript (begin it first): the main agent and its inline sidechains.
+    pub fn begin_main(&mut self, rel_path: &str) -> usize {
+        let sid = self.out.session_id.clone();
+        self.begin(
+            rel_path,
+            new_agent(&sid, AgentLayout::Main, rel_path, None),
+            true,
+        )
+    }
+
+    /// A subagent transcript, with its `.meta.json` sidecar when there is
+    /// one (read again on every run: Claude Code rewrites it).
+    pub fn begin_agent(
+        &mut self,
+        rel_path: &str,
+        role: &FileRole,
+        sidecar: Option<(&str, &[u8])>,
+    ) -> Result<usize, StrictFailure> {
+        let FileRole::Agent {
+            agent_id,
+            layout,
+            workflow_id,
+        } = role
+        else {
+            return Ok(self.begin_main(rel_path));
+        };
+        let file = self.begin(
+            rel_path,
+            new_agent(agent_id, *layout, rel_path, workflow_id.clone()),
+            false,
+        );
+        if let Some((meta_path, meta)) = sidecar {
+            self.clear_problem(meta_path);
+            let at = self.open[file].as_ref().expect("just opened").agent;
+            let mut agent = self.out.agents[at].clone();
+            read_sidecar(self, &mut agent, meta_path, meta)?;
+            self.out.agents[at] = agent;
+        }
+        Ok(file)
+    }
+
+    /// Reads the complete lines at the start of `bytes`, which begin at the
+    /// file's cursor. Returns how many bytes were read (through the last
+    /// newline); the rest is an unfinished line to give again, longer.
+    pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
+        let rel = &self.out.files[file].rel_path;
+        if codex::is_rollout(rel) {
+            codex::parse_block(self, file, bytes)
+        } else if copilot::is_session(rel) {
+            copilot::parse_block(self, file, bytes)
+        } else if qwen::is_session(rel) || qwen::is_agent(rel) {
+            qwen::parse_block(self, file, bytes)
+        } else if gemini::is_chat(rel) {
+            gemini::parse_block(self, file, bytes)
+        } else if pi::is_session(rel) {
+            pi::parse_block(self, file, bytes)
+        } else {
+            parse_block(self, file, bytes)
+        }
+    }
+
+    /// Whether file `file`'s lines can be scanned apart from reading them
+    /// (`scan_later`, `block_scanned`): Claude Code transcripts.
+    pub fn scans_apart(&self, file: usize) -> bool {
+        let rel = &self.out.files[file].rel_path;
+        !codex::is_rollout(rel)
+            && !gemini::is_chat(rel)
+            && !pi::is_session(rel)
+            && !copilot::is_session(rel)
+    }
+
+    /// `block` for bytes whose later lines were scanned by `scan_later`:
+    /// `first` holds the lines before them, from the file's cursor, and
+    /// ends with a newline. Only for a file that `scans_apart`.
+    pub fn block_scanned(
+        &mut self,
+        file: usize,
+        first: &[u8],
+        later: ScannedLines<'_>,
+    ) -> Result<u64, StrictFailure> {
+        debug_assert!(self.scans_apart(file));
+        parse_scanned(self, file, first, later)
+    }
+
+    /// A line of `len` bytes (its newline included) that was not read: it
+    /// counts as a line, degraded with `reason`.
+    /// File `file` ends in `bytes` without a newline, not read: a problem
+    /// of the whole file until they end in one (never a strict failure: a
+    /// client may be writing the line now).
+    pub fn unended(&mut self, file: usize, bytes: u64) {
+        let rel = self.out.files[file].rel_path.clone();
+        self.clear_problem(&rel);
+        self.out.file_problems.push(BadLine {
+            file: rel,
+            line: 0,
+            reason: format!("the last {bytes} bytes have no newline: not read until the line ends"),
+        });
+    }
+
+    pub fn skip_line(
+        &mut self,
+        file: usize,
+        len: u64,
+        reason: String,
+    ) -> Result<(), StrictFailure> {
+        let f = &mut self.out.files[file];
+        f.line += 1;
+        f.offset += len;
+        let (rel, line) = (f.rel_path.clone(), f.line);
+        self.out.bytes += len;
+        self.bad(&rel, line, reason)
+    }
+
+    /// Lines that could not be read at all (an unreadable file) join the rest.
+    pub fn add_bad_line(&mut self, bad: BadLine) -> Result<(), StrictFailure> {
+        self.bad(&bad.file, bad.line, bad.reason)
+    }
+
+    /// What was read since the last part: the session's facts as of now and
+    /// this part's messages, compactions and bad lines. Later parts continue it.
+    pub fn take_part(&mut self) -> ParsedSession {
+        let mut agents = self.out.agents.clone();
+        for a in &mut agents {
+            if let Some(span) = self.spans.get(&a.agent_id) {
+                a.first_seen = span.first;
+                a.last_seen = span.last;
+                a.records = span.records;
+            }
+            a.ending = self.endings.get(&a.agent_id).copied();
+        }
+        let usage = std::mem::take(&mut self.out.usage);
+        self.usage_index.clear();
+        let part = ParsedSession {
+            session_id: self.out.session_id.clone(),
+            cwd: self.out.cwd.clone(),
+            git_branch: self.out.git_branch.clone(),
+            harness_version: self.out.harness_version.clone(),
+            started_at: self.out.started_at,
+            last_activity_at: self.out.last_activity_at,
+            agents,
+            synthetic_messages: usage.iter().filter(|u| u.model == "<synthetic>").count() as u64,
+            usage,
+            compactions: std::mem::take(&mut self.out.compactions),
+            spawns: self.out.spawns.clone(),
+            queue_ops: self.out.queue_ops.clone(),
+            progress_refs: self.out.progress_refs.clone(),
+            bad_lines: std::mem::take(&mut self.out.bad_lines),
+            bad_lines_total: self.out.bad_lines_total,
+            file_problems: self.out.file_problems.clone(),
+            records: self.out.records,
+            unknown_records: self.out.unknown_records,
+            bytes: self.out.bytes,
+            files: self.out.files.clone(),
+            inline: self.out.inline,
+            delta: self.out.delta,
+            harness_cost: self.out.harness_cost.clone(),
+        };
+        self.out.delta = true;
+        part
+    }
+
+    /// The session's facts: the last part.
+    pub fn finish(mut self) -> ParsedSession {
+        self.take_part()
+    }
+}
+
+/// Parses a whole session held in memory (main transcript first): the
+/// tests' way in; ingest streams files through `SessionParser`.
+#[cfg(test)]
+pub fn parse_session(input: &SessionInput, strict: bool) -> Result<ParsedSession, StrictFailure> {
+    let mut p = SessionParser::new(&input.session_id, strict);
+    for f in &input.files {
+        let file = match &f.role {
+            FileRole::Main => p.begin_main(&f.rel_path),
+            role @ FileRole::Agent { .. } => p.begin_agent(
+                &f.rel_path,
+                role,
+                f.sidecar.as_ref().map(|(r, b)| (r.as_str(), b.as_slice())),
+            )?,
+        };
+        p.block(file, &f.bytes)?;
+    }
+    Ok(p.finish())
+}
+
+pub(super) fn new_agent(
+    id: &str,
+    layout: AgentLayout,
+    path: &str,
+    workflow_id: Option<String>,
+) -> Agent {
+    Agent {
+        agent_id: id.to_string(),
+        layout,
+        transcript_path: path.to_string(),
+        agent_type: None,
+        description: None,
+        spawn_depth: None,
+        sidecar_tool_use_id: None,
+        workflow_id,
+        first_seen: None,
+        last_seen: None,
+        records: 0,
+        first_prompt: None,
+        notification_tool_use_id: None,
+        ending: None,
+        finished: false,
+        parent_id: None,
+    }
+}
+
+fn read_sidecar(
+    b: &mut SessionParser,
+    agent: &mut Agent,
+    path: &str,
+    bytes: &[u8],
+) -> Result<(), BadLine> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    match serde_json::from_slice::<Sidecar>(bytes) {
+        Ok(meta) => {
+            agent.agent_type = meta.agent_type.filter(|s| !s.is_empty());
+            agent.description = meta
+                .description
+                .filter(|s| !s.is_empty())
+                .map(|d| crate::domain::redact::redact_text(&d).into_owned());
+            agent.sidecar_tool_use_id = meta.tool_use_id.filter(|s| !s.is_empty());
+            agent.spawn_depth = meta.spawn_depth;
+            agent.finished = meta.finished == Some(true);
+            if let Some(model) = meta.model.filter(|m| !m.is_empty()) {
+                b.sidecar_models.insert(agent.agent_id.clone(), model);
+            }
+            Ok(())
+        }
+        Err(e) => b.bad(path, 0, format!("unreadable sidecar: {e}")),
+    }
+}
+
+/// A parsed session's input, cache-read and output tokens, summed over
+/// its messages (what the readers' tests compare with what was served).
+#[cfg(test)]
+fn input_cached_output(p: &ParsedSession) -> (u64, u64, u64) {
+    p.usage.iter().fold((0, 0, 0), |(i, c, o), u| {
+        (
+            i + u.buckets.input,
+            c + u.buckets.cache_read,
+            o + u.buckets.output,
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,3 +1,0 @@
-//! Hook payloads are redacted by the crate's one rule set (`crate::redact`).
-
-pub use crate::redact::redact;

@@ -1,0 +1,309 @@
+//! The lifecycle hooks: `session-start` briefs and opens the run,
+//! `session-end` closes it, `pre-compact` heartbeats it. Each also records
+//! its event and liveness exactly as `hook event` does. What to print is
+//! returned; the command prints it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::domain::briefing::Limits;
+use crate::domain::clock::Millis;
+use crate::domain::harness::{Harness, HookEvent};
+use crate::domain::runs::Source;
+use crate::services::brief::{Request, build};
+use crate::store::Store;
+use crate::store::runs::{OpenRequest, RunError};
+
+/// Room kept under the byte ceiling for the run line after the briefing.
+const RUN_LINE_ROOM: usize = 400;
+
+/// `cc/<first 8 chars of the session id>-<first 16 hex of its SHA-256>`
+///: a label only; the run id is what writes carry.
+pub fn display_handle(h: Harness, session_id: &str) -> String {
+    let prefix = match h {
+        Harness::ClaudeCode => "cc",
+        Harness::Codex => "cx",
+        Harness::Gemini => "gm",
+        Harness::Cursor => "cu",
+        Harness::Copilot => "cp",
+    };
+    let digest: String = Sha256::digest(session_id.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let short: String = session_id.chars().take(8).collect();
+    format!("{prefix}/{short}-{digest}")
+}
+
+/// A secondary git worktree: its `.git` is a file naming `.../worktrees/...`.
+pub fn in_secondary_worktree(cwd: &Path) -> bool {
+    let mut dir = Some(cwd);
+    while let Some(d) = dir {
+        let git = d.join(".git");
+        if git.is_dir() {
+            return false;
+        }
+        if git.is_file() {
+            return crate::services::project::read_small(&git).is_some_and(|s| {
+                s.trim()
+                    .strip_prefix("gitdir:")
+                    .is_some_and(|g| g.contains("/worktrees/"))
+            });
+        }
+        dir = d.parent();
+    }
+    false
+}
+
+/// Hooks print nothing for subagents and in secondary worktrees (the event
+/// is still recorded).
+pub fn suppressed(ev: Option<&HookEvent>, cwd: &Path, role: Option<&str>) -> bool {
+    role == Some("subagent")
+        || ev.is_some_and(|e| e.agent_id.is_some())
+        || in_secondary_worktree(cwd)
+}
+
+/// The directory a hook works for: the payload's cwd, else Claude Code's
+/// project directory, else the process's.
+pub fn cwd_of(ev: Option<&HookEvent>, env: impl Fn(&str) -> Option<String>) -> PathBuf {
+    ev.and_then(|e| e.cwd.clone())
+        .or_else(|| env("CLAUDE_PROJECT_DIR"))
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default()
+}
+
+/// What `session-start` decided.
+#[derive(Debug, Clone)]
+pub struct Started {
+    /// The text to inject (briefing and run line), empty when there is nothing.
+    pub context: String,
+}
+
+/// Builds the briefing for the event's project, runs the lifecycle by
+/// `source`, records the injection; returns the context to inject.
+pub fn session_start(
+    store: &mut Store,
+    ev: Option<&HookEvent>,
+    harness: Harness,
+    cwd: &Path,
+    limits: Limits,
+    lease_ms: i64,
+    now: Millis,
+) -> Result<Started> {
+    let project = crate::services::project::project_of(store, &cwd.to_string_lossy())?;
+    let source = ev
+        .and_then(|e| e.source.clone())
+        .unwrap_or_else(|| "startup".into());
+    let session_id = ev.and_then(|e| e.session_id.clone());
+    let existing = match &session_id {
+        Some(sid) => store.run_by_key(harness.as_str(), sid).ok(),
+        None => None,
+    };
+    let req = Request {
+        project: project.clone(),
+        limits: Limits {
+            budget_tokens: limits.budget_tokens,
+            max_bytes: limits.max_bytes.saturating_sub(RUN_LINE_ROOM),
+        },
+        source: Some(source.clone()),
+        run_id: existing.as_ref().map(|r| r.run_id.clone()),
+        session_id: session_id.clone(),
+        utility_mode: crate::services::settings::choice(store, "briefing.utility")?,
+        watchdog_ms: crate::services::settings::minutes_ms(store, "watchdog.minutes")?,
+        every_line: false,
+    };
+    // A briefing that fails still opens the run (without a stamp).
+    let built = match build_for(store, req, harness, now) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            crate::domain::harness::report(&format!("briefing failed: {e:#}"));
+            None
+        }
+    };
+    let briefed = built.as_ref().map(|b| {
+        let items: Vec<serde_json::Value> = b
+            .briefing
+            .rendered(&b.candidates)
+            .take(crate::domain::runs::MAX_BRIEFED)
+            .map(|(_, c)| json!({"id": c.memory_id, "topic": c.topic.chars().take(256).collect::<String>(), "status": "active"}))
+            .collect();
+        serde_json::to_string(&items).expect("JSON")
+    });
+    let open = |store: &mut Store, source: Source, briefed: Option<String>| -> Result<String> {
+        let req = OpenRequest {
+            agent: harness.as_str().to_string(),
+            session_id: session_id.clone().expect("checked by the caller"),
+            source,
+            project: Some(project.clone()),
+            scope: None,
+            selector: crate::domain::runs::selector(None)?,
+            briefed,
+        };
+        Ok(store.open_run(&req, now, lease_ms)?.0.run_id)
+    };
+    let heartbeat = |store: &mut Store| -> Result<Option<String>> {
+        let sid = session_id.clone().expect("checked by the caller");
+        match store.heartbeat_run(harness.as_str(), &sid, None, false, now, lease_ms) {
+            Ok((r, _)) => Ok(Some(r.run_id)),
+            Err(e) if e.downcast_ref::<RunError>().is_some() => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    let run_id = match (&session_id, source.as_str()) {
+        (None, _) => None,
+        (Some(_), "resume") => Some(open(store, Source::Resume, None)?),
+        (Some(_), "compact") => heartbeat(store)?,
+        (Some(_), "clear") => match heartbeat(store)? {
+            Some(id) => Some(id),
+            None => Some(open(store, Source::Startup, briefed.clone())?),
+        },
+        (Some(_), _) => Some(open(store, Source::Startup, briefed.clone())?),
+    };
+    // A resumed Claude Code or Codex conversation replays the context its
+    // earlier SessionStart injected: the same briefing again is only a
+    // second copy, and Claude Code 2.1.197 places a resume's context after
+    // `/compact`'s summary instruction when the resumed turn is a
+    // compaction. Sent again only when it would show other memories.
+    if source == "resume"
+        && replays_start_context(harness)
+        && existing.as_ref().is_some_and(|r| {
+            r.briefing_delivered_at.is_some()
+                && same_memories(&r.briefed_memories, briefed.as_deref())
+        })
+    {
+        return Ok(Started {
+            context: String::new(),
+        });
+    }
+    let mut context = String::new();
+    if let Some(b) = &built {
+        let ids = b.briefing.rendered_ids(&b.candidates);
+        store.record_demand(
+            crate::domain::memory::Demand::Briefing,
+            run_id.as_deref(),
+            &ids,
+            Some(&project),
+            now,
+        )?;
+        if !b.briefing.placements.is_empty() {
+            context.push_str(&b.briefing.text);
+        }
+    }
+    if let (Some(id), Some(sid)) = (&run_id, &session_id) {
+        context.push_str(&format!(
+            "sessionkit run: `{id}` ({}). Pass `--session-run-id {id}` to sessionkit remember, revise, resolve, unresolve and archive in this session so the writes are attributed to this run.\n",
+            display_handle(harness, sid)
+        ));
+    }
+    Ok(Started { context })
+}
+
+/// Whether `harness` keeps SessionStart's injected context in the
+/// conversation it resumes (seen in the requests Claude Code 2.1.197 and
+/// 2.1.332 and Codex 0.171 send after a resume; Gemini CLI 0.61 sends only
+/// the latest SessionStart's).
+fn replays_start_context(harness: Harness) -> bool {
+    matches!(harness, Harness::ClaudeCode | Harness::Codex)
+}
+
+/// Whether two briefed-memory lists (JSON `[{"id": …}, …]`) name the same
+/// memories in the same order; `None` (no briefing built) is never the same.
+fn same_memories(stored: &str, now: Option<&str>) -> bool {
+    let ids = |text: &str| -> Option<Vec<String>> {
+        let v: Vec<serde_json::Value> = serde_json::from_str(text).ok()?;
+        v.iter()
+            .map(|m| m["id"].as_str().map(str::to_string))
+            .collect()
+    };
+    match (ids(stored), now.and_then(ids)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The briefing as `harness` takes it: for Gemini CLI without angle
+/// brackets (`angle_free`), rebuilt smaller while the look-alikes' extra
+/// bytes would take it past its ceiling.
+fn build_for(
+    store: &Store,
+    mut req: Request,
+    harness: Harness,
+    now: Millis,
+) -> Result<crate::services::brief::Built> {
+    let mut built = build(store, &req, now)?;
+    if harness != Harness::Gemini {
+        return Ok(built);
+    }
+    for _ in 0..4 {
+        let text = crate::domain::briefing::angle_free(&built.briefing.text);
+        let over = text.len().saturating_sub(req.limits.max_bytes);
+        if over == 0 || req.limits.max_bytes <= over {
+            built.briefing.text = text;
+            return Ok(built);
+        }
+        req.limits.max_bytes -= over;
+        built = build(store, &req, now)?;
+    }
+    let text = crate::domain::briefing::angle_free(&built.briefing.text);
+    built.briefing.text = text;
+    Ok(built)
+}
+
+/// The stdout a harness accepts for injected context at session start, or
+/// nothing for one that takes none.
+pub fn start_envelope(harness: Harness, context: &str) -> Option<String> {
+    if context.is_empty() {
+        return None;
+    }
+    match harness {
+        Harness::ClaudeCode | Harness::Codex | Harness::Gemini => Some(
+            json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}).to_string(),
+        ),
+        Harness::Cursor | Harness::Copilot => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_and_worktrees() {
+        let h = display_handle(Harness::ClaudeCode, "abc12345-ffff");
+        assert!(
+            h.starts_with("cc/abc12345-") && h.len() == "cc/abc12345-".len() + 16,
+            "{h}"
+        );
+        assert!(display_handle(Harness::Codex, "x").starts_with("cx/x-"));
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("repo");
+        std::fs::create_dir_all(main.join(".git/worktrees/wt")).unwrap();
+        let wt = dir.path().join("wt");
+        std::fs::create_dir_all(wt.join("src")).unwrap();
+        std::fs::write(
+            wt.join(".git"),
+            format!("gitdir: {}/.git/worktrees/wt\n", main.display()),
+        )
+        .unwrap();
+        assert!(!in_secondary_worktree(&main));
+        assert!(in_secondary_worktree(&wt.join("src")));
+        assert!(suppressed(None, &main, Some("subagent")));
+        assert!(!suppressed(None, &main, None));
+    }
+
+    #[test]
+    fn briefed_lists_compare_by_their_ids() {
+        let a = r#"[{"id":"m1","topic":"A","status":"active"},{"id":"m2","topic":"B","status":"active"}]"#;
+        let renamed = r#"[{"id":"m1","topic":"A2","status":"active"},{"id":"m2","topic":"B","status":"active"}]"#;
+        assert!(same_memories(a, Some(renamed)));
+        assert!(!same_memories(a, Some(r#"[{"id":"m2"},{"id":"m1"}]"#)));
+        assert!(!same_memories(a, Some(r#"[{"id":"m1"}]"#)));
+        assert!(!same_memories(a, None));
+        assert!(same_memories("[]", Some("[]")));
+        assert!(!same_memories("not json", Some("[]")));
+    }
+}

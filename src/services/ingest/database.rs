@@ -1,0 +1,122 @@
+//! Sessions kept in another program's database rather than in files
+//! (OpenCode's `opencode.db`): each session tree whose rows changed since
+//! its checkpoint is read whole and written as one part, into the same
+//! tables as a transcript's.
+
+use std::collections::{BTreeSet, HashMap};
+
+use anyhow::Result;
+
+use super::stream::ResumeState;
+use super::{Options, Root, Summary, unpriced_model};
+use crate::domain::corpus::opencode::{self, Database};
+use crate::domain::corpus::{Skip, SkipReason};
+use crate::domain::transcript::opencode::parse_tree;
+use crate::store::Store;
+use crate::store::projection::{Projection, SessionMeta};
+
+/// Where the run stands: what it may skip and what it has seen.
+pub(super) struct Seen<'a> {
+    pub checkpoints: &'a HashMap<String, String>,
+    pub known: &'a BTreeSet<String>,
+    pub present: &'a mut BTreeSet<String>,
+}
+
+/// Reads one OpenCode database into `store`. A database that cannot be
+/// opened or read is a skip of its root (`unreadable`), never an error of
+/// the run: OpenCode may be mid-upgrade, or hold it locked.
+pub(super) fn read_opencode(
+    store: &mut Store,
+    roots: &[Root],
+    opts: &Options,
+    db: &Database,
+    seen: &mut Seen<'_>,
+    sum: &mut Summary,
+) -> Result<()> {
+    let unreadable = |sum: &mut Summary| {
+        sum.skip(
+            &Skip {
+                root: db.root,
+                reason: SkipReason::Unreadable,
+                path: db.label().to_string(),
+            },
+            roots,
+        );
+    };
+    let Ok(reader) = opencode::Reader::open(db) else {
+        unreadable(sum);
+        return Ok(());
+    };
+    let Ok(trees) = reader.trees() else {
+        unreadable(sum);
+        return Ok(());
+    };
+    let label = db.label();
+    for tree in trees {
+        let sid = tree.id().to_string();
+        if db.is_storage() && seen.present.contains(&sid) {
+            // Moved into the database, and read from there.
+            sum.skip(
+                &Skip {
+                    root: db.root,
+                    reason: SkipReason::DuplicateSession,
+                    path: crate::domain::transcript::opencode::session_path(label, &sid),
+                },
+                roots,
+            );
+            continue;
+        }
+        seen.present.insert(sid.clone());
+        if (!opts.only.is_empty() && !opts.only.contains(&sid))
+            || opts.harness.as_deref().is_some_and(|h| h != "opencode")
+        {
+            continue;
+        }
+        if !opts.replay && seen.checkpoints.get(&sid) == Some(&tree.fingerprint) {
+            sum.unchanged += 1;
+            continue;
+        }
+        let Ok(messages) = reader.messages(&tree) else {
+            unreadable(sum);
+            continue;
+        };
+        let parsed = parse_tree(label, &tree.sessions, &messages);
+        sum.bytes_read += parsed.bytes;
+        let project = match parsed.cwd.as_deref() {
+            Some(cwd) => Some(crate::services::project::project_of(store, cwd)?),
+            None => None,
+        };
+        let meta = SessionMeta {
+            harness: "opencode",
+            slug: label,
+            project: project.as_deref(),
+            scope: &roots[db.root].scope,
+            fingerprint: &tree.fingerprint,
+        };
+        if opts.strict_pricing
+            && let Some(model) = unpriced_model(store, &parsed)?
+        {
+            let reason =
+                format!("--strict-pricing: model {model:?} has no price (sessionkit pricing set)");
+            let state = store.record_failure(&sid, &meta, &reason, crate::domain::clock::now())?;
+            sum.failed_session(&sid, reason, &state, true);
+            continue;
+        }
+        // Read whole each time: the state is the session's facts, with no
+        // file marks to read on from.
+        let state = serde_json::to_string(&ResumeState {
+            session: parsed.clone(),
+            marks: Vec::new(),
+        })?;
+        let write = Projection {
+            meta: &meta,
+            now: crate::domain::clock::now(),
+            state: &state,
+            last: true,
+        };
+        store.project_part(&parsed, &write, None)?;
+        sum.messages_read += parsed.usage.len() as u64;
+        sum.written(seen.known.contains(&sid), &parsed);
+    }
+    Ok(())
+}

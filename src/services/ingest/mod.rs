@@ -1,0 +1,681 @@
+//! The ingest pipeline: corpus → parse → project, one transaction per session.
+//!
+//! Discovery and fingerprints are `lstat` only; unchanged sessions are never
+//! opened. Changed sessions are read and parsed on one thread per core and
+//! written by this thread, so peak memory is a few sessions, not the corpus.
+
+#[cfg(test)]
+mod ahead_tests;
+mod database;
+mod flat;
+pub mod labels;
+mod open;
+mod recount;
+#[cfg(test)]
+mod resume_tests;
+
+/// The setting `ingest.part_bytes`'s default: bytes of one session read
+/// before what was read is handed to the writer as a part (one
+/// transaction), so a session of any size holds at most this much parsed
+/// state, and a killed run resumes from the last part.
+#[cfg(test)]
+const PART_BYTES: u64 = 256 << 20;
+mod stream;
+mod summary;
+
+pub use open::catch_up_open;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+pub use recount::{Finding, recount};
+pub use summary::{FailureNote, Summary};
+
+use crate::domain::clock;
+use crate::domain::corpus::{self, Discovery, SessionFiles};
+use crate::domain::transcript::{ParsedSession, SpareCores};
+use crate::store::projection::{MessageCounts, Projection, SessionMeta};
+use crate::store::{Checkpointer, Store};
+use stream::{Buffers, Event, Failure, ResumeState};
+
+/// What `ingest` and `replay` were asked to do.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub strict: bool,
+    /// Lines longer than this are degraded lines (files have no cap).
+    pub max_line_size: u64,
+    /// Re-project every session found, ignoring checkpoints and quarantine.
+    pub replay: bool,
+    /// Only these sessions (by id); empty means all.
+    pub only: BTreeSet<String>,
+    /// Fail a session with a model the price table does not know.
+    pub strict_pricing: bool,
+    /// Above this many bytes to read, a run is a bulk run (`Store::begin_bulk`):
+    /// share counts are loaded up front instead of one index lookup per message.
+    pub bulk_bytes: u64,
+    /// Bytes of a session read before a part is written (`PART_BYTES`).
+    pub part_bytes: u64,
+    /// Read nothing when more than this is to be read (a hook's catch-up
+    /// within its budget); the summary's `deferred_bytes` says how much.
+    pub max_bytes: Option<u64>,
+    /// Only this `(slug, session)` under the first root, found without
+    /// walking the rest (a hook's catch-up).
+    pub one: Option<(String, String)>,
+    /// Only sessions of this harness (`transcript::harness_of`).
+    pub harness: Option<String>,
+}
+
+/// A root as the run uses it.
+#[derive(Debug, Clone)]
+pub struct Root {
+    pub path: PathBuf,
+    pub scope: String,
+}
+
+/// Resolves roots to canonical directories; a missing root is an error.
+pub fn resolve_roots(roots: &[PathBuf]) -> Result<Vec<Root>> {
+    let mut out: Vec<Root> = Vec::new();
+    for r in roots {
+        let path = std::fs::canonicalize(r)
+            .with_context(|| format!("corpus root {} cannot be opened", r.display()))?;
+        anyhow::ensure!(
+            path.is_dir(),
+            "corpus root {} is not a directory",
+            r.display()
+        );
+        if out.iter().all(|o| o.path != path) {
+            let scope = corpus::scope_of(&path);
+            out.push(Root { path, scope });
+        }
+    }
+    Ok(out)
+}
+
+/// Walks every root (or, with `one`, just that `(slug, session)` under the
+/// first) and assigns flat agent files to their sessions.
+pub fn discover(
+    store: &mut Store,
+    roots: &[Root],
+    cap: u64,
+    one: Option<(&str, &str)>,
+) -> Result<(Discovery, u64)> {
+    let mut d = Discovery::default();
+    match one {
+        Some(target) => corpus::discover_one(0, &roots[0].path, target, cap, &mut d),
+        None => {
+            for (i, r) in roots.iter().enumerate() {
+                corpus::discover(i, &r.path, cap, &mut d);
+            }
+        }
+    }
+    let bytes = flat::assign(store, roots, &mut d)?;
+    for s in d.sessions.values_mut() {
+        s.agents.sort_by(|a, b| a.rel.cmp(&b.rel));
+    }
+    Ok((d, bytes))
+}
+
+/// Parsed messages the queue to the writer may hold before workers wait
+/// (about 400 bytes each).
+const QUEUED_MESSAGES: usize = 64 * 1024;
+
+/// One unit of work: a session to read and parse, from where the last run
+/// stopped when it left a state to resume from.
+struct Job {
+    files: SessionFiles,
+    fingerprint: String,
+    size: u64,
+    resume: Option<ResumeState>,
+}
+
+/// Runs ingest (or replay) over `roots` into `store`.
+pub fn run(
+    store: &mut Store,
+    roots: &[Root],
+    opts: &Options,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<Summary> {
+    let started = Instant::now();
+    let one = opts.one.as_ref().map(|(a, b)| (a.as_str(), b.as_str()));
+    let (mut discovery, head_bytes) = discover(store, roots, opts.max_line_size, one)?;
+    let databases = std::mem::take(&mut discovery.databases);
+    let mut sum = Summary::new(roots.len());
+    sum.bytes_read = head_bytes;
+    for s in &discovery.skips {
+        sum.skip(s, roots);
+    }
+    // Work a killed bulk run left behind.
+    store.finish_pending()?;
+    let checkpoints = store.checkpoints()?;
+    let failures = store.failures()?;
+    let known = store.session_ids()?;
+    let mut present: BTreeSet<String> = discovery.sessions.keys().cloned().collect();
+    let mut jobs: Vec<Job> = Vec::new();
+    for (sid, files) in discovery.sessions {
+        if !opts.only.is_empty() && !opts.only.contains(&sid) {
+            continue;
+        }
+        if opts
+            .harness
+            .as_deref()
+            .is_some_and(|h| crate::domain::transcript::harness_of(&files.main.rel) != h)
+        {
+            continue;
+        }
+        let fp = corpus::fingerprint(&files);
+        if !opts.replay {
+            if checkpoints.get(&sid) == Some(&fp) {
+                sum.unchanged += 1;
+                continue;
+            }
+            if let Some(f) = failures
+                .get(&sid)
+                .filter(|f| f.quarantined && f.fingerprint == fp)
+            {
+                sum.quarantined += 1;
+                sum.failures.push(FailureNote {
+                    session_id: sid.clone(),
+                    reason: f.reason.clone(),
+                    attempt: f.attempts,
+                    quarantined: true,
+                });
+                continue;
+            }
+        }
+        let resume = if opts.replay {
+            None
+        } else {
+            store
+                .resume_state(&sid)?
+                .and_then(|s| serde_json::from_str::<ResumeState>(&s).ok())
+        };
+        // What is to be read: past the marks when the session resumes.
+        let size = match &resume {
+            Some(r) => r.to_read(&files),
+            None => files.main.size + files.agents.iter().map(|a| a.size).sum::<u64>(),
+        };
+        jobs.push(Job {
+            files,
+            fingerprint: fp,
+            size,
+            resume,
+        });
+    }
+    // Largest first, so two threads finish together.
+    jobs.sort_by(|a, b| {
+        b.size
+            .cmp(&a.size)
+            .then(a.files.session_id.cmp(&b.files.session_id))
+    });
+    if let Some(pb) = progress {
+        pb.set_length(jobs.iter().map(|j| j.size).sum());
+    }
+    let bytes: u64 = jobs.iter().map(|j| j.size).sum();
+    if opts.max_bytes.is_some_and(|max| bytes > max) {
+        sum.deferred_bytes = bytes;
+        sum.elapsed_ms = started.elapsed().as_millis() as u64;
+        return Ok(sum);
+    }
+    if bytes >= opts.bulk_bytes {
+        // Share counts come from one scan now; the index is rebuilt at the end.
+        let counts = Some(store.message_counts()?);
+        let ckpt = store.begin_bulk()?;
+        let mut sink = Sink {
+            store: &mut *store,
+            roots,
+            known: &known,
+            sum: &mut sum,
+            counts,
+            ckpt: Some(&ckpt),
+            strict_pricing: opts.strict_pricing,
+        };
+        let done = process(&mut sink, opts, &jobs, progress);
+        store.end_bulk(ckpt)?;
+        done?;
+    } else if !jobs.is_empty() {
+        let mut sink = Sink {
+            store: &mut *store,
+            roots,
+            known: &known,
+            sum: &mut sum,
+            counts: None,
+            ckpt: None,
+            strict_pricing: opts.strict_pricing,
+        };
+        process(&mut sink, opts, &jobs, progress)?;
+    }
+    let mut seen = database::Seen {
+        checkpoints: &checkpoints,
+        known: &known,
+        present: &mut present,
+    };
+    for db in &databases {
+        database::read_opencode(store, roots, opts, db, &mut seen, &mut sum)?;
+    }
+    sum.token_rows = store.token_row_count()?;
+    sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
+    sum.elapsed_ms = started.elapsed().as_millis() as u64;
+    Ok(sum)
+}
+
+fn process(
+    sink: &mut Sink<'_>,
+    opts: &Options,
+    jobs: &[Job],
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<()> {
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let workers = cores.min(jobs.len());
+    // Cores no worker holds (fewer sessions than cores, or workers that ran
+    // out of sessions) help parse large blocks of the sessions still read.
+    let spare = SpareCores::new(cores - workers);
+    let next = AtomicUsize::new(0);
+    // Parts are small (at most `PART_BYTES` read each); a deep queue lets
+    // parsing run ahead of writing.
+    let (tx, rx) = mpsc::sync_channel::<(usize, Event)>(workers * 8);
+    let jobs_ref = jobs;
+    // Messages parsed and not yet written: a worker waits while the queue
+    // holds more than `QUEUED_MESSAGES`, so sessions of any size queue a
+    // bounded amount of memory (the channel alone bounds parts, not bytes).
+    let queued = AtomicUsize::new(0);
+    let queued_ref = &queued;
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = &next;
+            let spare = Arc::clone(&spare);
+            scope.spawn(move || {
+                let mut buf = Buffers::sharing(Arc::clone(&spare));
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = jobs_ref.get(i) else {
+                        spare.give();
+                        break;
+                    };
+                    let mut alive = true;
+                    let resume = job.resume.clone();
+                    stream::read_session(&job.files, opts, resume, &mut buf, &mut |ev| {
+                        let n = ev.messages();
+                        while queued_ref.load(Ordering::Acquire) > QUEUED_MESSAGES
+                            && next.load(Ordering::Relaxed) < usize::MAX / 4
+                        {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                        queued_ref.fetch_add(n, Ordering::AcqRel);
+                        alive = tx.send((i, ev)).is_ok();
+                        alive
+                    });
+                    if !alive {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Bytes read of each job: the bar moves by what was read, and a
+        // job's end settles it to the job's planned size (less was read:
+        // a failure; more: the file grew, and the total grows with it).
+        let mut read = vec![0u64; jobs_ref.len()];
+        let result = (|| -> Result<()> {
+            for (i, ev) in &rx {
+                let (bytes, n) = (ev.bytes, ev.messages());
+                let ends = ev.result.as_ref().map_or(true, |p| p.last);
+                sink.write(&jobs_ref[i], ev)?;
+                queued.fetch_sub(n, Ordering::AcqRel);
+                if let Some(pb) = progress {
+                    let planned = jobs_ref[i].size;
+                    let before = read[i];
+                    read[i] += bytes;
+                    if read[i] > planned {
+                        pb.inc_length(read[i] - before.max(planned));
+                    }
+                    pb.inc(bytes);
+                    if ends && read[i] < planned {
+                        pb.inc(planned - read[i]);
+                    }
+                }
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            // Stop the workers: they see the closed channel and exit.
+            next.store(usize::MAX / 2, Ordering::Relaxed);
+            drop(rx);
+        }
+        result
+    })
+}
+
+/// Where parsed sessions go: the store, and the run's counts.
+struct Sink<'a> {
+    store: &'a mut Store,
+    roots: &'a [Root],
+    known: &'a BTreeSet<String>,
+    sum: &'a mut Summary,
+    counts: Option<MessageCounts>,
+    ckpt: Option<&'a Checkpointer>,
+    strict_pricing: bool,
+}
+
+impl Sink<'_> {
+    fn write(&mut self, job: &Job, ev: Event) -> Result<()> {
+        let (store, roots, known, sum) = (&mut *self.store, self.roots, self.known, &mut *self.sum);
+        let sid = job.files.session_id.as_str();
+        let meta = SessionMeta {
+            harness: crate::domain::transcript::harness_of(&job.files.main.rel),
+            slug: &job.files.slug,
+            project: None,
+            scope: &roots[job.files.root].scope,
+            fingerprint: &job.fingerprint,
+        };
+        let now = clock::now();
+        sum.bytes_read += ev.bytes;
+        for s in &ev.skips {
+            sum.skip(s, roots);
+        }
+        // --strict-pricing: an unpriced model halts its session.
+        let result = match ev.result {
+            Ok(part) if self.strict_pricing => match unpriced_model(store, &part.parsed)? {
+                Some(model) => Err(Failure {
+                    reason: format!(
+                        "--strict-pricing: model {model:?} has no price (sessionkit pricing set)"
+                    ),
+                    strict: true,
+                }),
+                None => Ok(part),
+            },
+            result => result,
+        };
+        match result {
+            Ok(part) => {
+                let parsed = &part.parsed;
+                let project = match parsed.cwd.as_deref() {
+                    Some(cwd) => Some(crate::services::project::project_of(store, cwd)?),
+                    None => None,
+                };
+                let meta = SessionMeta {
+                    project: project.as_deref(),
+                    ..meta
+                };
+                let write = Projection {
+                    meta: &meta,
+                    now,
+                    state: &part.state,
+                    last: part.last,
+                };
+                store
+                    .project_part(parsed, &write, self.counts.as_mut())
+                    .with_context(|| format!("writing session {sid}"))?;
+                if let Some(c) = self.ckpt {
+                    c.nudge();
+                }
+                sum.messages_read += parsed.usage.len() as u64;
+                if part.last {
+                    sum.written(known.contains(sid), parsed);
+                }
+            }
+            Err(Failure { reason, strict }) => {
+                let reason = crate::domain::text::sanitize_reason(&reason);
+                let state = store.record_failure(sid, &meta, &reason, now)?;
+                sum.failed_session(sid, reason, &state, strict);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first model of a session the price table cannot price.
+fn unpriced_model(store: &Store, p: &ParsedSession) -> Result<Option<String>> {
+    let prices = store.prices()?;
+    Ok(p.usage
+        .iter()
+        .map(|u| u.model.as_str())
+        .find(|m| !crate::domain::pricing::PriceTable::is_free(m) && prices.lookup(m).is_none())
+        .map(str::to_string))
+}
+
+/// Reads and parses a whole session in one go (for `check`'s recount):
+/// the parts' messages folded into one, the last part's facts.
+pub(crate) fn read_whole(
+    files: &SessionFiles,
+    opts: &Options,
+    buf: &mut Buffers,
+) -> Result<ParsedSession, Failure> {
+    let mut whole: Option<ParsedSession> = None;
+    let mut failure = None;
+    stream::read_session(files, opts, None, buf, &mut |ev| match ev.result {
+        Ok(part) => {
+            let mut part = *part.parsed;
+            if let Some(mut w) = whole.take() {
+                let mut at: std::collections::HashMap<String, usize> = w
+                    .usage
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| (u.message_id.clone(), i))
+                    .collect();
+                for u in std::mem::take(&mut part.usage) {
+                    if let Some(&i) = at.get(&u.message_id) {
+                        w.usage[i].combine(&u);
+                    } else {
+                        at.insert(u.message_id.clone(), w.usage.len());
+                        w.usage.push(u);
+                    }
+                }
+                part.usage = w.usage;
+            }
+            whole = Some(part);
+            true
+        }
+        Err(f) => {
+            failure = Some(f);
+            false
+        }
+    });
+    match failure {
+        Some(f) => Err(f),
+        None => Ok(whole.unwrap_or_default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_part_size_is_the_settings_default() {
+        let s = crate::services::settings::SETTINGS
+            .iter()
+            .find(|s| s.key == "ingest.part_bytes")
+            .unwrap();
+        assert_eq!(s.default, PART_BYTES.to_string());
+    }
+
+    /// A file that vanishes (or turns unreadable) between the walk and the
+    /// read fails its session with a reason and counts a skip. (Permissions
+    /// cannot make a file unreadable for root, so this is the portable case.)
+    #[test]
+    fn main_transcript_unreadable_at_read_time_fails_the_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let sid = "aaaaaaaa-0000-4000-8000-000000000001";
+        let main = dir.path().join(format!("p/{sid}.jsonl"));
+        std::fs::create_dir_all(main.parent().unwrap()).unwrap();
+        std::fs::write(&main, "{\"type\":\"user\"}\n").unwrap();
+        let mut d = Discovery::default();
+        corpus::discover(0, dir.path(), 1 << 20, &mut d);
+        std::fs::remove_file(&main).unwrap();
+        let opts = Options {
+            strict: false,
+            max_line_size: 1 << 20,
+            replay: false,
+            only: BTreeSet::new(),
+            strict_pricing: false,
+            bulk_bytes: u64::MAX,
+            part_bytes: crate::services::ingest::PART_BYTES,
+            max_bytes: None,
+            one: None,
+            harness: None,
+        };
+        let mut events = Vec::new();
+        stream::read_session(
+            &d.sessions[sid],
+            &opts,
+            None,
+            &mut Buffers::default(),
+            &mut |ev| {
+                events.push(ev);
+                true
+            },
+        );
+        assert_eq!(events.len(), 1);
+        let ev = events.pop().unwrap();
+        let Err(f) = ev.result else {
+            panic!("expected a failure")
+        };
+        assert_eq!(
+            f.reason,
+            "main transcript unreadable: no such file or directory"
+        );
+        assert!(!f.strict);
+        assert_eq!(ev.skips.len(), 1);
+        assert_eq!(ev.skips[0].reason, corpus::SkipReason::Unreadable);
+        assert_eq!(ev.skips[0].path, format!("p/{sid}.jsonl"));
+    }
+}
+
+/// What a hook's catch-up did with its conversation's transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatchUp {
+    /// Read to its end (what was new, by tail resume).
+    Read { bytes: u64 },
+    /// More was new than the budget allows: left for the next `ingest`
+    /// (noted in `ingest_backlog`, which `status` shows).
+    Deferred { bytes: u64 },
+    /// Not a Claude Code transcript in its projects folder.
+    NotApplicable,
+}
+
+/// Ingests one Claude Code conversation from its main transcript's path
+/// (`<root>/<project>/<session>.jsonl`) by tail resume, when no more than
+/// `max_bytes` is new: what the SessionEnd and Stop hooks do so reports
+/// include the session without a cron job. Only that session's files are
+/// looked at. More than `max_bytes` is left unread, and with `note` it is
+/// noted for `status`. Its root is remembered as `ingest`'s are.
+/// `YYYY/MM/DD` of a Codex day folder.
+fn codex_day(dir: &std::path::Path) -> Option<String> {
+    let parts: Vec<&str> = dir
+        .iter()
+        .rev()
+        .take(3)
+        .map(|p| p.to_str())
+        .collect::<Option<_>>()?;
+    let ok = parts.len() == 3
+        && parts
+            .iter()
+            .zip([2, 2, 4])
+            .all(|(p, n)| p.len() == n && p.bytes().all(|b| b.is_ascii_digit()));
+    ok.then(|| format!("{}/{}/{}", parts[2], parts[1], parts[0]))
+}
+
+pub fn catch_up(
+    store: &mut Store,
+    transcript: &std::path::Path,
+    max_bytes: u64,
+    note: bool,
+) -> Result<CatchUp> {
+    let Some(sid) = transcript
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".jsonl"))
+        .filter(|_| transcript.is_file())
+    else {
+        return Ok(CatchUp::NotApplicable);
+    };
+    let Some(dir) = transcript.parent() else {
+        return Ok(CatchUp::NotApplicable);
+    };
+    let gemini = dir.file_name().is_some_and(|d| d == "chats") && sid.starts_with("session-");
+    let (root, slug, sid) = if gemini {
+        // Gemini CLI: `<root>/<project>/chats/session-….jsonl`, the session
+        // named in its header.
+        let (Some(project), Some(session)) =
+            (dir.parent(), crate::domain::corpus::session_of(transcript))
+        else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        let (Some(root), Some(name)) = (
+            project.parent(),
+            project.file_name().and_then(|s| s.to_str()),
+        ) else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        (root, name.to_string(), session)
+    } else if sid.starts_with("rollout-") {
+        // Codex: `<root>/YYYY/MM/DD/rollout-….jsonl`, the session named inside.
+        let (Some(root), Some(day), Some((_, session))) = (
+            dir.ancestors().nth(3),
+            codex_day(dir),
+            crate::domain::corpus::thread_of(transcript, sid),
+        ) else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        (root, day, session)
+    } else {
+        let (Some(root), Some(slug)) = (dir.parent(), dir.file_name().and_then(|s| s.to_str()))
+        else {
+            return Ok(CatchUp::NotApplicable);
+        };
+        (root, slug.to_string(), sid.to_string())
+    };
+    let (slug, sid) = (slug.as_str(), sid.as_str());
+    let roots = resolve_roots(&[root.to_path_buf()])?;
+    let opts = Options {
+        strict: false,
+        max_line_size: crate::services::settings::count(store, "ingest.max_line_size")?,
+        replay: false,
+        only: BTreeSet::from([sid.to_string()]),
+        strict_pricing: false,
+        bulk_bytes: u64::MAX,
+        part_bytes: crate::services::settings::count(store, "ingest.part_bytes")?,
+        max_bytes: Some(max_bytes),
+        one: Some((slug.to_string(), sid.to_string())),
+        harness: None,
+    };
+    let sum = run(store, &roots, &opts, None)?;
+    let path = transcript.display().to_string();
+    if sum.deferred_bytes > 0 && !note {
+        return Ok(CatchUp::Deferred {
+            bytes: sum.deferred_bytes,
+        });
+    }
+    if sum.deferred_bytes > 0 {
+        store.note_backlog(&crate::store::health::Backlog {
+            path,
+            session_id: Some(sid.to_string()),
+            bytes_behind: i64::try_from(sum.deferred_bytes).unwrap_or(i64::MAX),
+            at: clock::now(),
+            reason: format!(
+                "{} bytes to read, over the hook's {max_bytes}-byte budget (setting ingest.hook_max_bytes)",
+                sum.deferred_bytes
+            ),
+        })?;
+        return Ok(CatchUp::Deferred {
+            bytes: sum.deferred_bytes,
+        });
+    }
+    store.clear_backlog(&path)?;
+    if let Some(p) = roots[0].path.to_str() {
+        store.remember_roots(&[p], clock::now())?;
+    }
+    Ok(CatchUp::Read {
+        bytes: sum.bytes_read,
+    })
+}

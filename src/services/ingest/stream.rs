@@ -1,0 +1,667 @@
+//! Reading one session's files as a stream of parts: a block of lines at a
+//! time, so memory follows the line cap, not the file; a part handed to the
+//! writer every `PART_BYTES`; and, for a session read before, only what was
+//! appended since (tail resume), after checking that the bytes before it are
+//! the ones read then.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::Options;
+use crate::domain::corpus::{self, Opened, ReadError, SessionFiles, Skip};
+use crate::domain::transcript::{
+    BadLine, ParsedSession, ScannedLines, SessionParser, SpareCore, SpareCores, scan_later,
+};
+
+/// Bytes read per `read` call. Unit tests read in blocks of a kilobyte,
+/// so that their files span many (and are read ahead, src/services/ingest/ahead_tests.rs).
+pub(super) const BLOCK: u64 = if cfg!(test) { 1 << 10 } else { 8 << 20 };
+
+/// The share of each block's lines (in 64ths) that the thread reading
+/// ahead scans (`Reader::read_ahead`): where it starts, and the bounds it
+/// moves within to keep pace with the parsing thread.
+const SCAN_SHARE: u32 = 28;
+const SCAN_SHARE_MIN: u32 = 8;
+const SCAN_SHARE_MAX: u32 = 56;
+
+self_cell::self_cell!(
+    /// A block read ahead, with the scan of its later lines when it has one.
+    struct Ahead {
+        owner: Vec<u8>,
+        #[covariant]
+        dependent: Later,
+    }
+);
+
+#[cfg(test)]
+thread_local! {
+    /// Blocks this thread took read ahead with their later lines scanned
+    /// (the tests' proof).
+    pub(super) static AHEAD_SCANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Where a block's scanned later lines start, and their scan.
+type Later<'a> = Option<(usize, ScannedLines<'a>)>;
+
+/// Where one file was read to, and what identifies it: a later run goes on
+/// from `offset` only if the file is the same (device, inode) and the
+/// `TAIL_CHECK` bytes before `offset` hash the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    pub rel: String,
+    pub dev: u64,
+    pub ino: u64,
+    pub offset: u64,
+    /// Hashes of the `TAIL_CHECK` bytes before `offset` and of the file's first ones.
+    pub tail: String,
+    pub head: String,
+    /// Size and mtime the walk saw for the file and its sidecar when it was
+    /// read: while they stand, the file is neither checked nor opened.
+    pub seen: Seen,
+}
+
+/// A file's (and its sidecar's) size and mtime, as the walk saw them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seen {
+    pub size: u64,
+    pub mtime_ns: i128,
+    pub sidecar: Option<(u64, i128)>,
+}
+
+impl Seen {
+    fn of(f: &corpus::PlannedFile) -> Seen {
+        Seen {
+            size: f.size,
+            mtime_ns: f.mtime_ns,
+            sidecar: f
+                .sidecar
+                .as_ref()
+                .map(|(_, _, size, mtime)| (*size, *mtime)),
+        }
+    }
+}
+
+/// What is kept of a session to read on from where the last run stopped.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ResumeState {
+    pub session: ParsedSession,
+    pub marks: Vec<Mark>,
+}
+
+impl ResumeState {
+    /// Bytes a resumed read of `files` would read: what each changed file
+    /// holds past its mark (all of a file the state does not know).
+    pub fn to_read(&self, files: &SessionFiles) -> u64 {
+        std::iter::once(&files.main)
+            .chain(files.agents.iter())
+            .map(|f| match self.marks.iter().find(|m| m.rel == f.rel) {
+                Some(m) if m.seen == Seen::of(f) => 0,
+                Some(m) => f.size.saturating_sub(m.offset),
+                None => f.size,
+            })
+            .sum()
+    }
+}
+
+/// A part of a session, ready for the writer.
+pub struct Part {
+    pub parsed: Box<ParsedSession>,
+    /// The `ResumeState` after this part, serialized.
+    pub state: String,
+    /// The session's last part: its checkpoint can be written.
+    pub last: bool,
+}
+
+/// Why a session could not be ingested; `strict` when `--strict` made it fail.
+#[derive(Debug)]
+pub struct Failure {
+    pub reason: String,
+    pub strict: bool,
+}
+
+impl Failure {
+    fn strict(b: &BadLine) -> Failure {
+        let reason = if b.line == 0 {
+            format!("--strict: {}: {}", b.file, b.reason)
+        } else {
+            format!("--strict: {}:{}: {}", b.file, b.line, b.reason)
+        };
+        Failure {
+            reason,
+            strict: true,
+        }
+    }
+}
+
+/// What reading a session hands on, in order: parts, or one failure that
+/// ends it; with the skips and byte counts of the reading so far.
+pub struct Event {
+    pub result: Result<Part, Failure>,
+    pub skips: Vec<Skip>,
+    pub bytes: u64,
+}
+
+impl Event {
+    /// Messages the event carries (what it holds in memory, roughly).
+    pub fn messages(&self) -> usize {
+        self.result.as_ref().map_or(0, |p| p.parsed.usage.len())
+    }
+}
+
+/// The buffers a worker reuses from file to file: one block of lines and one
+/// sidecar in memory at a time.
+#[derive(Default)]
+pub struct Buffers {
+    file: Vec<u8>,
+    meta: Vec<u8>,
+    /// The run's spare cores, which a large block may borrow.
+    spare: Option<Arc<SpareCores>>,
+}
+
+impl Buffers {
+    /// A worker's buffers, its large blocks helped by the run's spare cores.
+    pub fn sharing(spare: Arc<SpareCores>) -> Buffers {
+        Buffers {
+            spare: Some(spare),
+            ..Buffers::default()
+        }
+    }
+}
+
+/// Whether every file a stored state read is still the file it read (same
+/// identity, at least as long, same bytes before the offset), so reading can
+/// go on from the marks. Any doubt means the session is read again whole.
+fn still_valid(state: &ResumeState, files: &SessionFiles, bytes: &mut u64) -> bool {
+    let all: Vec<&corpus::PlannedFile> = std::iter::once(&files.main)
+        .chain(files.agents.iter())
+        .collect();
+    state.marks.iter().all(|m| {
+        let Some(f) = all.iter().find(|f| f.rel == m.rel) else {
+            return false;
+        };
+        if m.seen == Seen::of(f) {
+            return true;
+        }
+        if crate::domain::transcript::is_rewritten_whole(&f.rel) {
+            // Changed at all: read again whole.
+            return false;
+        }
+        let Ok(o) = corpus::open(&f.abs) else {
+            return false;
+        };
+        if o.dev != m.dev || o.ino != m.ino || o.len < m.offset {
+            return false;
+        }
+        *bytes += 2 * m.offset.min(corpus::TAIL_CHECK);
+        corpus::tail_hash(&o.file, m.offset).is_ok_and(|h| h == m.tail)
+            && corpus::head_hash(&o.file, m.offset).is_ok_and(|h| h == m.head)
+    }) && state.marks.len() == state.session.files.len()
+        && state
+            .session
+            .files
+            .iter()
+            .zip(&state.marks)
+            .all(|(c, m)| c.rel_path == m.rel && c.offset == m.offset)
+}
+
+/// Reads a session, calling `emit` with each part (or the failure that
+/// stops it). `resume` is the state the last run left, when it left one.
+pub fn read_session(
+    files: &SessionFiles,
+    opts: &Options,
+    resume: Option<ResumeState>,
+    buf: &mut Buffers,
+    emit: &mut dyn FnMut(Event) -> bool,
+) {
+    let mut r = Reader {
+        opts,
+        parser: SessionParser::new(&files.session_id, opts.strict),
+        marks: Vec::new(),
+        root: files.root,
+        skips: Vec::new(),
+        bytes: 0,
+        since_part: 0,
+        emit,
+        stopped: false,
+    };
+    let mut checked = 0;
+    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files, &mut checked))
+        && let Some(p) = SessionParser::resume(state.session, opts.strict)
+    {
+        r.parser = p;
+        r.marks = state.marks;
+    }
+    r.parser.set_line_cap(opts.max_line_size);
+    r.parser.share_cores(buf.spare.clone());
+    r.parser.hint_cwd(files.cwd_hint.as_deref());
+    r.bytes += checked;
+    if let Err(f) = r.read_all(files, buf) {
+        r.send(Err(f));
+        return;
+    }
+    if !r.stopped {
+        let parser = std::mem::replace(&mut r.parser, SessionParser::new("", false));
+        let part = parser.finish();
+        r.send_part(part, true);
+    }
+}
+
+struct Reader<'a> {
+    opts: &'a Options,
+    parser: SessionParser,
+    marks: Vec<Mark>,
+    root: usize,
+    skips: Vec<Skip>,
+    bytes: u64,
+    since_part: u64,
+    emit: &'a mut dyn FnMut(Event) -> bool,
+    /// The writer is gone (an error there): stop reading.
+    stopped: bool,
+}
+
+impl Reader<'_> {
+    fn send(&mut self, result: Result<Part, Failure>) {
+        let ev = Event {
+            result,
+            skips: std::mem::take(&mut self.skips),
+            bytes: std::mem::take(&mut self.bytes),
+        };
+        if !(self.emit)(ev) {
+            self.stopped = true;
+        }
+    }
+
+    fn send_part(&mut self, parsed: ParsedSession, last: bool) {
+        let state = ResumeState {
+            session: parsed,
+            marks: self.marks.clone(),
+        };
+        let json = serde_json::to_string(&state).expect("a parsed session serializes");
+        self.since_part = 0;
+        self.send(Ok(Part {
+            parsed: Box::new(state.session),
+            state: json,
+            last,
+        }));
+    }
+
+    /// Records where file `idx` stands now.
+    fn mark(&mut self, idx: usize, f: &corpus::PlannedFile, o: &Opened) -> Result<(), ReadError> {
+        let rel = f.rel.as_str();
+        let offset = self.parser.cursor(idx).offset;
+        self.bytes += 2 * offset.min(corpus::TAIL_CHECK);
+        let m = Mark {
+            seen: Seen::of(f),
+            rel: rel.to_string(),
+            dev: o.dev,
+            ino: o.ino,
+            offset,
+            tail: corpus::tail_hash(&o.file, offset)?,
+            head: corpus::head_hash(&o.file, offset)?,
+        };
+        match self.marks.iter_mut().find(|x| x.rel == rel) {
+            Some(x) => *x = m,
+            None => self.marks.push(m),
+        }
+        Ok(())
+    }
+
+    /// Whether a resumed file is as the last run left it (nothing to read).
+    fn unchanged(&self, f: &corpus::PlannedFile) -> bool {
+        self.marks
+            .iter()
+            .any(|m| m.rel == f.rel && m.seen == Seen::of(f))
+    }
+
+    fn read_all(&mut self, files: &SessionFiles, buf: &mut Buffers) -> Result<(), Failure> {
+        if !self.unchanged(&files.main) {
+            self.read_main(files, buf)?;
+        }
+        for a in &files.agents {
+            if self.stopped {
+                return Ok(());
+            }
+            if !self.unchanged(a) {
+                self.read_agent(a, buf)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read_main(&mut self, files: &SessionFiles, buf: &mut Buffers) -> Result<(), Failure> {
+        let main = match corpus::open(&files.main.abs) {
+            Ok(o) => o,
+            Err(e) => {
+                self.skips.push(Skip {
+                    root: self.root,
+                    reason: e.reason,
+                    path: files.main.rel.clone(),
+                });
+                return Err(Failure {
+                    reason: format!("main transcript {}: {}", e.reason, e.detail),
+                    strict: false,
+                });
+            }
+        };
+        let idx = self.parser.begin_main(&files.main.rel);
+        self.read_file(idx, &files.main, main, &mut buf.file)
+            .map_err(|e| match e {
+                FileError::Strict(b) => Failure::strict(&b),
+                FileError::Read(e) => Failure {
+                    reason: format!("main transcript {}: {}", e.reason, e.detail),
+                    strict: false,
+                },
+            })
+    }
+
+    fn read_agent(&mut self, a: &corpus::PlannedFile, buf: &mut Buffers) -> Result<(), Failure> {
+        let opened = match corpus::open(&a.abs) {
+            Ok(o) => o,
+            Err(e) => return self.unread(&a.rel, &e),
+        };
+        let sidecar = match &a.sidecar {
+            None => None,
+            Some((rel, abs, _, _)) => {
+                match corpus::read_into(abs, self.opts.max_line_size, &mut buf.meta) {
+                    Ok(()) => {
+                        self.bytes += buf.meta.len() as u64;
+                        Some((rel.as_str(), buf.meta.as_slice()))
+                    }
+                    Err(e) => {
+                        self.unread(rel, &e)?;
+                        None
+                    }
+                }
+            }
+        };
+        let idx = self
+            .parser
+            .begin_agent(&a.rel, &a.role, sidecar)
+            .map_err(|b| Failure::strict(&b))?;
+        match self.read_file(idx, a, opened, &mut buf.file) {
+            Ok(()) => Ok(()),
+            Err(FileError::Strict(b)) => Err(Failure::strict(&b)),
+            Err(FileError::Read(e)) => self.unread(&a.rel, &e),
+        }
+    }
+
+    /// A file that could not be read: counted as skipped, and a bad line of
+    /// its session (which is still ingested).
+    fn unread(&mut self, rel: &str, e: &ReadError) -> Result<(), Failure> {
+        self.skips.push(Skip {
+            root: self.root,
+            reason: e.reason,
+            path: rel.to_string(),
+        });
+        self.parser
+            .add_bad_line(BadLine {
+                file: rel.to_string(),
+                line: 0,
+                reason: format!("not read: {}: {}", e.reason, e.detail),
+            })
+            .map_err(|b| Failure::strict(&b))
+    }
+
+    /// Reads file `idx` from its cursor to its last complete line, a block
+    /// at a time; a line over the line cap is skipped as a degraded line.
+    fn read_file(
+        &mut self,
+        idx: usize,
+        f: &corpus::PlannedFile,
+        mut o: Opened,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), FileError> {
+        use std::io::{Seek, SeekFrom};
+        let cap = self.opts.max_line_size;
+        let start = self.parser.cursor(idx).offset;
+        o.file
+            .seek(SeekFrom::Start(start))
+            .map_err(|e| FileError::Read(corpus::unreadable(&e)))?;
+        buf.clear();
+        // Reading ahead costs a block or two of memory, worth it only where
+        // a core would otherwise idle (a session alone, or the last ones).
+        if o.len.saturating_sub(start) > BLOCK
+            && let Some(core) = self.parser.borrow_core()
+        {
+            return self.read_ahead(idx, f, &o, buf, core);
+        }
+        loop {
+            let n = corpus::read_more(&mut o.file, BLOCK, buf)?;
+            if n == 0 {
+                break; // what is left is a line still being written
+            }
+            self.bytes += n as u64;
+            loop {
+                let used = self.parser.block(idx, buf)?;
+                buf.drain(..used as usize);
+                self.since_part += used;
+                if buf.len() as u64 <= cap {
+                    break;
+                }
+                // The lines read after the overlong one's end are parsed
+                // next (they were left unread when the file ended there).
+                self.skip_long_line(idx, &mut o, buf, cap)?;
+            }
+            if self.part_due(idx, f, &o)? {
+                return Ok(());
+            }
+        }
+        self.finish_file(idx, f, &o)
+    }
+
+    /// Marks file `idx` read to its end. Bytes after its last newline are
+    /// a line still being written, or the end of a damaged file: they are
+    /// read once the line ends, and until then the file is a degraded one,
+    /// said so rather than a session that quietly holds nothing.
+    fn finish_file(
+        &mut self,
+        idx: usize,
+        f: &corpus::PlannedFile,
+        o: &Opened,
+    ) -> Result<(), FileError> {
+        use std::io::Seek;
+        self.mark(idx, f, o)?;
+        let read_to = (&o.file)
+            .stream_position()
+            .map_err(|e| FileError::Read(corpus::unreadable(&e)))?;
+        let offset = self.parser.cursor(idx).offset;
+        if read_to > offset {
+            self.parser.unended(idx, read_to - offset);
+        }
+        Ok(())
+    }
+
+    /// Hands the writer a part when `PART_BYTES` were read since the last:
+    /// whether reading must stop (the writer is gone).
+    fn part_due(
+        &mut self,
+        idx: usize,
+        f: &corpus::PlannedFile,
+        o: &Opened,
+    ) -> Result<bool, FileError> {
+        if self.since_part >= self.opts.part_bytes {
+            self.mark(idx, f, o)?;
+            let part = self.parser.take_part();
+            self.send_part(part, false);
+        }
+        Ok(self.stopped)
+    }
+
+    /// `read_file` for a file of more than one block, with a spare `core`:
+    /// a thread reads the next block while this one parses the last, and
+    /// scans the block's later lines (the costly, stateless part of reading
+    /// them) meanwhile, a share that follows which of the two waits for the
+    /// other. Copying a block out of the page cache was a fifth of the
+    /// parsing thread's time on a 4 GiB session, and a helper that scanned
+    /// part of each block while this thread waited for it left a core idle
+    /// a third of the time. The lines parsed, where each ends and what a
+    /// part holds are as when reading in turn.
+    fn read_ahead(
+        &mut self,
+        idx: usize,
+        f: &corpus::PlannedFile,
+        o: &Opened,
+        carry: &mut Vec<u8>,
+        core: SpareCore,
+    ) -> Result<(), FileError> {
+        use std::sync::mpsc::{self, TrySendError};
+        let scans = self.parser.scans_apart(idx);
+        std::thread::scope(|scope| {
+            // One block waits while one is read and one parsed.
+            let (tx, rx) = mpsc::sync_channel::<Result<Ahead, ReadError>>(1);
+            let (back, spent) = mpsc::channel::<Vec<u8>>();
+            let file = &o.file;
+            scope.spawn(move || {
+                let _core = core;
+                let mut share = SCAN_SHARE;
+                loop {
+                    let mut b = spent.try_recv().unwrap_or_default();
+                    b.clear();
+                    let read = corpus::read_more(file, BLOCK, &mut b);
+                    let end = !matches!(read, Ok(n) if n > 0);
+                    let ahead = read.map(|_| {
+                        Ahead::new(b, |b| if scans { scan_later(b, share) } else { None })
+                    });
+                    // A block still waiting: the parsing thread is behind,
+                    // so scan more of the next; none: it may be waiting.
+                    let sent = match tx.try_send(ahead) {
+                        Ok(()) => {
+                            share = share.saturating_sub(1).max(SCAN_SHARE_MIN);
+                            true
+                        }
+                        Err(TrySendError::Full(ahead)) => {
+                            share = (share + 1).min(SCAN_SHARE_MAX);
+                            tx.send(ahead).is_ok()
+                        }
+                        Err(TrySendError::Disconnected(_)) => false,
+                    };
+                    if !sent || end {
+                        return;
+                    }
+                }
+            });
+            // Bytes of an overlong line skipped so far, while skipping one.
+            let mut skipping: Option<u64> = None;
+            for ahead in rx {
+                let mut ahead = ahead?;
+                let n = ahead.borrow_owner().len();
+                if n == 0 {
+                    break; // what is left is a line still being written
+                }
+                self.bytes += n as u64;
+                #[cfg(test)]
+                AHEAD_SCANS
+                    .with(|n| n.set(n.get() + usize::from(ahead.borrow_dependent().is_some())));
+                ahead.with_dependent_mut(|block, later| {
+                    self.take_block(idx, block, later.take(), carry, &mut skipping)
+                })?;
+                let _ = back.send(ahead.into_owner());
+                if self.part_due(idx, f, o)? {
+                    return Ok(());
+                }
+            }
+            self.finish_file(idx, f, o)
+        })
+    }
+
+    /// Parses a block read ahead: first the end of the line `carry` holds
+    /// (or of the overlong one being skipped), then its own lines, the
+    /// later ones from their scan when `later` holds it. What follows its
+    /// last newline is left in `carry`.
+    fn take_block(
+        &mut self,
+        idx: usize,
+        block: &[u8],
+        later: Later<'_>,
+        carry: &mut Vec<u8>,
+        skipping: &mut Option<u64>,
+    ) -> Result<(), FileError> {
+        let cap = self.opts.max_line_size;
+        let mut from = 0;
+        if skipping.is_some() || !carry.is_empty() {
+            let Some(i) = memchr::memchr(b'\n', block) else {
+                match skipping {
+                    Some(len) => *len += block.len() as u64,
+                    None => carry.extend_from_slice(block),
+                }
+                cap_carry(carry, skipping, cap);
+                return Ok(());
+            };
+            from = i + 1;
+            if let Some(len) = skipping.take() {
+                let len = len + from as u64;
+                self.since_part += len;
+                let reason = crate::domain::transcript::long_line_reason(len, cap);
+                self.parser.skip_line(idx, len, reason)?;
+            } else {
+                carry.extend_from_slice(&block[..from]);
+                self.since_part += self.parser.block(idx, carry)?;
+                carry.clear(); // one line, through its newline
+            }
+        }
+        let used = match later {
+            Some((split, lines)) => self.parser.block_scanned(idx, &block[from..split], lines)?,
+            None => self.parser.block(idx, &block[from..])?,
+        };
+        carry.extend_from_slice(&block[from + used as usize..]);
+        self.since_part += used;
+        cap_carry(carry, skipping, cap);
+        Ok(())
+    }
+
+    /// `buf` holds the start of a line longer than `cap`: reads on to its
+    /// newline without keeping it, and records it as a degraded line. A
+    /// long line with no newline yet is a write in progress: left for later.
+    fn skip_long_line(
+        &mut self,
+        idx: usize,
+        o: &mut Opened,
+        buf: &mut Vec<u8>,
+        cap: u64,
+    ) -> Result<(), FileError> {
+        let mut len = 0u64;
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', buf) {
+                len += i as u64 + 1;
+                buf.drain(..=i);
+                let reason = crate::domain::transcript::long_line_reason(len, cap);
+                self.since_part += len;
+                self.parser.skip_line(idx, len, reason)?;
+                return Ok(());
+            }
+            len += buf.len() as u64;
+            buf.clear();
+            let n = corpus::read_more(&mut o.file, BLOCK, buf)?;
+            if n == 0 {
+                return Ok(());
+            }
+            self.bytes += n as u64;
+        }
+    }
+}
+
+/// An unfinished line over the line cap is skipped from here on.
+fn cap_carry(carry: &mut Vec<u8>, skipping: &mut Option<u64>, cap: u64) {
+    if carry.len() as u64 > cap {
+        *skipping = Some(carry.len() as u64);
+        carry.clear();
+    }
+}
+
+enum FileError {
+    Read(ReadError),
+    Strict(BadLine),
+}
+
+impl From<ReadError> for FileError {
+    fn from(e: ReadError) -> Self {
+        FileError::Read(e)
+    }
+}
+
+impl From<BadLine> for FileError {
+    fn from(b: BadLine) -> Self {
+        FileError::Strict(b)
+    }
+}

@@ -1,0 +1,612 @@
+//! `sessionkit hooks install|uninstall|status`: sessionkit's registrations
+//! in each harness's own settings file — merged, never clobbered; checked
+//! against the client's rules before the file is replaced; written
+//! atomically with the old file kept as a backup.
+
+pub mod codex;
+pub mod edit;
+pub mod json;
+mod keep;
+pub mod plan;
+pub mod validate;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use crate::domain::harness::Harness;
+
+use json::Json;
+
+/// Every harness, in the order commands list them.
+pub const HARNESSES: [Harness; 5] = [
+    Harness::ClaudeCode,
+    Harness::Codex,
+    Harness::Gemini,
+    Harness::Cursor,
+    Harness::Copilot,
+];
+
+/// Whose settings: the user's (every project) or this project's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    User,
+    Project,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+        }
+    }
+}
+
+/// Where the clients keep their settings: the home directory, the project
+/// root and the environment variables that move them.
+#[derive(Debug, Clone)]
+pub struct Places {
+    pub home: PathBuf,
+    pub project: PathBuf,
+    pub claude_config_dir: Option<PathBuf>,
+    pub codex_home: Option<PathBuf>,
+    pub gemini_cli_home: Option<PathBuf>,
+    pub path: Option<std::ffi::OsString>,
+}
+
+impl Places {
+    /// From this process's environment and working directory.
+    pub fn from_env() -> Result<Places> {
+        let var = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let home = var("HOME").context("HOME is not set: cannot find the harnesses' settings")?;
+        let cwd = std::env::current_dir().context("reading the working directory")?;
+        Ok(Places {
+            home,
+            project: project_root(&cwd),
+            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
+            codex_home: var("CODEX_HOME"),
+            gemini_cli_home: var("GEMINI_CLI_HOME"),
+            path: std::env::var_os("PATH"),
+        })
+    }
+
+    /// The directory `h` keeps its user settings in.
+    fn user_dir(&self, h: Harness) -> PathBuf {
+        match h {
+            Harness::ClaudeCode => self
+                .claude_config_dir
+                .clone()
+                .unwrap_or_else(|| self.home.join(".claude")),
+            Harness::Codex => self.codex_dir(),
+            Harness::Gemini => self
+                .gemini_cli_home
+                .as_deref()
+                .unwrap_or(&self.home)
+                .join(".gemini"),
+            Harness::Cursor => self.home.join(".cursor"),
+            Harness::Copilot => self.home.join(".copilot"),
+        }
+    }
+
+    fn codex_dir(&self) -> PathBuf {
+        self.codex_home
+            .clone()
+            .unwrap_or_else(|| self.home.join(".codex"))
+    }
+
+    /// The file sessionkit's registrations for `h` go in at `scope`.
+    pub fn settings(&self, h: Harness, scope: Scope) -> PathBuf {
+        let root = &self.project;
+        match (h, scope) {
+            (Harness::ClaudeCode, Scope::User) => self.user_dir(h).join("settings.json"),
+            (Harness::ClaudeCode, Scope::Project) => root.join(".claude/settings.json"),
+            (Harness::Codex, Scope::User) => self.codex_dir().join("hooks.json"),
+            (Harness::Codex, Scope::Project) => root.join(".codex/hooks.json"),
+            (Harness::Gemini, Scope::User) => self.user_dir(h).join("settings.json"),
+            (Harness::Gemini, Scope::Project) => root.join(".gemini/settings.json"),
+            (Harness::Cursor, Scope::User) => self.user_dir(h).join("hooks.json"),
+            (Harness::Cursor, Scope::Project) => root.join(".cursor/hooks.json"),
+            // Copilot reads every *.json in its hooks folder: sessionkit's own file.
+            (Harness::Copilot, Scope::User) => self.user_dir(h).join("hooks/sessionkit.json"),
+            (Harness::Copilot, Scope::Project) => root.join(".github/hooks/sessionkit.json"),
+        }
+    }
+
+    /// `scopes` less any whose file for `h` is another's (a project at the
+    /// home directory has the user's files).
+    pub fn distinct(&self, h: Harness, scopes: &[Scope]) -> Vec<Scope> {
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        for &s in scopes {
+            let path = self.settings(h, s);
+            if !seen.contains(&path) {
+                seen.push(path);
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    /// Where Codex keeps hook trust (for both scopes).
+    pub fn codex_config(&self) -> PathBuf {
+        self.codex_dir().join("config.toml")
+    }
+
+    /// Whether `h` is on this machine: its settings folder exists or its
+    /// program is on PATH.
+    pub fn found(&self, h: Harness) -> bool {
+        let programs: &[&str] = match h {
+            Harness::ClaudeCode => &["claude"],
+            Harness::Codex => &["codex"],
+            Harness::Gemini => &["gemini"],
+            Harness::Cursor => &["cursor-agent", "cursor"],
+            Harness::Copilot => &["copilot"],
+        };
+        self.user_dir(h).is_dir()
+            || self.path.as_ref().is_some_and(|p| {
+                std::env::split_paths(p).any(|d| programs.iter().any(|name| d.join(name).is_file()))
+            })
+    }
+}
+
+/// The enclosing git work tree's top (a `.git` entry), else `dir` itself.
+fn project_root(dir: &Path) -> PathBuf {
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(dir)
+        .to_path_buf()
+}
+
+/// One file's text before and after (`None`: absent / to delete).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    pub path: PathBuf,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+impl FileChange {
+    pub fn changes(&self) -> bool {
+        self.before != self.after
+    }
+
+    /// A unified diff of the change (empty when none).
+    pub fn diff(&self) -> String {
+        if !self.changes() {
+            return String::new();
+        }
+        let name = self.path.display().to_string();
+        let (old, new) = (
+            self.before.as_deref().unwrap_or(""),
+            self.after.as_deref().unwrap_or(""),
+        );
+        let old_name = if self.before.is_some() {
+            name.clone()
+        } else {
+            "/dev/null".to_string()
+        };
+        let new_name = if self.after.is_some() {
+            name
+        } else {
+            "/dev/null".to_string()
+        };
+        similar::TextDiff::from_lines(old, new)
+            .unified_diff()
+            .header(&old_name, &new_name)
+            .to_string()
+    }
+}
+
+/// What one harness's install or uninstall will do.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub harness: Harness,
+    pub scope: Scope,
+    pub change: edit::Change,
+    /// The settings file, then (Codex) its trust file.
+    pub files: Vec<FileChange>,
+}
+
+/// What install writes into a command: the program and the database.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub program: String,
+    pub db: Option<String>,
+}
+
+fn read(path: &Path) -> Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(s) => Ok(Some(s)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// Parses a settings file strictly; an unreadable one is refused, never
+/// rewritten.
+fn parse(path: &Path, text: Option<&str>) -> Result<Json> {
+    match text {
+        None => Ok(Json::object()),
+        Some(t) if t.trim().is_empty() => Ok(Json::object()),
+        Some(t) => Json::parse(t).map_err(|e| {
+            anyhow::anyhow!(
+                "{} is not valid JSON ({e}); sessionkit changes nothing in a file it cannot read: fix it, then run this again",
+                path.display()
+            )
+        }),
+    }
+}
+
+/// Refuses a file the client already rejects as a whole, and a merge that
+/// would add a problem the file did not have.
+fn checked(path: &Path, h: Harness, before: &Json, after: &Json) -> Result<()> {
+    let old = validate::check(before, h);
+    if let Some(p) = old.iter().find(|p| p.whole_file) {
+        bail!(
+            "{}: {} {} ({}), so it ignores this whole file today; fix that entry, then run this again",
+            path.display(),
+            p.at,
+            p.what,
+            client_name(h)
+        );
+    }
+    let new = validate::check(after, h);
+    if let Some(p) = new.iter().find(|p| !old.contains(p)) {
+        bail!(
+            "internal error: the merged {} would have {} {}; nothing was written (please report it)",
+            path.display(),
+            p.at,
+            p.what
+        );
+    }
+    Ok(())
+}
+
+pub fn client_name(h: Harness) -> &'static str {
+    match h {
+        Harness::ClaudeCode => "Claude Code",
+        Harness::Codex => "Codex",
+        Harness::Gemini => "Gemini CLI",
+        Harness::Cursor => "Cursor",
+        Harness::Copilot => "Copilot CLI",
+    }
+}
+
+/// An absolute path as the client names it (relative paths resolved
+/// against the working directory; symlinks kept).
+fn absolute(path: &Path) -> Result<PathBuf> {
+    Ok(if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(path)
+    })
+}
+
+/// Plans installing (`install = true`) or removing sessionkit's
+/// registrations for `h` at `scope`. Nothing is written.
+pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) -> Result<Pending> {
+    let path = absolute(&places.settings(h, scope))?;
+    let before_text = read(&path)?;
+    let before = parse(&path, before_text.as_deref())?;
+    let mut after = before.clone();
+    let change = match target {
+        Some(t) => {
+            let regs = plan::registrations(h);
+            let commands: Vec<String> = regs
+                .iter()
+                .map(|r| plan::command(&t.program, t.db.as_deref(), r.verb, h))
+                .collect();
+            edit::install(&mut after, h, regs, &commands)
+        }
+        None => edit::uninstall(&mut after, h),
+    }
+    .with_context(|| {
+        format!(
+            "{}: not in {}'s settings shape",
+            path.display(),
+            client_name(h)
+        )
+    })?;
+    checked(&path, h, &before, &after)?;
+    let original = read_original(&path);
+    let after_text = if change.is_empty() {
+        before_text.clone()
+    } else if let Some(orig) = original
+        .as_deref()
+        .filter(|o| target.is_none() && parse(&path, Some(o)).is_ok_and(|d| d == after))
+    {
+        // Uninstall leaves what the user had before sessionkit's first
+        // install: their file, byte for byte (spacing, escapes, order).
+        Some(orig.to_string())
+    } else if target.is_none()
+        && edit::is_bare(&after, h)
+        && !is_bare_text(before_text.as_deref(), h)
+    {
+        // Uninstall took out all that install had put in a file it created.
+        None
+    } else if let Some(cut) = before_text
+        .as_deref()
+        .filter(|_| target.is_none())
+        .and_then(|t| keep::uninstall_text(t, h, &after))
+    {
+        // The file changed since install: only sessionkit's entries leave it.
+        Some(cut)
+    } else {
+        Some(after.render(&json::indent_of(before_text.as_deref().unwrap_or(""))))
+    };
+    let mut files = vec![FileChange {
+        path: path.clone(),
+        before: before_text,
+        after: after_text,
+    }];
+    if h == Harness::Codex && !change.is_empty() {
+        let config = absolute(&places.codex_config())?;
+        let config_before = read(&config)?;
+        let name = path.display().to_string();
+        let config_after = codex::retrust(
+            config_before.as_deref().unwrap_or(""),
+            &codex::identities(&before, &name),
+            &codex::identities(&after, &name),
+        )
+        .with_context(|| format!("{}: cannot record hook trust", config.display()))?;
+        let config_after = match (&config_before, config_after.trim().is_empty()) {
+            (None, true) => None,
+            _ => Some(config_after),
+        };
+        files.push(FileChange {
+            path: config,
+            before: config_before,
+            after: config_after,
+        });
+    }
+    Ok(Pending {
+        harness: h,
+        scope,
+        change,
+        files,
+    })
+}
+
+/// The first backup of a settings file: its bytes before sessionkit first
+/// changed it, kept forever beside it (`<file>.sessionkit-orig`).
+pub fn original_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".sessionkit-orig");
+    PathBuf::from(name)
+}
+
+/// The original's text, when there is one (a regular file, not followed
+/// through a link).
+fn read_original(path: &Path) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(original_path(path))
+        .ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    f.read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// Creates `path` with `bytes`, never replacing a file (or following a
+/// link) already there: `false` when one is.
+fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+    {
+        Ok(mut f) => {
+            f.write_all(bytes)
+                .and_then(|()| f.sync_all())
+                .with_context(|| format!("writing {}", path.display()))?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e).with_context(|| format!("creating {}", path.display())),
+    }
+}
+
+/// Refuses to change a settings file its owner made read-only, unless
+/// `force`.
+pub fn refuse_read_only(p: &Pending, force: bool) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for f in p.files.iter().filter(|f| f.changes()) {
+        if let Ok(meta) = std::fs::metadata(&f.path)
+            && meta.permissions().mode() & 0o222 == 0
+            && !force
+        {
+            anyhow::bail!(
+                "{} is read-only (mode {:o}): sessionkit does not change a file its owner protected; make it writable, or pass --force",
+                f.path.display(),
+                meta.permissions().mode() & 0o777
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether a file's text is already a bare document (then uninstall leaves
+/// it rather than deleting a file the user made).
+fn is_bare_text(text: Option<&str>, h: Harness) -> bool {
+    text.and_then(|t| Json::parse(t).ok())
+        .is_some_and(|d| edit::is_bare(&d, h))
+}
+
+/// Writes every changed file of `p`: the old one copied to
+/// `<file>.sessionkit-<stamp>.bak`, the new one written to a temporary
+/// file beside it, synced, and renamed over. Returns the backups made.
+pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
+    let mut backups = Vec::new();
+    for f in p.files.iter().filter(|f| f.changes()) {
+        // A settings file that is a symlink (a dotfiles checkout) stays
+        // one: its target is what changes.
+        let path = match std::fs::symlink_metadata(&f.path) {
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(&f.path)
+                .with_context(|| format!("following the symlink {}", f.path.display()))?,
+            _ => f.path.clone(),
+        };
+        if let Some(before) = &f.before {
+            // The first time sessionkit changes a file that holds none of
+            // its entries, those bytes are the user's original: kept
+            // forever, never overwritten.
+            let pristine = Json::parse(before)
+                .map(|d| edit::registered(&d, p.harness).is_empty())
+                .unwrap_or(false);
+            if pristine && f.path == p.files[0].path {
+                let orig = original_path(&path);
+                if create_new(&orig, before.as_bytes())? {
+                    backups.push(orig);
+                }
+            }
+            // Then a backup of this change's old text, under a name no
+            // other run (the same second, another process) takes.
+            let mut n = 0u32;
+            loop {
+                let mut name = path.as_os_str().to_owned();
+                name.push(format!(
+                    ".sessionkit-{stamp}-{}-{n}.bak",
+                    std::process::id()
+                ));
+                let backup = PathBuf::from(name);
+                if create_new(&backup, before.as_bytes())? {
+                    backups.push(backup);
+                    break;
+                }
+                n += 1;
+            }
+        }
+        match &f.after {
+            Some(text) => write_atomic(&path, text)?,
+            None => std::fs::remove_file(&f.path)
+                .with_context(|| format!("removing {}", f.path.display()))?,
+        }
+    }
+    Ok(backups)
+}
+
+/// Temp file in the same folder, synced, renamed over `path` (keeping an
+/// existing file's permissions).
+fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    use std::io::Write;
+    let dir = path.parent().context("a settings file has a folder")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(format!(".sessionkit-tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp_name);
+    let result = (|| -> Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            f.set_permissions(meta.permissions())?;
+        }
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("writing {}", path.display()))
+}
+
+/// One registration as it stands in a settings file.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct Standing {
+    pub harness: String,
+    pub scope: String,
+    pub event: String,
+    /// `registered`, `missing`, `hand-written`, `extra` (an event sessionkit
+    /// does not register), or for Codex `untrusted` / `stale-trust`.
+    pub state: String,
+    pub command: Option<String>,
+    pub file: String,
+    /// The handler's timeout in milliseconds: its own, else the client's
+    /// default.
+    #[serde(skip)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// The time `h` gives a handler that names `timeout` (in its unit), or
+/// its default.
+pub fn timeout_ms(h: Harness, timeout: Option<u64>) -> u64 {
+    match (h, timeout) {
+        (Harness::Gemini, Some(ms)) => ms,
+        (_, Some(s)) => s.saturating_mul(1000),
+        (Harness::ClaudeCode | Harness::Codex, None) => 600_000,
+        (Harness::Gemini | Harness::Cursor, None) => 60_000,
+        (Harness::Copilot, None) => 30_000,
+    }
+}
+
+/// What `h`'s settings at `scope` register, event by event. A file that
+/// does not exist has every event `missing`; one that does not parse is an
+/// error.
+pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standing>, Json)> {
+    let path = absolute(&places.settings(h, scope))?;
+    let text = read(&path)?;
+    let doc = parse(&path, text.as_deref())?;
+    let config = if h == Harness::Codex {
+        read(&places.codex_config())?.unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let ids = codex::identities(&doc, &path.display().to_string());
+    let found = edit::registered(&doc, h);
+    let row = |event: &str, state: &str, command: Option<String>| Standing {
+        harness: h.as_str().to_string(),
+        scope: scope.as_str().to_string(),
+        event: event.to_string(),
+        state: state.to_string(),
+        command,
+        file: path.display().to_string(),
+        timeout_ms: None,
+    };
+    let mut out = Vec::new();
+    for r in plan::registrations(h) {
+        let Some(f) = found.iter().find(|f| f.event == r.event) else {
+            out.push(row(r.event, "missing", None));
+            continue;
+        };
+        let state = if !f.installed {
+            "hand-written"
+        } else if h == Harness::Codex {
+            let key = codex::key(&path.display().to_string(), r.event, f.group, f.handler);
+            match ids.iter().find(|id| id.key == key) {
+                Some(id) => match codex::trust_of(&config, &id.key, &id.hash) {
+                    "trusted" => "registered",
+                    "stale" => "stale-trust",
+                    _ => "untrusted",
+                },
+                None => "untrusted",
+            }
+        } else {
+            "registered"
+        };
+        out.push(Standing {
+            timeout_ms: Some(timeout_ms(h, f.timeout)),
+            ..row(r.event, state, Some(f.command.clone()))
+        });
+    }
+    for f in &found {
+        if !plan::registrations(h).iter().any(|r| r.event == f.event) {
+            out.push(row(&f.event, "extra", Some(f.command.clone())));
+        }
+    }
+    Ok((out, doc))
+}

@@ -1,0 +1,20 @@
+//! Services: work that combines the domain's rules with the store, and
+//! nothing that prints or parses arguments.
+//!
+//! `ingest` (an ingest run, streaming each session in parts), `hook` (a
+//! hook's lifecycle: receiving it, the session start, the turn-end nudge,
+//! the prompt recall), `brief` (a briefing), `close` (the closer's batch),
+//! `endpoint` (the closer's model endpoint), `install` and `doctor` (a
+//! harness's settings, and checking them), `push` (a team's PostgreSQL
+//! database), `settings`, `project` (naming a project).
+
+pub mod brief;
+pub mod close;
+pub mod doctor;
+pub mod endpoint;
+pub mod hook;
+pub mod ingest;
+pub mod install;
+pub mod project;
+pub mod push;
+pub mod settings;
