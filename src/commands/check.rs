@@ -8,8 +8,8 @@ use super::{CorpusArgs, roots};
 use crate::commands::Exit;
 use crate::output::records::finding_record;
 use crate::output::{Column, col};
+use crate::services::check;
 use crate::services::ingest::{self, Finding, Options};
-use crate::services::settings;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("check"))]
@@ -50,77 +50,16 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     } else {
         roots(ctx, &args.corpus, Some(&store))?
     };
-    let mut findings: Vec<Finding> = Vec::new();
+    let recount = match roots {
+        Some(roots) => Some((
+            roots,
+            Options::from_settings(&store, args.corpus.max_line_size)?,
+        )),
+        None => None,
+    };
+    let recount = recount.as_ref().map(|(r, o)| (r.as_slice(), o));
+    let mut findings = check::findings(&mut store, &ctx.db, recount)?;
     let mut labelled: Vec<Finding> = Vec::new();
-    for l in store.degraded_lines(None)? {
-        findings.push(Finding {
-            kind: crate::domain::integrity::FindingKind::DegradedLine,
-            session_id: l.session_id,
-            file: Some(l.file),
-            line: Some(l.line),
-            detail: l.reason,
-        });
-    }
-    for (sid, f) in store.failures()? {
-        findings.push(Finding {
-            kind: if f.quarantined {
-                crate::domain::integrity::FindingKind::Quarantined
-            } else {
-                crate::domain::integrity::FindingKind::Failed
-            },
-            session_id: sid,
-            file: None,
-            line: None,
-            detail: format!("attempt {}: {}", f.attempts, f.reason),
-        });
-    }
-    for (model, messages, tokens) in store.unpriced_models()? {
-        findings.push(Finding {
-            kind: crate::domain::integrity::FindingKind::UnpricedModel,
-            session_id: String::new(),
-            file: None,
-            line: None,
-            detail: format!(
-                "{model}: {tokens} tokens in {messages} messages have no price (sessionkit pricing set {model} --input USD --output USD)"
-            ),
-        });
-    }
-    for r in store.reported_costs(None)? {
-        if let Some(detail) = cost_difference(&store, &r)? {
-            findings.push(Finding {
-                kind: crate::domain::integrity::FindingKind::HarnessCostMismatch,
-                session_id: r.session_id.clone(),
-                file: None,
-                line: None,
-                detail,
-            });
-        }
-    }
-    findings.extend(spool_findings(&ctx.db)?);
-    for sid in store.rollup_mismatches()? {
-        findings.push(Finding {
-            kind: crate::domain::integrity::FindingKind::RollupMismatch,
-            session_id: sid,
-            file: None,
-            line: None,
-            detail: "report totals disagree with the token rows: run `sessionkit replay`".into(),
-        });
-    }
-    if let Some(roots) = roots {
-        let opts = Options {
-            strict: false,
-            max_line_size: super::line_cap(&store, &args.corpus)?,
-            replay: false,
-            only: Default::default(),
-            strict_pricing: false,
-            bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
-            part_bytes: settings::count(&store, "ingest.part_bytes")?,
-            max_bytes: None,
-            one: None,
-            harness: None,
-        };
-        findings.extend(ingest::recount(&mut store, &roots, &opts)?);
-    }
     let mut below = false;
     if let Some(dir) = &args.labels {
         let r = ingest::labels::compare(&store, dir)?;
@@ -135,14 +74,6 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         ));
         labelled = r.findings;
     }
-    findings.sort_by(|a, b| {
-        (a.kind.as_str(), &a.session_id, &a.file, a.line).cmp(&(
-            b.kind.as_str(),
-            &b.session_id,
-            &b.file,
-            b.line,
-        ))
-    });
     // Label mismatches are listed; only the accuracy threshold decides the exit.
     let failing = !findings.is_empty() || below;
     findings.extend(labelled);
@@ -156,100 +87,4 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             .note(&format!("check: {} finding(s)", findings.len()));
         Ok(Exit::Found)
     }
-}
-
-/// Hook events waiting in the spool, and lines set aside from it: both mean
-/// the database is not the whole record yet (`store::spool`).
-fn spool_findings(db: &std::path::Path) -> Result<Vec<Finding>> {
-    let w = crate::store::spool::waiting(db);
-    let mut out = Vec::new();
-    for problem in &w.problems {
-        out.push(Finding {
-            kind: crate::domain::integrity::FindingKind::SpoolUnusable,
-            session_id: String::new(),
-            file: None,
-            line: None,
-            detail: problem.clone(),
-        });
-    }
-    if w.dropped > 0 {
-        out.push(Finding {
-            kind: crate::domain::integrity::FindingKind::SpoolDropped,
-            session_id: String::new(),
-            file: Some(crate::store::spool::dropped_path_for(db).display().to_string()),
-            line: None,
-            detail: format!(
-                "{} hook event(s) were dropped because the spool was full (setting spool.max_bytes)",
-                w.dropped
-            ),
-        });
-    }
-    if w.events > 0 {
-        out.push(Finding {
-            kind: crate::domain::integrity::FindingKind::SpooledEvents,
-            session_id: String::new(),
-            file: Some(crate::store::spool::path_for(db).display().to_string()),
-            line: None,
-            detail: format!(
-                "{} hook event(s) wait in the spool: the next writer (`sessionkit sweep`, `ingest`, a hook) moves them into the database",
-                w.events
-            ),
-        });
-    }
-    if w.rejected > 0 {
-        out.push(Finding {
-            kind: crate::domain::integrity::FindingKind::SpoolRejected,
-            session_id: String::new(),
-            file: Some(crate::store::spool::rejected_path_for(db).display().to_string()),
-            line: None,
-            detail: format!(
-                "{} spooled line(s) could not be read back (cut by a crash?): they are kept in this file for inspection",
-                w.rejected
-            ),
-        });
-    }
-    Ok(out)
-}
-
-/// A difference between the harness's own figure for a session and
-/// sessionkit's, beyond rounding (a micro-dollar), with its likely reason.
-fn cost_difference(
-    store: &crate::store::Store,
-    r: &crate::store::reports::ReportedCost,
-) -> Result<Option<String>> {
-    let filter = crate::store::reports::SessionFilter {
-        session_id: Some(r.session_id.clone()),
-        ..Default::default()
-    };
-    let Some(ours) = store.sessions(&filter)?.into_iter().next() else {
-        return Ok(None);
-    };
-    let t = &ours.totals;
-    if (t.cost_nanousd - r.cost_nanousd).abs() <= 1_000 && t.unpriced_tokens == 0 {
-        return Ok(None);
-    }
-    let (theirs, mine) = (r.tokens.total(), t.tokens.total());
-    let why = if theirs > mine {
-        format!(
-            "the harness counted {} tokens the transcript never recorded (requests it makes itself, such as compaction)",
-            theirs - mine
-        )
-    } else if t.unpriced_tokens > 0 {
-        format!(
-            "{} tokens have no price here (sessionkit pricing set)",
-            t.unpriced_tokens
-        )
-    } else if theirs < mine {
-        format!(
-            "the transcript holds {} tokens the harness's totals do not (a resumed or forked session's history?)",
-            mine - theirs
-        )
-    } else {
-        "the same tokens at different prices (compare `sessionkit pricing list`)".to_string()
-    };
-    Ok(Some(format!(
-        "harness reported {}, sessionkit {}: {why}",
-        crate::domain::pricing::cents_exact(r.cost_nanousd),
-        crate::domain::pricing::cents_exact(t.cost_nanousd)
-    )))
 }

@@ -1,6 +1,5 @@
 //! `sessionkit cost`: what the agents cost, grouped by period or key.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 use anyhow::{Context, Result};
@@ -14,8 +13,10 @@ use crate::output::records::{
     COST_SCHEMA, CostRecord, SEGMENT_SCHEMA, SegmentRecord, totals_fields,
 };
 use crate::output::{Column, Format, col};
+use crate::services::push;
+use crate::services::report::{self, Key};
 use crate::store::Store;
-use crate::store::costs::{CostFilter, RowKeys};
+use crate::store::costs::CostFilter;
 use crate::store::reports::Totals;
 
 /// The amount columns of every cost row, after its keys.
@@ -46,43 +47,6 @@ const CSV_AMOUNTS: [Column; 11] = [
     col("cost_nanousd", "cost_nanousd"),
     col("unpriced_tokens", "unpriced_tokens"),
 ];
-
-/// What `--by` can group on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Key {
-    Day,
-    Week,
-    Month,
-    Session,
-    Project,
-    Harness,
-    Model,
-    AgentType,
-    Agent,
-    /// The machine that pushed it (`--from`), else this one's label.
-    Machine,
-    /// The person's label it was pushed with (`--from`; `-` where none
-    /// was set), else this store's (`push.user`).
-    User,
-}
-
-impl Key {
-    fn field(self) -> &'static str {
-        match self {
-            Key::Day => "day",
-            Key::Week => "week",
-            Key::Month => "month",
-            Key::Session => "session_id",
-            Key::Project => "project",
-            Key::Harness => "harness",
-            Key::Model => "model",
-            Key::AgentType => "agent_type",
-            Key::Agent => "agent_id",
-            Key::Machine => "machine",
-            Key::User => "user",
-        }
-    }
-}
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = format!(
@@ -137,37 +101,20 @@ pub struct Args {
 
 /// Cost per compaction segment of one session: segment i holds the messages
 /// from the i-th boundary (the session's start for i = 0) to the next one.
-fn segments(ctx: &Ctx, store: &crate::store::Store, session: &str) -> Result<Exit> {
-    let bounds = store.compactions_of(session)?;
-    let mut times: Vec<(i64, Option<String>, Option<i64>)> = bounds
-        .iter()
-        .filter_map(|c| Some((c.at?, c.trigger.clone(), c.pre_tokens)))
-        .collect();
-    times.sort_by_key(|t| t.0);
-    let mut seg: Vec<Totals> = vec![Totals::default(); times.len() + 1];
-    let filter = CostFilter {
-        session: Some(session.to_string()),
-        ..CostFilter::default()
-    };
-    let mut total = Totals::default();
-    store.each_cost_row(&filter, |r| {
-        // A message at a boundary's instant belongs to the segment it opens.
-        let i = r.at.map_or(0, |t| times.partition_point(|b| b.0 <= t));
-        merge(&mut seg[i], &r.totals);
-        merge(&mut total, &r.totals);
-    })?;
-    let mut rows: Vec<Value> = seg
+fn segments(ctx: &Ctx, store: &Store, session: &str) -> Result<Exit> {
+    let (segments, total) = report::segments(store, session)?;
+    let mut rows: Vec<Value> = segments
         .iter()
         .enumerate()
-        .map(|(i, t)| {
-            let opened = i.checked_sub(1).map(|b| &times[b]);
+        .map(|(i, s)| {
+            let opened = s.opened_by.as_ref();
             serde_json::to_value(SegmentRecord {
                 pre_tokens: opened.and_then(|b| b.2),
                 schema: SEGMENT_SCHEMA,
                 segment: i,
                 starts_at: opened.map(|b| format_instant(b.0)),
                 trigger: opened.and_then(|b| b.1.clone()),
-                totals: totals_fields(t),
+                totals: totals_fields(&s.totals),
             })
         })
         .collect::<serde_json::Result<_>>()?;
@@ -226,72 +173,6 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
     r
 }
 
-fn merge(t: &mut Totals, o: &Totals) {
-    t.messages += o.messages;
-    t.tokens.add(o.tokens);
-    t.priced_messages += o.priced_messages;
-    t.cost_nanousd += o.cost_nanousd;
-    t.unpriced_tokens += o.unpriced_tokens;
-}
-
-/// Whether an instant falls on a whole UTC hour.
-fn whole_hour(t: Option<i64>) -> bool {
-    t.is_none_or(|ms| ms.rem_euclid(3_600_000) == 0)
-}
-
-/// Whether a zone's offset is a whole number of hours at every instant of
-/// `hours` (then hourly rollup rows fall in exactly one local day each).
-fn whole_hour_zone(tz: &jiff::tz::TimeZone, hours: &[i64]) -> bool {
-    hours.iter().filter(|h| **h >= 0).all(|h| {
-        jiff::Timestamp::from_millisecond(h * 3_600_000)
-            .is_ok_and(|ts| tz.to_offset(ts).seconds() % 3600 == 0)
-    })
-}
-
-fn hour_key(hour: i64, key: Key, tz: &jiff::tz::TimeZone) -> String {
-    period((hour >= 0).then_some(hour * 3_600_000), key, tz)
-}
-
-/// The group of a row: each `--by` key in order (`when` gives the periods).
-fn group(
-    by: &[Key],
-    ids: &RowKeys,
-    (machine, user): (&str, &str),
-    mut when: impl FnMut(Key) -> String,
-) -> Vec<String> {
-    by.iter()
-        .map(|k| match k {
-            Key::Day | Key::Week | Key::Month => when(*k),
-            Key::Session => ids.session_id.clone(),
-            Key::Project => ids.project.clone().unwrap_or_default(),
-            Key::Harness => ids.harness.clone(),
-            Key::Model => ids.model.clone(),
-            Key::AgentType => ids.agent_type.clone().unwrap_or_else(|| "main".into()),
-            Key::Agent => ids.agent_id.clone(),
-            Key::Machine => ids.machine.clone().unwrap_or_else(|| machine.to_string()),
-            Key::User => ids.user.clone().unwrap_or_else(|| user.to_string()),
-        })
-        .collect()
-}
-
-fn period(at: Option<i64>, key: Key, tz: &jiff::tz::TimeZone) -> String {
-    let Some(ms) = at else {
-        return "unknown".into();
-    };
-    let Ok(ts) = jiff::Timestamp::from_millisecond(ms) else {
-        return "unknown".into();
-    };
-    let d = tz.to_datetime(ts).date();
-    match key {
-        Key::Day => d.to_string(),
-        Key::Month => format!("{:04}-{:02}", d.year(), d.month()),
-        _ => {
-            let w = d.iso_week_date();
-            format!("{:04}-W{:02}", w.year(), w.week())
-        }
-    }
-}
-
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     ctx.out
         .refuse("cost", &[Format::Dot, Format::Mermaid, Format::Text])?;
@@ -311,56 +192,21 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             (None, s) => s.map(|s| store.resolve_session(s)).transpose()?,
         },
     };
-    let machine = crate::services::push::machine_label(&store)?;
-    let user = crate::services::push::user_label(&store)?.unwrap_or_else(|| "-".to_string());
     if args.segments {
         let sid = filter.session.clone().unwrap_or_default();
         return segments(ctx, &store, &sid);
     }
-    let mut groups: BTreeMap<Vec<String>, Totals> = BTreeMap::new();
-    let mut total = Totals::default();
-    let mut rollup = Vec::new();
-    let hourly = args.from.is_none() && whole_hour(filter.since) && whole_hour(filter.until);
-    if hourly {
-        store.each_rollup_row(&filter, |r| rollup.push(r))?;
-    }
-    let hours: Vec<i64> = rollup.iter().map(|r| r.hour).collect();
-    if hourly && whole_hour_zone(&tz, &hours) {
-        // The hourly rollup answers in a few rows per session (reports ≤ 50 ms);
-        // each distinct hour is converted to its local period once.
-        let mut periods: std::collections::HashMap<(i64, u8), String> =
-            std::collections::HashMap::new();
-        for r in &rollup {
-            let key = group(&args.by, &r.keys, (&machine, &user), |k| {
-                periods
-                    .entry((r.hour, k as u8))
-                    .or_insert_with(|| hour_key(r.hour, k, &tz))
-                    .clone()
-            });
-            merge(groups.entry(key).or_default(), &r.totals);
-            merge(&mut total, &r.totals);
-        }
-    } else {
-        // A zone with a part-hour offset, a bound inside an hour, or a team
-        // database: every message.
-        let mut visit = |r: crate::store::costs::CostRow| {
-            let key = group(&args.by, &r.keys, (&machine, &user), |k| {
-                period(r.at, k, &tz)
-            });
-            merge(groups.entry(key).or_default(), &r.totals);
-            merge(&mut total, &r.totals);
-        };
-        match &args.from {
-            Some(url) => {
-                crate::services::push::each_cost_row(
-                    &crate::services::push::Target::parse(url)?,
-                    &filter,
-                    visit,
-                )?;
-            }
-            None => store.each_cost_row(&filter, &mut visit)?,
-        }
-    }
+    let from = args.from.as_deref().map(push::Target::parse).transpose()?;
+    let costs = report::costs(
+        &store,
+        &report::Query {
+            by: &args.by,
+            filter,
+            tz,
+            from: from.as_ref(),
+        },
+    )?;
+    let (groups, total) = (&costs.groups, &costs.total);
     let row = |key: &[String], t: &Totals| -> Value {
         serde_json::to_value(cost_record(&args.by, key, t)).expect("a record is JSON")
     };
@@ -376,12 +222,12 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     if ctx.out.format == Format::Json {
         let doc = serde_json::json!({
             "rows": rows,
-            "totals": row(&[], &total),
+            "totals": row(&[], total),
         });
         let mut out = std::io::stdout().lock();
         crate::output::write_json(&mut out, &doc, true)?;
         writeln!(out)?;
-        return finish(ctx, &store, args, &filter, &groups, &total);
+        return finish(ctx, args, &costs);
     }
     // A totals row for people (a table); in CSV and JSON Lines only when
     // asked for (a spreadsheet summing the column would count it twice).
@@ -404,47 +250,36 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             })
             .collect();
         rows.push(if ctx.out.format == Format::Jsonl {
-            let mut r = cost_record(&[], &[], &total);
+            let mut r = cost_record(&[], &[], total);
             r.total = Some(true);
             serde_json::to_value(r).expect("a record is JSON")
         } else {
-            row(&label, &total)
+            row(&label, total)
         });
     }
     ctx.out.records(&cols, &rows)?;
-    finish(ctx, &store, args, &filter, &groups, &total)
+    finish(ctx, args, &costs)
 }
 
 /// What a cost report says after its rows: an empty result, unpriced
 /// models, the chart.
-fn finish(
-    ctx: &Ctx,
-    store: &Store,
-    args: &Args,
-    filter: &CostFilter,
-    groups: &BTreeMap<Vec<String>, Totals>,
-    total: &Totals,
-) -> Result<Exit> {
+fn finish(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<Exit> {
+    let groups = &costs.groups;
     if groups.is_empty() {
-        ctx.out.note(if args.from.is_none() && store.session_ids()?.is_empty() {
+        ctx.out.note(if costs.store_empty {
             "no usage: the database holds no session yet; `sessionkit ingest` reads your agents' transcripts"
         } else {
             "no messages in this period or selection"
         });
     }
-    let uncounted = if args.from.is_none() {
-        store.uncounted_compactions(filter)?
-    } else {
-        0
-    };
+    let uncounted = costs.uncounted_compactions;
     if uncounted > 0 {
         ctx.out.note(&format!(
             "{uncounted} compression(s) of a Gemini CLI chat in this selection: the model calls that wrote each summary are in no transcript and no hook, so their tokens are not in these totals"
         ));
     }
-    if total.unpriced_tokens > 0 && args.from.is_none() {
-        let models = store.unpriced_models()?;
-        super::name_unpriced(ctx, models.iter().map(|(m, _, _)| m.as_str()));
+    if !costs.unpriced_models.is_empty() {
+        super::name_unpriced(ctx, costs.unpriced_models.iter().map(String::as_str));
     }
     if args.chart && ctx.out.format == Format::Table {
         let max = groups

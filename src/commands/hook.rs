@@ -9,11 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::commands::Exit;
-use crate::domain::clock::Millis;
 use crate::domain::harness::{Harness, HookEvent, InputError, MAX_INPUT, report};
-use crate::services::hook::receive::{Delivered, Delivery, deliver, event_of};
-use crate::services::hook::session;
-use crate::store::{Store, retry_busy};
+use crate::services::hook::receive::{Delivery, event_of};
+use crate::services::hook::{self, Answer, Keep};
+use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -195,12 +194,38 @@ pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
     // Even a bug must not break the agent: a panic becomes one stderr line.
     let _quiet = QuietPanics::install(log.clone());
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &args.command {
-        HookCommand::Event(a) => event(db, a, log.as_deref()),
-        HookCommand::SessionStart(a) => session_start(db, a, log.as_deref()),
-        HookCommand::SessionEnd(a) => session_end(db, a, "SessionEnd", log.as_deref()),
-        HookCommand::Stop(a) => stop(db, a, log.as_deref()),
-        HookCommand::UserPromptSubmit(a) => prompt_submit(db, a, log.as_deref()),
-        HookCommand::PreCompact(a) => session_end(db, a, "PreCompact", log.as_deref()),
+        HookCommand::Event(a) => lifecycle(db, a, None, log.as_deref(), with_event(hook::event)),
+        HookCommand::SessionStart(a) => lifecycle(
+            db,
+            a,
+            Some("SessionStart"),
+            log.as_deref(),
+            hook::session_start,
+        ),
+        HookCommand::SessionEnd(a) => lifecycle(
+            db,
+            a,
+            Some("SessionEnd"),
+            log.as_deref(),
+            with_event(|c, ev| hook::keep_run(c, ev, Keep::End)),
+        ),
+        HookCommand::Stop(a) => {
+            lifecycle(db, a, Some("Stop"), log.as_deref(), with_event(hook::stop))
+        }
+        HookCommand::UserPromptSubmit(a) => lifecycle(
+            db,
+            a,
+            Some("UserPromptSubmit"),
+            log.as_deref(),
+            with_event(hook::prompt_submit),
+        ),
+        HookCommand::PreCompact(a) => lifecycle(
+            db,
+            a,
+            Some("PreCompact"),
+            log.as_deref(),
+            with_event(|c, ev| hook::keep_run(c, ev, Keep::Compact)),
+        ),
     }));
     if let Ok(Err(e)) = result {
         let msg = format!("{e:#}");
@@ -301,271 +326,45 @@ fn deadline() -> Instant {
     Instant::now() + budget
 }
 
-/// Records `ev` (or spools it), returning the store when the database took
-/// it. A spooled event is said on stderr: it is safe, and `status` shows it.
-fn store_event(
-    db: &Path,
-    ev: &HookEvent,
+/// What every hook verb does after reading stdin: run its lifecycle and
+/// say what came of it (the envelope on stdout; a spooled event on stderr,
+/// since it is safe and `status` shows it).
+fn lifecycle(
+    db: Result<PathBuf>,
     a: &EventArgs,
-    now: Millis,
-    by: Instant,
+    fallback_event: Option<&str>,
     log: Option<&Path>,
-) -> Result<Option<Store>> {
-    store_event_then(db, ev, a, (now, by), log, |_| Ok(()))
-}
-
-/// `store_event`, with `then` run in the event's own write transaction.
-fn store_event_then(
-    db: &Path,
-    ev: &HookEvent,
-    a: &EventArgs,
-    (now, by): (Millis, Instant),
-    log: Option<&Path>,
-    then: impl Fn(&rusqlite::Transaction<'_>) -> Result<()>,
-) -> Result<Option<Store>> {
-    match deliver(db, ev, a.delivery_id.as_deref(), now, by, then)? {
-        Delivered::Stored(store) => Ok(Some(*store)),
-        Delivered::Spooled(why) => {
+    work: impl FnOnce(&hook::Call<'_>, Option<&HookEvent>, Option<Harness>) -> Result<Answer>,
+) -> Result<()> {
+    let by = deadline();
+    let (ev, named) = receive(a, fallback_event, log)?;
+    let db = db?;
+    let env = |k: &str| std::env::var(k).ok();
+    let call = hook::Call {
+        db: &db,
+        delivery_id: a.delivery_id.as_deref(),
+        now: crate::domain::clock::now(),
+        by,
+        env: &env,
+    };
+    match work(&call, ev.as_ref(), named)? {
+        Answer::Quiet => Ok(()),
+        Answer::Envelope(out) => answer(&out),
+        Answer::Spooled(why) => {
             say(
                 log,
                 &format!(
                     "the database is busy ({why:#}): the event waits in the spool for the next writer"
                 ),
             );
-            Ok(None)
+            Ok(())
         }
     }
 }
 
-fn event(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
-    let by = deadline();
-    let (Some(ev), _) = receive(a, None, log)? else {
-        return Ok(());
-    };
-    store_event(&db?, &ev, a, crate::domain::clock::now(), by, log)?;
-    Ok(())
-}
-
-fn session_start(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
-    let by = deadline();
-    let (ev, flag) = receive(a, Some("SessionStart"), log)?;
-    let now = crate::domain::clock::now();
-    let db = db?;
-    let stored = match &ev {
-        Some(ev) => store_event(&db, ev, a, now, by, log)?,
-        None => None,
-    };
-    let env = |k: &str| std::env::var(k).ok();
-    let harness = ev
-        .as_ref()
-        .map(|e| e.harness)
-        .or(flag)
-        .unwrap_or_else(|| crate::domain::harness::detect(None, env, &Default::default()));
-    let cwd = session::cwd_of(ev.as_ref(), env);
-    if session::suppressed(ev.as_ref(), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
-        return Ok(());
-    }
-    let mut stored = stored;
-    let started = retry_busy(by, |left| {
-        let mut store = match stored.take() {
-            Some(s) => s,
-            None => Store::open_waiting(&db, left)?,
-        };
-        let limits = crate::services::brief::limits(&store, Some(harness), None, None, false)?;
-        let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
-        session::session_start(&mut store, ev.as_ref(), harness, &cwd, limits, lease, now)
-    })?;
-    if let Some(out) = session::start_envelope(harness, &started.context) {
-        answer(&out)?;
-    }
-    Ok(())
-}
-
-/// `session-end` closes the run; `pre-compact` heartbeats it. Neither opens
-/// a run nor prints anything; a run that does not exist is normal.
-fn session_end(db: Result<PathBuf>, a: &EventArgs, event: &str, log: Option<&Path>) -> Result<()> {
-    let by = deadline();
-    let (Some(ev), _) = receive(a, Some(event), log)? else {
-        return Ok(());
-    };
-    let now = crate::domain::clock::now();
-    let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
-        return Ok(());
-    };
-    let Some(sid) = ev.session_id.as_deref() else {
-        return Ok(());
-    };
-    // Gemini fires PreCompress before every turn: no evidence of a
-    // compaction, so it is only recorded.
-    if ev.event == "PreCompress" {
-        return Ok(());
-    }
-    let agent = ev.harness.as_str();
-    let result = if event == "SessionEnd" {
-        let closed = store.close_run(agent, sid, now).map(|_| ());
-        catch_up(&mut store, &ev, ("ingest.hook_max_bytes", true))?;
-        closed
-    } else {
-        let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
-        let excerpt = ev
-            .payload
-            .get("last_assistant_message")
-            .and_then(serde_json::Value::as_str)
-            .map(crate::domain::runs::excerpt);
-        store
-            .heartbeat_run(agent, sid, excerpt.as_deref(), false, now, lease)
-            .map(|_| ())
-    };
-    match result {
-        Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => Ok(()),
-        other => other,
-    }
-}
-
-/// The end of a Claude Code, Codex or Gemini CLI conversation (SessionEnd) or of its
-/// turn (Stop): its transcript is ingested by tail resume within the setting
-/// `budget`'s bytes, so the reports and the next briefing include it without
-/// a cron job. What SessionEnd cannot catch up is noted for `status`; a
-/// Stop over its (smaller) budget leaves it to the SessionEnd. Gemini CLI's
-/// chats are caught up the same way; Cursor and Copilot CLI transcripts
-/// have no reader.
-fn catch_up(store: &mut Store, ev: &HookEvent, (budget, at_end): (&str, bool)) -> Result<()> {
-    if !matches!(
-        ev.harness,
-        Harness::ClaudeCode | Harness::Codex | Harness::Gemini
-    ) {
-        return Ok(());
-    }
-    let Some(path) = ev.transcript_path.as_deref() else {
-        return Ok(());
-    };
-    let max = crate::services::settings::count(store, budget)?;
-    crate::services::ingest::catch_up(store, Path::new(path), max, at_end)?;
-    Ok(())
-}
-
-/// `hook stop`: record and heartbeat (counting the turn) in one write
-/// transaction, then the nudge's handshake when it is on.
-fn stop(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
-    let by = deadline();
-    let (Some(ev), _) = receive(a, Some("Stop"), log)? else {
-        return Ok(());
-    };
-    let now = crate::domain::clock::now();
-    let env = |k: &str| std::env::var(k).ok();
-    let cwd = session::cwd_of(Some(&ev), env);
-    // A failed turn is recorded (its status is `error`) and nothing more;
-    // a subagent's or a secondary worktree's Stop is only recorded.
-    let sid = ev.session_id.as_deref().filter(|_| {
-        ev.kind != crate::domain::harness::Kind::StopFailure
-            && !session::suppressed(Some(&ev), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref())
-    });
-    let agent = ev.harness.as_str();
-    let excerpt = ["last_assistant_message", "prompt_response"]
-        .iter()
-        .find_map(|k| ev.payload.get(*k).and_then(serde_json::Value::as_str))
-        .map(crate::domain::runs::excerpt);
-    let beat = std::cell::Cell::new(None);
-    let heartbeat = |tx: &rusqlite::Transaction<'_>| -> Result<()> {
-        let Some(sid) = sid else {
-            return Ok(());
-        };
-        let lease = crate::services::settings::hours_ms_in(tx, "lease.hours")?;
-        match crate::store::runs::heartbeat_in(tx, agent, sid, excerpt.as_deref(), true, now, lease)
-        {
-            Ok(_) => beat.set(Some(lease)),
-            // Stop never opens a run.
-            Err(e) if e.downcast_ref::<crate::store::runs::RunError>().is_some() => {}
-            Err(e) => return Err(e),
-        }
-        Ok(())
-    };
-    let Some(mut store) = store_event_then(&db?, &ev, a, (now, by), log, heartbeat)? else {
-        return Ok(());
-    };
-    let nudged = nudge(&mut store, &ev, sid, beat.get(), now);
-    // The turn's transcript, after the answer is out; a failed turn's too.
-    if nudged.is_ok() && ev.session_id.is_some() {
-        catch_up(&mut store, &ev, ("ingest.stop_max_bytes", false))?;
-    }
-    nudged
-}
-
-/// With the nudge on: the handshake, and the continue envelope when an
-/// attempt arms.
-fn nudge(
-    store: &mut Store,
-    ev: &HookEvent,
-    sid: Option<&str>,
-    lease: Option<i64>,
-    now: Millis,
-) -> Result<()> {
-    let agent = ev.harness.as_str();
-    let (Some(sid), Some(lease)) = (sid, lease) else {
-        return Ok(());
-    };
-    if !crate::services::settings::enabled(store, "nudge.enabled")?
-        || crate::domain::triage::quiet_turn(store.turn_start_source(sid)?.as_deref())
-    {
-        return Ok(());
-    }
-    let max_bytes =
-        crate::services::brief::limits(store, Some(ev.harness), None, None, false)?.max_bytes;
-    let continuing = crate::services::hook::stop::continuing(&ev.payload);
-    let done = crate::services::hook::stop::handshake(
-        store, agent, sid, continuing, max_bytes, now, lease,
-    )?;
-    if let crate::services::hook::stop::Handshake::Inject(prompt) = done {
-        answer(&crate::services::hook::stop::stop_envelope(
-            ev.harness, &prompt,
-        ))?;
-    }
-    Ok(())
-}
-
-/// `hook user-prompt-submit`: record, then recall for the prompt.
-fn prompt_submit(db: Result<PathBuf>, a: &EventArgs, log: Option<&Path>) -> Result<()> {
-    let by = deadline();
-    let (Some(ev), _) = receive(a, Some("UserPromptSubmit"), log)? else {
-        return Ok(());
-    };
-    let now = crate::domain::clock::now();
-    let Some(mut store) = store_event(&db?, &ev, a, now, by, log)? else {
-        return Ok(());
-    };
-    let env = |k: &str| std::env::var(k).ok();
-    let cwd = session::cwd_of(Some(&ev), env);
-    if session::suppressed(Some(&ev), &cwd, env("SESSIONKIT_HOOK_ROLE").as_deref()) {
-        return Ok(());
-    }
-    let Some(prompt) = ev.payload.get("prompt").and_then(serde_json::Value::as_str) else {
-        return Ok(());
-    };
-    let project = crate::services::project::project_of(&store, &cwd.to_string_lossy())?;
-    let run = ev
-        .session_id
-        .as_deref()
-        .and_then(|sid| store.run_by_key(ev.harness.as_str(), sid).ok());
-    let briefed: Vec<String> = run
-        .as_ref()
-        .and_then(|r| serde_json::from_str::<Vec<serde_json::Value>>(&r.briefed_memories).ok())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|v| v["id"].as_str().map(str::to_string))
-        .collect();
-    let context = crate::services::hook::prompt::recall_context(
-        &mut store,
-        prompt,
-        &project,
-        run.as_ref().map(|r| r.run_id.as_str()),
-        &briefed,
-        crate::services::hook::prompt::BUDGET,
-        now,
-    )?;
-    if let Some(out) =
-        context.and_then(|c| crate::services::hook::prompt::prompt_envelope(ev.harness, &c))
-    {
-        answer(&out)?;
-    }
-    Ok(())
+/// A verb whose lifecycle needs an event: nothing to do on an empty stdin.
+fn with_event(
+    work: impl Fn(&hook::Call<'_>, &HookEvent) -> Result<Answer>,
+) -> impl FnOnce(&hook::Call<'_>, Option<&HookEvent>, Option<Harness>) -> Result<Answer> {
+    move |call, ev, _| ev.map_or(Ok(Answer::Quiet), |ev| work(call, ev))
 }

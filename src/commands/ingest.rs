@@ -7,11 +7,10 @@
 use anyhow::Result;
 use serde_json::Value;
 
-use super::{CorpusArgs, Ctx, line_cap, roots};
+use super::{CorpusArgs, Ctx, roots};
 use crate::commands::Exit;
 use crate::output::{Column, col};
 use crate::services::ingest::{self, Options, Summary};
-use crate::services::settings;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("ingest"))]
@@ -76,15 +75,10 @@ pub(crate) fn run_corpus(ctx: &Ctx, args: &Args, replay: bool) -> Result<Exit> {
     };
     let opts = Options {
         strict,
-        max_line_size: line_cap(&store, corpus)?,
         replay,
-        only: Default::default(),
         strict_pricing: args.strict_pricing,
-        bulk_bytes: settings::count(&store, "ingest.bulk_bytes")?,
-        part_bytes: settings::count(&store, "ingest.part_bytes")?,
-        max_bytes: None,
-        one: None,
         harness: args.harness.clone(),
+        ..Options::from_settings(&store, corpus.max_line_size)?
     };
     let pb = ctx
         .out

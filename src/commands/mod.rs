@@ -172,29 +172,6 @@ pub(crate) fn roots(
     Ok(Some(crate::services::ingest::resolve_roots(&given)?))
 }
 
-/// The line cap in force: `--max-line-size`, else the setting
-/// `ingest.max_line_size`, else the older `ingest.max_file_size` (which
-/// capped files before a session could be read as a stream; a value set
-/// for it is kept, as the line cap), else 64 MiB.
-pub(crate) fn line_cap(store: &Store, args: &CorpusArgs) -> Result<u64> {
-    if let Some(n) = args.max_line_size {
-        anyhow::ensure!(n > 0, "--max-line-size must be a positive number of bytes");
-        return Ok(n);
-    }
-    let line = crate::services::settings::lookup("ingest.max_line_size")?;
-    let (v, source) = crate::services::settings::effective(store, line)?;
-    if source == crate::services::settings::Source::Default {
-        let (old, source) = crate::services::settings::effective(
-            store,
-            crate::services::settings::lookup("ingest.max_file_size")?,
-        )?;
-        if source != crate::services::settings::Source::Default {
-            return Ok(old.parse()?);
-        }
-    }
-    Ok(v.parse()?)
-}
-
 /// The commands whose JSON output is typed, with a schema.
 pub(crate) const TYPED: &[&str] = &[
     "archive",

@@ -9,7 +9,7 @@ use crate::domain::clock::now;
 use crate::domain::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
 use crate::output::runs::{RunEventsRecord, RunRecord};
 use crate::output::{Column, Format, col};
-use crate::store::runs::{OpenRequest, Run};
+use crate::store::runs::{OpenRequest, Run, RunError};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -167,29 +167,34 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
                 .as_deref()
                 .map(|e| super::value_or_stdin(e, "--excerpt on stdin"))
                 .transpose()?;
-            let (r, outcome) = store.heartbeat_run(
-                &runs::check_agent(&h.key.agent)?,
-                &runs::check_session_id(&h.key.session_id)?,
-                excerpt.as_deref().map(runs::excerpt).as_deref(),
-                h.turn,
-                now,
-                lease,
-            )?;
+            let (agent, sid) = (
+                runs::check_agent(&h.key.agent)?,
+                runs::check_session_id(&h.key.session_id)?,
+            );
+            let excerpt = excerpt.as_deref().map(runs::excerpt);
+            let (r, outcome) = store
+                .heartbeat_run(&agent, &sid, excerpt.as_deref(), h.turn, now, lease)?
+                .ok_or_else(|| RunError::not_found(&agent, &sid))?;
             print(&r, Some(outcome.as_str()))?;
         }
         SessionCommand::Close(k) => {
-            let (r, outcome) = store.close_run(
-                &runs::check_agent(&k.agent)?,
-                &runs::check_session_id(&k.session_id)?,
-                now,
-            )?;
+            let (agent, sid) = (
+                runs::check_agent(&k.agent)?,
+                runs::check_session_id(&k.session_id)?,
+            );
+            let (r, outcome) = store
+                .close_run(&agent, &sid, now)?
+                .ok_or_else(|| RunError::not_found(&agent, &sid))?;
             print(&r, Some(outcome.as_str()))?;
         }
         SessionCommand::Show(s) => {
             let r = match (&s.run_id, &s.agent, &s.session_id) {
                 (Some(id), _, _) => store.run(id)?,
                 (None, Some(agent), Some(sid)) => {
-                    store.run_by_key(&runs::check_agent(agent)?, sid)?
+                    let agent = runs::check_agent(agent)?;
+                    store
+                        .run_by_key(&agent, sid)?
+                        .ok_or_else(|| RunError::not_found(&agent, sid))?
                 }
                 _ => bail!("give a run id, or --agent and --session-id"),
             };

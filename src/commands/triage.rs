@@ -8,6 +8,7 @@ use crate::commands::Exit;
 use crate::domain::runs;
 use crate::output::runs::TriageRecord;
 use crate::output::{Column, col};
+use crate::store::runs::RunError;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("triage"))]
@@ -73,22 +74,25 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     match &a.command {
         TriageCommand::Begin(b) => {
             let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
-            let begun = store.triage_begin(
-                &runs::check_agent(&b.key.agent)?,
-                &runs::check_session_id(&b.key.session_id)?,
-                b.stop_hook_active,
-                now,
-                lease,
-            )?;
+            let (agent, sid) = (
+                runs::check_agent(&b.key.agent)?,
+                runs::check_session_id(&b.key.session_id)?,
+            );
+            let begun = store
+                .triage_begin(&agent, &sid, b.stop_hook_active, now, lease)?
+                .ok_or_else(|| RunError::not_found(&agent, &sid))?;
             ctx.out.record_of(COLUMNS, &TriageRecord::begun(&begun))?;
         }
         TriageCommand::Complete(c) => {
-            let done = store.triage_complete(
-                &runs::check_agent(&c.key.agent)?,
-                &runs::check_session_id(&c.key.session_id)?,
-                c.attempt.trim(),
-                now,
-            )?;
+            let (agent, sid) = (
+                runs::check_agent(&c.key.agent)?,
+                runs::check_session_id(&c.key.session_id)?,
+            );
+            let attempt = c.attempt.trim();
+            let done = store
+                .triage_complete(&agent, &sid, attempt, now)?
+                .ok_or_else(|| RunError::not_found(&agent, &sid))?
+                .or_conflict(attempt)?;
             ctx.out
                 .record_of(COLUMNS, &TriageRecord::completed(&done))?;
         }

@@ -75,11 +75,7 @@ fn grow(
     children.sort_by_key(|c| (c.node.first_seen, c.node.agent_id.clone()));
     let mut subtree = node.totals;
     for c in &children {
-        subtree.messages += c.subtree.messages;
-        subtree.tokens.add(c.subtree.tokens);
-        subtree.priced_messages += c.subtree.priced_messages;
-        subtree.cost_nanousd += c.subtree.cost_nanousd;
-        subtree.unpriced_tokens += c.subtree.unpriced_tokens;
+        subtree += &c.subtree;
     }
     Tree {
         reported: rep.remove(&node.agent_id).unwrap_or_default(),

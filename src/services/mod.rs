@@ -3,12 +3,13 @@
 //!
 //! `ingest` (an ingest run, streaming each session in parts), `hook` (a
 //! hook's lifecycle: receiving it, the session start, the turn-end nudge,
-//! the prompt recall), `brief` (a briefing), `close` (the closer's batch),
+//! the prompt recall), `brief` (a briefing), `check` (the integrity check), `close` (the closer's batch),
 //! `endpoint` (the closer's model endpoint), `install` and `doctor` (a
 //! harness's settings, and checking them), `push` (a team's PostgreSQL
-//! database), `settings`, `project` (naming a project).
+//! database), `report` (cost reports), `settings`, `project` (naming a project).
 
 pub mod brief;
+pub mod check;
 pub mod close;
 pub mod doctor;
 pub mod endpoint;
@@ -17,4 +18,5 @@ pub mod ingest;
 pub mod install;
 pub mod project;
 pub mod push;
+pub mod report;
 pub mod settings;

@@ -40,6 +40,18 @@ pub struct Totals {
     pub unpriced_tokens: u64,
 }
 
+/// The one sum of two totals: every count adds (the buckets by
+/// `Buckets::add`).
+impl std::ops::AddAssign<&Totals> for Totals {
+    fn add_assign(&mut self, o: &Totals) {
+        self.messages += o.messages;
+        self.tokens.add(o.tokens);
+        self.priced_messages += o.priced_messages;
+        self.cost_nanousd += o.cost_nanousd;
+        self.unpriced_tokens += o.unpriced_tokens;
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SessionRow {
     pub session_id: String,

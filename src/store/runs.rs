@@ -62,6 +62,18 @@ pub struct Run {
 }
 
 impl Run {
+    /// The ids of the memories its briefing showed (none when the stamp is
+    /// unreadable).
+    pub fn briefed_ids(&self) -> Vec<String> {
+        serde_json::from_str::<Vec<serde_json::Value>>(&self.briefed_memories)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| v["id"].as_str().map(str::to_string))
+            .collect()
+    }
+}
+
+impl Run {
     pub fn state(&self, now: Millis, lease_ms: i64) -> State {
         state(self.closed_at, self.last_seen_at, now, lease_ms)
     }
@@ -103,15 +115,14 @@ fn by_key(tx: &rusqlite::Connection, agent: &str, session_id: &str) -> Result<Op
         .optional()?)
 }
 
-/// The run of a natural key, or "not found".
-fn existing(tx: &rusqlite::Connection, agent: &str, session_id: &str) -> Result<Run> {
-    by_key(tx, agent, session_id)?.ok_or_else(|| {
+impl RunError {
+    /// "No run for this key", as a command reports it.
+    pub fn not_found(agent: &str, session_id: &str) -> RunError {
         RunError::NotFound {
             agent: agent.to_string(),
             session_id: session_id.to_string(),
         }
-        .into()
-    })
+    }
 }
 
 fn by_id(tx: &rusqlite::Connection, run_id: &str) -> Result<Option<Run>> {
@@ -138,7 +149,8 @@ pub struct OpenRequest {
 }
 
 /// `Store::heartbeat_run` inside the caller's write transaction (`hook
-/// stop` records its event and heartbeats in one).
+/// stop` records its event and heartbeats in one); `None` when the key has
+/// no run.
 pub(crate) fn heartbeat_in(
     tx: &Transaction<'_>,
     agent: &str,
@@ -147,8 +159,10 @@ pub(crate) fn heartbeat_in(
     turn: bool,
     now: Millis,
     lease_ms: i64,
-) -> Result<(Run, Outcome)> {
-    let run = existing(tx, agent, session_id)?;
+) -> Result<Option<(Run, Outcome)>> {
+    let Some(run) = by_key(tx, agent, session_id)? else {
+        return Ok(None);
+    };
     let outcome = runs::heartbeat_outcome(run.state(now, lease_ms));
     match outcome {
         Outcome::Heartbeat => touch(tx, &run.run_id, now)?,
@@ -165,7 +179,7 @@ pub(crate) fn heartbeat_in(
             .execute(params![run.run_id, e])?;
     }
     let run = by_id(tx, &run.run_id)?.expect("read above");
-    Ok((run, outcome))
+    Ok(Some((run, outcome)))
 }
 
 /// Rule 1, the lease floor: last_seen_at only moves forward.
@@ -335,6 +349,7 @@ impl Store {
 
     /// Moves the lease (or resurrects the run), sets the excerpt when one
     /// is given, and with `turn` counts one more Stop (the triage debounce).
+    /// `None` when the key has no run (a heartbeat never opens one).
     pub fn heartbeat_run(
         &mut self,
         agent: &str,
@@ -343,7 +358,7 @@ impl Store {
         turn: bool,
         now: Millis,
         lease_ms: i64,
-    ) -> Result<(Run, Outcome)> {
+    ) -> Result<Option<(Run, Outcome)>> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -353,33 +368,36 @@ impl Store {
     }
 
     /// An explicit close; never moves last_seen_at; a second close reports
-    /// the first one's time.
+    /// the first one's time. `None` when the key has no run.
     pub fn close_run(
         &mut self,
         agent: &str,
         session_id: &str,
         now: Millis,
-    ) -> Result<(Run, Outcome)> {
+    ) -> Result<Option<(Run, Outcome)>> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let run = existing(&tx, agent, session_id)?;
+        let Some(run) = by_key(&tx, agent, session_id)? else {
+            return Ok(None);
+        };
         if run.closed_at.is_some() {
-            return Ok((run, Outcome::AlreadyClosed));
+            return Ok(Some((run, Outcome::AlreadyClosed)));
         }
         tx.prepare_cached("UPDATE agent_sessions SET closed_at = ?2 WHERE run_id = ?1")?
             .execute(params![run.run_id, now])?;
         let run = by_id(&tx, &run.run_id)?.expect("read above");
         tx.commit()?;
-        Ok((run, Outcome::Closed))
+        Ok(Some((run, Outcome::Closed)))
     }
 
     pub fn run(&self, run_id: &str) -> Result<Run> {
         by_id(&self.conn, run_id)?.ok_or_else(|| RunError::UnknownRun(run_id.to_string()).into())
     }
 
-    pub fn run_by_key(&self, agent: &str, session_id: &str) -> Result<Run> {
-        existing(&self.conn, agent, session_id)
+    /// The run of a natural key, `None` when it has none.
+    pub fn run_by_key(&self, agent: &str, session_id: &str) -> Result<Option<Run>> {
+        by_key(&self.conn, agent, session_id)
     }
 
     /// Runs, newest first; `live_only` keeps the live ones.

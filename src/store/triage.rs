@@ -41,6 +41,32 @@ pub struct Completed {
     pub truncated: bool,
 }
 
+/// How a complete ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completion {
+    Completed(Completed),
+    /// The run has no pending attempt by that id (another Stop finalized it
+    /// first, or it was never armed): nothing was written.
+    NotPending {
+        run_id: String,
+        status: TriageStatus,
+    },
+}
+
+impl Completion {
+    /// The completion, or the conflict as a command reports it.
+    pub fn or_conflict(self, attempt: &str) -> Result<Completed, RunError> {
+        match self {
+            Completion::Completed(c) => Ok(c),
+            Completion::NotPending { run_id, status } => Err(RunError::TriageConflict {
+                run_id,
+                attempt: attempt.to_string(),
+                status: status.as_str().to_string(),
+            }),
+        }
+    }
+}
+
 /// A run's triage columns.
 struct Row {
     run_id: String,
@@ -55,8 +81,8 @@ struct Row {
     turns: i64,
 }
 
-fn row(tx: &Transaction<'_>, agent: &str, session_id: &str) -> Result<Row> {
-    let r = tx
+fn row(tx: &Transaction<'_>, agent: &str, session_id: &str) -> Result<Option<Row>> {
+    Ok(tx
         .prepare_cached(
             "SELECT run_id, opened_at, closed_at, last_seen_at, triage_status, triage_attempt_id,
                triage_armed_at, triage_attempt_log, last_triaged_event_ids, stop_turns
@@ -76,14 +102,7 @@ fn row(tx: &Transaction<'_>, agent: &str, session_id: &str) -> Result<Row> {
                 turns: r.get(9)?,
             })
         })
-        .optional()?;
-    r.ok_or_else(|| {
-        RunError::NotFound {
-            agent: agent.to_string(),
-            session_id: session_id.to_string(),
-        }
-        .into()
-    })
+        .optional()?)
 }
 
 /// Whether the run has an event outside `watermark` (a JSON array of ids):
@@ -140,11 +159,13 @@ impl Store {
         stop_hook_active: bool,
         now: Millis,
         lease_ms: i64,
-    ) -> Result<Begun> {
+    ) -> Result<Option<Begun>> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let r = row(&tx, agent, session_id)?;
+        let Some(r) = row(&tx, agent, session_id)? else {
+            return Ok(None);
+        };
         let input = EntryInput {
             live: state(r.closed_at, r.last_seen_at, now, lease_ms) == State::Live,
             status: r.status,
@@ -207,7 +228,7 @@ impl Store {
             }
         };
         tx.commit()?;
-        Ok(begun)
+        Ok(Some(begun))
     }
 
     /// Completes attempt `attempt` of the run of (agent, session): fenced on
@@ -220,18 +241,21 @@ impl Store {
         session_id: &str,
         attempt: &str,
         now: Millis,
-    ) -> Result<Completed> {
+    ) -> Result<Option<Completion>> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let r = row(&tx, agent, session_id)?;
-        let conflict = |r: &Row| RunError::TriageConflict {
-            run_id: r.run_id.clone(),
-            attempt: attempt.to_string(),
-            status: r.status.as_str().to_string(),
+        let Some(r) = row(&tx, agent, session_id)? else {
+            return Ok(None);
+        };
+        let conflict = |r: &Row| {
+            Ok(Some(Completion::NotPending {
+                run_id: r.run_id.clone(),
+                status: r.status,
+            }))
         };
         if r.status != TriageStatus::Pending || r.attempt_id.as_deref() != Some(attempt) {
-            return Err(conflict(&r).into());
+            return conflict(&r);
         }
         let (ids, truncated) = visible(&tx, &r.run_id)?;
         let before: BTreeSet<String> = serde_json::from_str(&r.watermark).unwrap_or_default();
@@ -252,17 +276,17 @@ impl Store {
                 serde_json::to_string(&log)?
             ])?;
         if changed == 0 {
-            return Err(conflict(&r).into());
+            return conflict(&r);
         }
         settle_needs_look(&tx, &r.run_id)?;
         tx.commit()?;
-        Ok(Completed {
+        Ok(Some(Completion::Completed(Completed {
             run_id: r.run_id,
             status,
             event_count: ids.len(),
             since_begin_count: since_begin,
             truncated,
-        })
+        })))
     }
 }
 

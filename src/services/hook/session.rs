@@ -15,7 +15,7 @@ use crate::domain::harness::{Harness, HookEvent};
 use crate::domain::runs::Source;
 use crate::services::brief::{Request, build};
 use crate::store::Store;
-use crate::store::runs::{OpenRequest, RunError};
+use crate::store::runs::OpenRequest;
 
 /// Room kept under the byte ceiling for the run line after the briefing.
 const RUN_LINE_ROOM: usize = 400;
@@ -100,7 +100,7 @@ pub fn session_start(
         .unwrap_or_else(|| "startup".into());
     let session_id = ev.and_then(|e| e.session_id.clone());
     let existing = match &session_id {
-        Some(sid) => store.run_by_key(harness.as_str(), sid).ok(),
+        Some(sid) => store.run_by_key(harness.as_str(), sid)?,
         None => None,
     };
     let req = Request {
@@ -147,11 +147,8 @@ pub fn session_start(
     };
     let heartbeat = |store: &mut Store| -> Result<Option<String>> {
         let sid = session_id.clone().expect("checked by the caller");
-        match store.heartbeat_run(harness.as_str(), &sid, None, false, now, lease_ms) {
-            Ok((r, _)) => Ok(Some(r.run_id)),
-            Err(e) if e.downcast_ref::<RunError>().is_some() => Ok(None),
-            Err(e) => Err(e),
-        }
+        let beat = store.heartbeat_run(harness.as_str(), &sid, None, false, now, lease_ms)?;
+        Ok(beat.map(|(r, _)| r.run_id))
     };
     let run_id = match (&session_id, source.as_str()) {
         (None, _) => None,

@@ -12,7 +12,6 @@ use crate::domain::debrief;
 use crate::domain::harness::Harness;
 use crate::domain::triage::Decline;
 use crate::store::Store;
-use crate::store::runs::RunError;
 
 /// What a Stop's handshake did, for tests and logs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,30 +39,15 @@ pub fn handshake(
     now: Millis,
     lease_ms: i64,
 ) -> Result<Handshake> {
-    let begun = match store.triage_begin(agent, session_id, stop_hook_active, now, lease_ms) {
-        Err(e)
-            if matches!(
-                e.downcast_ref::<RunError>(),
-                Some(RunError::NotFound { .. })
-            ) =>
-        {
-            return Ok(Handshake::NoRun);
-        }
-        other => other?,
+    let Some(begun) = store.triage_begin(agent, session_id, stop_hook_active, now, lease_ms)?
+    else {
+        return Ok(Handshake::NoRun);
     };
+    // Another Stop may have finalized the attempt first (`NotPending`):
+    // nothing is left to do then.
     let complete = |store: &mut Store, attempt: &str| -> Result<()> {
-        match store.triage_complete(agent, session_id, attempt, now) {
-            // Another Stop finalized it first: nothing left to do.
-            Err(e)
-                if matches!(
-                    e.downcast_ref::<RunError>(),
-                    Some(RunError::TriageConflict { .. })
-                ) =>
-            {
-                Ok(())
-            }
-            other => other.map(|_| ()),
-        }
+        store.triage_complete(agent, session_id, attempt, now)?;
+        Ok(())
     };
     if !begun.armed {
         let reason = begun.reason.unwrap_or(Decline::NoSignal);

@@ -71,6 +71,45 @@ pub struct Options {
     pub harness: Option<String>,
 }
 
+impl Options {
+    /// A plain ingest's options, with the store's settings: the line cap
+    /// (`line_cap` when the command line gives one), the bulk and part
+    /// sizes; nothing strict, no replay, every session and harness.
+    pub fn from_settings(store: &Store, line_cap: Option<u64>) -> Result<Options> {
+        Ok(Options {
+            strict: false,
+            max_line_size: max_line_size(store, line_cap)?,
+            replay: false,
+            only: BTreeSet::new(),
+            strict_pricing: false,
+            bulk_bytes: crate::services::settings::count(store, "ingest.bulk_bytes")?,
+            part_bytes: crate::services::settings::count(store, "ingest.part_bytes")?,
+            max_bytes: None,
+            one: None,
+            harness: None,
+        })
+    }
+}
+
+/// The line cap: `given` (the command line's), else the setting
+/// `ingest.max_line_size`, else the older `ingest.max_file_size` where only
+/// that one is set.
+fn max_line_size(store: &Store, given: Option<u64>) -> Result<u64> {
+    use crate::services::settings::{Source, effective, lookup};
+    if let Some(n) = given {
+        anyhow::ensure!(n > 0, "--max-line-size must be a positive number of bytes");
+        return Ok(n);
+    }
+    let (v, source) = effective(store, lookup("ingest.max_line_size")?)?;
+    if source == Source::Default {
+        let (old, source) = effective(store, lookup("ingest.max_file_size")?)?;
+        if source != Source::Default {
+            return Ok(old.parse()?);
+        }
+    }
+    Ok(v.parse()?)
+}
+
 /// A root as the run uses it.
 #[derive(Debug, Clone)]
 pub struct Root {
@@ -638,16 +677,11 @@ pub fn catch_up(
     let (slug, sid) = (slug.as_str(), sid.as_str());
     let roots = resolve_roots(&[root.to_path_buf()])?;
     let opts = Options {
-        strict: false,
-        max_line_size: crate::services::settings::count(store, "ingest.max_line_size")?,
-        replay: false,
         only: BTreeSet::from([sid.to_string()]),
-        strict_pricing: false,
         bulk_bytes: u64::MAX,
-        part_bytes: crate::services::settings::count(store, "ingest.part_bytes")?,
         max_bytes: Some(max_bytes),
         one: Some((slug.to_string(), sid.to_string())),
-        harness: None,
+        ..Options::from_settings(store, None)?
     };
     let sum = run(store, &roots, &opts, None)?;
     let path = transcript.display().to_string();
