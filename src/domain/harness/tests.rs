@@ -1,0 +1,204 @@
+use super::*;
+
+/// A payload with a lone surrogate is stored, lossily and
+/// flagged, not refused; a valid pair and an escaped backslash are kept.
+#[test]
+fn lone_surrogates_are_replaced_not_refused() {
+    let m = parse_input(br#"{"session_id":"s","prompt":"a\ud800b \ud83d\ude00 \\ud800 c\udc00"}"#)
+        .unwrap()
+        .unwrap();
+    assert_eq!(m["prompt"], json!("a\u{fffd}b \u{1f600} \\ud800 c\u{fffd}"));
+    assert!(m.contains_key("sessionkit_lossy"));
+    let clean = parse_input(br#"{"prompt":"\ud83d\ude00"}"#)
+        .unwrap()
+        .unwrap();
+    assert!(!clean.contains_key("sessionkit_lossy"));
+    assert!(matches!(
+        parse_input(br#"{"a":\ud800}"#),
+        Err(InputError::NotJson(_))
+    ));
+}
+use serde_json::json;
+
+fn obj(v: Value) -> Map<String, Value> {
+    let Value::Object(m) = v else {
+        panic!("not an object: {v}")
+    };
+    m
+}
+
+fn no_env(_: &str) -> Option<String> {
+    None
+}
+
+#[test]
+fn input_edge_cases() {
+    assert_eq!(parse_input(b""), Ok(None));
+    assert_eq!(parse_input(b" \n\t"), Ok(None));
+    assert_eq!(
+        parse_input(b"\xEF\xBB\xBF{\"a\":1}\n").unwrap().unwrap()["a"],
+        json!(1)
+    );
+    assert_eq!(parse_input(b"[1,2]"), Err(InputError::NotObject("array")));
+    assert_eq!(parse_input(b"null"), Err(InputError::NotObject("null")));
+    assert!(matches!(
+        parse_input(b"{\"a\":"),
+        Err(InputError::NotJson(_))
+    ));
+}
+
+#[test]
+fn harness_detection_order() {
+    let claude = obj(json!({"hook_event_name": "Stop", "session_id": "s"}));
+    assert_eq!(detect(None, no_env, &claude), Harness::ClaudeCode);
+    assert_eq!(
+        detect(Some(Harness::Codex), no_env, &claude),
+        Harness::Codex
+    );
+    let codex = obj(json!({"hook_event_name": "Stop", "turn_id": "t"}));
+    assert_eq!(detect(None, no_env, &codex), Harness::Codex);
+    let env = |k: &str| (k == "CLAUDECODE").then(|| "1".to_string());
+    assert_eq!(detect(None, env, &codex), Harness::ClaudeCode);
+    let gem_env = |k: &str| (k == "GEMINI_SESSION_ID").then(|| "g".to_string());
+    assert_eq!(detect(None, gem_env, &claude), Harness::Gemini);
+    let model = obj(json!({"hook_event_name": "Stop", "model": "gpt-5"}));
+    assert_eq!(detect(None, no_env, &model), Harness::Codex);
+    let start = obj(json!({"hook_event_name": "SessionStart", "model": "claude-sonnet-5"}));
+    assert_eq!(detect(None, no_env, &start), Harness::ClaudeCode);
+    let rollout = obj(
+        json!({"hook_event_name": "SessionStart", "transcript_path": "/h/.codex/sessions/2026/rollout-x.jsonl"}),
+    );
+    assert_eq!(detect(None, no_env, &rollout), Harness::Codex);
+    // Real Codex 0.171 SessionStart and SessionEnd (captured), with
+    // CODEX_HOME elsewhere than ~/.codex: Codex, not Claude Code.
+    let cx_start = obj(
+        json!({"session_id": "s", "transcript_path": null, "cwd": "/w",
+            "hook_event_name": "SessionStart", "model": "gpt-fake", "permission_mode": "bypassPermissions", "source": "startup"}),
+    );
+    assert_eq!(detect(None, no_env, &cx_start), Harness::Codex);
+    let cx_end = obj(
+        json!({"session_id": "s", "cwd": "/w", "hook_event_name": "SessionEnd", "reason": "other",
+            "transcript_path": "/home/dev/work/cxhome/sessions/2026/12/03/rollout-2026-12-03T06-42-52-01a2.jsonl"}),
+    );
+    assert_eq!(detect(None, no_env, &cx_end), Harness::Codex);
+    let codex_home = |k: &str| (k == "CODEX_HOME").then(|| "/x".to_string());
+    assert_eq!(detect(None, codex_home, &claude), Harness::Codex);
+    let both = |k: &str| matches!(k, "CODEX_HOME" | "CLAUDECODE").then(|| "1".to_string());
+    assert_eq!(detect(None, both, &claude), Harness::ClaudeCode);
+    let cursor =
+        obj(json!({"hook_event_name": "stop", "conversation_id": "c", "generation_id": "g"}));
+    assert_eq!(detect(None, no_env, &cursor), Harness::Cursor);
+    let copilot = obj(json!({"sessionId": "s", "timestamp": 1}));
+    assert_eq!(detect(None, no_env, &copilot), Harness::Copilot);
+    let gemini = obj(json!({"hook_event_name": "AfterAgent"}));
+    assert_eq!(detect(None, no_env, &gemini), Harness::Gemini);
+}
+
+#[test]
+fn normalizes_every_field_and_finds_the_agent() {
+    let p = obj(json!({
+        "session_id": "abc", "hook_event_name": "SubagentStop", "cwd": "/w",
+        "transcript_path": "/p/abc.jsonl", "agent_type": "Explore",
+        "agent_transcript_path": "/p/abc/subagents/agent-def456.jsonl", "extra": {"x": 1}
+    }));
+    let e = normalize(Harness::ClaudeCode, &p, None);
+    assert_eq!(e.kind, Kind::SubagentStop);
+    assert_eq!(e.session_id.as_deref(), Some("abc"));
+    assert_eq!(e.agent_id.as_deref(), Some("def456"));
+    assert_eq!(e.agent_type.as_deref(), Some("Explore"));
+    assert_eq!(e.cwd.as_deref(), Some("/w"));
+    assert_eq!(
+        e.target(7),
+        Target::Agent {
+            agent_id: "def456".into(),
+            evidence: Evidence::new(Status::Completed, Some(7), Cause::SubagentStop)
+        }
+    );
+    let cursor =
+        obj(json!({"conversation_id": "c1", "hook_event_name": "stop", "workspace_roots": ["/r"]}));
+    let e = normalize(Harness::Cursor, &cursor, None);
+    assert_eq!(
+        (e.session_id.as_deref(), e.cwd.as_deref(), e.kind),
+        (Some("c1"), Some("/r"), Kind::Stop)
+    );
+    let bare = normalize(
+        Harness::ClaudeCode,
+        &obj(json!({"session_id": "s"})),
+        Some("Stop"),
+    );
+    assert_eq!(bare.event, "Stop");
+    let none = normalize(Harness::ClaudeCode, &obj(json!({})), None);
+    assert_eq!(
+        (none.event.as_str(), none.kind, none.target(1)),
+        ("unknown", Kind::Other, Target::None)
+    );
+}
+
+#[test]
+fn subagent_stop_naming_the_main_agent_is_refused() {
+    for p in [
+        json!({"session_id": "s", "hook_event_name": "SubagentStop", "agent_id": "s"}),
+        json!({"session_id": "s", "hook_event_name": "SubagentStop"}),
+    ] {
+        let e = normalize(Harness::ClaudeCode, &obj(p), None);
+        assert_eq!(e.target(1), Target::Refused);
+    }
+    let stop = normalize(
+        Harness::ClaudeCode,
+        &obj(json!({"session_id": "s", "hook_event_name": "Stop", "agent_id": "x"})),
+        None,
+    );
+    assert_eq!(
+        stop.target(5),
+        Target::Agent {
+            agent_id: "s".into(),
+            evidence: Evidence::new(Status::Waiting, Some(5), Cause::StopHook)
+        }
+    );
+}
+
+#[test]
+fn the_key_is_over_redacted_canonical_json() {
+    let a = normalize(
+        Harness::ClaudeCode,
+        &obj(
+            json!({"b": 1, "a": {"y": 2, "x": "sk-ant-api03-AbCdEf0123456789_AbCdEf0123456789"}, "session_id": "s", "hook_event_name": "Stop"}),
+        ),
+        None,
+    );
+    let b = normalize(
+        Harness::ClaudeCode,
+        &obj(
+            json!({"hook_event_name": "Stop", "session_id": "s", "a": {"x": "sk-ant-api03-ZzZzZz9999999999_ZzZzZz9999999999", "y": 2}, "b": 1}),
+        ),
+        None,
+    );
+    assert_eq!(
+        canonical(&a.payload),
+        r#"{"a":{"x":"[redacted:api-key:~64]","y":2},"b":1,"hook_event_name":"Stop","session_id":"s"}"#
+    );
+    assert_eq!(event_key(&a, None, None), event_key(&b, None, None));
+    assert_ne!(event_key(&a, None, None), event_key(&a, Some("d1"), None));
+    assert_ne!(
+        event_key(&a, Some("d1"), None),
+        event_key(&a, Some("d2"), None)
+    );
+    // The client that sent it is part of the key; a delivery id
+    // names the delivery alone.
+    assert_eq!(
+        event_key(&a, None, Some("40@900")),
+        event_key(&b, None, Some("40@900"))
+    );
+    assert_ne!(
+        event_key(&a, None, Some("40@900")),
+        event_key(&a, None, Some("41@901"))
+    );
+    assert_ne!(
+        event_key(&a, None, Some("40@900")),
+        event_key(&a, None, None)
+    );
+    assert_eq!(
+        event_key(&a, Some("d1"), Some("40@900")),
+        event_key(&a, Some("d1"), Some("41@901"))
+    );
+}
