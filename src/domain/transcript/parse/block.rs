@@ -1,20 +1,20 @@
 //! One block of a file, record by record: usage, spans, endings, spawn
 //! evidence, compactions, inline sidechains and the harness's own cost.
 
-use std::collections::HashMap;
-use std::sync::LazyLock;
-
-use memchr::memmem::Finder;
+#[cfg(test)]
+use super::prescan::SPLITS;
+use super::prescan::{HELPER_SHARE, SPLIT_MIN, ScannedLines, scan_lines, split_at};
+use super::spawned::{LOCAL_COMMAND, resolve_inline, see_spawn_evidence, wants_content};
 
 use super::lines::{Lines, classify_error, complete_body};
-use super::{OpenFile, SessionParser, SideRecord, Span, SpareCores, long_line_reason, new_agent};
+use super::{OpenFile, SessionParser, SideRecord, Span, SpareCores, long_line_reason};
 use crate::domain::clock::{Millis, parse_instant};
 use crate::domain::transcript::ending;
 use crate::domain::transcript::scan;
-use crate::domain::transcript::spawns::{self, ProgressRef, SpawnResult};
+use crate::domain::transcript::spawns::{self};
 use crate::domain::transcript::usage::{self, Billing, Buckets, UsageObservation};
 use crate::domain::transcript::wire::{self, KNOWN_TYPES, Record};
-use crate::domain::transcript::{AgentLayout, BadLine, Compaction, HarnessCost, HarnessModelCost};
+use crate::domain::transcript::{BadLine, Compaction, HarnessCost, HarnessModelCost};
 
 /// The message id, model, token buckets and billing of a record that
 /// carries usage.
@@ -208,92 +208,6 @@ fn read_lines<'a>(
     f.first_user_seen = st.first_user_seen;
     b.out.bytes += complete;
     Ok(complete)
-}
-
-/// Blocks smaller than this are read by one thread (unit tests read
-/// blocks of a kilobyte, src/services/ingest/stream.rs).
-pub(super) const SPLIT_MIN: usize = if cfg!(test) { 256 } else { 1 << 20 };
-
-#[cfg(test)]
-thread_local! {
-    /// Blocks a helper has scanned for this thread (the tests' proof that
-    /// it did; other tests split blocks on their own threads meanwhile).
-    pub(super) static SPLITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// The helper's share of a block's lines, in 64ths: the larger, as it
-/// only scans, while this thread also takes every record.
-const HELPER_SHARE: u32 = 35;
-
-/// Where lines from `from` (a line start) to the end of `body` (a line end)
-/// are split to give the later `share` 64ths or so to a helper: the line
-/// start at or after that point (`body.len()` when there is none).
-fn split_at(body: &[u8], from: usize, share: u32) -> usize {
-    let target = body.len() - (body.len() - from) * share as usize / 64;
-    if target == from {
-        return from;
-    }
-    memchr::memchr(b'\n', &body[target - 1..]).map_or(body.len(), |i| target + i)
-}
-
-/// A line a helper scanned: its number within the helper's lines, its
-/// content and length (line ending included), and the scanner's reading.
-struct Prescanned<'a> {
-    n: u64,
-    line: &'a [u8],
-    len: u64,
-    scanned: Option<scan::Scanned<'a>>,
-    rec: Record<'a>,
-}
-
-/// The complete lines of part of a block, scanned by a helper: each with
-/// its number among them, content, length and the scanner's reading.
-pub struct ScannedLines<'a> {
-    lines: Vec<Prescanned<'a>>,
-    /// Lines counted, blank ones too.
-    count: u64,
-    /// Bytes of the lines, line endings included.
-    bytes: u64,
-}
-
-/// Scans the later `share` 64ths of the complete lines of `block` (bytes
-/// read on from a file's cursor: its first line may end one begun before)
-/// for `SessionParser::block_scanned`: where they start, and their scan.
-/// `None` for a block with less than `SPLIT_MIN` of whole lines.
-pub fn scan_later(block: &[u8], share: u32) -> Option<(usize, ScannedLines<'_>)> {
-    let start = memchr::memchr(b'\n', block)? + 1;
-    let end = memchr::memrchr(b'\n', block)? + 1;
-    if end - start < SPLIT_MIN {
-        return None;
-    }
-    let split = split_at(&block[..end], start, share);
-    (split < end).then(|| (split, scan_lines(&block[split..end])))
-}
-
-/// Scans every line of `body`, which begins at a line start and ends with
-/// a newline (what `Lines` gives, blank lines counted and passed over).
-fn scan_lines(body: &[u8]) -> ScannedLines<'_> {
-    let mut lines = Lines { body, at: 0, n: 0 };
-    let mut out = Vec::with_capacity(body.len() / 2048);
-    loop {
-        let mut rec = Record::default();
-        let Some((n, line, scanned)) = lines.next_into(&mut rec) else {
-            break;
-        };
-        let len = lines.ended_at(line);
-        out.push(Prescanned {
-            n,
-            line,
-            len,
-            scanned,
-            rec,
-        });
-    }
-    ScannedLines {
-        lines: out,
-        count: lines.n,
-        bytes: body.len() as u64,
-    }
 }
 
 /// Line `n` of the block (`len` bytes with its ending), with the scanner's
@@ -539,174 +453,4 @@ pub(super) fn read_record<'a>(
     }
     *rec = wire::read(line, true)?;
     Ok(())
-}
-
-/// Finds a user message that is a local command's output, built once.
-pub(super) static LOCAL_COMMAND: LazyLock<Finder<'static>> =
-    LazyLock::new(|| Finder::new(b"\"content\":\"<local-command-"));
-
-/// Finds `"name":"` (the name of a content block), built once.
-pub(super) static NAME: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"name\":\""));
-
-/// Whether a record's content could matter to the tree, so that the other
-/// records skip their content unvalidated: a spawn call, the result of a
-/// pending call, a first message, a sidechain root, a queue operation. The
-/// record's own fields decide; only assistant records are searched for
-/// calls, and only when calls are pending are the others searched for
-/// their ids. (A message's own type is "message" and blocks have theirs.)
-pub(super) fn wants_content(
-    rec: &Record<'_>,
-    line: &[u8],
-    main: bool,
-    first_user_seen: bool,
-    pending: &HashMap<String, usize>,
-) -> bool {
-    if !first_user_seen {
-        return true;
-    }
-    let kind = rec.kind.as_deref();
-    if kind == Some("queue-operation") {
-        return true;
-    }
-    if main && rec.is_sidechain == Some(true) && rec.parent_uuid.is_none() {
-        return true;
-    }
-    let assistant = kind == Some("assistant");
-    if !pending.is_empty()
-        && !assistant
-        && pending
-            .keys()
-            .any(|id| memchr::memmem::find(line, id.as_bytes()).is_some())
-    {
-        return true;
-    }
-    if !assistant
-        && matches!(
-            kind,
-            Some("user" | "system" | "progress" | "summary" | "file-history-snapshot")
-        )
-    {
-        return false;
-    }
-    // One pass over the line: does any `"name":"` name a spawn tool?
-    NAME.find_iter(line).any(|at| {
-        let rest = &line[at + 8..];
-        SPAWN_NAMES.iter().any(|s| rest.starts_with(s))
-    })
-}
-
-/// Spawn tool names as they follow `"name":"` (with the closing quote).
-pub(super) const SPAWN_NAMES: [&[u8]; 3] = [b"Task\"", b"Agent\"", b"Workflow\""];
-
-/// Collects a record's spawn calls, the results of this file's spawn calls,
-/// queue operations and progress references.
-pub(super) fn see_spawn_evidence(
-    b: &mut SessionParser,
-    rec: &Record<'_>,
-    agent: &str,
-    at: Option<Millis>,
-    pending: &mut HashMap<String, usize>,
-) {
-    let content = rec.message.as_ref().and_then(|m| m.content.0);
-    match rec.kind.as_deref() {
-        Some("assistant") => {
-            if let Some(c) = content.filter(|c| spawns::may_spawn(c)) {
-                for s in spawns::spawn_calls(c, agent, at) {
-                    pending.insert(s.tool_use_id.clone(), b.out.spawns.len());
-                    b.out.spawns.push(s);
-                }
-            }
-        }
-        Some("user") if !pending.is_empty() => {
-            let Some(c) = content.filter(|c| spawns::may_answer(c, pending.keys())) else {
-                return;
-            };
-            for (id, is_error) in spawns::tool_results(c) {
-                // A call has one result: once seen, stop looking for it.
-                let Some(i) = pending.remove(&id) else {
-                    continue;
-                };
-                if b.out.spawns[i].result.is_none() {
-                    let (child_agent_id, reported, launched_only) =
-                        spawns::spawn_result(rec.tool_use_result.0);
-                    b.out.spawns[i].result = Some(SpawnResult {
-                        at,
-                        is_error,
-                        child_agent_id,
-                        reported,
-                        launched_only,
-                    });
-                }
-            }
-        }
-        Some("queue-operation") => {
-            if let Some(q) = spawns::queue_op(rec.content.0, agent, at) {
-                b.out.queue_ops.push(q);
-            }
-        }
-        Some("progress") => {
-            if let Some(a) = rec
-                .agent_id
-                .as_deref()
-                .filter(|a| !a.is_empty() && *a != agent)
-            {
-                b.out.progress_refs.push(ProgressRef {
-                    owner: agent.to_string(),
-                    agent_id: a.to_string(),
-                });
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Follows `parentUuid` links to each sidechain's root record: the root's uuid
-/// is the inline agent's id.
-pub(super) fn root_of(uuid: &str, parents: &HashMap<String, Option<String>>) -> String {
-    let mut cur = uuid;
-    let mut steps = 0;
-    while let Some(Some(p)) = parents.get(cur) {
-        if !parents.contains_key(p.as_str()) || steps > parents.len() {
-            break;
-        }
-        cur = p;
-        steps += 1;
-    }
-    cur.to_string()
-}
-
-pub(super) fn resolve_inline(b: &mut SessionParser, side: Vec<SideRecord>, path: &str) {
-    let mut roots: HashMap<String, String> = HashMap::new();
-    for rec in side {
-        let agent = match &rec.uuid {
-            Some(u) => roots
-                .entry(u.clone())
-                .or_insert_with(|| root_of(u, &b.side_parent))
-                .clone(),
-            // A sidechain record without a uuid cannot be placed in a chain.
-            None => b.out.session_id.clone(),
-        };
-        if agent != b.out.session_id && !b.out.agents.iter().any(|a| a.agent_id == agent) {
-            b.out
-                .agents
-                .push(new_agent(&agent, AgentLayout::Inline, path, None));
-        }
-        if let Some((prompt, note)) = rec.first
-            && let Some(a) = b.out.agents.iter_mut().find(|a| {
-                a.agent_id == agent && a.layout == AgentLayout::Inline && a.first_prompt.is_none()
-            })
-        {
-            a.first_prompt = prompt;
-            a.notification_tool_use_id = note;
-        }
-        b.span(&agent).see(rec.at);
-        if let Some(mut obs) = rec.usage {
-            obs.agent_id.clone_from(&agent);
-            b.add_usage(obs);
-        }
-        if let Some(mut c) = rec.compaction {
-            c.agent_id = agent;
-            b.out.compactions.push(c);
-        }
-    }
 }

@@ -8,7 +8,9 @@ mod copilot;
 mod gemini;
 pub mod opencode;
 mod pi;
+mod prescan;
 mod qwen;
+mod spawned;
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
 pub use gemini::{is_chat, is_legacy as is_rewritten_whole};
@@ -18,9 +20,9 @@ pub use qwen::is_session as is_qwen_session;
 mod lines;
 pub use lines::uuid_like;
 
-pub use block::{ScannedLines, scan_later};
 use block::{observation, parse_block, parse_scanned, usage_parts};
 use lines::BOM;
+pub use prescan::{ScannedLines, scan_later};
 
 use std::collections::HashMap;
 use std::sync::Arc;

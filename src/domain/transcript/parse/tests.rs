@@ -305,7 +305,7 @@ fn a_block_split_with_a_helper_reads_as_one_thread_does() {
             }
         }
         text.push_str("{\"type\":\"assistant\",\"unfinished");
-        assert!(text.len() > 2 * block::SPLIT_MIN, "{}", text.len());
+        assert!(text.len() > 2 * prescan::SPLIT_MIN, "{}", text.len());
         let read = |spare: Option<Arc<SpareCores>>| {
             let mut p = SessionParser::new("S", false);
             p.share_cores(spare);
@@ -314,11 +314,11 @@ fn a_block_split_with_a_helper_reads_as_one_thread_does() {
             let used = p.block(f, text.as_bytes()).unwrap();
             (used, format!("{:?}", p.finish()))
         };
-        let before = block::SPLITS.with(std::cell::Cell::get);
+        let before = prescan::SPLITS.with(std::cell::Cell::get);
         let spare = SpareCores::new(1);
         let (used, two) = read(Some(Arc::clone(&spare)));
         assert_eq!(
-            block::SPLITS.with(std::cell::Cell::get),
+            prescan::SPLITS.with(std::cell::Cell::get),
             before + 1,
             "the helper read"
         );

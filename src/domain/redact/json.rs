@@ -1,0 +1,128 @@
+//! Redaction by key, in JSON: a key that says secret has its value
+//! replaced, a key-like key its high-entropy string; structural fields and
+//! token counts are kept.
+use super::rules::entropy;
+use super::{is_whole_marker, marker, redact_text};
+use serde_json::{Map, Value};
+
+pub(super) fn normalise_key(key: &str) -> String {
+    key.chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' ' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Fields that name things, never secrets: kept verbatim, so a stored path
+/// still points at its file and ids still join.
+pub(super) const STRUCTURAL: &[&str] = &[
+    "transcriptpath",
+    "agenttranscriptpath",
+    "cwd",
+    "sessionid",
+    "agentid",
+    "tooluseid",
+    "hookeventname",
+    "hookname",
+    "promptid",
+    "conversationid",
+    "generationid",
+    "turnid",
+    "workspaceroots",
+    "uuid",
+    "parentuuid",
+    "permissionmode",
+    "source",
+    "agenttype",
+];
+
+/// `input_tokens`, `ephemeral_5m_input_tokens`, `max_tokens`, `token_count`...
+pub(super) fn is_count_key(norm: &str) -> bool {
+    norm.ends_with("tokens") || norm.ends_with("tokencount")
+}
+
+/// Substrings of a normalised key that mark its value as a secret.
+pub const SECRET_KEY_WORDS: &[&str] = &[
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "passphrase",
+    "credential",
+    "apikey",
+    "authorization",
+    "bearer",
+    "privatekey",
+    "accesskey",
+    "sessionkey",
+    "cookie",
+];
+
+pub(super) fn is_secret_key(norm: &str) -> bool {
+    SECRET_KEY_WORDS.iter().any(|w| norm.contains(w))
+        || norm == "pwd"
+        || norm == "pass"
+        || norm.ends_with("pass")
+        || norm == "auth"
+        || (norm.starts_with("auth") && !norm.starts_with("author"))
+        || norm.ends_with("auth")
+}
+
+/// A key whose value is a secret when it looks random (`signing_key`,
+/// `signature`, `salt`).
+pub(super) fn is_keylike_key(norm: &str) -> bool {
+    norm.ends_with("key") || norm.contains("signature") || norm.contains("salt")
+}
+
+/// A high-entropy string: at least 16 characters, no spaces, 3.5 bits or more.
+pub(super) fn high_entropy(s: &str) -> bool {
+    s.len() >= 16 && !s.contains(char::is_whitespace) && entropy(s) >= 3.5
+}
+
+/// A redacted copy of `v`.
+pub fn redact(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(redact_text(s).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(redact).collect()),
+        Value::Object(map) => {
+            let mut out = Map::with_capacity(map.len());
+            for (k, v) in map {
+                let norm = normalise_key(k);
+                if STRUCTURAL.contains(&norm.as_str()) {
+                    out.insert(k.clone(), v.clone());
+                    continue;
+                }
+                let key = redact_text(k).into_owned();
+                // A count (`*_tokens`) keeps its number; text under it is redacted.
+                let counts = is_count_key(&norm) && !holds_text(v);
+                let marked = v.as_str().is_some_and(is_whole_marker);
+                let value = if marked {
+                    v.clone()
+                } else if is_secret_key(&norm) && !counts {
+                    Value::String(marker("by-key", value_len(v)))
+                } else if is_keylike_key(&norm) && v.as_str().is_some_and(high_entropy) {
+                    Value::String(marker("high-entropy", value_len(v)))
+                } else {
+                    redact(v)
+                };
+                out.insert(key, value);
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+pub(super) fn value_len(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len(),
+        other => other.to_string().len(),
+    }
+}
+
+/// A string that is not a plain count.
+pub(super) fn holds_text(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()),
+        _ => false,
+    }
+}
