@@ -1,6 +1,14 @@
 //! The one SQLite file: opening it (pragmas, 0600), migrations under
 //! `user_version`, and typed queries per table. Only this module writes SQL.
 
+mod file;
+mod locks;
+
+pub use file::{APPLICATION_ID, default_path};
+use file::{create_private, identity, wal_mode};
+use locks::wait_for_locks;
+pub use locks::{BUSY_WAIT, Pacer, is_busy, is_read_only, retry_busy};
+
 pub mod briefing;
 pub mod closer;
 pub mod costs;
@@ -23,146 +31,10 @@ pub mod triage;
 mod vocab;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags};
-
-/// How long a command waits for another process's lock before it fails.
-pub const BUSY_WAIT: Duration = Duration::from_millis(5000);
-
-/// Whether `e` is SQLite reporting a lock held by another connection
-/// (`SQLITE_BUSY` or `SQLITE_LOCKED`, any extended code): worth a retry.
-pub fn is_busy(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        matches!(
-            c.downcast_ref::<rusqlite::Error>(),
-            Some(rusqlite::Error::SqliteFailure(f, _))
-                if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-        )
-    })
-}
-
-/// Whether `e` says the database cannot be written (a read-only file,
-/// folder or file system): a read may still work.
-pub fn is_read_only(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        matches!(
-            c.downcast_ref::<rusqlite::Error>(),
-            Some(rusqlite::Error::SqliteFailure(f, _))
-                if matches!(f.code, rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
-        ) || c.downcast_ref::<std::io::Error>().is_some_and(|io| {
-            matches!(
-                io.kind(),
-                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
-            )
-        })
-    })
-}
-
-/// Runs `attempt` (given the time left) until it succeeds, fails with
-/// something other than a lock, or `deadline` passes. SQLite's busy handler
-/// waits inside one attempt, but some lock errors come back without it (a
-/// read transaction that has to become a write one, WAL recovery, the last
-/// connection's checkpoint on close): those are retried here, after a pause
-/// of 1, 2, 4 ... 32 ms with jitter so that waiting processes spread out.
-pub fn retry_busy<T>(
-    deadline: Instant,
-    mut attempt: impl FnMut(Duration) -> Result<T>,
-) -> Result<T> {
-    let mut pause = 1u64;
-    let clock = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let mut seed = u64::from(std::process::id()) << 32 | u64::from(clock);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match attempt(left.max(Duration::from_millis(1))) {
-            Err(e) if is_busy(&e) && Instant::now() < deadline => {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let jitter = (seed >> 33) % pause.max(1);
-                let nap = Duration::from_millis(pause + jitter)
-                    .min(deadline.saturating_duration_since(Instant::now()));
-                std::thread::sleep(nap);
-                pause = (pause * 2).min(32);
-            }
-            other => return other,
-        }
-    }
-}
-
-thread_local! {
-    /// How long this thread's connections wait for a lock, and when the
-    /// current wait began (the busy handler is a plain function).
-    static BUSY: std::cell::Cell<(Duration, Option<Instant>)> =
-        const { std::cell::Cell::new((BUSY_WAIT, None)) };
-}
-
-/// Makes `conn` wait up to `wait` for another connection's lock, trying
-/// again every millisecond or two. SQLite's own busy timeout sleeps up to
-/// 100 ms between tries: against a writer that commits in short batches
-/// back to back, such a sleeper kept missing the gaps and waited seconds
-/// (a hook beside a 100,000-memory import spooled). Writers that run long
-/// leave gaps (`Pacer`); short polls find them.
-fn wait_for_locks(conn: &mut Connection, wait: Duration) -> Result<()> {
-    BUSY.with(|b| b.set((wait, None)));
-    conn.busy_handler(Some(busy_handler))?;
-    Ok(())
-}
-
-fn busy_handler(tries: i32) -> bool {
-    BUSY.with(|b| {
-        let (limit, began) = b.get();
-        let began = match (tries, began) {
-            (0, _) | (_, None) => {
-                let now = Instant::now();
-                b.set((limit, Some(now)));
-                now
-            }
-            (_, Some(t)) => t,
-        };
-        if began.elapsed() >= limit {
-            return false;
-        }
-        std::thread::sleep(Duration::from_micros(if tries < 10 { 500 } else { 2000 }));
-        true
-    })
-}
-
-/// Spaces out a long run of write transactions: after each commit, once
-/// `WRITE_SPAN` of back-to-back writing has passed, it pauses `GAP` so that
-/// a hook waiting for the lock gets it. Costs at most GAP /
-/// WRITE_SPAN of the writer's time.
-pub struct Pacer {
-    since: Instant,
-}
-
-const WRITE_SPAN: Duration = Duration::from_millis(100);
-const GAP: Duration = Duration::from_millis(4);
-
-impl Pacer {
-    pub fn new() -> Pacer {
-        Pacer {
-            since: Instant::now(),
-        }
-    }
-
-    /// Called after a commit.
-    pub fn committed(&mut self) {
-        if self.since.elapsed() >= WRITE_SPAN {
-            std::thread::sleep(GAP);
-            self.since = Instant::now();
-        }
-    }
-}
-
-impl Default for Pacer {
-    fn default() -> Pacer {
-        Pacer::new()
-    }
-}
 
 /// Conditions a caller may branch on.
 #[derive(Debug, thiserror::Error)]
@@ -285,149 +157,6 @@ impl Drop for Snapshot<'_> {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
             let _ = conn.execute_batch("ROLLBACK");
-        }
-    }
-}
-
-/// Where the database lives: `--db`, else `SESSIONKIT_DB`, else
-/// `$XDG_DATA_HOME/sessionkit/sessionkit.db` (`~/.local/share/...`).
-pub fn default_path() -> Result<PathBuf> {
-    if let Some(p) = std::env::var_os("SESSIONKIT_DB").filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(p));
-    }
-    home_path()
-}
-
-/// The default location under `$XDG_DATA_HOME` (or `~/.local/share`): the
-/// only place whose directory sessionkit creates itself.
-fn home_path() -> Result<PathBuf> {
-    let data = if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|p| !p.is_empty()) {
-        PathBuf::from(d)
-    } else {
-        let home = std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .context("cannot place the database: set --db, SESSIONKIT_DB or HOME")?;
-        PathBuf::from(home).join(".local/share")
-    };
-    Ok(data.join("sessionkit").join("sessionkit.db"))
-}
-
-fn create_private(path: &Path) -> Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        && !dir.exists()
-    {
-        // A path given by --db or SESSIONKIT_DB in a directory that is
-        // not there is a mistake to report, not a tree to create.
-        anyhow::ensure!(
-            home_path().is_ok_and(|h| h == path),
-            "the database's directory {} does not exist: create it, or give --db a path in an existing directory",
-            dir.display()
-        );
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .with_context(|| format!("creating {}", dir.display()))?;
-    }
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-    {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("creating {}", path.display())),
-    }
-}
-
-/// `PRAGMA application_id` of a sessionkit database: "SKIT" in ASCII.
-pub const APPLICATION_ID: i32 = 0x534b_4954;
-
-/// Whether the file at `path` may be used as sessionkit's: ours (our
-/// application id, or an older sessionkit's file from before the id, told
-/// by its tables), or new and empty. Anything else is refused in one line
-/// before it is changed. (A migration stamps the id.)
-fn identity(conn: &Connection, path: &Path) -> Result<()> {
-    // One statement, so one snapshot: another process may be creating the
-    // file's schema meanwhile (its id, version and tables commit together).
-    let read = || -> rusqlite::Result<(i32, i64, i64, i64)> {
-        conn.query_row(
-            "SELECT (SELECT application_id FROM pragma_application_id),
-                    (SELECT user_version FROM pragma_user_version),
-                    COUNT(*),
-                    COUNT(*) FILTER (WHERE type = 'table' AND name IN ('settings', 'projects', 'sessions'))
-             FROM sqlite_master",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )
-    };
-    let (app, version, tables, ours) = read().map_err(|e| {
-        let kept = matches!(
-            &e,
-            rusqlite::Error::SqliteFailure(f, _) if matches!(
-                f.code,
-                rusqlite::ErrorCode::ReadOnly
-                    | rusqlite::ErrorCode::CannotOpen
-                    | rusqlite::ErrorCode::DatabaseBusy
-                    | rusqlite::ErrorCode::DatabaseLocked
-            )
-        );
-        if kept {
-            // Not what the file is, but what can be done with it now.
-            let read_only = matches!(&e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly);
-            let what = if read_only {
-                format!(
-                    "{} cannot be written (a command that writes needs write access to it and its folder)",
-                    path.display()
-                )
-            } else {
-                format!("opening {}", path.display())
-            };
-            anyhow::Error::new(e).context(what)
-        } else {
-            anyhow::anyhow!(
-                "{} is not a database sessionkit can open ({}): give --db a sessionkit database or a new file",
-                path.display(),
-                crate::domain::sqlite::one_line(&e)
-            )
-        }
-    })?;
-    if app == APPLICATION_ID {
-        return Ok(());
-    }
-    let fresh = app == 0 && version == 0 && tables == 0;
-    let older_ours = app == 0 && version >= 1 && ours == 3;
-    anyhow::ensure!(
-        fresh || older_ours,
-        "{} is not a sessionkit database (application id {app:#x}, schema version {version}, {tables} schema objects); nothing was changed: give --db a sessionkit database or a new file",
-        path.display()
-    );
-    Ok(())
-}
-
-/// Puts the database in WAL mode (once: the mode is kept in the file). The
-/// switch takes an exclusive lock without waiting for it, so processes that
-/// create the database at the same moment (the first hooks of a machine)
-/// retry it, briefly, within the busy timeout, instead of failing with
-/// "database is locked".
-fn wal_mode(conn: &Connection, wait: Duration) -> Result<String> {
-    let deadline = Instant::now() + wait;
-    let mut pause = 1u64;
-    loop {
-        let now: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
-        if now.eq_ignore_ascii_case("wal") {
-            return Ok(now);
-        }
-        match conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::DatabaseBusy && Instant::now() < deadline =>
-            {
-                std::thread::sleep(std::time::Duration::from_millis(pause));
-                pause = (pause * 2).min(20);
-            }
-            other => return Ok(other?),
         }
     }
 }
