@@ -4,6 +4,8 @@
 //! opened. Changed sessions are read and parsed on one thread per core and
 //! written by this thread, so peak memory is a few sessions, not the corpus.
 
+mod conversation;
+
 #[cfg(test)]
 mod ahead_tests;
 mod database;
@@ -23,6 +25,7 @@ const PART_BYTES: u64 = 256 << 20;
 mod stream;
 mod summary;
 
+pub use conversation::{CatchUp, catch_up};
 pub use open::catch_up_open;
 
 use std::collections::BTreeSet;
@@ -527,127 +530,3 @@ pub(crate) fn read_whole(
 
 #[cfg(test)]
 mod tests;
-
-/// What a hook's catch-up did with its conversation's transcript.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CatchUp {
-    /// Read to its end (what was new, by tail resume).
-    Read { bytes: u64 },
-    /// More was new than the budget allows: left for the next `ingest`
-    /// (noted in `ingest_backlog`, which `status` shows).
-    Deferred { bytes: u64 },
-    /// Not a Claude Code transcript in its projects folder.
-    NotApplicable,
-}
-
-/// Ingests one Claude Code conversation from its main transcript's path
-/// (`<root>/<project>/<session>.jsonl`) by tail resume, when no more than
-/// `max_bytes` is new: what the SessionEnd and Stop hooks do so reports
-/// include the session without a cron job. Only that session's files are
-/// looked at. More than `max_bytes` is left unread, and with `note` it is
-/// noted for `status`. Its root is remembered as `ingest`'s are.
-/// `YYYY/MM/DD` of a Codex day folder.
-fn codex_day(dir: &std::path::Path) -> Option<String> {
-    let parts: Vec<&str> = dir
-        .iter()
-        .rev()
-        .take(3)
-        .map(|p| p.to_str())
-        .collect::<Option<_>>()?;
-    let ok = parts.len() == 3
-        && parts
-            .iter()
-            .zip([2, 2, 4])
-            .all(|(p, n)| p.len() == n && p.bytes().all(|b| b.is_ascii_digit()));
-    ok.then(|| format!("{}/{}/{}", parts[2], parts[1], parts[0]))
-}
-
-pub fn catch_up(
-    store: &mut Store,
-    transcript: &std::path::Path,
-    max_bytes: u64,
-    note: bool,
-) -> Result<CatchUp> {
-    let Some(sid) = transcript
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_suffix(".jsonl"))
-        .filter(|_| transcript.is_file())
-    else {
-        return Ok(CatchUp::NotApplicable);
-    };
-    let Some(dir) = transcript.parent() else {
-        return Ok(CatchUp::NotApplicable);
-    };
-    let gemini = dir.file_name().is_some_and(|d| d == "chats") && sid.starts_with("session-");
-    let (root, slug, sid) = if gemini {
-        // Gemini CLI: `<root>/<project>/chats/session-….jsonl`, the session
-        // named in its header.
-        let (Some(project), Some(session)) =
-            (dir.parent(), crate::domain::corpus::session_of(transcript))
-        else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        let (Some(root), Some(name)) = (
-            project.parent(),
-            project.file_name().and_then(|s| s.to_str()),
-        ) else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        (root, name.to_string(), session)
-    } else if sid.starts_with("rollout-") {
-        // Codex: `<root>/YYYY/MM/DD/rollout-….jsonl`, the session named inside.
-        let (Some(root), Some(day), Some((_, session))) = (
-            dir.ancestors().nth(3),
-            codex_day(dir),
-            crate::domain::corpus::thread_of(transcript, sid),
-        ) else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        (root, day, session)
-    } else {
-        let (Some(root), Some(slug)) = (dir.parent(), dir.file_name().and_then(|s| s.to_str()))
-        else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        (root, slug.to_string(), sid.to_string())
-    };
-    let (slug, sid) = (slug.as_str(), sid.as_str());
-    let roots = resolve_roots(&[root.to_path_buf()])?;
-    let opts = Options {
-        only: BTreeSet::from([sid.to_string()]),
-        bulk_bytes: u64::MAX,
-        max_bytes: Some(max_bytes),
-        one: Some((slug.to_string(), sid.to_string())),
-        ..Options::from_settings(store, None)?
-    };
-    let sum = run(store, &roots, &opts, None)?;
-    let path = transcript.display().to_string();
-    if sum.deferred_bytes > 0 && !note {
-        return Ok(CatchUp::Deferred {
-            bytes: sum.deferred_bytes,
-        });
-    }
-    if sum.deferred_bytes > 0 {
-        store.note_backlog(&crate::store::health::Backlog {
-            path,
-            session_id: Some(sid.to_string()),
-            bytes_behind: i64::try_from(sum.deferred_bytes).unwrap_or(i64::MAX),
-            at: clock::now(),
-            reason: format!(
-                "{} bytes to read, over the hook's {max_bytes}-byte budget (setting ingest.hook_max_bytes)",
-                sum.deferred_bytes
-            ),
-        })?;
-        return Ok(CatchUp::Deferred {
-            bytes: sum.deferred_bytes,
-        });
-    }
-    store.clear_backlog(&path)?;
-    if let Some(p) = roots[0].path.to_str() {
-        store.remember_roots(&[p], clock::now())?;
-    }
-    Ok(CatchUp::Read {
-        bytes: sum.bytes_read,
-    })
-}

@@ -11,6 +11,7 @@ mod pi;
 mod prescan;
 mod qwen;
 mod spawned;
+mod state;
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
 pub use gemini::{is_chat, is_legacy as is_rewritten_whole};
@@ -23,140 +24,22 @@ pub use lines::uuid_like;
 use block::{observation, parse_block, parse_scanned, usage_parts};
 use lines::BOM;
 pub use prescan::{ScannedLines, scan_later};
+pub use state::{FileCursor, SpareCore, SpareCores};
+use state::{OpenFile, SideRecord, Span};
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use serde::{Deserialize, Serialize};
 
 #[cfg(test)]
 use super::SessionInput;
 use super::ending::Ending;
 use super::usage::UsageObservation;
 use super::wire::{Record, Sidecar};
-use super::{Agent, AgentLayout, BadLine, Compaction, FileRole, ParsedSession};
+use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession};
 use crate::domain::clock::Millis;
 
 /// The first malformed line of a session parsed with `strict` set.
 pub type StrictFailure = BadLine;
-
-struct Span {
-    first: Option<Millis>,
-    last: Option<Millis>,
-    records: u64,
-}
-
-impl Span {
-    fn new() -> Self {
-        Span {
-            first: None,
-            last: None,
-            records: 0,
-        }
-    }
-    fn see(&mut self, at: Option<Millis>) {
-        self.merge(&Span {
-            first: at,
-            last: at,
-            records: 1,
-        });
-    }
-    fn merge(&mut self, other: &Span) {
-        self.records += other.records;
-        self.first = match (self.first, other.first) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        // `None` orders below every time, so the latest time wins.
-        self.last = self.last.max(other.last);
-    }
-}
-
-/// A record of an inline sidechain, kept until its chain root is known.
-struct SideRecord {
-    uuid: Option<String>,
-    at: Option<Millis>,
-    usage: Option<UsageObservation>,
-    compaction: Option<Compaction>,
-    /// A chain root's first message: prompt hash and task-notification id.
-    first: Option<(Option<u64>, Option<String>)>,
-}
-
-/// Where the reading of one file stands, between blocks and between runs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileCursor {
-    pub rel_path: String,
-    pub agent_id: String,
-    pub main: bool,
-    /// Bytes through the last complete line read (a byte-order mark included).
-    pub offset: u64,
-    /// Lines counted so far, blank ones too: the next line is `line + 1`.
-    pub line: u64,
-    /// Whether the file's first user record has been read.
-    pub first_user_seen: bool,
-    /// A Codex rollout's current model (its last `turn_context`): the
-    /// model of the responses that follow.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// A Codex rollout has shown a `token_usage_record`: its `token_count`
-    /// events repeat those records and are not read.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub usage_records: bool,
-    /// A Codex rollout's last running total (`token_count`'s
-    /// `total_token_usage`): input, cached input, output.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub running_total: Option<[u64; 3]>,
-    /// A Codex rollout that copies another thread's history (a fork, or a
-    /// subagent started from its parent's context): the thread whose
-    /// `session_meta` came last, which the `token_count` events that follow
-    /// are named by. `None`: the file's own thread.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub history_of: Option<String>,
-}
-
-/// What a file being read carries from block to block besides its cursor.
-struct OpenFile {
-    /// Spawn calls of this file still waiting for their result, by id.
-    pending: HashMap<String, usize>,
-    /// The agent the file's records belong to (index into `agents`).
-    agent: usize,
-}
-
-/// Cores no worker is using, which a parser may borrow to scan part of a
-/// large block (`block.rs`). The run that owns the workers says how many
-/// there are, and gives one back when a worker runs out of sessions.
-#[derive(Debug, Default)]
-pub struct SpareCores(pub(crate) AtomicUsize);
-
-/// A borrowed core, given back when dropped.
-pub struct SpareCore(Arc<SpareCores>);
-
-impl SpareCores {
-    pub fn new(n: usize) -> Arc<SpareCores> {
-        Arc::new(SpareCores(AtomicUsize::new(n)))
-    }
-
-    /// One more core is spare.
-    pub fn give(&self) {
-        self.0.fetch_add(1, Ordering::AcqRel);
-    }
-
-    /// Borrows a spare core, when there is one.
-    pub fn take(cores: &Arc<SpareCores>) -> Option<SpareCore> {
-        cores
-            .0
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
-            .ok()
-            .map(|_| SpareCore(Arc::clone(cores)))
-    }
-}
-
-impl Drop for SpareCore {
-    fn drop(&mut self) {
-        self.0.give();
-    }
-}
 
 /// Parses one session a block of lines at a time: `begin_main` and
 /// `begin_agent` open each file (main transcript first), `block` feeds its

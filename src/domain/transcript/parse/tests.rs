@@ -1,6 +1,8 @@
 //! The parser's unit tests.
 
 use super::lines::{Lines, complete_body};
+use std::sync::atomic::Ordering;
+
 use super::*;
 use crate::domain::clock::parse_instant;
 use crate::domain::transcript::{Buckets, SessionFile};
