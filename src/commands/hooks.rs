@@ -13,7 +13,7 @@ use crate::output::records::{
     HooksChangeRecord,
 };
 use crate::output::{Column, col};
-use crate::services::install::{self, HARNESSES, Places, Scope, Target};
+use crate::services::install::{self, HARNESSES, Places, Registration, Scope, Target};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("hooks"))]
@@ -376,7 +376,7 @@ fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
                         harness: h.as_str().into(),
                         scope: scope.as_str().into(),
                         event: "*".into(),
-                        state: "unreadable".into(),
+                        state: Registration::Unreadable,
                         command: None,
                         file: places.settings(h, *scope).display().to_string(),
                         timeout_ms: None,
@@ -386,10 +386,10 @@ fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
             };
             // A file with nothing of sessionkit's is one line, not a list
             // of every missing event.
-            if standing.iter().all(|s| s.state == "missing") {
+            if standing.iter().all(|s| s.state == Registration::Missing) {
                 rows.push(standing_row(&install::Standing {
                     event: "*".into(),
-                    state: "not installed".into(),
+                    state: Registration::NotInstalled,
                     command: None,
                     ..standing[0].clone()
                 }));
@@ -410,7 +410,7 @@ fn standing_row(s: &install::Standing) -> serde_json::Value {
         harness: s.harness.clone(),
         schema: HOOKS_STATUS_SCHEMA.into(),
         scope: s.scope.clone(),
-        state: s.state.clone(),
+        state: s.state.as_str().into(),
     })
     .expect("a record is JSON")
 }
@@ -422,7 +422,7 @@ fn doctor(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
         .iter()
         .map(|f| {
             serde_json::to_value(HookCheckRecord {
-                check: f.check.clone(),
+                check: f.check.as_str().into(),
                 detail: f.detail.clone(),
                 event: f.event.clone(),
                 fix: f.fix.clone(),

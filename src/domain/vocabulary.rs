@@ -4,10 +4,10 @@
 /// A closed vocabulary stored as text: the enum, every value in order,
 /// its stored name, and `parse` that names the vocabulary when it refuses.
 macro_rules! vocabulary {
-    ($(#[$doc:meta])* $name:ident, $what:literal, $plural:literal { $($v:ident = $s:literal),+ $(,)? }) => {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $plural:literal { $($(#[$vdoc:meta])* $v:ident = $s:literal),+ $(,)? }) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum $name { $($v),+ }
+        pub enum $name { $($(#[$vdoc])* $v),+ }
 
         impl $name {
             /// Every value, in the vocabulary's order.

@@ -1,14 +1,14 @@
 //! The database's own checks: its file opens, the nudge's setting, the
 //! failures hooks recorded.
 
-use super::{Finding, finding};
+use super::{Check, Finding, finding};
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Whether the database the hooks use takes a write.
 pub(super) fn database(db: &Path) -> Finding {
-    let f = finding(None, None, "database");
+    let f = finding(None, None, Check::Database);
     let tried = (|| -> Result<()> {
         let store = crate::store::Store::open(db)?;
         store.probe_write()
@@ -28,7 +28,7 @@ pub(super) fn database(db: &Path) -> Finding {
 /// The debrief nudge as the Stop hook will see it: the value in force
 /// (environment, database, default) read by the on/off rule.
 pub(super) fn nudge(db: &Path) -> Finding {
-    let f = finding(None, None, "nudge");
+    let f = finding(None, None, Check::Nudge);
     let read = (|| -> Result<(bool, crate::services::settings::Source)> {
         let store = crate::store::Store::open(db)?;
         let s = crate::services::settings::lookup("nudge.enabled")?;
@@ -56,7 +56,7 @@ pub(super) fn nudge(db: &Path) -> Finding {
 /// Hook failures the hooks themselves recorded: the last week's, from the
 /// database and (Gemini) `<db>.hook-errors.log`.
 pub(super) fn failures(db: &Path) -> Vec<Finding> {
-    let f = || finding(None, None, "failures");
+    let f = || finding(None, None, Check::Failures);
     let week = crate::domain::clock::now() - 7 * 24 * 3_600_000;
     let mut out = Vec::new();
     let recorded = crate::store::Store::open(db).and_then(|s| s.hook_failures_since(week));

@@ -19,16 +19,35 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::domain::harness::Harness;
-use crate::services::install::{self, Places, Scope, plan, validate};
+use crate::services::install::{self, Places, Registration, Scope, plan, validate};
 use health::{database, failures, nudge};
 use runner::{Scratch, run_one};
+
+vocabulary! {
+    /// What a doctor's finding checked.
+    Check, "check", "checks" {
+        /// A client's settings file: readable, valid, sessionkit's
+        /// handlers registered (and trusted, for Codex).
+        Settings = "settings",
+        /// Codex's trust of a handler.
+        Trust = "trust",
+        /// A registered command run as its client runs it: its output.
+        Output = "output",
+        /// The database the hooks write to.
+        Database = "database",
+        /// The turn-end nudge's setting.
+        Nudge = "nudge",
+        /// Failures hooks recorded.
+        Failures = "failures",
+    }
+}
 
 /// One check and its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub harness: String,
     pub scope: Option<String>,
-    pub check: String,
+    pub check: Check,
     pub event: Option<String>,
     pub ok: bool,
     pub detail: String,
@@ -36,11 +55,11 @@ pub struct Finding {
     pub ms: Option<u64>,
 }
 
-fn finding(h: Option<Harness>, scope: Option<Scope>, check: &str) -> Finding {
+fn finding(h: Option<Harness>, scope: Option<Scope>, check: Check) -> Finding {
     Finding {
         harness: h.map_or("-", Harness::as_str).to_string(),
         scope: scope.map(|s| s.as_str().to_string()),
-        check: check.to_string(),
+        check,
         event: None,
         ok: true,
         detail: String::new(),
@@ -87,7 +106,7 @@ pub fn examine(
     for &h in harnesses {
         out.extend(twice(places, h));
         for s in places.distinct(h, &scopes) {
-            let base = || finding(Some(h), Some(s), "settings");
+            let base = || finding(Some(h), Some(s), Check::Settings);
             let (standing, doc) = match install::standing(places, h, s) {
                 Ok(x) => x,
                 Err(e) => {
@@ -98,7 +117,7 @@ pub fn examine(
                     continue;
                 }
             };
-            if standing.iter().all(|x| x.state == "missing") {
+            if standing.iter().all(|x| x.state == Registration::Missing) {
                 continue;
             }
             installed += 1;
@@ -121,17 +140,17 @@ pub fn examine(
             }
             for x in &standing {
                 let f = || base().on(&x.event);
-                match x.state.as_str() {
-                    "missing" => out.push(f().fail(
+                match x.state {
+                    Registration::Missing => out.push(f().fail(
                         format!("{} has no sessionkit hook in {file}", x.event),
                         reinstall.clone(),
                     )),
-                    "hand-written" => out.push(f().fail(
+                    Registration::HandWritten => out.push(f().fail(
                         format!("{}: a hand-written entry without --harness", x.event),
                         format!("{reinstall} (adopts it)"),
                     )),
-                    "untrusted" | "stale-trust" => {
-                        out.push(finding(Some(h), Some(s), "trust").on(&x.event).fail(
+                    Registration::Untrusted | Registration::StaleTrust => {
+                        out.push(finding(Some(h), Some(s), Check::Trust).on(&x.event).fail(
                             format!(
                                 "Codex has no matching trust for {}: `codex exec` skips it",
                                 x.event
@@ -139,14 +158,16 @@ pub fn examine(
                             format!("{reinstall} (writes the trust entry)"),
                         ));
                     }
-                    "extra" => out.push(f().fail(
+                    Registration::Extra => out.push(f().fail(
                         format!("{}: sessionkit no longer registers this event", x.event),
                         reinstall.clone(),
                     )),
-                    _ => {}
+                    Registration::Registered
+                    | Registration::NotInstalled
+                    | Registration::Unreadable => {}
                 }
                 if let Some(cmd) = &x.command
-                    && x.state != "extra"
+                    && x.state != Registration::Extra
                 {
                     if let Some(hook) = plan::sessionkit_hook(cmd) {
                         named_dbs.push(hook.db);
@@ -159,7 +180,7 @@ pub fn examine(
     }
     if installed == 0 {
         let named: Vec<&str> = harnesses.iter().map(|h| h.as_str()).collect();
-        out.push(finding(None, scope, "settings").fail(
+        out.push(finding(None, scope, Check::Settings).fail(
             format!("no sessionkit hooks are registered ({})", named.join(", ")),
             "sessionkit hooks install".into(),
         ));
@@ -233,7 +254,7 @@ pub fn twice(places: &Places, h: Harness) -> Vec<Finding> {
         commands.dedup();
         let runs_twice = here.len() > 1 && (h != Harness::ClaudeCode || commands.len() > 1);
         if runs_twice {
-            out.push(finding(Some(h), None, "settings").on(event).fail(
+            out.push(finding(Some(h), None, Check::Settings).on(event).fail(
                 format!(
                     "{event} runs sessionkit {} times ({}): {} runs each",
                     here.len(),

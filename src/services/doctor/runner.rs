@@ -3,7 +3,7 @@
 
 use super::payloads::{DOCTOR_SESSION, payload};
 use super::rules::accepts;
-use super::{Finding, finding};
+use super::{Check, Finding, finding};
 use crate::domain::harness::Harness;
 use crate::services::install::{Scope, plan};
 use anyhow::Result;
@@ -81,7 +81,7 @@ pub(super) fn run_one(
     s: Scope,
     (event, cmd, timeout_ms): (&str, &str, u64),
 ) -> Finding {
-    let f = finding(Some(h), Some(s), "output").on(event);
+    let f = finding(Some(h), Some(s), Check::Output).on(event);
     let reinstall = format!(
         "sessionkit hooks install --harness {} --scope {}",
         h.as_str(),

@@ -185,11 +185,20 @@ pub fn retrust(config: &str, before: &[Identity], after: &[Identity]) -> Result<
     Ok(doc.to_string())
 }
 
-/// The state of every trusted sessionkit handler in `after`: trusted
-/// (its hash matches), stale (another hash), or missing.
-pub fn trust_of(config: &str, key: &str, hash: &str) -> &'static str {
+vocabulary! {
+    /// Whether Codex trusts a handler: its config holds the handler's hash
+    /// (trusted), another hash (stale), or none (missing).
+    Trust, "trust state", "trust states" {
+        Trusted = "trusted",
+        Stale = "stale",
+        Missing = "missing",
+    }
+}
+
+/// The trust Codex's config (`config`) gives the handler `key` of `hash`.
+pub fn trust_of(config: &str, key: &str, hash: &str) -> Trust {
     let Ok(doc) = config.parse::<toml_edit::DocumentMut>() else {
-        return "missing";
+        return Trust::Missing;
     };
     let found = doc
         .get("hooks")
@@ -198,9 +207,9 @@ pub fn trust_of(config: &str, key: &str, hash: &str) -> &'static str {
         .and_then(|t| t.get("trusted_hash"))
         .and_then(|v| v.as_str());
     match found {
-        Some(h) if h == hash => "trusted",
-        Some(_) => "stale",
-        None => "missing",
+        Some(h) if h == hash => Trust::Trusted,
+        Some(_) => Trust::Stale,
+        None => Trust::Missing,
     }
 }
 
@@ -321,9 +330,15 @@ mod tests {
             out,
             "model = \"o3\"\n\n[hooks.state.\"/h.json:stop:0:0\"]\ntrusted_hash = \"sha256:user\"\n"
         );
-        assert_eq!(trust_of(&out, "/h.json:stop:0:0", "sha256:user"), "trusted");
-        assert_eq!(trust_of(&out, "/h.json:stop:0:0", "sha256:x"), "stale");
-        assert_eq!(trust_of(&out, "/h.json:stop:9:0", "sha256:x"), "missing");
+        assert_eq!(
+            trust_of(&out, "/h.json:stop:0:0", "sha256:user"),
+            Trust::Trusted
+        );
+        assert_eq!(trust_of(&out, "/h.json:stop:0:0", "sha256:x"), Trust::Stale);
+        assert_eq!(
+            trust_of(&out, "/h.json:stop:9:0", "sha256:x"),
+            Trust::Missing
+        );
         // And back: sessionkit's handler trusted, nothing else disturbed.
         let back = retrust(
             &out,

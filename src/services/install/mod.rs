@@ -383,15 +383,35 @@ pub struct Standing {
     pub harness: String,
     pub scope: String,
     pub event: String,
-    /// `registered`, `missing`, `hand-written`, `extra` (an event sessionkit
-    /// does not register), or for Codex `untrusted` / `stale-trust`.
-    pub state: String,
+    pub state: Registration,
     pub command: Option<String>,
     pub file: String,
     /// The handler's timeout in milliseconds: its own, else the client's
     /// default.
     #[serde(skip)]
     pub timeout_ms: Option<u64>,
+}
+
+vocabulary! {
+    /// Where one event's registration stands in a client's settings file.
+    Registration, "registration state", "registration states" {
+        Registered = "registered",
+        /// No sessionkit handler for the event.
+        Missing = "missing",
+        /// A handler that runs sessionkit without `--harness`: not one
+        /// `hooks install` wrote.
+        HandWritten = "hand-written",
+        /// A handler for an event sessionkit does not register.
+        Extra = "extra",
+        /// Codex: no trust entry for the handler (`codex exec` skips it).
+        Untrusted = "untrusted",
+        /// Codex: a trust entry for another version of the handler.
+        StaleTrust = "stale-trust",
+        /// A file with no sessionkit handler at all.
+        NotInstalled = "not installed",
+        /// A file that cannot be read or parsed.
+        Unreadable = "unreadable",
+    }
 }
 
 /// The time `h` gives a handler that names `timeout` (in its unit), or
@@ -420,11 +440,11 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
     };
     let ids = codex::identities(&doc, &path.display().to_string());
     let found = edit::registered(&doc, h);
-    let row = |event: &str, state: &str, command: Option<String>| Standing {
+    let row = |event: &str, state: Registration, command: Option<String>| Standing {
         harness: h.as_str().to_string(),
         scope: scope.as_str().to_string(),
         event: event.to_string(),
-        state: state.to_string(),
+        state,
         command,
         file: path.display().to_string(),
         timeout_ms: None,
@@ -432,23 +452,23 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
     let mut out = Vec::new();
     for r in plan::registrations(h) {
         let Some(f) = found.iter().find(|f| f.event == r.event) else {
-            out.push(row(r.event, "missing", None));
+            out.push(row(r.event, Registration::Missing, None));
             continue;
         };
         let state = if !f.installed {
-            "hand-written"
+            Registration::HandWritten
         } else if h == Harness::Codex {
             let key = codex::key(&path.display().to_string(), r.event, f.group, f.handler);
             match ids.iter().find(|id| id.key == key) {
                 Some(id) => match codex::trust_of(&config, &id.key, &id.hash) {
-                    "trusted" => "registered",
-                    "stale" => "stale-trust",
-                    _ => "untrusted",
+                    codex::Trust::Trusted => Registration::Registered,
+                    codex::Trust::Stale => Registration::StaleTrust,
+                    codex::Trust::Missing => Registration::Untrusted,
                 },
-                None => "untrusted",
+                None => Registration::Untrusted,
             }
         } else {
-            "registered"
+            Registration::Registered
         };
         out.push(Standing {
             timeout_ms: Some(timeout_ms(h, f.timeout)),
@@ -457,7 +477,7 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
     }
     for f in &found {
         if !plan::registrations(h).iter().any(|r| r.event == f.event) {
-            out.push(row(&f.event, "extra", Some(f.command.clone())));
+            out.push(row(&f.event, Registration::Extra, Some(f.command.clone())));
         }
     }
     Ok((out, doc))
