@@ -5,10 +5,11 @@ use anyhow::{Result, bail};
 
 use super::{Ctx, Key, help_fields};
 use crate::commands::Exit;
-use crate::domain::clock::now;
+use crate::domain::clock::{Millis, now};
 use crate::domain::runs::{self, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE};
 use crate::output::runs::{RunEventsRecord, RunRecord};
 use crate::output::{Column, Format, col};
+use crate::store::Store;
 use crate::store::runs::{OpenRequest, Run, RunError};
 
 #[derive(Debug, clap::Args)]
@@ -114,134 +115,178 @@ const RUN_COLUMNS: &[Column] = &[
     col("outcome", "outcome"),
 ];
 
+/// What every `session` verb works with.
+struct Runs<'a> {
+    ctx: &'a Ctx,
+    store: Store,
+    now: Millis,
+    lease: i64,
+}
+
+impl Runs<'_> {
+    fn print(&self, r: &Run, outcome: Option<&str>) -> Result<()> {
+        self.ctx.out.record_of(
+            RUN_COLUMNS,
+            &RunRecord::of(r, self.now, self.lease, outcome),
+        )
+    }
+}
+
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
-    let now = now();
-    let mut store = ctx.open_writer()?;
+    let store = ctx.open_writer()?;
     let lease = crate::services::settings::hours_ms(&store, "lease.hours")?;
-    let print = |r: &Run, outcome: Option<&str>| -> Result<()> {
-        ctx.out
-            .record_of(RUN_COLUMNS, &RunRecord::of(r, now, lease, outcome))
+    let mut runs = Runs {
+        ctx,
+        store,
+        now: now(),
+        lease,
     };
     match &a.command {
-        SessionCommand::Open(o) => {
-            let Ok(source) = runs::Source::parse(&o.source) else {
-                bail!(
-                    "--source must be startup or resume, not {:?} (compact and clear are not stored)",
-                    o.source
-                );
-            };
-            let agent = runs::check_agent(&o.key.agent)?;
-            let session_id = runs::check_session_id(&o.key.session_id)?;
-            let selector = runs::selector(o.selector.as_deref())?;
-            let briefed = o
-                .briefed
-                .as_deref()
-                .map(|b| {
-                    super::value_or_stdin(b, "--briefed on stdin").and_then(|t| runs::briefed(&t))
-                })
-                .transpose()?;
-            // Looked up (and remembered) only once the rest is known good.
-            if o.project.as_deref() == Some("unknown") {
-                bail!("\"unknown\" is not a project name: pass --project");
-            }
-            let project = Some(crate::services::project::chosen(
-                &store,
-                o.project.as_deref(),
-                None,
-            )?);
-            let req = OpenRequest {
-                agent,
-                session_id,
-                source,
-                project,
-                scope: o.scope.clone(),
-                selector,
-                briefed,
-            };
-            let (r, outcome) = store.open_run(&req, now, lease)?;
-            print(&r, Some(outcome.as_str()))?;
-        }
-        SessionCommand::Heartbeat(h) => {
-            let excerpt = h
-                .excerpt
-                .as_deref()
-                .map(|e| super::value_or_stdin(e, "--excerpt on stdin"))
-                .transpose()?;
-            let (agent, sid) = (
-                runs::check_agent(&h.key.agent)?,
-                runs::check_session_id(&h.key.session_id)?,
-            );
-            let excerpt = excerpt.as_deref().map(runs::excerpt);
-            let (r, outcome) = store
-                .heartbeat_run(&agent, &sid, excerpt.as_deref(), h.turn, now, lease)?
-                .ok_or_else(|| RunError::not_found(&agent, &sid))?;
-            print(&r, Some(outcome.as_str()))?;
-        }
-        SessionCommand::Close(k) => {
-            let (agent, sid) = (
-                runs::check_agent(&k.agent)?,
-                runs::check_session_id(&k.session_id)?,
-            );
-            let (r, outcome) = store
-                .close_run(&agent, &sid, now)?
-                .ok_or_else(|| RunError::not_found(&agent, &sid))?;
-            print(&r, Some(outcome.as_str()))?;
-        }
-        SessionCommand::Show(s) => {
-            let r = match (&s.run_id, &s.agent, &s.session_id) {
-                (Some(id), _, _) => store.run(id)?,
-                (None, Some(agent), Some(sid)) => {
-                    let agent = runs::check_agent(agent)?;
-                    store
-                        .run_by_key(&agent, sid)?
-                        .ok_or_else(|| RunError::not_found(&agent, sid))?
-                }
-                _ => bail!("give a run id, or --agent and --session-id"),
-            };
-            print(&r, None)?;
-        }
+        SessionCommand::Open(o) => open(&mut runs, o),
+        SessionCommand::Heartbeat(h) => heartbeat(&mut runs, h),
+        SessionCommand::Close(k) => close(&mut runs, k),
+        SessionCommand::Show(s) => show(&runs, s),
         SessionCommand::List(l) => {
-            let runs = store.runs(l.live, l.project.as_deref(), now, lease)?;
-            let rows = runs.iter().map(|r| RunRecord::of(r, now, lease, None));
-            ctx.out.records_of(RUN_COLUMNS, rows)?;
+            let all = runs
+                .store
+                .runs(l.live, l.project.as_deref(), runs.now, runs.lease)?;
+            let rows = all
+                .iter()
+                .map(|r| RunRecord::of(r, runs.now, runs.lease, None));
+            ctx.out.records_of(RUN_COLUMNS, rows)
         }
-        SessionCommand::Events(e) => {
-            if e.limit == 0 || e.limit > MAX_EVENTS_PAGE {
-                bail!("--limit must be 1 to {MAX_EVENTS_PAGE}");
-            }
-            let page = store.run_events(&e.run_id, e.cursor.as_deref(), e.limit)?;
-            let doc = serde_json::to_value(RunEventsRecord::of(&e.run_id, &page))?;
-            let items = doc["events"].as_array().cloned().unwrap_or_default();
-            if matches!(ctx.out.format, Format::Table | Format::Csv) {
-                // A table lists the events; the page's cursor is a note.
-                ctx.out.records(
-                    &[
-                        col("event_id", "event"),
-                        col("memory_id", "memory"),
-                        col("kind", "kind"),
-                        col("actor", "actor"),
-                        col("session_run_id", "run"),
-                        col("created_at", "at"),
-                    ],
-                    &items,
-                )?;
-                if let Some(c) = &page.next_cursor {
-                    ctx.out.note(&format!(
-                        "more events: sessionkit session events {} --cursor {c}",
-                        e.run_id
-                    ));
-                }
-                return Ok(Exit::Success);
-            }
-            ctx.out.record(
-                &[
-                    col("run_id", "run"),
-                    col("next_cursor", "next cursor"),
-                    col("truncated", "truncated"),
-                ],
-                &doc,
-            )?;
-        }
-    }
+        SessionCommand::Events(e) => events(&runs, e),
+    }?;
     Ok(Exit::Success)
+}
+
+/// `session open`: the key, source, selector and briefing checked first,
+/// the project looked up (and remembered) last.
+fn open(runs: &mut Runs<'_>, o: &OpenArgs) -> Result<()> {
+    let Ok(source) = runs::Source::parse(&o.source) else {
+        bail!(
+            "--source must be startup or resume, not {:?} (compact and clear are not stored)",
+            o.source
+        );
+    };
+    let agent = runs::check_agent(&o.key.agent)?;
+    let session_id = runs::check_session_id(&o.key.session_id)?;
+    let selector = runs::selector(o.selector.as_deref())?;
+    let briefed = o
+        .briefed
+        .as_deref()
+        .map(|b| super::value_or_stdin(b, "--briefed on stdin").and_then(|t| runs::briefed(&t)))
+        .transpose()?;
+    if o.project.as_deref() == Some("unknown") {
+        bail!("\"unknown\" is not a project name: pass --project");
+    }
+    let project = Some(crate::services::project::chosen(
+        &runs.store,
+        o.project.as_deref(),
+        None,
+    )?);
+    let req = OpenRequest {
+        agent,
+        session_id,
+        source,
+        project,
+        scope: o.scope.clone(),
+        selector,
+        briefed,
+    };
+    let (r, outcome) = runs.store.open_run(&req, runs.now, runs.lease)?;
+    runs.print(&r, Some(outcome.as_str()))
+}
+
+fn heartbeat(runs: &mut Runs<'_>, h: &HeartbeatArgs) -> Result<()> {
+    let excerpt = h
+        .excerpt
+        .as_deref()
+        .map(|e| super::value_or_stdin(e, "--excerpt on stdin"))
+        .transpose()?;
+    let (agent, sid) = (
+        runs::check_agent(&h.key.agent)?,
+        runs::check_session_id(&h.key.session_id)?,
+    );
+    let excerpt = excerpt.as_deref().map(runs::excerpt);
+    let (r, outcome) = runs
+        .store
+        .heartbeat_run(
+            &agent,
+            &sid,
+            excerpt.as_deref(),
+            h.turn,
+            runs.now,
+            runs.lease,
+        )?
+        .ok_or_else(|| RunError::not_found(&agent, &sid))?;
+    runs.print(&r, Some(outcome.as_str()))
+}
+
+fn close(runs: &mut Runs<'_>, k: &Key) -> Result<()> {
+    let (agent, sid) = (
+        runs::check_agent(&k.agent)?,
+        runs::check_session_id(&k.session_id)?,
+    );
+    let (r, outcome) = runs
+        .store
+        .close_run(&agent, &sid, runs.now)?
+        .ok_or_else(|| RunError::not_found(&agent, &sid))?;
+    runs.print(&r, Some(outcome.as_str()))
+}
+
+fn show(runs: &Runs<'_>, s: &ShowArgs) -> Result<()> {
+    let r = match (&s.run_id, &s.agent, &s.session_id) {
+        (Some(id), _, _) => runs.store.run(id)?,
+        (None, Some(agent), Some(sid)) => {
+            let agent = runs::check_agent(agent)?;
+            runs.store
+                .run_by_key(&agent, sid)?
+                .ok_or_else(|| RunError::not_found(&agent, sid))?
+        }
+        _ => bail!("give a run id, or --agent and --session-id"),
+    };
+    runs.print(&r, None)
+}
+
+/// `session events`: a table lists the page's events (its cursor a note);
+/// JSON is the page.
+fn events(runs: &Runs<'_>, e: &EventsArgs) -> Result<()> {
+    if e.limit == 0 || e.limit > MAX_EVENTS_PAGE {
+        bail!("--limit must be 1 to {MAX_EVENTS_PAGE}");
+    }
+    let out = &runs.ctx.out;
+    let page = runs
+        .store
+        .run_events(&e.run_id, e.cursor.as_deref(), e.limit)?;
+    let doc = serde_json::to_value(RunEventsRecord::of(&e.run_id, &page))?;
+    if !matches!(out.format, Format::Table | Format::Csv) {
+        return out.record(
+            &[
+                col("run_id", "run"),
+                col("next_cursor", "next cursor"),
+                col("truncated", "truncated"),
+            ],
+            &doc,
+        );
+    }
+    let items = doc["events"].as_array().cloned().unwrap_or_default();
+    out.records(
+        &[
+            col("event_id", "event"),
+            col("memory_id", "memory"),
+            col("kind", "kind"),
+            col("actor", "actor"),
+            col("session_run_id", "run"),
+            col("created_at", "at"),
+        ],
+        &items,
+    )?;
+    if let Some(c) = &page.next_cursor {
+        out.note(&format!(
+            "more events: sessionkit session events {} --cursor {c}",
+            e.run_id
+        ));
+    }
+    Ok(())
 }

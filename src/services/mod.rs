@@ -6,7 +6,8 @@
 //! the prompt recall), `brief` (a briefing), `check` (the integrity check), `close` (the closer's batch),
 //! `endpoint` (the closer's model endpoint), `install` and `doctor` (a
 //! harness's settings, and checking them), `push` (a team's PostgreSQL
-//! database), `report` (cost reports), `settings`, `project` (naming a project).
+//! database), `report` (cost reports), `sweep` (the periodic upkeep), `settings`, `project` (naming a
+//! project).
 
 pub mod brief;
 pub mod check;
@@ -20,3 +21,4 @@ pub mod project;
 pub mod push;
 pub mod report;
 pub mod settings;
+pub mod sweep;

@@ -26,7 +26,7 @@ mod stream;
 mod summary;
 
 pub use conversation::{CatchUp, catch_up};
-pub use open::catch_up_open;
+pub use open::{Caught, catch_up_open};
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
