@@ -30,7 +30,6 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde_json::Value;
 
-use crate::domain::clock::Millis;
 use crate::output::Output;
 pub(crate) use crate::output::records::put_totals;
 use crate::store::Store;
@@ -380,27 +379,6 @@ pub(crate) fn value_or_stdin(v: &str, name: &str) -> Result<String> {
         return Ok(v.to_string());
     }
     utf8(stdin_bytes()?, name, "nothing was written")
-}
-
-/// The clock and watchdog window reports show statuses by.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Watch {
-    pub now: Millis,
-    pub window_ms: i64,
-}
-
-impl Watch {
-    pub fn load(store: &Store) -> Result<Watch> {
-        Ok(Watch {
-            now: crate::domain::clock::now(),
-            window_ms: crate::services::settings::minutes_ms(store, "watchdog.minutes")?,
-        })
-    }
-
-    /// The status to show for a stored one.
-    pub fn status(&self, status: &str, at: Option<Millis>, last_seen: Option<Millis>) -> String {
-        crate::domain::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
-    }
 }
 
 #[cfg(test)]

@@ -147,47 +147,7 @@ fn litellm(doc: &Value) -> Result<Vec<Price>> {
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut store = ctx.open_writer()?;
     let (prices, source) = match &args.action {
-        Action::List { model } => {
-            let sources = store.price_sources()?;
-            let pat = model.as_deref().map(str::to_lowercase);
-            let rows = store
-                .prices()?
-                .prices
-                .values()
-                .filter(|p| {
-                    pat.as_deref()
-                        .is_none_or(|m| p.model.to_lowercase().contains(m))
-                })
-                .map(|p| {
-                    let b = &p.base;
-                    let tiers: Vec<String> = p
-                        .tiers
-                        .iter()
-                        .map(|t| {
-                            format!(
-                                ">{}: {}/{}",
-                                t.threshold,
-                                dollars(t.rates.input),
-                                dollars(t.rates.output)
-                            )
-                        })
-                        .collect();
-                    PriceRecord {
-                        cache_read: dollars(b.cache_read),
-                        cache_write_1h: dollars(b.cache_write_1h),
-                        cache_write_5m: dollars(b.cache_write_5m),
-                        input: dollars(b.input),
-                        model: &p.model,
-                        output: dollars(b.output),
-                        schema: PRICE_SCHEMA,
-                        source: sources.get(&p.model).map_or("embedded", String::as_str),
-                        tiers,
-                    }
-                })
-                .collect::<Vec<_>>();
-            ctx.out.records_of(LIST, rows)?;
-            return Ok(Exit::Success);
-        }
+        Action::List { model } => return list(ctx, &store, model.as_deref()),
         Action::Set {
             model,
             input,
@@ -197,36 +157,28 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             cache_write_1h,
         } => {
             let i = rate("input", input)?;
-            let w5 = cache_write_5m
-                .as_deref()
-                .map(|v| rate("cache-write-5m", v))
-                .transpose()?
-                .unwrap_or(i);
+            let or = |name: &str, v: &Option<String>, default: i64| -> Result<i64> {
+                Ok(v.as_deref()
+                    .map(|v| rate(name, v))
+                    .transpose()?
+                    .unwrap_or(default))
+            };
+            let w5 = or("cache-write-5m", cache_write_5m, i)?;
             let base = Rates {
                 input: i,
                 output: rate("output", output)?,
-                cache_read: cache_read
-                    .as_deref()
-                    .map(|v| rate("cache-read", v))
-                    .transpose()?
-                    .unwrap_or(i),
+                cache_read: or("cache-read", cache_read, i)?,
                 cache_write_5m: w5,
-                cache_write_1h: cache_write_1h
-                    .as_deref()
-                    .map(|v| rate("cache-write-1h", v))
-                    .transpose()?
-                    .unwrap_or(w5),
+                cache_write_1h: or("cache-write-1h", cache_write_1h, w5)?,
             };
-            (
-                vec![Price {
-                    model: model.clone(),
-                    base,
-                    tiers: Vec::new(),
-                    fast_multiplier: None,
-                    us_multiplier: None,
-                }],
-                "custom",
-            )
+            let price = Price {
+                model: model.clone(),
+                base,
+                tiers: Vec::new(),
+                fast_multiplier: None,
+                us_multiplier: None,
+            };
+            (vec![price], "custom")
         }
         Action::Import { file } => {
             let text = std::fs::read_to_string(file)
@@ -245,5 +197,44 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         schema: PRICE_CHANGE_SCHEMA,
     };
     ctx.out.record_of(CHANGE, &row)?;
+    Ok(Exit::Success)
+}
+
+/// `pricing list [MODEL]`: every price in force (or those whose model
+/// holds MODEL), with where it came from.
+fn list(ctx: &Ctx, store: &crate::store::Store, model: Option<&str>) -> Result<Exit> {
+    let sources = store.price_sources()?;
+    let pat = model.map(str::to_lowercase);
+    let table = store.prices()?;
+    let rows = table
+        .prices
+        .values()
+        .filter(|p| {
+            pat.as_deref()
+                .is_none_or(|m| p.model.to_lowercase().contains(m))
+        })
+        .map(|p| {
+            let b = &p.base;
+            let tiers: Vec<String> = p
+                .tiers
+                .iter()
+                .map(|t| {
+                    let (i, o) = (dollars(t.rates.input), dollars(t.rates.output));
+                    format!(">{}: {i}/{o}", t.threshold)
+                })
+                .collect();
+            PriceRecord {
+                cache_read: dollars(b.cache_read),
+                cache_write_1h: dollars(b.cache_write_1h),
+                cache_write_5m: dollars(b.cache_write_5m),
+                input: dollars(b.input),
+                model: &p.model,
+                output: dollars(b.output),
+                schema: PRICE_SCHEMA,
+                source: sources.get(&p.model).map_or("embedded", String::as_str),
+                tiers,
+            }
+        });
+    ctx.out.records_of(LIST, rows)?;
     Ok(Exit::Success)
 }

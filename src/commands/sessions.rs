@@ -71,7 +71,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         heard: true,
     };
     let store = ctx.open()?;
-    let watch = super::Watch::load(&store)?;
+    let watch = crate::services::report::Watch::load(&store)?;
     let sessions = store.sessions(&filter)?;
     let heard = sessions.iter().filter(|s| s.heard).count();
     let empty = sessions.is_empty();

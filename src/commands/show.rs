@@ -11,7 +11,8 @@ use crate::output::records::{
     ShowRecord, session_record, totals_fields,
 };
 use crate::output::{Column, Format, col};
-use crate::store::reports::SessionFilter;
+use crate::services::report;
+use crate::store::reports::AgentRow;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("show"))]
@@ -97,121 +98,104 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         .refuse("a session (it has nested lists)", &[Format::Csv])?;
     let store = ctx.open()?;
     let id = store.resolve_session(&args.session)?;
-    let filter = SessionFilter {
-        session_id: Some(id.clone()),
-        ..SessionFilter::default()
-    };
-    let watch = super::Watch::load(&store)?;
-    let mut session = store
-        .sessions(&filter)?
-        .into_iter()
-        .next()
-        .ok_or_else(|| crate::store::StoreError::NoSuchSession(id.clone()))?;
-    session.status = watch.status(&session.status, session.status_at, session.last_activity_at);
-    let by_agent: Vec<AgentDetail> = store
-        .agents_of(&id)?
-        .iter()
-        .map(|a| AgentDetail {
-            agent_id: a.agent_id.clone(),
-            agent_type: a.agent_type.clone(),
-            description: a.description.clone(),
-            first_seen_at: a.first_seen_at.map(format_instant),
-            last_seen_at: a.last_seen_at.map(format_instant),
-            layout: a.layout.clone(),
-            models: a.models.clone(),
-            parent_agent_id: a.parent_agent_id.clone(),
-            records: a.records,
-            status: watch.status(&a.status, a.status_at, a.last_seen_at),
-            transcript_path: a.transcript_path.clone(),
-            totals: totals_fields(&a.totals),
-        })
-        .collect();
-    let by_model: Vec<ModelTotals> = store
-        .models_of(&id)?
-        .iter()
-        .map(|(m, t)| ModelTotals {
-            model: m.clone(),
-            totals: totals_fields(t),
-        })
-        .collect();
-    let degraded: Vec<DegradedLine> = store
-        .degraded_lines(Some(&id))?
-        .into_iter()
-        .map(|l| DegradedLine {
-            file: l.file,
-            line: l.line,
-            reason: l.reason,
-        })
-        .collect();
-    let compactions: Vec<CompactionRecord> = store
-        .compactions_of(&id)?
-        .into_iter()
-        .map(|c| CompactionRecord {
-            agent_id: c.agent_id,
-            at: c.at.map(format_instant),
-            pre_tokens: c.pre_tokens,
-            uncounted: c.trigger.as_deref()
-                == Some(crate::domain::transcript::UNRECORDED_COMPACTION),
-            trigger: c.trigger,
-        })
-        .collect();
-    let reported = store.reported_costs(Some(&id))?.into_iter().next();
-    let harness_reported = reported.as_ref().map(|r| HarnessReported {
-        at: r.at.map(format_instant),
-        cache_read_tokens: r.tokens.cache_read,
-        cache_write_1h_tokens: r.tokens.cache_write_1h,
-        cache_write_5m_tokens: r.tokens.cache_write_5m,
-        cost_nanousd: r.cost_nanousd,
-        cost_usd: crate::domain::pricing::usd(r.cost_nanousd),
-        input_tokens: r.tokens.input,
-        output_tokens: r.tokens.output,
-        web_searches: r.web_searches,
-    });
-    let unpriced: Vec<String> = store
-        .models_of(&id)?
-        .into_iter()
-        .filter(|(m, t)| t.unpriced_tokens > 0 && !crate::domain::pricing::PriceTable::is_free(m))
-        .map(|(m, _)| m)
-        .collect();
-    super::name_unpriced(ctx, unpriced.iter().map(String::as_str));
-    let mut head = session_record(&session);
-    head.schema = SHOW_SCHEMA.to_string();
-    if ctx.out.format == Format::Table {
-        let mut doc = value(&head);
-        if let (Some(r), Value::Object(o)) = (&reported, &mut doc) {
-            o.insert(
-                "harness_cost_usd".into(),
-                Value::from(crate::domain::pricing::usd(r.cost_nanousd)),
-            );
-        }
-        ctx.out.record(SESSION_COLUMNS, &doc)?;
-        ctx.out.section("Agents")?;
-        ctx.out.records(AGENT_COLUMNS, &values(&by_agent))?;
-        ctx.out.section("Models")?;
-        ctx.out.records(MODEL_COLUMNS, &values(&by_model))?;
-        if !compactions.is_empty() {
-            ctx.out.section("Compactions")?;
-            ctx.out.records(COMPACTION_COLUMNS, &values(&compactions))?;
-        }
-        if !degraded.is_empty() {
-            ctx.out.section("Degraded lines")?;
-            ctx.out.records(LINE_COLUMNS, &values(&degraded))?;
-        }
-        note_uncounted(ctx, &compactions);
+    let detail = report::session_detail(&store, &id)?;
+    super::name_unpriced(ctx, detail.unpriced.iter().map(String::as_str));
+    let doc = show_record(&detail);
+    note_uncounted(ctx, &doc.compactions);
+    if ctx.out.format != Format::Table {
+        ctx.out
+            .record(SESSION_COLUMNS, &serde_json::to_value(doc)?)?;
         return Ok(Exit::Success);
     }
-    let doc = ShowRecord {
-        session: head,
-        by_agent,
-        by_model,
-        compactions,
-        degraded,
-        harness_reported,
-    };
-    note_uncounted(ctx, &doc.compactions);
-    ctx.out
-        .record(SESSION_COLUMNS, &serde_json::to_value(doc)?)?;
+    let mut head = value(&doc.session);
+    if let (Some(r), Value::Object(o)) = (&detail.reported, &mut head) {
+        o.insert(
+            "harness_cost_usd".into(),
+            Value::from(crate::domain::pricing::usd(r.cost_nanousd)),
+        );
+    }
+    ctx.out.record(SESSION_COLUMNS, &head)?;
+    ctx.out.section("Agents")?;
+    ctx.out.records(AGENT_COLUMNS, &values(&doc.by_agent))?;
+    ctx.out.section("Models")?;
+    ctx.out.records(MODEL_COLUMNS, &values(&doc.by_model))?;
+    if !doc.compactions.is_empty() {
+        ctx.out.section("Compactions")?;
+        ctx.out
+            .records(COMPACTION_COLUMNS, &values(&doc.compactions))?;
+    }
+    if !doc.degraded.is_empty() {
+        ctx.out.section("Degraded lines")?;
+        ctx.out.records(LINE_COLUMNS, &values(&doc.degraded))?;
+    }
     Ok(Exit::Success)
+}
+
+/// A session's detail as its record.
+fn show_record(d: &report::Detail) -> ShowRecord {
+    let mut session = session_record(&d.session);
+    session.schema = SHOW_SCHEMA.to_string();
+    ShowRecord {
+        session,
+        by_agent: d.agents.iter().map(agent_detail).collect(),
+        by_model: d
+            .models
+            .iter()
+            .map(|(m, t)| ModelTotals {
+                model: m.clone(),
+                totals: totals_fields(t),
+            })
+            .collect(),
+        compactions: d
+            .compactions
+            .iter()
+            .map(|c| CompactionRecord {
+                agent_id: c.agent_id.clone(),
+                at: c.at.map(format_instant),
+                pre_tokens: c.pre_tokens,
+                uncounted: c.trigger.as_deref()
+                    == Some(crate::domain::transcript::UNRECORDED_COMPACTION),
+                trigger: c.trigger.clone(),
+            })
+            .collect(),
+        degraded: d
+            .degraded
+            .iter()
+            .map(|l| DegradedLine {
+                file: l.file.clone(),
+                line: l.line,
+                reason: l.reason.clone(),
+            })
+            .collect(),
+        harness_reported: d.reported.as_ref().map(|r| HarnessReported {
+            at: r.at.map(format_instant),
+            cache_read_tokens: r.tokens.cache_read,
+            cache_write_1h_tokens: r.tokens.cache_write_1h,
+            cache_write_5m_tokens: r.tokens.cache_write_5m,
+            cost_nanousd: r.cost_nanousd,
+            cost_usd: crate::domain::pricing::usd(r.cost_nanousd),
+            input_tokens: r.tokens.input,
+            output_tokens: r.tokens.output,
+            web_searches: r.web_searches,
+        }),
+    }
+}
+
+fn agent_detail(a: &AgentRow) -> AgentDetail {
+    AgentDetail {
+        agent_id: a.agent_id.clone(),
+        agent_type: a.agent_type.clone(),
+        description: a.description.clone(),
+        first_seen_at: a.first_seen_at.map(format_instant),
+        last_seen_at: a.last_seen_at.map(format_instant),
+        layout: a.layout.clone(),
+        models: a.models.clone(),
+        parent_agent_id: a.parent_agent_id.clone(),
+        records: a.records,
+        status: a.status.clone(),
+        transcript_path: a.transcript_path.clone(),
+        totals: totals_fields(&a.totals),
+    }
 }
 
 /// Says, on stderr, that model calls the harness never recorded are not in

@@ -41,7 +41,7 @@ pub struct Args {
     pub why: bool,
 }
 
-fn load(store: &Store, session: &str, watch: &super::Watch) -> Result<Vec<Tree>> {
+fn load(store: &Store, session: &str, watch: &crate::services::report::Watch) -> Result<Vec<Tree>> {
     let mut nodes = store.agent_nodes(session)?;
     for n in &mut nodes {
         n.status = watch.status(&n.status, n.status_at, n.last_seen);
@@ -70,7 +70,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     };
     let mut out = String::new();
     let mut docs: Vec<Value> = Vec::new();
-    let watch = super::Watch::load(&store)?;
+    let watch = crate::services::report::Watch::load(&store)?;
     for sid in &sessions {
         let trees = load(&store, sid, &watch)?;
         match ctx.out.format {

@@ -8,10 +8,12 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::Result;
 
 use crate::domain::clock::Millis;
-use crate::services::push;
+use crate::services::{push, settings};
 use crate::store::Store;
 use crate::store::costs::{CostFilter, CostRow, RowKeys};
-use crate::store::reports::Totals;
+use crate::store::reports::{
+    AgentRow, CompactionRow, LineRow, ReportedCost, SessionFilter, SessionRow, Totals,
+};
 
 /// What a report can group on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -227,4 +229,73 @@ fn period(at: Option<i64>, key: Key, tz: &jiff::tz::TimeZone) -> String {
             format!("{:04}-W{:02}", w.year(), w.week())
         }
     }
+}
+
+/// The clock and watchdog window reports show statuses by.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch {
+    pub now: Millis,
+    pub window_ms: i64,
+}
+
+impl Watch {
+    pub fn load(store: &Store) -> Result<Watch> {
+        Ok(Watch {
+            now: crate::domain::clock::now(),
+            window_ms: settings::minutes_ms(store, "watchdog.minutes")?,
+        })
+    }
+
+    /// The status to show for a stored one.
+    pub fn status(&self, status: &str, at: Option<Millis>, last_seen: Option<Millis>) -> String {
+        crate::domain::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
+    }
+}
+
+/// Everything `show` says of one session, its statuses as shown now.
+#[derive(Debug)]
+pub struct Detail {
+    pub session: SessionRow,
+    pub agents: Vec<AgentRow>,
+    pub models: Vec<(String, Totals)>,
+    pub degraded: Vec<LineRow>,
+    pub compactions: Vec<CompactionRow>,
+    /// The harness's own figures for the session, when it states them.
+    pub reported: Option<ReportedCost>,
+    /// Its models with tokens and no price (free models aside).
+    pub unpriced: Vec<String>,
+}
+
+/// The session `id` (already resolved) in detail, read in one snapshot.
+pub fn session_detail(store: &Store, id: &str) -> Result<Detail> {
+    let watch = Watch::load(store)?;
+    let filter = SessionFilter {
+        session_id: Some(id.to_string()),
+        ..SessionFilter::default()
+    };
+    let mut session = store
+        .sessions(&filter)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| crate::store::StoreError::NoSuchSession(id.to_string()))?;
+    session.status = watch.status(&session.status, session.status_at, session.last_activity_at);
+    let mut agents = store.agents_of(id)?;
+    for a in &mut agents {
+        a.status = watch.status(&a.status, a.status_at, a.last_seen_at);
+    }
+    let models = store.models_of(id)?;
+    let unpriced = models
+        .iter()
+        .filter(|(m, t)| t.unpriced_tokens > 0 && !crate::domain::pricing::PriceTable::is_free(m))
+        .map(|(m, _)| m.clone())
+        .collect();
+    Ok(Detail {
+        session,
+        agents,
+        models,
+        degraded: store.degraded_lines(Some(id))?,
+        compactions: store.compactions_of(id)?,
+        reported: store.reported_costs(Some(id))?.into_iter().next(),
+        unpriced,
+    })
 }

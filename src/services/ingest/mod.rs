@@ -24,6 +24,7 @@ mod resume_tests;
 const PART_BYTES: u64 = 256 << 20;
 mod stream;
 mod summary;
+mod survey;
 
 pub use conversation::{CatchUp, catch_up};
 pub use open::{Caught, catch_up_open};
@@ -39,6 +40,7 @@ use anyhow::{Context, Result};
 
 pub use recount::{Finding, recount};
 pub use summary::{FailureNote, Summary};
+pub use survey::survey;
 
 use crate::domain::clock;
 use crate::domain::corpus::{self, Discovery, SessionFiles};
