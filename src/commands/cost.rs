@@ -206,19 +206,19 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             from: from.as_ref(),
         },
     )?;
-    let (groups, total) = (&costs.groups, &costs.total);
+    print_rows(ctx, args, &costs)?;
+    finish(ctx, args, &costs)
+}
+
+/// The groups' rows: JSON one document with the totals; a table with a
+/// totals row; CSV and JSON Lines with one when asked for (a spreadsheet
+/// summing the column would count it twice).
+fn print_rows(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<()> {
+    let total = &costs.total;
     let row = |key: &[String], t: &Totals| -> Value {
         serde_json::to_value(cost_record(&args.by, key, t)).expect("a record is JSON")
     };
-    let mut rows: Vec<Value> = groups.iter().map(|(k, t)| row(k, t)).collect();
-    let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();
-    if ctx.out.format == Format::Csv {
-        // A spreadsheet gets the fields JSON has.
-        cols.extend(CSV_AMOUNTS);
-    } else {
-        cols.extend(AMOUNTS);
-    }
-    // JSON is one document: the rows and their totals.
+    let mut rows: Vec<Value> = costs.groups.iter().map(|(k, t)| row(k, t)).collect();
     if ctx.out.format == Format::Json {
         let doc = serde_json::json!({
             "rows": rows,
@@ -227,38 +227,35 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         let mut out = std::io::stdout().lock();
         crate::output::write_json(&mut out, &doc, true)?;
         writeln!(out)?;
-        return finish(ctx, args, &costs);
+        return Ok(());
     }
-    // A totals row for people (a table); in CSV and JSON Lines only when
-    // asked for (a spreadsheet summing the column would count it twice).
     let with_totals = match ctx.out.format {
         Format::Table => true,
         Format::Csv | Format::Jsonl => args.totals,
         _ => false,
     };
     if with_totals && !rows.is_empty() {
-        let label: Vec<String> = args
-            .by
-            .iter()
-            .enumerate()
-            .map(|(i, _)| {
-                if i == 0 {
-                    "total".into()
-                } else {
-                    String::new()
-                }
-            })
-            .collect();
         rows.push(if ctx.out.format == Format::Jsonl {
             let mut r = cost_record(&[], &[], total);
             r.total = Some(true);
             serde_json::to_value(r).expect("a record is JSON")
         } else {
+            // The first key's column says `total`.
+            let mut label = vec![String::new(); args.by.len()];
+            if let Some(first) = label.first_mut() {
+                *first = "total".into();
+            }
             row(&label, total)
         });
     }
-    ctx.out.records(&cols, &rows)?;
-    finish(ctx, args, &costs)
+    let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();
+    // A spreadsheet gets the fields JSON has.
+    if ctx.out.format == Format::Csv {
+        cols.extend(CSV_AMOUNTS);
+    } else {
+        cols.extend(AMOUNTS);
+    }
+    ctx.out.records(&cols, &rows)
 }
 
 /// What a cost report says after its rows: an empty result, unpriced

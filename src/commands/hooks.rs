@@ -158,97 +158,124 @@ fn change(
     install: Option<&InstallArgs>,
     db_given: bool,
 ) -> Result<Exit> {
-    let target = match install {
-        Some(i) => Some(Target {
-            program: match &i.program {
-                // A relative path would be read from wherever the client
-                // runs the hook: made absolute; a bare name is looked up
-                // on the client's PATH.
-                Some(p) if p.contains('/') && !p.starts_with('/') => std::env::current_dir()
-                    .context("reading the working directory")?
-                    .join(p)
-                    .display()
-                    .to_string(),
-                Some(p) => p.clone(),
-                None => std::env::current_exe()
-                    .context("finding this program's path (pass --program)")?
-                    .display()
-                    .to_string(),
-            },
-            db: db_given.then(|| absolute_db(&ctx.db)).transpose()?,
-        }),
-        None => None,
-    };
+    let target = install.map(|i| target_of(ctx, i, db_given)).transpose()?;
     let harnesses = chosen(places, &a.harness)?;
-    // Plan every file first: one that cannot be read or merged stops the
-    // run before anything is written.
-    let mut pending = Vec::new();
-    for h in &harnesses {
-        pending.push(install::plan(places, *h, a.scope, target.as_ref())?);
-    }
     let stamp = jiff::Timestamp::now()
         .strftime("%Y%m%dT%H%M%SZ")
         .to_string();
-    if !a.dry_run {
-        for p in &pending {
-            install::refuse_read_only(p, a.force)?;
-        }
-    }
-    let mut rows = Vec::new();
-    let mut any = false;
-    for p in &pending {
-        let changes = p.files.iter().any(install::FileChange::changes);
-        any |= changes;
-        let backups = if a.dry_run || !changes {
-            Vec::new()
-        } else {
-            install::commit(p, &stamp)?
-        };
-        let diff: String = p.files.iter().map(install::FileChange::diff).collect();
-        rows.push(record(p, target.is_some(), a.dry_run, &backups, diff));
-    }
+    let applied = install::apply(
+        places,
+        &harnesses,
+        a.scope,
+        target.as_ref(),
+        &stamp,
+        (a.dry_run, a.force),
+    )?;
+    let any = applied
+        .iter()
+        .any(|(p, _)| p.files.iter().any(install::FileChange::changes));
+    let rows: Vec<HooksChangeRecord> = applied
+        .iter()
+        .map(|(p, backups)| {
+            let diff: String = p.files.iter().map(install::FileChange::diff).collect();
+            record(p, target.is_some(), a.dry_run, backups, diff)
+        })
+        .collect();
     if let Some(i) = install
         && i.with_nudge
         && !a.dry_run
     {
-        let store = ctx.open_writer()?;
-        let nudge = crate::services::settings::lookup("nudge.enabled")?;
-        let on = crate::services::settings::validate(nudge, "on")?;
-        store.set_setting(nudge.key, &on, crate::domain::clock::now())?;
-        if std::env::var("SESSIONKIT_STOP_NUDGE").is_ok_and(|v| !v.trim().is_empty()) {
-            ctx.out.note(
-                "SESSIONKIT_STOP_NUDGE is set in the environment and overrides nudge.enabled",
-            );
-        }
+        turn_nudge_on(ctx)?;
     }
-    if a.dry_run && !ctx.out.wants_json() {
+    print_changes(ctx, &rows, a.dry_run)?;
+    if let Some(t) = target.as_ref().filter(|_| !a.dry_run) {
+        after_install(ctx, places, &harnesses, a.scope, t, any);
+    }
+    Ok(if a.dry_run && any {
+        Exit::Found
+    } else {
+        Exit::Success
+    })
+}
+
+/// What the registered command runs: `--program` (a relative path made
+/// absolute, since the client runs it from elsewhere; a bare name looked
+/// up on the client's PATH), else this program; and `--db` when given.
+fn target_of(ctx: &Ctx, i: &InstallArgs, db_given: bool) -> Result<Target> {
+    let program = match &i.program {
+        Some(p) if p.contains('/') && !p.starts_with('/') => std::env::current_dir()
+            .context("reading the working directory")?
+            .join(p)
+            .display()
+            .to_string(),
+        Some(p) => p.clone(),
+        None => std::env::current_exe()
+            .context("finding this program's path (pass --program)")?
+            .display()
+            .to_string(),
+    };
+    Ok(Target {
+        program,
+        db: db_given.then(|| absolute_db(&ctx.db)).transpose()?,
+    })
+}
+
+/// `--with-nudge`: the setting `nudge.enabled` on.
+fn turn_nudge_on(ctx: &Ctx) -> Result<()> {
+    let store = ctx.open_writer()?;
+    let nudge = crate::services::settings::lookup("nudge.enabled")?;
+    let on = crate::services::settings::validate(nudge, "on")?;
+    store.set_setting(nudge.key, &on, crate::domain::clock::now())?;
+    if std::env::var("SESSIONKIT_STOP_NUDGE").is_ok_and(|v| !v.trim().is_empty()) {
+        ctx.out
+            .note("SESSIONKIT_STOP_NUDGE is set in the environment and overrides nudge.enabled");
+    }
+    Ok(())
+}
+
+/// A dry run's diffs on stdout and a line per file on stderr (in JSON, the
+/// records); otherwise the records, a table's with a summary.
+fn print_changes(ctx: &Ctx, rows: &[HooksChangeRecord], dry_run: bool) -> Result<()> {
+    if dry_run && !ctx.out.wants_json() {
         let mut out = std::io::stdout().lock();
-        for r in &rows {
+        for r in rows {
             out.write_all(r.diff.as_deref().unwrap_or("").as_bytes())?;
         }
         // After the diffs, one line per file saying what would change.
-        for r in &rows {
+        for r in rows {
             ctx.out
                 .note(&format!("{}: {} ({})", r.file, summary(r), r.harness));
         }
-    } else {
-        let values: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                let mut v = serde_json::to_value(r).expect("a record is JSON");
-                // A table shows a summary; JSON and CSV keep the record's shape.
-                if ctx.out.format == crate::output::Format::Table {
-                    v["summary"] = summary(r).into();
-                    v["backups"] = r.backups.join(", ").into();
-                }
-                v
-            })
-            .collect();
-        ctx.out.records(CHANGE_COLUMNS, &values)?;
+        return Ok(());
     }
-    if target.is_some() && !a.dry_run && a.scope == Scope::Project {
-        // Project hooks have a second gate of the client's own
-        //.
+    let values: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(r).expect("a record is JSON");
+            // A table shows a summary; JSON and CSV keep the record's shape.
+            if ctx.out.format == crate::output::Format::Table {
+                v["summary"] = summary(r).into();
+                v["backups"] = r.backups.join(", ").into();
+            }
+            v
+        })
+        .collect();
+    ctx.out.records(CHANGE_COLUMNS, &values)
+}
+
+/// What an install says after its records: the clients' own gates on
+/// project hooks, hooks registered twice, and the one cron line still
+/// useful.
+fn after_install(
+    ctx: &Ctx,
+    places: &Places,
+    harnesses: &[Harness],
+    scope: Scope,
+    t: &Target,
+    any: bool,
+) {
+    if scope == Scope::Project {
+        // Project hooks have a second gate, the client's own.
         if harnesses.contains(&Harness::Codex) {
             ctx.out.note("codex: hooks in a project's .codex/ load only once that project is trusted in Codex (its trust prompt, or `[projects.\"<path>\"] trust_level = \"trusted\"` in its config.toml)");
         }
@@ -256,19 +283,17 @@ fn change(
             ctx.out.note("gemini: a project's .gemini/settings.json is read in trusted folders only; Gemini CLI warns about new project hooks once, then runs them");
         }
     }
-    if target.is_some() && !a.dry_run {
-        for h in &harnesses {
-            for f in crate::services::doctor::twice(places, *h) {
-                ctx.out.note(&format!(
-                    "{}: {} (fix: {})",
-                    h.as_str(),
-                    f.detail,
-                    f.fix.unwrap_or_default()
-                ));
-            }
+    for h in harnesses {
+        for f in crate::services::doctor::twice(places, *h) {
+            ctx.out.note(&format!(
+                "{}: {} (fix: {})",
+                h.as_str(),
+                f.detail,
+                f.fix.unwrap_or_default()
+            ));
         }
     }
-    if let Some(t) = target.as_ref().filter(|_| !a.dry_run && any) {
+    if any {
         let db =
             t.db.as_deref()
                 .map(|d| format!(" --db {}", install::plan::quote(d)))
@@ -281,11 +306,6 @@ fn change(
             install::plan::quote(&t.program)
         ));
     }
-    Ok(if a.dry_run && any {
-        Exit::Found
-    } else {
-        Exit::Success
-    })
 }
 
 /// The database path as the registered command names it: absolute.

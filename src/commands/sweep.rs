@@ -112,8 +112,20 @@ fn notes(ctx: &Ctx, swept: &Swept, dry_run: bool) {
             }
         }
     }
+    note_push(ctx, swept);
+    if swept.history > 0 {
+        note(&format!(
+            "{} agent(s) silent for more than sweep.history_hours {} settled (completed where the last turn ended, else unknown) without a listing (history, not news)",
+            swept.history,
+            if dry_run { "would be" } else { "were" }
+        ));
+    }
+}
+
+/// What the push to `push.url` did, when it sent something or failed.
+fn note_push(ctx: &Ctx, swept: &Swept) {
     match &swept.pushed {
-        Some(Ok((shown, d))) if d.sessions > 0 => note(&format!(
+        Some(Ok((shown, d))) if d.sessions > 0 => ctx.out.note(&format!(
             "pushed {} session(s), {} message(s) to {shown}{}",
             d.sessions,
             d.messages,
@@ -126,17 +138,10 @@ fn notes(ctx: &Ctx, swept: &Swept, dry_run: bool) {
                 String::new()
             }
         )),
-        Some(Err(e)) => note(&format!(
+        Some(Err(e)) => ctx.out.note(&format!(
             "push (push.url) failed, the next sweep tries again: {e:#}"
         )),
         _ => {}
-    }
-    if swept.history > 0 {
-        note(&format!(
-            "{} agent(s) silent for more than sweep.history_hours {} settled (completed where the last turn ended, else unknown) without a listing (history, not news)",
-            swept.history,
-            if dry_run { "would be" } else { "were" }
-        ));
     }
 }
 

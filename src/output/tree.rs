@@ -404,59 +404,6 @@ pub fn to_text(trees: &[Tree], style: TextStyle) -> String {
     } else {
         ("├── ", "└── ", "│   ", "    ")
     };
-    fn walk(
-        t: &Tree,
-        prefix: &str,
-        glyphs: (&str, &str, &str, &str),
-        style: TextStyle,
-        out: &mut String,
-    ) {
-        let n = t.children.len() + t.reported.len();
-        let mut i = 0;
-        for c in &t.children {
-            i += 1;
-            let end = i == n;
-            let next = format!("{prefix}{}", if end { glyphs.3 } else { glyphs.2 });
-            let cont = if c.children.is_empty() && c.reported.is_empty() {
-                format!("{next}    ")
-            } else {
-                format!("{next}{}   ", glyphs.2.trim_end())
-            };
-            fit(
-                &format!("{prefix}{}", if end { glyphs.1 } else { glyphs.0 }),
-                &cont,
-                &label(c, style),
-                style.width,
-                out,
-            );
-            walk(c, &next, glyphs, style, out);
-        }
-        for r in &t.reported {
-            i += 1;
-            let end = i == n;
-            let tokens = r
-                .tokens
-                .as_ref()
-                .map(tokens_text)
-                .or(r.total_tokens.map(|t| format!("{t} tokens")))
-                .unwrap_or_default();
-            let line = format!(
-                "(no transcript) {}  \"{}\"  reported by parent: {tokens}  [{}]",
-                r.subagent_type.as_deref().unwrap_or("-"),
-                clip(r.description.as_deref().unwrap_or(""), 40),
-                r.tool_use_id
-            );
-            let line = sanitize(&line);
-            let next = format!("{prefix}{}    ", if end { glyphs.3 } else { glyphs.2 });
-            fit(
-                &format!("{prefix}{}", if end { glyphs.1 } else { glyphs.0 }),
-                &next,
-                &line,
-                style.width,
-                out,
-            );
-        }
-    }
     let mut out = String::new();
     for t in trees {
         let cont = if t.children.is_empty() && t.reported.is_empty() {
@@ -468,6 +415,61 @@ pub fn to_text(trees: &[Tree], style: TextStyle) -> String {
         walk(t, "", (tee, last, bar, gap), style, &mut out);
     }
     out
+}
+
+/// The lines of `t`'s children and reported agents under `prefix`.
+fn walk(
+    t: &Tree,
+    prefix: &str,
+    glyphs: (&str, &str, &str, &str),
+    style: TextStyle,
+    out: &mut String,
+) {
+    let n = t.children.len() + t.reported.len();
+    let mut i = 0;
+    for c in &t.children {
+        i += 1;
+        let end = i == n;
+        let next = format!("{prefix}{}", if end { glyphs.3 } else { glyphs.2 });
+        let cont = if c.children.is_empty() && c.reported.is_empty() {
+            format!("{next}    ")
+        } else {
+            format!("{next}{}   ", glyphs.2.trim_end())
+        };
+        fit(
+            &format!("{prefix}{}", if end { glyphs.1 } else { glyphs.0 }),
+            &cont,
+            &label(c, style),
+            style.width,
+            out,
+        );
+        walk(c, &next, glyphs, style, out);
+    }
+    for r in &t.reported {
+        i += 1;
+        let end = i == n;
+        let tokens = r
+            .tokens
+            .as_ref()
+            .map(tokens_text)
+            .or(r.total_tokens.map(|t| format!("{t} tokens")))
+            .unwrap_or_default();
+        let line = format!(
+            "(no transcript) {}  \"{}\"  reported by parent: {tokens}  [{}]",
+            r.subagent_type.as_deref().unwrap_or("-"),
+            clip(r.description.as_deref().unwrap_or(""), 40),
+            r.tool_use_id
+        );
+        let line = sanitize(&line);
+        let next = format!("{prefix}{}    ", if end { glyphs.3 } else { glyphs.2 });
+        fit(
+            &format!("{prefix}{}", if end { glyphs.1 } else { glyphs.0 }),
+            &next,
+            &line,
+            style.width,
+            out,
+        );
+    }
 }
 
 fn all<'t>(t: &'t Tree, out: &mut Vec<&'t Tree>) {

@@ -105,6 +105,41 @@ fn row(tx: &Transaction<'_>, agent: &str, session_id: &str) -> Result<Option<Row
         .optional()?)
 }
 
+/// Arms a new attempt on run `r`: its watermark becomes `ids` (every
+/// event visible now), its log gains the attempt.
+fn arm(tx: &Transaction<'_>, r: &Row, ids: &[String], now: Millis) -> Result<Begun> {
+    let attempt = new_id(now);
+    let log = log_armed(
+        log_of(&r.log),
+        Attempt {
+            attempt_id: attempt.clone(),
+            armed_at: now,
+            finalized_at: None,
+            outcome: None,
+        },
+    );
+    tx.prepare_cached(
+        "UPDATE agent_sessions SET triage_status = 'pending', triage_attempt_id = ?2,
+           last_triaged_event_ids = ?3, triage_armed_at = ?4, triage_attempt_log = ?5,
+           triage_attempt_count = triage_attempt_count + 1
+         WHERE run_id = ?1",
+    )?
+    .execute(params![
+        r.run_id,
+        attempt,
+        serde_json::to_string(ids)?,
+        now,
+        serde_json::to_string(&log)?
+    ])?;
+    Ok(Begun {
+        run_id: r.run_id.clone(),
+        armed: true,
+        attempt_id: Some(attempt),
+        status: TriageStatus::Pending,
+        reason: None,
+    })
+}
+
 /// Whether the run has an event outside `watermark` (a JSON array of ids):
 /// the one predicate behind re-arming and the closer.
 pub(crate) fn untriaged(tx: &rusqlite::Connection, run_id: &str, watermark: &str) -> Result<bool> {
@@ -194,36 +229,7 @@ impl Store {
                     .execute([&r.run_id])?;
                     declined(Decline::Overflowed, TriageStatus::Overflowed, None)
                 } else {
-                    let attempt = new_id(now);
-                    let log = log_armed(
-                        log_of(&r.log),
-                        Attempt {
-                            attempt_id: attempt.clone(),
-                            armed_at: now,
-                            finalized_at: None,
-                            outcome: None,
-                        },
-                    );
-                    tx.prepare_cached(
-                        "UPDATE agent_sessions SET triage_status = 'pending', triage_attempt_id = ?2,
-                           last_triaged_event_ids = ?3, triage_armed_at = ?4, triage_attempt_log = ?5,
-                           triage_attempt_count = triage_attempt_count + 1
-                         WHERE run_id = ?1",
-                    )?
-                    .execute(params![
-                        r.run_id,
-                        attempt,
-                        serde_json::to_string(&ids)?,
-                        now,
-                        serde_json::to_string(&log)?
-                    ])?;
-                    Begun {
-                        run_id: r.run_id.clone(),
-                        armed: true,
-                        attempt_id: Some(attempt),
-                        status: TriageStatus::Pending,
-                        reason: None,
-                    }
+                    arm(&tx, &r, &ids, now)?
                 }
             }
         };

@@ -414,6 +414,42 @@ vocabulary! {
     }
 }
 
+/// Plans every harness's change first (a file that cannot be read or
+/// merged stops the run before anything is written), refuses read-only
+/// files unless `force`, then writes each change that changes something,
+/// backing its file up with `stamp`: each plan and its backups. A dry run
+/// plans only.
+pub fn apply(
+    places: &Places,
+    harnesses: &[Harness],
+    scope: Scope,
+    target: Option<&Target>,
+    stamp: &str,
+    (dry_run, force): (bool, bool),
+) -> Result<Vec<(Pending, Vec<PathBuf>)>> {
+    let pending = harnesses
+        .iter()
+        .map(|h| plan(places, *h, scope, target))
+        .collect::<Result<Vec<_>>>()?;
+    if dry_run {
+        return Ok(pending.into_iter().map(|p| (p, Vec::new())).collect());
+    }
+    for p in &pending {
+        refuse_read_only(p, force)?;
+    }
+    pending
+        .into_iter()
+        .map(|p| {
+            let backups = if p.files.iter().any(FileChange::changes) {
+                commit(&p, stamp)?
+            } else {
+                Vec::new()
+            };
+            Ok((p, backups))
+        })
+        .collect()
+}
+
 /// The time `h` gives a handler that names `timeout` (in its unit), or
 /// its default.
 pub fn timeout_ms(h: Harness, timeout: Option<u64>) -> u64 {
