@@ -122,11 +122,6 @@ pub fn examine(
             }
             installed += 1;
             let file = &standing[0].file;
-            let reinstall = format!(
-                "sessionkit hooks install --harness {} --scope {}",
-                h.as_str(),
-                s.as_str()
-            );
             for p in validate::check(&doc, h) {
                 let what = if p.whole_file {
                     format!("{} ignores this whole file", install::client_name(h))
@@ -139,33 +134,7 @@ pub fn examine(
                 ));
             }
             for x in &standing {
-                let f = || base().on(&x.event);
-                match x.state {
-                    Registration::Missing => out.push(f().fail(
-                        format!("{} has no sessionkit hook in {file}", x.event),
-                        reinstall.clone(),
-                    )),
-                    Registration::HandWritten => out.push(f().fail(
-                        format!("{}: a hand-written entry without --harness", x.event),
-                        format!("{reinstall} (adopts it)"),
-                    )),
-                    Registration::Untrusted | Registration::StaleTrust => {
-                        out.push(finding(Some(h), Some(s), Check::Trust).on(&x.event).fail(
-                            format!(
-                                "Codex has no matching trust for {}: `codex exec` skips it",
-                                x.event
-                            ),
-                            format!("{reinstall} (writes the trust entry)"),
-                        ));
-                    }
-                    Registration::Extra => out.push(f().fail(
-                        format!("{}: sessionkit no longer registers this event", x.event),
-                        reinstall.clone(),
-                    )),
-                    Registration::Registered
-                    | Registration::NotInstalled
-                    | Registration::Unreadable => {}
-                }
+                out.extend(judge_standing(h, s, x, file));
                 if let Some(cmd) = &x.command
                     && x.state != Registration::Extra
                 {
@@ -205,6 +174,42 @@ pub fn examine(
         out.extend(failures(db));
     }
     Ok(out)
+}
+
+/// What a registration's state says is wrong, and the fix.
+fn judge_standing(h: Harness, s: Scope, x: &install::Standing, file: &str) -> Option<Finding> {
+    let reinstall = format!(
+        "sessionkit hooks install --harness {} --scope {}",
+        h.as_str(),
+        s.as_str()
+    );
+    let f = || finding(Some(h), Some(s), Check::Settings).on(&x.event);
+    Some(match x.state {
+        Registration::Missing => f().fail(
+            format!("{} has no sessionkit hook in {file}", x.event),
+            reinstall,
+        ),
+        Registration::HandWritten => f().fail(
+            format!("{}: a hand-written entry without --harness", x.event),
+            format!("{reinstall} (adopts it)"),
+        ),
+        Registration::Untrusted | Registration::StaleTrust => {
+            finding(Some(h), Some(s), Check::Trust).on(&x.event).fail(
+                format!(
+                    "Codex has no matching trust for {}: `codex exec` skips it",
+                    x.event
+                ),
+                format!("{reinstall} (writes the trust entry)"),
+            )
+        }
+        Registration::Extra => f().fail(
+            format!("{}: sessionkit no longer registers this event", x.event),
+            reinstall,
+        ),
+        Registration::Registered | Registration::NotInstalled | Registration::Unreadable => {
+            return None;
+        }
+    })
 }
 
 /// Events registered in more than one of `h`'s files (user and project
