@@ -1,6 +1,6 @@
-//! `sessionkit eval closer`: the closer measured on labeled cases (issue
-//! 19). Each case replays through the closer's own code path on a scratch
-//! database; per case and in total: recall, precision, spurious resolves,
+//! `sessionkit eval closer`: the closer measured on labeled cases. Each
+//! case replays through the closer's own code path on a scratch database;
+//! per case and in total: recall, precision, spurious resolves,
 //! tokens, milliseconds. Exit 1 below the thresholds.
 
 use std::path::{Path, PathBuf};

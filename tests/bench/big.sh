@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sessions of any size and tail resume (issue 15). Everything is measured in
+# Sessions of any size and tail resume. Everything is measured in
 # one run and reported as ratios against baselines of the same run; nothing
 # here is asserted by the test suite.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The briefing (issue 8): `brief` <= 20 ms and `hook session-start` p99 <= 30 ms
+# The briefing: `brief` <= 20 ms and `hook session-start` p99 <= 30 ms
 # end to end on a database with 100,000 memories (20 projects of 5,000),
 # 10,000 runs and 1,000,000 memory events. Reuses the memories of
 # tests/bench/memory.sh (run it first, or this script runs it). Baseline in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `hook event` latency while another process writes (issue 16): beside a
+# `hook event` latency while another process writes: beside a
 # 100,000-memory `import` and beside a bulk `ingest` of the 40-session
 # corpus, against the same hook on an idle database measured in the same
 # run. Hooks fire one after another for as long as the writer runs; the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `sessionkit cost` answered from the database, next to ccusage re-reading the
-# corpus for the same question (issue 4: <= 50 ms, ratio <= 0.02). Uses the
+# corpus for the same question (<= 50 ms, ratio <= 0.02). Uses the
 # 1 GiB corpus and database that tests/bench/ingest.sh leaves in BENCH_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `hook event` (issue 5: p99 <= 15 ms) and `sweep` (<= 100 ms) on a database
+# `hook event` (p99 <= 15 ms) and `sweep` (<= 100 ms) on a database
 # holding 1,000,000 hook events and 10,000 sessions (30,000 agents). Reported
 # next to baselines measured in the same run: `sessionkit --version` (process
 # start, no database) and `hook event` on an empty database.
@@ -66,7 +66,7 @@ for n in $(seq 1 "$CALLS"); do
   s=$(printf '%08x-0000-4000-8000-%012x' "$i" "$i")
   ev=Stop; [ $((n % 3)) = 0 ] && ev=UserPromptSubmit
   p=$(printf '{"session_id":"%s","hook_event_name":"%s","turn":%d,"cwd":"/w","transcript_path":"/p/%s.jsonl"}' "$s" "$ev" "$n" "$s")
-  # Every other payload carries text that looks like secrets (issue 16:
+  # Every other payload carries text that looks like secrets (so
   # redaction compiles and runs its rules on it).
   if [ $((n % 2)) = 0 ]; then
     p=$(printf '{"session_id":"%s","hook_event_name":"%s","turn":%d,"cwd":"/w","transcript_path":"/p/%s.jsonl","last_assistant_message":"Set PASSWORD=hunter%d, the api key sk-ant-api03-AbCdEf0123456789_AbCd%d and https://u:p%d@h/x; token ghp_0123456789abcdefABCDEF%d"}' "$s" "$ev" "$n" "$s" "$n" "$n" "$n" "$n")

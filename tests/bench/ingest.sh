@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingest benchmark (issue 2). Everything is measured in one run, side by side,
+# Ingest benchmark. Everything is measured in one run, side by side,
 # and reported as ratios; nothing here is asserted by the test suite.
 #
 #   tests/bench/ingest.sh            # 1 GiB corpus, 3 rounds

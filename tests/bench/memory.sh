@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory at size (issue 6): with 100,000 memories, `remember` <= 10 ms,
+# Memory at size: with 100,000 memories, `remember` <= 10 ms,
 # `recall` <= 20 ms, `memories --kind commitment` <= 20 ms. The memories come
 # from a generator of realistic text (Zipf-distributed words, 20 projects,
 # every kind, 5% commitments) loaded with `sessionkit import`. Baselines in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `hook user-prompt-submit` (issue 20): p99 <= 20 ms with 100,000 memories
+# `hook user-prompt-submit`: p99 <= 20 ms with 100,000 memories
 # (tests/bench/memory.sh's database). Baseline in the same run: process
 # start, and `hook event` on the same database.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Agent runs (issue 7): every `session` subcommand and an attributed
+# Agent runs: every `session` subcommand and an attributed
 # `remember` <= 10 ms p99 with 10,000 runs and 1,000,000 memory events.
 # Seeded with Python's sqlite3 into a file sessionkit created and migrated.
 # Baseline in the same run: `sessionkit --version` (process start).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `sweep` with the closer (issue 19): a pass over 10,000 finished runs with
+# `sweep` with the closer: a pass over 10,000 finished runs with
 # no judge calls takes <= 1 s. The database is tests/bench/brief.sh's
 # (10,000 closed runs, 100,000 memories, 1,100,000 memory events); each run
 # gets one briefed commitment and a last message, a tenth of them saying it

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `sessionkit tree` on a session with 200 agents (issue 3: <= 20 ms from the
+# `sessionkit tree` on a session with 200 agents (<= 20 ms from the
 # database). Reported next to a baseline measured in the same run: the same
 # binary opening the same database for `config list` (process start + open).
 set -euo pipefail
