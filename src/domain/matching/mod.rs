@@ -94,6 +94,27 @@ const GENERIC_VERBS: &[&str] = &[
     "write",
 ];
 
+/// A query word must be in more memories than this (and in over a tenth of
+/// them) before a search leaves it out for rarer words; small stores keep
+/// every word.
+pub const COMMON_WORD_MIN_DOCS: i64 = 2000;
+
+/// The query words a search ranks by, given how many of `total` documents
+/// hold each (`counted`, in query order): a word in more than a tenth of
+/// them (and in thousands) barely moves bm25 but costs a score for every
+/// document it is in, so it is left out when the query has rarer words.
+/// The second value says every word was common (then all are kept).
+pub fn uncommon<'a>(counted: &[(i64, &'a str)], total: i64) -> (Vec<&'a str>, bool) {
+    let common = |n: i64| n * 10 > total && n > COMMON_WORD_MIN_DOCS;
+    let all_common = counted.iter().all(|(n, _)| common(*n));
+    let kept = counted
+        .iter()
+        .filter(|(n, _)| all_common || !common(*n))
+        .map(|(_, t)| *t)
+        .collect();
+    (kept, all_common)
+}
+
 /// Whether the folded word is a stop word.
 pub fn is_stop(word: &str) -> bool {
     STOP.binary_search(&word).is_ok()

@@ -106,3 +106,24 @@ fn generic_words_weigh_little() {
         ]
     );
 }
+
+/// A word in over a tenth of the documents (and in thousands) is left out
+/// when the query has rarer ones; when every word is that common, all stay.
+#[test]
+fn common_words_give_way_to_rarer_ones() {
+    let counted = [(5_000, "fix"), (12, "migration"), (3_000, "the")];
+    assert_eq!(
+        super::uncommon(&counted, 20_000),
+        (vec!["migration"], false)
+    );
+    let all_common = [(5_000, "fix"), (3_000, "the")];
+    assert_eq!(
+        super::uncommon(&all_common, 20_000),
+        (vec!["fix", "the"], true)
+    );
+    // A small store keeps every word, however often it appears.
+    assert_eq!(
+        super::uncommon(&[(1_900, "fix"), (1, "x")], 2_000),
+        (vec!["fix", "x"], false)
+    );
+}

@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::{AgentLayout, ParsedSession, Spawn};
+use super::{Agent, AgentLayout, ParsedSession, Spawn};
 
 /// How a parent was proven (its JSON name is its stored name).
 #[derive(
@@ -92,110 +92,140 @@ pub struct Edge {
 
 /// Resolves the parent of every subagent of a parsed session.
 pub fn resolve(p: &ParsedSession) -> Vec<Edge> {
-    let main = p.session_id.as_str();
-    let by_id: HashMap<&str, &Spawn> = p
-        .spawns
-        .iter()
-        .map(|s| (s.tool_use_id.as_str(), s))
-        .collect();
-    let by_child: HashMap<&str, &Spawn> = p
-        .spawns
-        .iter()
-        .filter_map(|s| Some((s.result.as_ref()?.child_agent_id.as_deref()?, s)))
-        .collect();
-    let queue_by_task: HashMap<&str, &str> = p
-        .queue_ops
-        .iter()
-        .filter_map(|q| Some((q.task_id.as_deref()?, q.tool_use_id.as_deref()?)))
-        .collect();
-    let queue_owner: HashMap<&str, &str> = p
-        .queue_ops
-        .iter()
-        .filter_map(|q| Some((q.tool_use_id.as_deref()?, q.owner.as_str())))
-        .collect();
-    let dispatcher: HashMap<&str, &Spawn> = p
-        .spawns
-        .iter()
-        .filter(|s| s.tool == "Workflow")
-        .filter_map(|s| Some((s.workflow_id.as_deref()?, s)))
-        .collect();
+    let index = Index::of(p);
     let mut edges = Vec::new();
     let mut prompt_children = Vec::new();
     for a in p.agents.iter().filter(|a| a.layout != AgentLayout::Main) {
-        let id = a.agent_id.as_str();
-        let edge = |parent: &str, join_path, tool_use_id: Option<&str>| Edge {
-            child: id.to_string(),
-            parent: Some(parent.to_string()),
-            join_path,
-            tool_use_id: tool_use_id.map(str::to_string),
-        };
-        if a.layout == AgentLayout::Child {
-            // Its parent is an agent of the session (the tree is built
-            // by these links), else the main agent.
-            let parent = a
-                .parent_id
-                .as_deref()
-                .filter(|q| *q != id && p.agents.iter().any(|b| b.agent_id == *q))
-                .unwrap_or(main);
-            edges.push(edge(parent, JoinPath::ParentRecord, None));
-            continue;
-        }
-        if a.layout == AgentLayout::Chat {
-            // Gemini files a subagent's chat in its session's folder.
-            edges.push(edge(main, JoinPath::Directory, None));
-            continue;
-        }
-        if a.layout == AgentLayout::Workflow {
-            let wf = a.workflow_id.as_deref().unwrap_or("");
-            let key = format!("wf_{wf}");
-            let found = dispatcher.get(wf).or_else(|| dispatcher.get(key.as_str()));
-            edges.push(match found {
-                Some(s) => edge(&s.owner, JoinPath::Directory, Some(&s.tool_use_id)),
-                None => edge(main, JoinPath::Directory, None),
-            });
-            continue;
-        }
-        let anchor = a
-            .sidecar_tool_use_id
-            .as_deref()
-            .or_else(|| by_child.get(id).map(|s| s.tool_use_id.as_str()))
-            .or_else(|| queue_by_task.get(id).copied());
-        if let Some(anchor) = anchor {
-            edges.push(if let Some(s) = by_id.get(anchor) {
-                edge(&s.owner, JoinPath::ToolUse, Some(anchor))
-            } else if let Some(owner) = queue_owner.get(anchor) {
-                edge(owner, JoinPath::QueueOperation, Some(anchor))
-            } else {
-                // The block was evicted (compaction): the anchor still names the call.
-                edge(main, JoinPath::TaskNotification, Some(anchor))
-            });
-            continue;
-        }
-        if let Some(note) = a.notification_tool_use_id.as_deref() {
-            let parent = by_id.get(note).map_or(main, |s| s.owner.as_str());
-            edges.push(edge(parent, JoinPath::TaskNotification, Some(note)));
-            continue;
-        }
-        let bare_explore = a.agent_type.as_deref() == Some("Explore") && a.spawn_depth.is_none();
-        if let Some(r) = p
-            .progress_refs
-            .iter()
-            .find(|r| bare_explore && r.agent_id == id)
-        {
-            edges.push(edge(&r.owner, JoinPath::LegacyExplore, None));
-            continue;
-        }
-        match a.layout {
-            AgentLayout::Inline | AgentLayout::Flat => prompt_children.push(a),
-            _ => edges.push(Edge {
-                child: id.to_string(),
+        match index.direct(p, a) {
+            Some(e) => edges.push(e),
+            None if matches!(a.layout, AgentLayout::Inline | AgentLayout::Flat) => {
+                prompt_children.push(a);
+            }
+            None => edges.push(Edge {
+                child: a.agent_id.clone(),
                 parent: None,
                 join_path: JoinPath::Orphan,
                 tool_use_id: None,
             }),
         }
     }
-    // prompt_match: pair children and unclaimed calls with the same prompt in time order.
+    let matched = prompt_match(p, &edges, prompt_children);
+    edges.extend(matched);
+    edges.sort_by(|x, y| x.child.cmp(&y.child));
+    edges
+}
+
+/// A session's spawn calls and queue operations, looked up by what an
+/// agent may name.
+struct Index<'p> {
+    main: &'p str,
+    by_id: HashMap<&'p str, &'p Spawn>,
+    by_child: HashMap<&'p str, &'p Spawn>,
+    queue_by_task: HashMap<&'p str, &'p str>,
+    queue_owner: HashMap<&'p str, &'p str>,
+    dispatcher: HashMap<&'p str, &'p Spawn>,
+}
+
+impl<'p> Index<'p> {
+    fn of(p: &'p ParsedSession) -> Index<'p> {
+        let ops = &p.queue_ops;
+        Index {
+            main: p.session_id.as_str(),
+            by_id: p
+                .spawns
+                .iter()
+                .map(|s| (s.tool_use_id.as_str(), s))
+                .collect(),
+            by_child: p
+                .spawns
+                .iter()
+                .filter_map(|s| Some((s.result.as_ref()?.child_agent_id.as_deref()?, s)))
+                .collect(),
+            queue_by_task: ops
+                .iter()
+                .filter_map(|q| Some((q.task_id.as_deref()?, q.tool_use_id.as_deref()?)))
+                .collect(),
+            queue_owner: ops
+                .iter()
+                .filter_map(|q| Some((q.tool_use_id.as_deref()?, q.owner.as_str())))
+                .collect(),
+            dispatcher: p
+                .spawns
+                .iter()
+                .filter(|s| s.tool == "Workflow")
+                .filter_map(|s| Some((s.workflow_id.as_deref()?, s)))
+                .collect(),
+        }
+    }
+
+    /// The edge of agent `a` that its layout or a name it carries decides;
+    /// `None` when only matching its prompt can (or nothing).
+    fn direct(&self, p: &ParsedSession, a: &Agent) -> Option<Edge> {
+        let (id, main) = (a.agent_id.as_str(), self.main);
+        let edge = |parent: &str, join_path, tool_use_id: Option<&str>| Edge {
+            child: id.to_string(),
+            parent: Some(parent.to_string()),
+            join_path,
+            tool_use_id: tool_use_id.map(str::to_string),
+        };
+        match a.layout {
+            // Its parent is an agent of the session (the tree is built by
+            // these links), else the main agent.
+            AgentLayout::Child => {
+                let parent = a
+                    .parent_id
+                    .as_deref()
+                    .filter(|q| *q != id && p.agents.iter().any(|b| b.agent_id == *q))
+                    .unwrap_or(main);
+                return Some(edge(parent, JoinPath::ParentRecord, None));
+            }
+            // Gemini files a subagent's chat in its session's folder.
+            AgentLayout::Chat => return Some(edge(main, JoinPath::Directory, None)),
+            AgentLayout::Workflow => {
+                let wf = a.workflow_id.as_deref().unwrap_or("");
+                let key = format!("wf_{wf}");
+                let found = self
+                    .dispatcher
+                    .get(wf)
+                    .or_else(|| self.dispatcher.get(key.as_str()));
+                return Some(match found {
+                    Some(s) => edge(&s.owner, JoinPath::Directory, Some(&s.tool_use_id)),
+                    None => edge(main, JoinPath::Directory, None),
+                });
+            }
+            _ => {}
+        }
+        let anchor = a
+            .sidecar_tool_use_id
+            .as_deref()
+            .or_else(|| self.by_child.get(id).map(|s| s.tool_use_id.as_str()))
+            .or_else(|| self.queue_by_task.get(id).copied());
+        if let Some(anchor) = anchor {
+            return Some(if let Some(s) = self.by_id.get(anchor) {
+                edge(&s.owner, JoinPath::ToolUse, Some(anchor))
+            } else if let Some(owner) = self.queue_owner.get(anchor) {
+                edge(owner, JoinPath::QueueOperation, Some(anchor))
+            } else {
+                // The block was evicted (compaction): the anchor still names the call.
+                edge(main, JoinPath::TaskNotification, Some(anchor))
+            });
+        }
+        if let Some(note) = a.notification_tool_use_id.as_deref() {
+            let parent = self.by_id.get(note).map_or(main, |s| s.owner.as_str());
+            return Some(edge(parent, JoinPath::TaskNotification, Some(note)));
+        }
+        let bare_explore = a.agent_type.as_deref() == Some("Explore") && a.spawn_depth.is_none();
+        p.progress_refs
+            .iter()
+            .find(|r| bare_explore && r.agent_id == id)
+            .map(|r| edge(&r.owner, JoinPath::LegacyExplore, None))
+    }
+}
+
+/// prompt_match: pairs `children` with the calls no edge claimed that sent
+/// the same prompt, in time order.
+fn prompt_match(p: &ParsedSession, edges: &[Edge], mut children: Vec<&Agent>) -> Vec<Edge> {
+    let main = p.session_id.as_str();
     let claimed: BTreeSet<&str> = edges
         .iter()
         .filter_map(|e| e.tool_use_id.as_deref())
@@ -206,46 +236,43 @@ pub fn resolve(p: &ParsedSession) -> Vec<Edge> {
         .filter(|s| s.prompt.is_some() && !claimed.contains(s.tool_use_id.as_str()))
         .collect();
     calls.sort_by(|x, y| (x.at, &x.tool_use_id).cmp(&(y.at, &y.tool_use_id)));
-    prompt_children.sort_by(|x, y| (x.first_seen, &x.agent_id).cmp(&(y.first_seen, &y.agent_id)));
+    children.sort_by(|x, y| (x.first_seen, &x.agent_id).cmp(&(y.first_seen, &y.agent_id)));
     let mut used = vec![false; calls.len()];
-    for a in prompt_children {
+    let mut out = Vec::new();
+    for a in children {
         let pick = calls.iter().enumerate().find(|(i, s)| {
             !used[*i]
                 && s.prompt == a.first_prompt
                 && a.first_prompt.is_some()
                 && s.owner != a.agent_id
         });
-        edges.push(match pick {
+        let (parent, join_path, tool_use_id) = match pick {
             Some((i, s)) => {
                 used[i] = true;
-                Edge {
-                    child: a.agent_id.clone(),
-                    parent: Some(s.owner.clone()),
-                    join_path: JoinPath::PromptMatch,
-                    tool_use_id: Some(s.tool_use_id.clone()),
-                }
+                (
+                    Some(s.owner.clone()),
+                    JoinPath::PromptMatch,
+                    Some(s.tool_use_id.clone()),
+                )
             }
             // An old flat agent file names its session in every record
             // (Claude Code 2.0.x started warm-up agents no call spawned):
             // under the session's main agent, with no call. An inline
             // sidechain with no matching call is an orphan: nothing but its
             // place in the file ties it to the main agent.
-            None if a.layout == AgentLayout::Flat => Edge {
-                child: a.agent_id.clone(),
-                parent: Some(main.to_string()),
-                join_path: JoinPath::SessionOnly,
-                tool_use_id: None,
-            },
-            None => Edge {
-                child: a.agent_id.clone(),
-                parent: None,
-                join_path: JoinPath::Orphan,
-                tool_use_id: None,
-            },
+            None if a.layout == AgentLayout::Flat => {
+                (Some(main.to_string()), JoinPath::SessionOnly, None)
+            }
+            None => (None, JoinPath::Orphan, None),
+        };
+        out.push(Edge {
+            child: a.agent_id.clone(),
+            parent,
+            join_path,
+            tool_use_id,
         });
     }
-    edges.sort_by(|x, y| x.child.cmp(&y.child));
-    edges
+    out
 }
 
 #[cfg(test)]

@@ -11,16 +11,14 @@ use crate::domain::memory::{
 };
 use crate::store::Store;
 
-/// A query word must be in more memories than this (and in over a tenth of
-/// them) before `recall` leaves it out for rarer words; small stores keep
-/// every word.
-const COMMON_WORD_MIN_DOCS: i64 = 2000;
-
 /// When every word of a query is common, `recall` ranks only this many of
 /// the newest memories that match (bm25 reads a row of sizes for every
 /// match it scores: a word in 10,000 memories cost 35 ms), widening it when
 /// the filters leave fewer hits than asked for, and says so.
 pub const COMMON_QUERY_POOL: i64 = 2000;
+
+/// A memory that matched, its bm25 rank and its rowid.
+type Ranked = (Memory, f64, i64);
 
 /// An FTS5 query matching any of `terms`, each quoted (no query syntax leaks).
 /// A project as the one token the full-text index holds for it: `p` and
@@ -222,23 +220,63 @@ impl Store {
     /// `recall` as `s` asks: each hit's snippet only when `s.snippets` (a
     /// snippet runs the match again for its row: the prompt hook shows none).
     pub fn recall_hits(&self, s: &Search<'_>) -> Result<Recalled> {
-        let Search {
-            query,
-            kind,
-            project,
-            all,
-            limit,
-            snippets,
-            ..
-        } = *s;
-        let terms: Vec<String> = query_words(query);
+        let terms: Vec<String> = query_words(s.query);
         if terms.is_empty() {
-            bail!("the query {query:?} has no words to search for");
+            bail!("the query {:?} has no words to search for", s.query);
         }
-        // A word in more than a tenth of all memories (and in thousands of
-        // them) barely moves bm25 but costs a score for every memory it is
-        // in: when the query has rarer words, it is left out. (Memories are never deleted, so the largest
-        // rowid is their number, read without a scan.)
+        let (total, counted) = self.term_counts(&terms)?;
+        let (kept, all_common) = crate::domain::matching::uncommon(&counted, total);
+        let last = terms.last().filter(|_| s.prefix).map(String::as_str);
+        let q = search_query(&kept, last, s.prefix, s.aliases);
+        // Only this project's matches are ranked (migration 0017).
+        let ranked = match s.project {
+            Some(p) => format!("({q}) AND project_key:{}", project_token(p)),
+            None => q.clone(),
+        };
+        let (rows, pool) = self.ranked_rows(s, &ranked, total, all_common)?;
+        // Whether the pool left matches out: surely when one word alone has
+        // more (in every project); else count (no more than pool + 1 of them).
+        let most = counted.iter().map(|(n, _)| *n).max().unwrap_or(0);
+        let newest_ranked = if !all_common || pool >= total {
+            None
+        } else if pool < most && s.project.is_none() {
+            Some(pool)
+        } else {
+            let matched: i64 = self.conn.query_row(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?1 LIMIT ?2)",
+                params![ranked, pool + 1],
+                |r| r.get(0),
+            )?;
+            (matched > pool).then_some(pool)
+        };
+        let mut snip = self.conn.prepare_cached(
+            "SELECT snippet(memories_fts, -1, '**', '**', '…', 12) FROM memories_fts
+             WHERE memories_fts MATCH ?1 AND rowid = ?2",
+        )?;
+        let mut hits = Vec::with_capacity(rows.len());
+        for (memory, rank, rowid) in rows {
+            let snippet: String = if s.snippets {
+                snip.query_row(params![q, rowid], |r| r.get(0))?
+            } else {
+                String::new()
+            };
+            hits.push(Hit {
+                memory,
+                rank,
+                snippet,
+            });
+        }
+        Ok(Recalled {
+            hits,
+            newest_ranked,
+        })
+    }
+
+    /// How many memories there are (memories are never deleted, so the
+    /// largest rowid is their number, read without a scan), and how many
+    /// hold each term (the index holds stems: a word is looked up by its
+    /// own).
+    fn term_counts<'t>(&self, terms: &'t [String]) -> Result<(i64, Vec<(i64, &'t str)>)> {
         let total: i64 =
             self.conn
                 .query_row("SELECT COALESCE(MAX(rowid), 0) FROM memories", [], |r| {
@@ -247,38 +285,27 @@ impl Store {
         let mut doc = self
             .conn
             .prepare_cached("SELECT doc FROM memories_vocab WHERE term = ?1")?;
-        let mut counted: Vec<(i64, &str)> = Vec::with_capacity(terms.len());
-        for t in &terms {
-            // The index holds stems: a word is looked up by its own.
+        let mut counted = Vec::with_capacity(terms.len());
+        for t in terms {
             let stem = crate::domain::matching::stem(t);
-            counted.push((
-                doc.query_row([&stem], |r| r.get(0))
-                    .optional()?
-                    .unwrap_or(0),
-                t,
-            ));
+            let n = doc.query_row([&stem], |r| r.get(0)).optional()?;
+            counted.push((n.unwrap_or(0), t.as_str()));
         }
-        let common = |n: i64| n * 10 > total && n > COMMON_WORD_MIN_DOCS;
-        let all_common = counted.iter().all(|(n, _)| common(*n));
-        let kept: Vec<&str> = if all_common {
-            terms.iter().map(String::as_str).collect()
-        } else {
-            counted
-                .iter()
-                .filter(|(n, _)| !common(*n))
-                .map(|(_, t)| *t)
-                .collect()
-        };
-        let last = terms.last().filter(|_| s.prefix).map(String::as_str);
-        let q = search_query(&kept, last, s.prefix, s.aliases);
-        // Only this project's matches are ranked (migration 0017).
-        let ranked = match project {
-            Some(p) => format!("({q}) AND project_key:{}", project_token(p)),
-            None => q.clone(),
-        };
-        // Rank inside the index first (only the best `k`; of only the newest
-        // `pool` matches when every word is common), then filter; widen
-        // when the filters leave fewer than `limit`.
+        Ok((total, counted))
+    }
+
+    /// The best matches of `ranked`, filtered, with their rank and rowid:
+    /// ranked inside the index first (only the best `k`; of only the newest
+    /// `pool` matches when every word is common), then filtered, widened
+    /// when the filters leave fewer than the limit. Also the pool it ended
+    /// with.
+    fn ranked_rows(
+        &self,
+        s: &Search<'_>,
+        ranked: &str,
+        total: i64,
+        all_common: bool,
+    ) -> Result<(Vec<Ranked>, i64)> {
         let matches = if all_common {
             "(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?7)"
         } else {
@@ -293,16 +320,16 @@ impl Store {
              ORDER BY f.rank, m.created_at DESC, m.memory_id DESC LIMIT ?6"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut k = (limit as i64).saturating_mul(4).max(40);
+        let limit = s.limit as i64;
+        let mut k = limit.saturating_mul(4).max(40);
         let mut pool = COMMON_QUERY_POOL;
-        let rows: Vec<(Memory, f64, i64)> = loop {
-            let limit = limit as i64;
+        loop {
             let mut args: Vec<&dyn rusqlite::ToSql> =
-                vec![&ranked, &k, &kind, &project, &all, &limit];
+                vec![&ranked, &k, &s.kind, &s.project, &s.all, &limit];
             if all_common {
                 args.push(&pool);
             }
-            let rows: Vec<(Memory, f64, i64)> = stmt
+            let rows: Vec<Ranked> = stmt
                 .query_map(args.as_slice(), |r| {
                     Ok((memory_from(r)?, r.get(21)?, r.get(22)?))
                 })?
@@ -310,47 +337,11 @@ impl Store {
             // Every match ranked: the best k of all of them, k past their number.
             let everything = k >= total && (!all_common || pool >= total);
             if rows.len() as i64 >= limit || everything {
-                break rows;
+                return Ok((rows, pool));
             }
             k = k.saturating_mul(4);
             pool = pool.saturating_mul(4);
-        };
-        // Whether the pool left matches out: surely when one word alone has
-        // more (in every project); else count (no more than pool + 1 of them).
-        let most = counted.iter().map(|(n, _)| *n).max().unwrap_or(0);
-        let newest_ranked = if !all_common || pool >= total {
-            None
-        } else if pool < most && project.is_none() {
-            Some(pool)
-        } else {
-            let matched: i64 = self.conn.query_row(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?1 LIMIT ?2)",
-                params![ranked, pool + 1],
-                |r| r.get(0),
-            )?;
-            (matched > pool).then_some(pool)
-        };
-        let mut snip = self.conn.prepare_cached(
-            "SELECT snippet(memories_fts, -1, '**', '**', '…', 12) FROM memories_fts
-             WHERE memories_fts MATCH ?1 AND rowid = ?2",
-        )?;
-        let mut out = Vec::with_capacity(rows.len());
-        for (memory, rank, rowid) in rows {
-            let snippet: String = if snippets {
-                snip.query_row(params![q, rowid], |r| r.get(0))?
-            } else {
-                String::new()
-            };
-            out.push(Hit {
-                memory,
-                rank,
-                snippet,
-            });
         }
-        Ok(Recalled {
-            hits: out,
-            newest_ranked,
-        })
     }
 
     /// Every memory (of a project), commitment and event, in a stable order.
