@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::commands::Exit;
-use crate::domain::harness::{Harness, HookEvent, InputError, MAX_INPUT, report};
+use crate::domain::harness::{Harness, HookEvent, InputError, MAX_INPUT};
 use crate::services::hook::receive::{Delivery, event_of};
 use crate::services::hook::{self, Answer, Keep};
 use crate::store::Store;
@@ -123,7 +123,12 @@ impl QuietPanics {
 /// Where a hook's failure goes: one stderr line, or, under Gemini, a line appended to `log`.
 fn say(log: Option<&Path>, msg: &str) {
     match log {
-        None => report(msg),
+        None => {
+            // No control characters, no absolute paths: a harness may show
+            // the line to the user or the model.
+            let line = crate::domain::text::sanitize_reason(&crate::domain::text::sanitize(msg));
+            eprintln!("sessionkit hook: {line}");
+        }
         Some(path) => {
             use std::os::unix::fs::OpenOptionsExt;
             // On disk: secrets out, and readable by the owner only, as the
@@ -340,12 +345,14 @@ fn lifecycle(
     let (ev, named) = receive(a, fallback_event, log)?;
     let db = db?;
     let env = |k: &str| std::env::var(k).ok();
+    let warn = |msg: &str| say(log, msg);
     let call = hook::Call {
         db: &db,
         delivery_id: a.delivery_id.as_deref(),
         now: crate::domain::clock::now(),
         by,
         env: &env,
+        warn: &warn,
     };
     match work(&call, ev.as_ref(), named)? {
         Answer::Quiet => Ok(()),

@@ -4,20 +4,16 @@
 
 use anyhow::Result;
 
+use crate::domain::briefing::rank::{UTILITY_WEIGHT, blended, latched, stage_is_done};
 use crate::domain::briefing::{
     Briefing, Candidate, Frame, Limits, Section, flatten, flatten_owned, pack,
 };
 use crate::domain::clock::{Millis, format_instant};
 use crate::domain::harness::Harness;
 use crate::domain::memory::{CommitmentStatus, Kind};
-use crate::domain::memory::{decay, utility};
 use crate::store::Store;
-use crate::store::briefing::{BriefRow, BriefText, DemandHistory};
+use crate::store::briefing::{BriefRow, BriefText};
 
-/// The weight of utility in the blended key.
-pub const UTILITY_WEIGHT: f64 = 0.4;
-/// Recency halves every 14 days.
-const RECENCY_HALF_LIFE_DAYS: f64 = 14.0;
 /// Decisions, preferences and facts not updated for this long are stale candidates.
 const STALE_DAYS: i64 = 30;
 const DAY: i64 = 86_400_000;
@@ -55,28 +51,6 @@ pub struct Built {
     pub briefing: Briefing,
     pub candidates: Vec<Candidate>,
     pub utility_active: bool,
-}
-
-/// The auto latch: the first demand is at least 14 days old, and
-/// the last 30 days hold at least 20 demand events over at least 10 memories.
-pub fn latched(h: &DemandHistory, now: Millis) -> bool {
-    h.first_at.is_some_and(|t| now - t >= 14 * DAY) && h.events_30d >= 20 && h.memories_30d >= 10
-}
-
-/// The blended key: (1 − w)·recency + w·utility.
-pub fn blended(s: &BriefRow, now: Millis, w: f64) -> f64 {
-    let days = (now - s.updated_at).max(0) as f64 / DAY as f64;
-    let r = (-days / RECENCY_HALF_LIFE_DAYS).exp2();
-    let u = utility(s.raw_at.map_or(0.0, |at| decay(s.raw, at, now)));
-    (1.0 - w) * r + w * u
-}
-
-fn stage_is_done(content: &str) -> bool {
-    content.lines().take(5).any(|l| {
-        let l = l.trim_start_matches(['-', '*', ' ']).to_lowercase();
-        l.strip_prefix("status:")
-            .is_some_and(|v| v.trim() == "done")
-    })
 }
 
 /// `x` as an integer ordered as `f64::total_cmp` orders floats.
@@ -175,7 +149,10 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
     let utility_active = match req.utility_mode.as_str() {
         "on" => true,
         "off" => false,
-        _ => latched(&store.demand_history(&req.project, now)?, now),
+        _ => {
+            let h = store.demand_history(&req.project, now)?;
+            latched(h.first_at, (h.events_30d, h.memories_30d), now)
+        }
     };
     let reach = req
         .limits
@@ -192,7 +169,7 @@ fn build_in(store: &Store, req: &Request, now: Millis) -> Result<Built> {
     let mut placed: Vec<Option<Placed>> = Vec::with_capacity(memories.len());
     let mut keys: Vec<SortKey> = Vec::with_capacity(memories.len());
     for row in memories {
-        let score = blended(&row, now, w);
+        let score = blended(row.updated_at, (row.raw, row.raw_at), now, w);
         let Some((section, extra)) = section_of(&row, now, done_stage(&row.memory_id)) else {
             continue;
         };

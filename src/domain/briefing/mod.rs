@@ -10,6 +10,7 @@
 //! a tail counting exactly what it left out. The header is composed last, from
 //! what rendered.
 
+pub mod rank;
 mod render;
 mod text;
 

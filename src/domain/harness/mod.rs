@@ -11,13 +11,6 @@ use sha2::{Digest, Sha256};
 use crate::domain::clock::Millis;
 use crate::domain::status::{Cause, Evidence, Status};
 
-/// A hook's one line on stderr: no control characters, no absolute paths
-/// (a harness may show it to the user or the model).
-pub fn report(msg: &str) {
-    let line = crate::domain::text::sanitize_reason(&crate::domain::text::sanitize(msg));
-    eprintln!("sessionkit hook: {line}");
-}
-
 /// The harnesses sessionkit speaks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Harness {

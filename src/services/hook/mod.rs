@@ -35,6 +35,9 @@ pub struct Call<'a> {
     /// The process environment (`SESSIONKIT_HOOK_ROLE`, the harness's own
     /// variables).
     pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// Where a failure the hook goes on past is said (a service never
+    /// prints: the command knows where its harness lets it write).
+    pub warn: &'a dyn Fn(&str),
 }
 
 /// How a hook's lifecycle ended, for the command to say.
@@ -111,7 +114,15 @@ pub fn session_start(
         };
         let limits = brief::limits(&store, Some(harness), None, None, false)?;
         let lease = settings::hours_ms(&store, "lease.hours")?;
-        session::session_start(&mut store, ev, harness, &cwd, limits, lease, call.now)
+        session::session_start(
+            &mut store,
+            ev,
+            harness,
+            &cwd,
+            limits,
+            (lease, call.now),
+            call.warn,
+        )
     })?;
     Ok(session::start_envelope(harness, &started.context).map_or(Answer::Quiet, Answer::Envelope))
 }

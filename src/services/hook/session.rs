@@ -84,15 +84,16 @@ pub struct Started {
 }
 
 /// Builds the briefing for the event's project, runs the lifecycle by
-/// `source`, records the injection; returns the context to inject.
+/// `source`, records the injection; returns the context to inject. A
+/// briefing that fails is handed to `warn` and the run opens without it.
 pub fn session_start(
     store: &mut Store,
     ev: Option<&HookEvent>,
     harness: Harness,
     cwd: &Path,
     limits: Limits,
-    lease_ms: i64,
-    now: Millis,
+    (lease_ms, now): (i64, Millis),
+    warn: &dyn Fn(&str),
 ) -> Result<Started> {
     let project = crate::services::project::project_of(store, &cwd.to_string_lossy())?;
     let source = ev
@@ -120,7 +121,7 @@ pub fn session_start(
     let built = match build_for(store, req, harness, now) {
         Ok(b) => Some(b),
         Err(e) => {
-            crate::domain::harness::report(&format!("briefing failed: {e:#}"));
+            warn(&format!("briefing failed: {e:#}"));
             None
         }
     };
