@@ -125,41 +125,19 @@ pub fn session_start(
             None
         }
     };
-    let briefed = built.as_ref().map(|b| {
-        let items: Vec<serde_json::Value> = b
-            .briefing
-            .rendered(&b.candidates)
-            .take(crate::domain::runs::MAX_BRIEFED)
-            .map(|(_, c)| json!({"id": c.memory_id, "topic": c.topic.chars().take(256).collect::<String>(), "status": "active"}))
-            .collect();
-        serde_json::to_string(&items).expect("JSON")
-    });
-    let open = |store: &mut Store, source: Source, briefed: Option<String>| -> Result<String> {
-        let req = OpenRequest {
-            agent: harness.as_str().to_string(),
-            session_id: session_id.clone().expect("checked by the caller"),
-            source,
-            project: Some(project.clone()),
-            scope: None,
-            selector: crate::domain::runs::selector(None)?,
-            briefed,
-        };
-        Ok(store.open_run(&req, now, lease_ms)?.0.run_id)
-    };
-    let heartbeat = |store: &mut Store| -> Result<Option<String>> {
-        let sid = session_id.clone().expect("checked by the caller");
-        let beat = store.heartbeat_run(harness.as_str(), &sid, None, false, now, lease_ms)?;
-        Ok(beat.map(|(r, _)| r.run_id))
-    };
-    let run_id = match (&session_id, source.as_str()) {
-        (None, _) => None,
-        (Some(_), "resume") => Some(open(store, Source::Resume, None)?),
-        (Some(_), "compact") => heartbeat(store)?,
-        (Some(_), "clear") => match heartbeat(store)? {
-            Some(id) => Some(id),
-            None => Some(open(store, Source::Startup, briefed.clone())?),
-        },
-        (Some(_), _) => Some(open(store, Source::Startup, briefed.clone())?),
+    let briefed = built.as_ref().map(briefed_stamp);
+    let run_id = match &session_id {
+        None => None,
+        Some(sid) => {
+            let who = RunFor {
+                harness,
+                session_id: sid,
+                project: &project,
+                now,
+                lease_ms,
+            };
+            who.keep(store, &source, briefed.clone())?
+        }
     };
     // A resumed Claude Code or Codex conversation replays the context its
     // earlier SessionStart injected: the same briefing again is only a
@@ -177,27 +155,111 @@ pub fn session_start(
             context: String::new(),
         });
     }
-    let mut context = String::new();
-    if let Some(b) = &built {
-        let ids = b.briefing.rendered_ids(&b.candidates);
-        store.record_demand(
-            crate::domain::memory::Demand::Briefing,
-            run_id.as_deref(),
-            &ids,
-            Some(&project),
-            now,
-        )?;
-        if !b.briefing.placements.is_empty() {
-            context.push_str(&b.briefing.text);
-        }
-    }
-    if let (Some(id), Some(sid)) = (&run_id, &session_id) {
-        context.push_str(&format!(
+    let context = match &built {
+        Some(b) => briefing_context(store, b, run_id.as_deref(), &project, now)?,
+        None => String::new(),
+    };
+    let run_line = match (&run_id, &session_id) {
+        (Some(id), Some(sid)) => format!(
             "sessionkit run: `{id}` ({}). Pass `--session-run-id {id}` to sessionkit remember, revise, resolve, unresolve and archive in this session so the writes are attributed to this run.\n",
             display_handle(harness, sid)
-        ));
+        ),
+        _ => String::new(),
+    };
+    Ok(Started {
+        context: context + &run_line,
+    })
+}
+
+/// The briefing's text to inject (empty when it placed nothing), its
+/// memories recorded as demand of the run.
+fn briefing_context(
+    store: &mut Store,
+    b: &crate::services::brief::Built,
+    run_id: Option<&str>,
+    project: &str,
+    now: Millis,
+) -> Result<String> {
+    let ids = b.briefing.rendered_ids(&b.candidates);
+    store.record_demand(
+        crate::domain::memory::Demand::Briefing,
+        run_id,
+        &ids,
+        Some(project),
+        now,
+    )?;
+    Ok(if b.briefing.placements.is_empty() {
+        String::new()
+    } else {
+        b.briefing.text.clone()
+    })
+}
+
+/// The run a SessionStart keeps: whose it is, and when.
+struct RunFor<'a> {
+    harness: Harness,
+    session_id: &'a str,
+    project: &'a str,
+    now: Millis,
+    lease_ms: i64,
+}
+
+impl RunFor<'_> {
+    /// By `source`: resume reopens the run; compact heartbeats it; clear
+    /// reuses a live run or opens one; startup opens it, stamped with what
+    /// the briefing showed (`briefed`). The run's id (none when compact
+    /// found no run).
+    fn keep(
+        &self,
+        store: &mut Store,
+        source: &str,
+        briefed: Option<String>,
+    ) -> Result<Option<String>> {
+        Ok(match source {
+            "resume" => Some(self.open(store, Source::Resume, None)?),
+            "compact" => self.heartbeat(store)?,
+            "clear" => match self.heartbeat(store)? {
+                Some(id) => Some(id),
+                None => Some(self.open(store, Source::Startup, briefed)?),
+            },
+            _ => Some(self.open(store, Source::Startup, briefed)?),
+        })
     }
-    Ok(Started { context })
+
+    fn open(&self, store: &mut Store, source: Source, briefed: Option<String>) -> Result<String> {
+        let req = OpenRequest {
+            agent: self.harness.as_str().to_string(),
+            session_id: self.session_id.to_string(),
+            source,
+            project: Some(self.project.to_string()),
+            scope: None,
+            selector: crate::domain::runs::selector(None)?,
+            briefed,
+        };
+        Ok(store.open_run(&req, self.now, self.lease_ms)?.0.run_id)
+    }
+
+    fn heartbeat(&self, store: &mut Store) -> Result<Option<String>> {
+        let agent = self.harness.as_str();
+        let beat =
+            store.heartbeat_run(agent, self.session_id, None, false, self.now, self.lease_ms)?;
+        Ok(beat.map(|(r, _)| r.run_id))
+    }
+}
+
+/// What a briefing showed, as a run stamps it: each rendered memory's id
+/// and topic (at most `MAX_BRIEFED`).
+fn briefed_stamp(b: &crate::services::brief::Built) -> String {
+    let items: Vec<serde_json::Value> = b
+        .briefing
+        .rendered(&b.candidates)
+        .take(crate::domain::runs::MAX_BRIEFED)
+        .map(|(_, c)| {
+            let topic: String = c.topic.chars().take(256).collect();
+            json!({"id": c.memory_id, "topic": topic, "status": "active"})
+        })
+        .collect();
+    serde_json::to_string(&items).expect("JSON")
 }
 
 /// Whether `harness` keeps SessionStart's injected context in the
