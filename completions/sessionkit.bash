@@ -55,6 +55,9 @@ _sessionkit() {
             sessionkit,ingest)
                 cmd="sessionkit__subcmd__ingest"
                 ;;
+            sessionkit,limits)
+                cmd="sessionkit__subcmd__limits"
+                ;;
             sessionkit,man)
                 cmd="sessionkit__subcmd__man"
                 ;;
@@ -108,6 +111,9 @@ _sessionkit() {
                 ;;
             sessionkit,status)
                 cmd="sessionkit__subcmd__status"
+                ;;
+            sessionkit,statusline)
+                cmd="sessionkit__subcmd__statusline"
                 ;;
             sessionkit,sweep)
                 cmd="sessionkit__subcmd__sweep"
@@ -202,6 +208,9 @@ _sessionkit() {
             sessionkit__subcmd__help,ingest)
                 cmd="sessionkit__subcmd__help__subcmd__ingest"
                 ;;
+            sessionkit__subcmd__help,limits)
+                cmd="sessionkit__subcmd__help__subcmd__limits"
+                ;;
             sessionkit__subcmd__help,man)
                 cmd="sessionkit__subcmd__help__subcmd__man"
                 ;;
@@ -255,6 +264,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help,status)
                 cmd="sessionkit__subcmd__help__subcmd__status"
+                ;;
+            sessionkit__subcmd__help,statusline)
+                cmd="sessionkit__subcmd__help__subcmd__statusline"
                 ;;
             sessionkit__subcmd__help,sweep)
                 cmd="sessionkit__subcmd__help__subcmd__sweep"
@@ -548,7 +560,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show tree cost pricing prune push check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -943,7 +955,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --by)
-                    COMPREPLY=($(compgen -W "day week month session project harness model agent-type agent machine user" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "day week month session project harness model agent-type agent machine user block" -- "${cur}"))
                     return 0
                     ;;
                 --since)
@@ -1130,7 +1142,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sources sessions show tree cost pricing prune push check brief hook hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1522,6 +1534,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__ingest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__limits)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1942,6 +1968,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__statusline)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2674,6 +2714,36 @@ _sessionkit() {
                     ;;
                 --harness)
                     COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__limits)
+            opts="-q -h --since --chart --db --format --json --quiet --no-progress --wide --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --db)
@@ -4025,6 +4095,36 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__statusline)
+            opts="-q -h --template --db --format --json --quiet --no-progress --wide --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --template)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -88,6 +88,8 @@ pub enum Command {
     Tree(commands::tree::Args),
     /// What the agents cost: tokens and exact dollars by day, week, month, session, model, ...
     Cost(commands::cost::Args),
+    /// Usage-limit history: each five-hour and weekly window, its stated share, spend and pace
+    Limits(commands::limits::Args),
     /// The price table: list, set a model's price, import LiteLLM's price map
     Pricing(commands::pricing::Args),
     /// Remove projected transcript data older than a date (never memories or runs)
@@ -100,6 +102,8 @@ pub enum Command {
     Brief(commands::brief::Args),
     /// Record a harness's lifecycle event from stdin (register in the harness's hook settings)
     Hook(commands::hook::Args),
+    /// Claude Code's status line: model, exact costs, the five-hour and weekly limits and their pace
+    Statusline(commands::statusline::Args),
     /// Register sessionkit's hooks in each harness's settings; status; doctor
     Hooks(commands::hooks::Args),
     /// Which sessions and agents are working, waiting, finished or silent

@@ -70,6 +70,12 @@ pub fn run(cli: Cli) -> Result<Exit> {
         let db = cli.db.clone().map_or_else(store::default_path, Ok);
         return Ok(commands::hook::run(db, a));
     }
+    // Nor does a status line fail: it prints what it can.
+    if let Command::Statusline(a) = &cli.command {
+        let db = cli.db.clone().map_or_else(store::default_path, Ok);
+        let color = cli.color == output::ColorChoice::Always;
+        return Ok(commands::statusline::run(db, color, a));
+    }
     domain::clock::init_from_env()?;
     let mut out = Output::new(cli.format(), cli.color, cli.quiet, cli.no_progress);
     out.wide = cli.wide;
@@ -93,6 +99,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Tree(a) => commands::tree::run(&ctx, &a),
         Command::Sources(a) => commands::sources::run(&ctx, &a),
         Command::Cost(a) => commands::cost::run(&ctx, &a),
+        Command::Limits(a) => commands::limits::run(&ctx, &a),
         Command::Pricing(a) => commands::pricing::run(&ctx, &a),
         Command::Prune(a) => commands::prune::run(&ctx, &a),
         Command::Push(a) => commands::push::run(&ctx, &a),
@@ -116,7 +123,11 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Import(a) => commands::memory::import(&ctx, &a),
         Command::Sweep(a) => commands::sweep::run(&ctx, &a),
         Command::Hooks(a) => commands::hooks::run(&ctx, &a, cli.db.is_some()),
-        Command::Completions(_) | Command::Man(_) | Command::Schema(_) | Command::Hook(_) => {
+        Command::Completions(_)
+        | Command::Man(_)
+        | Command::Schema(_)
+        | Command::Hook(_)
+        | Command::Statusline(_) => {
             unreachable!("handled above")
         }
     }

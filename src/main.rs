@@ -10,8 +10,21 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         // A hook never breaks its agent: even a bad command line exits 0,
         // with one line on stderr.
+        // Nor does a status line: a minimal line, the error on stderr.
         Err(e)
-            if is_hook_call()
+            if called_as("statusline")
+                && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) =>
+        {
+            let text = e.to_string();
+            eprintln!(
+                "sessionkit statusline: {}",
+                text.lines().next().unwrap_or("bad arguments")
+            );
+            println!("sessionkit");
+            return ExitCode::SUCCESS;
+        }
+        Err(e)
+            if called_as("hook")
                 && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) =>
         {
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
@@ -49,13 +62,13 @@ fn main() -> ExitCode {
 
 /// Whether the command line's first word (past the global options and
 /// their values) is `hook`.
-fn is_hook_call() -> bool {
+fn called_as(verb: &str) -> bool {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if matches!(a.as_str(), "--db" | "--format" | "--color") {
             args.next();
         } else if !a.starts_with('-') {
-            return a == "hook";
+            return a == verb;
         }
     }
     false

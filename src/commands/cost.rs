@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Ctx, put_totals};
 use crate::commands::Exit;
-use crate::domain::clock::{format_instant, parse_bound, parse_until};
+use crate::domain::clock::{format_instant, parse_bound_in};
 use crate::domain::pricing::cents;
 use crate::output::records::{
     COST_SCHEMA, CostRecord, SEGMENT_SCHEMA, SegmentRecord, totals_fields,
@@ -59,11 +59,13 @@ pub struct Args {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "day")]
     pub by: Vec<Key>,
 
-    /// Messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)
+    /// Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today,
+    /// yesterday, this-week, last-week, this-month, last-month in --tz)
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
 
-    /// Messages before T (same forms as --since; a date includes that day)
+    /// Messages before T (same forms as --since; a date or a calendar word
+    /// includes its whole span)
     #[arg(long, value_name = "T")]
     pub until: Option<String>,
 
@@ -141,6 +143,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
     let mut r = CostRecord {
         agent_id: None,
         agent_type: None,
+        block: None,
         day: None,
         harness: None,
         machine: None,
@@ -167,6 +170,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
             Key::Agent => &mut r.agent_id,
             Key::Machine => &mut r.machine,
             Key::User => &mut r.user,
+            Key::Block => &mut r.block,
         };
         *slot = Some(v.clone());
     }
@@ -183,8 +187,16 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     };
     let store = ctx.open()?;
     let filter = CostFilter {
-        since: args.since.as_deref().map(parse_bound).transpose()?,
-        until: args.until.as_deref().map(parse_until).transpose()?,
+        since: args
+            .since
+            .as_deref()
+            .map(|s| parse_bound_in(s, &tz, false))
+            .transpose()?,
+        until: args
+            .until
+            .as_deref()
+            .map(|s| parse_bound_in(s, &tz, true))
+            .transpose()?,
         project: args.project.clone(),
         session: match (&args.from, args.session.as_deref()) {
             // A team database's sessions are not in this store: the id as given.

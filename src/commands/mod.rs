@@ -9,6 +9,7 @@ pub mod eval;
 pub mod hook;
 pub mod hooks;
 pub mod ingest;
+pub mod limits;
 pub mod man;
 pub mod memory;
 pub mod pricing;
@@ -21,6 +22,7 @@ pub mod sessions;
 pub mod show;
 pub mod sources;
 pub mod status;
+pub mod statusline;
 pub mod sweep;
 pub mod tree;
 pub mod triage;
@@ -186,6 +188,7 @@ pub(crate) const TYPED: &[&str] = &[
     "hooks-status",
     "import",
     "ingest",
+    "limits",
     "memories",
     "memory",
     "pricing",
@@ -268,6 +271,10 @@ pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
         "brief" => (
             json_schema::<records::BriefRecord<'_>>(),
             "with --format json: one document",
+        ),
+        "limits" => (
+            json_schema::<records::LimitRecord>(),
+            "one object per window",
         ),
         "cost-segments" => (
             json_schema::<records::SegmentRecord>(),

@@ -279,14 +279,88 @@ pub fn parse_bound(s: &str) -> Result<Millis> {
         }
     }
     bail!(
-        "{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31) or a span back from now (30d, 12h, 90m, 2w)"
+        "{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31), a span back from now (30d, 12h, 90m, 2w) or, where the command says so, today, yesterday, this-week, last-week, this-month, last-month"
     )
+}
+
+/// The span a calendar word names in `tz` at `now`: `today`, `yesterday`,
+/// `this-week` and `last-week` (ISO weeks, from Monday), `this-month` and
+/// `last-month`; `None` for any other text.
+pub fn named_span(word: &str, now: Millis, tz: &jiff::tz::TimeZone) -> Option<(Millis, Millis)> {
+    use jiff::ToSpan;
+    let today = tz
+        .to_datetime(jiff::Timestamp::from_millisecond(now).ok()?)
+        .date();
+    let monday = today
+        .checked_sub((i64::from(today.weekday().to_monday_zero_offset())).days())
+        .ok()?;
+    let first = today.first_of_month();
+    let (from, to) = match word.trim() {
+        "today" => (today, today.tomorrow().ok()?),
+        "yesterday" => (today.yesterday().ok()?, today),
+        "this-week" => (monday, monday.checked_add(7.days()).ok()?),
+        "last-week" => (monday.checked_sub(7.days()).ok()?, monday),
+        "this-month" => (first, first.checked_add(1.month()).ok()?),
+        "last-month" => (first.checked_sub(1.month()).ok()?, first),
+        _ => return None,
+    };
+    let at = |d: jiff::civil::Date| {
+        tz.to_timestamp(d.to_datetime(jiff::civil::Time::midnight()))
+            .ok()
+            .map(jiff::Timestamp::as_millisecond)
+    };
+    Some((at(from)?, at(to)?))
+}
+
+/// A `--since` (`end` false) or `--until` (`end` true) bound: a calendar
+/// word (`named_span`: its start, or its end) in `tz`, else what
+/// `parse_bound` and `parse_until` read.
+pub fn parse_bound_in(s: &str, tz: &jiff::tz::TimeZone, end: bool) -> Result<Millis> {
+    if let Some((from, to)) = named_span(s, now(), tz) {
+        return Ok(if end { to } else { from });
+    }
+    if end { parse_until(s) } else { parse_bound(s) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Calendar words in a zone: Sunday 2026-02-01 10:00 UTC is 11:00 in
+    /// Paris; its week began Monday 26 January.
+    #[test]
+    fn calendar_words_name_spans_in_the_zone() {
+        let now = parse_instant("2026-02-01T10:00:00Z").unwrap();
+        let paris = jiff::tz::TimeZone::get("Europe/Paris").unwrap();
+        let at = |s: &str| parse_instant(s).unwrap();
+        let span = |w: &str| named_span(w, now, &paris).unwrap();
+        assert_eq!(
+            span("today"),
+            (at("2026-01-31T23:00:00Z"), at("2026-02-01T23:00:00Z"))
+        );
+        assert_eq!(
+            span("yesterday"),
+            (at("2026-01-30T23:00:00Z"), at("2026-01-31T23:00:00Z"))
+        );
+        assert_eq!(
+            span("this-week"),
+            (at("2026-01-25T23:00:00Z"), at("2026-02-01T23:00:00Z"))
+        );
+        assert_eq!(
+            span("last-week"),
+            (at("2026-01-18T23:00:00Z"), at("2026-01-25T23:00:00Z"))
+        );
+        assert_eq!(
+            span("this-month"),
+            (at("2026-01-31T23:00:00Z"), at("2026-02-28T23:00:00Z"))
+        );
+        assert_eq!(
+            span("last-month"),
+            (at("2025-12-31T23:00:00Z"), at("2026-01-31T23:00:00Z"))
+        );
+        assert_eq!(named_span("someday", now, &paris), None);
+    }
 
     #[test]
     fn parses_claude_code_shape() {

@@ -32,6 +32,10 @@ pub enum Key {
     /// The person's label it was pushed with (`--from`; `-` where none
     /// was set), else this store's (`push.user`).
     User,
+    /// The five-hour block the message falls in: a block starts at the
+    /// first message after the previous one ended, floored to the hour
+    /// (the usage-limit window, as message times show it).
+    Block,
 }
 
 impl Key {
@@ -49,6 +53,7 @@ impl Key {
             Key::Agent => "agent_id",
             Key::Machine => "machine",
             Key::User => "user",
+            Key::Block => "block",
         }
     }
 }
@@ -94,7 +99,17 @@ pub fn costs(store: &Store, q: &Query<'_>) -> Result<Costs> {
         store.each_rollup_row(&q.filter, |r| rollup.push(r))?;
     }
     let hours: Vec<i64> = rollup.iter().map(|r| r.hour).collect();
-    if hourly && whole_hour_zone(&q.tz, &hours) {
+    let from_rollup = hourly && whole_hour_zone(&q.tz, &hours);
+    let blocks = if q.by.contains(&Key::Block) {
+        block_starts(store, q, from_rollup.then_some(hours.as_slice()))?
+    } else {
+        Vec::new()
+    };
+    let when = Periods {
+        tz: &q.tz,
+        blocks: &blocks,
+    };
+    if from_rollup {
         // The hourly rollup answers in a few rows per session (reports ≤ 50 ms);
         // each distinct hour is converted to its local period once.
         let mut periods: HashMap<(i64, Key), String> = HashMap::new();
@@ -102,9 +117,7 @@ pub fn costs(store: &Store, q: &Query<'_>) -> Result<Costs> {
             let key = group(q.by, &r.keys, labels, |k| {
                 periods
                     .entry((r.hour, k))
-                    .or_insert_with(|| {
-                        period((r.hour >= 0).then_some(r.hour * 3_600_000), k, &q.tz)
-                    })
+                    .or_insert_with(|| when.of((r.hour >= 0).then_some(r.hour * 3_600_000), k))
                     .clone()
             });
             add(key, &r.totals);
@@ -113,7 +126,7 @@ pub fn costs(store: &Store, q: &Query<'_>) -> Result<Costs> {
         // A zone with a part-hour offset, a bound inside an hour, or a team
         // database: every message.
         let mut visit = |r: CostRow| {
-            let key = group(q.by, &r.keys, labels, |k| period(r.at, k, &q.tz));
+            let key = group(q.by, &r.keys, labels, |k| when.of(r.at, k));
             add(key, &r.totals);
         };
         match q.from {
@@ -198,7 +211,7 @@ fn group(
 ) -> Vec<String> {
     by.iter()
         .map(|k| match k {
-            Key::Day | Key::Week | Key::Month => when(*k),
+            Key::Day | Key::Week | Key::Month | Key::Block => when(*k),
             Key::Session => ids.session_id.clone(),
             Key::Project => ids.project.clone().unwrap_or_default(),
             Key::Harness => ids.harness.clone(),
@@ -211,24 +224,64 @@ fn group(
         .collect()
 }
 
-/// The day (`2026-12-05`), ISO week (`2026-W49`) or month (`2026-12`) of
-/// an instant in `tz`; `unknown` without one.
-fn period(at: Option<i64>, key: Key, tz: &jiff::tz::TimeZone) -> String {
-    let Some(ms) = at else {
-        return "unknown".into();
-    };
-    let Ok(ts) = jiff::Timestamp::from_millisecond(ms) else {
-        return "unknown".into();
-    };
-    let d = tz.to_datetime(ts).date();
-    match key {
-        Key::Day => d.to_string(),
-        Key::Month => format!("{:04}-{:02}", d.year(), d.month()),
-        _ => {
-            let w = d.iso_week_date();
-            format!("{:04}-W{:02}", w.year(), w.week())
+/// What the period keys of a row are: its day, week or month in `tz`, its
+/// five-hour block among `blocks`.
+struct Periods<'a> {
+    tz: &'a jiff::tz::TimeZone,
+    /// Every block's start in the selection, in order.
+    blocks: &'a [Millis],
+}
+
+impl Periods<'_> {
+    /// The day (`2026-12-05`), ISO week (`2026-W49`) or month (`2026-12`)
+    /// of an instant in the zone, or its block's start; `unknown` without
+    /// an instant.
+    fn of(&self, at: Option<i64>, key: Key) -> String {
+        let Some(ms) = at else {
+            return "unknown".into();
+        };
+        if key == Key::Block {
+            let i = self.blocks.partition_point(|s| *s <= ms);
+            return i.checked_sub(1).map_or_else(
+                || "unknown".into(),
+                |i| crate::domain::clock::format_instant(self.blocks[i]),
+            );
+        }
+        let Ok(ts) = jiff::Timestamp::from_millisecond(ms) else {
+            return "unknown".into();
+        };
+        let d = self.tz.to_datetime(ts).date();
+        match key {
+            Key::Day => d.to_string(),
+            Key::Month => format!("{:04}-{:02}", d.year(), d.month()),
+            _ => {
+                let w = d.iso_week_date();
+                format!("{:04}-W{:02}", w.year(), w.week())
+            }
         }
     }
+}
+
+/// The five-hour blocks of the selection: from the rollup's hours when it
+/// answers (a block starts on a whole hour, so an hour's messages share
+/// one), else from every message's time.
+fn block_starts(store: &Store, q: &Query<'_>, hours: Option<&[i64]>) -> Result<Vec<Millis>> {
+    let mut times: Vec<Millis> = if let Some(h) = hours {
+        h.iter()
+            .filter(|h| **h >= 0)
+            .map(|h| h * 3_600_000)
+            .collect()
+    } else {
+        let mut t = Vec::new();
+        let mut visit = |r: CostRow| t.extend(r.at);
+        match q.from {
+            Some(target) => push::each_cost_row(target, &q.filter, visit)?,
+            None => store.each_cost_row(&q.filter, &mut visit)?,
+        }
+        t
+    };
+    times.sort_unstable();
+    Ok(crate::domain::limits::blocks(&times))
 }
 
 /// The clock and watchdog window reports show statuses by.

@@ -67,6 +67,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("migrations/0021_reasoning.sql"),
     ),
     ("0022_push", include_str!("migrations/0022_push.sql")),
+    (
+        "0023_rate_limits",
+        include_str!("migrations/0023_rate_limits.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -228,6 +232,18 @@ mod tests {
             (
                 "0020_fts_stems",
                 "30c8725b3cc02a4b7762927b058932d0f8258f0fa948b5ea786ec4a9871d1b66",
+            ),
+            (
+                "0021_reasoning",
+                "871f63b8292635b5ab7fc24f248cdd1dc85615a9b4f9b6ed899d805a9397f814",
+            ),
+            (
+                "0022_push",
+                "bbe103a88b6949b3fff8c05a29de064c657f8a8f090e9a0dbd8490aea9ae899c",
+            ),
+            (
+                "0023_rate_limits",
+                "6c534eda08d63a9a1b0113610e5cb5dc300d18b89f65bce1442262f418cb0630",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

@@ -17,6 +17,7 @@ pub mod events;
 pub mod health;
 pub mod heard;
 pub mod import;
+pub mod limits;
 pub mod memories;
 mod migrate;
 pub mod pricing;

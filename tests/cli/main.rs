@@ -33,6 +33,7 @@ mod soak;
 mod sources;
 mod spool;
 mod status;
+mod statusline;
 #[path = "../support/mod.rs"]
 mod support;
 mod tree;

@@ -260,7 +260,7 @@ fn cost_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     // Every key, across two groupings (each row carries only its own keys).
     let mut rows = Vec::new();
     for by in [
-        "day,week,month,session",
+        "day,week,month,session,block",
         "project,harness,model,agent-type,agent,machine,user",
     ] {
         let got = env.cost_rows(&["--by", by, "--tz", "UTC"]);

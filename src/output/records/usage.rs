@@ -150,6 +150,11 @@ pub struct CostRecord {
     /// `--by agent-type`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_type: Option<String>,
+    /// `--by block`: the start of the five-hour block (RFC 3339 UTC); a
+    /// block starts at the first message after the previous one ended,
+    /// floored to the hour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<String>,
     /// `--by day`: YYYY-MM-DD in the zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub day: Option<String>,
@@ -294,6 +299,43 @@ pub struct SegmentRecord {
     pub starts_at: Option<String>,
     /// What started that compaction: auto or manual.
     pub trigger: Option<String>,
+    #[serde(flatten)]
+    pub totals: TotalsFields,
+}
+
+/// The name and version of `limits --json`'s contract.
+pub const LIMITS_SCHEMA: &str = "sessionkit.limits/1";
+
+/// One usage-limit window (`limits`): a five-hour or seven-day window as
+/// Claude Code's status line stated it, or a five-hour block derived from
+/// message times where nothing was stated.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LimitRecord {
+    /// The contract and its version: `sessionkit.limits/1`.
+    pub schema: String,
+    /// `5h` or `7d` (stated by the client), or `block` (derived from
+    /// message times: a block starts at the first message after the last
+    /// one ended, floored to the hour, and lasts five hours).
+    #[schemars(extend("enum" = ["5h", "7d", "block"]))]
+    pub window: String,
+    /// When the window began (RFC 3339 UTC).
+    pub starts_at: String,
+    /// When it resets (ends).
+    pub resets_at: String,
+    /// The used share (0 to 100) the first snapshot of the window saw;
+    /// null for a derived block.
+    pub first_pct: Option<f64>,
+    /// The used share the last snapshot saw.
+    pub last_pct: Option<f64>,
+    /// Snapshots of the window.
+    pub snapshots: usize,
+    /// Percentage points an hour from the first snapshot to the last (null
+    /// with one, or for a block).
+    pub pace_pct_per_hour: Option<f64>,
+    /// True for a block derived from message times, not stated.
+    pub estimated: bool,
+    /// What the messages in the window (up to now) used and cost.
     #[serde(flatten)]
     pub totals: TotalsFields,
 }
