@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `sessionkit statusline` as Claude Code calls it after every message: p50
+# and p99 of the whole process (read stdin, record the snapshot, catch the
+# session's transcript up, the costs, print), on a database holding the 1 GiB
+# bench corpus, against process start-up (`sessionkit --version`) measured in
+# the same run. The target: p99 <= 25 ms. With ccusage installed
+# (CCUSAGE=path, or $BENCH_DIR/ccusage from ingest.sh), its statusline on the
+# same corpus is measured too (a few calls: it reads the whole corpus).
+#
+#   tests/bench/statusline.sh            # 200 calls
+#   CALLS=500 BENCH_DIR=/tmp/b tests/bench/statusline.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source tests/bench/lib.sh
+ROOT=$PWD
+GEN=${GEN:-$ROOT/../shared/bench/gen_corpus.py}
+BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
+CALLS=${CALLS:-200}
+mkdir -p "$BENCH_DIR"
+cargo build --release --quiet --bin sessionkit
+SK=$ROOT/target/release/sessionkit
+
+big=$BENCH_DIR/corpus_1g
+if [ ! -f "$big/expected_totals.json" ]; then
+  rm -rf "$big"
+  python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
+fi
+db=$BENCH_DIR/statusline.db
+if [ ! -f "$db" ]; then
+  SESSIONKIT_DB=$db "$SK" ingest --root "$big/projects" --quiet
+fi
+# The newest session's transcript: the one Claude Code is writing.
+transcript=$(ls -t "$big"/projects/*/*.jsonl | head -1)
+sid=$(basename "$transcript" .jsonl)
+now=$(date +%s)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for i in $(seq "$CALLS"); do
+  # The share moves every tenth call: a snapshot is written then.
+  pct=$(( 20 + i / 10 ))
+  payload=$(printf '{"session_id":"%s","transcript_path":"%s","model":{"id":"claude-sonnet-4-5","display_name":"Sonnet 4.5"},"cost":{"total_cost_usd":1.5},"context_window":{"used_percentage":40},"rate_limits":{"five_hour":{"used_percentage":%d,"resets_at":%d},"seven_day":{"used_percentage":41,"resets_at":%d}}}' \
+    "$sid" "$transcript" "$pct" $(( now + 7200 )) $(( now + 200000 )))
+  timed "$out/floor" "$SK" --version
+  SESSIONKIT_DB=$db timed_in "$out/statusline" "$payload" "$SK" statusline
+done
+echo "statusline on $(du -sh "$big" | cut -f1) corpus ($(basename "$db")), $CALLS calls:"
+printf '  %-28s p50 %6s ms  p99 %6s ms\n' "process start (--version)" "$(pct "$out/floor" 50)" "$(pct "$out/floor" 99)"
+printf '  %-28s p50 %6s ms  p99 %6s ms\n' "sessionkit statusline" "$(pct "$out/statusline" 50)" "$(pct "$out/statusline" 99)"
+echo "  one line: $(printf '%s' "$payload" | SESSIONKIT_DB=$db "$SK" statusline)"
+echo "  peak memory (KiB): $( { /usr/bin/time -f %M env SESSIONKIT_DB="$db" "$SK" statusline <<<"$payload" >/dev/null; } 2>&1 | tail -1)"
+CCUSAGE=${CCUSAGE:-$BENCH_DIR/ccusage/node_modules/.bin/ccusage}
+if [ -x "$CCUSAGE" ]; then
+  for i in 1 2 3; do
+    CLAUDE_CONFIG_DIR=$big timed_in "$out/ccusage" "$payload" "$CCUSAGE" statusline --offline
+  done
+  printf '  %-28s p50 %6s ms (3 calls)\n' "ccusage statusline" "$(pct "$out/ccusage" 50)"
+fi
