@@ -5,7 +5,8 @@
 # bench corpus, against process start-up (`sessionkit --version`) measured in
 # the same run. The target: p99 <= 25 ms. With ccusage installed
 # (CCUSAGE=path, or $BENCH_DIR/ccusage from ingest.sh), its statusline on the
-# same corpus is measured too (a few calls: it reads the whole corpus).
+# same corpus is measured too (a few calls, --no-cache: the transcript has
+# changed since the last call, as it has after every message).
 #
 #   tests/bench/statusline.sh            # 200 calls
 #   CALLS=500 BENCH_DIR=/tmp/b tests/bench/statusline.sh
@@ -27,10 +28,10 @@ if [ ! -f "$big/expected_totals.json" ]; then
 fi
 db=$BENCH_DIR/statusline.db
 if [ ! -f "$db" ]; then
-  SESSIONKIT_DB=$db "$SK" ingest --root "$big/projects" --quiet
+  SESSIONKIT_DB=$db "$SK" ingest --root "$big/projects" --quiet >/dev/null
 fi
 # The newest session's transcript: the one Claude Code is writing.
-transcript=$(ls -t "$big"/projects/*/*.jsonl | head -1)
+transcript=$(ls -t "$big"/projects/*/*.jsonl | sed -n 1p)
 sid=$(basename "$transcript" .jsonl)
 now=$(date +%s)
 out=$(mktemp -d)
@@ -38,7 +39,7 @@ trap 'rm -rf "$out"' EXIT
 for i in $(seq "$CALLS"); do
   # The share moves every tenth call: a snapshot is written then.
   pct=$(( 20 + i / 10 ))
-  payload=$(printf '{"session_id":"%s","transcript_path":"%s","model":{"id":"claude-sonnet-4-5","display_name":"Sonnet 4.5"},"cost":{"total_cost_usd":1.5},"context_window":{"used_percentage":40},"rate_limits":{"five_hour":{"used_percentage":%d,"resets_at":%d},"seven_day":{"used_percentage":41,"resets_at":%d}}}' \
+  payload=$(printf '{"session_id":"%s","transcript_path":"%s","cwd":"/w","workspace":{"current_dir":"/w","project_dir":"/w"},"version":"2.1.332","model":{"id":"claude-sonnet-4-5","display_name":"Sonnet 4.5"},"cost":{"total_cost_usd":1.5},"context_window":{"used_percentage":40,"total_input_tokens":146170,"total_output_tokens":5000,"context_window_size":200000},"rate_limits":{"five_hour":{"used_percentage":%d,"resets_at":%d},"seven_day":{"used_percentage":41,"resets_at":%d}}}' \
     "$sid" "$transcript" "$pct" $(( now + 7200 )) $(( now + 200000 )))
   timed "$out/floor" "$SK" --version
   SESSIONKIT_DB=$db timed_in "$out/statusline" "$payload" "$SK" statusline
@@ -51,7 +52,7 @@ echo "  peak memory (KiB): $( { /usr/bin/time -f %M env SESSIONKIT_DB="$db" "$SK
 CCUSAGE=${CCUSAGE:-$BENCH_DIR/ccusage/node_modules/.bin/ccusage}
 if [ -x "$CCUSAGE" ]; then
   for i in 1 2 3; do
-    CLAUDE_CONFIG_DIR=$big timed_in "$out/ccusage" "$payload" "$CCUSAGE" statusline --offline
+    CLAUDE_CONFIG_DIR=$big timed_in "$out/ccusage" "$payload" "$CCUSAGE" statusline --offline --no-cache
   done
   printf '  %-28s p50 %6s ms (3 calls)\n' "ccusage statusline" "$(pct "$out/ccusage" 50)"
 fi
