@@ -2566,7 +2566,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__install)
-            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --statusline --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -628,6 +628,7 @@ never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l dry-run -d 'Print the change as a diff and write nothing (exit 1 when there is one)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l force -d 'Change a settings file even when it is read-only (its mode has no write bit)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l with-nudge -d 'Also turn the turn-end debrief nudge on (setting nudge.enabled) in the database the hooks use'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l statusline -d 'Also register `sessionkit statusline` as Claude Code\'s status line (a status line of your own is left as it is; uninstall takes out only sessionkit\'s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l no-progress -d 'Never draw a progress bar'

@@ -87,6 +87,11 @@ pub struct InstallArgs {
     /// The program the registrations run: a path (made absolute) or a name looked up on the client's PATH [default: this sessionkit's absolute path]
     #[arg(long, value_name = "PATH")]
     pub program: Option<String>,
+    /// Also register `sessionkit statusline` as Claude Code's status line
+    /// (a status line of your own is left as it is; uninstall takes out
+    /// only sessionkit's)
+    #[arg(long)]
+    pub statusline: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -217,6 +222,7 @@ fn target_of(ctx: &Ctx, i: &InstallArgs, db_given: bool) -> Result<Target> {
     Ok(Target {
         program,
         db: db_given.then(|| absolute_db(&ctx.db)).transpose()?,
+        statusline: i.statusline,
     })
 }
 
@@ -274,6 +280,17 @@ fn after_install(
     t: &Target,
     any: bool,
 ) {
+    if t.statusline && harnesses.contains(&Harness::ClaudeCode) {
+        let theirs = install::status_line_of(places, scope)
+            .ok()
+            .flatten()
+            .filter(|c| !install::plan::is_sessionkit_statusline(c));
+        if let Some(c) = theirs {
+            ctx.out.note(&format!(
+                "claude-code: a status line of your own is set ({c}): left as it is; replace it with `sessionkit statusline` by hand to use sessionkit's"
+            ));
+        }
+    }
     if scope == Scope::Project {
         // Project hooks have a second gate, the client's own.
         if harnesses.contains(&Harness::Codex) {

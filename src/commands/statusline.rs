@@ -20,7 +20,8 @@ use crate::services::statusline::{self, Status};
 const MAX_INPUT: u64 = 1 << 20;
 
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = "Register it in ~/.claude/settings.json:
+#[command(after_long_help = "Register it with `sessionkit hooks install --harness claude-code
+--statusline`, or in ~/.claude/settings.json:
   \"statusLine\": {\"type\": \"command\", \"command\": \"sessionkit statusline\"}
 
 Fields for --template: {model}, {session_cost} (exact, from the session's

@@ -1054,3 +1054,61 @@ fn a_read_only_settings_file_is_refused_unless_forced() {
     assert_eq!(code, 0, "{err}");
     assert!(read(&file).contains("sessionkit hook"));
 }
+
+/// `--statusline` registers `sessionkit statusline` as Claude Code's status
+/// line beside the hooks (its database named when `--db` is); a second
+/// install changes nothing; a status line of the user's own is left as it
+/// is (and said); uninstall takes out only sessionkit's, leaving the file
+/// as it was.
+#[test]
+fn install_registers_the_status_line_only_where_it_is_free() {
+    let env = Env::new();
+    let file = env.path("home/.claude/settings.json");
+    let before = "{\n  \"model\": \"opus\"\n}\n";
+    put(&file, before);
+    let db = env.db().display().to_string();
+    let args = [
+        "hooks",
+        "install",
+        "--harness",
+        "claude-code",
+        "--statusline",
+        "--program",
+        "sessionkit",
+        "--db",
+        &db,
+    ];
+    let (code, _, err) = env.run(&args);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(
+        doc["statusLine"],
+        serde_json::json!({"type": "command", "command": format!("sessionkit --db {db} statusline")})
+    );
+    assert_eq!(doc["model"], "opus");
+    let (code, out, _) = env.run(&[&args[..], &["--format", "jsonl"]].concat());
+    assert_eq!(code, 0);
+    let rows = lines(&out);
+    assert_eq!(rows[0]["added"], serde_json::json!([]), "{out}");
+    assert_eq!(rows[0]["updated"], serde_json::json!([]), "{out}");
+    // Uninstall: the file as it was.
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "claude-code"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(read(&file), before);
+    // A status line of the user's own stays, and the install says so.
+    let own = "{\n  \"statusLine\": {\"type\": \"command\", \"command\": \"~/bin/my-line\"}\n}\n";
+    put(&file, own);
+    let (code, _, err) = env.run(&args);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(doc["statusLine"]["command"], "~/bin/my-line");
+    assert!(
+        err.contains("a status line of your own is set (~/bin/my-line): left as it is"),
+        "{err}"
+    );
+    let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "claude-code"]);
+    assert_eq!(code, 0);
+    // (The same document: the bytes sessionkit first saw were the other file.)
+    let after: Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(after, serde_json::from_str::<Value>(own).unwrap());
+}

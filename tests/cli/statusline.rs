@@ -312,11 +312,24 @@ fn cost_takes_calendar_words() {
 #[test]
 fn limits_lists_stated_windows_and_estimated_blocks() {
     let env = Env::new();
-    statusline(&env, "2026-02-01T10:00:00Z", &bytes(&payload(&env, 30.0)), &[]);
-    statusline(&env, "2026-02-01T11:00:00Z", &bytes(&payload(&env, 40.0)), &[]);
+    statusline(
+        &env,
+        "2026-02-01T10:00:00Z",
+        &bytes(&payload(&env, 30.0)),
+        &[],
+    );
+    statusline(
+        &env,
+        "2026-02-01T11:00:00Z",
+        &bytes(&payload(&env, 40.0)),
+        &[],
+    );
     let (code, out, err) = env.run_at("2026-02-01T11:00:00Z", &["limits", "--format", "jsonl"]);
     assert_eq!(code, 0, "{err}");
-    let rows: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let got: Vec<String> = rows
         .iter()
         .map(|r| {
@@ -343,7 +356,10 @@ fn limits_lists_stated_windows_and_estimated_blocks() {
         ]
     );
     crate::schema::holds_contract(&env, "limits", "LimitRecord", "sessionkit.limits/1", &rows);
-    let (_, table, _) = env.run_at("2026-02-01T11:00:00Z", &["limits", "--format", "table", "--chart"]);
+    let (_, table, _) = env.run_at(
+        "2026-02-01T11:00:00Z",
+        &["limits", "--format", "table", "--chart"],
+    );
     assert!(
         table.ends_with("7d    2026-01-27T14:00  ████████████████                         41%\n5h    2026-02-01T08:00  ████████████████                         40%\n"),
         "{table}"

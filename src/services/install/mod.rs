@@ -222,6 +222,64 @@ pub struct Pending {
 pub struct Target {
     pub program: String,
     pub db: Option<String>,
+    /// Also register `statusline` as Claude Code's status line.
+    pub statusline: bool,
+}
+
+/// The key of Claude Code's status line in its settings.
+pub const STATUS_LINE: &str = "statusLine";
+
+/// Claude Code's status line in `doc`: set to `target`'s when asked and
+/// the key is free or already sessionkit's (`added` or `updated`), taken
+/// out on uninstall when it is sessionkit's (`removed`). A status line of
+/// the user's own is left as it is.
+fn status_line(doc: &mut Json, target: Option<&Target>, change: &mut edit::Change) {
+    let current = doc
+        .get(STATUS_LINE)
+        .and_then(|s| s.get("command"))
+        .and_then(Json::as_str)
+        .map(str::to_string);
+    let ours = current
+        .as_deref()
+        .is_some_and(plan::is_sessionkit_statusline);
+    match target {
+        Some(t) if t.statusline => {
+            let command = plan::statusline_command(&t.program, t.db.as_deref());
+            if doc.get(STATUS_LINE).is_some() && !ours {
+                return;
+            }
+            if current.as_deref() == Some(command.as_str()) {
+                return;
+            }
+            let mut v = Json::object();
+            v.set("type", Json::str("command"));
+            v.set("command", Json::str(&command));
+            doc.set(STATUS_LINE, v);
+            let list = if ours {
+                &mut change.updated
+            } else {
+                &mut change.added
+            };
+            list.push(STATUS_LINE.to_string());
+        }
+        Some(_) => {}
+        None => {
+            if ours && doc.remove(STATUS_LINE) {
+                change.removed.push(STATUS_LINE.to_string());
+            }
+        }
+    }
+}
+
+/// The status line command Claude Code's settings at `scope` name, if any.
+pub fn status_line_of(places: &Places, scope: Scope) -> Result<Option<String>> {
+    let path = absolute(&places.settings(Harness::ClaudeCode, scope))?;
+    let doc = parse(&path, read(&path)?.as_deref())?;
+    Ok(doc
+        .get(STATUS_LINE)
+        .and_then(|s| s.get("command"))
+        .and_then(Json::as_str)
+        .map(str::to_string))
 }
 
 fn read(path: &Path) -> Result<Option<String>> {
@@ -317,6 +375,10 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
             client_name(h)
         )
     })?;
+    let mut change = change;
+    if h == Harness::ClaudeCode {
+        status_line(&mut after, target, &mut change);
+    }
     checked(&path, h, &before, &after)?;
     let original = read_original(&path);
     let after_text = if change.is_empty() {

@@ -160,6 +160,26 @@ pub fn command(program: &str, db: Option<&str>, verb: &str, h: Harness) -> Strin
     words.join(" ")
 }
 
+/// The status line command: `PROGRAM [--db DB] statusline`.
+pub fn statusline_command(program: &str, db: Option<&str>) -> String {
+    let mut words = vec![quote(program)];
+    if let Some(db) = db {
+        words.push("--db".to_string());
+        words.push(quote(db));
+    }
+    words.push("statusline".to_string());
+    words.join(" ")
+}
+
+/// Whether a status line command runs sessionkit's `statusline`.
+pub fn is_sessionkit_statusline(command: &str) -> bool {
+    words(command).is_some_and(|w| {
+        w.first()
+            .is_some_and(|p| p.rsplit('/').next() == Some("sessionkit"))
+            && w.iter().any(|x| x == "statusline")
+    })
+}
+
 /// `s` as one POSIX shell word.
 pub fn quote(s: &str) -> String {
     let plain = !s.is_empty()
