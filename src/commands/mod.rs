@@ -212,129 +212,174 @@ pub(crate) const TYPED: &[&str] = &[
     "unresolve",
 ];
 
-/// `command`'s JSON contract: the JSON Schema of its records, and what one
-/// record is (for its help).
-pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
+/// Each typed command's record type (its JSON Schema) and what it prints.
+type Contract = (&'static [&'static str], fn() -> Value, &'static str);
+
+const CONTRACTS: &[Contract] = {
     use crate::output::schema::json_schema;
     use crate::output::{memory, records, tree};
-    Some(match command {
-        "check" => (
-            json_schema::<records::FindingRecord>(),
+    &[
+        (
+            &["check"],
+            json_schema::<records::FindingRecord>,
             "one object per finding",
         ),
-        "config" => (
-            json_schema::<records::SettingRecord>(),
+        (
+            &["config"],
+            json_schema::<records::SettingRecord>,
             "config list: one object per setting; config get: one",
         ),
-        "prune" => (json_schema::<records::PruneRecord>(), "one object"),
-        "push" => (json_schema::<records::PushRecord>(), "one object"),
-        "hooks" => (
-            json_schema::<records::HooksChangeRecord>(),
+        (
+            &["prune"],
+            json_schema::<records::PruneRecord>,
+            "one object",
+        ),
+        (&["push"], json_schema::<records::PushRecord>, "one object"),
+        (
+            &["hooks"],
+            json_schema::<records::HooksChangeRecord>,
             "hooks install / uninstall: one object per harness settings file",
         ),
-        "hooks-status" => (
-            json_schema::<records::HookStandingRecord>(),
+        (
+            &["hooks-status"],
+            json_schema::<records::HookStandingRecord>,
             "hooks status: one object per harness, scope and event",
         ),
-        "hooks-doctor" => (
-            json_schema::<records::HookCheckRecord>(),
+        (
+            &["hooks-doctor"],
+            json_schema::<records::HookCheckRecord>,
             "hooks doctor: one object per check",
         ),
-        "show" => (
-            json_schema::<records::ShowRecord>(),
+        (
+            &["show"],
+            json_schema::<records::ShowRecord>,
             "one object: the session's fields as `sessions` prints them, then its parts",
         ),
-        "cost" => (
-            json_schema::<records::CostRecord>(),
+        (
+            &["cost"],
+            json_schema::<records::CostRecord>,
             "one object per group, the --by keys as grouped by; --format json: {\"rows\": [these], \"totals\": one without keys}",
         ),
-        "ingest" => (
-            json_schema::<crate::services::ingest::Summary>(),
+        (
+            &["ingest"],
+            json_schema::<crate::services::ingest::Summary>,
             "one summary per run",
         ),
-        "sessions" => (
-            json_schema::<records::SessionRecord>(),
+        (
+            &["sessions"],
+            json_schema::<records::SessionRecord>,
             "one object per session",
         ),
-        "status" => (
-            json_schema::<records::AgentStatusRecord>(),
+        (
+            &["status"],
+            json_schema::<records::AgentStatusRecord>,
             "one object per agent",
         ),
-        "sweep" => (
-            json_schema::<records::SweepChange>(),
+        (
+            &["sweep"],
+            json_schema::<records::SweepChange>,
             "one object per change; action watchdog or lease",
         ),
-        "tree" => (
-            json_schema::<tree::TreeDoc>(),
+        (
+            &["tree"],
+            json_schema::<tree::TreeDoc>,
             "one document per session; --all: a list",
         ),
-        "brief" => (
-            json_schema::<records::BriefRecord<'_>>(),
+        (
+            &["brief"],
+            json_schema::<records::BriefRecord<'_>>,
             "with --format json: one document",
         ),
-        "limits" => (
-            json_schema::<records::LimitRecord>(),
+        (
+            &["limits"],
+            json_schema::<records::LimitRecord>,
             "one object per window",
         ),
-        "cost-segments" => (
-            json_schema::<records::SegmentRecord>(),
+        (
+            &["cost-segments"],
+            json_schema::<records::SegmentRecord>,
             "cost --session S --segments: one object per segment",
         ),
-        "pricing" => (
-            json_schema::<records::PriceRecord<'_>>(),
+        (
+            &["pricing"],
+            json_schema::<records::PriceRecord<'_>>,
             "one object per model",
         ),
-        "pricing-change" => (json_schema::<records::PriceChangeRecord>(), "one object"),
-        "session" => (
-            json_schema::<crate::output::runs::RunRecord<'_>>(),
+        (
+            &["pricing-change"],
+            json_schema::<records::PriceChangeRecord>,
+            "one object",
+        ),
+        (
+            &["session"],
+            json_schema::<crate::output::runs::RunRecord<'_>>,
             "one object per run",
         ),
-        "session-events" => (
-            json_schema::<crate::output::runs::RunEventsRecord<'_>>(),
+        (
+            &["session-events"],
+            json_schema::<crate::output::runs::RunEventsRecord<'_>>,
             "one object per page",
         ),
-        "memories" => (
-            json_schema::<memory::MemoryRecord<'_>>(),
+        (
+            &["memories"],
+            json_schema::<memory::MemoryRecord<'_>>,
             "one object per memory; content only with --full",
         ),
-        "remember" | "revise" | "resolve" | "unresolve" | "archive" => (
-            json_schema::<memory::MemoryRecord<'_>>(),
+        (
+            &["remember", "revise", "resolve", "unresolve", "archive"],
+            json_schema::<memory::MemoryRecord<'_>>,
             "one object, with --format",
         ),
-        "memory" => (
-            json_schema::<memory::MemoryShowRecord<'_>>(),
+        (
+            &["memory"],
+            json_schema::<memory::MemoryShowRecord<'_>>,
             "memory show: one object",
         ),
-        "recall" => (
-            json_schema::<memory::RecallRecord<'_>>(),
+        (
+            &["recall"],
+            json_schema::<memory::RecallRecord<'_>>,
             "one object per hit, best first",
         ),
-        "import" => (
-            json_schema::<memory::ImportRecord>(),
+        (
+            &["import"],
+            json_schema::<memory::ImportRecord>,
             "one object per record of the file, in file order",
         ),
-        "sources" => (
-            json_schema::<records::SourceRecord>(),
+        (
+            &["sources"],
+            json_schema::<records::SourceRecord>,
             "one object per agent found under each root",
         ),
-        "eval" => (
-            json_schema::<records::EvalRecord>(),
+        (
+            &["eval"],
+            json_schema::<records::EvalRecord>,
             "eval closer: one object per case, then the total",
         ),
-        "triage" => (
-            json_schema::<crate::output::runs::TriageRecord<'_>>(),
+        (
+            &["triage"],
+            json_schema::<crate::output::runs::TriageRecord<'_>>,
             "one object; begin's fields or complete's",
         ),
-        "prompt" => (
-            json_schema::<crate::output::runs::PromptRecord<'_>>(),
+        (
+            &["prompt"],
+            json_schema::<crate::output::runs::PromptRecord<'_>>,
             "with --format json: one object",
         ),
-        "export" => (
-            json_schema::<crate::domain::memory::export::ExportLine<'_>>(),
+        (
+            &["export"],
+            json_schema::<crate::domain::memory::export::ExportLine<'_>>,
             "one line per memory, then commitment, then event",
         ),
-        _ => return None,
-    })
+    ]
+};
+
+/// The JSON Schema of `command`'s records and what it prints, when it is
+/// typed.
+pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
+    CONTRACTS
+        .iter()
+        .find(|(names, _, _)| names.contains(&command))
+        .map(|(_, schema, what)| (schema(), *what))
 }
 
 /// A typed command's `--help` field list, from its schema.

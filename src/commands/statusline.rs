@@ -20,7 +20,8 @@ use crate::services::statusline::{self, Status};
 const MAX_INPUT: u64 = 1 << 20;
 
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = "Register it with `sessionkit hooks install --harness claude-code
+#[command(
+    after_long_help = "Register it with `sessionkit hooks install --harness claude-code
 --statusline`, or in ~/.claude/settings.json:
   \"statusLine\": {\"type\": \"command\", \"command\": \"sessionkit statusline\"}
 
@@ -34,7 +35,8 @@ points per hour), {projected} (its share at the reset at that pace),
 (rate limits come on a subscription, after the first response) shows `-`.
 
 Colour only with --color always. Each change of the limits is kept
-(`sessionkit limits` shows the history).")]
+(`sessionkit limits` shows the history)."
+)]
 pub struct Args {
     /// The line's layout: text with fields in braces [default: the model,
     /// the costs, then the limits when Claude Code states them]

@@ -66,35 +66,40 @@ pub fn accepts(h: Harness, event: &str, out: &str, err: &str) -> Result<(), Stri
             ));
         }
     }
-    if let Some(hso) = obj.get("hookSpecificOutput") {
-        let name = hso.get("hookEventName").and_then(Value::as_str);
-        if name != Some(event) {
-            return Err(format!(
-                "hookSpecificOutput.hookEventName is {name:?}, not {event:?}"
-            ));
+    match obj.get("hookSpecificOutput") {
+        Some(hso) => specific_output(h, event, hso),
+        None => Ok(()),
+    }
+}
+
+/// A `hookSpecificOutput` as the client checks it: its event's name, the
+/// keys Codex allows, the context Gemini CLI escapes and Claude Code cuts.
+fn specific_output(h: Harness, event: &str, hso: &Value) -> Result<(), String> {
+    let name = hso.get("hookEventName").and_then(Value::as_str);
+    if name != Some(event) {
+        return Err(format!(
+            "hookSpecificOutput.hookEventName is {name:?}, not {event:?}"
+        ));
+    }
+    if h == Harness::Codex
+        && let Some(k) = hso.as_object().and_then(|o| {
+            o.keys()
+                .find(|k| *k != "hookEventName" && *k != "additionalContext")
+        })
+    {
+        return Err(format!(
+            "hookSpecificOutput.{k} is an extra key Codex rejects"
+        ));
+    }
+    if let Some(c) = hso.get("additionalContext").and_then(Value::as_str) {
+        if h == Harness::Gemini && (c.contains('<') || c.contains('>')) {
+            return Err("additionalContext has angle brackets, which Gemini CLI escapes".into());
         }
-        if h == Harness::Codex
-            && let Some(k) = hso.as_object().and_then(|o| {
-                o.keys()
-                    .find(|k| *k != "hookEventName" && *k != "additionalContext")
-            })
-        {
+        let units = c.encode_utf16().count();
+        if h == Harness::ClaudeCode && units > 10_000 {
             return Err(format!(
-                "hookSpecificOutput.{k} is an extra key Codex rejects"
+                "additionalContext is {units} characters: Claude Code saves it to a file and shows a 2,000-character preview"
             ));
-        }
-        if let Some(c) = hso.get("additionalContext").and_then(Value::as_str) {
-            if h == Harness::Gemini && (c.contains('<') || c.contains('>')) {
-                return Err(
-                    "additionalContext has angle brackets, which Gemini CLI escapes".into(),
-                );
-            }
-            let units = c.encode_utf16().count();
-            if h == Harness::ClaudeCode && units > 10_000 {
-                return Err(format!(
-                    "additionalContext is {units} characters: Claude Code saves it to a file and shows a 2,000-character preview"
-                ));
-            }
         }
     }
     Ok(())
