@@ -149,33 +149,14 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
                 .flatten()
         })
         .collect();
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            cols.iter()
-                .zip(&short)
-                .zip(&models_short)
-                .map(|((c, short), models_short)| {
-                    let mut text = cell_text(r.get(c.key), c.key);
-                    if let Some(dated) = *models_short {
-                        text = text
-                            .split(", ")
-                            .map(|m| short_model(m, dated))
-                            .collect::<Vec<_>>()
-                            .join(", ");
-                    } else if fitted {
-                        text = fitted_time(c.key, text, day_only);
-                    }
-                    if let Some(n) = short
-                        && text.chars().count() > *n
-                    {
-                        text = format!("{}…", text.chars().take(*n).collect::<String>());
-                    }
-                    if out.sanitize { sanitize(&text) } else { text }
-                })
-                .collect()
-        })
-        .collect();
+    let shapes = Shapes {
+        short: &short,
+        models_short: &models_short,
+        fitted,
+        day_only,
+        sanitize: out.sanitize,
+    };
+    let cells: Vec<Vec<String>> = rows.iter().map(|r| shapes.row(cols, r)).collect();
     let mut t = new_table(out);
     let widths = column_widths(cols, &cells);
     let keep = if fitted {
@@ -183,30 +164,7 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
     } else {
         vec![true; cols.len()]
     };
-    t.set_header(cols.iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| {
-        let cell = comfy_table::Cell::new(c.header.to_uppercase());
-        if out.color {
-            cell.add_attribute(comfy_table::Attribute::Bold)
-        } else {
-            cell
-        }
-    }));
-    for (r, texts) in rows.iter().zip(cells) {
-        t.add_row(
-            cols.iter()
-                .zip(texts)
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .map(|((c, text), _)| {
-                    let cell = comfy_table::Cell::new(text);
-                    if r.get(c.key).is_some_and(Value::is_number) {
-                        cell.set_alignment(CellAlignment::Right)
-                    } else {
-                        cell
-                    }
-                }),
-        );
-    }
+    fill(&mut t, cols, rows, cells, &keep, out.color);
     if fitted && let Some(width) = out.width.or_else(|| t.width()) {
         let kept: Vec<&ColumnWidth> = widths
             .iter()
@@ -222,6 +180,81 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
         }
     }
     trim_lines(&t.to_string())
+}
+
+/// The kept columns' header and rows into `t` (numbers right-aligned).
+fn fill(
+    t: &mut comfy_table::Table,
+    cols: &[Column],
+    rows: &[Value],
+    cells: Vec<Vec<String>>,
+    keep: &[bool],
+    color: bool,
+) {
+    t.set_header(cols.iter().zip(keep).filter(|(_, k)| **k).map(|(c, _)| {
+        let cell = comfy_table::Cell::new(c.header.to_uppercase());
+        if color {
+            cell.add_attribute(comfy_table::Attribute::Bold)
+        } else {
+            cell
+        }
+    }));
+    for (r, texts) in rows.iter().zip(cells) {
+        t.add_row(
+            cols.iter()
+                .zip(texts)
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|((c, text), _)| {
+                    let cell = comfy_table::Cell::new(text);
+                    if r.get(c.key).is_some_and(Value::is_number) {
+                        cell.set_alignment(CellAlignment::Right)
+                    } else {
+                        cell
+                    }
+                }),
+        );
+    }
+}
+
+/// How a fitted table shortens each column's cells.
+struct Shapes<'a> {
+    /// Per column: ids cut to this many characters.
+    short: &'a [Option<usize>],
+    /// Per column: model names shortened (with their date, or without).
+    models_short: &'a [Option<bool>],
+    fitted: bool,
+    /// Times shown without their date (every row on one day).
+    day_only: bool,
+    sanitize: bool,
+}
+
+impl Shapes<'_> {
+    /// One row's cell texts.
+    fn row(&self, cols: &[Column], r: &Value) -> Vec<String> {
+        cols.iter()
+            .zip(self.short)
+            .zip(self.models_short)
+            .map(|((c, short), models_short)| {
+                let mut text = cell_text(r.get(c.key), c.key);
+                if let Some(dated) = *models_short {
+                    text = text
+                        .split(", ")
+                        .map(|m| short_model(m, dated))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                } else if self.fitted {
+                    text = fitted_time(c.key, text, self.day_only);
+                }
+                if let Some(n) = short
+                    && text.chars().count() > *n
+                {
+                    text = format!("{}…", text.chars().take(*n).collect::<String>());
+                }
+                if self.sanitize { sanitize(&text) } else { text }
+            })
+            .collect()
+    }
 }
 
 /// What a column needs in a fitted table: its width with padding (a text

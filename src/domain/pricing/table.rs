@@ -23,117 +23,146 @@ pub fn parse_tsv(text: &str) -> Result<Vec<Price>> {
         .context("empty price table")?
         .split('\t')
         .collect();
-    let col = |name: &str| header.iter().position(|h| *h == name);
-    let need = |name: &str| col(name).with_context(|| format!("price table has no {name} column"));
-    let model = need("model")?;
-    need("input_per_mtok")?;
-    need("output_per_mtok")?;
+    for name in ["model", "input_per_mtok", "output_per_mtok"] {
+        anyhow::ensure!(header.contains(&name), "price table has no {name} column");
+    }
     let mut out = Vec::new();
     for (n, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let cells: Vec<&str> = line.split('\t').collect();
-        let cell = |i: Option<usize>| {
-            i.and_then(|i| cells.get(i))
-                .map(|s| s.trim())
-                .filter(|s| !s.is_empty())
+        let row = Row {
+            header: &header,
+            cells: line.split('\t').collect(),
+            line: n + 2,
         };
-        let rate = |name: &str| -> Result<Option<i64>> {
-            match cell(col(name)) {
-                None => Ok(None),
-                Some(v) => parse_rate(v)
-                    .map(Some)
-                    .with_context(|| format!("line {}: {name} {v:?} is not a price", n + 2)),
-            }
-        };
-        let name = cell(Some(model)).with_context(|| format!("line {}: no model", n + 2))?;
-        let (Some(i), Some(o)) = (rate("input_per_mtok")?, rate("output_per_mtok")?) else {
-            // A row without both base rates cannot price anything.
-            continue;
+        out.extend(row.price()?);
+    }
+    Ok(out)
+}
+
+/// One line of the price table, read by column name.
+struct Row<'a> {
+    header: &'a [&'a str],
+    cells: Vec<&'a str>,
+    /// Its line number in the file.
+    line: usize,
+}
+
+impl Row<'_> {
+    fn cell(&self, name: &str) -> Option<&str> {
+        let i = self.header.iter().position(|h| *h == name)?;
+        self.cells
+            .get(i)
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+    }
+
+    fn rate(&self, name: &str) -> Result<Option<i64>> {
+        match self.cell(name) {
+            None => Ok(None),
+            Some(v) => parse_rate(v)
+                .map(Some)
+                .with_context(|| format!("line {}: {name} {v:?} is not a price", self.line)),
+        }
+    }
+
+    /// The row's price; `None` for a row without both base rates (it
+    /// cannot price anything).
+    fn price(&self) -> Result<Option<Price>> {
+        let name = self
+            .cell("model")
+            .with_context(|| format!("line {}: no model", self.line))?;
+        let (Some(i), Some(o)) = (self.rate("input_per_mtok")?, self.rate("output_per_mtok")?)
+        else {
+            return Ok(None);
         };
         // LiteLLM's fallbacks (pricing/README.md): a missing cache rate is
         // billed at the input rate; a missing 1h write at the 5m write rate.
-        let cr = rate("cache_read_per_mtok")?.unwrap_or(i);
-        let w5 = rate("cache_write_5m_per_mtok")?.unwrap_or(i);
-        let w1 = rate("cache_write_1h_per_mtok")?.unwrap_or(w5);
+        let w5 = self.rate("cache_write_5m_per_mtok")?.unwrap_or(i);
         let base = Rates {
             input: i,
             output: o,
-            cache_read: cr,
+            cache_read: self.rate("cache_read_per_mtok")?.unwrap_or(i),
             cache_write_5m: w5,
-            cache_write_1h: w1,
+            cache_write_1h: self.rate("cache_write_1h_per_mtok")?.unwrap_or(w5),
         };
         let mut tiers = Vec::new();
-        let tier = |threshold: u64, sfx: &str, w1_col: &str| -> Result<Option<Tier>> {
-            let ti = rate(&format!("input_above_{sfx}_per_mtok"))?;
-            let to = rate(&format!("output_above_{sfx}_per_mtok"))?;
-            let tcr = rate(&format!("cache_read_above_{sfx}_per_mtok"))?;
-            let tw5 = rate(&format!("cache_write_above_{sfx}_per_mtok"))?;
-            let tw1 = rate(w1_col)?;
-            if [ti, to, tcr, tw5, tw1].iter().all(Option::is_none) {
-                return Ok(None);
-            }
-            // A missing premium field falls back to the base rate.
-            Ok(Some(Tier {
-                threshold,
-                rates: Rates {
-                    input: ti.unwrap_or(base.input),
-                    output: to.unwrap_or(base.output),
-                    cache_read: tcr.unwrap_or(base.cache_read),
-                    cache_write_5m: tw5.unwrap_or(base.cache_write_5m),
-                    cache_write_1h: tw1.unwrap_or(base.cache_write_1h),
-                },
-            }))
-        };
-        if let Some(t) = tier(200_000, "200k", "cache_write_1h_above_200k_per_mtok")? {
-            tiers.push(t);
-        }
-        if let Some(th) = cell(col("alt_tier_threshold_tokens")) {
+        tiers.extend(self.tier(200_000, "200k", "cache_write_1h_above_200k_per_mtok", &base)?);
+        if let Some(th) = self.cell("alt_tier_threshold_tokens") {
             let th: u64 = th
                 .parse()
-                .with_context(|| format!("line {}: bad threshold {th:?}", n + 2))?;
-            if let Some(t) = tier(th, "alt", "cache_write_1h_above_alt_per_mtok")? {
-                tiers.push(t);
-            }
+                .with_context(|| format!("line {}: bad threshold {th:?}", self.line))?;
+            tiers.extend(self.tier(th, "alt", "cache_write_1h_above_alt_per_mtok", &base)?);
         }
-        // More tiers by prompt size: `threshold:input/output[/cache_read]`,
-        // `;`-separated (a rate left out is the base's).
-        if let Some(more) = cell(col("tiers")) {
-            for t in more.split(';').filter(|t| !t.is_empty()) {
-                let bad = || {
-                    format!(
-                        "line {}: tier {t:?} is not threshold:input/output[/cache_read]",
-                        n + 2
-                    )
-                };
-                let (th, rates) = t.split_once(':').with_context(bad)?;
-                let th: u64 = th.parse().with_context(bad)?;
-                let r: Vec<i64> = rates
-                    .split('/')
-                    .map(parse_rate)
-                    .collect::<Option<_>>()
-                    .with_context(bad)?;
-                anyhow::ensure!((2..=3).contains(&r.len()), bad());
-                tiers.push(Tier {
-                    threshold: th,
-                    rates: Rates {
-                        input: r[0],
-                        output: r[1],
-                        cache_read: r.get(2).copied().unwrap_or(r[0]),
-                        cache_write_5m: base.cache_write_5m,
-                        cache_write_1h: base.cache_write_1h,
-                    },
-                });
-            }
-        }
+        tiers.extend(self.more_tiers(&base)?);
         tiers.sort_by_key(|t| t.threshold);
-        out.push(Price {
+        Ok(Some(Price {
             model: name.to_string(),
             base,
             tiers,
-            fast_multiplier: rate("fast_multiplier")?,
-            us_multiplier: rate("us_only_multiplier")?,
-        });
+            fast_multiplier: self.rate("fast_multiplier")?,
+            us_multiplier: self.rate("us_only_multiplier")?,
+        }))
     }
-    Ok(out)
+
+    /// A premium tier from its columns (`input_above_{sfx}_per_mtok`, ...):
+    /// a missing premium field falls back to the base rate; `None` when the
+    /// row has none of them.
+    fn tier(&self, threshold: u64, sfx: &str, w1_col: &str, base: &Rates) -> Result<Option<Tier>> {
+        let ti = self.rate(&format!("input_above_{sfx}_per_mtok"))?;
+        let to = self.rate(&format!("output_above_{sfx}_per_mtok"))?;
+        let tcr = self.rate(&format!("cache_read_above_{sfx}_per_mtok"))?;
+        let tw5 = self.rate(&format!("cache_write_above_{sfx}_per_mtok"))?;
+        let tw1 = self.rate(w1_col)?;
+        if [ti, to, tcr, tw5, tw1].iter().all(Option::is_none) {
+            return Ok(None);
+        }
+        Ok(Some(Tier {
+            threshold,
+            rates: Rates {
+                input: ti.unwrap_or(base.input),
+                output: to.unwrap_or(base.output),
+                cache_read: tcr.unwrap_or(base.cache_read),
+                cache_write_5m: tw5.unwrap_or(base.cache_write_5m),
+                cache_write_1h: tw1.unwrap_or(base.cache_write_1h),
+            },
+        }))
+    }
+
+    /// More tiers by prompt size, from the `tiers` column:
+    /// `threshold:input/output[/cache_read]`, `;`-separated (a rate left out
+    /// is the base's).
+    fn more_tiers(&self, base: &Rates) -> Result<Vec<Tier>> {
+        let mut out = Vec::new();
+        let Some(more) = self.cell("tiers") else {
+            return Ok(out);
+        };
+        for t in more.split(';').filter(|t| !t.is_empty()) {
+            let bad = || {
+                format!(
+                    "line {}: tier {t:?} is not threshold:input/output[/cache_read]",
+                    self.line
+                )
+            };
+            let (th, rates) = t.split_once(':').with_context(bad)?;
+            let th: u64 = th.parse().with_context(bad)?;
+            let r: Vec<i64> = rates
+                .split('/')
+                .map(parse_rate)
+                .collect::<Option<_>>()
+                .with_context(bad)?;
+            anyhow::ensure!((2..=3).contains(&r.len()), bad());
+            out.push(Tier {
+                threshold: th,
+                rates: Rates {
+                    input: r[0],
+                    output: r[1],
+                    cache_read: r.get(2).copied().unwrap_or(r[0]),
+                    cache_write_5m: base.cache_write_5m,
+                    cache_write_1h: base.cache_write_1h,
+                },
+            });
+        }
+        Ok(out)
+    }
 }
 
 fn is_date(s: &str) -> bool {
