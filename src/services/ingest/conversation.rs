@@ -15,16 +15,10 @@ pub enum CatchUp {
     /// More was new than the budget allows: left for the next `ingest`
     /// (noted in `ingest_backlog`, which `status` shows).
     Deferred { bytes: u64 },
-    /// Not a Claude Code transcript in its projects folder.
+    /// Not a transcript in a layout sessionkit reads.
     NotApplicable,
 }
 
-/// Ingests one Claude Code conversation from its main transcript's path
-/// (`<root>/<project>/<session>.jsonl`) by tail resume, when no more than
-/// `max_bytes` is new: what the SessionEnd and Stop hooks do so reports
-/// include the session without a cron job. Only that session's files are
-/// looked at. More than `max_bytes` is left unread, and with `note` it is
-/// noted for `status`. Its root is remembered as `ingest`'s are.
 /// `YYYY/MM/DD` of a Codex day folder.
 pub(super) fn codex_day(dir: &std::path::Path) -> Option<String> {
     let parts: Vec<&str> = dir
@@ -41,58 +35,60 @@ pub(super) fn codex_day(dir: &std::path::Path) -> Option<String> {
     ok.then(|| format!("{}/{}/{}", parts[2], parts[1], parts[0]))
 }
 
+/// Where a transcript sits in its client's layout: the root to walk, the
+/// folder (a project's slug, a Codex day) and the session it holds.
+/// `None` for a file outside every layout sessionkit reads.
+fn placed(transcript: &std::path::Path) -> Option<(std::path::PathBuf, String, String)> {
+    let sid = transcript
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".jsonl"))
+        .filter(|_| transcript.is_file())?;
+    let dir = transcript.parent()?;
+    let gemini = dir.file_name().is_some_and(|d| d == "chats") && sid.starts_with("session-");
+    Some(if gemini {
+        // Gemini CLI: `<root>/<project>/chats/session-….jsonl`, the session
+        // named in its header.
+        let session = crate::domain::corpus::session_of(transcript)?;
+        let project = dir.parent()?;
+        let name = project.file_name().and_then(|s| s.to_str())?;
+        (project.parent()?.to_path_buf(), name.to_string(), session)
+    } else if sid.starts_with("rollout-") {
+        // Codex: `<root>/YYYY/MM/DD/rollout-….jsonl`, the session named inside.
+        let (_, session) = crate::domain::corpus::thread_of(transcript, sid)?;
+        (
+            dir.ancestors().nth(3)?.to_path_buf(),
+            codex_day(dir)?,
+            session,
+        )
+    } else {
+        let slug = dir.file_name().and_then(|s| s.to_str())?;
+        (
+            dir.parent()?.to_path_buf(),
+            slug.to_string(),
+            sid.to_string(),
+        )
+    })
+}
+
+/// Ingests one conversation from its transcript's path (Claude Code's
+/// `<root>/<project>/<session>.jsonl`, a Codex rollout, a Gemini CLI chat)
+/// by tail resume, when no more than `max_bytes` is new: what the hooks and
+/// the status line do so reports include the session without a cron job.
+/// Only that session's files are looked at. More than `max_bytes` is left
+/// unread, and with `note` it is noted for `status`. Its root is
+/// remembered as `ingest`'s are.
 pub fn catch_up(
     store: &mut Store,
     transcript: &std::path::Path,
     max_bytes: u64,
     note: bool,
 ) -> Result<CatchUp> {
-    let Some(sid) = transcript
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_suffix(".jsonl"))
-        .filter(|_| transcript.is_file())
-    else {
+    let Some((root, slug, sid)) = placed(transcript) else {
         return Ok(CatchUp::NotApplicable);
-    };
-    let Some(dir) = transcript.parent() else {
-        return Ok(CatchUp::NotApplicable);
-    };
-    let gemini = dir.file_name().is_some_and(|d| d == "chats") && sid.starts_with("session-");
-    let (root, slug, sid) = if gemini {
-        // Gemini CLI: `<root>/<project>/chats/session-….jsonl`, the session
-        // named in its header.
-        let (Some(project), Some(session)) =
-            (dir.parent(), crate::domain::corpus::session_of(transcript))
-        else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        let (Some(root), Some(name)) = (
-            project.parent(),
-            project.file_name().and_then(|s| s.to_str()),
-        ) else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        (root, name.to_string(), session)
-    } else if sid.starts_with("rollout-") {
-        // Codex: `<root>/YYYY/MM/DD/rollout-….jsonl`, the session named inside.
-        let (Some(root), Some(day), Some((_, session))) = (
-            dir.ancestors().nth(3),
-            codex_day(dir),
-            crate::domain::corpus::thread_of(transcript, sid),
-        ) else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        (root, day, session)
-    } else {
-        let (Some(root), Some(slug)) = (dir.parent(), dir.file_name().and_then(|s| s.to_str()))
-        else {
-            return Ok(CatchUp::NotApplicable);
-        };
-        (root, slug.to_string(), sid.to_string())
     };
     let (slug, sid) = (slug.as_str(), sid.as_str());
-    let roots = resolve_roots(&[root.to_path_buf()])?;
+    let roots = resolve_roots(&[root])?;
     let opts = Options {
         only: BTreeSet::from([sid.to_string()]),
         bulk_bytes: u64::MAX,
