@@ -228,16 +228,13 @@ pub fn find(text: &str) -> Vec<Found> {
     find_lowered(text, &text.to_ascii_lowercase())
 }
 
-/// Every secret the catalogue's rules find in `text` (`lower` is `text`
-/// lowercased, ASCII only), in no set order (ranges may overlap; the
-/// caller keeps the first of overlapping ones).
-pub fn find_lowered(text: &str, lower: &str) -> Vec<Found> {
-    let engine = &*ENGINE;
+/// The rules a keyword in `lower` wakes: a rule with an assignment only
+/// where one follows its keyword; a keyword of three bytes or fewer (`ey`,
+/// `s.`, `sk`, part of many words) only where a long token follows.
+fn woken_rules(engine: &Engine, lower: &str) -> Vec<usize> {
     let mut woken: Vec<usize> = Vec::new();
     for m in engine.keywords.get().find_overlapping_iter(lower) {
         let after = &lower.as_bytes()[m.end()..];
-        // A keyword of three bytes or fewer (`ey`, `s.`, `sk`) is part of
-        // many words; each such rule's secret runs on long after it.
         let short_ok = m.len() > 3 || token_run(after, SHORT_KEYWORD_RUN);
         for &r in &engine.wakes[m.pattern().as_usize()] {
             let wake = if engine.rules[r].assigned {
@@ -250,6 +247,15 @@ pub fn find_lowered(text: &str, lower: &str) -> Vec<Found> {
             }
         }
     }
+    woken
+}
+
+/// Every secret the catalogue's rules find in `text` (`lower` is `text`
+/// lowercased, ASCII only), in no set order (ranges may overlap; the
+/// caller keeps the first of overlapping ones).
+pub fn find_lowered(text: &str, lower: &str) -> Vec<Found> {
+    let engine = &*ENGINE;
+    let mut woken = woken_rules(engine, lower);
     woken.sort_unstable();
     let mut out = Vec::new();
     for i in woken {
