@@ -2736,7 +2736,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__limits)
-            opts="-q -h --since --chart --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --since --chart --snapshots --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

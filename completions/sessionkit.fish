@@ -264,6 +264,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l color -
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l chart -d 'Draw each window\'s last stated share as a bar after the table (table format only)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l snapshots -d 'Every recorded change of the stated limits instead (one row per status line call that changed them), since --since'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l no-progress -d 'Never draw a progress bar'

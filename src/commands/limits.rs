@@ -11,12 +11,15 @@ use anyhow::Result;
 use super::Ctx;
 use crate::commands::Exit;
 use crate::domain::clock::{format_instant, parse_bound};
-use crate::output::records::{LIMITS_SCHEMA, LimitRecord, totals_fields};
+use crate::output::records::{
+    LIMIT_SNAPSHOT_SCHEMA, LIMITS_SCHEMA, LimitRecord, LimitSnapshotRecord, totals_fields,
+};
 use crate::output::{Column, Format, col};
 use crate::services::limits::{self, Window};
+use crate::store::limits::Seen;
 
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = super::help_fields("limits"))]
+#[command(after_long_help = format!("{}\n\nWith --snapshots: {}", super::help_fields("limits"), super::help_fields("limits-snapshots")))]
 pub struct Args {
     /// Windows that end after T (RFC 3339, YYYY-MM-DD, or a span such as 7d)
     #[arg(long, value_name = "T")]
@@ -26,6 +29,11 @@ pub struct Args {
     /// (table format only)
     #[arg(long)]
     pub chart: bool,
+
+    /// Every recorded change of the stated limits instead (one row per
+    /// status line call that changed them), since --since
+    #[arg(long, conflicts_with = "chart")]
+    pub snapshots: bool,
 }
 
 const COLUMNS: &[Column] = &[
@@ -42,9 +50,29 @@ const COLUMNS: &[Column] = &[
     col("estimated", "estimated").optional(2),
 ];
 
+const SNAPSHOT_COLUMNS: &[Column] = &[
+    col("observed_at", "seen"),
+    col("model", "model").optional(3),
+    col("five_hour_pct", "5h %"),
+    col("five_hour_resets_at", "5h resets").optional(2),
+    col("seven_day_pct", "7d %"),
+    col("seven_day_resets_at", "7d resets").optional(2),
+    col("context_pct", "context %").optional(4),
+    col("stated_cost_usd", "session cost").optional(1),
+];
+
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let store = ctx.open()?;
     let since = a.since.as_deref().map(parse_bound).transpose()?;
+    if a.snapshots {
+        let seen = store.snapshots(since)?;
+        if seen.is_empty() {
+            ctx.out.note("no limits recorded: register `sessionkit statusline` as Claude Code's statusLine command");
+        }
+        ctx.out
+            .records_of(SNAPSHOT_COLUMNS, seen.iter().map(snapshot_record))?;
+        return Ok(Exit::Success);
+    }
     let windows = limits::history(&store, since, crate::domain::clock::now())?;
     if windows.is_empty() {
         ctx.out.note(
@@ -68,6 +96,22 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         }
     }
     Ok(Exit::Success)
+}
+
+fn snapshot_record(s: &Seen) -> LimitSnapshotRecord {
+    let snap = &s.snapshot;
+    LimitSnapshotRecord {
+        schema: LIMIT_SNAPSHOT_SCHEMA.to_string(),
+        observed_at: format_instant(s.at),
+        session_id: snap.session_id.clone(),
+        model: snap.model.clone(),
+        five_hour_pct: snap.five_hour.map(|w| w.used_pct),
+        five_hour_resets_at: snap.five_hour.map(|w| format_instant(w.resets_at)),
+        seven_day_pct: snap.seven_day.map(|w| w.used_pct),
+        seven_day_resets_at: snap.seven_day.map(|w| format_instant(w.resets_at)),
+        context_pct: snap.context_pct,
+        stated_cost_usd: snap.stated_cost_nanousd.map(crate::domain::pricing::usd),
+    }
 }
 
 fn record(w: &Window) -> LimitRecord {

@@ -189,6 +189,7 @@ pub(crate) const TYPED: &[&str] = &[
     "import",
     "ingest",
     "limits",
+    "limits-snapshots",
     "memories",
     "memory",
     "pricing",
@@ -294,6 +295,11 @@ const CONTRACTS: &[Contract] = {
             &["limits"],
             json_schema::<records::LimitRecord>,
             "one object per window",
+        ),
+        (
+            &["limits-snapshots"],
+            json_schema::<records::LimitSnapshotRecord>,
+            "limits --snapshots: one object per recorded change",
         ),
         (
             &["cost-segments"],

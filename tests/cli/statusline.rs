@@ -375,3 +375,66 @@ fn limits_with_nothing_says_so() {
     assert_eq!((code, out.as_str()), (0, ""));
     assert!(err.contains("register `sessionkit statusline`"), "{err}");
 }
+
+/// `limits --snapshots`: each recorded change, as it was seen.
+#[test]
+fn limits_lists_each_recorded_change() {
+    let env = Env::new();
+    statusline(
+        &env,
+        "2026-02-01T10:00:00Z",
+        &bytes(&payload(&env, 30.0)),
+        &[],
+    );
+    statusline(
+        &env,
+        "2026-02-01T10:30:00Z",
+        &bytes(&payload(&env, 30.0)),
+        &[],
+    );
+    statusline(
+        &env,
+        "2026-02-01T11:00:00Z",
+        &bytes(&payload(&env, 40.0)),
+        &[],
+    );
+    let (code, out, err) = env.run(&["limits", "--snapshots", "--format", "jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        rows[1],
+        json!({
+            "schema": "sessionkit.limit-snapshot/1",
+            "observed_at": "2026-02-01T11:00:00.000Z",
+            "session_id": SID,
+            "model": "claude-sonnet-4-5",
+            "five_hour_pct": 40.0,
+            "five_hour_resets_at": "2026-02-01T13:00:00.000Z",
+            "seven_day_pct": 41.2,
+            "seven_day_resets_at": "2026-02-03T14:00:00.000Z",
+            "context_pct": 42.4,
+            "stated_cost_usd": 2.1
+        })
+    );
+    crate::schema::holds_contract(
+        &env,
+        "limits-snapshots",
+        "LimitSnapshotRecord",
+        "sessionkit.limit-snapshot/1",
+        &rows,
+    );
+    // Since 10:30: only the 11:00 change (10:30 repeated 10:00's state).
+    let (_, out, err) = env.run(&[
+        "limits",
+        "--snapshots",
+        "--since",
+        "2026-02-01T10:30:00Z",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.lines().count(), 1, "{out}{err}");
+}

@@ -339,3 +339,29 @@ pub struct LimitRecord {
     #[serde(flatten)]
     pub totals: TotalsFields,
 }
+
+/// The name and version of `limits --snapshots`' contract.
+pub const LIMIT_SNAPSHOT_SCHEMA: &str = "sessionkit.limit-snapshot/1";
+
+/// One recorded change of the stated limits (`limits --snapshots`): what
+/// Claude Code's status line said, when it said it.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LimitSnapshotRecord {
+    /// The contract and its version: `sessionkit.limit-snapshot/1`.
+    pub schema: String,
+    /// When the status line call saw it (RFC 3339 UTC).
+    pub observed_at: String,
+    pub session_id: Option<String>,
+    pub model: Option<String>,
+    /// The five-hour window's used share (0 to 100) and its reset.
+    pub five_hour_pct: Option<f64>,
+    pub five_hour_resets_at: Option<String>,
+    /// The seven-day window's used share and its reset.
+    pub seven_day_pct: Option<f64>,
+    pub seven_day_resets_at: Option<String>,
+    /// The context window's used share.
+    pub context_pct: Option<f64>,
+    /// The session's cost as Claude Code stated it, in dollars.
+    pub stated_cost_usd: Option<f64>,
+}
