@@ -303,17 +303,7 @@ fn compose(
         // composed only when every line is shown.
         let within_share = in_section.1 <= p.section.cap();
         let compose = pinned || (composed_bytes <= reach && (within_share || req.every_line));
-        let mark = match since {
-            Some(at) if m.created_at > at && m.revised => {
-                out.revised += 1;
-                "~ "
-            }
-            Some(at) if m.created_at > at => {
-                out.news += 1;
-                "+ "
-            }
-            _ => "",
-        };
+        let mark = since_mark(&m, since, &mut out);
         // Text read in the scan, else only for a line that can render.
         let text = match m.text {
             Some(t) => Some(t),
@@ -351,6 +341,22 @@ fn compose(
         });
     }
     Ok(out)
+}
+
+/// A line's mark for what changed since the previous briefing (at
+/// `since`): `~ ` revised, `+ ` new, counted in `out`.
+fn since_mark(m: &BriefRow, since: Option<Millis>, out: &mut Lines) -> &'static str {
+    match since {
+        Some(at) if m.created_at > at && m.revised => {
+            out.revised += 1;
+            "~ "
+        }
+        Some(at) if m.created_at > at => {
+            out.news += 1;
+            "+ "
+        }
+        _ => "",
+    }
 }
 
 /// What goes around the sections: the last session, what changed since

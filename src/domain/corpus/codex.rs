@@ -119,19 +119,10 @@ fn prefix_ids(head: &[u8]) -> Option<(String, String)> {
             }
             b',' => key = None,
             b'"' => {
-                let start = i + 1;
-                let mut j = start;
-                while j < head.len() && head[j] != b'"' {
-                    j += if head[j] == b'\\' { 2 } else { 1 };
-                }
-                if j >= head.len() {
+                let Some((text, next)) = string_at(head, i) else {
                     break;
-                }
-                let text = &head[start..j];
-                i = j + 1;
-                while i < head.len() && head[i].is_ascii_whitespace() {
-                    i += 1;
-                }
+                };
+                i = next;
                 if head.get(i) == Some(&b':') {
                     key = Some((depth, text));
                 } else {
@@ -155,15 +146,35 @@ fn prefix_ids(head: &[u8]) -> Option<(String, String)> {
     if kind? != b"session_meta" {
         return None;
     }
-    let id = std::str::from_utf8(id?)
-        .ok()
-        .filter(|s| !s.is_empty() && !s.contains('\\'))?;
     // Both, or the whole line decides (a line that names no session is
     // a root thread of its own; only its end can tell).
-    let session = std::str::from_utf8(session?)
+    Some((plain_id(id?)?, plain_id(session?)?))
+}
+
+/// The JSON string that opens at `head[i]` (its raw bytes) and where the
+/// scan goes on: past it and any whitespace. `None` when it is cut off.
+fn string_at(head: &[u8], i: usize) -> Option<(&[u8], usize)> {
+    let start = i + 1;
+    let mut j = start;
+    while j < head.len() && head[j] != b'"' {
+        j += if head[j] == b'\\' { 2 } else { 1 };
+    }
+    if j >= head.len() {
+        return None;
+    }
+    let mut next = j + 1;
+    while next < head.len() && head[next].is_ascii_whitespace() {
+        next += 1;
+    }
+    Some((&head[start..j], next))
+}
+
+/// An id as text: not empty, no escapes.
+fn plain_id(raw: &[u8]) -> Option<String> {
+    std::str::from_utf8(raw)
         .ok()
-        .filter(|s| !s.is_empty() && !s.contains('\\'))?;
-    Some((id.to_string(), session.to_string()))
+        .filter(|s| !s.is_empty() && !s.contains('\\'))
+        .map(str::to_string)
 }
 
 /// One rollout found, before the session it belongs to is known.

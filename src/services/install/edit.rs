@@ -142,23 +142,7 @@ pub fn install(
         doc.set("version", Json::num(1));
     }
     let hooks = hooks_of(doc, true)?.expect("created");
-    // Events sessionkit registered once but registers no more.
-    for (event, arr) in hooks.members_mut().expect("an object").iter_mut() {
-        if regs.iter().any(|r| r.event == event) {
-            continue;
-        }
-        if let Some(arr) = arr.as_array_mut() {
-            let s = sites(h, arr, true);
-            if !s.is_empty() {
-                remove_sites(h, arr, &s);
-                change.removed.push(event.clone());
-            }
-        }
-    }
-    hooks
-        .members_mut()
-        .expect("an object")
-        .retain(|(_, v)| v.as_array().is_none_or(|a| !a.is_empty()));
+    drop_unregistered(hooks, h, regs, &mut change);
     for (r, cmd) in regs.iter().zip(commands) {
         let want = plan::handler(h, r, cmd);
         let arr = hooks
@@ -204,6 +188,27 @@ pub fn install(
         }
     }
     Ok(change)
+}
+
+/// Takes sessionkit's handlers out of the events it registered once but
+/// registers no more (an event left empty goes too).
+fn drop_unregistered(hooks: &mut Json, h: Harness, regs: &[Registration], change: &mut Change) {
+    for (event, arr) in hooks.members_mut().expect("an object").iter_mut() {
+        if regs.iter().any(|r| r.event == event) {
+            continue;
+        }
+        if let Some(arr) = arr.as_array_mut() {
+            let s = sites(h, arr, true);
+            if !s.is_empty() {
+                remove_sites(h, arr, &s);
+                change.removed.push(event.clone());
+            }
+        }
+    }
+    hooks
+        .members_mut()
+        .expect("an object")
+        .retain(|(_, v)| v.as_array().is_none_or(|a| !a.is_empty()));
 }
 
 /// A new matcher group holding `handler`.

@@ -17,10 +17,45 @@ use crate::store::Store;
 /// the filters leave fewer hits than asked for, and says so.
 pub const COMMON_QUERY_POOL: i64 = 2000;
 
+/// The listing's statement: the columns (content only with `full`), the
+/// index to use, the join (inner when a commitment status filters), the
+/// conditions given.
+fn listing_sql(
+    f: &MemoryFilter,
+    cond: &[&str],
+    by_commitment: bool,
+    by_memory_status: bool,
+) -> String {
+    let join = if by_commitment { "JOIN" } else { "LEFT JOIN" };
+    let filter = if cond.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", cond.join(" AND "))
+    };
+    let columns = if f.full {
+        MEMORY_COLUMNS.to_string()
+    } else {
+        MEMORY_COLUMNS.replacen("m.content,", "'' AS content,", 1)
+    };
+    // Live memories of a kind, without their content: the listing index
+    // holds every column printed (the planner, left alone, picks a
+    // smaller index and reads a table page per row).
+    let index = if f.kind.is_some() && f.project.is_none() && !f.all && !by_memory_status && !f.full
+    {
+        "INDEXED BY memories_listing"
+    } else {
+        ""
+    };
+    let sql = format!(
+        "SELECT {columns} FROM memories m {index} {join} commitments c USING (memory_id) {filter}
+         ORDER BY m.created_at DESC, m.memory_id DESC"
+    );
+    sql
+}
+
 /// A memory that matched, its bm25 rank and its rowid.
 type Ranked = (Memory, f64, i64);
 
-/// An FTS5 query matching any of `terms`, each quoted (no query syntax leaks).
 /// A project as the one token the full-text index holds for it: `p` and
 /// its UTF-8 bytes in lowercase hex (migration 0017).
 pub fn project_token(project: &str) -> String {
@@ -153,37 +188,11 @@ impl Store {
             cond.push("m.created_at >= ?");
             args.push(t);
         }
-        let join = if status_commitment.is_some() {
-            "JOIN"
-        } else {
-            "LEFT JOIN"
-        };
-        let filter = if cond.is_empty() {
-            String::new()
-        } else {
-            format!("WHERE {}", cond.join(" AND "))
-        };
-        let columns = if f.full {
-            MEMORY_COLUMNS.to_string()
-        } else {
-            MEMORY_COLUMNS.replacen("m.content,", "'' AS content,", 1)
-        };
-        // Live memories of a kind, without their content: the listing index
-        // holds every column printed (the planner, left alone, picks a
-        // smaller index and reads a table page per row).
-        let index = if f.kind.is_some()
-            && f.project.is_none()
-            && !f.all
-            && status_memory.is_none()
-            && !f.full
-        {
-            "INDEXED BY memories_listing"
-        } else {
-            ""
-        };
-        let sql = format!(
-            "SELECT {columns} FROM memories m {index} {join} commitments c USING (memory_id) {filter}
-             ORDER BY m.created_at DESC, m.memory_id DESC"
+        let sql = listing_sql(
+            f,
+            &cond,
+            status_commitment.is_some(),
+            status_memory.is_some(),
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let mut rows = stmt.query(args.as_slice())?;
