@@ -61,29 +61,8 @@ pub(super) fn pinned_blocks(
     let mut shown_constraints = constraints.len();
     let mut shown_stages = stages.len();
     if !constraints.is_empty() {
-        let full = if degrade >= 1 {
-            0
-        } else {
-            CONSTRAINTS_FULL.min(constraints.len())
-        };
-        let mut lines: Vec<String> = constraints[..full]
-            .iter()
-            .map(|c| format!("- {}\n", c.line))
-            .collect();
-        let rest = &constraints[full..];
-        if !rest.is_empty() {
-            let prefix = if full == 0 {
-                "all recorded -- sessionkit recall NAME for one: ".to_string()
-            } else {
-                format!(
-                    "+{} more recorded -- sessionkit recall NAME before working near one: ",
-                    rest.len()
-                )
-            };
-            let (line, named) = names_line(&prefix, rest, cap, "constraint");
-            shown_constraints = full + named;
-            lines.push(line);
-        }
+        let (lines, shown) = constraint_lines(constraints, degrade, cap);
+        shown_constraints = shown;
         blocks.push(Block {
             section: Section::Constraints,
             lines,
@@ -124,6 +103,36 @@ pub(super) fn pinned_blocks(
         });
     }
     (blocks, shown_constraints, shown_stages)
+}
+
+/// The constraints' lines: the first `CONSTRAINTS_FULL` whole (none from
+/// the first degrade step on), the rest named on one line within `cap`;
+/// and how many are shown.
+fn constraint_lines(constraints: &[&Candidate], degrade: u8, cap: usize) -> (Vec<String>, usize) {
+    let full = if degrade >= 1 {
+        0
+    } else {
+        CONSTRAINTS_FULL.min(constraints.len())
+    };
+    let mut lines: Vec<String> = constraints[..full]
+        .iter()
+        .map(|c| format!("- {}\n", c.line))
+        .collect();
+    let rest = &constraints[full..];
+    if rest.is_empty() {
+        return (lines, constraints.len());
+    }
+    let prefix = if full == 0 {
+        "all recorded -- sessionkit recall NAME for one: ".to_string()
+    } else {
+        format!(
+            "+{} more recorded -- sessionkit recall NAME before working near one: ",
+            rest.len()
+        )
+    };
+    let (line, named) = names_line(&prefix, rest, cap, "constraint");
+    lines.push(line);
+    (lines, full + named)
 }
 
 pub(super) fn section_heading(s: Section) -> String {

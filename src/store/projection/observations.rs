@@ -290,6 +290,25 @@ type Settled = (
     Option<i64>,
 );
 
+/// A row's settled columns as they stand: counted, the merged model and
+/// time, the merged buckets, the cost.
+fn settled_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<Settled> {
+    Ok((
+        r.get::<_, i64>(10)? != 0,
+        r.get(11)?,
+        r.get(12)?,
+        [
+            r.get(13)?,
+            r.get(14)?,
+            r.get(15)?,
+            r.get(16)?,
+            r.get(17)?,
+            r.get(23)?,
+        ],
+        r.get(18)?,
+    ))
+}
+
 /// Recomputes which observation of each message is counted, and its settled
 /// values, from every session's observation (`transcript::usage::settle`).
 /// Rows already in the right state are not written. Returns the sessions
@@ -324,20 +343,7 @@ pub(crate) fn settle_messages(
         let mut rows = select.query([id])?;
         while let Some(r) = rows.next()? {
             obs.push((r.get::<_, String>(0)?, observation_from(r, id, 1, 19)?));
-            state.push((
-                r.get::<_, i64>(10)? != 0,
-                r.get(11)?,
-                r.get(12)?,
-                [
-                    r.get(13)?,
-                    r.get(14)?,
-                    r.get(15)?,
-                    r.get(16)?,
-                    r.get(17)?,
-                    r.get(23)?,
-                ],
-                r.get(18)?,
-            ));
+            state.push(settled_from(r)?);
             bands.push(r.get(22)?);
         }
         drop(rows);
