@@ -121,6 +121,42 @@ pub(super) fn parse_block(
     typed_records::<Line>(b, file, bytes, read_line)
 }
 
+/// The agent calls among an answer's function calls, each once.
+fn see_spawns(
+    b: &mut SessionParser,
+    calls: Vec<Call>,
+    agent: &str,
+    at: Option<crate::domain::clock::Millis>,
+) {
+    let calls = calls.into_iter();
+    for call in calls.filter(|c| c.name.as_deref() == Some(AGENT_TOOL)) {
+        let Some(id) = call.id.filter(|i| !i.is_empty()) else {
+            continue;
+        };
+        if b.out.spawns.iter().any(|s| s.tool_use_id == id) {
+            continue;
+        }
+        let args = call.args.unwrap_or_default();
+        b.out.spawns.push(crate::domain::transcript::Spawn {
+            tool_use_id: id,
+            owner: agent.to_string(),
+            tool: AGENT_TOOL.to_string(),
+            prompt: args
+                .prompt
+                .as_deref()
+                .map(crate::domain::transcript::spawns::prompt_hash),
+            subagent_type: args.subagent_type,
+            // Kept text from a transcript: secrets out.
+            description: args
+                .description
+                .map(|d| crate::domain::redact::redact_text(&d).into_owned()),
+            workflow_id: None,
+            at,
+            result: None,
+        });
+    }
+}
+
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
     let at = rec.timestamp.as_deref().and_then(parse_instant);
     owner.span.see(at);
@@ -149,33 +185,7 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
         .collect();
     // An answer that calls no function ends the turn.
     b.turn(owner.agent, calls.is_empty(), at);
-    let calls = calls.into_iter();
-    for call in calls.filter(|c| c.name.as_deref() == Some(AGENT_TOOL)) {
-        let Some(id) = call.id.filter(|i| !i.is_empty()) else {
-            continue;
-        };
-        if b.out.spawns.iter().any(|s| s.tool_use_id == id) {
-            continue;
-        }
-        let args = call.args.unwrap_or_default();
-        b.out.spawns.push(crate::domain::transcript::Spawn {
-            tool_use_id: id,
-            owner: owner.agent.to_string(),
-            tool: AGENT_TOOL.to_string(),
-            prompt: args
-                .prompt
-                .as_deref()
-                .map(crate::domain::transcript::spawns::prompt_hash),
-            subagent_type: args.subagent_type,
-            // Kept text from a transcript: secrets out.
-            description: args
-                .description
-                .map(|d| crate::domain::redact::redact_text(&d).into_owned()),
-            workflow_id: None,
-            at,
-            result: None,
-        });
-    }
+    see_spawns(b, calls, owner.agent, at);
     let (Some(usage), Some(id)) = (rec.usage, rec.uuid.filter(|u| !u.is_empty())) else {
         return;
     };
