@@ -147,45 +147,60 @@ fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
             b.hint_cwd(rec.data.context.cwd.as_deref());
         }
         Some("session.usage_record") => {
-            let Some(u) = rec.data.usage else {
-                return;
-            };
-            let sid = b.out.session_id.clone();
-            if tagged.is_none()
-                && u.accounting
-                    .source_session_id
-                    .as_deref()
-                    .is_some_and(|s| s != sid)
-            {
-                return;
+            if let Some(u) = rec.data.usage {
+                let untagged = tagged.is_none();
+                let agent = tagged.unwrap_or_else(|| owner.agent.to_string());
+                usage_record(b, u, rec.id, (agent, untagged), at);
             }
-            let id = u
-                .api_call_id
-                .filter(|i| !i.is_empty())
-                .or(u.accounting.usage_id.filter(|i| !i.is_empty()))
-                .or(rec.id.filter(|i| !i.is_empty()));
-            let Some(id) = id else {
-                return;
-            };
-            b.add_usage(UsageObservation {
-                message_id: id,
-                agent_id: tagged.unwrap_or_else(|| owner.agent.to_string()),
-                record_session_id: sid,
-                model: u.model.unwrap_or_default(),
-                at,
-                buckets: Buckets {
-                    input: u.input.saturating_sub(u.cache_read),
-                    output: u.output,
-                    cache_write_5m: u.cache_write,
-                    cache_write_1h: 0,
-                    cache_read: u.cache_read,
-                    reasoning: u.reasoning,
-                },
-                billing: Billing::default(),
-            });
         }
         _ => {}
     }
+}
+
+/// One API call's usage (`session.usage_record`), as `agent`'s; a record
+/// of the main file (`untagged`) that another session's accounting names
+/// is that session's, not read here. Its id: the API call's, else the
+/// accounting's, else the event's.
+fn usage_record(
+    b: &mut SessionParser,
+    u: Usage,
+    event_id: Option<String>,
+    (agent, untagged): (String, bool),
+    at: Option<crate::domain::clock::Millis>,
+) {
+    let sid = b.out.session_id.clone();
+    if untagged
+        && u.accounting
+            .source_session_id
+            .as_deref()
+            .is_some_and(|s| s != sid)
+    {
+        return;
+    }
+    let id = u
+        .api_call_id
+        .filter(|i| !i.is_empty())
+        .or(u.accounting.usage_id.filter(|i| !i.is_empty()))
+        .or(event_id.filter(|i| !i.is_empty()));
+    let Some(id) = id else {
+        return;
+    };
+    b.add_usage(UsageObservation {
+        message_id: id,
+        agent_id: agent,
+        record_session_id: sid,
+        model: u.model.unwrap_or_default(),
+        at,
+        buckets: Buckets {
+            input: u.input.saturating_sub(u.cache_read),
+            output: u.output,
+            cache_write_5m: u.cache_write,
+            cache_write_1h: 0,
+            cache_read: u.cache_read,
+            reasoning: u.reasoning,
+        },
+        billing: Billing::default(),
+    });
 }
 
 /// A subagent the session's file announces: an agent of the session,
