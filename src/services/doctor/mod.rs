@@ -154,8 +154,15 @@ pub fn examine(
             "sessionkit hooks install".into(),
         ));
     }
-    // The databases the registered commands write to: a `--db` they name,
-    // else this command's.
+    out.extend(database_checks(named_dbs, db));
+    Ok(out)
+}
+
+/// The databases the registered commands write to (a `--db` they name,
+/// else this command's, `db`), each checked: its file, the nudge, the
+/// hooks' recorded failures.
+fn database_checks(named_dbs: Vec<Option<String>>, db: &Path) -> Vec<Finding> {
+    let mut out = Vec::new();
     let mut dbs: Vec<PathBuf> = Vec::new();
     for db in named_dbs
         .into_iter()
@@ -173,7 +180,7 @@ pub fn examine(
         out.push(nudge(db));
         out.extend(failures(db));
     }
-    Ok(out)
+    out
 }
 
 /// What a registration's state says is wrong, and the fix.
