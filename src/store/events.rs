@@ -344,8 +344,27 @@ impl Store {
             Ok((r.get::<_, Option<i64>>(9)?, row))
         })?;
         let mut keyed: Vec<(Option<Millis>, LiveRow)> = rows.collect::<Result<_, _>>()?;
-        // Sessions only the hooks have heard of, by their events' evidence,
-        // placed by their last event among the others.
+        let heard_count = self.place_heard(&mut keyed, project, now, window_ms)?;
+        let mut out: Vec<LiveRow> = keyed.into_iter().map(|(_, r)| r).collect();
+        if !all {
+            out.retain(|r| r.status.status.is_live());
+        }
+        for r in &mut out {
+            r.totals =
+                totals.query_row(params![r.session_id, r.agent_id], |row| totals_at(row, 0))?;
+        }
+        Ok((out, heard_count))
+    }
+
+    /// Places the sessions only the hooks have heard of (by their events'
+    /// evidence) among `keyed` by their last event; how many there were.
+    fn place_heard(
+        &self,
+        keyed: &mut Vec<(Option<Millis>, LiveRow)>,
+        project: Option<&str>,
+        now: Millis,
+        window_ms: i64,
+    ) -> Result<usize> {
         let heard = self.heard_only(super::heard::RECENT_EVENTS)?;
         let heard_count = heard.len();
         for h in heard {
@@ -358,31 +377,18 @@ impl Store {
                 t.unwrap_or(i64::MIN) > h.last_at
                     || (t.unwrap_or(i64::MIN) == h.last_at && r.session_id < h.session_id)
             });
-            keyed.insert(
-                at,
-                (
-                    Some(h.last_at),
-                    LiveRow {
-                        agent_id: h.session_id.clone(),
-                        session_id: h.session_id,
-                        parent_agent_id: None,
-                        agent_type: None,
-                        project: h.project,
-                        status,
-                        last_activity_at: Some(h.last_at),
-                        totals: Default::default(),
-                    },
-                ),
-            );
+            let row = LiveRow {
+                agent_id: h.session_id.clone(),
+                session_id: h.session_id,
+                parent_agent_id: None,
+                agent_type: None,
+                project: h.project,
+                status,
+                last_activity_at: Some(h.last_at),
+                totals: Default::default(),
+            };
+            keyed.insert(at, (Some(h.last_at), row));
         }
-        let mut out: Vec<LiveRow> = keyed.into_iter().map(|(_, r)| r).collect();
-        if !all {
-            out.retain(|r| r.status.status.is_live());
-        }
-        for r in &mut out {
-            r.totals =
-                totals.query_row(params![r.session_id, r.agent_id], |row| totals_at(row, 0))?;
-        }
-        Ok((out, heard_count))
+        Ok(heard_count)
     }
 }
