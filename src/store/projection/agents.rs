@@ -22,21 +22,7 @@ pub(super) fn replace_agents(
 ) -> Result<()> {
     let sid = p.session_id.as_str();
     let edges = resolve(p);
-    let stored: HashMap<String, Evidence> = tx
-        .prepare(
-            "SELECT agent_id, status, status_at, outcome_cause FROM agents WHERE session_id = ?1",
-        )?
-        .query_map([sid], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                evidence_of(
-                    &r.get::<_, String>(1)?,
-                    r.get(2)?,
-                    r.get::<_, Option<String>>(3)?.as_deref(),
-                ),
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
+    let stored = stored_evidence(tx, sid)?;
     let created: Vec<&str> = p
         .agents
         .iter()
@@ -84,18 +70,36 @@ pub(super) fn replace_agents(
             edge.and_then(|e| e.tool_use_id.as_deref())
         ])?;
     }
-    let keep: BTreeSet<&str> = p.agents.iter().map(|a| a.agent_id.as_str()).collect();
-    let absent = stored
-        .keys()
-        .filter(|id| remove_absent && !keep.contains(id.as_str()));
-    for id in absent {
-        tx.execute(
-            "DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2",
-            params![sid, id],
-        )?;
+    if remove_absent {
+        let keep: BTreeSet<&str> = p.agents.iter().map(|a| a.agent_id.as_str()).collect();
+        for id in stored.keys().filter(|id| !keep.contains(id.as_str())) {
+            tx.execute(
+                "DELETE FROM agents WHERE session_id = ?1 AND agent_id = ?2",
+                params![sid, id],
+            )?;
+        }
     }
     mirror_main(tx, sid)?;
     replace_edges(tx, p, &edges)
+}
+
+/// Each stored agent's status evidence, by agent id.
+fn stored_evidence(tx: &Transaction<'_>, sid: &str) -> Result<HashMap<String, Evidence>> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT agent_id, status, status_at, outcome_cause FROM agents WHERE session_id = ?1",
+        )?
+        .query_map([sid], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                evidence_of(
+                    &r.get::<_, String>(1)?,
+                    r.get(2)?,
+                    r.get::<_, Option<String>>(3)?.as_deref(),
+                ),
+            ))
+        })?
+        .collect::<Result<_, _>>()?)
 }
 
 /// a session's edges and spawn calls are replaced, not accumulated.
