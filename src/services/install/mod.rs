@@ -380,31 +380,10 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         status_line(&mut after, target, &mut change);
     }
     checked(&path, h, &before, &after)?;
-    let original = read_original(&path);
     let after_text = if change.is_empty() {
         before_text.clone()
-    } else if let Some(orig) = original
-        .as_deref()
-        .filter(|o| target.is_none() && parse(&path, Some(o)).is_ok_and(|d| d == after))
-    {
-        // Uninstall leaves what the user had before sessionkit's first
-        // install: their file, byte for byte (spacing, escapes, order).
-        Some(orig.to_string())
-    } else if target.is_none()
-        && edit::is_bare(&after, h)
-        && !is_bare_text(before_text.as_deref(), h)
-    {
-        // Uninstall took out all that install had put in a file it created.
-        None
-    } else if let Some(cut) = before_text
-        .as_deref()
-        .filter(|_| target.is_none())
-        .and_then(|t| keep::uninstall_text(t, h, &after))
-    {
-        // The file changed since install: only sessionkit's entries leave it.
-        Some(cut)
     } else {
-        Some(after.render(&json::indent_of(before_text.as_deref().unwrap_or(""))))
+        after_text(&path, h, before_text.as_deref(), &after, target.is_none())
     };
     let mut files = vec![FileChange {
         path: path.clone(),
@@ -437,6 +416,37 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         change,
         files,
     })
+}
+
+/// The text a changed settings file gets. An uninstall (`removing`) leaves
+/// what the user had before sessionkit's first install when that is the
+/// result (their file, byte for byte: spacing, escapes, order); removes a
+/// file install created and left bare; else cuts only sessionkit's entries
+/// out of a file that changed since. Otherwise the document rendered with
+/// the file's indentation.
+fn after_text(
+    path: &Path,
+    h: Harness,
+    before: Option<&str>,
+    after: &Json,
+    removing: bool,
+) -> Option<String> {
+    if removing {
+        let original = read_original(path);
+        if let Some(orig) = original
+            .as_deref()
+            .filter(|o| parse(path, Some(o)).is_ok_and(|d| d == *after))
+        {
+            return Some(orig.to_string());
+        }
+        if edit::is_bare(after, h) && !is_bare_text(before, h) {
+            return None;
+        }
+        if let Some(cut) = before.and_then(|t| keep::uninstall_text(t, h, after)) {
+            return Some(cut);
+        }
+    }
+    Some(after.render(&json::indent_of(before.unwrap_or(""))))
 }
 
 /// One registration as it stands in a settings file.
