@@ -113,18 +113,12 @@ pub fn session_start(
         source: Some(source.clone()),
         run_id: existing.as_ref().map(|r| r.run_id.clone()),
         session_id: session_id.clone(),
-        utility_mode: crate::services::settings::choice(store, "briefing.utility")?,
-        watchdog_ms: crate::services::settings::minutes_ms(store, "watchdog.minutes")?,
-        every_line: false,
+        ..brief_settings(store)?
     };
     // A briefing that fails still opens the run (without a stamp).
-    let built = match build_for(store, req, harness, now) {
-        Ok(b) => Some(b),
-        Err(e) => {
-            warn(&format!("briefing failed: {e:#}"));
-            None
-        }
-    };
+    let built = build_for(store, req, harness, now)
+        .map_err(|e| warn(&format!("briefing failed: {e:#}")))
+        .ok();
     let briefed = built.as_ref().map(briefed_stamp);
     let run_id = match &session_id {
         None => None,
@@ -139,18 +133,7 @@ pub fn session_start(
             who.keep(store, &source, briefed.clone())?
         }
     };
-    // A resumed Claude Code or Codex conversation replays the context its
-    // earlier SessionStart injected: the same briefing again is only a
-    // second copy, and Claude Code 2.1.197 places a resume's context after
-    // `/compact`'s summary instruction when the resumed turn is a
-    // compaction. Sent again only when it would show other memories.
-    if source == "resume"
-        && replays_start_context(harness)
-        && existing.as_ref().is_some_and(|r| {
-            r.briefing_delivered_at.is_some()
-                && same_memories(&r.briefed_memories, briefed.as_deref())
-        })
-    {
+    if source == "resume" && replayed(harness, existing.as_ref(), briefed.as_deref()) {
         return Ok(Started {
             context: String::new(),
         });
@@ -168,6 +151,41 @@ pub fn session_start(
     };
     Ok(Started {
         context: context + &run_line,
+    })
+}
+
+/// Whether a resumed conversation already holds this briefing: a resumed
+/// Claude Code or Codex conversation replays the context its earlier
+/// SessionStart injected, so the same briefing again is only a second copy
+/// (and Claude Code 2.1.197 places a resume's context after `/compact`'s
+/// summary instruction when the resumed turn is a compaction). Sent again
+/// only when it would show other memories.
+fn replayed(
+    harness: Harness,
+    run: Option<&crate::store::runs::Run>,
+    briefed: Option<&str>,
+) -> bool {
+    replays_start_context(harness)
+        && run.is_some_and(|r| {
+            r.briefing_delivered_at.is_some() && same_memories(&r.briefed_memories, briefed)
+        })
+}
+
+/// A briefing request with the store's settings (utility mode, watchdog
+/// window) and nothing else yet.
+fn brief_settings(store: &Store) -> Result<Request> {
+    Ok(Request {
+        project: String::new(),
+        limits: Limits {
+            budget_tokens: 0,
+            max_bytes: 0,
+        },
+        source: None,
+        run_id: None,
+        session_id: None,
+        utility_mode: crate::services::settings::choice(store, "briefing.utility")?,
+        watchdog_ms: crate::services::settings::minutes_ms(store, "watchdog.minutes")?,
+        every_line: false,
     })
 }
 
