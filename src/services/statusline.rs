@@ -40,7 +40,9 @@ pub struct Status {
 pub fn status(db: &Path, input: &[u8], now: Millis, tz: &jiff::tz::TimeZone) -> Result<Status> {
     let v: serde_json::Value =
         serde_json::from_slice(input).context("the status line's input is not JSON")?;
-    let snapshot = limits::from_statusline(&v);
+    // Secrets out before anything is kept or shown, as for a hook's payload
+    // (ids, paths and numbers stay).
+    let snapshot = limits::from_statusline(&crate::domain::redact::redact(&v));
     let mut store = Store::open_waiting(db, WAIT)?;
     let recorded = store.record_snapshot("claude-code", &snapshot, now)?;
     if let Some(path) = snapshot.transcript_path.as_deref() {

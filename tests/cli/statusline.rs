@@ -438,3 +438,25 @@ fn limits_lists_each_recorded_change() {
     ]);
     assert_eq!(out.lines().count(), 1, "{out}{err}");
 }
+
+/// What the status line keeps or shows has lost its secrets first (as a
+/// hook's payload does); the ids, paths and figures stay.
+#[test]
+fn a_secret_in_the_payload_is_neither_kept_nor_shown() {
+    let env = Env::new();
+    let mut p = payload(&env, 30.0);
+    let token = "ghp_0123456789abcdefABCDEF0123456789abcd";
+    p["model"]["id"] = json!(format!("claude-sonnet-4-5 {token}"));
+    p["model"]["display_name"] = json!(format!("Sonnet {token}"));
+    let (code, out, err) = statusline(&env, "2026-02-01T10:00:00Z", &bytes(&p), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(token), "{out}");
+    assert!(out.starts_with("Sonnet [redacted:"), "{out}");
+    assert!(out.ends_with("| $1.50 session | $0.90 today | 5h 30% (3h00m) | 7d 41% (2d4h) | 15.0%/h → 75% at reset\n"), "{out}");
+    let stored = env.text("SELECT model FROM rate_limit_snapshots WHERE ?1 = ?1", "-");
+    assert!(
+        stored.starts_with("claude-sonnet-4-5 [redacted:"),
+        "{stored}"
+    );
+    assert!(!stored.contains("ghp_"), "{stored}");
+}
