@@ -118,7 +118,7 @@ fn spent(store: &Store, from: Millis, to: Millis) -> Result<Totals> {
         tz: jiff::tz::TimeZone::UTC,
         from: None,
     };
-    Ok(report::costs(store, &q)?.total)
+    Ok(report::sums(store, &q)?.total)
 }
 
 /// The five-hour blocks of every message since `since`, with their sums.
@@ -132,7 +132,7 @@ fn blocks(store: &Store, since: Option<Millis>) -> Result<Vec<(Millis, Totals)>>
         tz: jiff::tz::TimeZone::UTC,
         from: None,
     };
-    Ok(report::costs(store, &q)?
+    Ok(report::sums(store, &q)?
         .groups
         .into_iter()
         .filter_map(|(k, t)| Some((parse_instant(k.first()?)?, t)))

@@ -85,8 +85,34 @@ pub struct Costs {
 
 /// The cost report `q` asks for.
 pub fn costs(store: &Store, q: &Query<'_>) -> Result<Costs> {
-    let machine = push::machine_label(store)?;
-    let user = push::user_label(store)?.unwrap_or_else(|| "-".to_string());
+    let mut out = sums(store, q)?;
+    if q.from.is_none() {
+        out.store_empty = out.groups.is_empty() && store.session_ids()?.is_empty();
+        out.uncounted_compactions = store.uncounted_compactions(&q.filter)?;
+        if out.total.unpriced_tokens > 0 {
+            out.unpriced_models = store
+                .unpriced_models()?
+                .into_iter()
+                .map(|(m, _, _)| m)
+                .collect();
+        }
+    }
+    Ok(out)
+}
+
+/// The groups and their total only (what the status line and `limits`
+/// need, on their hot path), without what an empty or partly priced
+/// report says.
+pub fn sums(store: &Store, q: &Query<'_>) -> Result<Costs> {
+    // This machine's and person's labels, only when grouped by them.
+    let (machine, user) = if q.by.iter().any(|k| matches!(k, Key::Machine | Key::User)) {
+        (
+            push::machine_label(store)?,
+            push::user_label(store)?.unwrap_or_else(|| "-".to_string()),
+        )
+    } else {
+        (String::new(), String::new())
+    };
     let labels = (machine.as_str(), user.as_str());
     let mut out = Costs::default();
     let mut add = |key: Vec<String>, t: &Totals| {
@@ -132,17 +158,6 @@ pub fn costs(store: &Store, q: &Query<'_>) -> Result<Costs> {
         match q.from {
             Some(target) => push::each_cost_row(target, &q.filter, visit)?,
             None => store.each_cost_row(&q.filter, &mut visit)?,
-        }
-    }
-    if q.from.is_none() {
-        out.store_empty = out.groups.is_empty() && store.session_ids()?.is_empty();
-        out.uncounted_compactions = store.uncounted_compactions(&q.filter)?;
-        if out.total.unpriced_tokens > 0 {
-            out.unpriced_models = store
-                .unpriced_models()?
-                .into_iter()
-                .map(|(m, _, _)| m)
-                .collect();
         }
     }
     Ok(out)

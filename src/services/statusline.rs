@@ -92,5 +92,5 @@ fn today_cost(store: &Store, now: Millis, tz: &jiff::tz::TimeZone) -> Result<i64
         tz: tz.clone(),
         from: None,
     };
-    Ok(report::costs(store, &q)?.total.cost_nanousd)
+    Ok(report::sums(store, &q)?.total.cost_nanousd)
 }

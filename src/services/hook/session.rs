@@ -113,7 +113,9 @@ pub fn session_start(
         source: Some(source.clone()),
         run_id: existing.as_ref().map(|r| r.run_id.clone()),
         session_id: session_id.clone(),
-        ..brief_settings(store)?
+        utility_mode: crate::services::settings::choice(store, "briefing.utility")?,
+        watchdog_ms: crate::services::settings::minutes_ms(store, "watchdog.minutes")?,
+        every_line: false,
     };
     // A briefing that fails still opens the run (without a stamp).
     let built = build_for(store, req, harness, now)
@@ -169,24 +171,6 @@ fn replayed(
         && run.is_some_and(|r| {
             r.briefing_delivered_at.is_some() && same_memories(&r.briefed_memories, briefed)
         })
-}
-
-/// A briefing request with the store's settings (utility mode, watchdog
-/// window) and nothing else yet.
-fn brief_settings(store: &Store) -> Result<Request> {
-    Ok(Request {
-        project: String::new(),
-        limits: Limits {
-            budget_tokens: 0,
-            max_bytes: 0,
-        },
-        source: None,
-        run_id: None,
-        session_id: None,
-        utility_mode: crate::services::settings::choice(store, "briefing.utility")?,
-        watchdog_ms: crate::services::settings::minutes_ms(store, "watchdog.minutes")?,
-        every_line: false,
-    })
 }
 
 /// The briefing's text to inject (empty when it placed nothing), its
