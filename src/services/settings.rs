@@ -216,6 +216,20 @@ pub const SETTINGS: &[Setting] = &[
         about: "a person's label `push` gives this store's messages in the team database, for `cost --by user` (default: none)",
     },
     Setting {
+        key: "search.index",
+        env: "SESSIONKIT_SEARCH_INDEX",
+        default: "on",
+        kind: Kind::Switch,
+        about: "ingest indexes what agents and users said, for `sessionkit search` (prompts, answers, tool calls); off keeps ingest to the numbers",
+    },
+    Setting {
+        key: "search.tool_outputs",
+        env: "SESSIONKIT_SEARCH_TOOL_OUTPUTS",
+        default: "off",
+        kind: Kind::Switch,
+        about: "the search index also holds tools' outputs (most of a transcript's bytes; a repeated output is kept once); takes effect for what is ingested next, `replay` for the rest",
+    },
+    Setting {
         key: "spool.max_bytes",
         env: "SESSIONKIT_SPOOL_MAX_BYTES",
         default: "67108864",

@@ -71,6 +71,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0023_rate_limits",
         include_str!("migrations/0023_rate_limits.sql"),
     ),
+    ("0024_search", include_str!("migrations/0024_search.sql")),
 ];
 
 /// The schema version this binary writes.

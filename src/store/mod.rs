@@ -25,6 +25,7 @@ pub mod projection;
 pub mod push;
 pub mod reports;
 pub mod runs;
+pub mod said;
 pub mod settings;
 pub mod spool;
 pub mod tree;

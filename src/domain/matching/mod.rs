@@ -13,6 +13,9 @@
 mod aliases;
 
 pub use aliases::Aliases;
+pub use query::search_expression;
+
+mod query;
 
 use std::sync::LazyLock;
 

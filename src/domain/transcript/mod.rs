@@ -10,6 +10,7 @@ pub mod edges;
 mod ending;
 mod parse;
 mod placed;
+pub mod said;
 mod scan;
 mod spawns;
 mod tail;
@@ -68,7 +69,7 @@ pub fn harness_of(main_rel_path: &str) -> &'static str {
 }
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
-pub const PARSER_REVISION: i64 = 9;
+pub const PARSER_REVISION: i64 = 10;
 
 /// The kind of a transcript file inside a session, decided by its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,6 +258,10 @@ pub struct ParsedSession {
     /// records), the last one: reported, never added to totals.
     #[serde(default)]
     pub harness_cost: Option<HarnessCost>,
+    /// What this part's records say, for search (only when the parser
+    /// was asked to read it: `SessionParser::read_said`).
+    #[serde(skip)]
+    pub said: Vec<said::Said>,
 }
 
 /// What the harness itself says a session cost, as its last `cost-state`

@@ -116,6 +116,12 @@ impl<'a> Scanned<'a> {
             .is_some_and(|raw| raw.starts_with(prefix))
     }
 
+    /// The raw text of `message.content`, where the scanner found it
+    /// (checked against the JSON grammar, not yet for UTF-8).
+    pub(crate) fn message_content(&self) -> Option<&'a [u8]> {
+        self.spans.get(LazyField::MessageContent)
+    }
+
     /// Keeps the lazy values in `rec` when `capture` is set. serde makes each
     /// `RawValue`, so that its UTF-8 check is serde's own; `false` when a kept
     /// value fails it (serde must then read the line).

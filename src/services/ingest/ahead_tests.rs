@@ -169,6 +169,7 @@ fn opts(cap: usize, part_bytes: u64) -> Options {
         max_bytes: None,
         one: None,
         harness: None,
+        said: None,
     }
 }
 

@@ -44,6 +44,7 @@ pub use survey::survey;
 
 use crate::domain::clock;
 use crate::domain::corpus::{self, Discovery, SessionFiles};
+use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{ParsedSession, SpareCores};
 use crate::store::projection::{MessageCounts, Projection, SessionMeta};
 use crate::store::{Checkpointer, Store};
@@ -74,6 +75,8 @@ pub struct Options {
     pub one: Option<(String, String)>,
     /// Only sessions of this harness (`transcript::harness_of`).
     pub harness: Option<String>,
+    /// What the search index keeps of what is read; `None`: no index.
+    pub said: Option<SaidOptions>,
 }
 
 impl Options {
@@ -92,8 +95,25 @@ impl Options {
             max_bytes: None,
             one: None,
             harness: None,
+            said: said_options(store)?,
         })
     }
+}
+
+/// Bytes of text the search index takes in one transaction: a hook
+/// waiting for the lock waits for one batch (about a quarter second).
+pub const INDEX_BATCH_BYTES: u64 = 8 << 20;
+
+/// What the search index keeps, by the settings `search.index` and
+/// `search.tool_outputs`.
+pub fn said_options(store: &Store) -> Result<Option<SaidOptions>> {
+    use crate::services::settings::enabled;
+    if !enabled(store, "search.index")? {
+        return Ok(None);
+    }
+    Ok(Some(SaidOptions {
+        outputs: enabled(store, "search.tool_outputs")?,
+    }))
 }
 
 /// The line cap: `given` (the command line's), else the setting
@@ -302,6 +322,9 @@ pub fn run(
     for db in &databases {
         database::read_opencode(store, roots, opts, db, &mut seen, &mut sum)?;
     }
+    // The full-text index takes the run's new texts now, all at once
+    // (also those a killed run left).
+    store.index_pending(INDEX_BATCH_BYTES)?;
     sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
     sum.elapsed_ms = started.elapsed().as_millis() as u64;

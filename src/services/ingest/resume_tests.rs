@@ -139,6 +139,7 @@ fn opts(part_bytes: u64, bulk_bytes: u64) -> Options {
         max_bytes: None,
         one: None,
         harness: None,
+        said: None,
     }
 }
 

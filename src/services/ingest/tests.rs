@@ -33,6 +33,7 @@ fn main_transcript_unreadable_at_read_time_fails_the_session() {
         max_bytes: None,
         one: None,
         harness: None,
+        said: None,
     };
     let mut events = Vec::new();
     stream::read_session(

@@ -270,6 +270,7 @@ impl Store {
             refresh_rollup(&tx, &affected)?;
         }
         replace_lines(&tx, p)?;
+        super::said::write_said(&tx, p, true)?;
         write_harness_cost(&tx, p)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;
@@ -310,6 +311,7 @@ impl Store {
             )?;
         }
         append_lines(&tx, p)?;
+        super::said::write_said(&tx, p, false)?;
         write_harness_cost(&tx, p)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;

@@ -62,6 +62,7 @@ impl Store {
             tx.execute("DELETE FROM sessions WHERE session_id = ?1", [id])?;
             tx.execute("DELETE FROM ingest_failures WHERE session_id = ?1", [id])?;
         }
+        crate::store::said::forget_sessions(&tx, &ids)?;
         let affected = settle_messages(&tx, &touched, prices)?;
         refresh_rollup(&tx, &affected)?;
         report.sessions = ids.len() as u64;

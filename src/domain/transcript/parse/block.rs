@@ -10,6 +10,7 @@ use super::lines::{Lines, classify_error, complete_body};
 use super::{OpenFile, SessionParser, SideRecord, Span, SpareCores, long_line_reason};
 use crate::domain::clock::{Millis, parse_instant};
 use crate::domain::transcript::ending;
+use crate::domain::transcript::said::{self, Piece, SaidOptions};
 use crate::domain::transcript::scan;
 use crate::domain::transcript::spawns::{self};
 use crate::domain::transcript::usage::{self, Billing, Buckets, UsageObservation};
@@ -233,6 +234,7 @@ fn read_line<'a>(
             Some(s) => s.message_content_starts_with(b"\"<local-command-"),
             None => LOCAL_COMMAND.find(line).is_some(),
         };
+    let content = scanned.as_ref().and_then(scan::Scanned::message_content);
     let wants =
         |rec: &Record<'_>| wants_content(rec, line, st.main, st.first_user_seen, &st.open.pending);
     if let Err(e) = read_record(line, scanned, slot, wants) {
@@ -245,7 +247,50 @@ fn read_line<'a>(
         return Ok(());
     }
     b.out.records += 1;
-    take_record(b, st, n, line, slot, local_command)
+    take_record(b, st, n, line, slot, local_command)?;
+    if let Some(opts) = b.said
+        && matches!(slot.kind.as_deref(), Some("user" | "assistant"))
+    {
+        let pieces = said_of(slot, line, content, opts);
+        let record = slot
+            .uuid
+            .as_deref()
+            .map_or_else(|| format!("line:{n}"), str::to_string);
+        let at = slot.timestamp.as_deref().and_then(parse_instant);
+        if st.main && slot.is_sidechain == Some(true) {
+            if let Some(side) = st.side.last_mut() {
+                side.said = Some((record, pieces));
+            }
+        } else {
+            b.keep_said(st.agent, record, at, pieces);
+        }
+    }
+    Ok(())
+}
+
+/// What a Claude Code user or assistant record says: from its content's
+/// raw text where the scanner found it, or kept by serde, or (a line serde
+/// read without it) from the line read again.
+fn said_of(rec: &Record<'_>, line: &[u8], content: Option<&[u8]>, opts: SaidOptions) -> Vec<Piece> {
+    let assistant = rec.kind.as_deref() == Some("assistant");
+    let raw = content
+        .and_then(|c| std::str::from_utf8(c).ok())
+        .or_else(|| {
+            rec.message
+                .as_ref()
+                .and_then(|m| m.content.0)
+                .map(|r| r.get())
+        });
+    if let Some(raw) = raw {
+        return said::claude_content(raw, assistant, opts);
+    }
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+        return Vec::new();
+    };
+    said::of_line(&v, 0, opts)
+        .into_iter()
+        .flat_map(|(_, _, p)| p)
+        .collect()
 }
 
 /// One record read from line `n`: filtered by type, checked (time, token
@@ -385,6 +430,7 @@ fn side_record(
             .then(|| rec.message.as_ref().and_then(|m| m.content.0))
             .flatten()
             .map(spawns::first_message),
+        said: None,
     }
 }
 

@@ -28,6 +28,7 @@ use super::SessionParser;
 use super::lines::{Owner, json_records};
 use crate::domain::clock::{Millis, parse_instant};
 use crate::domain::transcript::BadLine;
+use crate::domain::transcript::said;
 use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
 
 /// Whether a transcript path is a Gemini CLI chat (`…/chats/….jsonl`, or an
@@ -230,6 +231,14 @@ fn legacy_document(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u
         read_line(b, m, &mut owner);
     }
     b.span(&agent).merge(&span);
+    if let Some(opts) = b.said {
+        // What the messages say, read again as values (rare: old chats).
+        let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+        let list = serde_json::json!({ "$set": { "messages": v.get("messages") } });
+        for (record, at, pieces) in said::of_line(&list, 1, opts) {
+            b.keep_said(&agent, record, at, pieces);
+        }
+    }
     let f = &mut b.out.files[file];
     f.offset = bytes.len() as u64;
     f.line = bytes.iter().filter(|&&c| c == b'\n').count() as u64 + 1;

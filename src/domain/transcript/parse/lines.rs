@@ -3,6 +3,7 @@
 
 use super::{SessionParser, Span, long_line_reason};
 use crate::domain::transcript::BadLine;
+use crate::domain::transcript::said::{self, SaidOptions};
 use crate::domain::transcript::scan;
 use crate::domain::transcript::wire::Record;
 
@@ -141,7 +142,12 @@ pub(super) fn json_records(
                 continue;
             }
             match each(b, line, n, &mut owner) {
-                Ok(()) => b.out.records += 1,
+                Ok(()) => {
+                    b.out.records += 1;
+                    if let Some(opts) = b.said {
+                        said_of_line(b, line, n, owner.agent, opts);
+                    }
+                }
                 Err(e) => match classify_error(line, &e) {
                     Some(reason) => b.bad(&rel, n, reason)?,
                     None => b.out.unknown_records += 1,
@@ -157,6 +163,16 @@ pub(super) fn json_records(
     f.line = n;
     b.out.bytes += done;
     result.map(|()| done)
+}
+
+/// Keeps what one line of a line-based client says.
+fn said_of_line(b: &mut SessionParser, line: &[u8], n: u64, agent: &str, opts: SaidOptions) {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+        return;
+    };
+    for (record, at, pieces) in said::of_line(&v, n, opts) {
+        b.keep_said(agent, record, at, pieces);
+    }
 }
 
 /// `json_records` for a format whose every line is one serde record `T`,

@@ -37,6 +37,7 @@ use super::usage::UsageObservation;
 use super::wire::{Record, Sidecar};
 use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession};
 use crate::domain::clock::Millis;
+use crate::domain::transcript::said::{Piece, Said, SaidOptions};
 
 /// The first malformed line of a session parsed with `strict` set.
 pub type StrictFailure = BadLine;
@@ -63,6 +64,8 @@ pub struct SessionParser {
     /// The model an agent's sidecar names, by agent id: what its own lines
     /// ran on when they do not say (Qwen Code's subagents).
     sidecar_models: HashMap<String, String>,
+    /// What the records say is read too (`ParsedSession::said`).
+    said: Option<SaidOptions>,
 }
 
 /// Why a line over the line cap was not read.
@@ -150,12 +153,37 @@ impl SessionParser {
             line_cap: u64::MAX,
             spare: None,
             sidecar_models: HashMap::new(),
+            said: None,
         }
     }
 
     /// The model `agent`'s sidecar names, if any.
     pub(super) fn sidecar_model(&self, agent: &str) -> Option<&str> {
         self.sidecar_models.get(agent).map(String::as_str)
+    }
+
+    /// Reads what the records say (prompts, answers, tool calls; tool
+    /// outputs as `opts` says) into each part's `said`; `None` reads none.
+    pub fn read_said(&mut self, opts: Option<SaidOptions>) {
+        self.said = opts;
+    }
+
+    /// Keeps what a record says, for the agent `agent`.
+    pub(super) fn keep_said(
+        &mut self,
+        agent: &str,
+        record: String,
+        at: Option<Millis>,
+        pieces: Vec<Piece>,
+    ) {
+        if !pieces.is_empty() {
+            self.out.said.push(Said {
+                agent_id: agent.to_string(),
+                record,
+                at,
+                pieces,
+            });
+        }
     }
 
     /// Lets large blocks borrow the run's spare cores.
@@ -439,6 +467,7 @@ impl SessionParser {
             inline: self.out.inline,
             delta: self.out.delta,
             harness_cost: self.out.harness_cost.clone(),
+            said: std::mem::take(&mut self.out.said),
         };
         self.out.delta = true;
         part

@@ -170,6 +170,9 @@ pub(super) fn resolve_inline(b: &mut SessionParser, side: Vec<SideRecord>, path:
             a.notification_tool_use_id = note;
         }
         b.span(&agent).see(rec.at);
+        if let Some((record, pieces)) = rec.said {
+            b.keep_said(&agent, record, rec.at, pieces);
+        }
         if let Some(mut obs) = rec.usage {
             obs.agent_id.clone_from(&agent);
             b.add_usage(obs);

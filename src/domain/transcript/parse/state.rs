@@ -50,6 +50,8 @@ pub(super) struct SideRecord {
     pub(super) compaction: Option<Compaction>,
     /// A chain root's first message: prompt hash and task-notification id.
     pub(super) first: Option<(Option<u64>, Option<String>)>,
+    /// What it says (its record's id and pieces), when that is read.
+    pub(super) said: Option<(String, Vec<crate::domain::transcript::said::Piece>)>,
 }
 
 /// Where the reading of one file stands, between blocks and between runs.

@@ -1,0 +1,579 @@
+//! What was said in a transcript, for search: the user's prompts, the
+//! assistant's text, each tool call (its name and the strings of its input:
+//! commands, file paths, patterns) and, when asked for, each tool's output.
+//! Pure: a record's JSON in, redacted pieces of text out.
+//!
+//! Every client's records are read here: Claude Code's content blocks
+//! (`text`, `tool_use`, `tool_result`), Codex's response items (`message`,
+//! `function_call`, `custom_tool_call`, `local_shell_call` and their
+//! outputs), Gemini CLI's messages (`content`, `toolCalls`), Qwen Code's
+//! parts (`text`, `functionCall`, `functionResponse`), pi's messages
+//! (`text`, `toolCall`, `toolResult`), Copilot CLI's events
+//! (`user.message`, `assistant.message` with `toolRequests`,
+//! `tool.execution_complete`) and OpenCode's parts (`text`, `tool`).
+//!
+//! Never kept: reasoning (thinking blocks), images and documents, text the
+//! client injects rather than a person or model writes (a prompt that is
+//! wholly one `<tag>…</tag>` element: environment context, system
+//! reminders, local command output), and any run of base64 long enough to
+//! be an encoded file (`strip_blobs`), so an image pasted as text never
+//! reaches the index.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::domain::clock::{Millis, parse_instant};
+use crate::domain::redact;
+
+vocabulary! {
+    /// Who said a piece of text.
+    Role, "role", "roles" {
+        /// A person's prompt (or the prompt a subagent was given).
+        User = "user",
+        /// The model's answer text.
+        Assistant = "assistant",
+        /// A tool call (its name and input) or a tool's output.
+        Tool = "tool",
+    }
+}
+
+/// What a search index keeps of a transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SaidOptions {
+    /// Tools' outputs too (off by default: they are most of a
+    /// transcript's bytes).
+    pub outputs: bool,
+}
+
+/// One piece of what a record says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    pub role: Role,
+    /// The tool's name, for a call or an output.
+    pub tool: Option<String>,
+    /// A tool's output rather than its call.
+    pub output: bool,
+    /// Redacted.
+    pub text: String,
+}
+
+/// The pieces of one record, with where it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    /// The agent whose record it is (the session's id for the main one).
+    pub agent_id: String,
+    /// The record's own id (a uuid or the client's message id), else its
+    /// line (`line:N`): what `show --at` takes.
+    pub record: String,
+    pub at: Option<Millis>,
+    pub pieces: Vec<Piece>,
+}
+
+/// Base64 runs at least this long (no whitespace) are an encoded file,
+/// not words: cut out of any text before it is kept.
+pub const BLOB_MIN: usize = 200;
+
+/// The text with every base64-looking run of `BLOB_MIN` characters or more
+/// (a `data:` URL's payload, an image pasted as text) replaced by
+/// `[binary N bytes]`.
+pub fn strip_blobs(text: &str) -> Cow<'_, str> {
+    let b = text.as_bytes();
+    let b64 = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'-' | b'_');
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if !b64(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b64(b[i]) {
+            i += 1;
+        }
+        // A long identifier or path is not a blob: a blob mixes cases and
+        // digits throughout, and has few separators.
+        let run = &b[start..i];
+        if run.len() >= BLOB_MIN
+            && run.iter().filter(|c| c.is_ascii_digit()).count() * 20 >= run.len()
+            && run.iter().filter(|c| c.is_ascii_uppercase()).count() * 8 >= run.len()
+        {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            o.push_str(&text[last..start]);
+            o.push_str(&format!("[binary {} bytes]", run.len() * 3 / 4));
+            last = i;
+        }
+    }
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut o) => {
+            o.push_str(&text[last..]);
+            Cow::Owned(o)
+        }
+    }
+}
+
+/// Whether a prompt is the client's own injection: wholly one
+/// `<tag>…</tag>` element (Codex's environment context, Claude Code's
+/// local command output and system reminders, Gemini CLI's session
+/// context).
+fn injected(text: &str) -> bool {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix('<') else {
+        return false;
+    };
+    let name_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(rest.len());
+    if name_len == 0 {
+        return false;
+    }
+    let name = &rest[..name_len];
+    t.ends_with(&format!("</{name}>"))
+}
+
+/// Adds a text piece: blobs cut, redacted; nothing for empty text.
+fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: bool, text: &str) {
+    if text.trim().is_empty() || (role == Role::User && injected(text)) {
+        return;
+    }
+    let text = strip_blobs(text);
+    let text = redact::redact_text(&text).into_owned();
+    out.push(Piece {
+        role,
+        tool: tool.map(str::to_string),
+        output,
+        text,
+    });
+}
+
+/// The strings of a tool's input, redacted by key and by shape, one per
+/// line, in the input's order (a JSON string that holds JSON is read as
+/// JSON: Codex's `arguments`).
+fn input_text(input: &Value) -> String {
+    let parsed;
+    let input = match input {
+        Value::String(s) if s.trim_start().starts_with(['{', '[']) => {
+            match serde_json::from_str::<Value>(s) {
+                Ok(v) => {
+                    parsed = v;
+                    &parsed
+                }
+                Err(_) => input,
+            }
+        }
+        v => v,
+    };
+    let clean = redact::redact(input);
+    let mut lines = Vec::new();
+    strings(&clean, &mut lines);
+    lines.join("\n")
+}
+
+fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::String(s) if !s.trim().is_empty() => out.push(s),
+        Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+        Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+        _ => {}
+    }
+}
+
+/// Adds a tool call: its name and its input's strings.
+fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
+    let text = strip_blobs(&input_text(input)).into_owned();
+    out.push(Piece {
+        role: Role::Tool,
+        tool: Some(name.to_string()),
+        output: false,
+        text,
+    });
+}
+
+/// Adds a tool's output (its text, however nested), when outputs are kept.
+fn push_output(out: &mut Vec<Piece>, opts: SaidOptions, name: Option<&str>, output: &Value) {
+    if !opts.outputs {
+        return;
+    }
+    let mut lines = Vec::new();
+    output_strings(output, &mut lines);
+    push_text(out, Role::Tool, name, true, &lines.join("\n"));
+}
+
+/// The text of an output: strings, and the `text`/`content`/`output` of
+/// objects; an image or document block says nothing.
+fn output_strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::String(s) => out.push(s),
+        Value::Array(items) => items.iter().for_each(|i| output_strings(i, out)),
+        Value::Object(map) => {
+            if matches!(
+                map.get("type").and_then(Value::as_str),
+                Some("image" | "document" | "input_image" | "image_url")
+            ) {
+                return;
+            }
+            for key in [
+                "text",
+                "content",
+                "output",
+                "result",
+                "response",
+                "functionResponse",
+                "stdout",
+                "stderr",
+            ] {
+                if let Some(x) = map.get(key) {
+                    output_strings(x, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A list of content blocks (or a plain string) said by `role`: text
+/// blocks, tool calls, tool results; reasoning and images are skipped.
+pub fn blocks(content: &Value, role: Role, opts: SaidOptions, out: &mut Vec<Piece>) {
+    match content {
+        Value::String(s) => push_text(out, role, None, false, s),
+        Value::Array(items) => {
+            for b in items {
+                block(b, role, opts, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn block(b: &Value, role: Role, opts: SaidOptions, out: &mut Vec<Piece>) {
+    let kind = b.get("type").and_then(Value::as_str);
+    let name = b.get("name").and_then(Value::as_str);
+    match kind {
+        Some("text" | "input_text" | "output_text") | None if b.get("text").is_some() => {
+            if let Some(t) = b["text"].as_str() {
+                push_text(out, role, None, false, t);
+            }
+        }
+        Some("tool_use" | "server_tool_use" | "toolCall" | "function_call" | "tool-call") => {
+            let input = b
+                .get("input")
+                .or_else(|| b.get("arguments"))
+                .or_else(|| b.get("args"))
+                .unwrap_or(&Value::Null);
+            push_call(out, name.unwrap_or("tool"), input);
+        }
+        Some("tool_result" | "function_call_output" | "tool-result") => {
+            push_output(out, opts, name, b.get("content").unwrap_or(&Value::Null));
+        }
+        None => {
+            // Gemini's and Qwen Code's parts: `functionCall`, `functionResponse`.
+            if let Some(c) = b.get("functionCall") {
+                let n = c.get("name").and_then(Value::as_str).unwrap_or("tool");
+                push_call(out, n, c.get("args").unwrap_or(&Value::Null));
+            } else if let Some(r) = b.get("functionResponse") {
+                let n = r.get("name").and_then(Value::as_str);
+                push_output(out, opts, n, r.get("response").unwrap_or(&Value::Null));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A Claude Code content block, read without copying what is skipped.
+#[derive(Deserialize)]
+struct ClaudeBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    input: Option<&'a RawValue>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+}
+
+/// The pieces of a Claude Code record's `message.content` (raw JSON): a
+/// user record's prompt or tool results, an assistant record's text and
+/// tool calls. Reads only what it keeps: a tool result's output is not
+/// parsed unless outputs are kept.
+pub fn claude_content(raw: &str, assistant: bool, opts: SaidOptions) -> Vec<Piece> {
+    let role = if assistant {
+        Role::Assistant
+    } else {
+        Role::User
+    };
+    let mut out = Vec::new();
+    let t = raw.trim_start();
+    if t.starts_with('"') {
+        if let Ok(s) = serde_json::from_str::<Cow<'_, str>>(raw) {
+            push_text(&mut out, role, None, false, &s);
+        }
+        return out;
+    }
+    let Ok(items) = serde_json::from_str::<Vec<ClaudeBlock<'_>>>(raw) else {
+        return out;
+    };
+    for b in items {
+        match b.kind.as_deref() {
+            Some("text") => {
+                if let Some(t) = &b.text {
+                    push_text(&mut out, role, None, false, t);
+                }
+            }
+            Some("tool_use" | "server_tool_use") => {
+                let input = b
+                    .input
+                    .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
+                    .unwrap_or(Value::Null);
+                push_call(&mut out, b.name.as_deref().unwrap_or("tool"), &input);
+            }
+            Some("tool_result") if opts.outputs => {
+                let v = b
+                    .content
+                    .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
+                    .unwrap_or(Value::Null);
+                push_output(&mut out, opts, None, &v);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The records one line of a line-based client says (Codex, Gemini CLI,
+/// Qwen Code, pi, Copilot CLI, and Claude Code's lines the fast path did
+/// not read), each with its id and time; `line` names a record without an
+/// id.
+pub fn of_line(
+    v: &Value,
+    line: u64,
+    opts: SaidOptions,
+) -> Vec<(String, Option<Millis>, Vec<Piece>)> {
+    let at = |v: &Value| {
+        v.get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(parse_instant)
+    };
+    let id = |v: &Value, keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| v.get(*k).and_then(Value::as_str))
+            .filter(|s| !s.is_empty())
+            .map_or_else(|| format!("line:{line}"), str::to_string)
+    };
+    let mut out = Vec::new();
+    // Gemini CLI rewrites its list of messages with a `$set`.
+    if let Some(list) = v
+        .get("$set")
+        .and_then(|s| s.get("messages"))
+        .and_then(Value::as_array)
+    {
+        for m in list {
+            let pieces = gemini_message(m, opts);
+            if !pieces.is_empty() {
+                out.push((id(m, &["id"]), at(m), pieces));
+            }
+        }
+        return out;
+    }
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
+    let mut pieces = Vec::new();
+    let key;
+    match kind {
+        // Claude Code and Qwen Code.
+        "user" | "assistant" | "tool_result" if v.get("message").is_some() => {
+            let m = &v["message"];
+            let role = if kind == "assistant" {
+                Role::Assistant
+            } else {
+                Role::User
+            };
+            let content = m
+                .get("parts")
+                .or_else(|| m.get("content"))
+                .unwrap_or(&Value::Null);
+            blocks(content, role, opts, &mut pieces);
+            key = id(v, &["uuid"]);
+        }
+        // Gemini CLI.
+        "user" | "gemini" => {
+            pieces = gemini_message(v, opts);
+            key = id(v, &["id"]);
+        }
+        // Codex.
+        "response_item" => {
+            let p = &v["payload"];
+            codex_item(p, opts, &mut pieces);
+            key = id(p, &["id", "call_id"]);
+        }
+        // pi.
+        "message" => {
+            let m = &v["message"];
+            let content = m.get("content").unwrap_or(&Value::Null);
+            match m.get("role").and_then(Value::as_str) {
+                Some("user") => blocks(content, Role::User, opts, &mut pieces),
+                Some("assistant") => blocks(content, Role::Assistant, opts, &mut pieces),
+                Some("toolResult") => {
+                    let name = m.get("toolName").and_then(Value::as_str);
+                    push_output(&mut pieces, opts, name, content);
+                }
+                _ => {}
+            }
+            key = id(v, &["id"]);
+        }
+        // Copilot CLI.
+        "user.message" | "assistant.message" | "tool.execution_complete" => {
+            let d = &v["data"];
+            copilot_event(kind, d, opts, &mut pieces);
+            key = id(v, &["id"]);
+        }
+        _ => return out,
+    }
+    if !pieces.is_empty() {
+        out.push((key, at(v), pieces));
+    }
+    out
+}
+
+/// A Gemini CLI message: a user's or the model's content, and the model's
+/// tool calls (with their results, when outputs are kept).
+fn gemini_message(m: &Value, opts: SaidOptions) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let role = match m.get("type").and_then(Value::as_str) {
+        Some("user") => Role::User,
+        Some("gemini") => Role::Assistant,
+        _ => return out,
+    };
+    blocks(
+        m.get("content").unwrap_or(&Value::Null),
+        role,
+        opts,
+        &mut out,
+    );
+    for c in m
+        .get("toolCalls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = c.get("name").and_then(Value::as_str).unwrap_or("tool");
+        push_call(&mut out, name, c.get("args").unwrap_or(&Value::Null));
+        if let Some(r) = c.get("result") {
+            push_output(&mut out, opts, Some(name), r);
+        }
+    }
+    out
+}
+
+/// A Codex response item: a user's or the assistant's message (never the
+/// developer's or system's), a tool call, a tool's output.
+fn codex_item(p: &Value, opts: SaidOptions, out: &mut Vec<Piece>) {
+    let name = p.get("name").and_then(Value::as_str);
+    match p.get("type").and_then(Value::as_str) {
+        Some("message") => {
+            let role = match p.get("role").and_then(Value::as_str) {
+                Some("user") => Role::User,
+                Some("assistant") => Role::Assistant,
+                _ => return,
+            };
+            blocks(p.get("content").unwrap_or(&Value::Null), role, opts, out);
+        }
+        Some("function_call") => {
+            push_call(
+                out,
+                name.unwrap_or("tool"),
+                p.get("arguments").unwrap_or(&Value::Null),
+            );
+        }
+        Some("custom_tool_call") => {
+            push_call(
+                out,
+                name.unwrap_or("tool"),
+                p.get("input").unwrap_or(&Value::Null),
+            );
+        }
+        Some("local_shell_call") => {
+            let cmd = &p["action"]["command"];
+            push_call(out, "shell", cmd);
+        }
+        Some("web_search_call") => {
+            push_call(out, "web_search", &p["action"]);
+        }
+        Some("function_call_output" | "custom_tool_call_output") => {
+            push_output(out, opts, None, p.get("output").unwrap_or(&Value::Null));
+        }
+        _ => {}
+    }
+}
+
+/// A Copilot CLI event: a prompt, an answer with its tool requests, a
+/// tool's result.
+fn copilot_event(kind: &str, d: &Value, opts: SaidOptions, out: &mut Vec<Piece>) {
+    match kind {
+        "user.message" => blocks(
+            d.get("content").unwrap_or(&Value::Null),
+            Role::User,
+            opts,
+            out,
+        ),
+        "assistant.message" => {
+            blocks(
+                d.get("content").unwrap_or(&Value::Null),
+                Role::Assistant,
+                opts,
+                out,
+            );
+            for r in d
+                .get("toolRequests")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let name = r.get("name").and_then(Value::as_str).unwrap_or("tool");
+                push_call(out, name, r.get("arguments").unwrap_or(&Value::Null));
+            }
+        }
+        _ => push_output(
+            out,
+            opts,
+            d.get("toolName").and_then(Value::as_str),
+            &d["result"],
+        ),
+    }
+}
+
+/// An OpenCode part (`part.data`): a text part of the user's or the
+/// model's message, a tool part (its name and input; its output when kept).
+pub fn opencode_part(data: &Value, assistant: bool, opts: SaidOptions) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let role = if assistant {
+        Role::Assistant
+    } else {
+        Role::User
+    };
+    match data.get("type").and_then(Value::as_str) {
+        Some("text") if data.get("synthetic") != Some(&Value::Bool(true)) => {
+            if let Some(t) = data.get("text").and_then(Value::as_str) {
+                push_text(&mut out, role, None, false, t);
+            }
+        }
+        Some("tool") => {
+            let name = data.get("tool").and_then(Value::as_str).unwrap_or("tool");
+            let state = &data["state"];
+            push_call(&mut out, name, state.get("input").unwrap_or(&Value::Null));
+            if let Some(o) = state.get("output") {
+                push_output(&mut out, opts, Some(name), o);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,151 @@
+use super::*;
+use serde_json::json;
+
+const OFF: SaidOptions = SaidOptions { outputs: false };
+const ON: SaidOptions = SaidOptions { outputs: true };
+
+fn texts(p: &[Piece]) -> Vec<(Role, Option<&str>, bool, &str)> {
+    p.iter()
+        .map(|p| (p.role, p.tool.as_deref(), p.output, p.text.as_str()))
+        .collect()
+}
+
+#[test]
+fn claude_prompts_answers_and_calls_but_no_thinking_or_images() {
+    let prompt = claude_content(r#""fix the flaky login test""#, false, OFF);
+    assert_eq!(
+        texts(&prompt),
+        [(Role::User, None, false, "fix the flaky login test")]
+    );
+    let raw = json!([
+        {"type": "thinking", "thinking": "secret plan"},
+        {"type": "text", "text": "Running the suite."},
+        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cargo test -p api", "description": "run tests"}},
+        {"type": "image", "source": {"type": "base64", "data": "iVBORw0KGgo"}}
+    ])
+    .to_string();
+    let answer = claude_content(&raw, true, OFF);
+    assert_eq!(
+        texts(&answer),
+        [
+            (Role::Assistant, None, false, "Running the suite."),
+            (
+                Role::Tool,
+                Some("Bash"),
+                false,
+                "cargo test -p api\nrun tests"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn tool_outputs_only_when_asked() {
+    let raw = json!([{"tool_use_id": "t1", "type": "tool_result", "content": [{"type": "text", "text": "3 passed"}, {"type": "image", "source": {}}]}]).to_string();
+    assert!(claude_content(&raw, false, OFF).is_empty());
+    assert_eq!(
+        texts(&claude_content(&raw, false, ON)),
+        [(Role::Tool, None, true, "3 passed")]
+    );
+}
+
+#[test]
+fn secrets_are_redacted_before_anything_is_kept() {
+    let key = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    let raw = json!([{"type": "tool_use", "name": "Bash", "input": {"command": format!("curl -H 'Authorization: token {key}' https://api.github.com"), "password": "hunter2hunter2"}}]).to_string();
+    let p = claude_content(&raw, true, OFF);
+    assert_eq!(p.len(), 1);
+    assert!(!p[0].text.contains(key), "{}", p[0].text);
+    assert!(!p[0].text.contains("hunter2"), "{}", p[0].text);
+    assert!(p[0].text.contains("[redacted:"), "{}", p[0].text);
+    assert!(p[0].text.contains("https://api.github.com"));
+}
+
+#[test]
+fn injected_context_and_blobs_are_not_kept() {
+    assert!(
+        claude_content(
+            r#""<system-reminder>be brief</system-reminder>""#,
+            false,
+            OFF
+        )
+        .is_empty()
+    );
+    // A person's prompt that merely starts with a tag is theirs.
+    assert_eq!(
+        claude_content(r#""<div> is not centred""#, false, OFF).len(),
+        1
+    );
+    let blob: String = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk".repeat(8);
+    let text = format!("see data:image/png;base64,{blob} here");
+    let kept = strip_blobs(&text);
+    assert_eq!(
+        kept,
+        format!(
+            "see data:image/png;base64,[binary {} bytes] here",
+            blob.len() * 3 / 4
+        )
+    );
+    // A long identifier or path is words, not a blob.
+    let path = "src/".to_string() + &"very_long_module_name/".repeat(12);
+    assert_eq!(strip_blobs(&path), path.as_str());
+}
+
+#[test]
+fn every_line_based_client_is_read() {
+    // Codex: messages (not the developer's), calls with JSON arguments.
+    let codex = json!({"timestamp": "2026-12-03T06:47:44.385Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"rg\",\"TODO\",\"src/lib.rs\"]}", "call_id": "c1"}});
+    let got = of_line(&codex, 7, OFF);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, "c1");
+    assert_eq!(
+        texts(&got[0].2),
+        [(Role::Tool, Some("shell"), false, "rg\nTODO\nsrc/lib.rs")]
+    );
+    let dev = json!({"type": "response_item", "payload": {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "rules"}]}});
+    assert!(of_line(&dev, 1, OFF).is_empty());
+    let user = json!({"type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hello there"}]}});
+    let got = of_line(&user, 9, OFF);
+    assert_eq!(got[0].0, "line:9");
+    assert_eq!(texts(&got[0].2), [(Role::User, None, false, "hello there")]);
+    // Gemini CLI: a message and its tool calls; a `$set` list.
+    let gemini = json!({"id": "g1", "timestamp": "2026-12-03T06:46:06.779Z", "type": "gemini", "content": "reading it", "toolCalls": [{"name": "read_file", "args": {"path": "README.md"}, "result": [{"functionResponse": {"response": {"output": "# Title"}}}]}]});
+    assert_eq!(
+        texts(&of_line(&gemini, 1, ON)[0].2),
+        [
+            (Role::Assistant, None, false, "reading it"),
+            (Role::Tool, Some("read_file"), false, "README.md"),
+            (Role::Tool, Some("read_file"), true, "# Title"),
+        ]
+    );
+    let set = json!({"$set": {"messages": [{"id": "u1", "type": "user", "content": [{"text": "hi gemini"}]}]}});
+    let got = of_line(&set, 2, OFF);
+    assert_eq!(
+        (got[0].0.as_str(), got[0].2[0].text.as_str()),
+        ("u1", "hi gemini")
+    );
+    // Qwen Code: parts.
+    let qwen = json!({"uuid": "q1", "type": "assistant", "message": {"role": "model", "parts": [{"functionCall": {"name": "run_shell_command", "args": {"command": "echo hi"}}}]}});
+    assert_eq!(
+        texts(&of_line(&qwen, 1, OFF)[0].2),
+        [(Role::Tool, Some("run_shell_command"), false, "echo hi")]
+    );
+    // pi: a tool call, and a tool result only with outputs.
+    let pi = json!({"type": "message", "id": "p1", "message": {"role": "assistant", "content": [{"type": "toolCall", "name": "bash", "arguments": {"command": "ls"}}]}});
+    assert_eq!(
+        texts(&of_line(&pi, 1, OFF)[0].2),
+        [(Role::Tool, Some("bash"), false, "ls")]
+    );
+    let result = json!({"type": "message", "id": "p2", "message": {"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": "a.txt"}]}});
+    assert!(of_line(&result, 1, OFF).is_empty());
+    assert_eq!(
+        texts(&of_line(&result, 1, ON)[0].2),
+        [(Role::Tool, Some("bash"), true, "a.txt")]
+    );
+    // Copilot CLI: an answer with its tool requests.
+    let copilot = json!({"type": "assistant.message", "id": "e1", "data": {"content": "", "toolRequests": [{"name": "bash", "arguments": {"command": "echo hi"}}]}});
+    assert_eq!(
+        texts(&of_line(&copilot, 1, OFF)[0].2),
+        [(Role::Tool, Some("bash"), false, "echo hi")]
+    );
+}

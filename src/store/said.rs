@@ -1,0 +1,488 @@
+//! The search index of what was said: `said_texts` (each distinct text
+//! once, with its FTS5 index `said_fts`) and `said` (every place a text
+//! was said). The texts and places are written with the session's part,
+//! in its transaction; the full-text index takes the new texts after the
+//! run, in batches (`index_pending`): indexing a run's texts at once
+//! writes each index page a few times, part by part dozens. Searched
+//! newest text first.
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::Store;
+use crate::domain::clock::Millis;
+use crate::domain::transcript::ParsedSession;
+use crate::domain::transcript::said::{Piece, Role};
+
+/// Bits of a text's id below its first second (`said_texts`).
+const SECOND_SHIFT: u32 = 20;
+
+/// The hash a text is found by: xxh3-64 of its tool's name and its text.
+fn hash_of(tool: Option<&str>, text: &str) -> i64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(tool.unwrap_or("").as_bytes());
+    h.update(&[0]);
+    h.update(text.as_bytes());
+    h.digest() as i64
+}
+
+/// The id a text first said at `at` would take (before collisions).
+fn fresh_id(at: Option<Millis>, hash: i64) -> i64 {
+    let secs = at.map_or(0, |ms| ms.div_euclid(1000)).clamp(0, 1 << 40);
+    (secs << SECOND_SHIFT) | (hash & ((1 << SECOND_SHIFT) - 1))
+}
+
+/// Adds a text to `said_texts` under a free id from `start`, to be
+/// indexed (`Store::index_pending`).
+fn insert_text(tx: &Transaction<'_>, start: i64, hash: i64, p: &Piece) -> Result<i64> {
+    let mut id = start;
+    let mut ins = tx.prepare_cached(
+        "INSERT INTO said_texts(text_id, hash, tool, text) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(text_id) DO NOTHING",
+    )?;
+    while ins.execute(params![id, hash, p.tool, p.text])? == 0 {
+        id += 1;
+    }
+    tx.prepare_cached("INSERT INTO said_unindexed(text_id) VALUES (?1)")?
+        .execute([id])?;
+    Ok(id)
+}
+
+/// Takes a text out of `said_texts` and the index.
+fn delete_text(tx: &Transaction<'_>, id: i64) -> Result<()> {
+    let row: Option<(Option<String>, String)> = tx
+        .prepare_cached("SELECT tool, text FROM said_texts WHERE text_id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let unindexed = tx
+        .prepare_cached("DELETE FROM said_unindexed WHERE text_id = ?1")?
+        .execute([id])?
+        > 0;
+    if let Some((tool, text)) = row {
+        if !unindexed {
+            tx.prepare_cached(
+                "INSERT INTO said_fts(said_fts, rowid, tool, text) VALUES ('delete', ?1, ?2, ?3)",
+            )?
+            .execute(params![id, tool, text])?;
+        }
+        tx.prepare_cached("DELETE FROM said_texts WHERE text_id = ?1")?
+            .execute([id])?;
+    }
+    Ok(())
+}
+
+/// The id of a piece's text, added when new. A text said earlier than its
+/// id says moves to the earlier id, so that ids do not depend on the
+/// order sessions are read in.
+fn text_id(tx: &Transaction<'_>, p: &Piece, at: Option<Millis>) -> Result<i64> {
+    let hash = hash_of(p.tool.as_deref(), &p.text);
+    let found: Option<i64> = {
+        let mut stmt =
+            tx.prepare_cached("SELECT text_id, tool, text FROM said_texts WHERE hash = ?1")?;
+        let mut rows = stmt.query([hash])?;
+        let mut found = None;
+        while let Some(r) = rows.next()? {
+            let (tool, text): (Option<String>, String) = (r.get(1)?, r.get(2)?);
+            if tool == p.tool && text == p.text {
+                found = Some(r.get(0)?);
+                break;
+            }
+        }
+        found
+    };
+    let start = fresh_id(at, hash);
+    match found {
+        Some(id) if id >> SECOND_SHIFT <= start >> SECOND_SHIFT => Ok(id),
+        Some(old) => {
+            let id = insert_text(tx, start, hash, p)?;
+            tx.prepare_cached("UPDATE said SET text_id = ?2 WHERE text_id = ?1")?
+                .execute(params![old, id])?;
+            delete_text(tx, old)?;
+            Ok(id)
+        }
+        None => insert_text(tx, start, hash, p),
+    }
+}
+
+/// Removes the texts among `ids` that nothing says any more.
+fn drop_unsaid(tx: &Transaction<'_>, ids: &[i64]) -> Result<()> {
+    for &id in ids {
+        let said: bool = tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM said WHERE text_id = ?1)")?
+            .query_row([id], |r| r.get(0))?;
+        if !said {
+            delete_text(tx, id)?;
+        }
+    }
+    Ok(())
+}
+
+/// The texts a session's rows name.
+fn texts_of(tx: &Transaction<'_>, session_id: &str) -> Result<Vec<i64>> {
+    let mut stmt = tx.prepare_cached("SELECT DISTINCT text_id FROM said WHERE session_id = ?1")?;
+    let ids = stmt.query_map([session_id], |r| r.get(0))?;
+    Ok(ids.collect::<Result<_, _>>()?)
+}
+
+/// Removes what sessions said, and the texts only they said.
+pub(super) fn forget_sessions(tx: &Transaction<'_>, ids: &[String]) -> Result<()> {
+    for sid in ids {
+        let texts = texts_of(tx, sid)?;
+        tx.execute("DELETE FROM said WHERE session_id = ?1", [sid])?;
+        drop_unsaid(tx, &texts)?;
+    }
+    Ok(())
+}
+
+/// Writes what a part of a session says: with `replace`, in place of what
+/// the session said before (texts nothing says any more are dropped); a
+/// record said again (a client rewriting a message) keeps its last words.
+pub(super) fn write_said(tx: &Transaction<'_>, p: &ParsedSession, replace: bool) -> Result<()> {
+    let sid = p.session_id.as_str();
+    let mut replaced = Vec::new();
+    if replace {
+        replaced = texts_of(tx, sid)?;
+        tx.execute("DELETE FROM said WHERE session_id = ?1", [sid])?;
+    }
+    for s in &p.said {
+        let agent = (s.agent_id != sid).then_some(s.agent_id.as_str());
+        for (n, piece) in s.pieces.iter().enumerate() {
+            let id = text_id(tx, piece, s.at)?;
+            let before: Option<i64> = tx
+                .prepare_cached(
+                    "SELECT text_id FROM said WHERE session_id = ?1 AND record = ?2 AND piece = ?3",
+                )?
+                .query_row(params![sid, s.record, n as i64], |r| r.get(0))
+                .optional()?;
+            tx.prepare_cached(
+                "INSERT INTO said(session_id, record, piece, agent_id, at, role, output, text_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT(session_id, record, piece) DO UPDATE SET agent_id = excluded.agent_id,
+                   at = excluded.at, role = excluded.role, output = excluded.output,
+                   text_id = excluded.text_id",
+            )?
+            .execute(params![
+                sid,
+                s.record,
+                n as i64,
+                agent,
+                s.at,
+                piece.role.as_str(),
+                piece.output,
+                id
+            ])?;
+            if let Some(b) = before.filter(|b| *b != id) {
+                replaced.push(b);
+            }
+        }
+    }
+    replaced.sort_unstable();
+    replaced.dedup();
+    drop_unsaid(tx, &replaced)
+}
+
+/// What a search asks for.
+#[derive(Debug, Clone, Default)]
+pub struct SearchQuery<'a> {
+    /// An FTS5 query (`domain::matching::search_expression`).
+    pub expression: &'a str,
+    pub project: Option<&'a str>,
+    pub harness: Option<&'a str>,
+    pub session: Option<&'a str>,
+    pub role: Option<Role>,
+    pub since: Option<Millis>,
+    pub until: Option<Millis>,
+    /// Newest first rather than by relevance.
+    pub newest: bool,
+    pub limit: usize,
+    /// Relevance ranks the newest this many matching texts.
+    pub window: usize,
+}
+
+/// One text a search found, where it was said last (within the filters).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub session_id: String,
+    pub agent_id: Option<String>,
+    pub record: String,
+    pub at: Option<Millis>,
+    pub role: String,
+    pub output: bool,
+    pub tool: Option<String>,
+    pub harness: String,
+    pub project: Option<String>,
+    /// The text around the match, the matched words between `\u{1}` and
+    /// `\u{2}`.
+    pub snippet: String,
+    /// Places the text was said (within the filters).
+    pub places: u64,
+    /// bm25 (lower is better); 0 when sorted newest first.
+    pub score: f64,
+}
+
+/// The conditions on a place a text was said (`s` the said row, `x` its
+/// session), numbered from `?2`.
+const PLACE: &str = "(?2 IS NULL OR x.project = ?2 OR x.project_slug = ?2)
+      AND (?3 IS NULL OR x.harness = ?3)
+      AND (?4 IS NULL OR s.session_id = ?4)
+      AND (?5 IS NULL OR s.role = ?5)
+      AND (?6 IS NULL OR s.at >= ?6)
+      AND (?7 IS NULL OR s.at < ?7)";
+
+impl Store {
+    /// The texts matching `q`, best (or newest) first, each where it was
+    /// said last. Relevance (bm25, with the tool's name worth twice the
+    /// text) ranks the newest `window` matches, so a word in every text
+    /// costs a bounded time.
+    pub fn search(&self, q: &SearchQuery<'_>) -> Result<Vec<Hit>> {
+        let role = q.role.map(Role::as_str);
+        let filtered = q.project.is_some()
+            || q.harness.is_some()
+            || q.session.is_some()
+            || q.role.is_some()
+            || q.since.is_some()
+            || q.until.is_some();
+        let exists = if filtered {
+            format!(
+                "AND EXISTS (SELECT 1 FROM said s JOIN sessions x ON x.session_id = s.session_id
+                   WHERE s.text_id = f.rowid AND {PLACE})"
+            )
+        } else {
+            String::new()
+        };
+        let take = if q.newest {
+            q.limit
+        } else {
+            q.window.max(q.limit)
+        };
+        let sql = format!(
+            "SELECT f.rowid, bm25(said_fts, 2.0, 1.0) FROM said_fts f
+             WHERE said_fts MATCH ?1 {exists} ORDER BY f.rowid DESC LIMIT ?8"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let args = params![
+            q.expression,
+            q.project,
+            q.harness,
+            q.session,
+            role,
+            q.since,
+            q.until,
+            take as i64
+        ];
+        let mut found: Vec<(i64, f64)> = stmt
+            .query_map(args, |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        if !q.newest {
+            found.sort_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        }
+        found.truncate(q.limit);
+        let mut out = Vec::with_capacity(found.len());
+        for (id, score) in found {
+            if let Some(hit) = self.place_of(q, id, if q.newest { 0.0 } else { score })? {
+                out.push(hit);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Where text `id` was said last within the filters, with its snippet.
+    fn place_of(&self, q: &SearchQuery<'_>, id: i64, score: f64) -> Result<Option<Hit>> {
+        let snippet: String = self
+            .conn
+            .prepare_cached(
+                "SELECT snippet(said_fts, -1, char(1), char(2), '…', 24) FROM said_fts
+                 WHERE said_fts MATCH ?1 AND rowid = ?2",
+            )?
+            .query_row(params![q.expression, id], |r| r.get(0))
+            .optional()?
+            .unwrap_or_default();
+        let sql = format!(
+            "SELECT s.session_id, s.agent_id, s.record, s.at, s.role, s.output, t.tool,
+                    x.harness, x.project, COUNT(*) OVER ()
+             FROM said s JOIN sessions x ON x.session_id = s.session_id
+             JOIN said_texts t ON t.text_id = s.text_id
+             WHERE s.text_id = ?1 AND {PLACE}
+             ORDER BY s.at DESC, s.session_id, s.record, s.piece LIMIT 1"
+        );
+        let role = q.role.map(Role::as_str);
+        let hit = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(
+                params![id, q.project, q.harness, q.session, role, q.since, q.until],
+                |r| {
+                    Ok(Hit {
+                        session_id: r.get(0)?,
+                        agent_id: r.get(1)?,
+                        record: r.get(2)?,
+                        at: r.get(3)?,
+                        role: r.get(4)?,
+                        output: r.get(5)?,
+                        tool: r.get(6)?,
+                        harness: r.get(7)?,
+                        project: r.get(8)?,
+                        snippet: snippet.clone(),
+                        places: r.get::<_, i64>(9)? as u64,
+                        score,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(hit)
+    }
+
+    /// What the index holds: places, distinct texts, their bytes, the
+    /// bytes of the sessions it covers, and its size on disk (when SQLite
+    /// can say: the `dbstat` table).
+    pub fn index_stats(&self) -> Result<IndexStats> {
+        let (places, sessions): (i64, i64) = self.conn.query_row(
+            "SELECT COUNT(*), COUNT(DISTINCT session_id) FROM said",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let (texts, text_bytes): (i64, i64) = self.conn.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(text AS BLOB))), 0) FROM said_texts",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let covered: i64 = self.conn.query_row(
+            "SELECT COALESCE(SUM(bytes), 0) FROM sessions
+             WHERE session_id IN (SELECT DISTINCT session_id FROM said)",
+            [],
+            |r| r.get(0),
+        )?;
+        let disk: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT SUM(pgsize) FROM dbstat WHERE name IN
+                   ('said', 'said_by_text', 'said_texts', 'said_texts_hash')
+                   OR name LIKE 'said\\_fts%' ESCAPE '\\'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .ok()
+            .flatten();
+        Ok(IndexStats {
+            places: places as u64,
+            sessions: sessions as u64,
+            texts: texts as u64,
+            text_bytes: text_bytes as u64,
+            covered_bytes: covered as u64,
+            disk_bytes: disk.map(|d| d as u64),
+        })
+    }
+
+    /// Indexes the texts written since the last call, a batch of about
+    /// `batch_bytes` of text per transaction (a hook waiting for the lock
+    /// waits for one batch); the number of texts indexed.
+    pub fn index_pending(&mut self, batch_bytes: u64) -> Result<u64> {
+        let mut done = 0;
+        loop {
+            let tx = self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let mut ids = Vec::new();
+            let mut bytes = 0u64;
+            {
+                let mut stmt = tx.prepare_cached(
+                    "SELECT u.text_id, LENGTH(CAST(t.text AS BLOB)) FROM said_unindexed u
+                     JOIN said_texts t ON t.text_id = u.text_id ORDER BY u.text_id",
+                )?;
+                let mut rows = stmt.query([])?;
+                while let Some(r) = rows.next()? {
+                    ids.push(r.get::<_, i64>(0)?);
+                    bytes += r.get::<_, i64>(1)? as u64;
+                    if bytes >= batch_bytes {
+                        break;
+                    }
+                }
+            }
+            let Some(&last) = ids.last() else {
+                return Ok(done);
+            };
+            tx.execute(
+                "INSERT INTO said_fts(rowid, tool, text)
+                 SELECT t.text_id, t.tool, t.text FROM said_unindexed u
+                 JOIN said_texts t ON t.text_id = u.text_id WHERE u.text_id <= ?1",
+                [last],
+            )?;
+            tx.execute("DELETE FROM said_unindexed WHERE text_id <= ?1", [last])?;
+            tx.commit()?;
+            done += ids.len() as u64;
+            self.pacer.committed();
+        }
+    }
+
+    /// Texts written but not yet in the full-text index.
+    pub fn unindexed(&self) -> Result<u64> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM said_unindexed", [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    /// Drops the whole search index (`replay` rebuilds it); the number of
+    /// places it held.
+    pub fn drop_index(&mut self) -> Result<u64> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let n = tx.execute("DELETE FROM said", [])?;
+        tx.execute("DELETE FROM said_texts", [])?;
+        tx.execute("DELETE FROM said_unindexed", [])?;
+        tx.execute("INSERT INTO said_fts(said_fts) VALUES ('delete-all')", [])?;
+        tx.commit()?;
+        Ok(n as u64)
+    }
+
+    /// What session `session_id` said, in order: each place's record,
+    /// agent, time, role, tool and text.
+    pub fn said_in(&self, session_id: &str) -> Result<Vec<Place>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.record, s.piece, s.agent_id, s.at, s.role, s.output, t.tool, t.text
+             FROM said s JOIN said_texts t ON t.text_id = s.text_id
+             WHERE s.session_id = ?1 ORDER BY s.at, s.record, s.piece",
+        )?;
+        let rows = stmt.query_map([session_id], |r| {
+            Ok(Place {
+                record: r.get(0)?,
+                piece: r.get::<_, i64>(1)? as u32,
+                agent_id: r.get(2)?,
+                at: r.get(3)?,
+                role: r.get(4)?,
+                output: r.get(5)?,
+                tool: r.get(6)?,
+                text: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+/// One place of a session's conversation (`said_in`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub record: String,
+    pub piece: u32,
+    pub agent_id: Option<String>,
+    pub at: Option<Millis>,
+    pub role: String,
+    pub output: bool,
+    pub tool: Option<String>,
+    pub text: String,
+}
+
+/// The search index's size (`index_stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct IndexStats {
+    pub places: u64,
+    pub sessions: u64,
+    pub texts: u64,
+    pub text_bytes: u64,
+    /// Bytes of the transcripts of the sessions the index holds.
+    pub covered_bytes: u64,
+    /// Pages the index's tables and indexes take, when `dbstat` says.
+    pub disk_bytes: Option<u64>,
+}
