@@ -82,8 +82,10 @@ pub enum Command {
     Sources(commands::sources::Args),
     /// List sessions with their token totals
     Sessions(commands::sessions::Args),
-    /// One session: agents, tokens per agent and model, degraded lines
+    /// One session: agents, tokens per agent and model, degraded lines; its conversation as Markdown
     Show(commands::show::Args),
+    /// Find what agents and users said: prompts, answers, tool calls, across every agent's sessions
+    Search(commands::search::Args),
     /// The agent tree of a session: who spawned whom, status, duration, tokens
     Tree(commands::tree::Args),
     /// What the agents cost: tokens and exact dollars by day, week, month, session, model, ...

@@ -17,6 +17,7 @@ pub mod prompt;
 pub mod prune;
 pub mod push;
 pub mod schema;
+pub mod search;
 pub mod session;
 pub mod sessions;
 pub mod show;
@@ -201,10 +202,12 @@ pub(crate) const TYPED: &[&str] = &[
     "remember",
     "resolve",
     "revise",
+    "search",
     "session",
     "session-events",
     "sessions",
     "show",
+    "show-at",
     "sources",
     "status",
     "sweep",
@@ -290,6 +293,16 @@ const CONTRACTS: &[Contract] = {
             &["brief"],
             json_schema::<records::BriefRecord<'_>>,
             "with --format json: one document",
+        ),
+        (
+            &["search"],
+            json_schema::<records::SearchHitRecord>,
+            "one object per hit, best (or newest) first",
+        ),
+        (
+            &["show-at"],
+            json_schema::<records::SaidRecord>,
+            "show --at: one object per piece of the conversation around the record",
         ),
         (
             &["limits"],

@@ -6,12 +6,14 @@ use serde_json::Value;
 use super::Ctx;
 use crate::commands::Exit;
 use crate::domain::clock::format_instant;
+use crate::output::conversation::{Conversation, markdown};
 use crate::output::records::{
     AgentDetail, CompactionRecord, DegradedLine, HarnessReported, ModelTotals, SHOW_SCHEMA,
     ShowRecord, session_record, totals_fields,
 };
+use crate::output::records::{SAID_SCHEMA, SaidRecord};
 use crate::output::{Column, Format, col};
-use crate::services::report;
+use crate::services::{report, search};
 use crate::store::reports::AgentRow;
 
 #[derive(Debug, clap::Args)]
@@ -19,7 +21,26 @@ use crate::store::reports::AgentRow;
 pub struct Args {
     /// Session id, or a unique prefix of one
     pub session: String,
+
+    /// The conversation around this record (an id `search` prints): the
+    /// pieces said before and after it by its agent, as records, or as
+    /// Markdown with `--format markdown`
+    #[arg(long, value_name = "RECORD")]
+    pub at: Option<String>,
+
+    /// With --at: how many pieces before and after it
+    #[arg(long, value_name = "N", default_value_t = 5, requires = "at")]
+    pub context: usize,
 }
+
+const SAID_COLUMNS: &[Column] = &[
+    col("at", "at"),
+    col("agent_id", "agent").optional(3),
+    col("role", "role"),
+    col("tool", "tool").optional(2),
+    col("text", "text"),
+    col("focus", "here").optional(1),
+];
 
 const SESSION_COLUMNS: &[Column] = &[
     col("session_id", "session"),
@@ -94,6 +115,9 @@ const LINE_COLUMNS: &[Column] = &[
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    if args.at.is_some() || ctx.out.format == Format::Markdown {
+        return conversation(ctx, args);
+    }
     ctx.out
         .refuse("a session (it has nested lists)", &[Format::Csv])?;
     let store = ctx.open()?;
@@ -128,6 +152,40 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         ctx.out.section("Degraded lines")?;
         ctx.out.records(LINE_COLUMNS, &values(&doc.degraded))?;
     }
+    Ok(Exit::Success)
+}
+
+/// The session's conversation (or the part of it around `--at`): as
+/// Markdown, or one record per piece.
+fn conversation(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    let store = ctx.open()?;
+    let id = store.resolve_session(&args.session)?;
+    let said = search::conversation(&store, &id, args.at.as_deref(), args.context)?;
+    if ctx.out.format == Format::Markdown {
+        let md = markdown(&Conversation {
+            session: &said.detail.session,
+            agents: &said.detail.agents,
+            places: &said.places,
+            focus: args.at.as_deref(),
+        });
+        let mut out = std::io::stdout().lock();
+        std::io::Write::write_all(&mut out, md.as_bytes())?;
+        return Ok(Exit::Success);
+    }
+    let rows = said.places.into_iter().map(|p| SaidRecord {
+        schema: SAID_SCHEMA.to_string(),
+        session_id: id.clone(),
+        agent_id: p.agent_id.unwrap_or_else(|| id.clone()),
+        focus: args.at.as_deref() == Some(p.record.as_str()),
+        record: p.record,
+        piece: p.piece,
+        at: p.at.map(format_instant),
+        role: p.role,
+        tool: p.tool,
+        output: p.output,
+        text: p.text,
+    });
+    ctx.out.records_of(SAID_COLUMNS, rows)?;
     Ok(Exit::Success)
 }
 

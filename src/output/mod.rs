@@ -5,6 +5,7 @@
 
 pub use crate::domain::text::{sanitize, sanitize_keeping};
 
+pub mod conversation;
 pub mod json;
 pub mod memory;
 pub mod records;
@@ -112,6 +113,8 @@ pub enum Format {
     Dot,
     /// Mermaid flowchart (`tree` only).
     Mermaid,
+    /// A conversation as readable Markdown (`show` only).
+    Markdown,
 }
 
 /// When to colour.
@@ -218,7 +221,7 @@ impl Output {
                 }
             }
             Format::Csv => render::csv(&mut out, cols, rows)?,
-            Format::Table | Format::Text | Format::Dot | Format::Mermaid => {
+            Format::Table | Format::Text | Format::Dot | Format::Mermaid | Format::Markdown => {
                 if !rows.is_empty() {
                     writeln!(out, "{}", render::table(cols, rows, self))?;
                 }
@@ -297,7 +300,7 @@ impl Output {
                 out.write_all(b"\n")?;
             }
             Format::Csv => render::csv(&mut out, cols, std::slice::from_ref(row))?,
-            Format::Table | Format::Text | Format::Dot | Format::Mermaid => {
+            Format::Table | Format::Text | Format::Dot | Format::Mermaid | Format::Markdown => {
                 writeln!(out, "{}", render::vertical(cols, row, self))?;
             }
         }
@@ -364,11 +367,13 @@ fn format_name(f: Format) -> &'static str {
         Format::Text => "text",
         Format::Dot => "dot",
         Format::Mermaid => "mermaid",
+        Format::Markdown => "markdown",
     }
 }
 
-/// The drawings only the tree can make.
-const TREE_ONLY: [Format; 2] = [Format::Dot, Format::Mermaid];
+/// The drawings only the tree can make, and the conversation only `show`
+/// writes.
+const TREE_ONLY: [Format; 3] = [Format::Dot, Format::Mermaid, Format::Markdown];
 
 #[cfg(test)]
 mod bidi_tests {

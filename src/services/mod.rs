@@ -6,7 +6,7 @@
 //! the prompt recall), `brief` (a briefing), `check` (the integrity check), `close` (the closer's batch),
 //! `endpoint` (the closer's model endpoint), `install` and `doctor` (a
 //! harness's settings, and checking them), `push` (a team's PostgreSQL
-//! database), `report` (cost reports), `limits` (the history of usage limits), `statusline` (a status line call), `sweep` (the periodic upkeep), `settings`, `project` (naming a
+//! database), `report` (cost reports), `search` (finding what was said), `limits` (the history of usage limits), `statusline` (a status line call), `sweep` (the periodic upkeep), `settings`, `project` (naming a
 //! project).
 
 pub mod brief;
@@ -21,6 +21,7 @@ pub mod limits;
 pub mod project;
 pub mod push;
 pub mod report;
+pub mod search;
 pub mod settings;
 pub mod statusline;
 pub mod sweep;

@@ -211,8 +211,7 @@ pub struct Hit {
     pub tool: Option<String>,
     pub harness: String,
     pub project: Option<String>,
-    /// The text around the match, the matched words between `\u{1}` and
-    /// `\u{2}`.
+    /// The text around the match, the matched words between `**`.
     pub snippet: String,
     /// Places the text was said (within the filters).
     pub places: u64,
@@ -234,7 +233,7 @@ impl Store {
     /// said last. Relevance (bm25, with the tool's name worth twice the
     /// text) ranks the newest `window` matches, so a word in every text
     /// costs a bounded time.
-    pub fn search(&self, q: &SearchQuery<'_>) -> Result<Vec<Hit>> {
+    pub fn search(&self, q: &SearchQuery<'_>) -> Result<(Vec<Hit>, usize)> {
         let role = q.role.map(Role::as_str);
         let filtered = q.project.is_some()
             || q.harness.is_some()
@@ -273,6 +272,7 @@ impl Store {
         let mut found: Vec<(i64, f64)> = stmt
             .query_map(args, |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
+        let matched = found.len();
         if !q.newest {
             found.sort_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
         }
@@ -283,7 +283,17 @@ impl Store {
                 out.push(hit);
             }
         }
-        Ok(out)
+        Ok((out, matched))
+    }
+
+    /// How many places the index holds (0: nothing was ever indexed).
+    pub fn index_stats_quick(&self) -> Result<u64> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM said LIMIT 1)",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
     }
 
     /// Where text `id` was said last within the filters, with its snippet.
@@ -291,7 +301,7 @@ impl Store {
         let snippet: String = self
             .conn
             .prepare_cached(
-                "SELECT snippet(said_fts, -1, char(1), char(2), '…', 24) FROM said_fts
+                "SELECT snippet(said_fts, -1, '**', '**', '…', 24) FROM said_fts
                  WHERE said_fts MATCH ?1 AND rowid = ?2",
             )?
             .query_row(params![q.expression, id], |r| r.get(0))

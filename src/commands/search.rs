@@ -1,0 +1,157 @@
+//! `sessionkit search WORDS`: what agents and users said, found by words,
+//! best first, each with the command that shows it in its conversation.
+
+use anyhow::{Context, Result};
+
+use super::Ctx;
+use crate::commands::Exit;
+use crate::domain::clock::{format_instant, parse_bound_in};
+use crate::domain::transcript::said::Role;
+use crate::output::records::{SEARCH_SCHEMA, SearchHitRecord};
+use crate::output::{Column, Format, col};
+use crate::services::search::{self, Filters, RANK_WINDOW};
+
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = super::help_fields("search"))]
+pub struct Args {
+    /// Words to look for: every word must be there (in any form: `deploy`
+    /// finds "deployed"; an alias finds its group: `postgres`, "PostgreSQL");
+    /// the last word also as a prefix; an identifier or path
+    /// (`parse_config`, `src/api/routes.ts`) or "quoted words" as a phrase
+    #[arg(required = true, value_name = "WORDS")]
+    pub words: Vec<String>,
+
+    /// Only this project's sessions (its name or Claude Code's folder slug)
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+
+    /// Only this agent's sessions (claude-code, codex, gemini, qwen-code,
+    /// pi, copilot, opencode)
+    #[arg(long, value_name = "H")]
+    pub harness: Option<String>,
+
+    /// Only this session (its id or a unique prefix)
+    #[arg(long, value_name = "S")]
+    pub session: Option<String>,
+
+    /// Only what this role said: user (prompts), assistant (answers),
+    /// tool (tool calls, and outputs when indexed)
+    #[arg(long, value_name = "R")]
+    pub role: Option<String>,
+
+    /// Said since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today,
+    /// yesterday, this-week, last-week, this-month, last-month in --tz)
+    #[arg(long, value_name = "T")]
+    pub since: Option<String>,
+
+    /// Said before T (same forms as --since)
+    #[arg(long, value_name = "T")]
+    pub until: Option<String>,
+
+    /// Time zone of the calendar words (IANA name) [default: the local zone]
+    #[arg(long, value_name = "ZONE")]
+    pub tz: Option<String>,
+
+    /// Newest first instead of best first
+    #[arg(long)]
+    pub newest: bool,
+
+    /// At most N hits
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
+}
+
+const COLUMNS: &[Column] = &[
+    col("at", "at"),
+    col("session_id", "session"),
+    col("harness", "harness").optional(3),
+    col("role", "role"),
+    col("tool", "tool").optional(2),
+    col("snippet", "snippet"),
+    col("places", "places").optional(4),
+    col("open", "open").optional(1),
+];
+
+pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    ctx.out
+        .refuse("search hits", &[Format::Text, Format::Dot, Format::Mermaid])?;
+    let tz = match &args.tz {
+        Some(name) => jiff::tz::TimeZone::get(name)
+            .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
+        None => jiff::tz::TimeZone::system(),
+    };
+    let role = args.role.as_deref().map(Role::parse).transpose()?;
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| parse_bound_in(s, &tz, false))
+        .transpose()?;
+    let until = args
+        .until
+        .as_deref()
+        .map(|s| parse_bound_in(s, &tz, true))
+        .transpose()?;
+    anyhow::ensure!(args.limit > 0, "--limit must be at least 1");
+    let mut store = ctx.open()?;
+    let session = args
+        .session
+        .as_deref()
+        .map(|s| store.resolve_session(s))
+        .transpose()?;
+    let query = args.words.join(" ");
+    let found = search::search(
+        &mut store,
+        &query,
+        &Filters {
+            project: args.project.as_deref(),
+            harness: args.harness.as_deref(),
+            session: session.as_deref(),
+            role,
+            since,
+            until,
+            newest: args.newest,
+            limit: args.limit,
+        },
+    )?;
+    if found.unindexed > 0 {
+        ctx.out.note(&format!(
+            "{} texts are stored but not yet indexed (the database could not be written now); the next ingest or search indexes them",
+            found.unindexed
+        ));
+    }
+    if found.window_full {
+        ctx.out.note(&format!(
+            "over {RANK_WINDOW} texts match {query:?}: the {RANK_WINDOW} newest were ranked; add a word or a filter to rank them all"
+        ));
+    }
+    if found.hits.is_empty() {
+        if found.empty {
+            ctx.out.note(
+                "the search index is empty: `sessionkit ingest` fills it (with the setting search.index on); sessions read before it existed need `sessionkit replay`",
+            );
+        } else {
+            ctx.out.note(&format!("nothing said matches {query:?}"));
+        }
+    }
+    let rows = found.hits.into_iter().map(|h| {
+        let agent_id = h.agent_id.unwrap_or_else(|| h.session_id.clone());
+        SearchHitRecord {
+            schema: SEARCH_SCHEMA.to_string(),
+            open: format!("sessionkit show {} --at {}", h.session_id, h.record),
+            agent_id,
+            record: h.record,
+            at: h.at.map(format_instant),
+            role: h.role,
+            tool: h.tool,
+            output: h.output,
+            harness: h.harness,
+            project: h.project,
+            snippet: h.snippet.split_whitespace().collect::<Vec<_>>().join(" "),
+            places: h.places,
+            score: (h.score * 1e6).round() / 1e6,
+            session_id: h.session_id,
+        }
+    });
+    ctx.out.records_of(COLUMNS, rows)?;
+    Ok(Exit::Success)
+}

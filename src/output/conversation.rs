@@ -1,0 +1,175 @@
+//! A session's conversation as Markdown (`show --format markdown`): the
+//! prompts and answers as paragraphs, each tool call folded to one line,
+//! each subagent a section nested under the agent that spawned it. What
+//! it shows is what the search index holds: redacted text.
+
+use std::fmt::Write;
+
+use crate::domain::clock::format_instant;
+use crate::store::reports::{AgentRow, SessionRow};
+use crate::store::said::Place;
+
+/// A folded line is cut after this many characters.
+pub const FOLD_CHARS: usize = 160;
+
+/// What a conversation is drawn from.
+pub struct Conversation<'a> {
+    pub session: &'a SessionRow,
+    pub agents: &'a [AgentRow],
+    pub places: &'a [Place],
+    /// The record `--at` named: marked with an anchor and an arrow.
+    pub focus: Option<&'a str>,
+}
+
+/// One line of `text`: its lines joined by ` ⏎ `, cut at `FOLD_CHARS`.
+pub fn fold(text: &str) -> String {
+    let one = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ⏎ ");
+    if one.chars().count() <= FOLD_CHARS {
+        return one;
+    }
+    let cut: String = one.chars().take(FOLD_CHARS).collect();
+    format!("{cut}…")
+}
+
+/// The agents in the order they are drawn (each after the agent that
+/// spawned it, siblings by first activity), with their depth: the main
+/// agent 0.
+fn tree_order<'a>(session_id: &str, agents: &'a [AgentRow]) -> Vec<(&'a AgentRow, usize)> {
+    let mut out = Vec::new();
+    let is_root = |a: &AgentRow| {
+        a.agent_id == session_id
+            || a.parent_agent_id
+                .as_deref()
+                .is_none_or(|p| !agents.iter().any(|b| b.agent_id == p))
+    };
+    let mut roots: Vec<&AgentRow> = agents.iter().filter(|a| is_root(a)).collect();
+    roots.sort_by_key(|a| {
+        (
+            a.agent_id != session_id,
+            a.first_seen_at,
+            a.agent_id.clone(),
+        )
+    });
+    fn visit<'a>(
+        a: &'a AgentRow,
+        depth: usize,
+        all: &'a [AgentRow],
+        out: &mut Vec<(&'a AgentRow, usize)>,
+    ) {
+        if out.iter().any(|(b, _)| b.agent_id == a.agent_id) {
+            return;
+        }
+        out.push((a, depth));
+        let mut kids: Vec<&AgentRow> = all
+            .iter()
+            .filter(|b| b.parent_agent_id.as_deref() == Some(a.agent_id.as_str()))
+            .collect();
+        kids.sort_by_key(|b| (b.first_seen_at, b.agent_id.clone()));
+        for k in kids {
+            visit(k, depth + 1, all, out);
+        }
+    }
+    for r in roots {
+        visit(r, 0, agents, &mut out);
+    }
+    out
+}
+
+/// The conversation as Markdown.
+pub fn markdown(c: &Conversation<'_>) -> String {
+    let s = c.session;
+    let mut out = String::new();
+    let name = s.project.as_deref().unwrap_or(&s.project_slug);
+    let _ = writeln!(out, "# {name}: session {}\n", s.session_id);
+    let span = match (s.started_at, s.last_activity_at) {
+        (Some(a), Some(b)) => format!("{} to {}", format_instant(a), format_instant(b)),
+        _ => "no times recorded".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "{} · {} · {} agent{} · {}\n",
+        s.harness,
+        span,
+        s.agents,
+        if s.agents == 1 { "" } else { "s" },
+        if s.models.is_empty() {
+            "no model recorded".to_string()
+        } else {
+            s.models.join(", ")
+        }
+    );
+    for (agent, depth) in tree_order(&s.session_id, c.agents) {
+        let main = agent.agent_id == s.session_id;
+        let places: Vec<&Place> = c
+            .places
+            .iter()
+            .filter(|p| p.agent_id.as_deref().unwrap_or(&s.session_id) == agent.agent_id)
+            .collect();
+        if places.is_empty() && !main {
+            continue;
+        }
+        let level = "#".repeat((2 + depth).min(6));
+        if main {
+            let _ = writeln!(out, "{level} Main agent\n");
+        } else {
+            let kind = agent.agent_type.as_deref().unwrap_or("subagent");
+            let about = agent
+                .description
+                .as_deref()
+                .map(|d| format!(": {}", fold(d)))
+                .unwrap_or_default();
+            let _ = writeln!(out, "{level} {kind}{about} ({})\n", agent.agent_id);
+        }
+        for p in places {
+            piece(
+                &mut out,
+                p,
+                c.focus == Some(p.record.as_str()) && p.piece == 0,
+            );
+        }
+    }
+    out
+}
+
+/// One piece: a paragraph for a prompt or an answer, a folded line for a
+/// tool call or output.
+fn piece(out: &mut String, p: &Place, focus: bool) {
+    let at = p.at.map(format_instant).unwrap_or_default();
+    if focus {
+        let _ = writeln!(out, "<a id=\"{}\"></a>\n", p.record.replace('"', ""));
+    }
+    let mark = if focus { "→ " } else { "" };
+    match (p.role.as_str(), p.tool.as_deref()) {
+        ("tool", tool) => {
+            let tool = tool.unwrap_or("tool");
+            let what = if p.output { "output" } else { "call" };
+            let _ = writeln!(out, "- {mark}`{tool}` {what}: {}\n", fold(&p.text));
+        }
+        (role, _) => {
+            let who = if role == "user" { "User" } else { "Assistant" };
+            let _ = writeln!(out, "{mark}**{who}** · {at}\n");
+            for line in p.text.lines() {
+                let _ = writeln!(out, "> {line}");
+            }
+            out.push('\n');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_to_one_line_and_cuts() {
+        assert_eq!(fold("cargo test\n\n  -p api "), "cargo test ⏎ -p api");
+        let long = "x".repeat(FOLD_CHARS + 5);
+        assert_eq!(fold(&long).chars().count(), FOLD_CHARS + 1);
+        assert!(fold(&long).ends_with('…'));
+    }
+}
