@@ -53,7 +53,11 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let recount = match roots {
         Some(roots) => Some((
             roots,
-            Options::from_settings(&store, args.corpus.max_line_size)?,
+            Options {
+                // A recount reads numbers only.
+                said: None,
+                ..Options::from_settings(&store, args.corpus.max_line_size)?
+            },
         )),
         None => None,
     };
@@ -74,6 +78,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         ));
         labelled = r.findings;
     }
+    note_index(ctx, &store)?;
     // Label mismatches are listed; only the accuracy threshold decides the exit.
     let failing = !findings.is_empty() || below;
     findings.extend(labelled);
@@ -87,4 +92,29 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             .note(&format!("check: {} finding(s)", findings.len()));
         Ok(Exit::Found)
     }
+}
+
+/// Says, on stderr, how large the search index is against the transcripts
+/// it covers (nothing when it holds nothing).
+fn note_index(ctx: &Ctx, store: &crate::store::Store) -> Result<()> {
+    let st = store.index_stats()?;
+    if st.places == 0 {
+        return Ok(());
+    }
+    let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+    let size = match st.disk_bytes {
+        Some(d) if st.covered_bytes > 0 => format!(
+            "{:.1} MiB, {:.1}% of the {:.1} MiB of transcripts it covers",
+            mib(d),
+            d as f64 * 100.0 / st.covered_bytes as f64,
+            mib(st.covered_bytes)
+        ),
+        Some(d) => format!("{:.1} MiB", mib(d)),
+        None => format!("{:.1} MiB of text", mib(st.text_bytes)),
+    };
+    ctx.out.note(&format!(
+        "search index: {size} ({} sessions, {} distinct texts said in {} places)",
+        st.sessions, st.texts, st.places
+    ));
+    Ok(())
 }

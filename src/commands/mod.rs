@@ -197,6 +197,7 @@ pub(crate) const TYPED: &[&str] = &[
     "pricing-change",
     "prompt",
     "prune",
+    "prune-index",
     "push",
     "recall",
     "remember",
@@ -293,6 +294,11 @@ const CONTRACTS: &[Contract] = {
             &["brief"],
             json_schema::<records::BriefRecord<'_>>,
             "with --format json: one document",
+        ),
+        (
+            &["prune-index"],
+            json_schema::<records::PruneIndexRecord>,
+            "prune --index: one object",
         ),
         (
             &["search"],

@@ -433,18 +433,40 @@ impl Store {
         Ok(n as u64)
     }
 
-    /// Drops the whole search index (`replay` rebuilds it); the number of
-    /// places it held.
-    pub fn drop_index(&mut self) -> Result<u64> {
+    /// Drops the whole search index (`replay` rebuilds it) and gives its
+    /// space back (`VACUUM`); with `dry_run`, only says what it holds.
+    pub fn drop_index(&mut self, dry_run: bool) -> Result<Dropped> {
+        let stats = self.index_stats()?;
+        let file_bytes = |c: &rusqlite::Connection| -> Result<u64> {
+            let n: i64 = c.query_row(
+                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+                [],
+                |r| r.get(0),
+            )?;
+            Ok(n as u64)
+        };
+        let before = file_bytes(&self.conn)?;
+        if dry_run {
+            return Ok(Dropped {
+                stats,
+                file_bytes_before: before,
+                file_bytes_after: before,
+            });
+        }
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let n = tx.execute("DELETE FROM said", [])?;
+        tx.execute("DELETE FROM said", [])?;
         tx.execute("DELETE FROM said_texts", [])?;
         tx.execute("DELETE FROM said_unindexed", [])?;
         tx.execute("INSERT INTO said_fts(said_fts) VALUES ('delete-all')", [])?;
         tx.commit()?;
-        Ok(n as u64)
+        self.conn.execute_batch("VACUUM")?;
+        Ok(Dropped {
+            stats,
+            file_bytes_before: before,
+            file_bytes_after: file_bytes(&self.conn)?,
+        })
     }
 
     /// What session `session_id` said, in order: each place's record,
@@ -495,4 +517,12 @@ pub struct IndexStats {
     pub covered_bytes: u64,
     /// Pages the index's tables and indexes take, when `dbstat` says.
     pub disk_bytes: Option<u64>,
+}
+
+/// What `drop_index` dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dropped {
+    pub stats: IndexStats,
+    pub file_bytes_before: u64,
+    pub file_bytes_after: u64,
 }

@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 
 use crate::domain::clock::Millis;
 use crate::domain::transcript::PARSER_REVISION;
-use crate::domain::transcript::opencode::{MessageRow, SessionRow};
+use crate::domain::transcript::opencode::{MessageRow, PartRow, SessionRow};
 
 /// The database's name at the top of a root.
 pub const DATABASE: &str = crate::domain::transcript::opencode::DATABASE;
@@ -124,6 +124,14 @@ impl Reader {
         match self {
             Reader::Sqlite(c) => messages(c, tree),
             Reader::Storage(dir) => storage_messages(dir, tree),
+        }
+    }
+
+    /// The parts of `messages` (what they say), each message's in order.
+    pub fn parts(&self, tree: &Tree, messages: &[MessageRow]) -> Result<Vec<PartRow>> {
+        match self {
+            Reader::Sqlite(c) => parts(c, tree),
+            Reader::Storage(dir) => storage_parts(dir, messages),
         }
     }
 }
@@ -261,6 +269,62 @@ pub fn messages(conn: &Connection, tree: &Tree) -> Result<Vec<MessageRow>> {
         })?;
         for r in rows {
             out.push(r.with_context(|| format!("reading OpenCode session {}", s.id))?);
+        }
+    }
+    Ok(out)
+}
+
+/// The parts of a tree's sessions, each message's in order.
+pub fn parts(conn: &Connection, tree: &Tree) -> Result<Vec<PartRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, message_id, session_id, time_created, data FROM part
+         WHERE session_id = ?1 ORDER BY message_id, id",
+    )?;
+    let mut out = Vec::new();
+    for s in &tree.sessions {
+        let rows = stmt.query_map([&s.id], |r| {
+            Ok(PartRow {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                session_id: r.get(2)?,
+                time_created: r.get(3)?,
+                data: r.get(4)?,
+            })
+        })?;
+        for r in rows {
+            out.push(r.with_context(|| format!("reading OpenCode session {}'s parts", s.id))?);
+        }
+    }
+    Ok(out)
+}
+
+/// The part files of `storage/part/<message>/`, each message's by name (a
+/// part's id sorts in the order it was written). A part file that cannot
+/// be read says nothing.
+fn storage_parts(dir: &Path, messages: &[MessageRow]) -> Result<Vec<PartRow>> {
+    #[derive(serde::Deserialize, Default)]
+    #[serde(default)]
+    struct StoredPart {
+        id: String,
+    }
+    let mut out = Vec::new();
+    for m in messages {
+        for (name, path) in json_files(&dir.join("part").join(&m.id)) {
+            let Ok(data) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let p: StoredPart = serde_json::from_str(&data).unwrap_or_default();
+            out.push(PartRow {
+                id: if p.id.is_empty() {
+                    name.trim_end_matches(".json").to_string()
+                } else {
+                    p.id
+                },
+                message_id: m.id.clone(),
+                session_id: m.session_id.clone(),
+                time_created: m.time_created,
+                data,
+            });
         }
     }
     Ok(out)

@@ -62,3 +62,23 @@ pub struct SaidRecord {
     /// This is the record `--at` named.
     pub focus: bool,
 }
+
+/// The name and version of `prune --index`'s contract.
+pub const PRUNE_INDEX_SCHEMA: &str = "sessionkit.prune-index/1";
+
+/// What `prune --index` dropped (or, with `--dry-run`, would drop).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PruneIndexRecord {
+    /// The contract and its version: `sessionkit.prune-index/1`.
+    pub schema: String,
+    pub dry_run: bool,
+    /// Places something was said.
+    pub places: u64,
+    /// Distinct texts, and their bytes.
+    pub texts: u64,
+    pub text_bytes: u64,
+    /// The database file's size before and after (the space is given back).
+    pub file_bytes_before: u64,
+    pub file_bytes_after: u64,
+}

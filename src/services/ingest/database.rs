@@ -11,7 +11,7 @@ use super::stream::ResumeState;
 use super::{Options, Root, Summary, unpriced_model};
 use crate::domain::corpus::opencode::{self, Database};
 use crate::domain::corpus::{Skip, SkipReason};
-use crate::domain::transcript::opencode::parse_tree;
+use crate::domain::transcript::opencode::{parse_tree, said_of_parts};
 use crate::store::Store;
 use crate::store::projection::{Projection, SessionMeta};
 
@@ -80,7 +80,12 @@ pub(super) fn read_opencode(
             unreadable(sum);
             continue;
         };
-        let parsed = parse_tree(label, &tree.sessions, &messages);
+        let mut parsed = parse_tree(label, &tree.sessions, &messages);
+        if let Some(o) = opts.said
+            && let Ok(parts) = reader.parts(&tree, &messages)
+        {
+            parsed.said = said_of_parts(&messages, &parts, o);
+        }
         sum.bytes_read += parsed.bytes;
         let project = match parsed.cwd.as_deref() {
             Some(cwd) => Some(crate::services::project::project_of(store, cwd)?),

@@ -279,7 +279,7 @@ fn said_of(rec: &Record<'_>, line: &[u8], content: Option<&[u8]>, opts: SaidOpti
             rec.message
                 .as_ref()
                 .and_then(|m| m.content.0)
-                .map(|r| r.get())
+                .map(serde_json::value::RawValue::get)
         });
     if let Some(raw) = raw {
         return said::claude_content(raw, assistant, opts);

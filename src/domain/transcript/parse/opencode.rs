@@ -24,6 +24,8 @@
 
 use serde::Deserialize;
 
+use crate::domain::transcript::said::{self, Said, SaidOptions};
+
 use crate::domain::clock::Millis;
 use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
 use crate::domain::transcript::{AgentLayout, BadLine, ParsedSession};
@@ -69,6 +71,54 @@ pub struct MessageRow {
     pub session_id: String,
     pub time_created: Millis,
     pub data: String,
+}
+
+/// A part of a message (text, a tool call with its state, a step): the
+/// `part` table's row, or a file of `storage/part/<message>/`.
+#[derive(Debug, Clone)]
+pub struct PartRow {
+    pub id: String,
+    pub message_id: String,
+    pub session_id: String,
+    pub time_created: Millis,
+    pub data: String,
+}
+
+/// What a tree's parts say: each part's pieces (`said::opencode_part`),
+/// the part's role its message's; the part's own id is its record.
+pub fn said_of_parts(messages: &[MessageRow], parts: &[PartRow], opts: SaidOptions) -> Vec<Said> {
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct Role {
+        role: Option<String>,
+    }
+    let assistant: std::collections::HashMap<&str, bool> = messages
+        .iter()
+        .map(|m| {
+            let r: Role = serde_json::from_str(&m.data).unwrap_or_default();
+            (m.id.as_str(), r.role.as_deref() == Some("assistant"))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for p in parts {
+        let Ok(data) = serde_json::from_str::<serde_json::Value>(&p.data) else {
+            continue;
+        };
+        let by_model = assistant
+            .get(p.message_id.as_str())
+            .copied()
+            .unwrap_or(false);
+        let pieces = said::opencode_part(&data, by_model, opts);
+        if !pieces.is_empty() {
+            out.push(Said {
+                agent_id: p.session_id.clone(),
+                record: p.id.clone(),
+                at: Some(p.time_created),
+                pieces,
+            });
+        }
+    }
+    out
 }
 
 #[derive(Deserialize, Default)]
