@@ -97,6 +97,9 @@ _sessionkit() {
             sessionkit,schema)
                 cmd="sessionkit__subcmd__schema"
                 ;;
+            sessionkit,search)
+                cmd="sessionkit__subcmd__search"
+                ;;
             sessionkit,session)
                 cmd="sessionkit__subcmd__session"
                 ;;
@@ -249,6 +252,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help,schema)
                 cmd="sessionkit__subcmd__help__subcmd__schema"
+                ;;
+            sessionkit__subcmd__help,search)
+                cmd="sessionkit__subcmd__help__subcmd__search"
                 ;;
             sessionkit__subcmd__help,session)
                 cmd="sessionkit__subcmd__help__subcmd__session"
@@ -560,7 +566,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -571,7 +577,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -601,7 +607,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -647,7 +653,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -689,7 +695,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -719,7 +725,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -745,7 +751,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -771,7 +777,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -881,7 +887,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -907,7 +913,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -933,7 +939,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -987,7 +993,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1013,7 +1019,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1055,7 +1061,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1127,7 +1133,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1142,7 +1148,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1827,6 +1833,20 @@ _sessionkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sessionkit__subcmd__help__subcmd__search)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sessionkit__subcmd__help__subcmd__session)
             opts="open heartbeat close show list events"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2091,7 +2111,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2125,7 +2145,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2271,7 +2291,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2305,7 +2325,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2339,7 +2359,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2373,7 +2393,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2407,7 +2427,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2433,7 +2453,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2467,7 +2487,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2589,7 +2609,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2623,7 +2643,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2657,7 +2677,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2683,7 +2703,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2721,7 +2741,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2751,7 +2771,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2781,7 +2801,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2823,7 +2843,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2849,7 +2869,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2935,7 +2955,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2961,7 +2981,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2987,7 +3007,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3083,7 +3103,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3113,7 +3133,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3159,7 +3179,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3185,7 +3205,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3231,7 +3251,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3288,7 +3308,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__prune)
-            opts="-q -h --before --project --dry-run --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --before --index --project --dry-run --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3307,7 +3327,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3341,7 +3361,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3379,7 +3399,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3445,7 +3465,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3483,7 +3503,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3513,7 +3533,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3583,7 +3603,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3609,7 +3629,65 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__search)
+            opts="-q -h --project --harness --session --role --since --until --tz --newest --limit --db --format --json --quiet --no-progress --wide --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tz)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3635,7 +3713,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3669,7 +3747,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3703,7 +3781,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3741,7 +3819,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3883,7 +3961,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3937,7 +4015,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3971,7 +4049,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4017,7 +4095,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4032,18 +4110,26 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__show)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --at --context --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4073,7 +4159,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4103,7 +4189,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4133,7 +4219,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4159,7 +4245,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4193,7 +4279,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4219,7 +4305,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4253,7 +4339,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4291,7 +4377,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4377,7 +4463,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -31,7 +31,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -45,7 +46,8 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "ingest" -d 'R
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sources" -d 'Which agents\' transcripts are on this machine: roots, sessions, what is skipped and why'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sessions" -d 'List sessions with their token totals'
-complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines; its conversation as Markdown'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "search" -d 'Find what agents and users said: prompts, answers, tool calls, across every agent\'s sessions'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "cost" -d 'What the agents cost: tokens and exact dollars by day, week, month, session, model, ...'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "limits" -d 'Usage-limit history: each five-hour and weekly window, its stated share, spend and pace'
@@ -94,7 +96,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -121,7 +124,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -140,7 +144,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -167,7 +172,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -177,6 +183,8 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s q -l 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l at -d 'The conversation around this record (an id `search` prints): the pieces said before and after it by its agent, as records, or as Markdown with `--format markdown`' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l context -d 'With --at: how many pieces before and after it' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -184,7 +192,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -193,6 +202,32 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s q -l quie
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l project -d 'Only this project\'s sessions (its name or Claude Code\'s folder slug)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l harness -d 'Only this agent\'s sessions (claude-code, codex, gemini, qwen-code, pi, copilot, opencode)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l role -d 'Only what this role said: user (prompts), assistant (answers), tool (tool calls, and outputs when indexed)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Said since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l until -d 'Said before T (same forms as --since)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l tz -d 'Time zone of the calendar words (IANA name) [default: the local zone]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l limit -d 'At most N hits' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+json\t''
+jsonl\t''
+csv\t''
+text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
+dot\t'Graphviz (`tree` only)'
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l newest -d 'Newest first instead of best first'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l json -d 'Short for --format json'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l no-progress -d 'Never draw a progress bar'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l since -d 'With --all: sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l project -d 'With --all: only this project' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -202,7 +237,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -239,7 +275,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -259,7 +296,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -277,7 +315,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -298,7 +337,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -319,7 +359,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -335,7 +376,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -357,10 +399,12 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l index -d 'Drop the search index (every text and place; the database file shrinks by its size); `replay` rebuilds it'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l dry-run -d 'Report what would be removed and change nothing (exit 1 if anything would be)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
@@ -376,7 +420,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -398,7 +443,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -420,7 +466,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -438,7 +485,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -463,7 +511,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -481,7 +530,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -499,7 +549,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -517,7 +568,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -535,7 +587,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -553,7 +606,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -577,7 +631,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -593,7 +648,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -622,7 +678,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -649,7 +706,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -674,7 +732,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -697,7 +756,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -719,7 +779,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -736,7 +797,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -763,7 +825,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -792,7 +855,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -813,7 +877,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -830,7 +895,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -847,7 +913,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -866,7 +933,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -887,7 +955,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -905,7 +974,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -924,7 +994,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -941,7 +1012,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -961,7 +1033,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -977,7 +1050,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -993,7 +1067,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1023,7 +1098,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1042,7 +1118,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1061,7 +1138,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1079,7 +1157,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1096,7 +1175,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1115,7 +1195,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1138,7 +1219,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1159,7 +1241,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1179,7 +1262,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1198,7 +1282,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1221,7 +1306,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1239,7 +1325,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1261,7 +1348,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1279,7 +1367,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1300,7 +1389,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1316,7 +1406,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1332,7 +1423,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1348,7 +1440,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1370,7 +1463,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1387,7 +1481,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1403,7 +1498,8 @@ jsonl\t''
 csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'"
+mermaid\t'Mermaid flowchart (`tree` only)'
+markdown\t'A conversation as readable Markdown (`show` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1412,43 +1508,44 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s q -l qu
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "ingest" -d 'Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sources" -d 'Which agents\' transcripts are on this machine: roots, sessions, what is skipped and why'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sessions" -d 'List sessions with their token totals'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "cost" -d 'What the agents cost: tokens and exact dollars by day, week, month, session, model, ...'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "limits" -d 'Usage-limit history: each five-hour and weekly window, its stated share, spend and pace'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "pricing" -d 'The price table: list, set a model\'s price, import LiteLLM\'s price map'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "push" -d 'Write sessions, agents and messages into a team\'s PostgreSQL database, exactly once'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "brief" -d 'The briefing a session starts with (what a hook injects); --explain says why'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "statusline" -d 'Claude Code\'s status line: model, exact costs, the five-hour and weekly limits and their pace'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "hooks" -d 'Register sessionkit\'s hooks in each harness\'s settings; status; doctor'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sweep" -d 'Periodic upkeep for cron: open sessions\' transcripts caught up; the watchdog marks silent agents unknown; runs past their lease close'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "remember" -d 'Record a memory (decision, commitment, constraint, ...); prints its id'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "revise" -d 'Supersede a memory with a changed version (history kept), or move a commitment between open and waiting'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "resolve" -d 'Resolve a commitment (a blocker is archived)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "unresolve" -d 'Reopen a resolved or expired commitment'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "archive" -d 'Archive a memory (a commitment expires)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "recall" -d 'Search memories by words, best first, with a highlighted snippet'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "memories" -d 'List memories (live ones unless --all)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "memory" -d 'One memory in full, or redact one'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "export" -d 'Write every memory, commitment and audit event as deterministic JSON Lines'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "import" -d 'Replay an export file (same ids and times; idempotent)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "session" -d 'Agent runs: open, heartbeat, close, show, list, and the memory events a run wrote'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "triage" -d 'The turn-end handshake: begin arms one debrief attempt, complete finalizes it'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "prompt" -d 'Prompts sessionkit gives agents: debrief (what the Stop nudge injects)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "eval" -d 'Measure the closer on labeled cases (recall, precision, spurious resolves)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "config" -d 'Read and write runtime settings'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "schema" -d 'Print the JSON Schema of a command\'s JSON output'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "ingest" -d 'Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sources" -d 'Which agents\' transcripts are on this machine: roots, sessions, what is skipped and why'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sessions" -d 'List sessions with their token totals'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "show" -d 'One session: agents, tokens per agent and model, degraded lines; its conversation as Markdown'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "search" -d 'Find what agents and users said: prompts, answers, tool calls, across every agent\'s sessions'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "tree" -d 'The agent tree of a session: who spawned whom, status, duration, tokens'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "cost" -d 'What the agents cost: tokens and exact dollars by day, week, month, session, model, ...'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "limits" -d 'Usage-limit history: each five-hour and weekly window, its stated share, spend and pace'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "pricing" -d 'The price table: list, set a model\'s price, import LiteLLM\'s price map'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "prune" -d 'Remove projected transcript data older than a date (never memories or runs)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "push" -d 'Write sessions, agents and messages into a team\'s PostgreSQL database, exactly once'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "check" -d 'Integrity report for CI: degraded lines, failures, a recount against the files'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "brief" -d 'The briefing a session starts with (what a hook injects); --explain says why'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "hook" -d 'Record a harness\'s lifecycle event from stdin (register in the harness\'s hook settings)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "statusline" -d 'Claude Code\'s status line: model, exact costs, the five-hour and weekly limits and their pace'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "hooks" -d 'Register sessionkit\'s hooks in each harness\'s settings; status; doctor'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "status" -d 'Which sessions and agents are working, waiting, finished or silent'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sweep" -d 'Periodic upkeep for cron: open sessions\' transcripts caught up; the watchdog marks silent agents unknown; runs past their lease close'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "remember" -d 'Record a memory (decision, commitment, constraint, ...); prints its id'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "revise" -d 'Supersede a memory with a changed version (history kept), or move a commitment between open and waiting'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "resolve" -d 'Resolve a commitment (a blocker is archived)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "unresolve" -d 'Reopen a resolved or expired commitment'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "archive" -d 'Archive a memory (a commitment expires)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "recall" -d 'Search memories by words, best first, with a highlighted snippet'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "memories" -d 'List memories (live ones unless --all)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "memory" -d 'One memory in full, or redact one'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "export" -d 'Write every memory, commitment and audit event as deterministic JSON Lines'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "import" -d 'Replay an export file (same ids and times; idempotent)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "session" -d 'Agent runs: open, heartbeat, close, show, list, and the memory events a run wrote'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "triage" -d 'The turn-end handshake: begin arms one debrief attempt, complete finalizes it'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "prompt" -d 'Prompts sessionkit gives agents: debrief (what the Stop nudge injects)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "eval" -d 'Measure the closer on labeled cases (recall, precision, spurious resolves)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "config" -d 'Read and write runtime settings'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "completions" -d 'Print shell completions (or write them all into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "man" -d 'Print the man page (or write every page into a directory)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "schema" -d 'Print the JSON Schema of a command\'s JSON output'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "list" -d 'The prices in force ($ per million tokens), embedded or set by you'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "set" -d 'Set a model\'s price ($ per million tokens); reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and __fish_seen_subcommand_from pricing" -f -a "import" -d 'Import LiteLLM\'s model_prices_and_context_window.json; reprices stored messages'

@@ -29,6 +29,7 @@ mod reports;
 mod rig;
 mod runs;
 mod schema;
+mod search;
 mod soak;
 mod sources;
 mod spool;

@@ -117,9 +117,10 @@ pub fn strip_blobs(text: &str) -> Cow<'_, str> {
 }
 
 /// Whether a prompt is the client's own injection: wholly one
-/// `<tag>…</tag>` element (Codex's environment context, Claude Code's
-/// local command output and system reminders, Gemini CLI's session
-/// context).
+/// `<tag>…</tag>` element, or opening with a machine's tag (a name with
+/// `_` or `-`: Codex's `<environment_context>`, Claude Code's
+/// `<system-reminder>` and `<local-command-stdout>`, Gemini CLI's
+/// `<session_context>`, a subagent's notification).
 fn injected(text: &str) -> bool {
     let t = text.trim();
     let Some(rest) = t.strip_prefix('<') else {
@@ -132,7 +133,8 @@ fn injected(text: &str) -> bool {
         return false;
     }
     let name = &rest[..name_len];
-    t.ends_with(&format!("</{name}>"))
+    let machine = name.contains(['_', '-']) && rest[name_len..].starts_with('>');
+    machine || t.ends_with(&format!("</{name}>"))
 }
 
 /// Adds a text piece: blobs cut, redacted; nothing for empty text.

@@ -71,6 +71,9 @@ fn injected_context_and_blobs_are_not_kept() {
         )
         .is_empty()
     );
+    // A machine's tag (a name with `_` or `-`) opens an injection even
+    // when it is cut short.
+    assert!(claude_content(r#""<environment_context>\n  <cwd>/w</cwd>\n""#, false, OFF).is_empty());
     // A person's prompt that merely starts with a tag is theirs.
     assert_eq!(
         claude_content(r#""<div> is not centred""#, false, OFF).len(),
