@@ -10,6 +10,7 @@ use crate::domain::transcript::said::Role;
 use crate::output::records::{SEARCH_SCHEMA, SearchHitRecord};
 use crate::output::{Column, Format, col};
 use crate::services::search::{self, Filters, RANK_WINDOW};
+use crate::store::said::Hit;
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("search"))]
@@ -113,6 +114,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             limit: args.limit,
         },
     )?;
+    note(ctx, &found, &query);
+    let rows = found.hits.into_iter().map(record);
+    ctx.out.records_of(COLUMNS, rows)?;
+    Ok(Exit::Success)
+}
+
+/// Says on stderr what the hits alone do not: texts not yet searchable, a
+/// ranking that saw only the newest matches, why nothing was found.
+fn note(ctx: &Ctx, found: &search::Found, query: &str) {
     if found.unindexed > 0 {
         ctx.out.note(&format!(
             "{} texts are stored but not yet indexed (the database could not be written now); the next ingest or search indexes them",
@@ -133,25 +143,25 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             ctx.out.note(&format!("nothing said matches {query:?}"));
         }
     }
-    let rows = found.hits.into_iter().map(|h| {
-        let agent_id = h.agent_id.unwrap_or_else(|| h.session_id.clone());
-        SearchHitRecord {
-            schema: SEARCH_SCHEMA.to_string(),
-            open: format!("sessionkit show {} --at {}", h.session_id, h.record),
-            agent_id,
-            record: h.record,
-            at: h.at.map(format_instant),
-            role: h.role,
-            tool: h.tool,
-            output: h.output,
-            harness: h.harness,
-            project: h.project,
-            snippet: h.snippet.split_whitespace().collect::<Vec<_>>().join(" "),
-            places: h.places,
-            score: (h.score * 1e6).round() / 1e6,
-            session_id: h.session_id,
-        }
-    });
-    ctx.out.records_of(COLUMNS, rows)?;
-    Ok(Exit::Success)
+}
+
+/// A hit as its record.
+fn record(h: Hit) -> SearchHitRecord {
+    let agent_id = h.agent_id.unwrap_or_else(|| h.session_id.clone());
+    SearchHitRecord {
+        schema: SEARCH_SCHEMA.to_string(),
+        open: format!("sessionkit show {} --at {}", h.session_id, h.record),
+        agent_id,
+        record: h.record,
+        at: h.at.map(format_instant),
+        role: h.role,
+        tool: h.tool,
+        output: h.output,
+        harness: h.harness,
+        project: h.project,
+        snippet: h.snippet.split_whitespace().collect::<Vec<_>>().join(" "),
+        places: h.places,
+        score: (h.score * 1e6).round() / 1e6,
+        session_id: h.session_id,
+    }
 }

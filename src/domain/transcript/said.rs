@@ -383,10 +383,22 @@ pub fn of_line(
         }
         return out;
     }
+    if let Some((key, pieces)) = record_of(v, opts) {
+        let key = key.map_or_else(|| format!("line:{line}"), str::to_string);
+        out.push((key, at(v), pieces));
+    }
+    out
+}
+
+/// A line's one record, by its client's shape: its id (when it has one)
+/// and its pieces; `None` when it says nothing.
+fn record_of(v: &Value, opts: SaidOptions) -> Option<(Option<&str>, Vec<Piece>)> {
+    fn id<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+        v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+    }
     let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
     let mut pieces = Vec::new();
-    let key;
-    match kind {
+    let key = match kind {
         // Claude Code and Qwen Code.
         "user" | "assistant" | "tool_result" if v.get("message").is_some() => {
             let m = &v["message"];
@@ -395,51 +407,48 @@ pub fn of_line(
             } else {
                 Role::User
             };
-            let content = m
-                .get("parts")
-                .or_else(|| m.get("content"))
-                .unwrap_or(&Value::Null);
-            blocks(content, role, opts, &mut pieces);
-            key = id(v, &["uuid"]);
+            let content = m.get("parts").or_else(|| m.get("content"));
+            blocks(content.unwrap_or(&Value::Null), role, opts, &mut pieces);
+            id(v, "uuid")
         }
         // Gemini CLI.
         "user" | "gemini" => {
             pieces = gemini_message(v, opts);
-            key = id(v, &["id"]);
+            id(v, "id")
         }
         // Codex.
         "response_item" => {
             let p = &v["payload"];
             codex_item(p, opts, &mut pieces);
-            key = id(p, &["id", "call_id"]);
+            id(p, "id").or_else(|| id(p, "call_id"))
         }
         // pi.
         "message" => {
-            let m = &v["message"];
-            let content = m.get("content").unwrap_or(&Value::Null);
-            match m.get("role").and_then(Value::as_str) {
-                Some("user") => blocks(content, Role::User, opts, &mut pieces),
-                Some("assistant") => blocks(content, Role::Assistant, opts, &mut pieces),
-                Some("toolResult") => {
-                    let name = m.get("toolName").and_then(Value::as_str);
-                    push_output(&mut pieces, opts, name, content);
-                }
-                _ => {}
-            }
-            key = id(v, &["id"]);
+            pi_message(&v["message"], opts, &mut pieces);
+            id(v, "id")
         }
         // Copilot CLI.
         "user.message" | "assistant.message" | "tool.execution_complete" => {
-            let d = &v["data"];
-            copilot_event(kind, d, opts, &mut pieces);
-            key = id(v, &["id"]);
+            copilot_event(kind, &v["data"], opts, &mut pieces);
+            id(v, "id")
         }
-        _ => return out,
+        _ => return None,
+    };
+    (!pieces.is_empty()).then_some((key, pieces))
+}
+
+/// A pi message: a prompt, an answer with its tool calls, a tool's result.
+fn pi_message(m: &Value, opts: SaidOptions, out: &mut Vec<Piece>) {
+    let content = m.get("content").unwrap_or(&Value::Null);
+    match m.get("role").and_then(Value::as_str) {
+        Some("user") => blocks(content, Role::User, opts, out),
+        Some("assistant") => blocks(content, Role::Assistant, opts, out),
+        Some("toolResult") => {
+            let name = m.get("toolName").and_then(Value::as_str);
+            push_output(out, opts, name, content);
+        }
+        _ => {}
     }
-    if !pieces.is_empty() {
-        out.push((key, at(v), pieces));
-    }
-    out
 }
 
 /// A Gemini CLI message: a user's or the model's content, and the model's
