@@ -9,8 +9,7 @@ use crate::domain::clock::{format_instant, parse_bound_in};
 use crate::domain::transcript::said::Role;
 use crate::output::records::{SEARCH_SCHEMA, SearchHitRecord};
 use crate::output::{Column, Format, col};
-use crate::services::search::{self, Filters, RANK_WINDOW};
-use crate::store::said::Hit;
+use crate::services::search::{self, Filters, RANK_WINDOW, SearchHit};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("search"))]
@@ -146,7 +145,8 @@ fn note(ctx: &Ctx, found: &search::Found, query: &str) {
 }
 
 /// A hit as its record.
-fn record(h: Hit) -> SearchHitRecord {
+fn record(found: SearchHit) -> SearchHitRecord {
+    let h = found.place;
     let agent_id = h.agent_id.unwrap_or_else(|| h.session_id.clone());
     SearchHitRecord {
         schema: SEARCH_SCHEMA.to_string(),
@@ -159,7 +159,11 @@ fn record(h: Hit) -> SearchHitRecord {
         output: h.output,
         harness: h.harness,
         project: h.project,
-        snippet: h.snippet.split_whitespace().collect::<Vec<_>>().join(" "),
+        snippet: found
+            .snippet
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
         places: h.places,
         score: (h.score * 1e6).round() / 1e6,
         session_id: h.session_id,

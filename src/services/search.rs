@@ -5,7 +5,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::domain::matching::{Aliases, search_expression};
+use crate::domain::matching::{Aliases, Highlighter, search_expression};
 use crate::store::Store;
 use crate::store::said::{Hit, SearchQuery};
 
@@ -26,10 +26,21 @@ pub struct Filters<'a> {
     pub limit: usize,
 }
 
+/// Words a snippet holds.
+pub const SNIPPET_WORDS: usize = 24;
+
+/// One hit: where its text was said last, and the part of the text around
+/// the matched words (marked with `**`).
+#[derive(Debug)]
+pub struct SearchHit {
+    pub place: Hit,
+    pub snippet: String,
+}
+
 /// What a search found, and what the caller should say about it.
 #[derive(Debug, Default)]
 pub struct Found {
-    pub hits: Vec<Hit>,
+    pub hits: Vec<SearchHit>,
     /// Texts indexed before searching (a hook's catch-up wrote them).
     pub indexed_now: u64,
     /// Texts still not indexed (the database could not be written).
@@ -72,7 +83,14 @@ pub fn search(store: &mut Store, query: &str, f: &Filters<'_>) -> Result<Found> 
     let (hits, matched) = store.search(&q)?;
     found.window_full = !f.newest && matched >= RANK_WINDOW;
     found.empty = hits.is_empty() && store.index_stats_quick()? == 0;
-    found.hits = hits;
+    let marks = Highlighter::new(query, &aliases);
+    found.hits = hits
+        .into_iter()
+        .map(|place| SearchHit {
+            snippet: marks.snippet(&place.text, SNIPPET_WORDS),
+            place,
+        })
+        .collect();
     Ok(found)
 }
 

@@ -211,16 +211,69 @@ pub struct Hit {
     pub tool: Option<String>,
     pub harness: String,
     pub project: Option<String>,
-    /// The text around the match, the matched words between `**`.
-    pub snippet: String,
+    /// The whole text (the caller cuts its snippet).
+    pub text: String,
     /// Places the text was said (within the filters).
     pub places: u64,
     /// bm25 (lower is better); 0 when sorted newest first.
     pub score: f64,
 }
 
-/// The conditions on a place a text was said (`s` the said row, `x` its
-/// session), numbered from `?2`.
+/// The conditions `q` puts on a place a text was said (`s` the said row,
+/// `x` its session, joined only when a condition needs it), with their
+/// arguments in order: only those asked for, so SQLite can use the
+/// indexes.
+fn place_conditions<'q>(q: &'q SearchQuery<'_>) -> (String, Vec<Box<dyn rusqlite::ToSql + 'q>>) {
+    let mut cond: Vec<&str> = Vec::new();
+    let mut args: Vec<Box<dyn rusqlite::ToSql + 'q>> = Vec::new();
+    if let Some(p) = q.project {
+        cond.push("(x.project = ? OR x.project_slug = ?)");
+        args.push(Box::new(p));
+        args.push(Box::new(p));
+    }
+    if let Some(h) = q.harness {
+        cond.push("x.harness = ?");
+        args.push(Box::new(h));
+    }
+    let join = if cond.is_empty() {
+        ""
+    } else {
+        "JOIN sessions x ON x.session_id = s.session_id"
+    };
+    if let Some(sid) = q.session {
+        cond.push("s.session_id = ?");
+        args.push(Box::new(sid));
+    }
+    if let Some(r) = q.role {
+        cond.push("s.role = ?");
+        args.push(Box::new(r.as_str()));
+    }
+    if let Some(t) = q.since {
+        cond.push("s.at >= ?");
+        args.push(Box::new(t));
+    }
+    if let Some(t) = q.until {
+        cond.push("s.at < ?");
+        args.push(Box::new(t));
+    }
+    let mut sql = String::new();
+    if let Some(t) = q.until {
+        // A text said before `until` was first said before it: its id is
+        // below the next second's (ids are first seconds), a range the
+        // index starts its walk from.
+        sql.push_str("AND f.rowid < ? ");
+        args.insert(0, Box::new((t.div_euclid(1000) + 1).max(0) << SECOND_SHIFT));
+    }
+    if !cond.is_empty() {
+        sql.push_str(&format!(
+            "AND EXISTS (SELECT 1 FROM said s {join} WHERE s.text_id = f.rowid AND {})",
+            cond.join(" AND ")
+        ));
+    }
+    (sql, args)
+}
+
+/// The same conditions on the places of one text, all of them joined.
 const PLACE: &str = "(?2 IS NULL OR x.project = ?2 OR x.project_slug = ?2)
       AND (?3 IS NULL OR x.harness = ?3)
       AND (?4 IS NULL OR s.session_id = ?4)
@@ -234,21 +287,7 @@ impl Store {
     /// text) ranks the newest `window` matches, so a word in every text
     /// costs a bounded time.
     pub fn search(&self, q: &SearchQuery<'_>) -> Result<(Vec<Hit>, usize)> {
-        let role = q.role.map(Role::as_str);
-        let filtered = q.project.is_some()
-            || q.harness.is_some()
-            || q.session.is_some()
-            || q.role.is_some()
-            || q.since.is_some()
-            || q.until.is_some();
-        let exists = if filtered {
-            format!(
-                "AND EXISTS (SELECT 1 FROM said s JOIN sessions x ON x.session_id = s.session_id
-                   WHERE s.text_id = f.rowid AND {PLACE})"
-            )
-        } else {
-            String::new()
-        };
+        let (exists, mut args) = place_conditions(q);
         let take = if q.newest {
             q.limit
         } else {
@@ -256,21 +295,14 @@ impl Store {
         };
         let sql = format!(
             "SELECT f.rowid, bm25(said_fts, 2.0, 1.0) FROM said_fts f
-             WHERE said_fts MATCH ?1 {exists} ORDER BY f.rowid DESC LIMIT ?8"
+             WHERE said_fts MATCH ? {exists} ORDER BY f.rowid DESC LIMIT ?"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let args = params![
-            q.expression,
-            q.project,
-            q.harness,
-            q.session,
-            role,
-            q.since,
-            q.until,
-            take as i64
-        ];
+        args.insert(0, Box::new(q.expression));
+        args.push(Box::new(take as i64));
+        let args: Vec<&dyn rusqlite::ToSql> = args.iter().map(AsRef::as_ref).collect();
         let mut found: Vec<(i64, f64)> = stmt
-            .query_map(args, |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map(args.as_slice(), |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         let matched = found.len();
         if !q.newest {
@@ -296,20 +328,11 @@ impl Store {
         Ok(n as u64)
     }
 
-    /// Where text `id` was said last within the filters, with its snippet.
+    /// Where text `id` was said last within the filters, with its text.
     fn place_of(&self, q: &SearchQuery<'_>, id: i64, score: f64) -> Result<Option<Hit>> {
-        let snippet: String = self
-            .conn
-            .prepare_cached(
-                "SELECT snippet(said_fts, -1, '**', '**', '…', 24) FROM said_fts
-                 WHERE said_fts MATCH ?1 AND rowid = ?2",
-            )?
-            .query_row(params![q.expression, id], |r| r.get(0))
-            .optional()?
-            .unwrap_or_default();
         let sql = format!(
             "SELECT s.session_id, s.agent_id, s.record, s.at, s.role, s.output, t.tool,
-                    x.harness, x.project, COUNT(*) OVER ()
+                    x.harness, x.project, COUNT(*) OVER (), t.text
              FROM said s JOIN sessions x ON x.session_id = s.session_id
              JOIN said_texts t ON t.text_id = s.text_id
              WHERE s.text_id = ?1 AND {PLACE}
@@ -332,7 +355,7 @@ impl Store {
                         tool: r.get(6)?,
                         harness: r.get(7)?,
                         project: r.get(8)?,
-                        snippet: snippet.clone(),
+                        text: r.get(10)?,
                         places: r.get::<_, i64>(9)? as u64,
                         score,
                     })

@@ -96,6 +96,142 @@ pub fn search_expression(query: &str, aliases: &Aliases) -> Option<String> {
     (!groups.is_empty()).then(|| groups.join(" AND "))
 }
 
+/// What a search's words match in a text, to mark them in a snippet: the
+/// query's words and their alias groups, by stem, the last also as a
+/// prefix (as the index matched them).
+pub struct Highlighter {
+    /// Each word's stem, its folded form, and whether it is a prefix.
+    words: Vec<(String, String, bool)>,
+}
+
+impl Highlighter {
+    /// The highlighter of `query`.
+    pub fn new(query: &str, aliases: &Aliases) -> Highlighter {
+        let parts = parts(query);
+        let open_end = !query.trim_end().ends_with('"');
+        let n = parts.len();
+        let mut words = Vec::new();
+        let mut add = |w: &str, prefix: bool| {
+            let entry = (super::stem(w), w.to_string(), prefix);
+            if !words.contains(&entry) {
+                words.push(entry);
+            }
+        };
+        for (i, p) in parts.iter().enumerate() {
+            match p {
+                Part::Phrase(ws) => ws.iter().for_each(|w| add(w, false)),
+                Part::Word(w) => {
+                    for v in aliases.variants(w) {
+                        for vw in self::words(&v) {
+                            add(&vw, false);
+                        }
+                    }
+                    if i + 1 == n && open_end && w.chars().count() >= 3 {
+                        add(w, true);
+                    }
+                }
+            }
+        }
+        Highlighter { words }
+    }
+
+    fn matches(&self, token: &str) -> bool {
+        let folded = token.to_lowercase();
+        let stem = super::stem(&folded);
+        self.words.iter().any(|(s, w, prefix)| {
+            *w == folded || *s == stem || (*prefix && folded.starts_with(w.as_str()))
+        })
+    }
+
+    /// The part of `text` richest in matched words, at most `tokens` words
+    /// long, each match between `**`; `…` where the text was cut. A text
+    /// with no word matched (the match was its tool's name) gives its
+    /// start.
+    pub fn snippet(&self, text: &str, tokens: usize) -> String {
+        let spans: Vec<(usize, usize)> = token_spans(text);
+        if spans.is_empty() {
+            return text.trim().to_string();
+        }
+        let hit: Vec<bool> = spans
+            .iter()
+            .map(|&(a, b)| self.matches(&text[a..b]))
+            .collect();
+        let tokens = tokens.max(1);
+        // The window with the most matches (the earliest of equals).
+        let mut best = (0usize, 0usize);
+        let mut count = hit.iter().take(tokens).filter(|h| **h).count();
+        best.1 = count;
+        for start in 1..spans.len().saturating_sub(tokens - 1) {
+            count -= usize::from(hit[start - 1]);
+            count += usize::from(hit[start + tokens - 1]);
+            if count > best.1 {
+                best = (start, count);
+            }
+        }
+        // Within it, the matches a third of the way in: words before them
+        // say what they are about.
+        let end = (best.0 + tokens).min(spans.len());
+        let first = match (
+            hit[best.0..end].iter().position(|h| *h),
+            hit[best.0..end].iter().rposition(|h| *h),
+        ) {
+            (Some(f), Some(l)) => {
+                let (f, l) = (best.0 + f, best.0 + l);
+                let lowest = (l + 1).saturating_sub(tokens);
+                f.saturating_sub(tokens / 3)
+                    .max(lowest)
+                    .min(spans.len().saturating_sub(tokens))
+            }
+            _ => best.0,
+        };
+        let last = (first + tokens).min(spans.len()) - 1;
+        let mut out = String::new();
+        if first > 0 {
+            out.push('…');
+        }
+        let mut at = spans[first].0;
+        for i in first..=last {
+            let (a, b) = spans[i];
+            out.push_str(&text[at..a]);
+            if hit[i] {
+                out.push_str("**");
+                out.push_str(&text[a..b]);
+                out.push_str("**");
+            } else {
+                out.push_str(&text[a..b]);
+            }
+            at = b;
+        }
+        if last + 1 < spans.len() {
+            out.push('…');
+        } else {
+            out.push_str(text[at..].trim_end());
+        }
+        out
+    }
+}
+
+/// The byte spans of a text's words (runs of letters and digits), as the
+/// index's tokenizer cuts them.
+fn token_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, text.len()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +278,26 @@ mod tests {
             expr("NEAR(a b) OR col:x*").as_deref(),
             Some(r#""near a" AND "b" AND "col x""#)
         );
+    }
+
+    #[test]
+    fn a_snippet_marks_stems_prefixes_and_phrases_where_they_are_densest() {
+        let a = Aliases::default();
+        let h = Highlighter::new("deploy migra", &a);
+        assert_eq!(
+            h.snippet("We deployed it. Then the migration ran.", 24),
+            "We **deployed** it. Then the **migration** ran."
+        );
+        let h = Highlighter::new("src/api/routes.ts", &a);
+        assert_eq!(
+            h.snippet("edit src/api/routes.ts now", 24),
+            "edit **src**/**api**/**routes**.**ts** now"
+        );
+        let long = format!("{}needle {}", "word ".repeat(30), "tail ".repeat(30));
+        let h = Highlighter::new("needle", &a);
+        assert_eq!(h.snippet(&long, 5), "…word **needle** tail tail tail…");
+        // Nothing matched in the text: its start.
+        assert_eq!(Highlighter::new("Bash", &a).snippet("ls -la", 24), "ls -la");
     }
 
     #[test]
