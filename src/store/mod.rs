@@ -375,6 +375,21 @@ impl Store {
             .prepare("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")?
             .query_map([], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
+        // A full-text index's own tables hold its segments, laid out by
+        // how its rows were batched: the logical content is the virtual
+        // table's rows, dumped as any table's.
+        let fts: Vec<String> = self
+            .conn
+            .prepare("SELECT name FROM sqlite_master WHERE type='table' AND sql LIKE 'CREATE VIRTUAL TABLE % USING fts5(%'")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        tables.retain(|t| {
+            !fts.iter().any(|f| {
+                ["_data", "_idx", "_docsize", "_config", "_content"]
+                    .iter()
+                    .any(|suffix| *t == format!("{f}{suffix}"))
+            })
+        });
         tables.sort();
         for t in tables {
             out.push_str(&format!("## {t}\n"));

@@ -566,3 +566,74 @@ fn check_reports_the_index_against_the_transcripts_it_covers() {
         "{line}"
     );
 }
+
+/// The dump's sections of the search index.
+fn index_dump(env: &Env) -> String {
+    let dump = env.dump();
+    let mut out = String::new();
+    let mut keep = false;
+    for line in dump.lines() {
+        if let Some(t) = line.strip_prefix("## ") {
+            keep = matches!(t, "said" | "said_texts" | "said_fts" | "said_unindexed");
+        }
+        if keep {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The same session said again a day later under another id (a copy of
+/// its history): one root each.
+fn two_roots(env: &Env) -> (PathBuf, PathBuf) {
+    let first = env.path("first");
+    let second = env.path("second/-home-dev-billing");
+    std::fs::create_dir_all(&second).unwrap();
+    let copy = "5e000000-0000-4000-8000-000000000002";
+    let text = std::fs::read_to_string(
+        fixture()
+            .join("-home-dev-billing")
+            .join(format!("{S}.jsonl")),
+    )
+    .unwrap()
+    .replace(S, copy)
+    .replace("2026-01-10T", "2026-01-20T")
+    .replace("2026-01-11T", "2026-01-21T");
+    std::fs::write(second.join(format!("{copy}.jsonl")), text).unwrap();
+    let dir = first.join("-home-dev-billing");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        fixture()
+            .join("-home-dev-billing")
+            .join(format!("{S}.jsonl")),
+        dir.join(format!("{S}.jsonl")),
+    )
+    .unwrap();
+    (first, env.path("second"))
+}
+
+#[test]
+fn the_index_does_not_depend_on_the_order_sessions_are_read_in() {
+    let (a, b) = (Env::new(), Env::new());
+    let (a1, a2) = two_roots(&a);
+    let (b1, b2) = two_roots(&b);
+    a.ingest(&a1);
+    a.ingest(&a2);
+    // The later copy first: its texts take later ids, then move to the
+    // earlier ones when the original is read.
+    b.ingest(&b2);
+    b.ingest(&b1);
+    let (da, db) = (index_dump(&a), index_dump(&b));
+    assert!(da.contains("## said_texts"), "{da}");
+    assert_eq!(da, db);
+    // Each text once, said in both sessions.
+    let h = hits(&a, &["billing", "database"]);
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0]["places"], 2);
+    assert_eq!(h[0]["session_id"], "5e000000-0000-4000-8000-000000000002");
+    assert_eq!(
+        hits(&a, &["billing", "database", "--until", "2026-01-15"])[0]["session_id"],
+        S
+    );
+}
