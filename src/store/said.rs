@@ -144,16 +144,23 @@ pub(super) fn write_said(tx: &Transaction<'_>, p: &ParsedSession, replace: bool)
         replaced = texts_of(tx, sid)?;
         tx.execute("DELETE FROM said WHERE session_id = ?1", [sid])?;
     }
+    // After a replace, a place can only be there already when this part
+    // said its record twice: only then is it looked up.
+    let mut records: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for s in &p.said {
         let agent = (s.agent_id != sid).then_some(s.agent_id.as_str());
+        let again = !records.insert(s.record.as_str());
         for (n, piece) in s.pieces.iter().enumerate() {
             let id = text_id(tx, piece, s.at)?;
-            let before: Option<i64> = tx
-                .prepare_cached(
+            let before: Option<i64> = if replace && !again {
+                None
+            } else {
+                tx.prepare_cached(
                     "SELECT text_id FROM said WHERE session_id = ?1 AND record = ?2 AND piece = ?3",
                 )?
                 .query_row(params![sid, s.record, n as i64], |r| r.get(0))
-                .optional()?;
+                .optional()?
+            };
             tx.prepare_cached(
                 "INSERT INTO said(session_id, record, piece, agent_id, at, role, output, text_id)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -413,39 +420,51 @@ impl Store {
     pub fn index_pending(&mut self, batch_bytes: u64) -> Result<u64> {
         let mut done = 0;
         loop {
-            let tx = self
-                .conn
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let mut ids = Vec::new();
+            let n = self.index_batch(batch_bytes)?;
+            if n == 0 {
+                return Ok(done);
+            }
+            done += n;
+        }
+    }
+
+    /// Indexes the oldest-written pending texts, about `batch_bytes` of
+    /// them, in one transaction; how many (0: none was pending).
+    pub fn index_batch(&mut self, batch_bytes: u64) -> Result<u64> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut n = 0u64;
+        let mut last = None;
+        {
             let mut bytes = 0u64;
-            {
-                let mut stmt = tx.prepare_cached(
-                    "SELECT u.text_id, LENGTH(CAST(t.text AS BLOB)) FROM said_unindexed u
-                     JOIN said_texts t ON t.text_id = u.text_id ORDER BY u.text_id",
-                )?;
-                let mut rows = stmt.query([])?;
-                while let Some(r) = rows.next()? {
-                    ids.push(r.get::<_, i64>(0)?);
-                    bytes += r.get::<_, i64>(1)? as u64;
-                    if bytes >= batch_bytes {
-                        break;
-                    }
+            let mut stmt = tx.prepare_cached(
+                "SELECT u.text_id, LENGTH(CAST(t.text AS BLOB)) FROM said_unindexed u
+                 JOIN said_texts t ON t.text_id = u.text_id ORDER BY u.text_id",
+            )?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                last = Some(r.get::<_, i64>(0)?);
+                n += 1;
+                bytes += r.get::<_, i64>(1)? as u64;
+                if bytes >= batch_bytes {
+                    break;
                 }
             }
-            let Some(&last) = ids.last() else {
-                return Ok(done);
-            };
-            tx.execute(
-                "INSERT INTO said_fts(rowid, tool, text)
-                 SELECT t.text_id, t.tool, t.text FROM said_unindexed u
-                 JOIN said_texts t ON t.text_id = u.text_id WHERE u.text_id <= ?1",
-                [last],
-            )?;
-            tx.execute("DELETE FROM said_unindexed WHERE text_id <= ?1", [last])?;
-            tx.commit()?;
-            done += ids.len() as u64;
-            self.pacer.committed();
         }
+        let Some(last) = last else {
+            return Ok(0);
+        };
+        tx.execute(
+            "INSERT INTO said_fts(rowid, tool, text)
+             SELECT t.text_id, t.tool, t.text FROM said_unindexed u
+             JOIN said_texts t ON t.text_id = u.text_id WHERE u.text_id <= ?1",
+            [last],
+        )?;
+        tx.execute("DELETE FROM said_unindexed WHERE text_id <= ?1", [last])?;
+        tx.commit()?;
+        self.pacer.committed();
+        Ok(n)
     }
 
     /// Texts written but not yet in the full-text index.

@@ -300,6 +300,8 @@ pub fn run(
             strict_pricing: opts.strict_pricing,
         };
         let done = process(&mut sink, opts, &jobs, progress);
+        // With the bulk run's cache and checkpointer still at work.
+        let done = done.and_then(|()| store.index_pending(INDEX_BATCH_BYTES).map(drop));
         store.end_bulk(ckpt)?;
         done?;
     } else if !jobs.is_empty() {
@@ -393,8 +395,28 @@ fn process(
         // a failure; more: the file grew, and the total grows with it).
         let mut read = vec![0u64; jobs_ref.len()];
         let result = (|| -> Result<()> {
-            for (i, ev) in &rx {
+            // Texts written and not yet in the full-text index: indexed
+            // while no part waits, so the index is built beside the
+            // parsing rather than after it.
+            let mut unindexed = 0u64;
+            loop {
+                let (i, ev) = match rx.try_recv() {
+                    Ok(m) => m,
+                    Err(mpsc::TryRecvError::Disconnected) => break,
+                    Err(mpsc::TryRecvError::Empty) => {
+                        if unindexed >= INDEX_BATCH_BYTES {
+                            sink.store.index_batch(INDEX_BATCH_BYTES)?;
+                            unindexed = unindexed.saturating_sub(INDEX_BATCH_BYTES);
+                            continue;
+                        }
+                        match rx.recv() {
+                            Ok(m) => m,
+                            Err(_) => break,
+                        }
+                    }
+                };
                 let (bytes, n) = (ev.bytes, ev.messages());
+                unindexed += ev.said_bytes();
                 let ends = ev.result.as_ref().map_or(true, |p| p.last);
                 sink.write(&jobs_ref[i], ev)?;
                 queued.fetch_sub(n, Ordering::AcqRel);

@@ -109,6 +109,18 @@ impl Event {
     pub fn messages(&self) -> usize {
         self.result.as_ref().map_or(0, |p| p.parsed.usage.len())
     }
+
+    /// Bytes of what the event's records say (for the search index).
+    pub fn said_bytes(&self) -> u64 {
+        self.result.as_ref().map_or(0, |p| {
+            p.parsed
+                .said
+                .iter()
+                .flat_map(|s| &s.pieces)
+                .map(|x| x.text.len() as u64)
+                .sum()
+        })
+    }
 }
 
 /// The buffers a worker reuses from file to file: one block of lines and one
