@@ -60,7 +60,7 @@ pub fn search(store: &mut Store, query: &str, f: &Filters<'_>) -> Result<Found> 
     let mut found = Found::default();
     let pending = store.unindexed()?;
     if pending > 0 {
-        match store.index_pending(crate::services::ingest::INDEX_BATCH_BYTES) {
+        match store.index_pending(crate::services::ingest::INDEX_BATCH_BYTES, u64::MAX) {
             Ok(n) => found.indexed_now = n,
             Err(e) if crate::store::is_read_only(&e) || crate::store::is_busy(&e) => {
                 found.unindexed = pending;

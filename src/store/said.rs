@@ -416,16 +416,20 @@ impl Store {
 
     /// Indexes the texts written since the last call, a batch of about
     /// `batch_bytes` of text per transaction (a hook waiting for the lock
-    /// waits for one batch); the number of texts indexed.
-    pub fn index_pending(&mut self, batch_bytes: u64) -> Result<u64> {
-        let mut done = 0;
-        loop {
-            let n = self.index_batch(batch_bytes)?;
+    /// waits for one batch), until about `most` bytes are indexed (a hook's
+    /// own run indexes its own texts, not what a killed bulk run left);
+    /// the number of texts indexed.
+    pub fn index_pending(&mut self, batch_bytes: u64, most: u64) -> Result<u64> {
+        let (mut done, mut bytes) = (0, 0u64);
+        while bytes < most {
+            let n = self.index_batch(batch_bytes.min(most - bytes))?;
             if n == 0 {
-                return Ok(done);
+                break;
             }
             done += n;
+            bytes = bytes.saturating_add(batch_bytes.min(most - bytes));
         }
+        Ok(done)
     }
 
     /// Indexes the oldest-written pending texts, about `batch_bytes` of

@@ -301,7 +301,7 @@ pub fn run(
         };
         let done = process(&mut sink, opts, &jobs, progress);
         // With the bulk run's cache and checkpointer still at work.
-        let done = done.and_then(|()| store.index_pending(INDEX_BATCH_BYTES).map(drop));
+        let done = done.and_then(|()| store.index_pending(INDEX_BATCH_BYTES, u64::MAX).map(drop));
         store.end_bulk(ckpt)?;
         done?;
     } else if !jobs.is_empty() {
@@ -325,8 +325,9 @@ pub fn run(
         database::read_opencode(store, roots, opts, db, &mut seen, &mut sum)?;
     }
     // The full-text index takes the run's new texts now, all at once
-    // (also those a killed run left).
-    store.index_pending(INDEX_BATCH_BYTES)?;
+    // (also those a killed run left, unless this run has a hook's budget:
+    // then about as much text as it read).
+    store.index_pending(INDEX_BATCH_BYTES, opts.max_bytes.unwrap_or(u64::MAX))?;
     sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
     sum.elapsed_ms = started.elapsed().as_millis() as u64;
