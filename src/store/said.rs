@@ -443,8 +443,10 @@ impl Store {
         {
             let mut bytes = 0u64;
             let mut stmt = tx.prepare_cached(
+                // CROSS JOIN: the few pending ids lead, the texts are
+                // looked up by id (never a scan of every text).
                 "SELECT u.text_id, LENGTH(CAST(t.text AS BLOB)) FROM said_unindexed u
-                 JOIN said_texts t ON t.text_id = u.text_id ORDER BY u.text_id",
+                 CROSS JOIN said_texts t ON t.text_id = u.text_id ORDER BY u.text_id",
             )?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
@@ -462,7 +464,7 @@ impl Store {
         tx.execute(
             "INSERT INTO said_fts(rowid, tool, text)
              SELECT t.text_id, t.tool, t.text FROM said_unindexed u
-             JOIN said_texts t ON t.text_id = u.text_id WHERE u.text_id <= ?1",
+             CROSS JOIN said_texts t ON t.text_id = u.text_id WHERE u.text_id <= ?1",
             [last],
         )?;
         tx.execute("DELETE FROM said_unindexed WHERE text_id <= ?1", [last])?;

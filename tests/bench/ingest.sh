@@ -9,6 +9,9 @@
 # from the npm registry into $BENCH_DIR/ccusage (npm i --prefix; set
 # CCUSAGE=/path/to/ccusage to use another one).
 set -euo pipefail
+# The transcript projection alone: the search index (on by default) adds
+# its own cost, measured beside ccusage by tests/bench/search.sh.
+export SESSIONKIT_SEARCH_INDEX=${SESSIONKIT_SEARCH_INDEX:-off}
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 GEN=${GEN:-$ROOT/../shared/bench/gen_corpus.py}
