@@ -88,6 +88,9 @@ _sessionkit() {
             sessionkit,replay)
                 cmd="sessionkit__subcmd__replay"
                 ;;
+            sessionkit,report)
+                cmd="sessionkit__subcmd__report"
+                ;;
             sessionkit,resolve)
                 cmd="sessionkit__subcmd__resolve"
                 ;;
@@ -243,6 +246,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help,replay)
                 cmd="sessionkit__subcmd__help__subcmd__replay"
+                ;;
+            sessionkit__subcmd__help,report)
+                cmd="sessionkit__subcmd__help__subcmd__report"
                 ;;
             sessionkit__subcmd__help,resolve)
                 cmd="sessionkit__subcmd__help__subcmd__resolve"
@@ -566,7 +572,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1148,7 +1154,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sources sessions show search tree cost limits pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1778,6 +1784,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__replay)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3496,6 +3516,52 @@ _sessionkit() {
                     ;;
                 --harness)
                     COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__report)
+            opts="-q -h --out --html --since --until --project --tz --db --format --json --quiet --no-progress --wide --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tz)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --db)

@@ -92,6 +92,8 @@ pub enum Command {
     Cost(commands::cost::Args),
     /// Usage-limit history: each five-hour and weekly window, its stated share, spend and pace
     Limits(commands::limits::Args),
+    /// One self-contained HTML file: cost over time, top sessions, agent trees, limits, memory
+    Report(commands::report::Args),
     /// The price table: list, set a model's price, import LiteLLM's price map
     Pricing(commands::pricing::Args),
     /// Remove projected transcript data older than a date (never memories or runs)

@@ -97,6 +97,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Sessions(a) => commands::sessions::run(&ctx, &a),
         Command::Show(a) => commands::show::run(&ctx, &a),
         Command::Search(a) => commands::search::run(&ctx, &a),
+        Command::Report(a) => commands::report::run(&ctx, &a),
         Command::Tree(a) => commands::tree::run(&ctx, &a),
         Command::Sources(a) => commands::sources::run(&ctx, &a),
         Command::Cost(a) => commands::cost::run(&ctx, &a),

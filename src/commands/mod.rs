@@ -16,6 +16,7 @@ pub mod pricing;
 pub mod prompt;
 pub mod prune;
 pub mod push;
+pub mod report;
 pub mod schema;
 pub mod search;
 pub mod session;

@@ -6,6 +6,7 @@
 pub use crate::domain::text::{sanitize, sanitize_keeping};
 
 pub mod conversation;
+pub mod html;
 pub mod json;
 pub mod memory;
 pub mod records;

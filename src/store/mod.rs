@@ -15,6 +15,7 @@ pub mod costs;
 mod delta;
 pub mod events;
 pub mod health;
+pub mod health_memory;
 pub mod heard;
 pub mod import;
 pub mod limits;

@@ -25,6 +25,7 @@ mod postgres_server;
 mod property;
 mod push;
 mod qwen;
+mod report;
 mod reports;
 mod rig;
 mod runs;

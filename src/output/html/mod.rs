@@ -1,0 +1,622 @@
+//! `report`'s one self-contained HTML file: inline CSS (light and dark by
+//! `prefers-color-scheme`), hand-written SVG charts (`svg`), agent trees
+//! as `<details>` (no script), and the figures it draws as a JSON block
+//! (`<script type="application/json">`, never run) for tools and tests.
+
+mod page;
+mod svg;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+use serde_json::json;
+
+use crate::domain::clock::format_instant;
+use crate::domain::pricing::usd;
+use crate::output::tree::{self, Tree};
+use crate::services::overview::{Bucket, Overview, SessionPart};
+use crate::store::reports::Totals;
+use svg::Series;
+
+/// Series a chart keeps by name; the rest are summed as "other".
+pub const MAX_SERIES: usize = 8;
+
+/// Text made safe for HTML (element content and quoted attributes).
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Dollars as people read them: `$1,234.57`, small amounts to the cent's
+/// tenth.
+pub fn dollars(v: f64) -> String {
+    if v != 0.0 && v.abs() < 0.01 {
+        return format!("${v:.4}");
+    }
+    let cents = (v * 100.0).round() as i64;
+    let (whole, frac) = (cents / 100, (cents % 100).abs());
+    let digits = whole.abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{}${grouped}.{frac:02}", if v < 0.0 { "-" } else { "" })
+}
+
+/// A token count as people read it: `987`, `12.3k`, `4.56M`, `1.2B`.
+pub fn tokens(n: f64) -> String {
+    let a = n.abs();
+    if a >= 1e9 {
+        format!("{:.2}B", n / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.2}M", n / 1e6)
+    } else if a >= 1e3 {
+        format!("{:.1}k", n / 1e3)
+    } else {
+        format!("{n:.0}")
+    }
+}
+
+fn cost(t: &Totals) -> f64 {
+    usd(t.cost_nanousd)
+}
+
+/// A chart's series from (period, name) sums: the `MAX_SERIES` names that
+/// cost most by name, the rest as "other"; periods in order.
+fn series_of(
+    periods: &[String],
+    groups: &BTreeMap<(String, String), Totals>,
+    value: &dyn Fn(&Totals) -> f64,
+) -> Vec<Series> {
+    let mut by_name: BTreeMap<&str, f64> = BTreeMap::new();
+    for ((_, name), t) in groups {
+        *by_name.entry(name).or_default() += value(t);
+    }
+    let mut names: Vec<(&str, f64)> = by_name.into_iter().collect();
+    names.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let kept: Vec<&str> = names.iter().take(MAX_SERIES).map(|(n, _)| *n).collect();
+    let mut series: Vec<Series> = kept
+        .iter()
+        .map(|n| Series {
+            name: (*n).to_string(),
+            values: vec![0.0; periods.len()],
+        })
+        .collect();
+    let other = names.len() > MAX_SERIES;
+    if other {
+        series.push(Series {
+            name: "other".into(),
+            values: vec![0.0; periods.len()],
+        });
+    }
+    for ((p, name), t) in groups {
+        let Some(i) = periods.iter().position(|x| x == p) else {
+            continue;
+        };
+        let s = kept.iter().position(|k| k == name).unwrap_or(MAX_SERIES);
+        series[s].values[i] += value(t);
+    }
+    series
+}
+
+/// An axis's dollars: to the tenth of a cent where its steps are that fine.
+fn axis_dollars(v: f64) -> String {
+    if ((v * 100.0).round() - v * 100.0).abs() > 1e-9 {
+        format!("${v:.3}")
+    } else {
+        dollars(v)
+    }
+}
+
+/// A legend for `series`, in their colours.
+fn legend(out: &mut String, series: &[Series]) {
+    out.push_str("<ul class=\"legend\">");
+    for (i, s) in series.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<li><span class=\"swatch s{}\"></span>{}</li>",
+            i % 10,
+            esc(&s.name)
+        );
+    }
+    out.push_str("</ul>");
+}
+
+/// The whole document.
+pub fn render(o: &Overview) -> String {
+    let mut body = String::new();
+    summary(&mut body, o);
+    charts(&mut body, o);
+    top(&mut body, o);
+    sessions(&mut body, o);
+    limits(&mut body, o);
+    memory(&mut body, o);
+    page::document(o, &body, &data(o))
+}
+
+/// The figures drawn, as JSON.
+fn data(o: &Overview) -> String {
+    let totals = |t: &Totals| {
+        json!({
+            "messages": t.messages,
+            "input_tokens": t.tokens.input,
+            "output_tokens": t.tokens.output,
+            "cache_write_5m_tokens": t.tokens.cache_write_5m,
+            "cache_write_1h_tokens": t.tokens.cache_write_1h,
+            "cache_read_tokens": t.tokens.cache_read,
+            "total_tokens": t.tokens.total(),
+            "cost_nanousd": t.cost_nanousd,
+            "cost_usd": cost(t),
+        })
+    };
+    let by = |g: &BTreeMap<(String, String), Totals>| {
+        let mut m: BTreeMap<&str, Totals> = BTreeMap::new();
+        for ((_, k), t) in g {
+            *m.entry(k).or_default() += t;
+        }
+        m.into_iter()
+            .map(|(k, t)| (k.to_string(), totals(&t)))
+            .collect::<serde_json::Map<_, _>>()
+    };
+    let doc = json!({
+        "schema": "sessionkit.report/1",
+        "generated_at": format_instant(o.generated_at),
+        "since": o.since.map(format_instant),
+        "until": o.until.map(format_instant),
+        "project": o.project,
+        "bucket": match o.bucket { Bucket::Day => "day", Bucket::Week => "week" },
+        "total": totals(&o.total),
+        "by_model": by(&o.by_model),
+        "by_harness": by(&o.by_harness),
+        "sessions": o.top_sessions.len(),
+        "sessions_drawn": o.sessions.iter().map(|s| s.row.session_id.clone()).collect::<Vec<_>>(),
+        "limit_snapshots": o.limits.len(),
+    });
+    // `</` never appears inside the block: it could end the element.
+    doc.to_string().replace("</", "<\\/")
+}
+
+fn summary(out: &mut String, o: &Overview) {
+    let t = &o.total;
+    let input_side =
+        t.tokens.input + t.tokens.cache_read + t.tokens.cache_write_5m + t.tokens.cache_write_1h;
+    let cache_share = if input_side == 0 {
+        0.0
+    } else {
+        t.tokens.cache_read as f64 * 100.0 / input_side as f64
+    };
+    let _ = write!(
+        out,
+        "<section id=\"summary\"><h2>Summary</h2><dl class=\"figures\">\
+         <div><dt>cost</dt><dd>{}</dd></div>\
+         <div><dt>tokens</dt><dd>{}</dd></div>\
+         <div><dt>messages</dt><dd>{}</dd></div>\
+         <div><dt>sessions</dt><dd>{}</dd></div>\
+         <div><dt>cache reads of input</dt><dd>{cache_share:.1}%</dd></div></dl>",
+        dollars(cost(t)),
+        tokens(t.tokens.total() as f64),
+        t.messages,
+        o.top_sessions.len(),
+    );
+    if t.unpriced_tokens > 0 {
+        let _ = write!(
+            out,
+            "<p class=\"note\">{} tokens have no price and are not in the cost (see <code>sessionkit pricing</code>).</p>",
+            tokens(t.unpriced_tokens as f64)
+        );
+    }
+    out.push_str("</section>");
+}
+
+fn charts(out: &mut String, o: &Overview) {
+    let per = match o.bucket {
+        Bucket::Day => "day",
+        Bucket::Week => "week",
+    };
+    let usd_label = |v: f64| axis_dollars(v);
+    let tok_label = |v: f64| tokens(v);
+    for (id, title, groups) in [
+        ("cost-by-model", "Cost by model", &o.by_model),
+        ("cost-by-harness", "Cost by agent", &o.by_harness),
+    ] {
+        let series = series_of(&o.periods, groups, &cost);
+        let periods = &o.periods;
+        let _ = write!(out, "<section id=\"{id}\"><h2>{title}, per {per}</h2>");
+        if periods.is_empty() {
+            out.push_str("<p class=\"empty\">No messages in this period.</p></section>");
+            continue;
+        }
+        out.push_str(&svg::stacked_bars(title, periods, &series, &usd_label));
+        legend(out, &series);
+        out.push_str("</section>");
+    }
+    // Tokens by kind: the cache's share at a glance.
+    let mut kinds: BTreeMap<&str, Totals> = BTreeMap::new();
+    for ((p, _), t) in &o.by_model {
+        *kinds.entry(p.as_str()).or_default() += t;
+    }
+    let periods = &o.periods;
+    let kind = |f: fn(&Totals) -> u64, name: &str| Series {
+        name: name.to_string(),
+        values: periods
+            .iter()
+            .map(|p| kinds.get(p.as_str()).map_or(0.0, |t| f(t) as f64))
+            .collect(),
+    };
+    let series = vec![
+        kind(|t| t.tokens.cache_read, "cache read"),
+        kind(
+            |t| t.tokens.cache_write_5m + t.tokens.cache_write_1h,
+            "cache write",
+        ),
+        kind(|t| t.tokens.input, "input"),
+        kind(|t| t.tokens.output, "output"),
+    ];
+    let _ = write!(
+        out,
+        "<section id=\"tokens\"><h2>Tokens by kind, per {per}</h2>"
+    );
+    if periods.is_empty() {
+        out.push_str("<p class=\"empty\">No messages in this period.</p>");
+    } else {
+        out.push_str(&svg::stacked_bars(
+            "Tokens by kind",
+            periods,
+            &series,
+            &tok_label,
+        ));
+        legend(out, &series);
+    }
+    out.push_str("</section>");
+}
+
+/// A table's rows in a scrolling box (a phone's width never clips it).
+fn table(out: &mut String, head: &[&str], rows: &[Vec<String>]) {
+    out.push_str("<div class=\"scroll\"><table><thead><tr>");
+    for h in head {
+        let _ = write!(out, "<th>{}</th>", esc(h));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for r in rows {
+        out.push_str("<tr>");
+        for c in r {
+            // Cells are built escaped by their callers (some hold links).
+            let _ = write!(out, "<td>{c}</td>");
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// The most expensive sessions and projects.
+fn top(out: &mut String, o: &Overview) {
+    let drawn: BTreeSet<&str> = o
+        .sessions
+        .iter()
+        .map(|s| s.row.session_id.as_str())
+        .collect();
+    out.push_str("<section id=\"top\"><h2>Top sessions</h2>");
+    let rows: Vec<Vec<String>> = o
+        .sessions
+        .iter()
+        .take(10)
+        .map(|s| {
+            let id = &s.row.session_id;
+            let link = if drawn.contains(id.as_str()) {
+                format!("<a href=\"#session-{0}\">{0}</a>", esc(id))
+            } else {
+                esc(id)
+            };
+            vec![
+                link,
+                esc(s.row.project.as_deref().unwrap_or(&s.row.project_slug)),
+                esc(&s.row.harness),
+                tokens(s.in_period.tokens.total() as f64),
+                dollars(cost(&s.in_period)),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        &["session", "project", "agent", "tokens", "cost"],
+        &rows,
+    );
+    out.push_str("<h2>Top projects</h2>");
+    let rows: Vec<Vec<String>> = o
+        .top_projects
+        .iter()
+        .take(10)
+        .map(|(p, t)| {
+            vec![
+                esc(if p.is_empty() { "-" } else { p }),
+                t.messages.to_string(),
+                tokens(t.tokens.total() as f64),
+                dollars(cost(t)),
+            ]
+        })
+        .collect();
+    table(out, &["project", "messages", "tokens", "cost"], &rows);
+    out.push_str("</section>");
+}
+
+/// How long an agent ran, as people read it.
+fn duration(ms: i64) -> String {
+    let s = ms / 1000;
+    match s {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m{:02}s", s / 60, s % 60),
+        s => format!("{}h{:02}m", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// One agent and what it spawned, as nested `<details>`.
+fn agent(out: &mut String, t: &Tree, main_id: &str) {
+    let n = &t.node;
+    let name = if n.agent_id == main_id {
+        "main".to_string()
+    } else {
+        n.agent_type.clone().unwrap_or_else(|| "subagent".into())
+    };
+    let ran = match (n.first_seen, n.last_seen) {
+        (Some(a), Some(b)) => duration(b - a),
+        _ => "-".into(),
+    };
+    let mut line = format!(
+        "<span class=\"who\">{}</span>{} <span class=\"status st-{}\">{}</span> · {} · {} tokens · {}",
+        esc(&name),
+        n.description
+            .as_deref()
+            .map(|d| format!(" <span class=\"what\">{}</span>", esc(d)))
+            .unwrap_or_default(),
+        esc(&n.status),
+        esc(&n.status),
+        ran,
+        tokens(n.totals.tokens.total() as f64),
+        dollars(cost(&n.totals)),
+    );
+    if !t.children.is_empty() {
+        let _ = write!(
+            line,
+            " <span class=\"subtree\">(with its {} subagent{}: {})</span>",
+            t.children.len(),
+            if t.children.len() == 1 { "" } else { "s" },
+            dollars(cost(&t.subtree))
+        );
+    }
+    if t.children.is_empty() {
+        let _ = write!(
+            out,
+            "<div class=\"agent leaf\" data-agent=\"{}\">{line}</div>",
+            esc(&n.agent_id)
+        );
+        return;
+    }
+    let _ = write!(
+        out,
+        "<details class=\"agent\" data-agent=\"{}\"><summary>{line}</summary><div class=\"children\">",
+        esc(&n.agent_id)
+    );
+    for c in &t.children {
+        agent(out, c, main_id);
+    }
+    out.push_str("</div></details>");
+}
+
+fn sessions(out: &mut String, o: &Overview) {
+    out.push_str("<section id=\"sessions\"><h2>Sessions</h2>");
+    if o.sessions.is_empty() {
+        out.push_str("<p class=\"empty\">No sessions in this period.</p>");
+    }
+    if o.top_sessions.len() > o.sessions.len() {
+        let _ = write!(
+            out,
+            "<p class=\"note\">The {} most expensive of {} sessions.</p>",
+            o.sessions.len(),
+            o.top_sessions.len()
+        );
+    }
+    for s in &o.sessions {
+        session(out, s);
+    }
+    out.push_str("</section>");
+}
+
+fn session(out: &mut String, s: &SessionPart) {
+    let r = &s.row;
+    let _ = write!(
+        out,
+        "<article class=\"session\" id=\"session-{0}\"><h3>{1} <small>{0}</small></h3><p class=\"meta\">{2} · {3} · {4} agents · {5} in the period</p>",
+        esc(&r.session_id),
+        esc(r.project.as_deref().unwrap_or(&r.project_slug)),
+        esc(&r.harness),
+        r.started_at
+            .map(format_instant)
+            .unwrap_or_else(|| "-".into()),
+        r.agents,
+        dollars(cost(&s.in_period)),
+    );
+    let trees = tree::build(s.nodes.clone(), s.reported.clone());
+    out.push_str("<div class=\"tree\">");
+    for t in &trees {
+        agent(out, t, &r.session_id);
+    }
+    out.push_str("</div>");
+    if s.by_agent_type.len() > 1 {
+        let rows: Vec<Vec<String>> = s
+            .by_agent_type
+            .iter()
+            .map(|(k, t)| {
+                vec![
+                    esc(if k.is_empty() { "main" } else { k }),
+                    tokens(t.tokens.total() as f64),
+                    dollars(cost(t)),
+                ]
+            })
+            .collect();
+        out.push_str("<h4>Cost by subagent type</h4>");
+        table(out, &["agent type", "tokens", "cost"], &rows);
+    }
+    if !s.compactions.is_empty() {
+        out.push_str("<h4>Compactions</h4><ul class=\"compactions\">");
+        for c in &s.compactions {
+            let _ = write!(
+                out,
+                "<li>{} · {} · {}</li>",
+                c.at.map(format_instant).unwrap_or_else(|| "-".into()),
+                esc(c.trigger.as_deref().unwrap_or("-")),
+                c.pre_tokens
+                    .map(|n| format!("{} tokens before", tokens(n as f64)))
+                    .unwrap_or_default()
+            );
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</article>");
+}
+
+fn limits(out: &mut String, o: &Overview) {
+    out.push_str("<section id=\"limits\"><h2>Usage limits</h2>");
+    if o.limits.is_empty() {
+        out.push_str("<p class=\"empty\">No limits recorded: <code>sessionkit statusline</code> records what Claude Code states.</p></section>");
+        return;
+    }
+    let xs: Vec<i64> = o.limits.iter().map(|s| s.at).collect();
+    let series = vec![
+        (
+            "five-hour".to_string(),
+            o.limits
+                .iter()
+                .map(|s| s.snapshot.five_hour.as_ref().map(|w| w.used_pct))
+                .collect(),
+        ),
+        (
+            "weekly".to_string(),
+            o.limits
+                .iter()
+                .map(|s| s.snapshot.seven_day.as_ref().map(|w| w.used_pct))
+                .collect(),
+        ),
+    ];
+    out.push_str(&svg::lines(
+        "Used share of the limits",
+        &xs,
+        &|ms| format_instant(ms)[..16].replace('T', " "),
+        &series,
+        100.0,
+        &|v| format!("{v:.0}%"),
+    ));
+    legend(
+        out,
+        &series
+            .iter()
+            .map(|(n, _)| Series {
+                name: n.clone(),
+                values: Vec::new(),
+            })
+            .collect::<Vec<_>>(),
+    );
+    out.push_str("</section>");
+}
+
+fn memory(out: &mut String, o: &Overview) {
+    let m = &o.memory;
+    out.push_str("<section id=\"memory\"><h2>Memory</h2>");
+    let day = 86_400_000;
+    let ages = [
+        ("under a day", 0, day),
+        ("1 to 7 days", day, 7 * day),
+        ("7 to 30 days", 7 * day, 30 * day),
+        ("over 30 days", 30 * day, i64::MAX),
+    ];
+    let rows: Vec<Vec<String>> = ages
+        .iter()
+        .map(|(label, lo, hi)| {
+            let n = m
+                .open_created
+                .iter()
+                .filter(|c| {
+                    let age = o.generated_at - **c;
+                    age >= *lo && age < *hi
+                })
+                .count();
+            vec![esc(label), n.to_string()]
+        })
+        .collect();
+    out.push_str("<h3>Open commitments by age</h3>");
+    table(out, &["age", "open"], &rows);
+    out.push_str("<h3>Resolves by who made them</h3>");
+    let rows: Vec<Vec<String>> = m
+        .resolves
+        .iter()
+        .map(|(who, n)| vec![esc(who), n.to_string()])
+        .collect();
+    if rows.is_empty() {
+        out.push_str("<p class=\"empty\">No commitment resolved in this period.</p>");
+    } else {
+        table(out, &["by", "resolves"], &rows);
+    }
+    out.push_str("<h3>Briefing sizes</h3>");
+    if m.briefing_sizes.is_empty() {
+        out.push_str("<p class=\"empty\">No briefing delivered in this period.</p>");
+    } else {
+        let bins = [
+            ("none", 0, 0),
+            ("1-5", 1, 5),
+            ("6-10", 6, 10),
+            ("11-20", 11, 20),
+            ("21+", 21, u64::MAX),
+        ];
+        let periods: Vec<String> = bins.iter().map(|(l, _, _)| (*l).to_string()).collect();
+        let values: Vec<f64> = bins
+            .iter()
+            .map(|(_, lo, hi)| {
+                m.briefing_sizes
+                    .iter()
+                    .filter(|n| *n >= lo && *n <= hi)
+                    .count() as f64
+            })
+            .collect();
+        out.push_str(&svg::stacked_bars(
+            "Briefings by the memories they held",
+            &periods,
+            &[Series {
+                name: "briefings".into(),
+                values,
+            }],
+            &|v| format!("{v:.0}"),
+        ));
+    }
+    out.push_str("</section>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_read_as_people_read_them() {
+        assert_eq!(dollars(1234.567), "$1,234.57");
+        assert_eq!(dollars(0.004), "$0.0040");
+        assert_eq!(dollars(0.0), "$0.00");
+        assert_eq!(tokens(12_345.0), "12.3k");
+        assert_eq!(tokens(4_560_000.0), "4.56M");
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+        assert_eq!(duration(3_723_000), "1h02m");
+    }
+}
