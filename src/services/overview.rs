@@ -16,9 +16,11 @@ use crate::store::limits::Seen;
 use crate::store::reports::{CompactionRow, SessionFilter, SessionRow, Totals};
 use crate::store::tree::{AgentNode, Reported};
 
-/// Sessions drawn in full (their trees), the most expensive first: a
-/// year of heavy use keeps the file small.
+/// Sessions drawn in full (their trees), the most expensive first, and
+/// the agents they may hold in all (the first session is always drawn):
+/// a year of heavy use keeps the file under 2 MB.
 pub const SESSIONS_DRAWN: usize = 40;
+pub const AGENTS_DRAWN: usize = 1500;
 
 /// Periods a chart's bars are: days, or weeks when the period is long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,8 +149,14 @@ pub fn overview(store: &Store, ask: &Ask<'_>) -> Result<Overview> {
     let top_projects = ranked(grouped(store, ask, &[Key::Project])?);
     let watch = Watch::load(store)?;
     let mut sessions = Vec::new();
+    let mut agents = 0;
     for (id, in_period) in top_sessions.iter().take(SESSIONS_DRAWN) {
-        sessions.push(session_part(store, ask, &watch, id, in_period)?);
+        let part = session_part(store, ask, &watch, id, in_period)?;
+        agents += part.nodes.len();
+        if agents > AGENTS_DRAWN && !sessions.is_empty() {
+            break;
+        }
+        sessions.push(part);
     }
     Ok(Overview {
         since: f.since,

@@ -318,3 +318,88 @@ fn a_real_browser_draws_the_bars_and_opens_the_tree() {
     assert!(found["children_height"].as_f64().unwrap() > 0.0, "{found}");
     assert!(found["width"].as_f64().unwrap() > 600.0, "{found}");
 }
+
+/// Recorded limits are drawn as points over time, five-hour and weekly.
+#[test]
+fn recorded_limits_are_drawn() {
+    let env = corpus_env();
+    for (now, pct) in [
+        ("2026-02-01T10:00:00Z", 20.0),
+        ("2026-02-01T11:00:00Z", 35.5),
+    ] {
+        let payload = serde_json::json!({
+            "session_id": "4b497318-ae10-42a1-9483-4cfcf6c508ac",
+            "model": {"id": "claude-opus-5-5", "display_name": "Opus 5.5"},
+            "rate_limits": {
+                "five_hour": {"used_percentage": pct, "resets_at": 1769950800},
+                "seven_day": {"used_percentage": 41.2, "resets_at": 1770127200}
+            }
+        });
+        let mut child = env
+            .std_cmd()
+            .env("SESSIONKIT_NOW", now)
+            .arg("statusline")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(
+            child.stdin.as_mut().unwrap(),
+            payload.to_string().as_bytes(),
+        )
+        .unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+    let html = report(&env, &[]);
+    assert_eq!(data(&html)["limit_snapshots"], 2);
+    let limits = &html[html.find("<section id=\"limits\">").unwrap()
+        ..html.find("<section id=\"memory\">").unwrap()];
+    assert_eq!(limits.matches("<circle class=\"point\"").count(), 4);
+    assert!(
+        limits.contains("<title>2026-02-01 11:00 · five-hour: 35.5%</title>"),
+        "{limits}"
+    );
+}
+
+/// The memory loop: open commitments by age, resolves by who made them.
+#[test]
+fn the_memory_loop_is_reported() {
+    let env = corpus_env();
+    let mut ids = Vec::new();
+    for topic in ["ship the parser", "write the docs", "fix the flaky test"] {
+        let (code, out, err) = env.run(&[
+            "remember",
+            "--kind",
+            "commitment",
+            "--topic",
+            topic,
+            "--content",
+            topic,
+            "--project",
+            "shop",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        ids.push(out.trim().to_string());
+    }
+    let (code, _, err) = env.run(&["resolve", &ids[0]]);
+    assert_eq!(code, 0, "{err}");
+    let html = report(&env, &[]);
+    let memory = &html[html.find("<section id=\"memory\">").unwrap()..];
+    // Two open, made just now; one resolve by a person (no agent's run).
+    assert!(
+        memory.contains("<tr><td>under a day</td><td>2</td></tr>"),
+        "{memory}"
+    );
+    assert!(
+        memory.contains("<tr><td>over 30 days</td><td>0</td></tr>"),
+        "{memory}"
+    );
+    assert!(
+        memory.contains("<tr><td>user</td><td>1</td></tr>"),
+        "{memory}"
+    );
+    assert!(
+        memory.contains("No briefing delivered in this period."),
+        "{memory}"
+    );
+}

@@ -516,7 +516,13 @@ fn limits(out: &mut String, o: &Overview) {
         &|ms| format_instant(ms)[..16].replace('T', " "),
         &series,
         100.0,
-        &|v| format!("{v:.0}%"),
+        &|v| {
+            if v.fract() == 0.0 {
+                format!("{v:.0}%")
+            } else {
+                format!("{v:.1}%")
+            }
+        },
     ));
     legend(
         out,

@@ -169,43 +169,13 @@ pub fn lines(
     );
     grid(&mut out, y_max, label);
     for (s, (name, values)) in series.iter().enumerate() {
-        let mut path = String::new();
-        let mut pen_up = true;
-        for (x, v) in xs.iter().zip(values) {
-            match v {
-                Some(v) => {
-                    let _ = write!(
-                        path,
-                        "{}{:.1},{:.1} ",
-                        if pen_up { "M" } else { "L" },
-                        x_of(*x),
-                        y_of(*v)
-                    );
-                    pen_up = false;
-                }
-                None => pen_up = true,
-            }
-        }
-        let _ = write!(
-            out,
-            "<g class=\"series s{}\"><path class=\"line\" d=\"{}\"/>",
-            s % 10,
-            path.trim_end()
-        );
-        for (x, v) in xs.iter().zip(values) {
-            if let Some(v) = v {
-                let _ = write!(
-                    out,
-                    "<circle class=\"point\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{} · {}: {}</title></circle>",
-                    x_of(*x),
-                    y_of(*v),
-                    esc(&x_label(*x)),
-                    esc(name),
-                    esc(&label(*v))
-                );
-            }
-        }
-        out.push_str("</g>");
+        let axes = Axes {
+            x: &x_of,
+            y: &y_of,
+            x_label,
+            label,
+        };
+        line_series(&mut out, s, name, xs, values, &axes);
     }
     let ends = [x_label(lo), x_label(hi)];
     let _ = write!(
@@ -219,6 +189,63 @@ pub fn lines(
     );
     out.push_str("</svg>");
     out
+}
+
+/// A line chart's scales and how it writes its values.
+struct Axes<'a> {
+    x: &'a dyn Fn(i64) -> f64,
+    y: &'a dyn Fn(f64) -> f64,
+    x_label: &'a dyn Fn(i64) -> String,
+    label: &'a dyn Fn(f64) -> String,
+}
+
+/// One series of `lines`: its path (lifted at each gap) and its points.
+fn line_series(
+    out: &mut String,
+    s: usize,
+    name: &str,
+    xs: &[i64],
+    values: &[Option<f64>],
+    a: &Axes<'_>,
+) {
+    let (x_of, y_of, x_label, label) = (a.x, a.y, a.x_label, a.label);
+    let mut path = String::new();
+    let mut pen_up = true;
+    for (x, v) in xs.iter().zip(values) {
+        match v {
+            Some(v) => {
+                let _ = write!(
+                    path,
+                    "{}{:.1},{:.1} ",
+                    if pen_up { "M" } else { "L" },
+                    x_of(*x),
+                    y_of(*v)
+                );
+                pen_up = false;
+            }
+            None => pen_up = true,
+        }
+    }
+    let _ = write!(
+        out,
+        "<g class=\"series s{}\"><path class=\"line\" d=\"{}\"/>",
+        s % 10,
+        path.trim_end()
+    );
+    for (x, v) in xs.iter().zip(values) {
+        if let Some(v) = v {
+            let _ = write!(
+                out,
+                "<circle class=\"point\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{} · {}: {}</title></circle>",
+                x_of(*x),
+                y_of(*v),
+                esc(&x_label(*x)),
+                esc(name),
+                esc(&label(*v))
+            );
+        }
+    }
+    out.push_str("</g>");
 }
 
 #[cfg(test)]
