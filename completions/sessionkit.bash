@@ -583,7 +583,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -613,7 +613,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -659,7 +659,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -701,7 +701,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -731,7 +731,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -757,7 +757,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -783,7 +783,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -893,7 +893,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -919,7 +919,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -945,7 +945,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -999,7 +999,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1025,7 +1025,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1067,7 +1067,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1124,7 +1124,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__export)
-            opts="-q -h --project --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --project --otlp-endpoint --otlp-header --out --since --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1134,12 +1134,28 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --otlp-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --otlp-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2131,7 +2147,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2165,7 +2181,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2311,7 +2327,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2345,7 +2361,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2379,7 +2395,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2413,7 +2429,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2447,7 +2463,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2473,7 +2489,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2507,7 +2523,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2629,7 +2645,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2663,7 +2679,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2697,7 +2713,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2723,7 +2739,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2761,7 +2777,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2791,7 +2807,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2821,7 +2837,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2863,7 +2879,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2889,7 +2905,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2975,7 +2991,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3001,7 +3017,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3027,7 +3043,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3123,7 +3139,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3153,7 +3169,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3199,7 +3215,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3225,7 +3241,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3271,7 +3287,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3347,7 +3363,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3381,7 +3397,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3419,7 +3435,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3485,7 +3501,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3523,7 +3539,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3569,7 +3585,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3599,7 +3615,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3669,7 +3685,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3695,7 +3711,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3753,7 +3769,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3779,7 +3795,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3813,7 +3829,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3847,7 +3863,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3885,7 +3901,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4027,7 +4043,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4081,7 +4097,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4115,7 +4131,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4161,7 +4177,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4195,7 +4211,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4225,7 +4241,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4255,7 +4271,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4285,7 +4301,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4311,7 +4327,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4345,7 +4361,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4371,7 +4387,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4405,7 +4421,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4443,7 +4459,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4529,7 +4545,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)

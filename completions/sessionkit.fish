@@ -32,7 +32,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -98,7 +99,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -126,7 +128,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -146,7 +149,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -174,7 +178,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -194,7 +199,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -219,7 +225,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -239,7 +246,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -277,7 +285,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -298,7 +307,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -322,7 +332,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -340,7 +351,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -362,7 +374,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -384,7 +397,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -401,7 +415,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -424,7 +439,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -445,7 +461,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -468,7 +485,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -491,7 +509,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -510,7 +529,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -536,7 +556,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -555,7 +576,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -574,7 +596,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -593,7 +616,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -612,7 +636,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -631,7 +656,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -656,7 +682,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -673,7 +700,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -703,7 +731,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -731,7 +760,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -757,7 +787,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -781,7 +812,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -804,7 +836,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -822,7 +855,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -850,7 +884,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -880,7 +915,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -902,7 +938,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -920,7 +957,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -938,7 +976,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -958,7 +997,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -980,7 +1020,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -999,7 +1040,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1019,7 +1061,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1037,7 +1080,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1050,6 +1094,10 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l project -d 'Only this project\'s memories (and their commitments and events)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l otlp-endpoint -d 'Send the transcripts\' token and cost metrics (Claude Code\'s names) and agent trees (as traces) to this OTLP/HTTP endpoint as JSON (`http://collector:4318`): what it has not taken yet, each message once across runs. Headers from OTEL_EXPORTER_OTLP_HEADERS and --otlp-header' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l otlp-header -d 'A header for the OTLP endpoint (KEY=VALUE; repeatable)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l out -d 'With --format otlp-json: write the OTLP/JSON lines here (`-`: standard output), as the Collector\'s otlpjsonfile receiver reads them' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l since -d 'The OpenTelemetry export\'s messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -1058,7 +1106,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1075,7 +1124,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1092,7 +1142,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1123,7 +1174,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1143,7 +1195,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1163,7 +1216,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1182,7 +1236,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1200,7 +1255,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1220,7 +1276,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1244,7 +1301,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1266,7 +1324,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1287,7 +1346,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1307,7 +1367,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1331,7 +1392,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1350,7 +1412,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1373,7 +1436,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1392,7 +1456,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1414,7 +1479,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1431,7 +1497,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1448,7 +1515,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1465,7 +1533,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1488,7 +1557,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1506,7 +1576,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1523,7 +1594,8 @@ csv\t''
 text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
 dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'"
+markdown\t'A conversation as readable Markdown (`show` only)'
+otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"

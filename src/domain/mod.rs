@@ -3,7 +3,7 @@
 //!
 //! Observability: `transcript` (parsing, the counting rule), `corpus` (where
 //! each client keeps its sessions), `pricing`, `rollup`, `status`,
-//! `integrity`, `limits` (an account's usage limits and their pace). Continuity: `memory` (the memory model), `briefing` (the
+//! `integrity`, `limits` (an account's usage limits and their pace), `otlp` (OpenTelemetry's wire shapes). Continuity: `memory` (the memory model), `briefing` (the
 //! packing), `runs`, `triage`, `debrief`, `closer` and `evidence` (the
 //! closer's judge). Shared: `harness` (a hook payload's normal form),
 //! `redact`, `matching` (how people's words are matched), `text`, `clock`,
@@ -24,6 +24,7 @@ pub mod integrity;
 pub mod limits;
 pub mod matching;
 pub mod memory;
+pub mod otlp;
 pub mod pricing;
 pub mod redact;
 pub mod rollup;

@@ -116,6 +116,8 @@ pub enum Format {
     Mermaid,
     /// A conversation as readable Markdown (`show` only).
     Markdown,
+    /// OpenTelemetry's OTLP/JSON, one request a line (`export` only).
+    OtlpJson,
 }
 
 /// When to colour.
@@ -222,7 +224,12 @@ impl Output {
                 }
             }
             Format::Csv => render::csv(&mut out, cols, rows)?,
-            Format::Table | Format::Text | Format::Dot | Format::Mermaid | Format::Markdown => {
+            Format::Table
+            | Format::Text
+            | Format::Dot
+            | Format::Mermaid
+            | Format::Markdown
+            | Format::OtlpJson => {
                 if !rows.is_empty() {
                     writeln!(out, "{}", render::table(cols, rows, self))?;
                 }
@@ -301,7 +308,12 @@ impl Output {
                 out.write_all(b"\n")?;
             }
             Format::Csv => render::csv(&mut out, cols, std::slice::from_ref(row))?,
-            Format::Table | Format::Text | Format::Dot | Format::Mermaid | Format::Markdown => {
+            Format::Table
+            | Format::Text
+            | Format::Dot
+            | Format::Mermaid
+            | Format::Markdown
+            | Format::OtlpJson => {
                 writeln!(out, "{}", render::vertical(cols, row, self))?;
             }
         }
@@ -369,12 +381,18 @@ fn format_name(f: Format) -> &'static str {
         Format::Dot => "dot",
         Format::Mermaid => "mermaid",
         Format::Markdown => "markdown",
+        Format::OtlpJson => "otlp-json",
     }
 }
 
 /// The drawings only the tree can make, and the conversation only `show`
 /// writes.
-const TREE_ONLY: [Format; 3] = [Format::Dot, Format::Mermaid, Format::Markdown];
+const TREE_ONLY: [Format; 4] = [
+    Format::Dot,
+    Format::Mermaid,
+    Format::Markdown,
+    Format::OtlpJson,
+];
 
 #[cfg(test)]
 mod bidi_tests {

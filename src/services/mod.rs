@@ -18,6 +18,7 @@ pub mod hook;
 pub mod ingest;
 pub mod install;
 pub mod limits;
+pub mod otlp;
 pub mod overview;
 pub mod project;
 pub mod push;

@@ -72,6 +72,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("migrations/0023_rate_limits.sql"),
     ),
     ("0024_search", include_str!("migrations/0024_search.sql")),
+    ("0025_otlp", include_str!("migrations/0025_otlp.sql")),
 ];
 
 /// The schema version this binary writes.
@@ -245,6 +246,14 @@ mod tests {
             (
                 "0023_rate_limits",
                 "6c534eda08d63a9a1b0113610e5cb5dc300d18b89f65bce1442262f418cb0630",
+            ),
+            (
+                "0024_search",
+                "75d824b209f659d122f0be66d7e630867730d0a91645459e900fe635651d338f",
+            ),
+            (
+                "0025_otlp",
+                "cfca2323c6a25e17c2da022a0176b32009bbdcb8f594ed3690feea4b4e24c08a",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

@@ -21,6 +21,7 @@ pub mod import;
 pub mod limits;
 pub mod memories;
 mod migrate;
+pub mod otlp;
 pub mod pricing;
 pub mod projection;
 pub mod push;

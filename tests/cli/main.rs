@@ -19,6 +19,7 @@ mod layers;
 mod memory;
 mod negative;
 mod opencode;
+mod otlp;
 mod pi;
 #[path = "../support/postgres.rs"]
 mod postgres_server;

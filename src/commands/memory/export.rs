@@ -18,9 +18,38 @@ pub struct ExportArgs {
     /// Only this project's memories (and their commitments and events)
     #[arg(long, value_name = "P")]
     pub project: Option<String>,
+
+    /// Send the transcripts' token and cost metrics (Claude Code's names)
+    /// and agent trees (as traces) to this OTLP/HTTP endpoint as JSON
+    /// (`http://collector:4318`): what it has not taken yet, each message
+    /// once across runs. Headers from OTEL_EXPORTER_OTLP_HEADERS and
+    /// --otlp-header
+    #[arg(long, value_name = "URL", conflicts_with = "project")]
+    pub otlp_endpoint: Option<String>,
+
+    /// A header for the OTLP endpoint (KEY=VALUE; repeatable)
+    #[arg(long, value_name = "KEY=VALUE", requires = "otlp_endpoint")]
+    pub otlp_header: Vec<String>,
+
+    /// With --format otlp-json: write the OTLP/JSON lines here (`-`:
+    /// standard output), as the Collector's otlpjsonfile receiver reads them
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    pub out: String,
+
+    /// The OpenTelemetry export's messages since T (RFC 3339, YYYY-MM-DD, or a
+    /// span such as 30d)
+    #[arg(long, value_name = "T")]
+    pub since: Option<String>,
 }
 
 pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
+    if a.otlp_endpoint.is_some() || ctx.out.format == crate::output::Format::OtlpJson {
+        return super::otlp::export(ctx, a);
+    }
+    anyhow::ensure!(
+        a.since.is_none() && a.out == "-",
+        "--since and --out are the OpenTelemetry export's (--format otlp-json or --otlp-endpoint)"
+    );
     let store = ctx.open()?;
     let (memories, events) = store.export_rows(a.project.as_deref())?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

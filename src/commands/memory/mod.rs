@@ -6,6 +6,7 @@
 mod export;
 mod import;
 mod list;
+mod otlp;
 mod recall;
 mod remember;
 mod revise;

@@ -1,0 +1,377 @@
+//! `sessionkit export --format otlp-json` and `--otlp-endpoint`: every
+//! request parses into the official OTLP protobuf messages with no unknown
+//! field (Python's opentelemetry-proto, when installed), under Claude
+//! Code's metric names, units, attribute keys and temporality; the token
+//! sums equal `cost`'s totals exactly; each agent is a span under its
+//! parent's; ids are derived (a second export is the same); a loopback
+//! OTLP/HTTP receiver gets each point once across runs.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use crate::common::*;
+
+fn corpus_env() -> Env {
+    let env = Env::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for dir in [
+        "claude/projects",
+        "claude-2.1.332/projects",
+        "codex-0.171/sessions",
+    ] {
+        env.ingest(&root.join(dir));
+    }
+    env
+}
+
+/// The OTLP/JSON lines of an export to standard output.
+fn export_lines(env: &Env, args: &[&str]) -> Vec<Value> {
+    let (code, out, err) = env.run(&[&["export", "--format", "otlp-json"], args].concat());
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Every data point of the metric `name` in `requests`.
+fn points<'a>(requests: &'a [Value], name: &str) -> Vec<&'a Value> {
+    let mut out = Vec::new();
+    for r in requests {
+        for rm in r["resourceMetrics"].as_array().into_iter().flatten() {
+            for sm in rm["scopeMetrics"].as_array().unwrap() {
+                for m in sm["metrics"].as_array().unwrap() {
+                    if m["name"] == name {
+                        out.extend(m["sum"]["dataPoints"].as_array().unwrap());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn attr<'a>(p: &'a Value, key: &str) -> Option<&'a Value> {
+    p["attributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["key"] == key)
+        .map(|a| &a["value"])
+}
+
+fn spans(requests: &[Value]) -> Vec<&Value> {
+    let mut out = Vec::new();
+    for r in requests {
+        for rs in r["resourceSpans"].as_array().into_iter().flatten() {
+            for ss in rs["scopeSpans"].as_array().unwrap() {
+                out.extend(ss["spans"].as_array().unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn metrics_use_claude_code_s_names_and_sum_to_cost_s_totals() {
+    let env = corpus_env();
+    let reqs = export_lines(&env, &[]);
+    let tokens = points(&reqs, "claude_code.token.usage");
+    let sum = |kind: &str| -> u64 {
+        tokens
+            .iter()
+            .filter(|p| attr(p, "type").unwrap()["stringValue"] == kind)
+            .map(|p| p["asInt"].as_str().unwrap().parse::<u64>().unwrap())
+            .sum()
+    };
+    let cost = env.json(&["cost"]);
+    let t = &cost["totals"];
+    let n = |f: &str| t[f].as_u64().unwrap();
+    assert_eq!(sum("input"), n("input_tokens"));
+    assert_eq!(sum("output"), n("output_tokens"));
+    assert_eq!(sum("cacheRead"), n("cache_read_tokens"));
+    assert_eq!(
+        sum("cacheCreation"),
+        n("cache_write_5m_tokens") + n("cache_write_1h_tokens")
+    );
+    let dollars: f64 = points(&reqs, "claude_code.cost.usage")
+        .iter()
+        .map(|p| p["asDouble"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (dollars - t["cost_usd"].as_f64().unwrap()).abs() < 1e-5,
+        "{dollars} vs {}",
+        t["cost_usd"]
+    );
+    // Every point: its session, model, agent and Claude Code's temporality.
+    for p in &tokens {
+        for key in ["session.id", "model", "harness", "type"] {
+            assert!(attr(p, key).is_some(), "{key} missing: {p}");
+        }
+    }
+    let metric = &reqs[0]["resourceMetrics"][0]["scopeMetrics"][0]["metrics"][0];
+    assert_eq!(metric["unit"], "tokens");
+    assert_eq!(
+        metric["sum"]["aggregationTemporality"], 1,
+        "delta, as Claude Code's"
+    );
+    assert_eq!(metric["sum"]["isMonotonic"], true);
+    assert_eq!(
+        reqs[0]["resourceMetrics"][0]["resource"]["attributes"][0],
+        serde_json::json!({"key": "service.name", "value": {"stringValue": "claude-code"}})
+    );
+    // Every agent reads: Codex's points carry its harness.
+    assert!(
+        tokens
+            .iter()
+            .any(|p| attr(p, "harness").unwrap()["stringValue"] == "codex")
+    );
+}
+
+#[test]
+fn each_agent_is_a_span_under_its_parent_and_a_second_export_is_the_same() {
+    let env = corpus_env();
+    let first = export_lines(&env, &[]);
+    assert_eq!(first, export_lines(&env, &[]));
+    let spans = spans(&first);
+    let agents: u64 = env
+        .json(&["sessions"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["agents"].as_u64().unwrap())
+        .sum();
+    assert_eq!(spans.len() as u64, agents);
+    // The 2.1.332 session: its subagent's span is under the main agent's,
+    // in the session's trace.
+    let sid = "4b497318-ae10-42a1-9483-4cfcf6c508ac";
+    let mine: Vec<&&Value> = spans
+        .iter()
+        .filter(|s| attr(s, "session.id").unwrap()["stringValue"] == sid)
+        .collect();
+    assert_eq!(mine.len(), 2);
+    let main = mine
+        .iter()
+        .find(|s| s.get("parentSpanId").is_none())
+        .unwrap();
+    let sub = mine
+        .iter()
+        .find(|s| s.get("parentSpanId").is_some())
+        .unwrap();
+    assert_eq!(sub["parentSpanId"], main["spanId"]);
+    assert_eq!(sub["traceId"], main["traceId"]);
+    assert_eq!(main["traceId"].as_str().unwrap().len(), 32);
+    assert_eq!(sub["name"], "agent general-purpose");
+    assert_eq!(
+        attr(sub, "agent.id").unwrap()["stringValue"],
+        "afc970604cdfc094d"
+    );
+    // A compaction is an event of its agent's span.
+    let compacted = spans
+        .iter()
+        .filter(|s| !s["events"].as_array().unwrap().is_empty())
+        .count();
+    assert!(compacted >= 1);
+}
+
+#[test]
+fn every_request_parses_into_the_official_protobuf_messages() {
+    let helper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/helpers/otlp_check.py");
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import opentelemetry.proto, google.protobuf"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        crate::support::skip(
+            "python3 with opentelemetry-proto is absent (pip install opentelemetry-proto)",
+        );
+        return;
+    }
+    let env = corpus_env();
+    let file = env.path("otlp.jsonl");
+    let (code, _, err) = env.run(&[
+        "export",
+        "--format",
+        "otlp-json",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out = std::process::Command::new("python3")
+        .arg(&helper)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &env.json(&["cost"])["totals"];
+    let tokens = &got["metrics"]["claude_code.token.usage"];
+    assert_eq!(tokens["unit"], "tokens");
+    assert_eq!(tokens["temporality"], 1);
+    assert_eq!(tokens["sum"].as_u64(), t["total_tokens"].as_u64());
+    assert_eq!(
+        tokens["keys"],
+        serde_json::json!([
+            "app.version",
+            "harness",
+            "model",
+            "session.id",
+            "sessionkit.backfill",
+            "type"
+        ])
+    );
+    assert_eq!(got["metrics"]["claude_code.cost.usage"]["unit"], "USD");
+    assert_eq!(
+        got["spans"].as_array().unwrap().len(),
+        spans(&export_lines(&env, &[])).len()
+    );
+}
+
+/// A loopback OTLP/HTTP receiver: answers each request with the next
+/// status of `script` (then 200), and keeps every (path, headers, body).
+struct Receiver {
+    url: String,
+    got: Arc<Mutex<Vec<(String, String, String)>>>,
+}
+
+fn receiver(script: Vec<u16>) -> Receiver {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let keep = Arc::clone(&got);
+    std::thread::spawn(move || {
+        let mut script = script.into_iter();
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            let (mut headers, mut len) = (String::new(), 0usize);
+            loop {
+                let mut h = String::new();
+                reader.read_line(&mut h).unwrap();
+                if h.trim().is_empty() {
+                    break;
+                }
+                if let Some(v) = h.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap();
+                }
+                headers.push_str(&h);
+            }
+            let mut body = vec![0; len];
+            reader.read_exact(&mut body).unwrap();
+            let status = script.next().unwrap_or(200);
+            if status == 200 {
+                keep.lock()
+                    .unwrap()
+                    .push((path, headers, String::from_utf8(body).unwrap()));
+            }
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}"
+            );
+        }
+    });
+    Receiver { url, got }
+}
+
+#[test]
+fn an_endpoint_gets_each_point_once_across_runs_with_its_headers() {
+    let env = corpus_env();
+    // The first request is refused for a while (a 503, a 429): retried.
+    let r = receiver(vec![503, 429]);
+    let run = || {
+        let out = env
+            .cmd()
+            .env(
+                "OTEL_EXPORTER_OTLP_HEADERS",
+                "Authorization=Bearer%20s3cret",
+            )
+            .args([
+                "export",
+                "--otlp-endpoint",
+                &r.url,
+                "--otlp-header",
+                "x-team=core",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = run();
+    assert!(err.contains("54 metric points and 13 spans"), "{err}");
+    let first: Vec<(String, String, String)> = r.got.lock().unwrap().clone();
+    assert_eq!(
+        first.iter().map(|(p, _, _)| p.as_str()).collect::<Vec<_>>(),
+        ["/v1/metrics", "/v1/traces"]
+    );
+    for (_, headers, _) in &first {
+        let h = headers.to_ascii_lowercase();
+        assert!(h.contains("authorization: bearer s3cret"), "{headers}");
+        assert!(h.contains("x-team: core"), "{headers}");
+        assert!(h.contains("content-type: application/json"), "{headers}");
+    }
+    let sent: Vec<Value> = first
+        .iter()
+        .map(|(_, _, b)| serde_json::from_str(b).unwrap())
+        .collect();
+    let tokens: u64 = points(&sent, "claude_code.token.usage")
+        .iter()
+        .map(|p| p["asInt"].as_str().unwrap().parse::<u64>().unwrap())
+        .sum();
+    let t = &env.json(&["cost"])["totals"];
+    assert_eq!(tokens, t["total_tokens"].as_u64().unwrap());
+    // Again: nothing new, nothing sent.
+    let err = run();
+    assert!(err.contains("sent 0 metric points and 0 spans"), "{err}");
+    assert_eq!(r.got.lock().unwrap().len(), 2);
+    // A new session: only it.
+    env.ingest(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pi-0.73/sessions"));
+    let err = run();
+    let after = r.got.lock().unwrap().clone();
+    let new: Vec<Value> = after[2..]
+        .iter()
+        .map(|(_, _, b)| serde_json::from_str(b).unwrap())
+        .collect();
+    let sessions: std::collections::BTreeSet<String> = points(&new, "claude_code.token.usage")
+        .iter()
+        .map(|p| {
+            attr(p, "session.id").unwrap()["stringValue"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(sessions.len(), 1, "{err}");
+    assert_eq!(spans(&new).len(), 1, "{err}");
+}
+
+#[test]
+fn bad_input_sends_nothing() {
+    let env = corpus_env();
+    let (code, _, err) = env.run(&["export", "--otlp-endpoint", "collector:4318"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not an http:// or https:// URL"), "{err}");
+    // A refusal (400) is reported at once, and nothing is recorded sent.
+    let r = receiver(vec![400]);
+    let (code, _, err) = env.run(&["export", "--otlp-endpoint", &r.url]);
+    assert_eq!(code, 2);
+    assert!(err.contains("refused the request: HTTP 400"), "{err}");
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM otlp_sent_messages"), 0);
+    let (code, _, err) = env.run(&["export", "--since", "7d"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("OpenTelemetry export's"), "{err}");
+}
