@@ -22,6 +22,7 @@ pub mod limits;
 pub mod memories;
 mod migrate;
 pub mod otlp;
+pub mod overview;
 pub mod pricing;
 pub mod projection;
 pub mod push;

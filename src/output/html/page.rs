@@ -3,7 +3,7 @@
 
 use super::esc;
 use crate::domain::clock::format_instant;
-use crate::services::overview::Overview;
+use crate::store::overview::Overview;
 
 /// The style: CSS variables for the two themes; chart series `s0`…`s9`.
 const STYLE: &str = r#"
