@@ -674,7 +674,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__check)
-            opts="-q -h --root --max-line-size --no-recount --labels --min-accuracy --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --root --max-line-size --no-recount --labels --golden --bless --reprice --min-accuracy --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -689,6 +689,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --labels)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --golden)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

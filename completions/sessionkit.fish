@@ -476,6 +476,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -s h -l help
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l labels -d 'Compare stored parents with hand-written labels (`<session>.json` files in DIR)' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l golden -d 'Check a golden directory instead of this database: DIR/corpus/ read into two scratch databases (yours is never opened) must give equal rows, a clean recount, exactly the records in DIR/expected/ (a unified diff per file that differs) and the parents in DIR/labels/; prices pinned in DIR/prices.json. The first run on a new corpus blesses' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l min-accuracy -d 'With --labels: exit 1 when the share of correct parents is below this' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -491,6 +492,8 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l color -d
 always\t''
 never\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l no-recount -d 'Skip the recount (no transcript is read; only the database is checked)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l bless -d 'With --golden: write DIR/expected/ (and DIR/prices.json when none is pinned) from this build, and say which files changed'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l reprice -d 'With --golden: price with today\'s table, not DIR/prices.json (with --bless, pin today\'s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l no-progress -d 'Never draw a progress bar'

@@ -180,6 +180,7 @@ pub(crate) const TYPED: &[&str] = &[
     "archive",
     "brief",
     "check",
+    "check-golden",
     "config",
     "cost",
     "cost-segments",
@@ -229,6 +230,11 @@ const CONTRACTS: &[Contract] = {
             &["check"],
             json_schema::<records::FindingRecord>,
             "one object per finding",
+        ),
+        (
+            &["check-golden"],
+            json_schema::<records::GoldenCheckRecord>,
+            "check --golden: one object per check",
         ),
         (
             &["config"],

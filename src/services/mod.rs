@@ -14,6 +14,7 @@ pub mod check;
 pub mod close;
 pub mod doctor;
 pub mod endpoint;
+pub mod golden;
 pub mod hook;
 pub mod ingest;
 pub mod install;

@@ -372,6 +372,25 @@ impl Store {
     /// Every table's rows in a fixed order, as text: what "byte-identical
     /// replay" is checked against.
     pub fn dump(&self) -> Result<String> {
+        self.dump_skipping(&[])
+    }
+
+    /// `dump` without the ingest's bookkeeping (when each session was
+    /// read, from where, at which parser revision, when a price was set):
+    /// what a corpus gives, whenever and wherever it is read.
+    pub fn dump_content(&self) -> Result<String> {
+        self.dump_skipping(&[
+            "ingest_checkpoints",
+            "ingest_failures",
+            "ingest_resume",
+            "ingest_resume_by_key",
+            "ingest_roots",
+            "pricing",
+            "settings",
+        ])
+    }
+
+    fn dump_skipping(&self, skip: &[&str]) -> Result<String> {
         let mut out = String::new();
         let mut tables: Vec<String> = self
             .conn
@@ -387,11 +406,12 @@ impl Store {
             .query_map([], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         tables.retain(|t| {
-            !fts.iter().any(|f| {
-                ["_data", "_idx", "_docsize", "_config", "_content"]
-                    .iter()
-                    .any(|suffix| *t == format!("{f}{suffix}"))
-            })
+            !skip.contains(&t.as_str())
+                && !fts.iter().any(|f| {
+                    ["_data", "_idx", "_docsize", "_config", "_content"]
+                        .iter()
+                        .any(|suffix| *t == format!("{f}{suffix}"))
+                })
         });
         tables.sort();
         for t in tables {

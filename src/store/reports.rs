@@ -263,6 +263,15 @@ impl Store {
             )? as u64)
     }
 
+    /// Every model a counted message names, in name order.
+    pub fn used_models(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT DISTINCT model FROM token_usage ORDER BY model")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Models with unpriced tokens: (model, messages, tokens), largest first.
     pub fn unpriced_models(&self) -> Result<Vec<(String, u64, u64)>> {
         let mut stmt = self.conn.prepare(

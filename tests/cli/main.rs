@@ -12,6 +12,7 @@ mod cost;
 mod current;
 mod face;
 mod gemini;
+mod golden;
 mod hooks;
 mod ingest;
 mod install;

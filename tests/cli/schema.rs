@@ -469,7 +469,7 @@ fn schema_names_the_typed_commands_and_refuses_others() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "sessionkit: \"hook\" has no JSON schema yet (typed so far: archive, brief, check, config, cost, cost-segments, eval, export, hooks, hooks-doctor, hooks-status, import, ingest, limits, limits-snapshots, memories, memory, pricing, pricing-change, prompt, prune, prune-index, push, recall, remember, resolve, revise, search, session, session-events, sessions, show, show-at, sources, status, sweep, tree, triage, unresolve); its fields are listed in `sessionkit hook --help`"
+        "sessionkit: \"hook\" has no JSON schema yet (typed so far: archive, brief, check, check-golden, config, cost, cost-segments, eval, export, hooks, hooks-doctor, hooks-status, import, ingest, limits, limits-snapshots, memories, memory, pricing, pricing-change, prompt, prune, prune-index, push, recall, remember, resolve, revise, search, session, session-events, sessions, show, show-at, sources, status, sweep, tree, triage, unresolve); its fields are listed in `sessionkit hook --help`"
     );
     // No database is touched.
     assert!(!env.db().exists());

@@ -27,7 +27,7 @@ pub const US_ONLY_DEFAULT: Rate = 1_100_000;
 pub type Rate = i64;
 
 /// The five rates of one tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rates {
     pub input: Rate,
     pub output: Rate,
@@ -38,14 +38,15 @@ pub struct Rates {
 
 /// A long-context tier: above `threshold` prompt tokens, every bucket of the
 /// request is billed at `rates` (pricing/README.md, "Tiered pricing").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tier {
     pub threshold: u64,
     pub rates: Rates,
 }
 
-/// The price of one model.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The price of one model (as `check --golden` pins it in JSON: rates in
+/// micro-dollars per million tokens).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Price {
     pub model: String,
     pub base: Rates,

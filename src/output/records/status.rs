@@ -104,3 +104,31 @@ pub fn finding_record(f: &crate::domain::integrity::Finding) -> FindingRecord {
         session_id: f.session_id.clone(),
     }
 }
+
+/// The name and version of `check --golden`'s contract.
+pub const GOLDEN_SCHEMA: &str = "sessionkit.golden-check/1";
+
+/// One check of `check --golden`: the corpus read twice, the recount, the
+/// records against `expected/`, the labels.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GoldenCheckRecord {
+    /// The contract and its version: `sessionkit.golden-check/1`.
+    pub schema: String,
+    /// deterministic, recount, records or labels.
+    pub check: String,
+    pub pass: bool,
+    /// What was compared, with counts.
+    pub detail: String,
+    /// Each file (or finding) that differs, with its unified diff
+    /// (expected, then got).
+    pub diffs: Vec<GoldenDiff>,
+}
+
+/// A difference `check --golden` found.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GoldenDiff {
+    pub file: String,
+    pub diff: String,
+}

@@ -4,6 +4,8 @@
 use anyhow::Result;
 
 use super::Ctx;
+
+mod golden;
 use super::{CorpusArgs, roots};
 use crate::commands::Exit;
 use crate::output::records::finding_record;
@@ -25,6 +27,25 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub labels: Option<std::path::PathBuf>,
 
+    /// Check a golden directory instead of this database: DIR/corpus/ read
+    /// into two scratch databases (yours is never opened) must give equal
+    /// rows, a clean recount, exactly the records in DIR/expected/ (a
+    /// unified diff per file that differs) and the parents in DIR/labels/;
+    /// prices pinned in DIR/prices.json. The first run on a new corpus
+    /// blesses
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["labels", "no_recount"])]
+    pub golden: Option<std::path::PathBuf>,
+
+    /// With --golden: write DIR/expected/ (and DIR/prices.json when none is
+    /// pinned) from this build, and say which files changed
+    #[arg(long, requires = "golden")]
+    pub bless: bool,
+
+    /// With --golden: price with today's table, not DIR/prices.json (with
+    /// --bless, pin today's)
+    #[arg(long, requires = "golden")]
+    pub reprice: bool,
+
     /// With --labels: exit 1 when the share of correct parents is below this
     #[arg(
         long,
@@ -44,6 +65,9 @@ const COLUMNS: &[Column] = &[
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    if let Some(dir) = &args.golden {
+        return golden::run(ctx, dir, args.bless, args.reprice);
+    }
     let mut store = ctx.open()?;
     let roots = if args.no_recount {
         None

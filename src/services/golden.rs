@@ -1,0 +1,306 @@
+//! `check --golden DIR`: a corpus that must give exactly the recorded
+//! sessions, trees and costs. The corpus (`DIR/corpus/`) is ingested into
+//! two scratch databases (the user's is never opened) at the prices pinned
+//! in `DIR/prices.json`; the two must be equal row for row, a recount must
+//! equal what was stored, the records must equal `DIR/expected/`, and the
+//! labels in `DIR/labels/` must match the parents. `--bless` writes
+//! `expected/` (and the prices) from what this build gives.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use crate::domain::clock::Millis;
+use crate::domain::integrity::FindingKind;
+use crate::domain::pricing::Price;
+use crate::services::ingest::{self, Options};
+use crate::store::Store;
+
+/// One check's outcome.
+#[derive(Debug, Clone)]
+pub struct Check {
+    pub name: &'static str,
+    pub pass: bool,
+    pub detail: String,
+    /// Per file that differs, its unified diff (expected → got).
+    pub diffs: Vec<(String, String)>,
+}
+
+/// Two scratch databases the corpus was read into, removed when dropped.
+pub struct Scratch {
+    dir: PathBuf,
+    pub first: PathBuf,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The pinned prices, when the golden directory has them.
+pub fn pinned_prices(dir: &Path) -> Result<Option<Vec<Price>>> {
+    let path = dir.join("prices.json");
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let prices: Vec<Price> = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a price list", path.display()))?;
+    Ok(Some(prices))
+}
+
+/// The corpus's roots: each folder of `DIR/corpus/`, as `ingest --root`
+/// takes it (`projects/`, `sessions/`, `tmp/`, an OpenCode data folder…).
+fn corpus_roots(corpus: &Path) -> Result<Vec<crate::services::ingest::Root>> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus)
+        .with_context(|| format!("reading {}", corpus.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    if dirs.is_empty() {
+        bail!(
+            "{} holds no folder: put each agent's folder there (projects/, sessions/, …)",
+            corpus.display()
+        );
+    }
+    ingest::resolve_roots(&dirs)
+}
+
+/// Ingests the corpus into a new scratch database at `path`, at `prices`
+/// (else the table in force).
+fn ingest_into(path: &Path, corpus: &Path, prices: Option<&[Price]>, now: Millis) -> Result<Store> {
+    let mut store = Store::open(path)?;
+    if let Some(p) = prices {
+        store.set_prices(p, "golden", now)?;
+    }
+    let roots = corpus_roots(corpus)?;
+    let opts = Options::from_settings(&store, None)?;
+    ingest::run(&mut store, &roots, &opts, None)?;
+    Ok(store)
+}
+
+/// The first lines where two dumps differ (at most `most`).
+fn first_differences(a: &str, b: &str, most: usize) -> String {
+    let diff = similar::TextDiff::from_lines(a, b);
+    diff.unified_diff()
+        .context_radius(1)
+        .header("first ingest", "second ingest")
+        .to_string()
+        .lines()
+        .take(most)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The checks that need no record: the corpus read twice gives the same
+/// database, a recount gives what was stored, the labels match. Returns
+/// them with the scratch databases (the records are read from the first).
+pub fn read_twice(dir: &Path, reprice: bool, now: Millis) -> Result<(Vec<Check>, Scratch)> {
+    let corpus = dir.join("corpus");
+    if !corpus.is_dir() {
+        bail!(
+            "{} has no corpus/ folder: put the transcripts there, in their usual folders",
+            dir.display()
+        );
+    }
+    let prices = if reprice { None } else { pinned_prices(dir)? };
+    let scratch_dir = std::env::temp_dir().join(format!(
+        "sessionkit-golden-{}-{}",
+        std::process::id(),
+        crate::domain::clock::now()
+    ));
+    std::fs::create_dir_all(&scratch_dir)?;
+    let scratch = Scratch {
+        first: scratch_dir.join("first.db"),
+        dir: scratch_dir.clone(),
+    };
+    let mut first = ingest_into(&scratch.first, &corpus, prices.as_deref(), now)?;
+    let second = ingest_into(
+        &scratch_dir.join("second.db"),
+        &corpus,
+        prices.as_deref(),
+        now,
+    )?;
+    let (a, b) = (first.dump_content()?, second.dump_content()?);
+    let rows = a.lines().filter(|l| !l.starts_with("## ")).count();
+    let mut checks = vec![Check {
+        name: "deterministic",
+        pass: a == b,
+        detail: if a == b {
+            format!("two ingests, {rows} rows equal")
+        } else {
+            "two ingests of the same corpus differ".to_string()
+        },
+        diffs: if a == b {
+            Vec::new()
+        } else {
+            vec![("database".into(), first_differences(&a, &b, 40))]
+        },
+    }];
+    checks.push(recount(&mut first, &scratch.first, &corpus)?);
+    let labels = dir.join("labels");
+    if labels.is_dir() {
+        checks.push(labels_check(&first, &labels)?);
+    }
+    Ok((checks, scratch))
+}
+
+/// A recount of the corpus against what the first ingest stored.
+fn recount(store: &mut Store, db: &Path, corpus: &Path) -> Result<Check> {
+    let roots = corpus_roots(corpus)?;
+    let opts = Options {
+        said: None,
+        ..Options::from_settings(store, None)?
+    };
+    let found = crate::services::check::findings(store, db, Some((&roots, &opts)))?;
+    let bad: Vec<String> = found
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.kind,
+                FindingKind::RecountMismatch
+                    | FindingKind::RollupMismatch
+                    | FindingKind::Failed
+                    | FindingKind::Quarantined
+                    | FindingKind::NotIngested
+            )
+        })
+        .map(|f| format!("{} {}: {}", f.kind.as_str(), f.session_id, f.detail))
+        .collect();
+    let sessions = store.session_ids()?.len();
+    Ok(Check {
+        name: "recount",
+        pass: bad.is_empty(),
+        detail: if bad.is_empty() {
+            format!("{sessions} sessions read again, every token as stored")
+        } else {
+            format!("{} findings", bad.len())
+        },
+        diffs: if bad.is_empty() {
+            Vec::new()
+        } else {
+            vec![("recount".into(), bad.join("\n"))]
+        },
+    })
+}
+
+/// The labels in `dir` against the stored parents.
+fn labels_check(store: &Store, dir: &Path) -> Result<Check> {
+    let r = ingest::labels::compare(store, dir)?;
+    Ok(Check {
+        name: "labels",
+        pass: r.findings.is_empty(),
+        detail: format!("{}/{} parents as labelled", r.correct, r.labelled),
+        diffs: r
+            .findings
+            .iter()
+            .map(|f| (f.session_id.clone(), f.detail.clone()))
+            .collect(),
+    })
+}
+
+/// Compares the rendered records (file name → text) with `DIR/expected/`;
+/// with `bless` (or no `expected/` yet) writes them instead and says which
+/// files changed. The check, and the files written.
+pub fn compare_or_bless(
+    dir: &Path,
+    records: &BTreeMap<String, String>,
+    bless: bool,
+) -> Result<(Check, Vec<String>)> {
+    let expected = dir.join("expected");
+    let on_disk = read_expected(&expected)?;
+    if bless || on_disk.is_none() {
+        let on_disk = on_disk.unwrap_or_default();
+        std::fs::create_dir_all(&expected)?;
+        let mut changed = Vec::new();
+        for (name, text) in records {
+            if on_disk.get(name) != Some(text) {
+                std::fs::write(expected.join(name), text)?;
+                changed.push(name.clone());
+            }
+        }
+        for name in on_disk.keys().filter(|n| !records.contains_key(*n)) {
+            std::fs::remove_file(expected.join(name))?;
+            changed.push(format!("{name} (removed)"));
+        }
+        let check = Check {
+            name: "records",
+            pass: true,
+            detail: format!(
+                "blessed: {} files, {} changed",
+                records.len(),
+                changed.len()
+            ),
+            diffs: Vec::new(),
+        };
+        return Ok((check, changed));
+    }
+    let on_disk = on_disk.unwrap_or_default();
+    let mut diffs = Vec::new();
+    let names: std::collections::BTreeSet<&String> = records.keys().chain(on_disk.keys()).collect();
+    for name in names {
+        let (want, got) = (on_disk.get(name), records.get(name));
+        if want == got {
+            continue;
+        }
+        let (w, g) = (
+            want.map_or("", String::as_str),
+            got.map_or("", String::as_str),
+        );
+        let diff = similar::TextDiff::from_lines(w, g)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("expected/{name}"), &format!("got/{name}"))
+            .to_string();
+        diffs.push((name.clone(), diff));
+    }
+    let check = Check {
+        name: "records",
+        pass: diffs.is_empty(),
+        detail: format!(
+            "{} of {} files differ",
+            diffs.len(),
+            records.len().max(on_disk.len())
+        ),
+        diffs,
+    };
+    Ok((check, Vec::new()))
+}
+
+/// The files of `expected/` (none: `None`).
+fn read_expected(dir: &Path) -> Result<Option<BTreeMap<String, String>>> {
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir)? {
+        let p = e?.path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            out.insert(name, std::fs::read_to_string(&p)?);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Writes `DIR/prices.json`: the prices of `models` from `store`'s table
+/// (the table in force), when blessing with none pinned or `--reprice`.
+pub fn pin_prices(dir: &Path, store: &Store, models: &[String]) -> Result<bool> {
+    let table = store.prices()?;
+    let prices: Vec<&Price> = models.iter().filter_map(|m| table.lookup(m)).collect();
+    let text = serde_json::to_string_pretty(&prices)? + "\n";
+    let path = dir.join("prices.json");
+    if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+        return Ok(false);
+    }
+    std::fs::write(&path, text)?;
+    Ok(true)
+}
