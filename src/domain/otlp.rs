@@ -7,7 +7,8 @@
 //! Claude Code's telemetry (its "Monitoring" documentation) counts
 //! `claude_code.token.usage` (unit `tokens`, attribute `type`: `input`,
 //! `output`, `cacheRead`, `cacheCreation`; and `model`) and
-//! `claude_code.cost.usage` (unit `USD`; `model`), both monotonic sums with
+//! `claude_code.cost.usage` (unit `USD`; `model`) and
+//! `claude_code.session.count` (unit `count`, one per session started), all monotonic sums with
 //! delta temporality, every point carrying `session.id` (and, where known,
 //! `app.version`, `terminal.type`, `user.*`, `organization.id`, which
 //! transcripts do not hold). sessionkit adds `harness` (every agent it
@@ -30,6 +31,7 @@ pub const DELTA: u8 = 1;
 /// A metric's name and unit, as Claude Code writes it.
 pub const TOKEN_USAGE: (&str, &str) = ("claude_code.token.usage", "tokens");
 pub const COST_USAGE: (&str, &str) = ("claude_code.cost.usage", "USD");
+pub const SESSION_COUNT: (&str, &str) = ("claude_code.session.count", "count");
 
 /// The token types of `claude_code.token.usage`, in Claude Code's words.
 pub const TOKEN_TYPES: [&str; 4] = ["input", "output", "cacheRead", "cacheCreation"];

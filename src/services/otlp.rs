@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::domain::clock::Millis;
 use crate::domain::otlp::{
-    self, COST_USAGE, Point, PointValue, Span, SpanEvent, TOKEN_USAGE, attr,
+    self, COST_USAGE, Point, PointValue, SESSION_COUNT, Span, SpanEvent, TOKEN_USAGE, attr,
 };
 use crate::domain::pricing::usd;
 use crate::domain::transcript::Buckets;
@@ -184,6 +184,60 @@ fn metric_requests(
     Ok(out)
 }
 
+/// `claude_code.session.count`: one per session, at its start, in
+/// requests of at most `BATCH` points.
+fn session_count_requests(
+    store: &Store,
+    since: Option<Millis>,
+    endpoint: Option<&str>,
+) -> Result<Vec<Request>> {
+    let version = env!("CARGO_PKG_VERSION");
+    let sessions = store.otlp_uncounted_sessions(since, endpoint)?;
+    let mut out = Vec::new();
+    for chunk in sessions.chunks(BATCH) {
+        let points: Vec<Point> = chunk
+            .iter()
+            .map(|(sid, started, harness, v)| {
+                let at = started.unwrap_or(0);
+                let mut attributes = vec![
+                    attr("session.id", json!(sid)),
+                    attr("harness", json!(harness)),
+                    attr("sessionkit.backfill", json!(true)),
+                ];
+                if let Some(v) = v {
+                    attributes.push(attr("app.version", json!(v)));
+                }
+                Point {
+                    attributes,
+                    start: at,
+                    end: at,
+                    value: PointValue::Int(1),
+                }
+            })
+            .collect();
+        out.push(Request {
+            signal: Signal::Metrics,
+            points: points.len(),
+            body: otlp::metrics_request(
+                version,
+                vec![otlp::sum_metric(
+                    SESSION_COUNT.0,
+                    SESSION_COUNT.1,
+                    "Count of CLI sessions started",
+                    &points,
+                )],
+            ),
+            spans: 0,
+            messages: chunk
+                .iter()
+                .map(|(sid, ..)| (sid.clone(), crate::store::otlp::SESSION_COUNTED.to_string()))
+                .collect(),
+            sessions: Vec::new(),
+        });
+    }
+    Ok(out)
+}
+
 /// One session's agents as spans: each agent a span under its parent's,
 /// from its first activity to its last, with its tokens, cost, models and
 /// status, and a span event per compaction.
@@ -326,6 +380,7 @@ pub fn requests(
     endpoint: Option<&str>,
 ) -> Result<Vec<Request>> {
     let mut out = metric_requests(store, since, endpoint)?;
+    out.extend(session_count_requests(store, since, endpoint)?);
     out.extend(trace_requests(store, since, endpoint)?);
     Ok(out)
 }

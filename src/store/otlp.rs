@@ -8,6 +8,10 @@ use super::Store;
 use crate::domain::clock::Millis;
 use crate::domain::transcript::Buckets;
 
+/// The message id under which a session's `claude_code.session.count`
+/// is recorded sent (no message id begins with `#`).
+pub const SESSION_COUNTED: &str = "#session.count";
+
 /// One counted message, as the export reads it.
 #[derive(Debug, Clone)]
 pub struct MessageRow {
@@ -63,6 +67,27 @@ impl Store {
             });
         }
         Ok(())
+    }
+
+    /// Sessions active since `since` not yet counted at `endpoint` (every
+    /// one without an endpoint): each with its start, harness and version.
+    /// A session's count is recorded as the message `SESSION_COUNTED`.
+    pub fn otlp_uncounted_sessions(
+        &self,
+        since: Option<Millis>,
+        endpoint: Option<&str>,
+    ) -> Result<Vec<(String, Option<Millis>, String, Option<String>)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.session_id, s.started_at, s.harness, s.harness_version FROM sessions s
+             WHERE (?1 IS NULL OR s.last_activity_at >= ?1)
+               AND (?2 IS NULL OR NOT EXISTS (SELECT 1 FROM otlp_sent_messages o
+                    WHERE o.endpoint = ?2 AND o.session_id = s.session_id AND o.message_id = ?3))
+             ORDER BY s.session_id",
+        )?;
+        let rows = stmt.query_map(params![since, endpoint, SESSION_COUNTED], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Sessions active since `since` whose spans `endpoint` has not seen as

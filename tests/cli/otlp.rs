@@ -123,6 +123,13 @@ fn metrics_use_claude_code_s_names_and_sum_to_cost_s_totals() {
         reqs[0]["resourceMetrics"][0]["resource"]["attributes"][0],
         serde_json::json!({"key": "service.name", "value": {"stringValue": "claude-code"}})
     );
+    // One session count per session, as Claude Code counts them.
+    let counted = points(&reqs, "claude_code.session.count");
+    assert_eq!(
+        counted.len(),
+        env.json(&["sessions"]).as_array().unwrap().len()
+    );
+    assert!(counted.iter().all(|p| p["asInt"] == "1"));
     // Every agent reads: Codex's points carry its harness.
     assert!(
         tokens
@@ -312,11 +319,12 @@ fn an_endpoint_gets_each_point_once_across_runs_with_its_headers() {
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
     let err = run();
-    assert!(err.contains("54 metric points and 13 spans"), "{err}");
+    // 54 token and cost points, and a session count for each of the 7.
+    assert!(err.contains("61 metric points and 13 spans"), "{err}");
     let first: Vec<(String, String, String)> = r.got.lock().unwrap().clone();
     assert_eq!(
         first.iter().map(|(p, _, _)| p.as_str()).collect::<Vec<_>>(),
-        ["/v1/metrics", "/v1/traces"]
+        ["/v1/metrics", "/v1/metrics", "/v1/traces"]
     );
     for (_, headers, _) in &first {
         let h = headers.to_ascii_lowercase();
@@ -337,12 +345,23 @@ fn an_endpoint_gets_each_point_once_across_runs_with_its_headers() {
     // Again: nothing new, nothing sent.
     let err = run();
     assert!(err.contains("sent 0 metric points and 0 spans"), "{err}");
-    assert_eq!(r.got.lock().unwrap().len(), 2);
+    assert_eq!(r.got.lock().unwrap().len(), 3);
     // A new session: only it.
     env.ingest(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pi-0.73/sessions"));
     let err = run();
     let after = r.got.lock().unwrap().clone();
-    let new: Vec<Value> = after[2..]
+    assert_eq!(
+        points(
+            &after[3..]
+                .iter()
+                .map(|(_, _, b)| serde_json::from_str(b).unwrap())
+                .collect::<Vec<Value>>(),
+            "claude_code.session.count"
+        )
+        .len(),
+        1
+    );
+    let new: Vec<Value> = after[3..]
         .iter()
         .map(|(_, _, b)| serde_json::from_str(b).unwrap())
         .collect();
