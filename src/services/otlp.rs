@@ -197,14 +197,14 @@ fn session_count_requests(
     for chunk in sessions.chunks(BATCH) {
         let points: Vec<Point> = chunk
             .iter()
-            .map(|(sid, started, harness, v)| {
-                let at = started.unwrap_or(0);
+            .map(|s| {
+                let at = s.started_at.unwrap_or(0);
                 let mut attributes = vec![
-                    attr("session.id", json!(sid)),
-                    attr("harness", json!(harness)),
+                    attr("session.id", json!(s.session_id)),
+                    attr("harness", json!(s.harness)),
                     attr("sessionkit.backfill", json!(true)),
                 ];
-                if let Some(v) = v {
+                if let Some(v) = &s.version {
                     attributes.push(attr("app.version", json!(v)));
                 }
                 Point {
@@ -230,7 +230,12 @@ fn session_count_requests(
             spans: 0,
             messages: chunk
                 .iter()
-                .map(|(sid, ..)| (sid.clone(), crate::store::otlp::SESSION_COUNTED.to_string()))
+                .map(|s| {
+                    (
+                        s.session_id.clone(),
+                        crate::store::otlp::SESSION_COUNTED.to_string(),
+                    )
+                })
                 .collect(),
             sessions: Vec::new(),
         });

@@ -12,6 +12,15 @@ use crate::domain::transcript::Buckets;
 /// is recorded sent (no message id begins with `#`).
 pub const SESSION_COUNTED: &str = "#session.count";
 
+/// A session not yet counted at an endpoint.
+#[derive(Debug, Clone)]
+pub struct NewSession {
+    pub session_id: String,
+    pub started_at: Option<Millis>,
+    pub harness: String,
+    pub version: Option<String>,
+}
+
 /// One counted message, as the export reads it.
 #[derive(Debug, Clone)]
 pub struct MessageRow {
@@ -76,7 +85,7 @@ impl Store {
         &self,
         since: Option<Millis>,
         endpoint: Option<&str>,
-    ) -> Result<Vec<(String, Option<Millis>, String, Option<String>)>> {
+    ) -> Result<Vec<NewSession>> {
         let mut stmt = self.conn.prepare(
             "SELECT s.session_id, s.started_at, s.harness, s.harness_version FROM sessions s
              WHERE (?1 IS NULL OR s.last_activity_at >= ?1)
@@ -85,7 +94,12 @@ impl Store {
              ORDER BY s.session_id",
         )?;
         let rows = stmt.query_map(params![since, endpoint, SESSION_COUNTED], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            Ok(NewSession {
+                session_id: r.get(0)?,
+                started_at: r.get(1)?,
+                harness: r.get(2)?,
+                version: r.get(3)?,
+            })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
