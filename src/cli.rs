@@ -100,7 +100,7 @@ pub enum Command {
     Prune(commands::prune::Args),
     /// Write sessions, agents and messages into a team's PostgreSQL database, exactly once
     Push(commands::push::Args),
-    /// Integrity report for CI: degraded lines, failures, a recount against the files
+    /// Integrity report for CI: degraded lines, failures, a recount against the files; --golden DIR checks a golden corpus
     Check(commands::check::Args),
     /// The briefing a session starts with (what a hook injects); --explain says why
     Brief(commands::brief::Args),
@@ -130,7 +130,7 @@ pub enum Command {
     Memories(commands::memory::MemoriesArgs),
     /// One memory in full, or redact one
     Memory(commands::memory::MemoryArgs),
-    /// Write every memory, commitment and audit event as deterministic JSON Lines
+    /// Write every memory, commitment and audit event as deterministic JSON Lines; or the transcripts as OpenTelemetry (--format otlp-json, --otlp-endpoint)
     Export(commands::memory::ExportArgs),
     /// Replay an export file (same ids and times; idempotent)
     Import(commands::memory::ImportArgs),
