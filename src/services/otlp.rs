@@ -112,58 +112,75 @@ fn points(groups: &BTreeMap<(String, String, Millis), Group>) -> (Vec<Point>, Ve
     (tokens, costs)
 }
 
+/// A metrics request's body of `groups`' points, and how many.
+fn metrics_body(
+    version: &str,
+    groups: &BTreeMap<(String, String, Millis), Group>,
+) -> (Value, usize) {
+    let (tokens, costs) = points(groups);
+    let n = tokens.len() + costs.len();
+    let body = otlp::metrics_request(
+        version,
+        vec![
+            otlp::sum_metric(
+                TOKEN_USAGE.0,
+                TOKEN_USAGE.1,
+                "Number of tokens used",
+                &tokens,
+            ),
+            otlp::sum_metric(
+                COST_USAGE.0,
+                COST_USAGE.1,
+                "Cost of the Claude Code session",
+                &costs,
+            ),
+        ],
+    );
+    (body, n)
+}
+
 /// The metrics requests: messages summed per session, model and hour, in
 /// requests of at most `BATCH` points (a session's points stay together).
 fn metric_requests(
     store: &Store,
     since: Option<Millis>,
     endpoint: Option<&str>,
-) -> Result<Vec<Request>> {
+    each: &mut dyn FnMut(Request) -> Result<()>,
+) -> Result<()> {
     let version = env!("CARGO_PKG_VERSION");
-    let mut out = Vec::new();
+    // The first failure of `each`: the rest of the messages are passed over.
+    let mut failed: Option<anyhow::Error> = None;
     let mut groups: BTreeMap<(String, String, Millis), Group> = BTreeMap::new();
     let mut messages: Vec<(String, String)> = Vec::new();
     let mut current: Option<String> = None;
-    let flush = |groups: &mut BTreeMap<(String, String, Millis), Group>,
-                 messages: &mut Vec<(String, String)>,
-                 out: &mut Vec<Request>| {
-        if groups.is_empty() {
+    let mut flush = |groups: &mut BTreeMap<(String, String, Millis), Group>,
+                     messages: &mut Vec<(String, String)>,
+                     failed: &mut Option<anyhow::Error>| {
+        if groups.is_empty() || failed.is_some() {
             return;
         }
-        let (tokens, costs) = points(groups);
-        let n = tokens.len() + costs.len();
-        let body = otlp::metrics_request(
-            version,
-            vec![
-                otlp::sum_metric(
-                    TOKEN_USAGE.0,
-                    TOKEN_USAGE.1,
-                    "Number of tokens used",
-                    &tokens,
-                ),
-                otlp::sum_metric(
-                    COST_USAGE.0,
-                    COST_USAGE.1,
-                    "Cost of the Claude Code session",
-                    &costs,
-                ),
-            ],
-        );
-        out.push(Request {
+        let (body, n) = metrics_body(version, groups);
+        let r = Request {
             signal: Signal::Metrics,
             body,
             points: n,
             spans: 0,
             messages: std::mem::take(messages),
             sessions: Vec::new(),
-        });
+        };
         groups.clear();
+        if let Err(e) = each(r) {
+            *failed = Some(e);
+        }
     };
     store.otlp_messages(since, endpoint, |m: MessageRow| {
+        if failed.is_some() {
+            return;
+        }
         if current.as_deref() != Some(m.session_id.as_str()) {
             // A new session: the batch closes when it is full.
             if groups.len() * 5 >= BATCH {
-                flush(&mut groups, &mut messages, &mut out);
+                flush(&mut groups, &mut messages, &mut failed);
             }
             current = Some(m.session_id.clone());
         }
@@ -180,8 +197,8 @@ fn metric_requests(
         g.version = m.version;
         messages.push((m.session_id, m.message_id));
     })?;
-    flush(&mut groups, &mut messages, &mut out);
-    Ok(out)
+    flush(&mut groups, &mut messages, &mut failed);
+    failed.map_or(Ok(()), Err)
 }
 
 /// `claude_code.session.count`: one per session, at its start, in
@@ -190,10 +207,10 @@ fn session_count_requests(
     store: &Store,
     since: Option<Millis>,
     endpoint: Option<&str>,
-) -> Result<Vec<Request>> {
+    each: &mut dyn FnMut(Request) -> Result<()>,
+) -> Result<()> {
     let version = env!("CARGO_PKG_VERSION");
     let sessions = store.otlp_uncounted_sessions(since, endpoint)?;
-    let mut out = Vec::new();
     for chunk in sessions.chunks(BATCH) {
         let points: Vec<Point> = chunk
             .iter()
@@ -215,7 +232,7 @@ fn session_count_requests(
                 }
             })
             .collect();
-        out.push(Request {
+        each(Request {
             signal: Signal::Metrics,
             points: points.len(),
             body: otlp::metrics_request(
@@ -238,9 +255,9 @@ fn session_count_requests(
                 })
                 .collect(),
             sessions: Vec::new(),
-        });
+        })?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One session's agents as spans: each agent a span under its parent's,
@@ -344,50 +361,52 @@ fn trace_requests(
     store: &Store,
     since: Option<Millis>,
     endpoint: Option<&str>,
-) -> Result<Vec<Request>> {
+    each: &mut dyn FnMut(Request) -> Result<()>,
+) -> Result<()> {
     let version = env!("CARGO_PKG_VERSION");
-    let mut out = Vec::new();
     let mut spans: Vec<Value> = Vec::new();
     let mut sessions = Vec::new();
     for (sid, last) in store.otlp_sessions(since, endpoint)? {
         let mut more = session_spans(store, &sid)?;
         if !spans.is_empty() && spans.len() + more.len() > BATCH {
-            out.push(Request {
+            each(Request {
                 signal: Signal::Traces,
                 spans: spans.len(),
                 body: otlp::traces_request(version, std::mem::take(&mut spans)),
                 points: 0,
                 messages: Vec::new(),
                 sessions: std::mem::take(&mut sessions),
-            });
+            })?;
         }
         spans.append(&mut more);
         sessions.push((sid, last));
     }
     if !sessions.is_empty() {
-        out.push(Request {
+        each(Request {
             signal: Signal::Traces,
             spans: spans.len(),
             body: otlp::traces_request(version, spans),
             points: 0,
             messages: Vec::new(),
             sessions,
-        });
+        })?;
     }
-    Ok(out)
+    Ok(())
 }
 
-/// Every request of an export since `since`: metrics, then traces. With
-/// `endpoint`, only what it has not taken yet.
-pub fn requests(
+/// Every request of an export since `since`, one at a time as it is built
+/// (a large store is never held as JSON at once): metrics, then traces.
+/// With `endpoint`, only what it has not taken yet. The first error of
+/// `each` stops it.
+pub fn each_request(
     store: &Store,
     since: Option<Millis>,
     endpoint: Option<&str>,
-) -> Result<Vec<Request>> {
-    let mut out = metric_requests(store, since, endpoint)?;
-    out.extend(session_count_requests(store, since, endpoint)?);
-    out.extend(trace_requests(store, since, endpoint)?);
-    Ok(out)
+    each: &mut dyn FnMut(Request) -> Result<()>,
+) -> Result<()> {
+    metric_requests(store, since, endpoint, each)?;
+    session_count_requests(store, since, endpoint, each)?;
+    trace_requests(store, since, endpoint, each)
 }
 
 /// Headers for the endpoint: `OTEL_EXPORTER_OTLP_HEADERS` (`k=v,k2=v2`,

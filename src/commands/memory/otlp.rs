@@ -24,22 +24,28 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
             &a.otlp_header,
         )?;
         let mut store = ctx.open_writer()?;
-        let requests = otlp::requests(&store, since, Some(endpoint))?;
-        let (mut points, mut spans) = (0, 0);
-        for r in &requests {
-            otlp::send(endpoint, &headers, r)?;
+        // What the endpoint took, recorded once the run ends (also when a
+        // later request fails: those it took stay taken).
+        let mut taken: Vec<otlp::Request> = Vec::new();
+        let sent = otlp::each_request(&store, since, Some(endpoint), &mut |mut r| {
+            otlp::send(endpoint, &headers, &r)?;
+            r.body = serde_json::Value::Null;
+            taken.push(r);
+            Ok(())
+        });
+        for r in &taken {
             store.otlp_sent(endpoint, &r.messages, &r.sessions)?;
-            points += r.points;
-            spans += r.spans;
         }
+        sent?;
         ctx.out.note(&format!(
-            "sent {points} metric points and {spans} spans to {endpoint} in {} requests",
-            requests.len()
+            "sent {} metric points and {} spans to {endpoint} in {} requests",
+            taken.iter().map(|r| r.points).sum::<usize>(),
+            taken.iter().map(|r| r.spans).sum::<usize>(),
+            taken.len()
         ));
         return Ok(Exit::Success);
     }
     let store = ctx.open()?;
-    let requests = otlp::requests(&store, since, None)?;
     let mut out: Box<dyn Write> = if a.out == "-" {
         Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
     } else {
@@ -47,17 +53,20 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
             std::fs::File::create(&a.out).with_context(|| format!("cannot write {}", a.out))?,
         ))
     };
-    for r in &requests {
+    // (points, metrics requests, spans, traces requests)
+    let mut n = (0, 0, 0, 0);
+    otlp::each_request(&store, since, None, &mut |r| {
         writeln!(out, "{}", r.body)?;
-    }
+        match r.signal {
+            Signal::Metrics => (n.0, n.1) = (n.0 + r.points, n.1 + 1),
+            Signal::Traces => (n.2, n.3) = (n.2 + r.spans, n.3 + 1),
+        }
+        Ok(())
+    })?;
     out.flush()?;
-    let count = |s: Signal| requests.iter().filter(|r| r.signal == s).count();
     ctx.out.note(&format!(
         "{} metric points in {} requests, {} spans in {}",
-        requests.iter().map(|r| r.points).sum::<usize>(),
-        count(Signal::Metrics),
-        requests.iter().map(|r| r.spans).sum::<usize>(),
-        count(Signal::Traces)
+        n.0, n.1, n.2, n.3
     ));
     Ok(Exit::Success)
 }
