@@ -64,12 +64,12 @@ pub struct Args {
 const COLUMNS: &[Column] = &[
     col("at", "at"),
     col("session_id", "session"),
-    col("harness", "harness").optional(3),
+    col("harness", "harness").optional(4),
     col("role", "role"),
     col("tool", "tool").optional(2),
     col("snippet", "snippet"),
-    col("places", "places").optional(4),
-    col("open", "open").optional(1),
+    col("places", "places").optional(5),
+    col("open", "open").optional(6),
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {

@@ -301,7 +301,7 @@ const GOLDEN_NOW: &str = "2026-12-06T12:00:00Z";
 fn tables_fit_80_and_200_columns() {
     let env = fixture_home();
     let sid = "01a23d7f-1853-7c10-87f6-12c6d9670f77";
-    let commands: [(&str, &[&str]); 8] = [
+    let commands: [(&str, &[&str]); 10] = [
         ("sessions", &["sessions"]),
         ("show", &["show", sid]),
         ("tree", &["tree", "33333333-3333-4333-8333-333333333333"]),
@@ -310,6 +310,11 @@ fn tables_fit_80_and_200_columns() {
         ("config-list", &["config", "list"]),
         ("memories", &["memories"]),
         ("status-all", &["status", "--all"]),
+        ("search", &["search", "spawn", "helper"]),
+        (
+            "show-at",
+            &["show", sid, "--at", "msg_01a23d7f-1920-7a61-b8dc-6990489364f8"],
+        ),
     ];
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let bless = std::env::var_os("SESSIONKIT_BLESS").is_some();
