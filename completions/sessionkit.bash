@@ -3558,7 +3558,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__report)
-            opts="-q -h --out --html --since --until --project --tz --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --out --html --since --until --tz --project --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3576,11 +3576,11 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --project)
+                --tz)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --tz)
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -213,9 +213,9 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l project
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l harness -d 'Only this agent\'s sessions (claude-code, codex, gemini, qwen-code, pi, copilot, opencode)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l role -d 'Only what this role said: user (prompts), assistant (answers), tool (tool calls, and outputs when indexed)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Said since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l until -d 'Said before T (same forms as --since)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l tz -d 'Time zone of the calendar words (IANA name) [default: the local zone]' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l until -d 'Messages before T (same forms as --since; a date or a calendar word includes its whole span)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l limit -d 'At most N hits' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
@@ -321,9 +321,9 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l wide -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l out -d 'Write the report here (`-`: standard output); an existing file is replaced whole' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l until -d 'Messages before T (same forms as --since)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l until -d 'Messages before T (same forms as --since; a date or a calendar word includes its whole span)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l project -d 'Only this project (name or folder slug)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l tz -d 'Time zone of days and weeks (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''

@@ -2,12 +2,12 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::{Map, Value, json};
 
 use super::{Ctx, put_totals};
 use crate::commands::Exit;
-use crate::domain::clock::{format_instant, parse_bound_in};
+use crate::domain::clock::format_instant;
 use crate::domain::pricing::cents;
 use crate::output::records::{
     COST_SCHEMA, CostRecord, SEGMENT_SCHEMA, SegmentRecord, totals_fields,
@@ -59,19 +59,8 @@ pub struct Args {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "day")]
     pub by: Vec<Key>,
 
-    /// Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today,
-    /// yesterday, this-week, last-week, this-month, last-month in --tz)
-    #[arg(long, value_name = "T")]
-    pub since: Option<String>,
-
-    /// Messages before T (same forms as --since; a date or a calendar word
-    /// includes its whole span)
-    #[arg(long, value_name = "T")]
-    pub until: Option<String>,
-
-    /// Time zone of days, weeks and months (IANA name) [default: the local zone]
-    #[arg(long, value_name = "ZONE")]
-    pub tz: Option<String>,
+    #[command(flatten)]
+    pub period: super::PeriodArgs,
 
     /// Only this project (name or folder slug)
     #[arg(long, value_name = "P")]
@@ -180,23 +169,11 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     ctx.out
         .refuse("cost", &[Format::Dot, Format::Mermaid, Format::Text])?;
-    let tz = match &args.tz {
-        Some(name) => jiff::tz::TimeZone::get(name)
-            .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
-        None => jiff::tz::TimeZone::system(),
-    };
+    let (tz, since, until) = args.period.resolve()?;
     let store = ctx.open()?;
     let filter = CostFilter {
-        since: args
-            .since
-            .as_deref()
-            .map(|s| parse_bound_in(s, &tz, false))
-            .transpose()?,
-        until: args
-            .until
-            .as_deref()
-            .map(|s| parse_bound_in(s, &tz, true))
-            .transpose()?,
+        since,
+        until,
         project: args.project.clone(),
         session: match (&args.from, args.session.as_deref()) {
             // A team database's sessions are not in this store: the id as given.

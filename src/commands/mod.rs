@@ -31,7 +31,7 @@ pub mod triage;
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::Value;
 
 use crate::output::Output;
@@ -173,6 +173,49 @@ pub(crate) fn roots(
         return Ok(None);
     }
     Ok(Some(crate::services::ingest::resolve_roots(&given)?))
+}
+
+/// A period in a time zone: `--since`, `--until`, `--tz` (`cost`, `search`,
+/// `report`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PeriodArgs {
+    /// Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today,
+    /// yesterday, this-week, last-week, this-month, last-month in --tz)
+    #[arg(long, value_name = "T")]
+    pub since: Option<String>,
+
+    /// Messages before T (same forms as --since; a date or a calendar word
+    /// includes its whole span)
+    #[arg(long, value_name = "T")]
+    pub until: Option<String>,
+
+    /// Time zone of days, weeks and months (IANA name) [default: the local zone]
+    #[arg(long, value_name = "ZONE")]
+    pub tz: Option<String>,
+}
+
+impl PeriodArgs {
+    /// The zone (`--tz`, else the system's) and the period's bounds in it.
+    pub fn resolve(
+        &self,
+    ) -> Result<(
+        jiff::tz::TimeZone,
+        Option<crate::domain::clock::Millis>,
+        Option<crate::domain::clock::Millis>,
+    )> {
+        let tz = match &self.tz {
+            Some(name) => jiff::tz::TimeZone::get(name)
+                .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
+            None => jiff::tz::TimeZone::system(),
+        };
+        let bound = |s: &Option<String>, end: bool| {
+            s.as_deref()
+                .map(|s| crate::domain::clock::parse_bound_in(s, &tz, end))
+                .transpose()
+        };
+        let (since, until) = (bound(&self.since, false)?, bound(&self.until, true)?);
+        Ok((tz, since, until))
+    }
 }
 
 /// The commands whose JSON output is typed, with a schema.

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use super::Ctx;
 use crate::commands::Exit;
-use crate::domain::clock::{now, parse_bound_in};
+use crate::domain::clock::now;
 use crate::services::overview::{self, Ask};
 use crate::store::costs::CostFilter;
 
@@ -24,38 +24,19 @@ pub struct Args {
     #[arg(long)]
     pub html: bool,
 
-    /// Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today,
-    /// yesterday, this-week, last-week, this-month, last-month in --tz)
-    #[arg(long, value_name = "T")]
-    pub since: Option<String>,
-
-    /// Messages before T (same forms as --since)
-    #[arg(long, value_name = "T")]
-    pub until: Option<String>,
+    #[command(flatten)]
+    pub period: super::PeriodArgs,
 
     /// Only this project (name or folder slug)
     #[arg(long, value_name = "P")]
     pub project: Option<String>,
-
-    /// Time zone of days and weeks (IANA name) [default: the local zone]
-    #[arg(long, value_name = "ZONE")]
-    pub tz: Option<String>,
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    let tz = match &args.tz {
-        Some(name) => jiff::tz::TimeZone::get(name)
-            .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
-        None => jiff::tz::TimeZone::system(),
-    };
-    let bound = |s: &Option<String>, end: bool| {
-        s.as_deref()
-            .map(|s| parse_bound_in(s, &tz, end))
-            .transpose()
-    };
+    let (tz, since, until) = args.period.resolve()?;
     let filter = CostFilter {
-        since: bound(&args.since, false)?,
-        until: bound(&args.until, true)?,
+        since,
+        until,
         project: args.project.clone(),
         session: None,
     };

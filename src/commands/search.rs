@@ -1,11 +1,11 @@
 //! `sessionkit search WORDS`: what agents and users said, found by words,
 //! best first, each with the command that shows it in its conversation.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::Ctx;
 use crate::commands::Exit;
-use crate::domain::clock::{format_instant, parse_bound_in};
+use crate::domain::clock::format_instant;
 use crate::domain::transcript::said::Role;
 use crate::output::records::{SEARCH_SCHEMA, SearchHitRecord};
 use crate::output::{Column, Format, col};
@@ -39,18 +39,8 @@ pub struct Args {
     #[arg(long, value_name = "R")]
     pub role: Option<String>,
 
-    /// Said since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today,
-    /// yesterday, this-week, last-week, this-month, last-month in --tz)
-    #[arg(long, value_name = "T")]
-    pub since: Option<String>,
-
-    /// Said before T (same forms as --since)
-    #[arg(long, value_name = "T")]
-    pub until: Option<String>,
-
-    /// Time zone of the calendar words (IANA name) [default: the local zone]
-    #[arg(long, value_name = "ZONE")]
-    pub tz: Option<String>,
+    #[command(flatten)]
+    pub period: super::PeriodArgs,
 
     /// Newest first instead of best first
     #[arg(long)]
@@ -75,22 +65,8 @@ const COLUMNS: &[Column] = &[
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     ctx.out
         .refuse("search hits", &[Format::Text, Format::Dot, Format::Mermaid])?;
-    let tz = match &args.tz {
-        Some(name) => jiff::tz::TimeZone::get(name)
-            .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
-        None => jiff::tz::TimeZone::system(),
-    };
+    let (_, since, until) = args.period.resolve()?;
     let role = args.role.as_deref().map(Role::parse).transpose()?;
-    let since = args
-        .since
-        .as_deref()
-        .map(|s| parse_bound_in(s, &tz, false))
-        .transpose()?;
-    let until = args
-        .until
-        .as_deref()
-        .map(|s| parse_bound_in(s, &tz, true))
-        .transpose()?;
     anyhow::ensure!(args.limit > 0, "--limit must be at least 1");
     let mut store = ctx.open()?;
     let session = args

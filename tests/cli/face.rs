@@ -313,7 +313,12 @@ fn tables_fit_80_and_200_columns() {
         ("search", &["search", "spawn", "helper"]),
         (
             "show-at",
-            &["show", sid, "--at", "msg_01a23d7f-1920-7a61-b8dc-6990489364f8"],
+            &[
+                "show",
+                sid,
+                "--at",
+                "msg_01a23d7f-1920-7a61-b8dc-6990489364f8",
+            ],
         ),
     ];
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
