@@ -65,20 +65,33 @@ struct Group {
     version: Option<String>,
 }
 
+/// What every point says of where it comes from: its session, model (for
+/// tokens and cost), agent, that it is a backfill, and the client's version
+/// when known.
+fn point_attributes(
+    session: &str,
+    model: Option<&str>,
+    harness: &str,
+    version: Option<&str>,
+) -> Vec<Value> {
+    let mut a = vec![attr("session.id", json!(session))];
+    if let Some(m) = model {
+        a.push(attr("model", json!(m)));
+    }
+    a.push(attr("harness", json!(harness)));
+    a.push(attr("sessionkit.backfill", json!(true)));
+    if let Some(v) = version {
+        a.push(attr("app.version", json!(v)));
+    }
+    a
+}
+
 /// The metric points of `groups`: four token types and the cost for each.
 fn points(groups: &BTreeMap<(String, String, Millis), Group>) -> (Vec<Point>, Vec<Point>) {
     let (mut tokens, mut costs) = (Vec::new(), Vec::new());
     for ((session, model, hour), g) in groups {
         let base = |extra: Option<(&str, &str)>| {
-            let mut a = vec![
-                attr("session.id", json!(session)),
-                attr("model", json!(model)),
-                attr("harness", json!(g.harness)),
-                attr("sessionkit.backfill", json!(true)),
-            ];
-            if let Some(v) = &g.version {
-                a.push(attr("app.version", json!(v)));
-            }
+            let mut a = point_attributes(session, Some(model), &g.harness, g.version.as_deref());
             if let Some((k, v)) = extra {
                 a.push(attr(k, json!(v)));
             }
@@ -216,14 +229,8 @@ fn session_count_requests(
             .iter()
             .map(|s| {
                 let at = s.started_at.unwrap_or(0);
-                let mut attributes = vec![
-                    attr("session.id", json!(s.session_id)),
-                    attr("harness", json!(s.harness)),
-                    attr("sessionkit.backfill", json!(true)),
-                ];
-                if let Some(v) = &s.version {
-                    attributes.push(attr("app.version", json!(v)));
-                }
+                let attributes =
+                    point_attributes(&s.session_id, None, &s.harness, s.version.as_deref());
                 Point {
                     attributes,
                     start: at,

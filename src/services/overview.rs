@@ -68,24 +68,19 @@ fn ranked(groups: BTreeMap<Vec<String>, Totals>) -> Vec<(String, Totals)> {
 /// The overview `ask` asks for.
 pub fn overview(store: &Store, ask: &Ask<'_>) -> Result<Overview> {
     let f = &ask.filter;
-    // The period's length: from its start (else the first message) to its end.
-    let whole = grouped(store, ask, &[Key::Day])?;
-    let first_day = whole.keys().next().and_then(|k| k.first().cloned());
-    let last_day = whole.keys().next_back().and_then(|k| k.first().cloned());
-    let days = match (first_day, last_day) {
-        (Some(a), Some(b)) => day_span(&a, &b),
+    // The days from the first message to the last: past three months the
+    // charts go by week (the sums read again, by week).
+    let by_day = pairs(grouped(store, ask, &[Key::Day, Key::Model])?);
+    let days = match (by_day.keys().next(), by_day.keys().next_back()) {
+        (Some((a, _)), Some((b, _))) => day_span(a, b),
         _ => 0,
     };
-    let bucket = if days > WEEKS_AFTER_DAYS {
-        Bucket::Week
+    let (bucket, period, by_model) = if days > WEEKS_AFTER_DAYS {
+        let by_week = pairs(grouped(store, ask, &[Key::Week, Key::Model])?);
+        (Bucket::Week, Key::Week, by_week)
     } else {
-        Bucket::Day
+        (Bucket::Day, Key::Day, by_day)
     };
-    let period = match bucket {
-        Bucket::Day => Key::Day,
-        Bucket::Week => Key::Week,
-    };
-    let by_model = pairs(grouped(store, ask, &[period, Key::Model])?);
     let periods = match (by_model.keys().next(), by_model.keys().next_back()) {
         (Some((a, _)), Some((b, _))) => every_period(bucket, a, b),
         _ => Vec::new(),

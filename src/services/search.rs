@@ -82,7 +82,7 @@ pub fn search(store: &mut Store, query: &str, f: &Filters<'_>) -> Result<Found> 
     };
     let (hits, matched) = store.search(&q)?;
     found.window_full = !f.newest && matched >= RANK_WINDOW;
-    found.empty = hits.is_empty() && store.index_stats_quick()? == 0;
+    found.empty = hits.is_empty() && !store.index_holds_anything()?;
     let marks = Highlighter::new(query, &aliases);
     found.hits = hits
         .into_iter()

@@ -227,66 +227,76 @@ pub struct Hit {
 }
 
 /// The conditions `q` puts on a place a text was said (`s` the said row,
-/// `x` its session, joined only when a condition needs it), with their
-/// arguments in order: only those asked for, so SQLite can use the
-/// indexes.
-fn place_conditions<'q>(q: &'q SearchQuery<'_>) -> (String, Vec<Box<dyn rusqlite::ToSql + 'q>>) {
-    let mut cond: Vec<&str> = Vec::new();
-    let mut args: Vec<Box<dyn rusqlite::ToSql + 'q>> = Vec::new();
+/// `x` its session), with their arguments in order: only those asked for,
+/// so SQLite can use the indexes. `session` says whether one reads `x`.
+struct PlaceFilter<'q> {
+    conds: Vec<&'static str>,
+    args: Vec<Box<dyn rusqlite::ToSql + 'q>>,
+    session: bool,
+}
+
+fn place_filter<'q>(q: &'q SearchQuery<'_>) -> PlaceFilter<'q> {
+    let mut f = PlaceFilter {
+        conds: Vec::new(),
+        args: Vec::new(),
+        session: q.project.is_some() || q.harness.is_some(),
+    };
     if let Some(p) = q.project {
-        cond.push("(x.project = ? OR x.project_slug = ?)");
-        args.push(Box::new(p));
-        args.push(Box::new(p));
+        f.conds.push("(x.project = ? OR x.project_slug = ?)");
+        f.args.push(Box::new(p));
+        f.args.push(Box::new(p));
     }
     if let Some(h) = q.harness {
-        cond.push("x.harness = ?");
-        args.push(Box::new(h));
+        f.conds.push("x.harness = ?");
+        f.args.push(Box::new(h));
     }
-    let join = if cond.is_empty() {
-        ""
-    } else {
-        "JOIN sessions x ON x.session_id = s.session_id"
-    };
     if let Some(sid) = q.session {
-        cond.push("s.session_id = ?");
-        args.push(Box::new(sid));
+        f.conds.push("s.session_id = ?");
+        f.args.push(Box::new(sid));
     }
     if let Some(r) = q.role {
-        cond.push("s.role = ?");
-        args.push(Box::new(r.as_str()));
+        f.conds.push("s.role = ?");
+        f.args.push(Box::new(r.as_str()));
     }
     if let Some(t) = q.since {
-        cond.push("s.at >= ?");
-        args.push(Box::new(t));
+        f.conds.push("s.at >= ?");
+        f.args.push(Box::new(t));
     }
     if let Some(t) = q.until {
-        cond.push("s.at < ?");
-        args.push(Box::new(t));
+        f.conds.push("s.at < ?");
+        f.args.push(Box::new(t));
     }
+    f
+}
+
+/// `q`'s conditions on the full-text index's walk: the texts said in a
+/// place the filter keeps (`EXISTS`), and with `--until` an upper bound on
+/// the ids; with their arguments.
+fn walk_conditions<'q>(q: &'q SearchQuery<'_>) -> (String, Vec<Box<dyn rusqlite::ToSql + 'q>>) {
+    let f = place_filter(q);
     let mut sql = String::new();
+    let mut args: Vec<Box<dyn rusqlite::ToSql + 'q>> = Vec::new();
     if let Some(t) = q.until {
         // A text said before `until` was first said before it: its id is
         // below the next second's (ids are first seconds), a range the
         // index starts its walk from.
         sql.push_str("AND f.rowid < ? ");
-        args.insert(0, Box::new((t.div_euclid(1000) + 1).max(0) << SECOND_SHIFT));
+        args.push(Box::new((t.div_euclid(1000) + 1).max(0) << SECOND_SHIFT));
     }
-    if !cond.is_empty() {
+    if !f.conds.is_empty() {
+        let join = if f.session {
+            "JOIN sessions x ON x.session_id = s.session_id"
+        } else {
+            ""
+        };
         sql.push_str(&format!(
             "AND EXISTS (SELECT 1 FROM said s {join} WHERE s.text_id = f.rowid AND {})",
-            cond.join(" AND ")
+            f.conds.join(" AND ")
         ));
+        args.extend(f.args);
     }
     (sql, args)
 }
-
-/// The same conditions on the places of one text, all of them joined.
-const PLACE: &str = "(?2 IS NULL OR x.project = ?2 OR x.project_slug = ?2)
-      AND (?3 IS NULL OR x.harness = ?3)
-      AND (?4 IS NULL OR s.session_id = ?4)
-      AND (?5 IS NULL OR s.role = ?5)
-      AND (?6 IS NULL OR s.at >= ?6)
-      AND (?7 IS NULL OR s.at < ?7)";
 
 impl Store {
     /// The texts matching `q`, best (or newest) first, each where it was
@@ -294,7 +304,7 @@ impl Store {
     /// text) ranks the newest `window` matches, so a word in every text
     /// costs a bounded time.
     pub fn search(&self, q: &SearchQuery<'_>) -> Result<(Vec<Hit>, usize)> {
-        let (exists, mut args) = place_conditions(q);
+        let (exists, mut args) = walk_conditions(q);
         let take = if q.newest {
             q.limit
         } else {
@@ -325,49 +335,46 @@ impl Store {
         Ok((out, matched))
     }
 
-    /// How many places the index holds (0: nothing was ever indexed).
-    pub fn index_stats_quick(&self) -> Result<u64> {
-        let n: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM said LIMIT 1)",
-            [],
-            |r| r.get(0),
-        )?;
-        Ok(n as u64)
+    /// Whether the index holds any place at all.
+    pub fn index_holds_anything(&self) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM said)", [], |r| r.get(0))?)
     }
 
     /// Where text `id` was said last within the filters, with its text.
     fn place_of(&self, q: &SearchQuery<'_>, id: i64, score: f64) -> Result<Option<Hit>> {
+        let f = place_filter(q);
+        let conds: String = f.conds.iter().map(|c| format!(" AND {c}")).collect();
         let sql = format!(
             "SELECT s.session_id, s.agent_id, s.record, s.at, s.role, s.output, t.tool,
                     x.harness, x.project, COUNT(*) OVER (), t.text
              FROM said s JOIN sessions x ON x.session_id = s.session_id
              JOIN said_texts t ON t.text_id = s.text_id
-             WHERE s.text_id = ?1 AND {PLACE}
+             WHERE s.text_id = ?{conds}
              ORDER BY s.at DESC, s.session_id, s.record, s.piece LIMIT 1"
         );
-        let role = q.role.map(Role::as_str);
+        let mut args: Vec<&dyn rusqlite::ToSql> = vec![&id];
+        args.extend(f.args.iter().map(AsRef::as_ref));
         let hit = self
             .conn
             .prepare_cached(&sql)?
-            .query_row(
-                params![id, q.project, q.harness, q.session, role, q.since, q.until],
-                |r| {
-                    Ok(Hit {
-                        session_id: r.get(0)?,
-                        agent_id: r.get(1)?,
-                        record: r.get(2)?,
-                        at: r.get(3)?,
-                        role: r.get(4)?,
-                        output: r.get(5)?,
-                        tool: r.get(6)?,
-                        harness: r.get(7)?,
-                        project: r.get(8)?,
-                        text: r.get(10)?,
-                        places: r.get::<_, i64>(9)? as u64,
-                        score,
-                    })
-                },
-            )
+            .query_row(args.as_slice(), |r| {
+                Ok(Hit {
+                    session_id: r.get(0)?,
+                    agent_id: r.get(1)?,
+                    record: r.get(2)?,
+                    at: r.get(3)?,
+                    role: r.get(4)?,
+                    output: r.get(5)?,
+                    tool: r.get(6)?,
+                    harness: r.get(7)?,
+                    project: r.get(8)?,
+                    text: r.get(10)?,
+                    places: r.get::<_, i64>(9)? as u64,
+                    score,
+                })
+            })
             .optional()?;
         Ok(hit)
     }

@@ -272,6 +272,16 @@ impl Env {
         out
     }
 
+    /// A fresh environment with each of `dirs` (under `fixtures/`) ingested.
+    pub fn with_fixtures(dirs: &[&str]) -> Env {
+        let env = Env::new();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        for dir in dirs {
+            env.ingest(&root.join(dir));
+        }
+        env
+    }
+
     pub fn dump(&self) -> String {
         sessionkit::dump_database(&self.db()).unwrap()
     }

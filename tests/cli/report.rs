@@ -10,16 +10,11 @@ use serde_json::Value;
 use crate::common::*;
 
 fn corpus_env() -> Env {
-    let env = Env::new();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    for dir in [
+    Env::with_fixtures(&[
         "claude/projects",
         "claude-2.1.332/projects",
         "codex-0.171/sessions",
-    ] {
-        env.ingest(&root.join(dir));
-    }
-    env
+    ])
 }
 
 /// Writes the report and returns its text.
