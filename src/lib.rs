@@ -27,6 +27,13 @@ use crate::output::Output;
 
 pub use commands::Exit;
 
+/// An error as the binary prints it: its chain on one line (`{:#}`), its
+/// control and bidi characters escaped (it can carry a server's answer or
+/// a file's name).
+pub fn error_text(err: &anyhow::Error) -> String {
+    domain::text::sanitize_keeping(&format!("{err:#}"), &['\n'])
+}
+
 /// Every table's rows of the database at `path`, in a fixed order, as text:
 /// what byte-identical replay is checked against.
 pub fn dump_database(path: &std::path::Path) -> Result<String> {

@@ -54,7 +54,7 @@ fn main() -> ExitCode {
             if broken_pipe {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("sessionkit: {err:#}");
+            eprintln!("sessionkit: {}", sessionkit::error_text(&err));
             ExitCode::from(2)
         }
     }

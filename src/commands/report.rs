@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::Ctx;
 use crate::commands::Exit;
@@ -59,7 +59,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         std::io::stdout().lock().write_all(html.as_bytes())?;
         return Ok(Exit::Success);
     }
-    write_whole(std::path::Path::new(&args.out), html.as_bytes())?;
+    crate::domain::confined::write_whole(std::path::Path::new(&args.out), html.as_bytes())?;
     ctx.out.note(&format!(
         "wrote {} ({} KiB; {} sessions, {} drawn in full)",
         args.out,
@@ -68,29 +68,4 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         o.sessions.len()
     ));
     Ok(Exit::Success)
-}
-
-/// Writes `bytes` to `path` through a file beside it renamed over it, so
-/// a reader never sees half a report.
-fn write_whole(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    anyhow::ensure!(
-        dir.is_dir(),
-        "cannot write {}: {} is not a directory",
-        path.display(),
-        dir.display()
-    );
-    let name = path
-        .file_name()
-        .with_context(|| format!("--out {} names no file", path.display()))?;
-    let tmp = dir.join(format!(".{}.sessionkit-tmp", name.to_string_lossy()));
-    let mut f =
-        std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }

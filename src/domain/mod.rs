@@ -16,6 +16,7 @@ pub mod vocabulary;
 pub mod briefing;
 pub mod clock;
 pub mod closer;
+pub mod confined;
 pub mod corpus;
 pub mod debrief;
 pub mod evidence;

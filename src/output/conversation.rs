@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use crate::domain::clock::format_instant;
+use crate::domain::text;
 use crate::store::reports::{AgentRow, SessionRow};
 use crate::store::said::Place;
 
@@ -19,6 +20,37 @@ pub struct Conversation<'a> {
     pub places: &'a [Place],
     /// The record `--at` named: marked with an anchor and an arrow.
     pub focus: Option<&'a str>,
+}
+
+/// Untrusted text for one line of the document: one line (see
+/// `text::one_line`) with HTML's `<`, `>` and `&` as entities, so no field
+/// opens a tag, ends a heading or moves a terminal's cursor.
+fn md(s: &str) -> String {
+    entities(&text::one_line(s))
+}
+
+fn entities(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// `s` as a code span whose fence no backtick in it can close (one more
+/// backtick than its longest run), controls escaped.
+fn code(s: &str) -> String {
+    let s = text::one_line(s);
+    let (mut run, mut longest) = (0, 0);
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
 }
 
 /// One line of `text`: its lines joined by ` ⏎ `, cut at `FOLD_CHARS`.
@@ -85,7 +117,7 @@ pub fn markdown(c: &Conversation<'_>) -> String {
     let s = c.session;
     let mut out = String::new();
     let name = s.project.as_deref().unwrap_or(&s.project_slug);
-    let _ = writeln!(out, "# {name}: session {}\n", s.session_id);
+    let _ = writeln!(out, "# {}: session {}\n", md(name), md(&s.session_id));
     let span = match (s.started_at, s.last_activity_at) {
         (Some(a), Some(b)) => format!("{} to {}", format_instant(a), format_instant(b)),
         _ => "no times recorded".to_string(),
@@ -93,14 +125,14 @@ pub fn markdown(c: &Conversation<'_>) -> String {
     let _ = writeln!(
         out,
         "{} · {} · {} agent{} · {}\n",
-        s.harness,
+        md(&s.harness),
         span,
         s.agents,
         if s.agents == 1 { "" } else { "s" },
         if s.models.is_empty() {
             "no model recorded".to_string()
         } else {
-            s.models.join(", ")
+            md(&s.models.join(", "))
         }
     );
     for (agent, depth) in tree_order(&s.session_id, c.agents) {
@@ -117,13 +149,13 @@ pub fn markdown(c: &Conversation<'_>) -> String {
         if main {
             let _ = writeln!(out, "{level} Main agent\n");
         } else {
-            let kind = agent.agent_type.as_deref().unwrap_or("subagent");
+            let kind = md(agent.agent_type.as_deref().unwrap_or("subagent"));
             let about = agent
                 .description
                 .as_deref()
-                .map(|d| format!(": {}", fold(d)))
+                .map(|d| format!(": {}", md(&fold(d))))
                 .unwrap_or_default();
-            let _ = writeln!(out, "{level} {kind}{about} ({})\n", agent.agent_id);
+            let _ = writeln!(out, "{level} {kind}{about} ({})\n", md(&agent.agent_id));
         }
         for p in places {
             piece(
@@ -141,20 +173,30 @@ pub fn markdown(c: &Conversation<'_>) -> String {
 fn piece(out: &mut String, p: &Place, focus: bool) {
     let at = p.at.map(format_instant).unwrap_or_default();
     if focus {
-        let _ = writeln!(out, "<a id=\"{}\"></a>\n", p.record.replace('"', ""));
+        let id: String = p
+            .record
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+            .collect();
+        let _ = writeln!(out, "<a id=\"{id}\"></a>\n");
     }
     let mark = if focus { "→ " } else { "" };
     match (p.role.as_str(), p.tool.as_deref()) {
         ("tool", tool) => {
             let tool = tool.unwrap_or("tool");
             let what = if p.output { "output" } else { "call" };
-            let _ = writeln!(out, "- {mark}`{tool}` {what}: {}\n", fold(&p.text));
+            let _ = writeln!(
+                out,
+                "- {mark}{} {what}: {}\n",
+                code(tool),
+                md(&fold(&p.text))
+            );
         }
         (role, _) => {
             let who = if role == "user" { "User" } else { "Assistant" };
             let _ = writeln!(out, "{mark}**{who}** · {at}\n");
-            for line in p.text.lines() {
-                let _ = writeln!(out, "> {line}");
+            for line in text::block(&p.text).lines() {
+                let _ = writeln!(out, "> {}", entities(line));
             }
             out.push('\n');
         }
@@ -171,5 +213,14 @@ mod tests {
         let long = "x".repeat(FOLD_CHARS + 5);
         assert_eq!(fold(&long).chars().count(), FOLD_CHARS + 1);
         assert!(fold(&long).ends_with('…'));
+    }
+
+    #[test]
+    fn no_field_opens_a_tag_ends_a_line_or_closes_its_code_span() {
+        assert_eq!(md("a\n# b <script>&"), "a # b &lt;script&gt;&amp;");
+        assert_eq!(md("\x1b]52;c;eA==\x07"), "\\u{1b}]52;c;eA==\\u{7}");
+        assert_eq!(code("Bash"), "`Bash`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
     }
 }

@@ -11,7 +11,7 @@ pub fn str(out: &mut Vec<u8>, s: &str) {
     // One pass without early exit (it vectorizes); almost every string
     // has nothing to escape and is copied whole.
     let plain = !b.iter().fold(false, |any, &c| {
-        any | (c < 0x20) | (c == b'"') | (c == b'\\') | (c == 0xD8) | (c == 0xE2)
+        any | (c < 0x20) | (c == b'"') | (c == b'\\') | super::may_be_unsafe(c)
     });
     out.push(b'"');
     if plain {
@@ -19,8 +19,9 @@ pub fn str(out: &mut Vec<u8>, s: &str) {
     } else {
         let start = out.len();
         escaped(out, b);
-        // Bidirectional controls as escapes too (`super::escape_bidi`).
-        if let std::borrow::Cow::Owned(e) = super::escape_bidi(&out[start..]) {
+        // DEL, C1, separators and bidi controls as escapes too
+        // (`super::escape_unsafe`).
+        if let std::borrow::Cow::Owned(e) = super::escape_unsafe(&out[start..]) {
             out.truncate(start);
             out.extend_from_slice(&e);
         }
@@ -76,9 +77,9 @@ pub fn is_plain_string_array(raw: &str) -> bool {
             if c == b'"' {
                 break;
             }
-            // A bidirectional control (led by 0xD8 or 0xE2) is written
-            // escaped: such an array is not copied as it is.
-            if c < 0x20 || c == b'\\' || c == 0xD8 || c == 0xE2 {
+            // DEL, a C1 control, a separator or a bidirectional control
+            // is written escaped: such an array is not copied as it is.
+            if c < 0x20 || c == b'\\' || super::may_be_unsafe(c) {
                 return false;
             }
             i += 1;
@@ -280,7 +281,7 @@ mod tests {
                 let back: Vec<String> = serde_json::from_str(&raw).unwrap();
                 prop_assert_eq!(serde_json::to_string(&back).unwrap(), raw);
             } else {
-                prop_assert!(raw.contains('\\') || raw.bytes().any(|c| c == 0xD8 || c == 0xE2));
+                prop_assert!(raw.contains('\\') || raw.bytes().any(super::super::may_be_unsafe));
             }
         }
 

@@ -3,7 +3,7 @@
 //! stdout carries data only. Default format: a table when stdout is a
 //! terminal, JSON Lines when it is piped.
 
-pub use crate::domain::text::{sanitize, sanitize_keeping};
+pub use crate::domain::text::sanitize;
 
 pub mod conversation;
 pub mod html;
@@ -22,10 +22,12 @@ use serde_json::Value;
 
 pub use render::{Column, col};
 
-/// Writes `v` as JSON (pretty or compact) with bidirectional-control
-/// characters escaped as `\uXXXX`: still the same JSON (such a character
-/// only occurs inside a string), and a terminal showing it cannot be made
-/// to reorder the line. serde_json escapes control characters itself.
+/// Writes `v` as JSON (pretty or compact) with DEL, the C1 controls,
+/// the line and paragraph separators and the bidirectional controls
+/// escaped as `\uXXXX`: still the same JSON (such a character only occurs
+/// inside a string), and a terminal showing it cannot be made to run a
+/// control sequence or reorder the line. serde_json escapes the C0
+/// controls itself.
 pub fn write_json<W: Write + ?Sized, T: serde::Serialize + ?Sized>(
     out: &mut W,
     v: &T,
@@ -36,17 +38,25 @@ pub fn write_json<W: Write + ?Sized, T: serde::Serialize + ?Sized>(
     } else {
         serde_json::to_vec(v)?
     };
-    out.write_all(&escape_bidi(&bytes))?;
+    out.write_all(&escape_unsafe(&bytes))?;
     Ok(())
 }
 
-/// `bytes` (UTF-8) with U+061C, U+200E, U+200F, U+202A-U+202E and
-/// U+2066-U+2069 written as JSON escapes.
-pub fn escape_bidi(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    let bidi = |b: &[u8], i: usize| -> Option<(usize, u32)> {
+/// Whether a byte can begin a character `escape_unsafe` escapes.
+pub fn may_be_unsafe(b: u8) -> bool {
+    matches!(b, 0x7F | 0xC2 | 0xD8 | 0xE2)
+}
+
+/// `bytes` (UTF-8 JSON) with U+007F, U+0080-U+009F, U+061C, U+200E,
+/// U+200F, U+2028, U+2029, U+202A-U+202E and U+2066-U+2069 written as
+/// JSON escapes.
+pub fn escape_unsafe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let unsafe_at = |b: &[u8], i: usize| -> Option<(usize, u32)> {
         match (b[i], b.get(i + 1), b.get(i + 2)) {
+            (0x7F, _, _) => Some((1, 0x7F)),
+            (0xC2, Some(&c), _) if (0x80..=0x9F).contains(&c) => Some((2, u32::from(c))),
             (0xD8, Some(0x9C), _) => Some((2, 0x061C)),
-            (0xE2, Some(0x80), Some(&c)) if matches!(c, 0x8E | 0x8F | 0xAA..=0xAE) => {
+            (0xE2, Some(0x80), Some(&c)) if matches!(c, 0x8E | 0x8F | 0xA8..=0xAE) => {
                 Some((3, 0x2000 + u32::from(c - 0x80)))
             }
             (0xE2, Some(0x81), Some(&c)) if (0xA6..=0xA9).contains(&c) => {
@@ -55,13 +65,13 @@ pub fn escape_bidi(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             _ => None,
         }
     };
-    if !bytes.iter().any(|&b| b == 0xD8 || b == 0xE2) {
+    if !bytes.iter().any(|&b| may_be_unsafe(b)) {
         return std::borrow::Cow::Borrowed(bytes);
     }
     let mut out = Vec::with_capacity(bytes.len() + 16);
     let mut i = 0;
     while i < bytes.len() {
-        if let Some((len, cp)) = bidi(bytes, i) {
+        if let Some((len, cp)) = unsafe_at(bytes, i) {
             out.extend_from_slice(format!("\\u{cp:04x}").as_bytes());
             i += len;
         } else {
@@ -401,15 +411,18 @@ mod bidi_tests {
     /// Bidi controls leave JSON as escapes; the JSON reads back the same.
     #[test]
     fn bidi_controls_are_escaped_in_json() {
-        let text = "a\u{202E}b\u{2066}c\u{200F}d\u{061C}e é ✓";
+        let text = "a\u{202E}b\u{2066}c\u{200F}d\u{061C}e é ✓\u{7f}\u{9b}\u{85}\u{2028}¢";
         let mut out = Vec::new();
         write_json(&mut out, &serde_json::json!({ "t": text }), false).unwrap();
         let written = String::from_utf8(out).unwrap();
-        assert_eq!(written, r#"{"t":"a\u202eb\u2066c\u200fd\u061ce é ✓"}"#);
+        assert_eq!(
+            written,
+            r#"{"t":"a\u202eb\u2066c\u200fd\u061ce é ✓\u007f\u009b\u0085\u2028¢"}"#
+        );
         let back: Value = serde_json::from_str(&written).unwrap();
         assert_eq!(back["t"], text);
         assert!(matches!(
-            escape_bidi(b"plain"),
+            escape_unsafe(b"plain"),
             std::borrow::Cow::Borrowed(_)
         ));
     }

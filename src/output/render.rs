@@ -496,10 +496,11 @@ fn trim_lines(s: &str) -> String {
 }
 
 /// A CSV field: quoted when it must be; control characters (other than the
-/// tab and line breaks CSV carries) and bidi overrides escaped, since a CSV
-/// is as often `cat` to a terminal as opened in a spreadsheet.
+/// tab and line feed CSV carries; a carriage return rewrites a terminal
+/// line) and bidi overrides escaped, since a CSV is as often `cat` to a
+/// terminal as opened in a spreadsheet.
 fn csv_field(s: &str) -> String {
-    let s = &super::sanitize_keeping(s, &['\t', '\n', '\r']);
+    let s = &crate::domain::text::block(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

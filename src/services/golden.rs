@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use crate::domain::clock::Millis;
+use crate::domain::confined;
 use crate::domain::integrity::FindingKind;
 use crate::domain::pricing::Price;
 use crate::services::ingest::{self, Options};
@@ -39,14 +40,25 @@ impl Drop for Scratch {
     }
 }
 
+/// The most a golden directory's price list, label file or expected
+/// record may hold: far past any real one, and a `/dev/zero` or a
+/// runaway file is refused, not read.
+const MAX_PRICES: u64 = 16 << 20;
+const MAX_RECORD: u64 = 64 << 20;
+
+/// The golden directory itself, checked to be a real folder (a link could
+/// point a pull request's golden directory anywhere).
+pub fn checked_dir(dir: &Path) -> Result<PathBuf> {
+    confined::real_dir(dir)?
+        .with_context(|| format!("golden directory {} does not exist", dir.display()))
+}
+
 /// The pinned prices, when the golden directory has them.
 pub fn pinned_prices(dir: &Path) -> Result<Option<Vec<Price>>> {
     let path = dir.join("prices.json");
-    if !path.exists() {
+    let Some(text) = confined::read_text(&path, MAX_PRICES)? else {
         return Ok(None);
-    }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    };
     let prices: Vec<Price> = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a price list", path.display()))?;
     Ok(Some(prices))
@@ -54,12 +66,20 @@ pub fn pinned_prices(dir: &Path) -> Result<Option<Vec<Price>>> {
 
 /// The corpus's roots: each folder of `DIR/corpus/`, as `ingest --root`
 /// takes it (`projects/`, `sessions/`, `tmp/`, an OpenCode data folder…).
+/// A link among them is refused: the corpus is the directory's own.
 fn corpus_roots(corpus: &Path) -> Result<Vec<crate::services::ingest::Root>> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus)
-        .with_context(|| format!("reading {}", corpus.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for e in std::fs::read_dir(corpus).with_context(|| format!("reading {}", corpus.display()))? {
+        let path = e?.path();
+        match confined::entry(&path)? {
+            confined::Entry::Dir => dirs.push(path),
+            confined::Entry::Other(what) if what.contains("link") => bail!(
+                "{} is {what}: a golden corpus is read from its own folders only",
+                path.display()
+            ),
+            _ => {}
+        }
+    }
     dirs.sort();
     if dirs.is_empty() {
         bail!(
@@ -100,8 +120,9 @@ fn first_differences(a: &str, b: &str, most: usize) -> String {
 /// database, a recount gives what was stored, the labels match. Returns
 /// them with the scratch databases (the records are read from the first).
 pub fn read_twice(dir: &Path, reprice: bool, now: Millis) -> Result<(Vec<Check>, Scratch)> {
+    let dir = &checked_dir(dir)?;
     let corpus = dir.join("corpus");
-    if !corpus.is_dir() {
+    if confined::real_dir(&corpus)?.is_none() {
         bail!(
             "{} has no corpus/ folder: put the transcripts there, in their usual folders",
             dir.display()
@@ -142,8 +163,7 @@ pub fn read_twice(dir: &Path, reprice: bool, now: Millis) -> Result<(Vec<Check>,
         },
     }];
     checks.push(recount(&mut first, &scratch.first, &corpus)?);
-    let labels = dir.join("labels");
-    if labels.is_dir() {
+    if let Some(labels) = confined::real_dir(&dir.join("labels"))? {
         checks.push(labels_check(&first, &labels)?);
     }
     Ok((checks, scratch))
@@ -211,20 +231,24 @@ pub fn compare_or_bless(
     records: &BTreeMap<String, String>,
     bless: bool,
 ) -> Result<(Check, Vec<String>)> {
+    let dir = checked_dir(dir)?;
     let expected = dir.join("expected");
     let on_disk = read_expected(&expected)?;
     if bless || on_disk.is_none() {
         let on_disk = on_disk.unwrap_or_default();
-        std::fs::create_dir_all(&expected)?;
+        if confined::real_dir(&expected)?.is_none() {
+            std::fs::create_dir(&expected)
+                .with_context(|| format!("creating {}", expected.display()))?;
+        }
         let mut changed = Vec::new();
         for (name, text) in records {
             if on_disk.get(name) != Some(text) {
-                std::fs::write(expected.join(name), text)?;
+                confined::write_whole(&expected.join(name), text.as_bytes())?;
                 changed.push(name.clone());
             }
         }
         for name in on_disk.keys().filter(|n| !records.contains_key(*n)) {
-            std::fs::remove_file(expected.join(name))?;
+            confined::remove(&expected.join(name))?;
             changed.push(format!("{name} (removed)"));
         }
         let check = Check {
@@ -271,22 +295,16 @@ pub fn compare_or_bless(
     Ok((check, Vec::new()))
 }
 
-/// The files of `expected/` (none: `None`).
+/// The files of `expected/` (none: `None`); a link or anything but a
+/// regular file among them is an error.
 fn read_expected(dir: &Path) -> Result<Option<BTreeMap<String, String>>> {
-    if !dir.is_dir() {
+    let Some(dir) = confined::real_dir(dir)? else {
         return Ok(None);
-    }
+    };
     let mut out = BTreeMap::new();
-    for e in std::fs::read_dir(dir)? {
-        let p = e?.path();
-        if p.extension().is_some_and(|x| x == "json") {
-            let name = p
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned();
-            out.insert(name, std::fs::read_to_string(&p)?);
-        }
+    for name in confined::files_with_ext(&dir, "json")? {
+        let text = confined::read_text(&dir.join(&name), MAX_RECORD)?.unwrap_or_default();
+        out.insert(name, text);
     }
     Ok(Some(out))
 }
@@ -297,10 +315,10 @@ pub fn pin_prices(dir: &Path, store: &Store, models: &[String]) -> Result<bool> 
     let table = store.prices()?;
     let prices: Vec<&Price> = models.iter().filter_map(|m| table.lookup(m)).collect();
     let text = serde_json::to_string_pretty(&prices)? + "\n";
-    let path = dir.join("prices.json");
-    if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+    let path = checked_dir(dir)?.join("prices.json");
+    if confined::read_text(&path, MAX_PRICES)?.as_deref() == Some(text.as_str()) {
         return Ok(false);
     }
-    std::fs::write(&path, text)?;
+    confined::write_whole(&path, text.as_bytes())?;
     Ok(true)
 }

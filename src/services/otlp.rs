@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
 use crate::domain::clock::Millis;
@@ -15,6 +15,7 @@ use crate::domain::otlp::{
     self, COST_USAGE, Point, PointValue, SESSION_COUNT, Span, SpanEvent, TOKEN_USAGE, attr,
 };
 use crate::domain::pricing::usd;
+use crate::domain::text;
 use crate::domain::transcript::Buckets;
 use crate::services::report;
 use crate::store::Store;
@@ -461,37 +462,130 @@ fn percent_decode(s: &str) -> String {
 pub const ATTEMPTS: u32 = 4;
 const FIRST_WAIT: Duration = Duration::from_millis(250);
 
+/// An OTLP/HTTP endpoint: the URL requests go to, the same URL with its
+/// password masked (every message shows that), and without its user
+/// information at all (what the database records sent under).
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    url: String,
+    /// The URL as shown: a password masked.
+    pub shown: String,
+    /// The URL as stored: no user information.
+    pub key: String,
+}
+
+impl Endpoint {
+    /// Reads `--otlp-endpoint`: an `http://` or `https://` URL.
+    pub fn parse(url: &str) -> Result<Endpoint> {
+        let url = url.trim();
+        let shown = text::mask_url(url);
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            bail!("--otlp-endpoint {shown:?} is not an http:// or https:// URL");
+        }
+        Ok(Endpoint {
+            url: url.trim_end_matches('/').to_string(),
+            key: text::url_without_userinfo(url)
+                .trim_end_matches('/')
+                .to_string(),
+            shown,
+        })
+    }
+}
+
+/// At most this much of a refusing endpoint's answer is read, and this
+/// many characters of it shown (control characters escaped).
+const ANSWER_READ: u64 = 4096;
+const ANSWER_SHOWN: usize = 200;
+
+/// How one try ended, when it did not deliver.
+enum Failed {
+    /// Worth another try: no connection, a timeout, a 429 or a 5xx.
+    Retry(String),
+    /// Final: a refusal or a redirect.
+    Final(String),
+}
+
 /// Posts `r` to `endpoint` as OTLP/HTTP JSON, retrying a failed connection,
-/// a 429 or a 5xx with backoff; any other refusal is an error at once.
-pub fn send(endpoint: &str, headers: &[(String, String)], r: &Request) -> Result<()> {
-    let url = format!("{}{}", endpoint.trim_end_matches('/'), r.signal.path());
+/// a 429 or a 5xx with backoff. Only a 2xx delivers: a redirect is an error
+/// that names where it points (never followed, so no header reaches
+/// another origin), any other refusal is an error at once.
+pub fn send(endpoint: &Endpoint, headers: &[(String, String)], r: &Request) -> Result<()> {
+    let path = r.signal.path();
     let body = r.body.to_string();
     let agent = ureq::AgentBuilder::new()
+        .timeout_connect(Duration::from_secs(10))
         .timeout(Duration::from_secs(30))
+        .redirects(0)
         .build();
     let mut wait = FIRST_WAIT;
     let mut last = String::new();
     for attempt in 1..=ATTEMPTS {
-        let mut req = agent.post(&url).set("Content-Type", "application/json");
-        for (k, v) in headers {
-            req = req.set(k, v);
-        }
-        match req.send_string(&body) {
-            Ok(_) => return Ok(()),
-            Err(ureq::Error::Status(code, resp)) if code != 429 && code < 500 => {
-                let text = resp.into_string().unwrap_or_default();
-                bail!(
-                    "{url} refused the request: HTTP {code} {}",
-                    text.chars().take(200).collect::<String>()
-                );
-            }
-            Err(e) => last = e.to_string(),
+        match try_once(&agent, endpoint, path, headers, &body) {
+            Ok(()) => return Ok(()),
+            Err(Failed::Final(e)) => bail!("{}{path} {e}", endpoint.shown),
+            Err(Failed::Retry(e)) => last = e,
         }
         if attempt < ATTEMPTS {
             std::thread::sleep(wait);
             wait *= 2;
         }
     }
-    Err(anyhow::anyhow!("{last}"))
-        .with_context(|| format!("{url}: no answer after {ATTEMPTS} tries"))
+    bail!(
+        "{}{path}: no answer after {ATTEMPTS} tries: {last}",
+        endpoint.shown
+    )
+}
+
+fn try_once(
+    agent: &ureq::Agent,
+    endpoint: &Endpoint,
+    path: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> Result<(), Failed> {
+    let mut req = agent
+        .post(&format!("{}{path}", endpoint.url))
+        .set("Content-Type", "application/json");
+    for (k, v) in headers {
+        req = req.set(k, v);
+    }
+    let (code, resp) = match req.send_string(body) {
+        Ok(resp) => (resp.status(), resp),
+        Err(ureq::Error::Status(code, resp)) => (code, resp),
+        Err(ureq::Error::Transport(t)) => {
+            let why = t
+                .message()
+                .map_or_else(|| t.kind().to_string(), |m| format!("{}: {m}", t.kind()));
+            return Err(Failed::Retry(text::sanitize(&text::mask_url(&why))));
+        }
+    };
+    if (200..300).contains(&code) {
+        return Ok(());
+    }
+    if (300..400).contains(&code) {
+        let to = resp.header("location").map_or_else(
+            || "nowhere".to_string(),
+            |l| text::sanitize(&text::mask_url(l)),
+        );
+        return Err(Failed::Final(format!(
+            "answered HTTP {code}, a redirect to {to}: nothing was sent there; give that URL as --otlp-endpoint if it is the collector"
+        )));
+    }
+    let mut bytes = Vec::new();
+    let _ = std::io::Read::read_to_end(
+        &mut std::io::Read::take(resp.into_reader(), ANSWER_READ),
+        &mut bytes,
+    );
+    let answer: String = String::from_utf8_lossy(&bytes)
+        .trim()
+        .chars()
+        .take(ANSWER_SHOWN)
+        .collect();
+    let answer = text::sanitize(&answer);
+    if code == 429 || code >= 500 {
+        return Err(Failed::Retry(format!("HTTP {code} {answer}")));
+    }
+    Err(Failed::Final(format!(
+        "refused the request: HTTP {code} {answer}"
+    )))
 }

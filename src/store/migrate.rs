@@ -73,6 +73,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ),
     ("0024_search", include_str!("migrations/0024_search.sql")),
     ("0025_otlp", include_str!("migrations/0025_otlp.sql")),
+    (
+        "0026_otlp_endpoint_keys",
+        include_str!("migrations/0026_otlp_endpoint_keys.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

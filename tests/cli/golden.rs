@@ -52,7 +52,7 @@ fn own(env: &Env) -> PathBuf {
     std::fs::create_dir_all(dir.join("labels")).unwrap();
     for id in [A, B] {
         std::fs::copy(
-            fixtures.join(format!("labels/{id}.json")),
+            fixtures.join(format!("golden/claude/labels/{id}.json")),
             dir.join(format!("labels/{id}.json")),
         )
         .unwrap();
@@ -250,6 +250,10 @@ fn bad_input_is_a_clear_error() {
     let env = Env::new();
     let (code, _, err) = env.run(&["check", "--golden", env.path("nope").to_str().unwrap()]);
     assert_eq!(code, 2);
+    assert!(err.contains("nope does not exist"), "{err}");
+    std::fs::create_dir(env.path("empty")).unwrap();
+    let (code, _, err) = env.run(&["check", "--golden", env.path("empty").to_str().unwrap()]);
+    assert_eq!(code, 2);
     assert!(err.contains("has no corpus/ folder"), "{err}");
     let dir = own(&env);
     std::fs::write(dir.join("prices.json"), "not json").unwrap();
@@ -257,4 +261,126 @@ fn bad_input_is_a_clear_error() {
     assert_eq!(code, 2);
     assert!(err.contains("is not a price list"), "{err}");
     assert!(!dir.join("expected").exists(), "nothing was blessed");
+}
+
+/// A hostile golden directory (a pull request's) never reaches outside
+/// itself: a link to another file is never read into the diff nor written
+/// through, an `expected/` that links elsewhere is refused before anything
+/// is deleted there, a `prices.json` that is `/dev/zero`, a FIFO or huge is
+/// refused at once, a linked corpus folder is not read; nothing outside
+/// changes and no scratch folder stays behind.
+#[test]
+fn a_hostile_golden_directory_never_reaches_outside_itself() {
+    let env = Env::new();
+    let dir = own(&env);
+    let tmp = env.path("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let tmp_s = tmp.to_str().unwrap().to_string();
+    let run = |more: &[&str]| {
+        env.run_with_env(
+            &[&["check", "--golden", dir.to_str().unwrap()], more].concat(),
+            &[("TMPDIR", &tmp_s)],
+        )
+    };
+    let (code, _, err) = run(&[]);
+    assert_eq!(code, 0, "{err}");
+    let outside = env.path("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let secret = outside.join("secret.json");
+    std::fs::write(&secret, "OUTSIDE-SECRET\n").unwrap();
+    std::fs::write(outside.join("unrelated.json"), "keep me\n").unwrap();
+    let snapshot = |d: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = snapshot(&outside);
+    let cost = dir.join("expected/cost.json");
+
+    // A record linked to another file: neither shown nor written through.
+    std::fs::remove_file(&cost).unwrap();
+    std::os::unix::fs::symlink(&secret, &cost).unwrap();
+    for more in [&[][..], &["--bless"][..]] {
+        let (code, out, err) = run(more);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(err.contains("cost.json is a symbolic link"), "{err}");
+        assert!(
+            !out.contains("OUTSIDE") && !err.contains("OUTSIDE"),
+            "{out}{err}"
+        );
+    }
+    std::fs::remove_file(&cost).unwrap();
+
+    // `expected/` itself a link: refused before a file there is touched.
+    let expected = dir.join("expected");
+    std::fs::rename(&expected, env.path("expected-kept")).unwrap();
+    std::os::unix::fs::symlink(&outside, &expected).unwrap();
+    for more in [&[][..], &["--bless"][..]] {
+        let (code, _, err) = run(more);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("expected is a symbolic link"), "{err}");
+    }
+    std::fs::remove_file(&expected).unwrap();
+    std::fs::rename(env.path("expected-kept"), &expected).unwrap();
+
+    // prices.json as /dev/zero, a FIFO, a file past the bound.
+    let prices = dir.join("prices.json");
+    let pinned = std::fs::read(&prices).unwrap();
+    std::fs::remove_file(&prices).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &prices).unwrap();
+    let (code, _, err) = run(&[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("prices.json is a symbolic link"), "{err}");
+    std::fs::remove_file(&prices).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&prices)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let started = std::time::Instant::now();
+    let (code, _, err) = run(&[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("prices.json is not a regular file"), "{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "it did not wait on the FIFO"
+    );
+    std::fs::remove_file(&prices).unwrap();
+    std::fs::File::create(&prices)
+        .unwrap()
+        .set_len(17 << 20)
+        .unwrap();
+    let (code, _, err) = run(&[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("more than the 16777216 this file may hold"),
+        "{err}"
+    );
+    std::fs::write(&prices, &pinned).unwrap();
+
+    // A corpus folder that links elsewhere is not read.
+    let projects = dir.join("corpus/projects");
+    std::fs::rename(&projects, env.path("projects-kept")).unwrap();
+    std::os::unix::fs::symlink(env.path("projects-kept"), &projects).unwrap();
+    let (code, _, err) = run(&[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("projects is a symbolic link"), "{err}");
+
+    assert_eq!(snapshot(&outside), before, "nothing outside changed");
+    assert_eq!(
+        snapshot(&tmp),
+        Vec::new(),
+        "no scratch folder stayed behind"
+    );
 }

@@ -12,8 +12,15 @@ fn tree_corpus() -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude-tree/projects")
 }
 
-fn labels() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/labels")
+/// Every label file of the golden directories (the Claude Code fixtures'
+/// and the tree corpus's), gathered in one folder of `env`.
+fn labels(env: &Env) -> PathBuf {
+    let dir = env.path("labels");
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/golden");
+    for g in ["claude", "claude-tree"] {
+        crate::common::copy_tree(&golden.join(g).join("labels"), &dir);
+    }
+    dir
 }
 
 /// (agent, parent, join path, tool_use id, status, ended_at) in drawing order.
@@ -66,7 +73,7 @@ fn row(
 fn every_join_path_resolves_and_never_guesses() {
     let env = Env::new();
     env.ingest(&tree_corpus());
-    // fixtures/labels/5555….json explains each agent's evidence.
+    // fixtures/golden/claude-tree/labels/5555….json explains each agent's evidence.
     assert_eq!(
         rows(&env, G),
         vec![
@@ -275,6 +282,8 @@ fn text_dot_and_mermaid_drawings() {
 #[test]
 fn hierarchy_accuracy_against_labels() {
     let env = Env::new();
+    let labels = labels(&env);
+    let labels = || labels.clone();
     let (f, t) = (fixtures(), tree_corpus());
     env.json(&[
         "ingest",

@@ -10,48 +10,54 @@ use anyhow::{Context, Result};
 use super::ExportArgs;
 use crate::commands::{Ctx, Exit};
 use crate::domain::clock::parse_bound;
+use crate::domain::confined::Whole;
 use crate::services::otlp::{self, Signal};
+use crate::store::Store;
 
 pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
     let since = a.since.as_deref().map(parse_bound).transpose()?;
-    if let Some(endpoint) = &a.otlp_endpoint {
-        anyhow::ensure!(
-            endpoint.starts_with("http://") || endpoint.starts_with("https://"),
-            "--otlp-endpoint {endpoint:?} is not an http:// or https:// URL"
-        );
+    if let Some(url) = &a.otlp_endpoint {
+        let endpoint = otlp::Endpoint::parse(url)?;
         let headers = otlp::headers(
             std::env::var("OTEL_EXPORTER_OTLP_HEADERS").ok().as_deref(),
             &a.otlp_header,
         )?;
-        let mut store = ctx.open_writer()?;
-        // What the endpoint took, recorded once the run ends (also when a
-        // later request fails: those it took stay taken).
-        let mut taken: Vec<otlp::Request> = Vec::new();
-        let sent = otlp::each_request(&store, since, Some(endpoint), &mut |mut r| {
-            otlp::send(endpoint, &headers, &r)?;
-            r.body = serde_json::Value::Null;
-            taken.push(r);
+        // Requests are built from one connection's snapshot and each one
+        // the endpoint took is recorded at once on another, before the
+        // next is sent: a run killed or failing later resends nothing the
+        // endpoint already has.
+        let mut writer = ctx.open_writer()?;
+        let reader = Store::open(&ctx.db)?;
+        let (mut points, mut spans, mut requests) = (0, 0, 0);
+        otlp::each_request(&reader, since, Some(&endpoint.key), &mut |r| {
+            otlp::send(&endpoint, &headers, &r)?;
+            writer.otlp_sent(&endpoint.key, &r.messages, &r.sessions)?;
+            (points, spans, requests) = (points + r.points, spans + r.spans, requests + 1);
             Ok(())
-        });
-        for r in &taken {
-            store.otlp_sent(endpoint, &r.messages, &r.sessions)?;
-        }
-        sent?;
+        })
+        .with_context(|| {
+            format!(
+                "after {requests} requests taken and recorded ({points} metric points, {spans} spans); a rerun sends the rest"
+            )
+        })?;
         ctx.out.note(&format!(
-            "sent {} metric points and {} spans to {endpoint} in {} requests",
-            taken.iter().map(|r| r.points).sum::<usize>(),
-            taken.iter().map(|r| r.spans).sum::<usize>(),
-            taken.len()
+            "sent {points} metric points and {spans} spans to {} in {requests} requests",
+            endpoint.shown
         ));
         return Ok(Exit::Success);
     }
     let store = ctx.open()?;
-    let mut out: Box<dyn Write> = if a.out == "-" {
-        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
+    // A file is written whole (a temporary renamed into place), so a
+    // failed or killed export leaves the last good one.
+    let mut file = if a.out == "-" {
+        None
     } else {
-        Box::new(std::io::BufWriter::new(
-            std::fs::File::create(&a.out).with_context(|| format!("cannot write {}", a.out))?,
-        ))
+        Some(Whole::create(std::path::Path::new(&a.out))?)
+    };
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let out: &mut dyn Write = match &mut file {
+        Some(f) => f,
+        None => &mut stdout,
     };
     // (points, metrics requests, spans, traces requests)
     let mut n = (0, 0, 0, 0);
@@ -64,6 +70,9 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
         Ok(())
     })?;
     out.flush()?;
+    if let Some(f) = file {
+        f.commit()?;
+    }
     ctx.out.note(&format!(
         "{} metric points in {} requests, {} spans in {}",
         n.0, n.1, n.2, n.3

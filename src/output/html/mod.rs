@@ -22,8 +22,11 @@ use svg::Series;
 /// Series a chart keeps by name; the rest are summed as "other".
 pub const MAX_SERIES: usize = 8;
 
-/// Text made safe for HTML (element content and quoted attributes).
+/// Text made safe for HTML (element content and quoted attributes):
+/// markup as entities, and control, C1 and bidi characters escaped as the
+/// tables escape them (a name cannot reorder what is drawn around it).
 pub fn esc(s: &str) -> String {
+    let s = crate::domain::text::block(s);
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -186,8 +189,13 @@ fn data(o: &Overview) -> String {
         "sessions_drawn": o.sessions.iter().map(|s| s.row.session_id.clone()).collect::<Vec<_>>(),
         "limit_snapshots": o.limits.len(),
     });
-    // `</` never appears inside the block: it could end the element.
-    doc.to_string().replace("</", "<\\/")
+    // No `<`, `>` or `&` inside the block (a name like `<!--<script>` could
+    // end the element or open a comment): they are written as JSON escapes,
+    // which is the same JSON. They only occur inside strings.
+    doc.to_string()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
 }
 
 fn summary(out: &mut String, o: &Overview) {

@@ -1,5 +1,5 @@
 //! Hierarchy accuracy: stored parents against hand-written labels
-//! (`fixtures/labels/<session>.json`: `{"session_id", "parents": {agent: parent|null}}`).
+//! (`fixtures/golden/claude/labels/<session>.json`: `{"session_id", "parents": {agent: parent|null}}`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::Finding;
+use crate::domain::confined;
 use crate::store::Store;
 
 #[derive(Deserialize)]
@@ -35,21 +36,15 @@ impl LabelReport {
     }
 }
 
-/// Compares every `*.json` label file in `dir` with the database.
+/// The most a label file may hold.
+const MAX_LABELS: u64 = 16 << 20;
+
+/// Compares every `*.json` label file in `dir` with the database (each a
+/// regular file, never followed through a link).
 pub fn compare(store: &Store, dir: &Path) -> Result<LabelReport> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading labels in {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
     let mut report = LabelReport::default();
-    for path in files {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {name}"))?;
+    for name in confined::files_with_ext(dir, "json")? {
+        let text = confined::read_text(&dir.join(&name), MAX_LABELS)?.unwrap_or_default();
         let labels: LabelFile =
             serde_json::from_str(&text).with_context(|| format!("{name} is not a label file"))?;
         let stored = store.parents_of(&labels.session_id)?;

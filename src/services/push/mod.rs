@@ -139,7 +139,7 @@ fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect> {
 
 /// A URL with its password (if any) replaced by `***`.
 pub fn mask(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
+    if !url.contains("://") {
         // A key=value string: mask a password=… pair.
         return url
             .split_whitespace()
@@ -152,15 +152,8 @@ pub fn mask(url: &str) -> String {
             })
             .collect::<Vec<_>>()
             .join(" ");
-    };
-    let (auth, host) = match rest.rfind('@') {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => return url.to_string(),
-    };
-    match auth.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_string(),
     }
+    crate::domain::text::mask_url(url)
 }
 
 fn one_line(e: &postgres::Error) -> String {
