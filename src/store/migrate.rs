@@ -383,6 +383,46 @@ mod tests {
         assert!(index.ends_with("WHERE weight > 0"), "{index}");
     }
 
+    /// Migration 0026 moves what was recorded sent to an OTLP endpoint
+    /// under a URL with a password to the URL without user information
+    /// (and without a trailing slash); where both were recorded, one row
+    /// stays; no password is left.
+    #[test]
+    fn otlp_endpoint_keys_lose_their_user_information_in_0026() {
+        let mut c = Connection::open_in_memory().unwrap();
+        migrate_to(&mut c, Path::new(":memory:"), 25).unwrap();
+        c.execute_batch(
+            "INSERT INTO otlp_sent_messages(endpoint, session_id, message_id) VALUES
+                ('http://u:p@ss@h:4318/', 's', 'm1'), ('http://h:4318', 's', 'm1'),
+                ('https://:tok@c.example/otlp?x=a@b', 's', 'm2'), ('http://h2/', 's', 'm3'),
+                ('http://plain:1', 's', 'm4');
+             INSERT INTO otlp_sent_sessions(endpoint, session_id, last_activity_at) VALUES
+                ('http://u:pw@h:4318', 's', 5);",
+        )
+        .unwrap();
+        migrate(&mut c, Path::new(":memory:")).unwrap();
+        let rows: Vec<(String, String)> = c
+            .prepare(
+                "SELECT endpoint, message_id FROM otlp_sent_messages ORDER BY message_id, endpoint",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let want = [
+            ("http://h:4318", "m1"),
+            ("https://c.example/otlp?x=a@b", "m2"),
+            ("http://h2", "m3"),
+            ("http://plain:1", "m4"),
+        ];
+        assert_eq!(rows, want.map(|(a, b)| (a.to_string(), b.to_string())));
+        let s: String = c
+            .query_row("SELECT endpoint FROM otlp_sent_sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(s, "http://h:4318");
+    }
+
     /// Migration 0019 keys `ingest_resume` by its session (WITHOUT ROWID):
     /// every row comes through, stored in key order whatever order it was
     /// written in, and still goes with its session.

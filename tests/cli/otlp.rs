@@ -236,31 +236,60 @@ fn every_request_parses_into_the_official_protobuf_messages() {
     );
 }
 
-/// A loopback OTLP/HTTP receiver: answers each request with the next
-/// status of `script` (then 200), and keeps every (path, headers, body).
+/// What a loopback receiver does with one request.
+#[derive(Clone)]
+enum Reply {
+    /// Answers with this status, headers and body (a 2xx is kept).
+    Status(u16, &'static str, &'static str),
+    /// Sends the request's index on the channel (the test kills the
+    /// client) and closes the connection without an answer: not taken.
+    Kill,
+}
+
+/// A loopback OTLP/HTTP receiver: answers each request as `script` says
+/// (past its end, 200), and keeps every (path, headers, body) it took.
 struct Receiver {
     url: String,
     got: Arc<Mutex<Vec<(String, String, String)>>>,
+    /// What the next requests get (a test may set it again between runs).
+    script: Arc<Mutex<std::collections::VecDeque<Reply>>>,
+    kills: std::sync::mpsc::Receiver<usize>,
 }
 
 fn receiver(script: Vec<u16>) -> Receiver {
+    scripted(
+        script
+            .into_iter()
+            .map(|c| Reply::Status(c, "", "{}"))
+            .collect(),
+    )
+}
+
+fn scripted(script: Vec<Reply>) -> Receiver {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let got = Arc::new(Mutex::new(Vec::new()));
     let keep = Arc::clone(&got);
+    let (tx, kills) = std::sync::mpsc::channel();
+    let script = Arc::new(Mutex::new(
+        script
+            .into_iter()
+            .collect::<std::collections::VecDeque<Reply>>(),
+    ));
+    let next = Arc::clone(&script);
     std::thread::spawn(move || {
-        let mut script = script.into_iter();
-        for stream in listener.incoming() {
+        for (n, stream) in listener.incoming().enumerate() {
             let Ok(mut stream) = stream else { continue };
             let mut reader = BufReader::new(stream.try_clone().unwrap());
             let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
+            if reader.read_line(&mut line).is_err() {
+                continue;
+            }
             let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
             let (mut headers, mut len) = (String::new(), 0usize);
             loop {
                 let mut h = String::new();
-                reader.read_line(&mut h).unwrap();
-                if h.trim().is_empty() {
+                if reader.read_line(&mut h).is_err() || h.trim().is_empty() {
                     break;
                 }
                 if let Some(v) = h.to_ascii_lowercase().strip_prefix("content-length:") {
@@ -269,20 +298,66 @@ fn receiver(script: Vec<u16>) -> Receiver {
                 headers.push_str(&h);
             }
             let mut body = vec![0; len];
-            reader.read_exact(&mut body).unwrap();
-            let status = script.next().unwrap_or(200);
-            if status == 200 {
+            if reader.read_exact(&mut body).is_err() {
+                continue;
+            }
+            let reply = next.lock().unwrap().pop_front();
+            let (status, extra, answer) = match reply {
+                Some(Reply::Kill) => {
+                    let _ = tx.send(n);
+                    // The client dies before it hears anything.
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                    continue;
+                }
+                Some(Reply::Status(c, h, b)) => (c, h, b),
+                None => (200, "", "{}"),
+            };
+            if (200..300).contains(&status) {
                 keep.lock()
                     .unwrap()
                     .push((path, headers, String::from_utf8(body).unwrap()));
             }
             let _ = write!(
                 stream,
-                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}"
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                answer.len()
             );
         }
     });
-    Receiver { url, got }
+    Receiver {
+        url,
+        got,
+        script,
+        kills,
+    }
+}
+
+/// The sums a receiver took: (tokens, cost in USD, session counts, cost
+/// points).
+fn taken(r: &Receiver) -> (u64, f64, u64, usize) {
+    let sent: Vec<Value> = r
+        .got
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(_, _, b)| serde_json::from_str(b).unwrap())
+        .collect();
+    let int = |p: &&Value| p["asInt"].as_str().unwrap().parse::<u64>().unwrap();
+    (
+        points(&sent, "claude_code.token.usage")
+            .iter()
+            .map(int)
+            .sum(),
+        points(&sent, "claude_code.cost.usage")
+            .iter()
+            .map(|p| p["asDouble"].as_f64().unwrap())
+            .sum(),
+        points(&sent, "claude_code.session.count")
+            .iter()
+            .map(int)
+            .sum(),
+        points(&sent, "claude_code.cost.usage").len(),
+    )
 }
 
 #[test]
@@ -388,4 +463,180 @@ fn bad_input_sends_nothing() {
     let (code, _, err) = env.run(&["export", "--since", "7d"]);
     assert_eq!(code, 2);
     assert!(err.contains("OpenTelemetry export's"), "{err}");
+}
+
+/// A run killed while a later request is pending, or failing after the
+/// endpoint took some, leaves recorded exactly what was taken: over 20
+/// rounds killed at a random request, then a clean run, the receiver's
+/// sums equal `cost`'s totals once.
+#[test]
+fn a_killed_or_failed_export_resends_nothing_the_endpoint_took() {
+    let env = corpus_env();
+    let totals = env.json(&["cost"])["totals"].clone();
+    let sessions = env.scalar("SELECT COUNT(*) FROM sessions") as u64;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    eprintln!("kill rounds seeded with {seed}");
+    let mut x = seed | 1;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    // One endpoint throughout: each round kills the run at a random
+    // request (none when the run has fewer).
+    let r = receiver(vec![]);
+    for _ in 0..20 {
+        let k = next(5) as usize;
+        {
+            let mut script = r.script.lock().unwrap();
+            script.clear();
+            script.extend(vec![Reply::Status(200, "", "{}"); k]);
+            script.push_back(Reply::Kill);
+        }
+        let mut child = env
+            .std_cmd()
+            .args(["export", "--otlp-endpoint", &r.url])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        loop {
+            if r.kills.try_recv().is_ok() {
+                child.kill().unwrap();
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        child.wait().unwrap();
+    }
+    // A 503 after a request was taken: the run fails, the first stays taken.
+    {
+        let mut script = r.script.lock().unwrap();
+        script.clear();
+        script.push_back(Reply::Status(200, "", "{}"));
+        script.extend(vec![Reply::Status(503, "", "{}"); 4]);
+    }
+    let (code, _, err) = env.run(&["export", "--otlp-endpoint", &r.url]);
+    assert!(
+        code == 0 || (code == 2 && err.contains("HTTP 503")),
+        "{err}"
+    );
+    // A clean run sends the rest.
+    r.script.lock().unwrap().clear();
+    let (code, _, err) = env.run(&["export", "--otlp-endpoint", &r.url]);
+    assert_eq!(code, 0, "{err}");
+    let (tokens, cost, counted, cost_points) = taken(&r);
+    assert_eq!(tokens, totals["total_tokens"].as_u64().unwrap());
+    // Each point's dollars are rounded to the micro-dollar: the sum is
+    // within half of one per point of the exact total (a point sent twice
+    // would be off by its whole cost).
+    let exact = totals["cost_nanousd"].as_i64().unwrap() as f64 / 1e9;
+    assert!(
+        (cost - exact).abs() <= cost_points as f64 * 0.5e-6 + 1e-12,
+        "{cost} against {exact}"
+    );
+    assert_eq!(counted, sessions);
+    // Nothing is left to send.
+    let (_, _, err) = env.run(&["export", "--otlp-endpoint", &r.url]);
+    assert!(err.contains("sent 0 metric points and 0 spans"), "{err}");
+}
+
+/// A redirect is an error that names where it points: nothing counted as
+/// sent, nothing followed, no header carried to the other origin.
+#[test]
+fn a_redirect_is_an_error_and_is_never_followed() {
+    let env = corpus_env();
+    let other = receiver(vec![]);
+    for status in [301, 302, 307, 308] {
+        let location: &'static str =
+            Box::leak(format!("location: {}/elsewhere\r\n", other.url).into_boxed_str());
+        let r = scripted(vec![Reply::Status(status, location, "")]);
+        let (code, _, err) = env.run(&[
+            "export",
+            "--otlp-endpoint",
+            &r.url,
+            "--otlp-header",
+            "x-api-key=k3y",
+        ]);
+        assert_eq!(code, 2, "{status}: {err}");
+        assert!(
+            err.contains(&format!(
+                "answered HTTP {status}, a redirect to {}/elsewhere",
+                other.url
+            )),
+            "{err}"
+        );
+        assert_eq!(env.scalar("SELECT COUNT(*) FROM otlp_sent_messages"), 0);
+        assert_eq!(env.scalar("SELECT COUNT(*) FROM otlp_sent_sessions"), 0);
+    }
+    assert!(
+        other.got.lock().unwrap().is_empty(),
+        "nothing reached the other origin"
+    );
+}
+
+/// A password in the endpoint's URL is masked in every message and never
+/// stored; a collector's answer cannot drive the terminal.
+#[test]
+fn an_endpoint_s_password_and_answer_stay_out_of_sight() {
+    let env = corpus_env();
+    let r = receiver(vec![]);
+    let with_password = r.url.replace("http://", "http://team:pa55w0rd@");
+    let (code, _, err) = env.run(&["export", "--otlp-endpoint", &with_password]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("http://team:***@127.0.0.1"), "{err}");
+    assert!(!err.contains("pa55w0rd"), "{err}");
+    let got = r.got.lock().unwrap().clone();
+    assert!(
+        got[0]
+            .1
+            .to_ascii_lowercase()
+            .contains("authorization: basic dgvhbtpwytu1dzbyza=="),
+        "the password still reaches the endpoint as basic auth: {}",
+        got[0].1
+    );
+    assert!(!env.dump().contains("pa55w0rd"), "never stored");
+    assert_eq!(
+        env.scalar(
+            "SELECT COUNT(DISTINCT endpoint) FROM otlp_sent_messages WHERE instr(endpoint, '@') = 0"
+        ),
+        1
+    );
+    // Again, without the password: the same endpoint, nothing resent.
+    let (_, _, err) = env.run(&["export", "--otlp-endpoint", &format!("{}/", r.url)]);
+    assert!(err.contains("sent 0 metric points and 0 spans"), "{err}");
+    // A refusal's body, with a clipboard-writing control sequence.
+    let bad = scripted(vec![Reply::Status(
+        400,
+        "",
+        "no \u{1b}]52;c;ZXZpbA==\u{7} thanks",
+    )]);
+    let (code, _, err) = env.run(&[
+        "export",
+        "--otlp-endpoint",
+        &bad.url.replace("http://", "http://u:pa55w0rd@"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("refused the request: HTTP 400 no \\u{1b}]52;c;ZXZpbA==\\u{7} thanks"),
+        "{err}"
+    );
+    assert!(
+        !err.contains('\u{1b}') && !err.contains("pa55w0rd"),
+        "{err}"
+    );
+    // Unreachable: the error masks the password too.
+    let (code, _, err) = env.run(&["export", "--otlp-endpoint", "http://u:pa55w0rd@127.0.0.1:9"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("http://u:***@127.0.0.1:9/v1/metrics: no answer after 4 tries"),
+        "{err}"
+    );
+    assert!(!err.contains("pa55w0rd"), "{err}");
 }
