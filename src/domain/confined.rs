@@ -181,6 +181,7 @@ impl Whole {
                 dir.display()
             );
         }
+        remove_stale(&dir, &name.to_string_lossy());
         let mut n = 0u32;
         loop {
             let tmp = dir.join(format!(
@@ -245,6 +246,34 @@ impl Drop for Whole {
         drop(self.file.take());
         if !self.tmp.as_os_str().is_empty() {
             let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Removes the temporaries an earlier writer of `name` in `dir` left when
+/// it was killed (`.NAME.sessionkit-tmp-PID-N` whose process is gone): a
+/// regular file of that name only, never a link's target. Where process
+/// ids cannot be checked (no `/proc`), nothing is removed.
+fn remove_stale(dir: &Path, name: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let prefix = format!(".{name}.sessionkit-tmp-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, n)| n.parse::<u32>().ok().and(pid.parse::<u32>().ok()))
+        else {
+            continue;
+        };
+        let gone = !Path::new("/proc").join(pid.to_string()).exists();
+        if gone && entry(&e.path()).is_ok_and(|t| t == Entry::File) {
+            let _ = std::fs::remove_file(e.path());
         }
     }
 }
@@ -314,6 +343,19 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+        // A temporary a killed writer left is removed by the next one; one
+        // of a live process, a link, or another file's is not.
+        let stale = d.path().join(".report.html.sessionkit-tmp-999999999-0");
+        let live = d.path().join(format!(
+            ".report.html.sessionkit-tmp-{}-7",
+            std::process::id()
+        ));
+        let other = d.path().join(".other.sessionkit-tmp-999999999-0");
+        for f in [&stale, &live, &other] {
+            std::fs::write(f, "x").unwrap();
+        }
+        write_whole(&target, b"newer").unwrap();
+        assert!(!stale.exists() && live.exists() && other.exists());
         // A write into a folder that is not there fails and leaves nothing.
         assert!(write_whole(&d.path().join("no/such/x"), b"x").is_err());
     }

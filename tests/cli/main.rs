@@ -10,6 +10,7 @@ mod copilot;
 mod corpora;
 mod cost;
 mod current;
+mod edges;
 mod face;
 mod gemini;
 mod golden;
