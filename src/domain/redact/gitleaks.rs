@@ -106,6 +106,43 @@ pub fn compile(pattern: &str) -> Compiled {
     build(false).or_else(|_| build(true))
 }
 
+/// gitleaks' ends of a secret: a quote, a space, `;`, an escaped line
+/// break, or the end (and a few rules' own variants). A secret followed
+/// by the punctuation that ends a sentence, a bracket or a URL's part
+/// (`key.`, `key)`, `key, and`, `key/`, `key?`, `key&`, `key。`) escaped
+/// them, so the end a rule is run with also takes `) ] } < > / ? ! & | *
+/// \`, any non-ASCII character, and `. , :` where no word goes on after
+/// them (`name.png` is not a key's end). An opening bracket stays no end
+/// (`Name(` is code, not a key).
+const SECRET_ENDS: [&str; 3] = [
+    r#"(?:[\x60'"\s;]|\\[nr]|$)"#,
+    r"(?:\s|\z)",
+    r#"(?:$|[\\'"\x60\s<),])"#,
+];
+const SECRET_END_WIDE: &str =
+    r#"(?:[\x60'"\s;)\]}<>/?!&|*\\]|[.,:](?:[^A-Za-z0-9_-]|$)|\\[nr]|$|[^\x00-\x7f])"#;
+
+/// A rule's own start of a secret, and the same widened likewise: also
+/// after an opening bracket, `< ; / | ! ? & * # ~` or any non-ASCII
+/// character.
+const SECRET_START: &str = r#"(?:^|[\\'"\x60\s>=:(,)])"#;
+const SECRET_START_WIDE: &str = r#"(?:^|[\\'"\x60\s>=:(,)\[{<;/|!?&*#~]|[^\x00-\x7f])"#;
+
+/// A rule's pattern with its start and end widened (`SECRET_ENDS`).
+pub fn widened(pattern: &str) -> Cow<'_, str> {
+    let mut out = Cow::Borrowed(pattern);
+    for end in SECRET_ENDS {
+        if out.ends_with(end) {
+            let cut = out.len() - end.len();
+            out = Cow::Owned(format!("{}{SECRET_END_WIDE}", &out[..cut]));
+        }
+    }
+    if out.starts_with(SECRET_START) {
+        out = Cow::Owned(format!("{SECRET_START_WIDE}{}", &out[SECRET_START.len()..]));
+    }
+    out
+}
+
 struct Live {
     rule: &'static CatalogueRule,
     /// Built on gitleaks' generic template (`NAME ... = value`): worth
@@ -118,7 +155,7 @@ struct Live {
 impl Live {
     fn regex(&self) -> Option<&Regex> {
         self.re
-            .get_or_init(|| compile(self.rule.regex))
+            .get_or_init(|| compile(&widened(self.rule.regex)))
             .as_ref()
             .ok()
     }
@@ -273,8 +310,18 @@ pub fn find_lowered(text: &str, lower: &str) -> Vec<Found> {
                     .or(Some(whole.span()))
             };
             let Some(span) = group else { continue };
+            // A match that starts or ends on a non-ASCII character (the
+            // start or end of a secret, `「key。`) does so inside it,
+            // bytewise: the whole match takes the character in.
+            let (mut whole_start, mut whole_end) = (whole.start(), whole.end());
+            while !text.is_char_boundary(whole_start) {
+                whole_start -= 1;
+            }
+            while !text.is_char_boundary(whole_end) {
+                whole_end += 1;
+            }
             let (Some(secret), Some(whole_text)) =
-                (text.get(span.range()), text.get(whole.range()))
+                (text.get(span.range()), text.get(whole_start..whole_end))
             else {
                 continue;
             };
@@ -292,10 +339,10 @@ pub fn find_lowered(text: &str, lower: &str) -> Vec<Found> {
             {
                 continue;
             }
-            let line_start = text[..whole.start()].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[whole.end()..]
+            let line_start = text[..whole_start].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[whole_end..]
                 .find('\n')
-                .map_or(text.len(), |i| whole.end() + i);
+                .map_or(text.len(), |i| whole_end + i);
             if allowed(live, secret, whole_text, &text[line_start..line_end]) {
                 continue;
             }
@@ -331,4 +378,7 @@ pub fn uncompilable() -> Vec<(&'static str, String)> {
 }
 
 #[cfg(test)]
-mod tests;
+#[rustfmt::skip]
+mod examples;
+#[cfg(test)]
+pub(super) mod tests;

@@ -5,7 +5,9 @@
 //! - By shape, in any string: sessionkit's own rules (private key blocks of
 //!   every type, AWS, GitHub, GitLab, Slack, Stripe, Google API, npm and
 //!   Hugging Face tokens, JWTs, OpenAI and Anthropic keys, `Bearer` and
-//!   `Basic` credentials, passwords in URLs, and `NAME=value` or
+//!   `Basic` credentials, passwords in URLs, Telegram bot tokens in their
+//!   URLs, a credential after a flag that takes one (`--password X`,
+//!   mysql's `-pX`, redis-cli's `-a X`, netrc's `password X`), and `NAME=value` or
 //!   `"name": value` assignments whose name says secret, as in a `.env`,
 //!   JSON or YAML file), then gitleaks' whole default catalogue
 //!   (`gitleaks`, over the table in `catalogue.rs`) on what they left.

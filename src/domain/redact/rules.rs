@@ -105,6 +105,19 @@ pub(super) fn assigned_secret(s: &str) -> bool {
         && !v.starts_with("[redacted")
 }
 
+/// A flag's value that is a credential: not a reference to one (`$VAR`,
+/// `${VAR}`, `"$VAR"`), not the next flag, not `-` (standard input), not
+/// a placeholder (`<token>`).
+pub(super) fn flag_value(s: &str) -> bool {
+    let v = s.trim_matches(|c| c == '"' || c == '\'');
+    !v.is_empty()
+        && !v.starts_with('$')
+        && !v.starts_with('-')
+        && !(v.starts_with('<') && v.ends_with('>'))
+        && !v.starts_with("[redacted")
+        && !matches!(v.to_ascii_lowercase().as_str(), "stdin" | "prompt")
+}
+
 macro_rules! rule {
     ($kind:literal, $group:literal, $accept:expr, [$($needle:literal),+], $re:literal) => {
         rule!(@ $kind, $group, $accept, false, [$($needle),+], $re)
@@ -269,13 +282,43 @@ pub(super) static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             ],
             r#"(?i)\b([A-Z0-9_.-]*(?:KEY|API|TOKEN|SECRET|CLIENT|PASSWD|PASSWORD|AUTH|ACCESS)[A-Z0-9_.-]*)\s*[=:]\s*['"]?([A-Za-z0-9_.=+/-]{10,})"#
         ),
-        // A password in a URL: scheme://user:password@host
+        // A password in a URL: scheme://user:password@host, the user
+        // possibly empty (`redis://:password@host`).
         rule!(
             "url-password",
             1,
             any,
             [b"://"],
-            r"\b[A-Za-z][A-Za-z0-9+.-]+://[^\s:/@]+:([^\s@/]+)@"
+            r"\b[A-Za-z][A-Za-z0-9+.-]+://[^\s:/@]*:([^\s@/]+)@"
+        ),
+        // A Telegram bot's token in its API URL (`api.telegram.org/bot<id>:<key>`).
+        rule!(
+            "telegram-bot-token",
+            1,
+            any,
+            [b"/bot"],
+            r"(?i)api\.telegram\.org/(?:file/)?bot([0-9]{5,16}:[A-Za-z0-9_-]{30,})"
+        ),
+        // A credential given as a command's argument, whatever its shape:
+        // after a long flag that names one (`--password X`, `--token=X`,
+        // `--api-key 'X'`, `--client-secret X`), after `-p` of the clients
+        // whose `-p` is a password (mysql and its tools, mongo's, sshpass;
+        // `-pX` too), after redis-cli's `-a`, and netrc's `password`.
+        rule!(
+            "argument-credential",
+            1,
+            flag_value,
+            [
+                b"--",
+                b"mysql",
+                b"mariadb",
+                b"mongo",
+                b"sshpass",
+                b"redis-cli",
+                b"machine",
+                b"default"
+            ],
+            r#"(?:--(?i:(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|token|api-?key|secret|credentials?))(?:=|[ \t]+)|\b(?i:mysql[a-z]*|mariadb[a-z-]*|mongo[a-z]*|sshpass)\b[^\n;|&]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n;|&]*?[ \t]-a[ \t]+|\b(?:machine[ \t]+\S+|default)[ \t]+(?:login[ \t]+\S+[ \t]+)?(?:account[ \t]+\S+[ \t]+)?password[ \t]+)('[^'\n]+'|"[^"\n]+"|[^\s'"]+)"#
         ),
         // NAME=value / NAME: value with a secret name (.env files, shells,
         // YAML): the value goes, the name stays. A count (`*_TOKENS`) and a

@@ -62,6 +62,68 @@ fn secret_shapes_in_every_setting_are_redacted() {
         assert!(!out.contains(secret), "{text} -> {out}");
         assert!(out.contains("[redacted:"), "{text} -> {out}");
     }
+    // Each bare shape, whatever punctuation stands around it.
+    use super::gitleaks::tests::{LEADING, TRAILING};
+    let mut stored = Vec::new();
+    // (A password found by its name alone is not a shape.)
+    for (_, secret) in cases.iter().filter(|(_, s)| !redact_text(s).contains(*s)) {
+        for (lead, trail) in LEADING.iter().zip(TRAILING.iter()) {
+            for text in [
+                format!("{lead}{secret}"),
+                format!("{secret}{trail}"),
+                format!("{lead}{secret}{trail}"),
+            ] {
+                if redact_text(&text).contains(secret) {
+                    stored.push(text);
+                }
+            }
+        }
+    }
+    assert_eq!(stored, Vec::<String>::new());
+}
+
+/// A credential given as a command's argument goes whatever its shape,
+/// after a flag known to take one; the same flags with a reference, a
+/// port or another flag after them keep it.
+#[test]
+fn credentials_after_their_flags_are_redacted() {
+    for (text, secret) in [
+        ("mysql -u root -p hunter2 app", "hunter2"),
+        ("mysql -uroot -phunter2 app", "hunter2"),
+        ("mysqldump --user=root --password=hunter2 app", "hunter2"),
+        ("psql --password 'correct horse'", "correct horse"),
+        ("deploy --token abc", "abc"),
+        ("gh auth login --with-token x --api-key q1w2", "q1w2"),
+        ("cli --api-key=K3y", "K3y"),
+        ("vault login --client-secret \"s p a c e\"", "s p a c e"),
+        ("redis-cli -h cache -a hunter2 ping", "hunter2"),
+        ("sshpass -p hunter2 ssh host", "hunter2"),
+        (
+            "machine api.example.com login ana password hunter2",
+            "hunter2",
+        ),
+        ("redis://:hunter2@cache:6379/0", "hunter2"),
+        (
+            "curl https://api.telegram.org/bot123456789:AAHk3k2jd8Dkeid9dkeI3kdkeJd93kd_Abc/getMe",
+            "AAHk3k2jd8Dkeid9dkeI3kdkeJd93kd_Abc",
+        ),
+    ] {
+        let out = redact_text(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+    }
+    for text in [
+        "cargo test -p billing",
+        "mkdir -p /tmp/x && ssh -p 2222 host",
+        "mysql -P 3306 -h db",
+        "deploy --token $DEPLOY_TOKEN",
+        "deploy --token \"${TOKEN}\"",
+        "docker login --password-stdin",
+        "llm --max-tokens 4096 --token-file ~/.tok",
+        "mongodump --port 27017",
+        "the login password reset",
+    ] {
+        assert_eq!(redact_text(text), text);
+    }
 }
 
 /// Look-alikes stay as they are: paths, SHAs, UUIDs, words about keys.
