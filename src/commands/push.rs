@@ -8,7 +8,7 @@ use crate::commands::Exit;
 use crate::domain::clock::parse_bound;
 use crate::output::records::{PUSH_SCHEMA, PushRecord};
 use crate::output::{Column, col};
-use crate::services::push::{Options, Target, push};
+use crate::services::push::{Options, Target, push_watched};
 
 /// Writes every session that changed since the last push into a team's
 /// PostgreSQL database (sessionkit's own tables there, created or brought
@@ -83,7 +83,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         with_memory: args.with_memory,
         deadline: None,
     };
-    let done = push(&mut store, &target, &opts)?;
+    let done = push_watched(&mut store, &target, &opts)?;
     ctx.out.record_of(
         COLUMNS,
         &PushRecord {

@@ -216,6 +216,13 @@ pub const SETTINGS: &[Setting] = &[
         about: "a person's label `push` gives this store's messages in the team database, for `cost --by user` (default: none)",
     },
     Setting {
+        key: "push.wait_seconds",
+        env: "SESSIONKIT_PUSH_WAIT_SECONDS",
+        default: "30",
+        kind: Kind::Count,
+        about: "seconds the team database may take to answer one step of a push (logging in, preparing its tables, writing one session); a server that answers nothing for that long fails the push, whose sent sessions stay sent",
+    },
+    Setting {
         key: "search.index",
         env: "SESSIONKIT_SEARCH_INDEX",
         default: "on",

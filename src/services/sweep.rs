@@ -98,6 +98,6 @@ fn push_if_set(store: &mut Store) -> Result<Option<Result<(String, push::Pushed)
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(seconds)),
     };
     Ok(Some(push::Target::parse(&url).and_then(|t| {
-        push::push(store, &t, &opts).map(|d| (t.shown().to_string(), d))
+        push::push_watched(store, &t, &opts).map(|d| (t.shown().to_string(), d))
     })))
 }

@@ -235,6 +235,11 @@ impl Store {
         })
     }
 
+    /// The database file this store was opened on.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Starts a read transaction (see `Snapshot`).
     pub fn read_snapshot(&self) -> Result<Snapshot<'_>> {
         if !self.conn.is_autocommit() {

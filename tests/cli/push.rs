@@ -503,3 +503,71 @@ fn tls_verifies_the_server() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["sessions"].as_u64(), Some(1), "{v}");
 }
+
+/// A server that takes connections and answers nothing (stopped with
+/// SIGSTOP) fails a push within `push.wait_seconds` and a sweep within
+/// `sweep.push_seconds`, with nothing marked sent; another sweep meanwhile
+/// still does its work; once the server answers again, a push sends
+/// everything exactly once.
+#[test]
+fn a_stalled_server_never_holds_a_push_or_a_sweep() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let env = Env::new();
+    env.ingest(&fixture("claude/projects"));
+    let url = pg.url();
+    let (code, _, err) = env.run(&["config", "set", "push.url", &url]);
+    assert_eq!(code, 0, "{err}");
+    let marks = || env.scalar("SELECT COUNT(*) FROM push_marks");
+    /// Lets the server go on however the test ends.
+    struct Resume<'a>(&'a Postgres);
+    impl Drop for Resume<'_> {
+        fn drop(&mut self) {
+            self.0.signal("CONT");
+        }
+    }
+    pg.signal("STOP");
+    let resume = Resume(&pg);
+    let started = std::time::Instant::now();
+    let (code, _, err) = env.run_with_env(
+        &["push", "--machine", "m"],
+        &[
+            ("PGPASSWORD", Postgres::PASSWORD),
+            ("SESSIONKIT_PUSH_WAIT_SECONDS", "2"),
+        ],
+    );
+    let took = started.elapsed();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("did not answer for 2 s"), "{err}");
+    assert!(took < std::time::Duration::from_secs(15), "{took:?}");
+    assert_eq!(marks(), 0);
+    // A sweep gives up its push at sweep.push_seconds (the step's wait
+    // is longer), and the next sweep is not kept waiting.
+    for _ in 0..2 {
+        let started = std::time::Instant::now();
+        let (code, _, err) = env.run_with_env(
+            &["sweep"],
+            &[
+                ("PGPASSWORD", Postgres::PASSWORD),
+                ("SESSIONKIT_SWEEP_PUSH_SECONDS", "2"),
+            ],
+        );
+        let took = started.elapsed();
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("push (push.url) failed, the next sweep tries again"),
+            "{err}"
+        );
+        assert!(
+            err.contains("still busy when the push's time ran out"),
+            "{err}"
+        );
+        assert!(took < std::time::Duration::from_secs(15), "{took:?}");
+    }
+    assert_eq!(marks(), 0);
+    drop(resume);
+    let (code, _, err) = push(&env, &["--machine", "m"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(remote_totals(&pg), local_totals(&env));
+}

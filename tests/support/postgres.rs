@@ -118,6 +118,22 @@ impl Postgres {
         format!("postgres://sk@127.0.0.1:{}/postgres", self.port)
     }
 
+    /// Sends `signal` (`STOP`, `CONT`) to the server and every process
+    /// it started: stopped, it takes connections (the kernel does) and
+    /// answers nothing.
+    pub fn signal(&self, signal: &str) {
+        let pid = std::fs::read_to_string(self.dir.path().join("data/postmaster.pid"))
+            .ok()
+            .and_then(|t| t.lines().next().map(str::trim).map(str::to_string))
+            .expect("the server's pid");
+        let _ = std::process::Command::new("pkill")
+            .args([&format!("-{signal}"), "-P", &pid])
+            .status();
+        let _ = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status();
+    }
+
     /// A client of the server, as the test's own eyes.
     pub fn client(&self) -> postgres::Client {
         postgres::Config::new()

@@ -13,6 +13,9 @@
 mod remote;
 
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
@@ -100,11 +103,114 @@ impl Target {
         {
             config.password(p.as_encoded_bytes());
         }
-        config.connect_timeout(std::time::Duration::from_secs(10));
-        config
+        config.connect_timeout(CONNECT_WAIT);
+        let mut client = config
             .connect(tls()?)
-            .map_err(|e| anyhow::anyhow!("cannot reach {}: {}", self.shown, one_line(&e)))
+            .map_err(|e| anyhow::anyhow!("cannot reach {}: {}", self.shown, one_line(&e)))?;
+        // The server gives up a statement itself past the wait a push
+        // gives it (the watch below gives up on a server that answers
+        // nothing at all).
+        client
+            .batch_execute(&format!(
+                "SET statement_timeout = {}",
+                STEP_WAIT.as_millis()
+            ))
+            .map_err(|e| anyhow::anyhow!("{}: {}", self.shown, one_line(&e)))?;
+        Ok(client)
     }
+}
+
+/// How long a connection attempt may take (the socket's).
+const CONNECT_WAIT: Duration = Duration::from_secs(10);
+
+/// How long a statement may run on the team database before the server
+/// cancels it (the client's own watch is the `push.wait_seconds` setting:
+/// a server that takes the connection and then answers nothing, stopped
+/// or wedged, fails the push, never holds it or a sweep).
+const STEP_WAIT: Duration = Duration::from_secs(60);
+
+/// The steps a push's work has finished, for the watch that gives up on a
+/// silent server.
+#[derive(Clone)]
+pub struct Beat(Arc<(Instant, AtomicU64)>);
+
+impl Beat {
+    fn new() -> Beat {
+        Beat(Arc::new((Instant::now(), AtomicU64::new(0))))
+    }
+
+    /// A step is done: the server answered.
+    pub fn step(&self) {
+        let (start, last) = &*self.0;
+        last.store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+
+    fn since_last(&self) -> Duration {
+        let (start, last) = &*self.0;
+        start
+            .elapsed()
+            .saturating_sub(Duration::from_millis(last.load(Ordering::Relaxed)))
+    }
+}
+
+/// Runs `work` on a thread of its own and waits for it, giving up when it
+/// finished no step for `step_wait` or (with `deadline`) at the deadline:
+/// what it sent so far stays sent and marked; the thread, waiting on a
+/// server that does not answer, ends with the process.
+pub fn watched<T: Send + 'static>(
+    shown: &str,
+    step_wait: Duration,
+    deadline: Option<Instant>,
+    work: impl FnOnce(&Beat) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let beat = Beat::new();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let b = beat.clone();
+    std::thread::Builder::new()
+        .name("push".into())
+        .spawn(move || {
+            let _ = tx.send(work(&b));
+        })
+        .context("starting the push")?;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(r) => return r,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => bail!("the push stopped"),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            bail!(
+                "{shown} was still busy when the push's time ran out: what was sent is kept, the rest goes next time"
+            );
+        }
+        if beat.since_last() >= step_wait {
+            bail!(
+                "{shown} did not answer for {} s (a stopped or overloaded server): nothing more was sent; what was sent is kept, the rest goes next time",
+                step_wait.as_secs()
+            );
+        }
+    }
+}
+
+/// `push` on a connection of its own to `store`'s database, watched
+/// (`watched`, each step within the `push.wait_seconds` setting): a server
+/// that stops answering, or the deadline in `opts` passing, ends it with
+/// an error instead of a wait. A dry run connects to nothing: it runs here.
+pub fn push_watched(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed> {
+    if opts.dry_run {
+        return push(store, target, opts, &Beat::new());
+    }
+    let wait = crate::services::settings::count(store, "push.wait_seconds")?.max(1);
+    let (db, t, o) = (store.path().to_path_buf(), target.clone(), opts.clone());
+    watched(
+        target.shown(),
+        Duration::from_secs(wait),
+        opts.deadline,
+        move |beat| {
+            let mut store = Store::open(&db)?;
+            push(&mut store, &t, &o, beat)
+        },
+    )
 }
 
 /// TLS for the connection (rustls): used when the server offers it
@@ -198,15 +304,25 @@ fn host_name() -> String {
 pub fn each_cost_row(
     target: &Target,
     f: &crate::store::costs::CostFilter,
-    visit: impl FnMut(crate::store::costs::CostRow),
+    mut visit: impl FnMut(crate::store::costs::CostRow),
 ) -> Result<()> {
-    let mut client = target.connect()?;
-    remote::each_cost_row(&mut client, f, visit).map_err(|e| {
-        anyhow::anyhow!(
-            "reading {}: {e:#} (has `sessionkit push` written to it?)",
-            target.shown()
-        )
-    })
+    let (t, filter) = (target.clone(), f.clone());
+    // Read on a thread of its own, watched: a server that answers nothing
+    // fails the read after `STEP_WAIT` instead of holding the command.
+    let rows = watched(target.shown(), STEP_WAIT, None, move |beat| {
+        let mut client = t.connect()?;
+        beat.step();
+        let mut rows = Vec::new();
+        remote::each_cost_row(&mut client, &filter, |r| rows.push(r)).map_err(|e| {
+            anyhow::anyhow!(
+                "reading {}: {e:#} (has `sessionkit push` written to it?)",
+                t.shown()
+            )
+        })?;
+        Ok(rows)
+    })?;
+    rows.into_iter().for_each(&mut visit);
+    Ok(())
 }
 
 /// What a push does: which machine it speaks for, from when, and whether
@@ -248,7 +364,7 @@ pub struct Pushed {
 /// refused login is an error before anything is written (locally or
 /// there); a failure mid-way leaves the sessions sent so far marked and the
 /// rest to the next push.
-pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed> {
+pub fn push(store: &mut Store, target: &Target, opts: &Options, beat: &Beat) -> Result<Pushed> {
     let key = target.key();
     let marks = store.push_candidates(&key, opts.since)?;
     let (todo, unchanged): (Vec<PushMark>, Vec<PushMark>) =
@@ -277,9 +393,11 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
         return Ok(out);
     }
     let mut client = target.connect()?;
+    beat.step();
     out.schema_version = remote::migrate(&mut client)
         .with_context(|| format!("preparing sessionkit's tables in {}", target.shown()))?;
     remote::machine_seen(&mut client, &opts.machine)?;
+    beat.step();
     let total = todo.len() as u64;
     for m in todo {
         if opts
@@ -307,6 +425,7 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
         )
         .with_context(|| format!("pushing session {} to {}", m.session_id, target.shown()))?;
         store.mark_pushed(&key, &m.session_id, &m.mark, crate::domain::clock::now())?;
+        beat.step();
         out.sessions += 1;
         out.messages += s.messages.len() as u64;
     }
@@ -320,6 +439,7 @@ pub fn push(store: &mut Store, target: &Target, opts: &Options) -> Result<Pushed
     {
         remote::write_memories(&mut client, &opts.machine, &memories)
             .with_context(|| format!("pushing memories to {}", target.shown()))?;
+        beat.step();
         store.mark_pushed(
             &key,
             crate::store::push::MEMORIES,
