@@ -97,7 +97,11 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Some(p) => p.clone(),
         None => store::default_path()?,
     };
-    let ctx = commands::Ctx { db, out };
+    let ctx = commands::Ctx {
+        db,
+        db_given: cli.db.is_some(),
+        out,
+    };
     match cli.command {
         Command::Ingest(a) => commands::ingest::run(&ctx, &a),
         Command::Replay(a) => commands::ingest::replay(&ctx, &a),

@@ -56,7 +56,7 @@ fn row(s: &settings::Setting, value: &str, source: Source) -> Value {
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     match args.action.as_ref().unwrap_or(&Action::List) {
         Action::List => {
-            let store = ctx.open()?;
+            let store = ctx.open_creating()?;
             let mut rows = Vec::new();
             for s in SETTINGS {
                 let (v, src) = settings::effective(&store, s)?;
@@ -66,7 +66,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         }
         Action::Get { key } => {
             let s = settings::lookup(key)?;
-            let store = ctx.open()?;
+            let store = ctx.open_creating()?;
             let (v, src) = settings::effective(&store, s)?;
             if ctx.out.explicit {
                 ctx.out.record(COLUMNS, &row(s, &v, src))?;
@@ -78,7 +78,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         Action::Set { key, value } => {
             let s = settings::lookup(key)?;
             let v = settings::validate(s, value)?;
-            let store = ctx.open()?;
+            let store = ctx.open_creating()?;
             store.set_setting(s.key, &v, clock::now())?;
             if std::env::var(s.env).is_ok_and(|e| !e.trim().is_empty()) {
                 ctx.out.note(&format!(
@@ -92,7 +92,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         }
         Action::Unset { key } => {
             let s = settings::lookup(key)?;
-            let store = ctx.open()?;
+            let store = ctx.open_creating()?;
             if !store.unset_setting(s.key)? {
                 ctx.out.note(&format!(
                     "{} was not set; the default {} applies",

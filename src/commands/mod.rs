@@ -72,13 +72,33 @@ pub struct Key {
 /// What every command that uses the database gets.
 pub struct Ctx {
     pub db: PathBuf,
+    /// The database was named by `--db` (not by `SESSIONKIT_DB` or the
+    /// default place).
+    pub db_given: bool,
     pub out: Output,
 }
 
 impl Ctx {
     /// The database for a command that reads: when it cannot be opened for
     /// writing (a read-only file or folder), it is opened to read only.
+    /// A file `--db` names that is not there is an error that names it: a
+    /// read command does not create it (a mistyped `--db` would read as an
+    /// empty database). The default place, or `SESSIONKIT_DB`, is created
+    /// as a writer would (a new machine's first `sessions` says "none").
     pub fn open(&self) -> Result<Store> {
+        if self.db_given && std::fs::symlink_metadata(&self.db).is_err() {
+            anyhow::bail!(
+                "there is no database at {} (--db): a command that reads does not create one; check the path, or run `sessionkit --db {} ingest` to make it",
+                self.db.display(),
+                self.db.display()
+            );
+        }
+        self.open_creating()
+    }
+
+    /// `open`, creating the database when it is not there (a command that
+    /// sets something up: `config`, `prompt`).
+    pub fn open_creating(&self) -> Result<Store> {
         match Store::open(&self.db) {
             Ok(s) => Ok(s),
             Err(e) if crate::store::is_read_only(&e) && self.db.is_file() => {

@@ -56,7 +56,7 @@ pub struct DebriefArgs {
 
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let PromptCommand::Debrief(d) = &a.command;
-    let store = ctx.open()?;
+    let store = ctx.open_creating()?;
     let facets = match (&d.agent, &d.session_id) {
         (Some(agent), Some(sid)) => {
             store.debrief_facets(&runs::check_agent(agent)?, &runs::check_session_id(sid)?)?

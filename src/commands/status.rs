@@ -73,6 +73,13 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             crate::store::spool::dropped_path_for(&ctx.db).display()
         ));
     }
+    if spooled.lost > 0 {
+        ctx.out.note(&format!(
+            "{} hook event(s) were lost: neither the database nor the spool could be written (a full disk?); they are counted in {}",
+            spooled.lost,
+            crate::store::spool::lost_path_for(&ctx.db).display()
+        ));
+    }
     if spooled.events > 0 {
         ctx.out.note(&format!(
             "{} hook event(s) wait in the spool {} (the database was busy): the next writer, e.g. `sessionkit sweep`, moves them in",

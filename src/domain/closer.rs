@@ -5,7 +5,8 @@
 
 use super::triage::TriageStatus;
 
-/// Study c: the backoff after a failed closer pass.
+/// The backoff after a failed closer pass: 20 minutes, doubling, at most
+/// four hours.
 pub const BACKOFF_BASE_MS: i64 = 20 * 60 * 1000;
 pub const BACKOFF_MAX_MS: i64 = 4 * 60 * 60 * 1000;
 /// Runs one sweep's closer batch looks at.
@@ -20,7 +21,8 @@ pub fn backoff_ms(failures: i64) -> i64 {
         .min(BACKOFF_MAX_MS)
 }
 
-/// Rule 4 past the cheap columns (closed, not overflowed, backoff due):
+/// Which runs the closer looks at, past the cheap columns (closed, not
+/// overflowed, backoff due):
 /// idle, pending and expired runs always; a completed one only when it
 /// needs a look and has an event its watermark has not seen.
 pub fn eligible(status: TriageStatus, needs_look: bool, untriaged: bool) -> bool {
@@ -204,7 +206,9 @@ mod tests {
         assert_eq!(backoff_ms(0), 20 * min);
     }
 
-    /// Study c rule 4.
+    /// Which runs the closer may look at, by their debrief's status: idle,
+    /// pending and expired ones; a completed one only when it needs a look
+    /// and has an event not yet seen; an overflowed one never.
     #[test]
     fn eligibility_by_status() {
         use TriageStatus::*;

@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(fence("``````"), "```````");
     }
 
-    /// Study f's fence rule: no memory text, however hostile, closes the
+    /// The fence rule: no memory text, however hostile, closes the
     /// block or starts a line of its own.
     #[test]
     fn a_topic_cannot_close_the_fence_or_start_a_line() {

@@ -38,6 +38,9 @@ pub enum FindingKind {
     SpoolUnusable,
     /// Hook events dropped because the spool was full.
     SpoolDropped,
+    /// Hook events lost: neither the database nor the spool could be
+    /// written.
+    EventsLost,
     /// A stored parent that differs from a hand-written label (`--labels`).
     LabelMismatch,
     /// A labelled agent that is not stored (`--labels`).
@@ -61,13 +64,14 @@ impl FindingKind {
             FindingKind::SpoolRejected => "spool-rejected",
             FindingKind::SpoolUnusable => "spool-unusable",
             FindingKind::SpoolDropped => "spool-dropped",
+            FindingKind::EventsLost => "events-lost",
             FindingKind::LabelMismatch => "label-mismatch",
             FindingKind::LabelMissing => "label-missing",
         }
     }
 
     #[cfg(test)]
-    pub const ALL: [FindingKind; 16] = [
+    pub const ALL: [FindingKind; 17] = [
         FindingKind::DegradedLine,
         FindingKind::Failed,
         FindingKind::Quarantined,
@@ -82,6 +86,7 @@ impl FindingKind {
         FindingKind::SpoolRejected,
         FindingKind::SpoolUnusable,
         FindingKind::SpoolDropped,
+        FindingKind::EventsLost,
         FindingKind::LabelMismatch,
         FindingKind::LabelMissing,
     ];

@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use crate::domain::clock::Millis;
 
-/// Study C: the lease, the sweep's grace, and the input bounds.
+/// The bounds of what a hook may hand a run: an agent name, a session id,
+/// an excerpt, and the memories a briefing lists.
 pub const MAX_AGENT: usize = 64;
 pub const MAX_SESSION_ID: usize = 256;
 pub const MAX_EXCERPT: usize = 4000;
@@ -190,8 +191,8 @@ pub fn briefed(json: &str) -> Result<String> {
 mod tests {
     use super::*;
 
-    /// Study B1's transition table,
-    /// rows "open source=startup", "open source=resume" and "heartbeat".
+    /// The run's transition table, rows "open source=startup", "open
+    /// source=resume" and "heartbeat".
     #[test]
     fn opens_and_heartbeats_by_the_transition_table() {
         use Outcome::*;

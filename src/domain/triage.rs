@@ -6,10 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::clock::Millis;
 
-/// Study d: the debounce thresholds.
+/// The debounce: a debrief is asked for only after this many turns and
+/// this much time in the run.
 pub const MIN_TURNS: i64 = 3;
 pub const MIN_ELAPSED_MS: i64 = 10 * 60 * 1000;
-/// Study c, [doc-only] `SESSION_TRIAGE_MIN_ATTEMPT_AGE_SECONDS`: a pending
+/// The age guard: a pending
 /// attempt younger than this is left alone by a Stop that is not itself a
 /// continuation (the injected turn has not ended yet).
 pub const MIN_ATTEMPT_AGE_MS: i64 = 30_000;
@@ -161,7 +162,7 @@ mod tests {
         }
     }
 
-    /// Study D1, every vector.
+    /// The entry rule's every vector: each status, lease and continuation.
     #[test]
     fn the_entry_rule_holds_every_d1_vector() {
         use TriageStatus::*;
@@ -218,7 +219,8 @@ mod tests {
         assert_eq!(with(Idle, false, 0, 0), Err(Decline::Debounce)); // 16
     }
 
-    /// Study D3's added vectors for the [doc-only] age guard.
+    /// The age guard's vectors: a young pending attempt, with and without a
+    /// continuing Stop.
     #[test]
     fn a_young_pending_attempt_is_left_alone_unless_the_stop_continues_it() {
         let pending = |armed_age_ms, stop_hook_active| {
@@ -235,7 +237,8 @@ mod tests {
         assert_eq!(pending(Some(30_000), false), Err(Decline::Pending));
     }
 
-    /// Study D3 C1-C4: completed, expired, a late earlier id, overflow.
+    /// A completion's four cases: completed, expired, a late earlier id,
+    /// overflow.
     #[test]
     fn a_complete_lands_by_what_arrived_since_the_begin() {
         assert_eq!(completed_status(1, false), TriageStatus::Completed);

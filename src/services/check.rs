@@ -115,6 +115,18 @@ fn spool_findings(db: &Path) -> Vec<Finding> {
             ),
         });
     }
+    if w.lost > 0 {
+        out.push(Finding {
+            kind: FindingKind::EventsLost,
+            session_id: String::new(),
+            file: Some(crate::store::spool::lost_path_for(db).display().to_string()),
+            line: None,
+            detail: format!(
+                "{} hook event(s) were lost: neither the database nor the spool could be written (a full disk?)",
+                w.lost
+            ),
+        });
+    }
     if w.events > 0 {
         out.push(Finding {
             kind: FindingKind::SpooledEvents,

@@ -53,6 +53,9 @@ pub struct Found {
 
 /// Runs `query` with `f`.
 pub fn search(store: &mut Store, query: &str, f: &Filters<'_>) -> Result<Found> {
+    if let Some(why) = crate::domain::matching::too_large(query) {
+        bail!("{why}");
+    }
     let aliases = Aliases::with(&crate::services::settings::choice(store, "match.aliases")?)?;
     let Some(expression) = search_expression(query, &aliases) else {
         bail!("the query {query:?} has no words to search for");

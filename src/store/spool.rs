@@ -113,6 +113,93 @@ pub fn rejected_path_for(db: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
+/// Where events lost outright are counted: a hook that could write
+/// neither the database nor the spool (a full disk). The file has a fixed
+/// size, made while there is room, and is rewritten in place, so counting
+/// a loss needs no new block.
+pub fn lost_path_for(db: &Path) -> PathBuf {
+    let mut p = db.as_os_str().to_owned();
+    p.push(".spool.lost");
+    PathBuf::from(p)
+}
+
+/// The lost-event ledger's size: its count on the first line, padding.
+const LEDGER_BYTES: usize = 512;
+
+/// Opens the ledger beside `db` for reading and writing in place (never
+/// through a link; a regular file only), creating it when `create`.
+fn open_ledger(db: &Path, create: bool) -> Result<Option<File>> {
+    let path = lost_path_for(db);
+    let opened = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(create)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(&path);
+    let file = match opened {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
+    };
+    anyhow::ensure!(
+        file.metadata()?.is_file(),
+        "{} is not a regular file: remove it (sessionkit makes a new one)",
+        path.display()
+    );
+    Ok(Some(file))
+}
+
+fn ledger_text(count: u64) -> Vec<u8> {
+    let mut text = format!("{count}\n").into_bytes();
+    text.resize(LEDGER_BYTES - 1, b' ');
+    text.push(b'\n');
+    text
+}
+
+/// Makes the lost-event ledger beside `db` when it is not there yet (a
+/// writer calls it while the disk has room).
+pub fn prepare_ledger(db: &Path) -> Result<()> {
+    if lost_path_for(db).symlink_metadata().is_ok() {
+        return Ok(());
+    }
+    let Some(mut f) = open_ledger(db, true)? else {
+        return Ok(());
+    };
+    f.lock()?;
+    if f.metadata()?.len() == 0 {
+        f.write_all(&ledger_text(0))?;
+        f.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Events the ledger beside `db` counts as lost.
+pub fn lost(db: &Path) -> Result<u64> {
+    let Some(mut f) = open_ledger(db, false)? else {
+        return Ok(0);
+    };
+    let mut head = [0u8; 32];
+    let n = f.read(&mut head)?;
+    Ok(std::str::from_utf8(&head[..n])
+        .ok()
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(0))
+}
+
+/// Counts one more lost event in the ledger beside `db`, in place. Its
+/// path, when the count was written.
+pub fn count_lost(db: &Path) -> Result<PathBuf> {
+    use std::os::unix::fs::FileExt;
+    let f = open_ledger(db, true)?.context("the ledger is gone")?;
+    f.lock()?;
+    let before = lost(db)?;
+    f.write_all_at(&ledger_text(before + 1), 0)?;
+    f.sync_data()?;
+    Ok(lost_path_for(db))
+}
+
 /// One spooled event: the `events_raw` row and the status it applies.
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
 struct Line {
@@ -281,6 +368,9 @@ pub struct Waiting {
     pub rejected: u64,
     /// Events dropped at a full spool.
     pub dropped: u64,
+    /// Events lost outright: neither the database nor the spool could be
+    /// written (a full disk).
+    pub lost: u64,
     /// Files beside the database that cannot be used, each with its fix.
     pub problems: Vec<String>,
 }
@@ -321,11 +411,16 @@ pub fn waiting(db: &Path) -> Waiting {
     let (events, bytes) = count(path_for(db));
     let (rejected, _) = count(rejected_path_for(db));
     let (dropped, _) = count(dropped_path_for(db));
+    let lost = lost(db).unwrap_or_else(|e| {
+        w.problems.push(format!("{e:#}"));
+        0
+    });
     Waiting {
         events,
         bytes,
         rejected,
         dropped,
+        lost,
         problems: w.problems,
     }
 }

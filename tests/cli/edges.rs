@@ -218,3 +218,51 @@ fn the_report_is_never_written_through_a_planted_link_and_a_failed_write_leaves_
         "only the report is left: {text}"
     );
 }
+
+/// Secrets at punctuation and after credential flags never reach the
+/// database, the search index or a document: the whole store is read back.
+#[test]
+fn secrets_at_punctuation_and_after_flags_are_stored_nowhere() {
+    let sendgrid = "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";
+    let secrets = [
+        "hunter2x",
+        "Tr0ub4dor",
+        "s3cr3tpass",
+        "k3yvalue9",
+        "r3dispw",
+        "AAHk3k2jd8Dkeid9dkeI3kdkeJd93kd_Abc",
+    ];
+    let prompt = format!(
+        "keys: {sendgrid}. and ({sendgrid}) and {sendgrid}。 then run `mysql -u root -p{} app`, \
+         `deploy --password '{}'`, `sshpass -p {} ssh h`, `cli --api-key {}`, \
+         redis://:{}@cache:6379 and https://api.telegram.org/bot123456789:{}/getMe",
+        secrets[0], secrets[1], secrets[2], secrets[3], secrets[4], secrets[5]
+    );
+    let env = Env::new();
+    let root = env.path("corpus/projects/-home-dev-keys");
+    std::fs::create_dir_all(&root).unwrap();
+    let line = json!({"parentUuid": null, "isSidechain": false, "cwd": "/home/dev/keys",
+        "sessionId": S, "version": "2.1.47", "type": "user", "uuid": "u-1",
+        "timestamp": "2026-01-10T09:00:00.000Z", "message": {"role": "user", "content": prompt}});
+    let answer = json!({"parentUuid": "u-1", "isSidechain": false, "cwd": "/home/dev/keys",
+        "sessionId": S, "version": "2.1.47", "type": "assistant", "uuid": "a-2",
+        "timestamp": "2026-01-10T09:00:05.000Z",
+        "message": {"model": "claude-sonnet-4-5", "id": "msg_k-2", "type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": format!("done with {sendgrid}, ok")}],
+            "usage": {"input_tokens": 1, "output_tokens": 1, "cache_read_input_tokens": 0,
+                      "cache_creation_input_tokens": 0}}});
+    std::fs::write(
+        root.join(format!("{S}.jsonl")),
+        format!("{line}\n{answer}\n"),
+    )
+    .unwrap();
+    env.ingest(&env.path("corpus/projects"));
+    let (_, markdown, _) = env.run(&["show", S, "--format", "markdown"]);
+    let (_, found, _) = env.run(&["search", "keys", "--format", "json"]);
+    assert!(markdown.contains("[redacted:"), "{markdown}");
+    let db = std::fs::read(env.db()).unwrap();
+    let stored = String::from_utf8_lossy(&db).into_owned() + &env.dump() + &markdown + &found;
+    for secret in secrets.iter().chain([&"TwL2iGABf9DHoTf"]) {
+        assert!(!stored.contains(secret), "{secret} was stored");
+    }
+}

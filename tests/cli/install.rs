@@ -859,7 +859,7 @@ fn a_symlinked_settings_file_stays_a_symlink() {
     // Dotfile managers link ~/.claude/settings.json into a checkout.
     let env = Env::new();
     let target = env.path("dotfiles/claude-settings.json");
-    put(&target, "{\n  \"model\": \"opus\"\n}\n");
+    put(&target, "{ \"model\" :\t\"opus\" }\n");
     let link = env.path("home/.claude/settings.json");
     std::fs::create_dir_all(link.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&target, &link).unwrap();
@@ -879,7 +879,18 @@ fn a_symlinked_settings_file_stays_a_symlink() {
         backup.starts_with(&format!("{}.sessionkit-", target.display())),
         "{backup}"
     );
-    assert_eq!(read(Path::new(&backup)), "{\n  \"model\": \"opus\"\n}\n");
+    assert_eq!(read(Path::new(&backup)), "{ \"model\" :\t\"opus\" }\n");
+    // Uninstalled through the link: the target's own bytes again (its
+    // spacing kept), and still a link.
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "claude-code"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(read(&target), "{ \"model\" :\t\"opus\" }\n");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
 }
 
 #[test]

@@ -674,3 +674,51 @@ fn kill_then_rerun(bulk_bytes: &str) {
     fresh.ingest(&root);
     assert_eq!(env.dump(), fresh.dump());
 }
+
+/// A read command given a `--db` that is not there says so, names it and
+/// creates nothing (a mistyped path is not an empty database); a writer
+/// still makes it.
+#[test]
+fn a_read_command_on_a_missing_db_is_an_error_and_creates_nothing() {
+    let env = Env::new();
+    let typo = env.path("sessionkti.db");
+    for args in [
+        &["sessions"][..],
+        &["cost"],
+        &["status"],
+        &["search", "billing"],
+        &["tree", "--all"],
+    ] {
+        let (code, out, err) = env.run(&[&["--db", typo.to_str().unwrap()][..], args].concat());
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "there is no database at {} (--db)",
+                typo.display()
+            )),
+            "{args:?}: {err}"
+        );
+        assert!(
+            std::fs::symlink_metadata(&typo).is_err(),
+            "{args:?} created it"
+        );
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude/projects");
+    let (code, _, err) = env.run(&[
+        "--db",
+        typo.to_str().unwrap(),
+        "ingest",
+        "--root",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = env.run(&[
+        "--db",
+        typo.to_str().unwrap(),
+        "sessions",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("11111111-1111-4111-8111-111111111111"));
+}

@@ -207,7 +207,9 @@ pub(crate) fn holds_contract(
 fn status_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
-    env.ingest(&fixtures().join("../../claude-tree/projects"));
+    env.ingest(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude-tree/projects"),
+    );
     let rows = env.json(&["status", "--all"]);
     let rows = rows.as_array().unwrap();
     assert!(rows.len() >= 10, "{}", rows.len());
@@ -401,7 +403,9 @@ fn config_and_prune_output_are_valid_against_their_schemas() {
 fn show_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
-    env.ingest(&fixtures().join("../../claude-2.1.332/projects"));
+    env.ingest(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude-2.1.332/projects"),
+    );
     let mut docs = Vec::new();
     for s in env.json(&["sessions"]).as_array().unwrap() {
         docs.push(env.json(&["show", s["session_id"].as_str().unwrap()]));
@@ -423,7 +427,9 @@ fn show_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
 fn tree_output_is_valid_against_its_schema_and_prints_every_field_it_names() {
     let env = Env::new();
     env.ingest(&fixtures());
-    env.ingest(&fixtures().join("../../claude-tree/projects"));
+    env.ingest(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude-tree/projects"),
+    );
     let docs = env.json(&["tree", "--all"]);
     let docs = docs.as_array().unwrap();
     assert!(docs.len() >= 4, "{}", docs.len());

@@ -638,3 +638,23 @@ fn the_index_does_not_depend_on_the_order_sessions_are_read_in() {
         S
     );
 }
+
+/// A word repeated is searched once (800 repeats answer as one word does),
+/// and a query past the bound is a clear error, not a long wait.
+#[test]
+fn repeated_words_cost_nothing_and_a_huge_query_is_refused() {
+    let env = fixture_env();
+    let once = hits(&env, &["billing"]);
+    assert!(!once.is_empty());
+    let repeated = "billing ".repeat(100);
+    let started = std::time::Instant::now();
+    assert_eq!(hits(&env, &[repeated.trim()]), once);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let huge = "billing invoice ".repeat(700);
+    let (code, out, err) = env.run(&["search", &huge]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("the query is 11200 bytes: a search takes at most 1024"),
+        "{err}"
+    );
+}

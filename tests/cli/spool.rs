@@ -454,3 +454,58 @@ fn a_spool_of_another_user_is_not_drained() {
     assert_eq!(code, 0);
     assert_eq!(events(&env).len(), 1);
 }
+
+/// On a full disk (a small tmpfs in a mount namespace of its own) a hook
+/// can write neither the database nor the spool: it still exits 0, and
+/// every lost event is counted where `status` and `check` report it.
+#[test]
+fn events_lost_on_a_full_disk_are_counted_and_reported() {
+    let env = Env::new();
+    let disk = env.path("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("sessionkit");
+    let payload = env.path("payload.json");
+    std::fs::write(&payload, stop_payload(C)).unwrap();
+    let script = format!(
+        "mount -t tmpfs -o size=4m none '{d}' || exit 99
+         export SESSIONKIT_DB='{d}/sk.db' SESSIONKIT_HOOK_BUDGET_MS=500
+         '{bin}' hook event --delivery-id first < '{p}' || exit 98
+         dd if=/dev/zero of='{d}/fill' bs=4096 2>/dev/null
+         for i in 1 2 3 4 5 6 7 8 9 10; do
+           '{bin}' hook event --delivery-id lost-$i < '{p}' 2>>'{e}/hooks.err'; echo \"rc=$?\" >> '{e}/codes'
+         done
+         rm '{d}/fill'
+         '{bin}' status >/dev/null 2>'{e}/status.err'
+         '{bin}' check --no-recount --format jsonl >'{e}/check.out' 2>/dev/null
+         exit 0",
+        d = disk.display(),
+        bin = bin.display(),
+        p = payload.display(),
+        e = env.dir.path().display(),
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script])
+        .env("HOME", env.path("home"))
+        .env("SESSIONKIT_NOW", T0)
+        .output();
+    let Some(out) = out.ok().filter(|o| o.status.code() == Some(0)) else {
+        return crate::common::skip(
+            "no mount namespace here (unshare -rm): the full-disk hook is not tried",
+        );
+    };
+    let _ = out;
+    let read = |f: &str| std::fs::read_to_string(env.path(f)).unwrap_or_default();
+    assert_eq!(read("codes"), "rc=0\n".repeat(10));
+    let hooks = read("hooks.err");
+    assert!(hooks.contains("the event is lost, counted in"), "{hooks}");
+    let status = read("status.err");
+    assert!(
+        status.contains(
+            "10 hook event(s) were lost: neither the database nor the spool could be written"
+        ),
+        "{status}"
+    );
+    let check = read("check.out");
+    assert!(check.contains("\"kind\":\"events-lost\""), "{check}");
+    assert!(check.contains("10 hook event(s) were lost"), "{check}");
+}

@@ -13,7 +13,7 @@
 mod aliases;
 
 pub use aliases::Aliases;
-pub use query::{Highlighter, search_expression};
+pub use query::{Highlighter, search_expression, too_large};
 
 mod query;
 

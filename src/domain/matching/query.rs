@@ -52,7 +52,39 @@ fn parts(query: &str) -> Vec<Part> {
             }
         }
     }
-    if out.is_empty() { stops } else { out }
+    let mut parts = if out.is_empty() { stops } else { out };
+    // A part said twice asks nothing more (every part is required): each
+    // is kept once, at its last place (the last word stays the prefix).
+    let mut seen: Vec<Part> = Vec::with_capacity(parts.len());
+    for p in parts.drain(..).rev() {
+        if !seen.contains(&p) {
+            seen.push(p);
+        }
+    }
+    seen.reverse();
+    seen
+}
+
+/// The most bytes a query may have, and the most distinct parts: a search
+/// is a few words, and every part is a term of the index's expression
+/// and a pass of the highlighter.
+pub const MAX_QUERY_BYTES: usize = 1024;
+pub const MAX_QUERY_PARTS: usize = 64;
+
+/// Why `query` is too large to search, if it is.
+pub fn too_large(query: &str) -> Option<String> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Some(format!(
+            "the query is {} bytes: a search takes at most {MAX_QUERY_BYTES} (a few words, not a document)",
+            query.len()
+        ));
+    }
+    let n = parts(query).len();
+    (n > MAX_QUERY_PARTS).then(|| {
+        format!(
+            "the query has {n} different words or phrases: a search takes at most {MAX_QUERY_PARTS}"
+        )
+    })
 }
 
 fn quote(words: &[String]) -> String {
@@ -235,6 +267,24 @@ fn token_spans(text: &str) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_word_is_asked_once_and_a_huge_query_is_refused() {
+        let a = Aliases::with("").unwrap();
+        let many = "deploy ".repeat(800);
+        assert_eq!(
+            search_expression(&many, &a),
+            search_expression("deploy", &a)
+        );
+        assert_eq!(
+            search_expression("deploy fix deploy", &a),
+            search_expression("fix deploy", &a)
+        );
+        assert_eq!(too_large(&"deploy ".repeat(140)), None);
+        assert!(too_large(&"x".repeat(1025)).unwrap().contains("1025 bytes"));
+        let distinct: String = (0..70).map(|i| format!("w{i} ")).collect();
+        assert!(too_large(&distinct).unwrap().contains("70 different words"));
+    }
 
     fn expr(q: &str) -> Option<String> {
         search_expression(q, &Aliases::default())

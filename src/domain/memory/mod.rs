@@ -329,7 +329,7 @@ mod tests {
         use CommitmentStatus::*;
         use EventKind as E;
         use Transition::*;
-        // Study B3, row by row: (from, to, result).
+        // The commitment's transition table, row by row: (from, to, result).
         let table: [(CommitmentStatus, CommitmentStatus, Option<Transition>); 16] = [
             (Open, Open, Some(NoOp)),
             (Open, Waiting, Some(Event(E::Revise))),

@@ -381,4 +381,6 @@ pub fn uncompilable() -> Vec<(&'static str, String)> {
 #[rustfmt::skip]
 mod examples;
 #[cfg(test)]
-pub(super) mod tests;
+pub(super) mod boundaries;
+#[cfg(test)]
+mod tests;

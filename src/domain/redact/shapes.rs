@@ -63,7 +63,7 @@ fn secret_shapes_in_every_setting_are_redacted() {
         assert!(out.contains("[redacted:"), "{text} -> {out}");
     }
     // Each bare shape, whatever punctuation stands around it.
-    use super::gitleaks::tests::{LEADING, TRAILING};
+    use super::gitleaks::boundaries::{LEADING, TRAILING};
     let mut stored = Vec::new();
     // (A password found by its name alone is not a shape.)
     for (_, secret) in cases.iter().filter(|(_, s)| !redact_text(s).contains(*s)) {

@@ -72,11 +72,24 @@ pub fn deliver(
             Ok(store)
         });
         match stored {
-            Ok(store) => Ok(Delivered::Stored(Box::new(store))),
+            Ok(store) => {
+                // While the disk has room: the ledger a lost event is
+                // counted in (one look when it is there).
+                let _ = spool::prepare_ledger(db);
+                Ok(Delivered::Stored(Box::new(store)))
+            }
             Err(why) => match spool::append(db, row, spool::max_bytes(db)) {
                 Ok(_) => Ok(Delivered::Spooled(why)),
                 Err(e) => {
-                    Err(why.context(format!("the event is lost: the spool failed too ({e:#})")))
+                    let counted = match spool::count_lost(db) {
+                        Ok(at) => {
+                            format!("counted in {}, which status and check report", at.display())
+                        }
+                        Err(c) => format!("not even counted ({c:#})"),
+                    };
+                    Err(why.context(format!(
+                        "the event is lost, {counted}: the spool failed too ({e:#})"
+                    )))
                 }
             },
         }

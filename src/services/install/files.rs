@@ -14,15 +14,27 @@ pub fn original_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Where a settings file's bytes are: the file itself, or, for a
+/// settings file that is a symlink (a dotfiles checkout), its target,
+/// beside which its original is kept.
+fn resolved(path: &Path) -> Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path)
+            .with_context(|| format!("following the symlink {}", path.display())),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
 /// The original's text, when there is one (a regular file, not followed
-/// through a link).
+/// through a link; for a settings file that is a link, the one beside its
+/// target).
 pub(super) fn read_original(path: &Path) -> Option<String> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let mut f = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(original_path(path))
+        .open(original_path(&resolved(path).ok()?))
         .ok()?;
     if !f.metadata().ok()?.is_file() {
         return None;
@@ -89,11 +101,7 @@ pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
     for f in p.files.iter().filter(|f| f.changes()) {
         // A settings file that is a symlink (a dotfiles checkout) stays
         // one: its target is what changes.
-        let path = match std::fs::symlink_metadata(&f.path) {
-            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(&f.path)
-                .with_context(|| format!("following the symlink {}", f.path.display()))?,
-            _ => f.path.clone(),
-        };
+        let path = resolved(&f.path)?;
         if let Some(before) = &f.before {
             // The first time sessionkit changes a file that holds none of
             // its entries, those bytes are the user's original: kept
@@ -143,7 +151,15 @@ pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     tmp_name.push(format!(".sessionkit-tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp_name);
     let result = (|| -> Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
+        // A fresh file, never one planted there nor a link's target.
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::remove_file(&tmp);
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&tmp)?;
         if let Ok(meta) = std::fs::metadata(path) {
             f.set_permissions(meta.permissions())?;
         }
