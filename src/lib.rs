@@ -93,15 +93,9 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Schema(a) => return commands::schema::run(a),
         _ => {}
     }
-    let db = match &cli.db {
-        Some(p) => p.clone(),
-        None => store::default_path()?,
-    };
-    let ctx = commands::Ctx {
-        db,
-        db_given: cli.db.is_some(),
-        out,
-    };
+    let (db_given, db) = (cli.db.is_some(), cli.db.clone());
+    let db = db.map_or_else(store::default_path, Ok)?;
+    let ctx = commands::Ctx { db, db_given, out };
     match cli.command {
         Command::Ingest(a) => commands::ingest::run(&ctx, &a),
         Command::Replay(a) => commands::ingest::replay(&ctx, &a),

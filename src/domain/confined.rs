@@ -132,7 +132,7 @@ pub fn files_with_ext(dir: &Path, ext: &str) -> Result<Vec<String>> {
     for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let e = e.with_context(|| format!("reading {}", dir.display()))?;
         let name = e.file_name().to_string_lossy().into_owned();
-        if !Path::new(&name).extension().is_some_and(|x| x == ext) {
+        if Path::new(&name).extension().is_none_or(|x| x != ext) {
             continue;
         }
         match entry(&e.path())? {

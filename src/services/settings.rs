@@ -346,6 +346,16 @@ pub fn validate(s: &Setting, value: &str) -> Result<String> {
             crate::services::push::Target::parse(value)?.refuse_password()?;
             Ok(value.trim().to_string())
         }
+        Kind::Text if s.key == "closer.endpoint" => {
+            let v = value.trim();
+            if crate::domain::text::mask_url(v) != v {
+                bail!(
+                    "{} carries a password, which would be stored in the database: the key comes from SESSIONKIT_CLOSER_API_KEY",
+                    crate::domain::text::mask_url(v)
+                );
+            }
+            Ok(v.to_string())
+        }
         Kind::Text if s.key == "match.aliases" => {
             crate::domain::matching::Aliases::with(value)?;
             Ok(value.trim().to_string())

@@ -21,7 +21,7 @@ fn python3() -> bool {
 /// Generates a small corpus; `None` (skip) without python3 or ../shared.
 fn generate(env: &Env, streaming: bool) -> Option<(PathBuf, Value)> {
     let Some(shared) = shared() else {
-        skip("../shared is absent");
+        skip("the reference corpora beside the repository are absent");
         return None;
     };
     if !python3() {
@@ -141,7 +141,7 @@ fn generated_corpus_with_streaming_snapshots_reconciles_exactly() {
 #[test]
 fn public_claude_code_transcripts_equal_the_independent_reader() {
     let Some(shared) = shared() else {
-        skip("../shared is absent");
+        skip("the reference corpora beside the repository are absent");
         return;
     };
     let env = Env::new();

@@ -179,6 +179,12 @@ fn the_report_is_never_written_through_a_planted_link_and_a_failed_write_leaves_
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
     assert!(std::fs::symlink_metadata(&target).unwrap().is_file());
+    // What a killed run left (its process gone) is removed by the next.
+    let left = dir.join(".r.html.sessionkit-tmp-999999999-0");
+    std::fs::write(&left, "half a report").unwrap();
+    let (code, _, err) = env.run(&["report", "--out", target.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!left.exists(), "the killed run's temporary stayed");
     // On a full disk (a 16 KiB tmpfs in a mount namespace of its own),
     // the second report fails clearly, the first stays whole, and no
     // temporary is left to keep the disk full.

@@ -722,3 +722,25 @@ fn a_read_command_on_a_missing_db_is_an_error_and_creates_nothing() {
     assert_eq!(code, 0);
     assert!(out.contains("11111111-1111-4111-8111-111111111111"));
 }
+
+/// A URL with a password is never stored as a setting: the closer's
+/// endpoint is refused, masked, as push.url is.
+#[test]
+fn a_setting_never_stores_a_url_password() {
+    let env = Env::new();
+    for key in ["closer.endpoint", "push.url"] {
+        let url = if key == "push.url" {
+            "postgres://sk:pa55w0rd@db/app"
+        } else {
+            "https://sk:pa55w0rd@llm.example"
+        };
+        let (code, _, err) = env.run(&["config", "set", key, url]);
+        assert_eq!(code, 2, "{key}: {err}");
+        assert!(err.contains("carries a password"), "{err}");
+        assert!(
+            err.contains("sk:***@") && !err.contains("pa55w0rd"),
+            "{err}"
+        );
+    }
+    assert!(!env.dump().contains("pa55w0rd"));
+}

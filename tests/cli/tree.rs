@@ -396,7 +396,7 @@ fn public_transcript_tree_follows_its_task_calls() {
     let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus/public/claude-code-viewer");
     if !shared.is_dir() {
-        skip("../shared is absent");
+        skip("the reference corpora beside the repository are absent");
         return;
     }
     let env = Env::new();

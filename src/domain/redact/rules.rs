@@ -110,12 +110,10 @@ pub(super) fn assigned_secret(s: &str) -> bool {
 /// a placeholder (`<token>`).
 pub(super) fn flag_value(s: &str) -> bool {
     let v = s.trim_matches(|c| c == '"' || c == '\'');
-    !v.is_empty()
-        && !v.starts_with('$')
-        && !v.starts_with('-')
-        && !(v.starts_with('<') && v.ends_with('>'))
-        && !v.starts_with("[redacted")
-        && !matches!(v.to_ascii_lowercase().as_str(), "stdin" | "prompt")
+    let reference = v.starts_with('$') || v.starts_with('-') || v.starts_with("[redacted");
+    let placeholder = v.starts_with('<') && v.ends_with('>');
+    let word = matches!(v.to_ascii_lowercase().as_str(), "stdin" | "prompt");
+    !(v.is_empty() || reference || placeholder || word)
 }
 
 macro_rules! rule {

@@ -943,7 +943,8 @@ mod tests {
         let public = root.join("../shared/corpus/public");
         if !public.is_dir() {
             // Counted by .ci/run like the integration tests' skips.
-            let why = "../shared/corpus/public is absent: the fixtures only";
+            let why =
+                "the public transcript corpus beside the repository is absent: the fixtures only";
             eprintln!("skipped in part: {why}");
             if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS") {
                 use std::io::Write;

@@ -455,7 +455,7 @@ fn go_braces_that_open_no_repetition_are_literal() {
 fn real_transcripts_hold_no_false_positives() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     if !corpus.join("captured").is_dir() {
-        skip("../shared/corpus/captured is absent");
+        skip("the captured corpus beside the repository is absent");
         return;
     }
     let root = corpus;
