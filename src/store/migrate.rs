@@ -259,6 +259,10 @@ mod tests {
                 "0025_otlp",
                 "cfca2323c6a25e17c2da022a0176b32009bbdcb8f594ed3690feea4b4e24c08a",
             ),
+            (
+                "0026_otlp_endpoint_keys",
+                "7c6dfbcf4398a1f6d64518f67086ca9f3fca3bae808b879574762f3a72b0ba15",
+            ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());
         for ((name, sql), (landed, sum)) in MIGRATIONS.iter().zip(LANDED) {
