@@ -124,6 +124,41 @@ pub fn read_text(path: &Path, max: u64) -> Result<Option<String>> {
         .transpose()
 }
 
+/// The text of the file at `path` through a link (a settings file a
+/// dotfiles checkout links), which must end at a regular file of at most
+/// `max` bytes (never a FIFO or a device, read without waiting). `None`
+/// when nothing is there.
+pub fn read_linked_text(path: &Path, max: u64) -> Result<Option<String>> {
+    let f = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let meta = f
+        .metadata()
+        .with_context(|| format!("reading {}", path.display()))?;
+    if !meta.is_file() || meta.len() > max {
+        bail!(
+            "{} is not a regular file of at most {max} bytes: sessionkit does not read it",
+            path.display()
+        );
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if bytes.len() as u64 > max {
+        bail!("{} grew past {max} bytes while it was read", path.display());
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
 /// The names of the regular files in the real folder `dir` whose names end
 /// in `.ext`, sorted; an entry of that name that is a link or not a
 /// regular file is an error that names it.

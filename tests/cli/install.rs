@@ -1123,3 +1123,35 @@ fn install_registers_the_status_line_only_where_it_is_free() {
     let after: Value = serde_json::from_str(&read(&file)).unwrap();
     assert_eq!(after, serde_json::from_str::<Value>(own).unwrap());
 }
+
+/// A settings file that is a FIFO (or links to a device) is refused at
+/// once, never waited on or read without end; nothing is written.
+#[test]
+fn a_settings_file_that_is_a_fifo_or_a_device_is_refused() {
+    let env = Env::new();
+    let dir = env.path("home/.claude");
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = dir.join("settings.json");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&settings)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let started = std::time::Instant::now();
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "claude-code"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a regular file"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    std::fs::remove_file(&settings).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &settings).unwrap();
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "claude-code"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a regular file"), "{err}");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["settings.json"]);
+}

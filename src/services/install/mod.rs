@@ -282,12 +282,10 @@ pub fn status_line_of(places: &Places, scope: Scope) -> Result<Option<String>> {
         .map(str::to_string))
 }
 
+/// A settings file's text (through a link: dotfiles), a regular file of at
+/// most 16 MiB, never a FIFO or device.
 fn read(path: &Path) -> Result<Option<String>> {
-    match std::fs::read_to_string(path) {
-        Ok(s) => Ok(Some(s)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
-    }
+    crate::domain::confined::read_linked_text(path, 16 << 20)
 }
 
 /// Parses a settings file strictly; an unreadable one is refused, never
