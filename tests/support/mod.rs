@@ -15,7 +15,7 @@ pub fn skip(reason: &str) {
             .open(path)
         {
             let test = std::thread::current().name().unwrap_or("?").to_string();
-            let _ = writeln!(f, "{test}: {reason}");
+            let _ = f.write_all(format!("{test}: {reason}\n").as_bytes());
         }
     }
 }

@@ -300,8 +300,10 @@ pub(super) static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // A credential given as a command's argument, whatever its shape:
         // after a long flag that names one (`--password X`, `--token=X`,
         // `--api-key 'X'`, `--client-secret X`), after `-p` of the clients
-        // whose `-p` is a password (mysql and its tools, mongo's, sshpass;
-        // `-pX` too), after redis-cli's `-a`, and netrc's `password`.
+        // whose `-p` is a password (mysql and its tools, mongo's, sshpass,
+        // `docker login`, 7z; `-pX` too), `-P` of zip, unzip and sqlcmd,
+        // redis-cli's `-a`, ldap tools' `-w`, PuTTY's `-pw`, openssl's
+        // `pass:`, and netrc's `password`.
         rule!(
             "argument-credential",
             1,
@@ -314,9 +316,17 @@ pub(super) static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
                 b"sshpass",
                 b"redis-cli",
                 b"machine",
-                b"default"
+                b"default",
+                b"login",
+                b"pass:",
+                b"zip",
+                b"7z",
+                b"sqlcmd",
+                b"ldap",
+                b"plink",
+                b"pscp"
             ],
-            r#"(?:--(?i:(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|token|api-?key|secret|credentials?))(?:=|[ \t]+)|\b(?i:mysql[a-z]*|mariadb[a-z-]*|mongo[a-z]*|sshpass)\b[^\n;|&]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n;|&]*?[ \t]-a[ \t]+|\b(?:machine[ \t]+\S+|default)[ \t]+(?:login[ \t]+\S+[ \t]+)?(?:account[ \t]+\S+[ \t]+)?password[ \t]+)('[^'\n]+'|"[^"\n]+"|[^\s'"]+)"#
+            r#"(?:--(?i:(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|token|api-?key|secret|credentials?))(?:=|[ \t]+)|\b(?i:mysql[a-z]*|mariadb[a-z-]*|mongo[a-z]*|sshpass)\b[^\n;|&]*?[ \t]-p[ \t]*|\bredis-cli\b[^\n;|&]*?[ \t]-a[ \t]+|\b(?:docker|podman|nerdctl)[ \t]+login\b[^\n;|&]*?[ \t]-p[ \t]*|\b(?:zip|unzip|sqlcmd)\b[^\n;|&]*?[ \t]-P[ \t]*|\b7za?\b[^\n;|&]*?[ \t]-p|\bldap[a-z]*\b[^\n;|&]*?[ \t]-w[ \t]+|\b(?:plink|pscp|psftp)\b[^\n;|&]*?[ \t]-pw[ \t]+|[ \t]-pass(?:in|out)?[ \t]+pass:|\b(?:machine[ \t]+\S+|default)[ \t]+(?:login[ \t]+\S+[ \t]+)?(?:account[ \t]+\S+[ \t]+)?password[ \t]+)('[^'\n]+'|"[^"\n]+"|[^\s'"]+)"#
         ),
         // NAME=value / NAME: value with a secret name (.env files, shells,
         // YAML): the value goes, the name stays. A count (`*_TOKENS`) and a

@@ -120,6 +120,9 @@ fn credentials_after_their_flags_are_redacted() {
         "docker login --password-stdin",
         "llm --max-tokens 4096 --token-file ~/.tok",
         "mongodump --port 27017",
+        "docker run -p 8080:80 app",
+        "unzip -o a.zip -d out",
+        "7z x archive.7z",
         "the login password reset",
     ] {
         assert_eq!(redact_text(text), text);
