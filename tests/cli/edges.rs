@@ -131,6 +131,13 @@ fn csv_and_json_escape_every_control() {
         assert_eq!(unsafe_char(&out), None, "{out:?}");
         assert!(out.contains("\\u009b"), "{out}");
     }
+    let (code, otlp, err) = env.run(&["export", "--format", "otlp-json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(unsafe_char(&otlp), None, "{otlp:?}");
+    assert!(
+        otlp.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok())
+    );
     let (_, out, _) = env.run(&["show", S, "--format", "json"]);
     assert_eq!(unsafe_char(&out), None, "{out:?}");
     let v: Value = serde_json::from_str(&out).unwrap();

@@ -54,8 +54,10 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
     let (memories, events) = store.export_rows(a.project.as_deref())?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in export_lines(&memories, &events) {
-        // Through a value, whose keys are sorted: the file's stable form.
-        writeln!(out, "{}", serde_json::to_value(&line)?)?;
+        // Through a value, whose keys are sorted: the file's stable form
+        // (controls and bidi characters as JSON escapes, as every JSON is).
+        crate::output::write_json(&mut out, &serde_json::to_value(&line)?, false)?;
+        out.write_all(b"\n")?;
     }
     out.flush()?;
     Ok(Exit::Success)

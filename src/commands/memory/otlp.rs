@@ -62,7 +62,8 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
     // (points, metrics requests, spans, traces requests)
     let mut n = (0, 0, 0, 0);
     otlp::each_request(&store, since, None, &mut |r| {
-        writeln!(out, "{}", r.body)?;
+        crate::output::write_json(out, &r.body, false)?;
+        out.write_all(b"\n")?;
         match r.signal {
             Signal::Metrics => (n.0, n.1) = (n.0 + r.points, n.1 + 1),
             Signal::Traces => (n.2, n.3) = (n.2 + r.spans, n.3 + 1),
