@@ -3741,7 +3741,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --harness)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode" -- "${cur}"))
                     return 0
                     ;;
                 --session)

@@ -84,13 +84,13 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "schema" -d 'P
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t''
-codex\t''
-gemini\t''
-copilot\t''
-qwen-code\t''
-pi\t''
-opencode\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
+pi\t'pi'
+opencode\t'OpenCode'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -113,13 +113,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l wide -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t''
-codex\t''
-gemini\t''
-copilot\t''
-qwen-code\t''
-pi\t''
-opencode\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
+pi\t'pi'
+opencode\t'OpenCode'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -163,13 +163,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l proje
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l since -d 'Only sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 30d, 12h)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l until -d 'Only sessions started until T (same forms as --since; a date includes that day)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l limit -d 'At most N sessions (most recent first)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l harness -d 'Only this agent\'s sessions' -r -f -a "claude-code\t''
-codex\t''
-gemini\t''
-copilot\t''
-qwen-code\t''
-pi\t''
-opencode\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l harness -d 'Only this agent\'s sessions' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
+pi\t'pi'
+opencode\t'OpenCode'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -210,7 +210,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l no-progre
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l project -d 'Only this project\'s sessions (its name or Claude Code\'s folder slug)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l harness -d 'Only this agent\'s sessions (claude-code, codex, gemini, qwen-code, pi, copilot, opencode)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l harness -d 'Only this agent\'s sessions' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
+pi\t'pi'
+opencode\t'OpenCode'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l role -d 'Only what this role said: user (prompts), assistant (answers), tool (tool calls, and outputs when indexed)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r

@@ -27,7 +27,7 @@ pub struct Args {
     pub strict_pricing: bool,
 
     /// Read only this agent's sessions
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::domain::transcript::HARNESSES))]
+    #[arg(long, value_name = "NAME", value_parser = crate::domain::clients::harness_arg())]
     pub harness: Option<String>,
 }
 

@@ -166,7 +166,7 @@ pub(crate) fn roots(
     let given = if !args.roots.is_empty() {
         let mut out = Vec::new();
         for r in &args.roots {
-            match crate::domain::corpus::client_home_roots(r) {
+            match crate::domain::clients::home_roots(r) {
                 Some(inner) => {
                     let names: Vec<String> =
                         inner.iter().map(|p| p.display().to_string()).collect();
@@ -184,7 +184,7 @@ pub(crate) fn roots(
     } else if !remembered.is_empty() {
         remembered
     } else {
-        crate::domain::corpus::default_roots()
+        crate::domain::clients::default_roots()
     };
     if given.is_empty() {
         ctx.out.note(

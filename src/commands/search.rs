@@ -25,9 +25,8 @@ pub struct Args {
     #[arg(long, value_name = "P")]
     pub project: Option<String>,
 
-    /// Only this agent's sessions (claude-code, codex, gemini, qwen-code,
-    /// pi, copilot, opencode)
-    #[arg(long, value_name = "H")]
+    /// Only this agent's sessions
+    #[arg(long, value_name = "H", value_parser = crate::domain::clients::harness_arg())]
     pub harness: Option<String>,
 
     /// Only this session (its id or a unique prefix)

@@ -35,7 +35,7 @@ pub struct Args {
     pub degraded: bool,
 
     /// Only this agent's sessions
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(crate::domain::transcript::HARNESSES))]
+    #[arg(long, value_name = "NAME", value_parser = crate::domain::clients::harness_arg())]
     pub harness: Option<String>,
 }
 

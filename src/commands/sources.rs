@@ -31,7 +31,7 @@ const COLUMNS: &[Column] = &[
 
 pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let given = if a.roots.is_empty() {
-        crate::domain::corpus::default_roots()
+        crate::domain::clients::default_roots()
     } else {
         a.roots.clone()
     };

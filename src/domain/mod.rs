@@ -14,6 +14,7 @@
 pub mod vocabulary;
 
 pub mod briefing;
+pub mod clients;
 pub mod clock;
 pub mod closer;
 pub mod confined;

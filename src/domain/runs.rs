@@ -117,12 +117,10 @@ pub fn check_agent(agent: &str) -> Result<String> {
             "agent {a:?} is not a harness name (kebab-case, 1 to {MAX_AGENT} characters: claude-code, codex, ...)"
         );
     }
-    // `claude` is an alias of `claude-code`.
-    Ok(if a == "claude" {
-        "claude-code".into()
-    } else {
-        a.to_string()
-    })
+    // A client's alias (`claude`) is its name (`claude-code`).
+    Ok(crate::domain::clients::named(a)
+        .map_or(a, |c| c.name)
+        .to_string())
 }
 
 pub fn check_session_id(id: &str) -> Result<String> {

@@ -44,7 +44,8 @@ pub fn status(db: &Path, input: &[u8], now: Millis, tz: &jiff::tz::TimeZone) -> 
     // (ids, paths and numbers stay).
     let snapshot = limits::from_statusline(&crate::domain::redact::redact(&v));
     let mut store = Store::open_waiting(db, WAIT)?;
-    let recorded = store.record_snapshot("claude-code", &snapshot, now)?;
+    let recorded =
+        store.record_snapshot(crate::domain::clients::CLAUDE_CODE.name, &snapshot, now)?;
     if let Some(path) = snapshot.transcript_path.as_deref() {
         let budget = settings::count(&store, "ingest.stop_max_bytes")?;
         ingest::catch_up(&mut store, Path::new(path), budget, false)?;

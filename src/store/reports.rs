@@ -503,7 +503,7 @@ impl Store {
 /// A heard session's project folder slug: Claude Code's project folder
 /// (the main transcript's parent), else empty.
 fn heard_slug(h: &super::heard::Heard) -> String {
-    if h.harness != "claude-code" {
+    if h.harness != crate::domain::clients::CLAUDE_CODE.name {
         return String::new();
     }
     h.transcript_path

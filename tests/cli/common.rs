@@ -436,7 +436,8 @@ pub fn copy_tree(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();
         let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
+        // A fixture folder may link into its golden directory: followed.
+        if e.path().is_dir() {
             copy_tree(&e.path(), &t);
         } else {
             std::fs::copy(e.path(), &t).unwrap();

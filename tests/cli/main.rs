@@ -3,6 +3,7 @@
 
 mod admin;
 mod brief;
+mod clients;
 mod closer;
 mod codex;
 mod common;

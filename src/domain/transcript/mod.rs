@@ -8,6 +8,7 @@
 
 pub mod edges;
 mod ending;
+mod format;
 mod parse;
 mod placed;
 pub mod said;
@@ -19,6 +20,7 @@ mod wire;
 
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
+pub use format::Format;
 pub use parse::is_rewritten_whole;
 pub use parse::opencode;
 #[cfg(test)]
@@ -33,40 +35,6 @@ pub use tail::{assistant_tail, passing_tests, written_files};
 pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::domain::clock::Millis;
-
-/// Every harness `harness_of` names.
-pub const HARNESSES: &[&str] = &[
-    "claude-code",
-    "codex",
-    "gemini",
-    "copilot",
-    "qwen-code",
-    "pi",
-    "opencode",
-];
-
-/// The harness whose transcript a session's main file is: a Codex rollout
-/// (`rollout-*.jsonl`), a Gemini CLI chat (`chats/*.jsonl`), a pi session
-/// (`--<cwd>--/<time>_<uuid>.jsonl`), a Qwen Code session
-/// (`chats/<uuid>.jsonl`), a Copilot CLI session (`<uuid>/events.jsonl`),
-/// an OpenCode session (`opencode.db#<session id>`), else Claude Code.
-pub fn harness_of(main_rel_path: &str) -> &'static str {
-    if parse::is_opencode_session(main_rel_path) {
-        "opencode"
-    } else if parse::is_rollout(main_rel_path) {
-        "codex"
-    } else if parse::is_copilot_session(main_rel_path) {
-        "copilot"
-    } else if parse::is_qwen_session(main_rel_path) {
-        "qwen-code"
-    } else if parse::is_chat(main_rel_path) {
-        "gemini"
-    } else if parse::is_pi_session(main_rel_path) {
-        "pi"
-    } else {
-        "claude-code"
-    }
-}
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
 pub const PARSER_REVISION: i64 = 10;

@@ -9,6 +9,7 @@ use anyhow::Result;
 
 use super::stream::ResumeState;
 use super::{Options, Root, Summary, unpriced_model};
+use crate::domain::clients::OPENCODE;
 use crate::domain::corpus::opencode::{self, Database};
 use crate::domain::corpus::{Skip, SkipReason};
 use crate::domain::transcript::opencode::{parse_tree, said_of_parts};
@@ -68,7 +69,7 @@ pub(super) fn read_opencode(
         }
         seen.present.insert(sid.clone());
         if (!opts.only.is_empty() && !opts.only.contains(&sid))
-            || opts.harness.as_deref().is_some_and(|h| h != "opencode")
+            || opts.harness.as_deref().is_some_and(|h| h != OPENCODE.name)
         {
             continue;
         }
@@ -92,7 +93,7 @@ pub(super) fn read_opencode(
             None => None,
         };
         let meta = SessionMeta {
-            harness: "opencode",
+            harness: OPENCODE.name,
             slug: label,
             project: project.as_deref(),
             scope: &roots[db.root].scope,

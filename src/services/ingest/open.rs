@@ -8,8 +8,12 @@ use anyhow::Result;
 use super::{CatchUp, catch_up};
 use crate::store::Store;
 
-/// The harnesses whose transcripts sessionkit reads.
-const READ: [&str; 3] = ["claude-code", "codex", "gemini"];
+/// The clients whose hooks name a transcript a sweep can catch up.
+const READ: [&str; 3] = [
+    crate::domain::clients::CLAUDE_CODE.name,
+    crate::domain::clients::CODEX.name,
+    crate::domain::clients::GEMINI.name,
+];
 
 /// What one pass caught up.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Root;
 use crate::domain::corpus::{self, Discovery, opencode};
-use crate::domain::transcript::harness_of;
 
 /// One root's sessions of one harness.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +36,11 @@ pub fn survey(roots: &[Root], known: Option<&BTreeSet<String>>) -> Vec<Source> {
         }
         let mut by: BTreeMap<&'static str, Source> = BTreeMap::new();
         for (sid, files) in &d.sessions {
-            let e = source(&mut by, root, harness_of(&files.main.rel));
+            let e = source(
+                &mut by,
+                root,
+                crate::domain::clients::of_file(&files.main.rel).name,
+            );
             e.sessions += 1;
             e.ingested += u64::from(is_known(sid));
             for f in std::iter::once(&files.main).chain(&files.agents) {
@@ -47,7 +50,7 @@ pub fn survey(roots: &[Root], known: Option<&BTreeSet<String>>) -> Vec<Source> {
         }
         for db in &d.databases {
             // OpenCode's database: its session trees, and when it changed.
-            let e = source(&mut by, root, "opencode");
+            let e = source(&mut by, root, crate::domain::clients::OPENCODE.name);
             e.bytes += db.size;
             e.newest_ns = e.newest_ns.max(db.mtime_ns);
             let moved = opencode::moved_to_database(db);

@@ -17,7 +17,7 @@ pub use copilot::is_session as is_copilot_session;
 pub use gemini::{is_chat, is_legacy as is_rewritten_whole};
 pub use opencode::is_session as is_opencode_session;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
-pub use qwen::is_session as is_qwen_session;
+pub use qwen::{is_agent as is_qwen_agent, is_session as is_qwen_session};
 mod lines;
 pub use lines::uuid_like;
 
@@ -35,7 +35,7 @@ use super::SessionInput;
 use super::ending::Ending;
 use super::usage::UsageObservation;
 use super::wire::{Record, Sidecar};
-use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession};
+use super::{Agent, AgentLayout, BadLine, FileRole, Format, ParsedSession};
 use crate::domain::clock::Millis;
 use crate::domain::transcript::said::{Piece, Said, SaidOptions};
 
@@ -356,30 +356,31 @@ impl SessionParser {
     /// file's cursor. Returns how many bytes were read (through the last
     /// newline); the rest is an unfinished line to give again, longer.
     pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
-        let rel = &self.out.files[file].rel_path;
-        if codex::is_rollout(rel) {
-            codex::parse_block(self, file, bytes)
-        } else if copilot::is_session(rel) {
-            copilot::parse_block(self, file, bytes)
-        } else if qwen::is_session(rel) || qwen::is_agent(rel) {
-            qwen::parse_block(self, file, bytes)
-        } else if gemini::is_chat(rel) {
-            gemini::parse_block(self, file, bytes)
-        } else if pi::is_session(rel) {
-            pi::parse_block(self, file, bytes)
-        } else {
-            parse_block(self, file, bytes)
+        match Format::of_file(&self.out.files[file].rel_path) {
+            Format::Codex => codex::parse_block(self, file, bytes),
+            Format::CopilotCli => copilot::parse_block(self, file, bytes),
+            Format::QwenCode => qwen::parse_block(self, file, bytes),
+            Format::GeminiCli => gemini::parse_block(self, file, bytes),
+            Format::Pi => pi::parse_block(self, file, bytes),
+            Format::ClaudeCode => parse_block(self, file, bytes),
+            // Read from its database's rows (`opencode::parse_tree`), never
+            // as lines: nothing here is its.
+            Format::OpenCode => {
+                let rel = self.out.files[file].rel_path.clone();
+                self.out.file_problems.push(BadLine {
+                    file: rel,
+                    line: 0,
+                    reason: "an OpenCode session is read from its database, not as lines".into(),
+                });
+                Ok(bytes.len() as u64)
+            }
         }
     }
 
     /// Whether file `file`'s lines can be scanned apart from reading them
-    /// (`scan_later`, `block_scanned`): Claude Code transcripts.
+    /// (`scan_later`, `block_scanned`): its format's (`Format::scans_apart`).
     pub fn scans_apart(&self, file: usize) -> bool {
-        let rel = &self.out.files[file].rel_path;
-        !codex::is_rollout(rel)
-            && !gemini::is_chat(rel)
-            && !pi::is_session(rel)
-            && !copilot::is_session(rel)
+        Format::of_file(&self.out.files[file].rel_path).scans_apart()
     }
 
     /// `block` for bytes whose later lines were scanned by `scan_later`:

@@ -363,8 +363,8 @@ mod tests {
         );
         assert!(is_session("opencode.db#ses_a") && !is_session("opencode.db"));
         assert_eq!(
-            crate::domain::transcript::harness_of("opencode.db#ses_a"),
-            "opencode"
+            crate::domain::transcript::Format::of_file("opencode.db#ses_a"),
+            crate::domain::transcript::Format::OpenCode
         );
     }
 }

@@ -1,0 +1,131 @@
+//! A transcript's format: which reader reads a file, decided once from the
+//! file's path (each format's own file names) and used everywhere a file
+//! is dispatched on, so a reader, its block scanning and the client it
+//! belongs to cannot disagree. A new format is a new variant: every
+//! `match` on it stops compiling until the format is handled there.
+
+use super::parse;
+
+/// The formats sessionkit reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// Claude Code's JSON Lines: `<slug>/<uuid>.jsonl` and its agents'
+    /// files (every layout `corpus::discover` walks).
+    ClaudeCode,
+    /// A Codex rollout: `rollout-*.jsonl`.
+    Codex,
+    /// A Gemini CLI chat: `…/chats/*.jsonl` (or an older whole-file
+    /// `session-*.json`).
+    GeminiCli,
+    /// A Qwen Code chat: `…/chats/<uuid>.jsonl`, its subagents'
+    /// `…/subagents/<uuid>/agent-<id>.jsonl`.
+    QwenCode,
+    /// A Copilot CLI session: `<uuid>/events.jsonl`.
+    CopilotCli,
+    /// A pi session: `--<cwd>--/<time>_<uuid>.jsonl`.
+    Pi,
+    /// An OpenCode session, read from its database's rows (or an older
+    /// version's storage files), never line by line: `opencode.db#<id>`.
+    OpenCode,
+}
+
+impl Format {
+    /// Every format, in the order a path is tested against them (the more
+    /// particular names first: a Qwen Code chat is also under `chats/`).
+    pub const ALL: [Format; 7] = [
+        Format::OpenCode,
+        Format::Codex,
+        Format::CopilotCli,
+        Format::QwenCode,
+        Format::GeminiCli,
+        Format::Pi,
+        Format::ClaudeCode,
+    ];
+
+    /// Whether a file of a session (its path relative to its root) is in
+    /// this format, by the format's own file names. Claude Code's is the
+    /// one format with no name of its own (any `.jsonl` file a Claude Code
+    /// layout holds): it is tested last.
+    fn names(self, rel: &str) -> bool {
+        match self {
+            Format::OpenCode => parse::is_opencode_session(rel),
+            Format::Codex => parse::is_rollout(rel),
+            Format::CopilotCli => parse::is_copilot_session(rel),
+            Format::QwenCode => parse::is_qwen_session(rel) || parse::is_qwen_agent(rel),
+            Format::GeminiCli => parse::is_chat(rel),
+            Format::Pi => parse::is_pi_session(rel),
+            Format::ClaudeCode => true,
+        }
+    }
+
+    /// The format of a session's file (its path relative to its root).
+    pub fn of_file(rel: &str) -> Format {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.names(rel))
+            .unwrap_or(Format::ClaudeCode)
+    }
+
+    /// Whether the file's lines may be scanned apart from reading them
+    /// (the SSE2 block scanner knows Claude Code's records only).
+    pub fn scans_apart(self) -> bool {
+        match self {
+            Format::ClaudeCode => true,
+            Format::Codex
+            | Format::GeminiCli
+            | Format::QwenCode
+            | Format::CopilotCli
+            | Format::Pi
+            | Format::OpenCode => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_format_is_known_by_its_own_file_names() {
+        let cases = [
+            (
+                "-home-dev-alpha/11111111-1111-4111-8111-111111111111.jsonl",
+                Format::ClaudeCode,
+            ),
+            ("-home-dev-alpha/agent-a1b2c3d.jsonl", Format::ClaudeCode),
+            (
+                "2026/12/03/rollout-2026-12-03T20-01-09-x.jsonl",
+                Format::Codex,
+            ),
+            (
+                "abc/chats/session-2026-12-03T20-01-x.jsonl",
+                Format::GeminiCli,
+            ),
+            (
+                "-w-proj/chats/01a24400-cca1-4d6e-9f5e-1234567890ab.jsonl",
+                Format::QwenCode,
+            ),
+            (
+                "-w-proj/subagents/01a24400-cca1-4d6e-9f5e-1234567890ab/agent-x.jsonl",
+                Format::QwenCode,
+            ),
+            (
+                "01a24400-cca1-4d6e-9f5e-1234567890ab/events.jsonl",
+                Format::CopilotCli,
+            ),
+            (
+                "--w-proj--/2026-12-04T17-56-00-444Z_01a24400-cca1-4d6e-9f5e-1234567890ab.jsonl",
+                Format::Pi,
+            ),
+            ("opencode.db#ses_a", Format::OpenCode),
+        ];
+        for (rel, want) in cases {
+            assert_eq!(Format::of_file(rel), want, "{rel}");
+        }
+        assert_eq!(
+            Format::ALL.iter().filter(|f| f.scans_apart()).count(),
+            1,
+            "only Claude Code's lines are scanned apart"
+        );
+    }
+}
