@@ -127,7 +127,7 @@ impl Ctx {
 /// Where transcripts are and how to read them (shared by ingest, replay, check).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CorpusArgs {
-    /// Corpus root, repeatable [default: $CLAUDE_CONFIG_DIR/projects for each comma-separated entry, else ~/.claude/projects and ~/.config/claude/projects; $CODEX_HOME/sessions, else ~/.codex/sessions; $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp; ~/.copilot/session-state; ~/.qwen/projects; $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions]
+    /// Corpus root, repeatable [default: each agent's own folders where they exist, as `sessionkit sources` lists them: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.qwen/projects, ~/.pi/agent/sessions, ~/.local/share/opencode, each moved by its agent's variable]
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
 
