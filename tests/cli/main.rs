@@ -18,6 +18,7 @@ mod golden;
 mod hooks;
 mod ingest;
 mod install;
+mod kimi;
 mod layers;
 mod memory;
 mod negative;

@@ -13,6 +13,7 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod gemini;
+mod kimi;
 mod opencode;
 mod pi;
 mod qwen_code;
@@ -68,7 +69,7 @@ pub struct Home {
 
 /// Every client, in the order `sources` lists them and `ingest` reads
 /// their default folders.
-pub static ALL: [&Client; 7] = [
+pub static ALL: [&Client; 8] = [
     &claude_code::CLAUDE_CODE,
     &codex::CODEX,
     &gemini::GEMINI,
@@ -76,6 +77,7 @@ pub static ALL: [&Client; 7] = [
     &qwen_code::QWEN_CODE,
     &pi::PI,
     &opencode::OPENCODE,
+    &kimi::KIMI,
 ];
 
 /// The client named `name` (its harness name or an alias).
@@ -195,6 +197,7 @@ mod tests {
             "CODEX_HOME" => Some("/x/cx".to_string()),
             "CLAUDE_CONFIG_DIR" => Some("/a, /b".to_string()),
             "PI_CODING_AGENT_DIR" => Some("/p".to_string()),
+            "KIMI_SHARE_DIR" => Some("/k".to_string()),
             "GEMINI_CLI_HOME" => Some("/g".to_string()),
             "XDG_DATA_HOME" => Some("/d".to_string()),
             _ => None,
@@ -216,6 +219,7 @@ mod tests {
                 "/h/.qwen/projects",
                 "/p/sessions",
                 "/d/opencode",
+                "/k/sessions",
             ]
         );
     }

@@ -227,6 +227,8 @@ pub fn discover_one(
         super::copilot::walk_session(root_idx, &entry, into);
     } else if super::pi::is_project(&entry) {
         super::pi::walk_project(root_idx, &entry, Some(sid), into);
+    } else if super::kimi::is_work_dir(&entry) {
+        super::kimi::walk_work_dir(root_idx, root, &entry, Some(sid), into);
     } else {
         walk_slug(root_idx, &entry, cap, Some(sid), into);
     }
@@ -280,6 +282,11 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
         if slug.meta.is_dir() && super::pi::is_project(&slug) {
             // A pi project folder: `--<cwd>--/<time>_<uuid>.jsonl`.
             super::pi::walk_project(root_idx, &slug, None, into);
+            continue;
+        }
+        if slug.meta.is_dir() && super::kimi::is_work_dir(&slug) {
+            // A Kimi CLI work folder: `<md5>/<uuid>/wire.jsonl`.
+            super::kimi::walk_work_dir(root_idx, root, &slug, None, into);
             continue;
         }
         if !slug.meta.is_dir() {

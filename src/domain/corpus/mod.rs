@@ -5,6 +5,7 @@ mod codex;
 mod copilot;
 mod discover;
 mod gemini;
+mod kimi;
 pub mod opencode;
 mod pi;
 mod read;

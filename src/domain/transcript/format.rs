@@ -24,6 +24,9 @@ pub enum Format {
     CopilotCli,
     /// A pi session: `--<cwd>--/<time>_<uuid>.jsonl`.
     Pi,
+    /// A Kimi CLI wire: `<work dir>/<uuid>/wire.jsonl`, its subagents'
+    /// `…/subagents/<id>/wire.jsonl`.
+    KimiCli,
     /// An OpenCode session, read from its database's rows (or an older
     /// version's storage files), never line by line: `opencode.db#<id>`.
     OpenCode,
@@ -32,8 +35,9 @@ pub enum Format {
 impl Format {
     /// Every format, in the order a path is tested against them (the more
     /// particular names first: a Qwen Code chat is also under `chats/`).
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::OpenCode,
+        Format::KimiCli,
         Format::Codex,
         Format::CopilotCli,
         Format::QwenCode,
@@ -54,6 +58,7 @@ impl Format {
             Format::QwenCode => parse::is_qwen_session(rel) || parse::is_qwen_agent(rel),
             Format::GeminiCli => parse::is_chat(rel),
             Format::Pi => parse::is_pi_session(rel),
+            Format::KimiCli => parse::is_kimi_wire(rel),
             Format::ClaudeCode => true,
         }
     }
@@ -76,6 +81,7 @@ impl Format {
             | Format::QwenCode
             | Format::CopilotCli
             | Format::Pi
+            | Format::KimiCli
             | Format::OpenCode => false,
         }
     }
@@ -118,6 +124,14 @@ mod tests {
                 Format::Pi,
             ),
             ("opencode.db#ses_a", Format::OpenCode),
+            (
+                "ffb1fdc4c4540bda52600202cbe79505/71db871f-1743-4c09-b333-697b531f3d64/wire.jsonl",
+                Format::KimiCli,
+            ),
+            (
+                "ffb1fdc4c4540bda52600202cbe79505/71db871f-1743-4c09-b333-697b531f3d64/subagents/a1/wire.jsonl",
+                Format::KimiCli,
+            ),
         ];
         for (rel, want) in cases {
             assert_eq!(Format::of_file(rel), want, "{rel}");

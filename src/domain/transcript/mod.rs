@@ -30,7 +30,7 @@ pub use parse::{
     pi_session_of_name, scan_later, uuid_like,
 };
 pub use placed::place;
-pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, background_end};
+pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, SpawnResult, background_end};
 pub use tail::{assistant_tail, passing_tests, written_files};
 pub use usage::{Billing, Buckets, UsageObservation};
 

@@ -6,6 +6,7 @@ mod block;
 mod codex;
 mod copilot;
 mod gemini;
+mod kimi;
 pub mod opencode;
 mod pi;
 mod prescan;
@@ -15,6 +16,7 @@ mod state;
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
 pub use gemini::{is_chat, is_legacy as is_rewritten_whole};
+pub use kimi::is_wire as is_kimi_wire;
 pub use opencode::is_session as is_opencode_session;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 pub use qwen::{is_agent as is_qwen_agent, is_session as is_qwen_session};
@@ -362,6 +364,7 @@ impl SessionParser {
             Format::QwenCode => qwen::parse_block(self, file, bytes),
             Format::GeminiCli => gemini::parse_block(self, file, bytes),
             Format::Pi => pi::parse_block(self, file, bytes),
+            Format::KimiCli => kimi::parse_block(self, file, bytes),
             Format::ClaudeCode => parse_block(self, file, bytes),
             // Read from its database's rows (`opencode::parse_tree`), never
             // as lines: nothing here is its.
