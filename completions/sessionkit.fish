@@ -91,7 +91,8 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
-kimi\t'Kimi CLI'"
+kimi\t'Kimi CLI'
+cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -121,7 +122,8 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
-kimi\t'Kimi CLI'"
+kimi\t'Kimi CLI'
+cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -172,7 +174,8 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
-kimi\t'Kimi CLI'"
+kimi\t'Kimi CLI'
+cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -220,7 +223,8 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
-kimi\t'Kimi CLI'"
+kimi\t'Kimi CLI'
+cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l role -d 'Only what this role said: user (prompts), assistant (answers), tool (tool calls, and outputs when indexed)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r

@@ -4,6 +4,7 @@
 mod admin;
 mod brief;
 mod clients;
+mod cline;
 mod closer;
 mod codex;
 mod common;

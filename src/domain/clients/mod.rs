@@ -10,6 +10,7 @@
 //! its fixtures and golden directory (a test fails while any is missing).
 
 mod claude_code;
+mod cline;
 mod codex;
 mod copilot;
 mod gemini;
@@ -69,7 +70,7 @@ pub struct Home {
 
 /// Every client, in the order `sources` lists them and `ingest` reads
 /// their default folders.
-pub static ALL: [&Client; 8] = [
+pub static ALL: [&Client; 9] = [
     &claude_code::CLAUDE_CODE,
     &codex::CODEX,
     &gemini::GEMINI,
@@ -78,6 +79,7 @@ pub static ALL: [&Client; 8] = [
     &pi::PI,
     &opencode::OPENCODE,
     &kimi::KIMI,
+    &cline::CLINE,
 ];
 
 /// The client named `name` (its harness name or an alias).
@@ -198,6 +200,7 @@ mod tests {
             "CLAUDE_CONFIG_DIR" => Some("/a, /b".to_string()),
             "PI_CODING_AGENT_DIR" => Some("/p".to_string()),
             "KIMI_SHARE_DIR" => Some("/k".to_string()),
+            "CLINE_DATA_DIR" => Some("/c".to_string()),
             "GEMINI_CLI_HOME" => Some("/g".to_string()),
             "XDG_DATA_HOME" => Some("/d".to_string()),
             _ => None,
@@ -220,6 +223,7 @@ mod tests {
                 "/p/sessions",
                 "/d/opencode",
                 "/k/sessions",
+                "/c/sessions",
             ]
         );
     }

@@ -221,20 +221,43 @@ pub fn discover_one(
     let Some(entry) = Entry::dir_at(root, slug) else {
         return;
     };
-    if super::gemini::is_project(&entry) {
-        super::gemini::walk_project(root_idx, &entry, Some(sid), into);
-    } else if super::copilot::is_session_dir(&entry) {
-        super::copilot::walk_session(root_idx, &entry, into);
-    } else if super::pi::is_project(&entry) {
-        super::pi::walk_project(root_idx, &entry, Some(sid), into);
-    } else if super::kimi::is_work_dir(&entry) {
-        super::kimi::walk_work_dir(root_idx, root, &entry, Some(sid), into);
-    } else {
+    if !walk_layout(root_idx, root, &entry, Some(sid), into) {
         walk_slug(root_idx, &entry, cap, Some(sid), into);
     }
     for s in &mut into.skips[first_skip..] {
         s.root = root_idx;
     }
+}
+
+/// A folder of a root in another client's layout than Claude Code's,
+/// walked as that client keeps it (with `only`, just that session):
+/// `false` when it is none of theirs.
+fn walk_layout(
+    root_idx: usize,
+    root: &Path,
+    dir: &Entry,
+    only: Option<&str>,
+    into: &mut Discovery,
+) -> bool {
+    if super::gemini::is_project(dir) {
+        // `<project>/chats/`.
+        super::gemini::walk_project(root_idx, dir, only, into);
+    } else if super::copilot::is_session_dir(dir) {
+        // `<uuid>/events.jsonl`.
+        super::copilot::walk_session(root_idx, dir, into);
+    } else if super::pi::is_project(dir) {
+        // `--<cwd>--/<time>_<uuid>.jsonl`.
+        super::pi::walk_project(root_idx, dir, only, into);
+    } else if super::cline::is_session_dir(dir) {
+        // `<id>/<id>.messages.json`.
+        super::cline::walk_session(root_idx, dir, into);
+    } else if super::kimi::is_work_dir(dir) {
+        // `<md5 of the work dir>/<uuid>/wire.jsonl`.
+        super::kimi::walk_work_dir(root_idx, root, dir, only, into);
+    } else {
+        return false;
+    }
+    true
 }
 
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
@@ -269,24 +292,7 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
             years.push(slug);
             continue;
         }
-        if slug.meta.is_dir() && super::gemini::is_project(&slug) {
-            // A Gemini CLI project folder: `<project>/chats/`.
-            super::gemini::walk_project(root_idx, &slug, None, into);
-            continue;
-        }
-        if slug.meta.is_dir() && super::copilot::is_session_dir(&slug) {
-            // A Copilot CLI session folder: `<uuid>/events.jsonl`.
-            super::copilot::walk_session(root_idx, &slug, into);
-            continue;
-        }
-        if slug.meta.is_dir() && super::pi::is_project(&slug) {
-            // A pi project folder: `--<cwd>--/<time>_<uuid>.jsonl`.
-            super::pi::walk_project(root_idx, &slug, None, into);
-            continue;
-        }
-        if slug.meta.is_dir() && super::kimi::is_work_dir(&slug) {
-            // A Kimi CLI work folder: `<md5>/<uuid>/wire.jsonl`.
-            super::kimi::walk_work_dir(root_idx, root, &slug, None, into);
+        if slug.meta.is_dir() && walk_layout(root_idx, root, &slug, None, into) {
             continue;
         }
         if !slug.meta.is_dir() {

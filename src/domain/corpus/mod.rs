@@ -1,6 +1,7 @@
 //! The file system side of ingest: where transcripts are, in every layout,
 //! read safely and fingerprinted from `lstat` alone.
 
+mod cline;
 mod codex;
 mod copilot;
 mod discover;

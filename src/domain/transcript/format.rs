@@ -27,6 +27,9 @@ pub enum Format {
     /// A Kimi CLI wire: `<work dir>/<uuid>/wire.jsonl`, its subagents'
     /// `…/subagents/<id>/wire.jsonl`.
     KimiCli,
+    /// A Cline session document: `<id>/<id>.messages.json`, its
+    /// subagents' `<id>/agent_<a>.messages.json` (each rewritten whole).
+    Cline,
     /// An OpenCode session, read from its database's rows (or an older
     /// version's storage files), never line by line: `opencode.db#<id>`.
     OpenCode,
@@ -35,9 +38,10 @@ pub enum Format {
 impl Format {
     /// Every format, in the order a path is tested against them (the more
     /// particular names first: a Qwen Code chat is also under `chats/`).
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::OpenCode,
         Format::KimiCli,
+        Format::Cline,
         Format::Codex,
         Format::CopilotCli,
         Format::QwenCode,
@@ -59,6 +63,7 @@ impl Format {
             Format::GeminiCli => parse::is_chat(rel),
             Format::Pi => parse::is_pi_session(rel),
             Format::KimiCli => parse::is_kimi_wire(rel),
+            Format::Cline => parse::is_cline_document(rel),
             Format::ClaudeCode => true,
         }
     }
@@ -69,6 +74,23 @@ impl Format {
             .into_iter()
             .find(|f| f.names(rel))
             .unwrap_or(Format::ClaudeCode)
+    }
+
+    /// Whether a file of this format is a document written whole at every
+    /// change (never read on from where a read stopped: a changed one is
+    /// read again from its start).
+    pub fn rewritten_whole(rel: &str) -> bool {
+        match Format::of_file(rel) {
+            Format::GeminiCli => parse::is_gemini_legacy(rel),
+            Format::Cline => true,
+            Format::ClaudeCode
+            | Format::Codex
+            | Format::QwenCode
+            | Format::CopilotCli
+            | Format::Pi
+            | Format::KimiCli
+            | Format::OpenCode => false,
+        }
     }
 
     /// Whether the file's lines may be scanned apart from reading them
@@ -82,6 +104,7 @@ impl Format {
             | Format::CopilotCli
             | Format::Pi
             | Format::KimiCli
+            | Format::Cline
             | Format::OpenCode => false,
         }
     }
@@ -132,6 +155,11 @@ mod tests {
                 "ffb1fdc4c4540bda52600202cbe79505/71db871f-1743-4c09-b333-697b531f3d64/subagents/a1/wire.jsonl",
                 Format::KimiCli,
             ),
+            (
+                "1796497512091_9ed0q/1796497512091_9ed0q.messages.json",
+                Format::Cline,
+            ),
+            ("1796497512091_9ed0q/agent_a1.messages.json", Format::Cline),
         ];
         for (rel, want) in cases {
             assert_eq!(Format::of_file(rel), want, "{rel}");

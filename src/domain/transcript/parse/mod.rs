@@ -3,6 +3,7 @@
 //! bounded memory and a file that only grew is read from where it stopped.
 
 mod block;
+mod cline;
 mod codex;
 mod copilot;
 mod gemini;
@@ -13,9 +14,10 @@ mod prescan;
 mod qwen;
 mod spawned;
 mod state;
+pub use cline::{is_document as is_cline_document, is_session_id as is_cline_session_id};
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
-pub use gemini::{is_chat, is_legacy as is_rewritten_whole};
+pub use gemini::{is_chat, is_legacy as is_gemini_legacy};
 pub use kimi::is_wire as is_kimi_wire;
 pub use opencode::is_session as is_opencode_session;
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
@@ -365,6 +367,7 @@ impl SessionParser {
             Format::GeminiCli => gemini::parse_block(self, file, bytes),
             Format::Pi => pi::parse_block(self, file, bytes),
             Format::KimiCli => kimi::parse_block(self, file, bytes),
+            Format::Cline => cline::parse_block(self, file, bytes),
             Format::ClaudeCode => parse_block(self, file, bytes),
             // Read from its database's rows (`opencode::parse_tree`), never
             // as lines: nothing here is its.

@@ -1,0 +1,29 @@
+//! Cline (its CLI): `$CLINE_DATA_DIR/sessions`, else
+//! `~/.cline/data/sessions`: `<id>/<id>.messages.json` and its subagents'.
+
+use std::path::{Path, PathBuf};
+
+use super::{Client, Home};
+use crate::domain::transcript::Format;
+
+pub static CLINE: Client = Client {
+    name: "cline",
+    aliases: &[],
+    label: "Cline",
+    format: Format::Cline,
+    roots,
+    present: Path::is_dir,
+    home: Some(Home {
+        name: ".cline",
+        marker: None,
+        sessions: &["data/sessions"],
+    }),
+};
+
+fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
+    env("CLINE_DATA_DIR")
+        .map(PathBuf::from)
+        .or_else(|| home.map(|h| h.join(".cline/data")))
+        .map(|d| vec![d.join("sessions")])
+        .unwrap_or_default()
+}
