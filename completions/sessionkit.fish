@@ -91,6 +91,7 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
+kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -122,6 +123,7 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
+kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -174,6 +176,7 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
+kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -223,6 +226,7 @@ copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
 pi\t'pi'
 opencode\t'OpenCode'
+kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r

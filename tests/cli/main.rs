@@ -19,6 +19,7 @@ mod golden;
 mod hooks;
 mod ingest;
 mod install;
+mod kilo;
 mod kimi;
 mod layers;
 mod memory;

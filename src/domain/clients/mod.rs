@@ -14,6 +14,7 @@ mod cline;
 mod codex;
 mod copilot;
 mod gemini;
+mod kilo;
 mod kimi;
 mod opencode;
 mod pi;
@@ -26,7 +27,6 @@ use crate::domain::transcript::Format;
 pub use claude_code::CLAUDE_CODE;
 pub use codex::CODEX;
 pub use gemini::GEMINI;
-pub use opencode::OPENCODE;
 
 /// A client's default folders, given the home folder (`$HOME`, when set)
 /// and a look-up of the environment.
@@ -70,7 +70,7 @@ pub struct Home {
 
 /// Every client, in the order `sources` lists them and `ingest` reads
 /// their default folders.
-pub static ALL: [&Client; 9] = [
+pub static ALL: [&Client; 10] = [
     &claude_code::CLAUDE_CODE,
     &codex::CODEX,
     &gemini::GEMINI,
@@ -78,6 +78,7 @@ pub static ALL: [&Client; 9] = [
     &qwen_code::QWEN_CODE,
     &pi::PI,
     &opencode::OPENCODE,
+    &kilo::KILO,
     &kimi::KIMI,
     &cline::CLINE,
 ];
@@ -222,6 +223,7 @@ mod tests {
                 "/h/.qwen/projects",
                 "/p/sessions",
                 "/d/opencode",
+                "/d/kilo",
                 "/k/sessions",
                 "/c/sessions",
             ]

@@ -33,6 +33,9 @@ pub const DATABASE: &str = crate::domain::transcript::opencode::DATABASE;
 /// The older versions' folder of JSON files at the top of a root.
 pub const STORAGE: &str = crate::domain::transcript::opencode::STORAGE;
 
+/// Kilo's database: OpenCode's tables under its own name.
+pub const KILO_DATABASE: &str = crate::domain::transcript::opencode::KILO_DATABASE;
+
 /// An OpenCode store found at the top of a root: its database, or the
 /// older versions' `storage/` folder.
 #[derive(Debug, Clone)]
@@ -50,9 +53,16 @@ impl Database {
         self.path.file_name().is_some_and(|n| n == STORAGE)
     }
 
-    /// Its name in reports and session paths: `opencode.db` or `storage`.
+    /// Its name in reports and session paths: `opencode.db`, Kilo's
+    /// `kilo.db`, or `storage`.
     pub fn label(&self) -> &'static str {
-        if self.is_storage() { STORAGE } else { DATABASE }
+        if self.is_storage() {
+            STORAGE
+        } else if self.path.file_name().is_some_and(|n| n == KILO_DATABASE) {
+            KILO_DATABASE
+        } else {
+            DATABASE
+        }
     }
 }
 
@@ -66,9 +76,11 @@ pub fn database_in(root: &Path) -> Option<PathBuf> {
 /// `storage/` folder when it holds sessions.
 pub fn stores_in(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let db = root.join(DATABASE);
-    if std::fs::symlink_metadata(&db).is_ok_and(|m| m.is_file()) {
-        out.push(db);
+    for name in [DATABASE, KILO_DATABASE] {
+        let db = root.join(name);
+        if std::fs::symlink_metadata(&db).is_ok_and(|m| m.is_file()) {
+            out.push(db);
+        }
     }
     let storage = root.join(STORAGE);
     if std::fs::symlink_metadata(storage.join("session")).is_ok_and(|m| m.is_dir()) {

@@ -27,6 +27,9 @@ pub enum Format {
     /// A Kimi CLI wire: `<work dir>/<uuid>/wire.jsonl`, its subagents'
     /// `…/subagents/<id>/wire.jsonl`.
     KimiCli,
+    /// A Kilo session: OpenCode's tables in Kilo's own database,
+    /// `kilo.db#<id>`, read from its rows as OpenCode's are.
+    Kilo,
     /// A Cline session document: `<id>/<id>.messages.json`, its
     /// subagents' `<id>/agent_<a>.messages.json` (each rewritten whole).
     Cline,
@@ -38,8 +41,9 @@ pub enum Format {
 impl Format {
     /// Every format, in the order a path is tested against them (the more
     /// particular names first: a Qwen Code chat is also under `chats/`).
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::OpenCode,
+        Format::Kilo,
         Format::KimiCli,
         Format::Cline,
         Format::Codex,
@@ -57,6 +61,7 @@ impl Format {
     fn names(self, rel: &str) -> bool {
         match self {
             Format::OpenCode => parse::is_opencode_session(rel),
+            Format::Kilo => parse::is_kilo_session(rel),
             Format::Codex => parse::is_rollout(rel),
             Format::CopilotCli => parse::is_copilot_session(rel),
             Format::QwenCode => parse::is_qwen_session(rel) || parse::is_qwen_agent(rel),
@@ -89,6 +94,7 @@ impl Format {
             | Format::CopilotCli
             | Format::Pi
             | Format::KimiCli
+            | Format::Kilo
             | Format::OpenCode => false,
         }
     }
@@ -105,6 +111,7 @@ impl Format {
             | Format::Pi
             | Format::KimiCli
             | Format::Cline
+            | Format::Kilo
             | Format::OpenCode => false,
         }
     }
@@ -147,6 +154,7 @@ mod tests {
                 Format::Pi,
             ),
             ("opencode.db#ses_a", Format::OpenCode),
+            ("kilo.db#ses_a", Format::Kilo),
             (
                 "ffb1fdc4c4540bda52600202cbe79505/71db871f-1743-4c09-b333-697b531f3d64/wire.jsonl",
                 Format::KimiCli,

@@ -9,7 +9,6 @@ use anyhow::Result;
 
 use super::stream::ResumeState;
 use super::{Options, Root, Summary, unpriced_model};
-use crate::domain::clients::OPENCODE;
 use crate::domain::corpus::opencode::{self, Database};
 use crate::domain::corpus::{Skip, SkipReason};
 use crate::domain::transcript::opencode::{parse_tree, said_of_parts};
@@ -53,6 +52,10 @@ pub(super) fn read_opencode(
         return Ok(());
     };
     let label = db.label();
+    // OpenCode's, or a fork's (Kilo): the client whose database it is.
+    let client = crate::domain::clients::of_file(
+        &crate::domain::transcript::opencode::session_path(label, ""),
+    );
     for tree in trees {
         let sid = tree.id().to_string();
         if db.is_storage() && seen.present.contains(&sid) {
@@ -69,7 +72,7 @@ pub(super) fn read_opencode(
         }
         seen.present.insert(sid.clone());
         if (!opts.only.is_empty() && !opts.only.contains(&sid))
-            || opts.harness.as_deref().is_some_and(|h| h != OPENCODE.name)
+            || opts.harness.as_deref().is_some_and(|h| h != client.name)
         {
             continue;
         }
@@ -93,7 +96,7 @@ pub(super) fn read_opencode(
             None => None,
         };
         let meta = SessionMeta {
-            harness: OPENCODE.name,
+            harness: client.name,
             slug: label,
             project: project.as_deref(),
             scope: &roots[db.root].scope,

@@ -49,8 +49,12 @@ pub fn survey(roots: &[Root], known: Option<&BTreeSet<String>>) -> Vec<Source> {
             }
         }
         for db in &d.databases {
-            // OpenCode's database: its session trees, and when it changed.
-            let e = source(&mut by, root, crate::domain::clients::OPENCODE.name);
+            // OpenCode's database (or a fork's): its session trees, and
+            // when it changed.
+            let client = crate::domain::clients::of_file(
+                &crate::domain::transcript::opencode::session_path(db.label(), ""),
+            );
+            let e = source(&mut by, root, client.name);
             e.bytes += db.size;
             e.newest_ns = e.newest_ns.max(db.mtime_ns);
             let moved = opencode::moved_to_database(db);

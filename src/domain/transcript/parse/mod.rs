@@ -19,7 +19,7 @@ pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
 pub use gemini::{is_chat, is_legacy as is_gemini_legacy};
 pub use kimi::is_wire as is_kimi_wire;
-pub use opencode::is_session as is_opencode_session;
+pub use opencode::{is_kilo_session, is_session as is_opencode_session};
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 pub use qwen::{is_agent as is_qwen_agent, is_session as is_qwen_session};
 mod lines;
@@ -371,7 +371,7 @@ impl SessionParser {
             Format::ClaudeCode => parse_block(self, file, bytes),
             // Read from its database's rows (`opencode::parse_tree`), never
             // as lines: nothing here is its.
-            Format::OpenCode => {
+            Format::OpenCode | Format::Kilo => {
                 let rel = self.out.files[file].rel_path.clone();
                 self.out.file_problems.push(BadLine {
                     file: rel,

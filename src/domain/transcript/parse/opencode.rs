@@ -37,6 +37,17 @@ pub const DATABASE: &str = "opencode.db";
 /// The same for older versions' JSON files: `storage#<session id>`.
 pub const STORAGE: &str = "storage";
 
+/// Kilo's database (an OpenCode fork: the same tables, its own file):
+/// its sessions' paths are `kilo.db#<session id>`.
+pub const KILO_DATABASE: &str = "kilo.db";
+
+/// Whether a stored transcript path names a Kilo session.
+pub fn is_kilo_session(rel_path: &str) -> bool {
+    let name = rel_path.rsplit('/').next().unwrap_or(rel_path);
+    name.strip_prefix(KILO_DATABASE)
+        .is_some_and(|rest| rest.starts_with('#'))
+}
+
 /// Whether a stored transcript path names an OpenCode session.
 pub fn is_session(rel_path: &str) -> bool {
     let name = rel_path.rsplit('/').next().unwrap_or(rel_path);
