@@ -152,7 +152,7 @@ fn gemini_log(db: Option<&Path>, args: &Args) -> Option<PathBuf> {
     let (_, a) = args.command.parts();
     let named = a.harness.as_deref().map(str::to_ascii_lowercase);
     let gemini = match named.as_deref() {
-        Some(h) => h == "gemini",
+        Some(h) => h == crate::domain::harness::Harness::Gemini.as_str(),
         // Gemini sets these for its hooks; Claude Code sets CLAUDECODE.
         None => {
             std::env::var_os("CLAUDECODE").is_none()

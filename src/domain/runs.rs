@@ -40,7 +40,7 @@ impl State {
     }
 }
 
-/// Rule 2: a row is explicitly closed iff `closed_at <= last_seen_at + lease`.
+/// A row is explicitly closed iff `closed_at <= last_seen_at + lease`.
 pub fn state(closed_at: Option<Millis>, last_seen_at: Millis, now: Millis, lease_ms: i64) -> State {
     match closed_at {
         None if last_seen_at > now - lease_ms => State::Live,

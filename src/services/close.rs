@@ -1,4 +1,5 @@
-//! One closer batch: for each finished run rule 4 makes eligible, the `evidence` judge
+//! One closer batch: for each finished run the closer may look at
+//! (`closer::eligible`), the `evidence` judge
 //! reads the run's own last words against the commitments its briefing
 //! showed; the run is claimed, each verdict resolved (fenced, re-read),
 //! and the run finished. A run that fails is backed off, not retried at

@@ -53,7 +53,8 @@ fn fenced(tx: &Transaction<'_>, run_id: &str, epoch: i64, token: &str) -> Result
 }
 
 impl Store {
-    /// Closed runs, oldest closed first, that rule 4 makes eligible and
+    /// Closed runs, oldest closed first, that the closer may look at
+    /// (`closer::eligible`) and
     /// whose backoff is due; at most `limit`.
     pub fn closer_candidates(&self, now: Millis, limit: usize) -> Result<Vec<Candidate>> {
         let mut stmt = self.conn.prepare_cached(

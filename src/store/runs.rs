@@ -182,7 +182,7 @@ pub(crate) fn heartbeat_in(
     Ok(Some((run, outcome)))
 }
 
-/// Rule 1, the lease floor: last_seen_at only moves forward.
+/// The lease floor: last_seen_at only moves forward.
 fn touch(tx: &Transaction<'_>, run_id: &str, now: Millis) -> Result<()> {
     tx.prepare_cached(
         "UPDATE agent_sessions SET last_seen_at = max(last_seen_at, ?2) WHERE run_id = ?1",
@@ -191,7 +191,7 @@ fn touch(tx: &Transaction<'_>, run_id: &str, now: Millis) -> Result<()> {
     Ok(())
 }
 
-/// Opens a closed or stale run again: epoch + 1, closer backoff reset (rule 7).
+/// Opens a closed or stale run again: epoch + 1, closer backoff reset.
 fn revive(tx: &Transaction<'_>, run_id: &str, now: Millis) -> Result<()> {
     tx.prepare_cached(
         "UPDATE agent_sessions SET closed_at = NULL, activation_epoch = activation_epoch + 1,
@@ -482,7 +482,7 @@ impl Store {
 
     /// The lease sweep: runs silent past lease + grace get `closed_at = now`
     /// (an implicit close, still resurrectable), oldest first; each UPDATE
-    /// re-checks both conditions (rule 3), and the whole sweep is one write
+    /// re-checks both conditions, and the whole sweep is one write
     /// transaction, so a heartbeat or close lands before or after it.
     pub fn sweep_leases(
         &mut self,

@@ -151,7 +151,7 @@ pub(crate) fn untriaged(tx: &rusqlite::Connection, run_id: &str, watermark: &str
         .query_row(params![run_id, watermark], |r| r.get(0))?)
 }
 
-/// Rule 6: after every watermark stamp (a triage complete, a closer
+/// After every watermark stamp (a triage complete, a closer
 /// finish), `needs_look` is recomputed as "an untriaged event exists".
 pub(crate) fn settle_needs_look(tx: &Transaction<'_>, run_id: &str) -> Result<()> {
     tx.prepare_cached(
@@ -185,8 +185,7 @@ impl Store {
     /// Begins a triage attempt for the run of (agent, session): arms one when
     /// the entry rule says so (watermark = every visible event id), declines
     /// otherwise with its reason. Never creates or resurrects a run, never
-    /// touches the lease (rule 9); cheap checks first, the listing only to
-    /// arm (rule 10).
+    /// touches the lease; cheap checks first, the listing only to arm.
     pub fn triage_begin(
         &mut self,
         agent: &str,
@@ -298,7 +297,7 @@ impl Store {
 
 impl Store {
     /// The debrief prompt's facets for the run of (agent, session): its
-    /// project and scope (rule 11: from the run, not the hook's
+    /// project and scope (from the run, not the hook's
     /// environment), its id, and the commitments its briefing showed that
     /// are still open or waiting, with their status now.
     pub fn debrief_facets(&self, agent: &str, session_id: &str) -> Result<Facets> {
