@@ -22,6 +22,16 @@ fn names(env: &Env) -> Vec<String> {
     list.split(", ").map(str::to_string).collect()
 }
 
+/// The harness of every session `env` holds.
+fn harnesses(env: &Env) -> BTreeSet<String> {
+    env.json(&["sessions"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["harness"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn every_client_has_a_golden_directory_and_a_row_in_readme() {
     let env = Env::new();
@@ -37,13 +47,7 @@ fn every_client_has_a_golden_directory_and_a_row_in_readme() {
             }
         }
     }
-    let read: BTreeSet<String> = env
-        .json(&["sessions"])
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["harness"].as_str().unwrap().to_string())
-        .collect();
+    let read = harnesses(&env);
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let table: Vec<&str> = readme
@@ -100,13 +104,7 @@ fn an_alias_is_its_client_s_name_on_every_command() {
         root.join("codex-0.171/sessions").to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    let harnesses: BTreeSet<String> = fresh
-        .json(&["sessions"])
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["harness"].as_str().unwrap().to_string())
-        .collect();
+    let harnesses = harnesses(&fresh);
     assert_eq!(harnesses, BTreeSet::from(["claude-code".to_string()]));
     // A name no client has is refused by each, with the names it knows.
     for args in [

@@ -11,12 +11,12 @@
 
 use serde::Deserialize;
 
-use super::lines::Owner;
-use super::{SessionParser, Span};
+use super::SessionParser;
+use super::lines::{Owner, saw, whole_document};
 use crate::domain::clock::Millis;
 use crate::domain::transcript::BadLine;
 use crate::domain::transcript::ending::Ending;
-use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
+use crate::domain::transcript::usage::Buckets;
 
 /// Whether a transcript path is a Cline session document: the lead's
 /// `<id>/<id>.messages.json` or a subagent's `<id>/agent_<a>.messages.json`.
@@ -85,59 +85,24 @@ struct ModelInfo {
     id: String,
 }
 
-/// Reads a whole Cline document (a changed one is read again from its
-/// start: `Format::rewritten_whole`); returns the bytes read.
+/// Reads a whole Cline document (`lines::whole_document`); returns the
+/// bytes read.
 pub(super) fn parse_block(
     b: &mut SessionParser,
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    let (rel, agent, main, start) = {
-        let c = &b.out.files[file];
-        (c.rel_path.clone(), c.agent_id.clone(), c.main, c.offset)
-    };
-    if start != 0 {
-        return Ok(0);
-    }
-    let body = bytes
-        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-        .unwrap_or(bytes);
-    let doc: Document = match serde_json::from_slice(body) {
-        Ok(d) => d,
-        // Being written: read when it is whole.
-        Err(e) if e.is_eof() => return Ok(0),
-        Err(e) => {
-            b.bad(&rel, 1, format!("invalid JSON: {e}"))?;
-            Document::default()
+    whole_document(b, file, bytes, |b, doc: Document, owner, _| {
+        for m in doc.messages {
+            b.out.records += 1;
+            message(b, m, owner);
         }
-    };
-    let mut span = Span::new();
-    let mut owner = Owner {
-        agent: &agent,
-        main,
-        span: &mut span,
-    };
-    for m in doc.messages {
-        b.out.records += 1;
-        message(b, m, &mut owner);
-    }
-    b.span(&agent).merge(&span);
-    let f = &mut b.out.files[file];
-    f.offset = bytes.len() as u64;
-    f.line = bytes.iter().filter(|&&c| c == b'\n').count() as u64 + 1;
-    b.out.bytes += bytes.len() as u64;
-    Ok(bytes.len() as u64)
+    })
 }
 
 fn message(b: &mut SessionParser, m: Message, owner: &mut Owner<'_>) {
     let at: Option<Millis> = m.ts.filter(|t| *t > 0);
-    owner.span.see(at);
-    if owner.main && b.out.started_at.is_none() {
-        b.out.started_at = at;
-    }
-    if let Some(at) = at {
-        b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
-    }
+    saw(b, owner, at);
     let agent = owner.agent.to_string();
     if m.id.starts_with("error_") {
         b.endings.insert(agent, (Ending::ApiError, at));
@@ -154,14 +119,13 @@ fn message(b: &mut SessionParser, m: Message, owner: &mut Owner<'_>) {
     let (Some(t), false) = (m.metrics, m.id.is_empty()) else {
         return;
     };
-    let sid = b.out.session_id.clone();
-    b.add_usage(UsageObservation {
-        message_id: m.id,
-        agent_id: agent,
-        record_session_id: sid,
-        model: m.model_info.map(|i| i.id).unwrap_or_default(),
+    let model = m.model_info.map(|i| i.id).unwrap_or_default();
+    b.add_response(
+        &agent,
+        m.id,
+        model,
         at,
-        buckets: Buckets {
+        Buckets {
             input: t.input.saturating_sub(t.cache_read),
             output: t.output,
             cache_write_5m: t.cache_write,
@@ -169,8 +133,7 @@ fn message(b: &mut SessionParser, m: Message, owner: &mut Owner<'_>) {
             cache_read: t.cache_read,
             reasoning: 0,
         },
-        billing: Billing::default(),
-    });
+    );
 }
 
 #[cfg(test)]

@@ -190,60 +190,29 @@ fn text_of(content: &serde_json::Value) -> String {
     }
 }
 
-/// Reads an older version's whole-file chat: every message as a line of the
-/// current format would be read. A document cut short (being written) is
-/// left for the next read; one that is not JSON is one degraded line.
+/// Reads an older version's whole-file chat (`lines::whole_document`):
+/// every message as a line of the current format would be read.
 fn legacy_document(b: &mut SessionParser, file: usize, bytes: &[u8]) -> Result<u64, BadLine> {
-    let (rel, agent, main, start) = {
-        let c = &b.out.files[file];
-        (c.rel_path.clone(), c.agent_id.clone(), c.main, c.offset)
-    };
-    if start != 0 {
-        // A document is read whole or not at all: a changed one is read
-        // again from its start.
-        return Ok(0);
-    }
-    let body = bytes
-        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-        .unwrap_or(bytes);
-    let doc: Document = match serde_json::from_slice(body) {
-        Ok(d) => d,
-        Err(e) if e.is_eof() => return Ok(0),
-        Err(e) => {
-            b.bad(&rel, 1, format!("invalid JSON: {e}"))?;
-            Document::default()
+    super::lines::whole_document(b, file, bytes, |b, doc: Document, owner, body| {
+        if let Some(at) = doc.start_time.as_deref().and_then(parse_instant) {
+            owner.span.see(Some(at));
+            if owner.main && b.out.started_at.is_none() {
+                b.out.started_at = Some(at);
+            }
         }
-    };
-    let mut span = super::Span::new();
-    let mut owner = Owner {
-        agent: &agent,
-        main,
-        span: &mut span,
-    };
-    if let Some(at) = doc.start_time.as_deref().and_then(parse_instant) {
-        owner.span.see(Some(at));
-        if main && b.out.started_at.is_none() {
-            b.out.started_at = Some(at);
+        for m in doc.messages {
+            b.out.records += 1;
+            read_line(b, m, owner);
         }
-    }
-    for m in doc.messages {
-        b.out.records += 1;
-        read_line(b, m, &mut owner);
-    }
-    b.span(&agent).merge(&span);
-    if let Some(opts) = b.said {
-        // What the messages say, read again as values (rare: old chats).
-        let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
-        let list = serde_json::json!({ "$set": { "messages": v.get("messages") } });
-        for (record, at, pieces) in said::of_line(&list, 1, opts) {
-            b.keep_said(&agent, record, at, pieces);
+        if let Some(opts) = b.said {
+            // What the messages say, read again as values (rare: old chats).
+            let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+            let list = serde_json::json!({ "$set": { "messages": v.get("messages") } });
+            for (record, at, pieces) in said::of_line(&list, 1, opts) {
+                b.keep_said(owner.agent, record, at, pieces);
+            }
         }
-    }
-    let f = &mut b.out.files[file];
-    f.offset = bytes.len() as u64;
-    f.line = bytes.iter().filter(|&&c| c == b'\n').count() as u64 + 1;
-    b.out.bytes += bytes.len() as u64;
-    Ok(bytes.len() as u64)
+    })
 }
 
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {

@@ -13,11 +13,11 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::SessionParser;
-use super::lines::{Owner, typed_records, uuid_like};
+use super::lines::{Owner, saw, typed_records, uuid_like};
 use crate::domain::clock::Millis;
 use crate::domain::transcript::BadLine;
 use crate::domain::transcript::ending::Ending;
-use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
+use crate::domain::transcript::usage::Buckets;
 
 /// Whether a transcript path is a Kimi CLI wire: `<work dir>/<session
 /// uuid>/wire.jsonl`, or a subagent's `…/subagents/<id>/wire.jsonl`.
@@ -80,13 +80,7 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
         // The `metadata` line.
         return;
     };
-    owner.span.see(at);
-    if owner.main && b.out.started_at.is_none() {
-        b.out.started_at = at;
-    }
-    if let Some(at) = at {
-        b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
-    }
+    saw(b, owner, at);
     let agent = owner.agent.to_string();
     event(b, &agent, &m.kind, &m.payload, at);
 }
@@ -172,14 +166,12 @@ fn usage(b: &mut SessionParser, agent: &str, payload: &Value, at: Option<Millis>
     ) else {
         return;
     };
-    let sid = b.out.session_id.clone();
-    b.add_usage(UsageObservation {
-        message_id: id.to_string(),
-        agent_id: agent.to_string(),
-        record_session_id: sid,
-        model: UNRECORDED_MODEL.to_string(),
+    b.add_response(
+        agent,
+        id.to_string(),
+        UNRECORDED_MODEL.to_string(),
         at,
-        buckets: Buckets {
+        Buckets {
             input: tokens.input_other,
             output: tokens.output,
             cache_write_5m: tokens.input_cache_creation,
@@ -187,8 +179,7 @@ fn usage(b: &mut SessionParser, agent: &str, payload: &Value, at: Option<Millis>
             cache_read: tokens.input_cache_read,
             reasoning: 0,
         },
-        billing: Billing::default(),
-    });
+    );
 }
 
 #[cfg(test)]

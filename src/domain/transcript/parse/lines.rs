@@ -190,6 +190,67 @@ pub(super) fn typed_records<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// Reads a file that is one JSON document written whole at every change
+/// (Gemini CLI's older chats, Cline's sessions): read whole or not at all
+/// (a changed one is read again from its start, so a block that does not
+/// begin the file reads nothing), a document cut short (being written) is
+/// left for the next read, one that is not JSON is one degraded line.
+/// `read` gets the document, the file's `Owner` and the bytes it was read
+/// from. Returns the bytes read.
+pub(super) fn whole_document<T: serde::de::DeserializeOwned + Default>(
+    b: &mut SessionParser,
+    file: usize,
+    bytes: &[u8],
+    read: impl FnOnce(&mut SessionParser, T, &mut Owner<'_>, &[u8]),
+) -> Result<u64, BadLine> {
+    let (rel, agent, main, start) = {
+        let c = &b.out.files[file];
+        (c.rel_path.clone(), c.agent_id.clone(), c.main, c.offset)
+    };
+    if start != 0 {
+        return Ok(0);
+    }
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let doc: T = match serde_json::from_slice(body) {
+        Ok(d) => d,
+        Err(e) if e.is_eof() => return Ok(0),
+        Err(e) => {
+            b.bad(&rel, 1, format!("invalid JSON: {e}"))?;
+            T::default()
+        }
+    };
+    let mut span = Span::new();
+    let mut owner = Owner {
+        agent: &agent,
+        main,
+        span: &mut span,
+    };
+    read(b, doc, &mut owner, body);
+    b.span(&agent).merge(&span);
+    let f = &mut b.out.files[file];
+    f.offset = bytes.len() as u64;
+    f.line = bytes.iter().filter(|&&c| c == b'\n').count() as u64 + 1;
+    b.out.bytes += bytes.len() as u64;
+    Ok(bytes.len() as u64)
+}
+
+/// A record of `owner`'s at `at` was read: its agent's span sees it, the
+/// main agent's first record starts the session, and the session's last
+/// activity moves on.
+pub(super) fn saw(
+    b: &mut SessionParser,
+    owner: &mut Owner<'_>,
+    at: Option<crate::domain::clock::Millis>,
+) {
+    owner.span.see(at);
+    if owner.main && b.out.started_at.is_none() {
+        b.out.started_at = at;
+    }
+    if let Some(at) = at {
+        b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
+    }
+}
+
 /// A UUID in its 36-character lowercase text form (a session's id in a
 /// file or folder name).
 pub fn uuid_like(s: &str) -> bool {

@@ -104,6 +104,28 @@ impl SessionParser {
         self.out.file_problems.retain(|b| b.file != file);
     }
 
+    /// One API response's usage, stated once in this session's own
+    /// records (no billing facts beyond its tokens).
+    fn add_response(
+        &mut self,
+        agent: &str,
+        message_id: String,
+        model: String,
+        at: Option<Millis>,
+        buckets: crate::domain::transcript::usage::Buckets,
+    ) {
+        let record_session_id = self.out.session_id.clone();
+        self.add_usage(UsageObservation {
+            message_id,
+            agent_id: agent.to_string(),
+            record_session_id,
+            model,
+            at,
+            buckets,
+            billing: crate::domain::transcript::usage::Billing::default(),
+        });
+    }
+
     fn add_usage(&mut self, obs: UsageObservation) {
         if let Some(&i) = self.usage_index.get(&obs.message_id) {
             self.out.usage[i].combine(&obs);

@@ -159,15 +159,9 @@ fn see_spawns(
 
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
     let at = rec.timestamp.as_deref().and_then(parse_instant);
-    owner.span.see(at);
+    super::lines::saw(b, owner, at);
     if owner.main {
-        if b.out.started_at.is_none() {
-            b.out.started_at = at;
-        }
         b.hint_cwd(rec.cwd.as_deref());
-    }
-    if let Some(at) = at {
-        b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
     }
     match rec.kind.as_deref() {
         Some("assistant") => {}
