@@ -82,7 +82,7 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "completions" 
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "man" -d 'Print the man page (or write every page into a directory)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "schema" -d 'Print the JSON Schema of a command\'s JSON output'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l root -d 'Corpus root, repeatable [default: each agent\'s own folders where they exist, as `sessionkit sources` lists them: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.qwen/projects, ~/.pi/agent/sessions, ~/.local/share/opencode, each moved by its agent\'s variable]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l root -d 'Corpus root, repeatable [default: each agent\'s own folders where they exist, each moved by its agent\'s variable, as `sessionkit sources` lists them]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t'Claude Code'
 codex\t'Codex'
@@ -93,7 +93,9 @@ pi\t'pi'
 opencode\t'OpenCode'
 kilo\t'Kilo'
 kimi\t'Kimi CLI'
-cline\t'Cline'"
+cline\t'Cline'
+droid\t'Factory Droid'
+hermes\t'Hermes Agent'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -114,7 +116,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s q -l qu
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: each agent\'s own folders where they exist, as `sessionkit sources` lists them: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.qwen/projects, ~/.pi/agent/sessions, ~/.local/share/opencode, each moved by its agent\'s variable]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l root -d 'Corpus root, repeatable [default: each agent\'s own folders where they exist, each moved by its agent\'s variable, as `sessionkit sources` lists them]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l harness -d 'Read only this agent\'s sessions' -r -f -a "claude-code\t'Claude Code'
 codex\t'Codex'
@@ -125,7 +127,9 @@ pi\t'pi'
 opencode\t'OpenCode'
 kilo\t'Kilo'
 kimi\t'Kimi CLI'
-cline\t'Cline'"
+cline\t'Cline'
+droid\t'Factory Droid'
+hermes\t'Hermes Agent'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -178,7 +182,9 @@ pi\t'pi'
 opencode\t'OpenCode'
 kilo\t'Kilo'
 kimi\t'Kimi CLI'
-cline\t'Cline'"
+cline\t'Cline'
+droid\t'Factory Droid'
+hermes\t'Hermes Agent'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -228,7 +234,9 @@ pi\t'pi'
 opencode\t'OpenCode'
 kilo\t'Kilo'
 kimi\t'Kimi CLI'
-cline\t'Cline'"
+cline\t'Cline'
+droid\t'Factory Droid'
+hermes\t'Hermes Agent'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l role -d 'Only what this role said: user (prompts), assistant (answers), tool (tool calls, and outputs when indexed)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
@@ -491,7 +499,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -s q -l quie
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: each agent\'s own folders where they exist, as `sessionkit sources` lists them: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.qwen/projects, ~/.pi/agent/sessions, ~/.local/share/opencode, each moved by its agent\'s variable]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l root -d 'Corpus root, repeatable [default: each agent\'s own folders where they exist, each moved by its agent\'s variable, as `sessionkit sources` lists them]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-line-size -d 'Per-line size cap in bytes; a longer line is a degraded line (files have no cap) [default: setting ingest.max_line_size, 64 MiB]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l labels -d 'Compare stored parents with hand-written labels (`<session>.json` files in DIR)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l golden -d 'Check a golden directory instead of this database: DIR/corpus/ read into two scratch databases (yours is never opened) must give equal rows, a clean recount, exactly the records in DIR/expected/ (a unified diff per file that differs) and the parents in DIR/labels/; prices pinned in DIR/prices.json. The first run on a new corpus blesses' -r -F

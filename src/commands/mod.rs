@@ -127,7 +127,7 @@ impl Ctx {
 /// Where transcripts are and how to read them (shared by ingest, replay, check).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CorpusArgs {
-    /// Corpus root, repeatable [default: each agent's own folders where they exist, as `sessionkit sources` lists them: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.qwen/projects, ~/.pi/agent/sessions, ~/.local/share/opencode, each moved by its agent's variable]
+    /// Corpus root, repeatable [default: each agent's own folders where they exist, each moved by its agent's variable, as `sessionkit sources` lists them]
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
 

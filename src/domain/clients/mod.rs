@@ -13,7 +13,9 @@ mod claude_code;
 mod cline;
 mod codex;
 mod copilot;
+mod droid;
 mod gemini;
+mod hermes;
 mod kilo;
 mod kimi;
 mod opencode;
@@ -70,7 +72,7 @@ pub struct Home {
 
 /// Every client, in the order `sources` lists them and `ingest` reads
 /// their default folders.
-pub static ALL: [&Client; 10] = [
+pub static ALL: [&Client; 12] = [
     &claude_code::CLAUDE_CODE,
     &codex::CODEX,
     &gemini::GEMINI,
@@ -81,6 +83,8 @@ pub static ALL: [&Client; 10] = [
     &kilo::KILO,
     &kimi::KIMI,
     &cline::CLINE,
+    &droid::DROID,
+    &hermes::HERMES,
 ];
 
 /// The client named `name` (its harness name or an alias).
@@ -96,11 +100,6 @@ pub fn of_format(format: Format) -> &'static Client {
         .copied()
         .find(|c| c.format == format)
         .expect("every format is a declared client's (a test holds it)")
-}
-
-/// The client a session's file belongs to (its path relative to its root).
-pub fn of_file(rel: &str) -> &'static Client {
-    of_format(Format::of_file(rel))
 }
 
 /// The harness names and aliases, as `--harness` takes them: an alias is
@@ -204,6 +203,7 @@ mod tests {
             "CLINE_DATA_DIR" => Some("/c".to_string()),
             "GEMINI_CLI_HOME" => Some("/g".to_string()),
             "XDG_DATA_HOME" => Some("/d".to_string()),
+            "HERMES_HOME" => Some("/e/hermes".to_string()),
             _ => None,
         };
         let roots: Vec<String> = ALL
@@ -226,6 +226,8 @@ mod tests {
                 "/d/kilo",
                 "/k/sessions",
                 "/c/sessions",
+                "/h/.factory/sessions",
+                "/e/hermes",
             ]
         );
     }

@@ -15,10 +15,8 @@ use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 use super::{Skip, SkipReason};
-use crate::domain::transcript::{AgentLayout, FileRole, PARSER_REVISION};
+use crate::domain::transcript::{AgentLayout, FileRole, Format};
 
 /// A file found by the walk, with the `lstat` facts its fingerprint uses.
 #[derive(Debug, Clone)]
@@ -28,8 +26,12 @@ pub struct PlannedFile {
     pub size: u64,
     pub mtime_ns: i128,
     pub role: FileRole,
-    /// `(rel, abs, size, mtime_ns)` of the `.meta.json` sidecar.
+    /// `(rel, abs, size, mtime_ns)` of its sidecar: a subagent's
+    /// `.meta.json`, a Droid session's `.settings.json`.
     pub sidecar: Option<(String, PathBuf, u64, i128)>,
+    /// Its format: its name's (`Format::of_file`), or what the walk knew
+    /// it by.
+    pub format: Format,
 }
 
 /// One session's files under one root.
@@ -179,6 +181,7 @@ pub(super) fn admit(
         return None;
     }
     Some(PlannedFile {
+        format: Format::of_file(&rel),
         rel,
         abs: e.path.clone(),
         size: e.meta.len(),
@@ -251,6 +254,9 @@ fn walk_layout(
     } else if super::cline::is_session_dir(dir) {
         // `<id>/<id>.messages.json`.
         super::cline::walk_session(root_idx, dir, into);
+    } else if super::droid::is_project(dir) {
+        // `<cwd slug>/<uuid>.jsonl` beside `<uuid>.settings.json`.
+        super::droid::walk_project(root_idx, dir, only, into);
     } else if super::kimi::is_work_dir(dir) {
         // `<md5 of the work dir>/<uuid>/wire.jsonl`.
         super::kimi::walk_work_dir(root_idx, root, dir, only, into);
@@ -261,19 +267,36 @@ fn walk_layout(
 }
 
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
+    let database = |path: PathBuf, format| {
+        let meta = std::fs::metadata(&path).ok();
+        super::opencode::Database {
+            root: root_idx,
+            size: meta.as_ref().map_or(0, Metadata::len),
+            mtime_ns: meta.as_ref().map_or(0, mtime_ns),
+            path,
+            format,
+        }
+    };
+    if let Some(path) = super::hermes::database_in(root) {
+        // Hermes Agent's home: its sessions are in its database.
+        into.databases.push(database(path, Format::Hermes));
+        return;
+    }
     let stores = super::opencode::stores_in(root);
     if !stores.is_empty() {
         // OpenCode's data folder: its sessions are in the database and (of
         // older versions) the `storage/` folder; the rest (logs, snapshots)
         // is not read.
         for path in stores {
-            let meta = std::fs::metadata(&path).ok();
-            into.databases.push(super::opencode::Database {
-                root: root_idx,
-                size: meta.as_ref().map_or(0, Metadata::len),
-                mtime_ns: meta.as_ref().map_or(0, mtime_ns),
-                path,
-            });
+            let format = if path
+                .file_name()
+                .is_some_and(|n| n == super::opencode::KILO_DATABASE)
+            {
+                Format::Kilo
+            } else {
+                Format::OpenCode
+            };
+            into.databases.push(database(path, format));
         }
         return;
     }
@@ -541,29 +564,6 @@ pub(super) fn walk_agents(
             path: rel,
         });
     }
-}
-
-/// The session's fingerprint: every file's path, size and mtime (no content),
-/// plus the parser revision. Any change means the session is read again.
-pub fn fingerprint(s: &SessionFiles) -> String {
-    let mut parts: Vec<String> = Vec::with_capacity(1 + 2 * s.agents.len());
-    let mut push =
-        |rel: &str, size: u64, mtime: i128| parts.push(format!("{rel}\t{size}\t{mtime}"));
-    push(&s.main.rel, s.main.size, s.main.mtime_ns);
-    for a in &s.agents {
-        push(&a.rel, a.size, a.mtime_ns);
-        if let Some((rel, _, size, mtime)) = &a.sidecar {
-            push(rel, *size, *mtime);
-        }
-    }
-    parts.sort();
-    let mut h = Sha256::new();
-    h.update(format!("rev{PARSER_REVISION}\n"));
-    for p in &parts {
-        h.update(p.as_bytes());
-        h.update(b"\n");
-    }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -5,14 +5,16 @@ mod cline;
 mod codex;
 mod copilot;
 mod discover;
+mod droid;
 mod gemini;
+pub mod hermes;
 mod kimi;
 pub mod opencode;
 mod pi;
 mod read;
 
 pub use codex::thread_of;
-pub use discover::{Discovery, PlannedFile, SessionFiles, discover, discover_one, fingerprint};
+pub use discover::{Discovery, PlannedFile, SessionFiles, discover, discover_one};
 pub use gemini::session_of;
 pub use read::{
     Opened, ReadError, TAIL_CHECK, head_hash, open, read_head, read_into, read_more, tail_hash,
@@ -84,4 +86,28 @@ pub fn scope_of(root: &Path) -> String {
     use sha2::{Digest, Sha256};
     let h = Sha256::digest(root.as_os_str().as_encoded_bytes());
     h.iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The session's fingerprint: every file's path, size and mtime (no content),
+/// plus the parser revision. Any change means the session is read again.
+pub fn fingerprint(s: &SessionFiles) -> String {
+    use crate::domain::transcript::PARSER_REVISION;
+    use sha2::{Digest, Sha256};
+    let mut parts: Vec<String> = Vec::with_capacity(1 + 2 * s.agents.len());
+    let mut push =
+        |rel: &str, size: u64, mtime: i128| parts.push(format!("{rel}\t{size}\t{mtime}"));
+    for f in std::iter::once(&s.main).chain(&s.agents) {
+        push(&f.rel, f.size, f.mtime_ns);
+        if let Some((rel, _, size, mtime)) = &f.sidecar {
+            push(rel, *size, *mtime);
+        }
+    }
+    parts.sort();
+    let mut h = Sha256::new();
+    h.update(format!("rev{PARSER_REVISION}\n"));
+    for p in &parts {
+        h.update(p.as_bytes());
+        h.update(b"\n");
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -24,8 +24,9 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 use crate::domain::clock::Millis;
-use crate::domain::transcript::PARSER_REVISION;
 use crate::domain::transcript::opencode::{MessageRow, PartRow, SessionRow};
+use crate::domain::transcript::said::SaidOptions;
+use crate::domain::transcript::{Format, PARSER_REVISION, ParsedSession};
 
 /// The database's name at the top of a root.
 pub const DATABASE: &str = crate::domain::transcript::opencode::DATABASE;
@@ -36,12 +37,15 @@ pub const STORAGE: &str = crate::domain::transcript::opencode::STORAGE;
 /// Kilo's database: OpenCode's tables under its own name.
 pub const KILO_DATABASE: &str = crate::domain::transcript::opencode::KILO_DATABASE;
 
-/// An OpenCode store found at the top of a root: its database, or the
-/// older versions' `storage/` folder.
+/// A store of sessions found at the top of a root: OpenCode's database
+/// (or a fork's), the older versions' `storage/` folder, or another
+/// client's database (Hermes Agent's).
 #[derive(Debug, Clone)]
 pub struct Database {
     pub root: usize,
     pub path: PathBuf,
+    /// Whose it is.
+    pub format: Format,
     pub size: u64,
     /// When it last changed, as the walk's files say it (`lstat`'s mtime).
     pub mtime_ns: i128,
@@ -54,14 +58,16 @@ impl Database {
     }
 
     /// Its name in reports and session paths: `opencode.db`, Kilo's
-    /// `kilo.db`, or `storage`.
+    /// `kilo.db`, `storage`, Hermes's `state.db`.
     pub fn label(&self) -> &'static str {
         if self.is_storage() {
             STORAGE
-        } else if self.path.file_name().is_some_and(|n| n == KILO_DATABASE) {
-            KILO_DATABASE
         } else {
-            DATABASE
+            match self.format {
+                Format::Kilo => KILO_DATABASE,
+                Format::Hermes => crate::domain::transcript::hermes::DATABASE,
+                _ => DATABASE,
+            }
         }
     }
 }
@@ -113,6 +119,8 @@ pub fn moved_to_database(db: &Database) -> std::collections::HashSet<String> {
 pub enum Reader {
     Sqlite(Connection),
     Storage(PathBuf),
+    /// Hermes Agent's database.
+    Hermes(Connection),
 }
 
 impl Reader {
@@ -120,7 +128,34 @@ impl Reader {
         if db.is_storage() {
             return Ok(Reader::Storage(db.path.clone()));
         }
-        open(&db.path).map(Reader::Sqlite)
+        let conn = open(&db.path)?;
+        Ok(match db.format {
+            Format::Hermes => Reader::Hermes(conn),
+            _ => Reader::Sqlite(conn),
+        })
+    }
+
+    /// A tree read whole, as one session (`label` the store's name in its
+    /// paths); with `said`, what its messages say, for search.
+    pub fn parse(
+        &self,
+        label: &str,
+        tree: &Tree,
+        said: Option<SaidOptions>,
+    ) -> Result<ParsedSession> {
+        use crate::domain::transcript::{hermes, opencode};
+        if let Reader::Hermes(c) = self {
+            let totals = super::hermes::totals(c, tree)?;
+            return Ok(hermes::parse_tree(label, &tree.sessions, &totals));
+        }
+        let messages = self.messages(tree)?;
+        let mut parsed = opencode::parse_tree(label, &tree.sessions, &messages);
+        if let Some(o) = said
+            && let Ok(parts) = self.parts(tree, &messages)
+        {
+            parsed.said = opencode::said_of_parts(&messages, &parts, o);
+        }
+        Ok(parsed)
     }
 
     /// Every session tree of the store.
@@ -128,6 +163,7 @@ impl Reader {
         match self {
             Reader::Sqlite(c) => trees(c),
             Reader::Storage(dir) => storage_trees(dir),
+            Reader::Hermes(c) => super::hermes::trees(c),
         }
     }
 
@@ -136,6 +172,7 @@ impl Reader {
         match self {
             Reader::Sqlite(c) => messages(c, tree),
             Reader::Storage(dir) => storage_messages(dir, tree),
+            Reader::Hermes(_) => Ok(Vec::new()),
         }
     }
 
@@ -144,6 +181,7 @@ impl Reader {
         match self {
             Reader::Sqlite(c) => parts(c, tree),
             Reader::Storage(dir) => storage_parts(dir, messages),
+            Reader::Hermes(_) => Ok(Vec::new()),
         }
     }
 }
@@ -210,7 +248,7 @@ pub fn trees(conn: &Connection) -> Result<Vec<Tree>> {
 /// Session rows (in order of creation, each with what its fingerprint
 /// covers) grouped into trees: a session whose parent is not among them is
 /// the top of a tree of its own.
-fn group_trees(rows: &[(SessionRow, String)], kind: &str) -> Vec<Tree> {
+pub(super) fn group_trees(rows: &[(SessionRow, String)], kind: &str) -> Vec<Tree> {
     let index: HashMap<&str, usize> = rows
         .iter()
         .enumerate()

@@ -7,7 +7,10 @@
 use super::parse;
 
 /// The formats sessionkit reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// Claude Code's JSON Lines: `<slug>/<uuid>.jsonl` and its agents'
     /// files (every layout `corpus::discover` walks).
@@ -36,14 +39,23 @@ pub enum Format {
     /// An OpenCode session, read from its database's rows (or an older
     /// version's storage files), never line by line: `opencode.db#<id>`.
     OpenCode,
+    /// A Hermes Agent session, read from its database's running totals:
+    /// `state.db#<id>`.
+    Hermes,
+    /// A Factory Droid session: `<cwd slug>/<uuid>.jsonl`, its token
+    /// totals in the `<uuid>.settings.json` beside it. Its path has Claude
+    /// Code's shape: the walk knows it by its folder (a `.settings.json`
+    /// beside the transcripts), never by its name.
+    Droid,
 }
 
 impl Format {
     /// Every format, in the order a path is tested against them (the more
     /// particular names first: a Qwen Code chat is also under `chats/`).
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 12] = [
         Format::OpenCode,
         Format::Kilo,
+        Format::Hermes,
         Format::KimiCli,
         Format::Cline,
         Format::Codex,
@@ -51,6 +63,7 @@ impl Format {
         Format::QwenCode,
         Format::GeminiCli,
         Format::Pi,
+        Format::Droid,
         Format::ClaudeCode,
     ];
 
@@ -62,6 +75,7 @@ impl Format {
         match self {
             Format::OpenCode => parse::is_opencode_session(rel),
             Format::Kilo => parse::is_kilo_session(rel),
+            Format::Hermes => parse::is_hermes_session(rel),
             Format::Codex => parse::is_rollout(rel),
             Format::CopilotCli => parse::is_copilot_session(rel),
             Format::QwenCode => parse::is_qwen_session(rel) || parse::is_qwen_agent(rel),
@@ -69,11 +83,15 @@ impl Format {
             Format::Pi => parse::is_pi_session(rel),
             Format::KimiCli => parse::is_kimi_wire(rel),
             Format::Cline => parse::is_cline_document(rel),
+            // Known by its folder, not its name.
+            Format::Droid => false,
             Format::ClaudeCode => true,
         }
     }
 
-    /// The format of a session's file (its path relative to its root).
+    /// The format of a session's file (its path relative to its root), as
+    /// its name tells it: what the walk found, when it found it by its
+    /// folder (`Format::Droid`), is carried with the file instead.
     pub fn of_file(rel: &str) -> Format {
         Format::ALL
             .into_iter()
@@ -81,14 +99,16 @@ impl Format {
             .unwrap_or(Format::ClaudeCode)
     }
 
-    /// Whether a file of this format is a document written whole at every
-    /// change (never read on from where a read stopped: a changed one is
-    /// read again from its start).
-    pub fn rewritten_whole(rel: &str) -> bool {
-        match Format::of_file(rel) {
+    /// Whether a file (`rel`) of this format is a document written whole
+    /// at every change (never read on from where a read stopped: a changed
+    /// one is read again from its start).
+    pub fn rewritten_whole(self, rel: &str) -> bool {
+        match self {
             Format::GeminiCli => parse::is_gemini_legacy(rel),
             Format::Cline => true,
             Format::ClaudeCode
+            | Format::Hermes
+            | Format::Droid
             | Format::Codex
             | Format::QwenCode
             | Format::CopilotCli
@@ -112,7 +132,9 @@ impl Format {
             | Format::KimiCli
             | Format::Cline
             | Format::Kilo
-            | Format::OpenCode => false,
+            | Format::OpenCode
+            | Format::Hermes
+            | Format::Droid => false,
         }
     }
 }
@@ -155,6 +177,7 @@ mod tests {
             ),
             ("opencode.db#ses_a", Format::OpenCode),
             ("kilo.db#ses_a", Format::Kilo),
+            ("state.db#20261205_185643_9c3bf7", Format::Hermes),
             (
                 "ffb1fdc4c4540bda52600202cbe79505/71db871f-1743-4c09-b333-697b531f3d64/wire.jsonl",
                 Format::KimiCli,

@@ -21,6 +21,7 @@ mod wire;
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
 pub use format::Format;
+pub use parse::hermes;
 pub use parse::is_cline_session_id;
 pub use parse::opencode;
 #[cfg(test)]

@@ -127,6 +127,7 @@ fn read(dir: &std::path::Path, text: &[u8], o: &Options, spare: bool) -> Vec<Str
         slug: "-w-p".to_string(),
         root: 0,
         main: PlannedFile {
+            format: crate::domain::transcript::Format::ClaudeCode,
             rel,
             abs,
             size: text.len() as u64,

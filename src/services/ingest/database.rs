@@ -11,7 +11,6 @@ use super::stream::ResumeState;
 use super::{Options, Root, Summary, unpriced_model};
 use crate::domain::corpus::opencode::{self, Database};
 use crate::domain::corpus::{Skip, SkipReason};
-use crate::domain::transcript::opencode::{parse_tree, said_of_parts};
 use crate::store::Store;
 use crate::store::projection::{Projection, SessionMeta};
 
@@ -52,10 +51,8 @@ pub(super) fn read_opencode(
         return Ok(());
     };
     let label = db.label();
-    // OpenCode's, or a fork's (Kilo): the client whose database it is.
-    let client = crate::domain::clients::of_file(
-        &crate::domain::transcript::opencode::session_path(label, ""),
-    );
+    // The client whose database it is.
+    let client = crate::domain::clients::of_format(db.format);
     for tree in trees {
         let sid = tree.id().to_string();
         if db.is_storage() && seen.present.contains(&sid) {
@@ -80,16 +77,10 @@ pub(super) fn read_opencode(
             sum.unchanged += 1;
             continue;
         }
-        let Ok(messages) = reader.messages(&tree) else {
+        let Ok(parsed) = reader.parse(label, &tree, opts.said) else {
             unreadable(sum);
             continue;
         };
-        let mut parsed = parse_tree(label, &tree.sessions, &messages);
-        if let Some(o) = opts.said
-            && let Ok(parts) = reader.parts(&tree, &messages)
-        {
-            parsed.said = said_of_parts(&messages, &parts, o);
-        }
         sum.bytes_read += parsed.bytes;
         let project = match parsed.cwd.as_deref() {
             Some(cwd) => Some(crate::services::project::project_of(store, cwd)?),

@@ -73,7 +73,7 @@ pub struct Options {
     /// Only this `(slug, session)` under the first root, found without
     /// walking the rest (a hook's catch-up).
     pub one: Option<(String, String)>,
-    /// Only sessions of this harness (`clients::of_file`).
+    /// Only sessions of this harness (the client its format is).
     pub harness: Option<String>,
     /// What the search index keeps of what is read; `None`: no index.
     pub said: Option<SaidOptions>,
@@ -228,7 +228,7 @@ pub fn run(
         if opts
             .harness
             .as_deref()
-            .is_some_and(|h| crate::domain::clients::of_file(&files.main.rel).name != h)
+            .is_some_and(|h| crate::domain::clients::of_format(files.main.format).name != h)
         {
             continue;
         }
@@ -461,7 +461,7 @@ impl Sink<'_> {
         let (store, roots, known, sum) = (&mut *self.store, self.roots, self.known, &mut *self.sum);
         let sid = job.files.session_id.as_str();
         let meta = SessionMeta {
-            harness: crate::domain::clients::of_file(&job.files.main.rel).name,
+            harness: crate::domain::clients::of_format(job.files.main.format).name,
             slug: &job.files.slug,
             project: None,
             scope: &roots[job.files.root].scope,

@@ -154,7 +154,7 @@ fn recount_opencode(
     out: &mut Vec<Finding>,
 ) -> Result<()> {
     use crate::domain::corpus::opencode;
-    use crate::domain::transcript::opencode::{parse_tree, session_path};
+    use crate::domain::transcript::opencode::session_path;
     let label = db.label();
     let read = opencode::Reader::open(db).and_then(|c| {
         let trees = c.trees()?;
@@ -186,7 +186,10 @@ fn recount_opencode(
                     FindingKind::NotIngested,
                     sid,
                     &rel,
-                    "in the database OpenCode keeps but not in sessionkit's: run `sessionkit ingest`".into(),
+                    format!(
+                        "in the database {} keeps but not in sessionkit's: run `sessionkit ingest`",
+                        crate::domain::clients::of_format(db.format).label
+                    ),
                 ));
             }
             continue;
@@ -200,14 +203,7 @@ fn recount_opencode(
             ));
             continue;
         }
-        let messages = reader.messages(tree)?;
-        compare(
-            store,
-            sid,
-            &rel,
-            &parse_tree(label, &tree.sessions, &messages),
-            out,
-        )?;
+        compare(store, sid, &rel, &reader.parse(label, tree, None)?, out)?;
     }
     Ok(())
 }

@@ -39,7 +39,7 @@ pub fn survey(roots: &[Root], known: Option<&BTreeSet<String>>) -> Vec<Source> {
             let e = source(
                 &mut by,
                 root,
-                crate::domain::clients::of_file(&files.main.rel).name,
+                crate::domain::clients::of_format(files.main.format).name,
             );
             e.sessions += 1;
             e.ingested += u64::from(is_known(sid));
@@ -49,11 +49,9 @@ pub fn survey(roots: &[Root], known: Option<&BTreeSet<String>>) -> Vec<Source> {
             }
         }
         for db in &d.databases {
-            // OpenCode's database (or a fork's): its session trees, and
-            // when it changed.
-            let client = crate::domain::clients::of_file(
-                &crate::domain::transcript::opencode::session_path(db.label(), ""),
-            );
+            // A database of sessions: its session trees, and when it
+            // changed.
+            let client = crate::domain::clients::of_format(db.format);
             let e = source(&mut by, root, client.name);
             e.bytes += db.size;
             e.newest_ns = e.newest_ns.max(db.mtime_ns);

@@ -2,11 +2,14 @@
 //! of complete lines at a time, so that a file of any size is read in
 //! bounded memory and a file that only grew is read from where it stopped.
 
+mod agent;
 mod block;
 mod cline;
 mod codex;
 mod copilot;
+mod droid;
 mod gemini;
+pub mod hermes;
 mod kimi;
 pub mod opencode;
 mod pi;
@@ -18,6 +21,7 @@ pub use cline::{is_document as is_cline_document, is_session_id as is_cline_sess
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
 pub use gemini::{is_chat, is_legacy as is_gemini_legacy};
+pub use hermes::is_session as is_hermes_session;
 pub use kimi::is_wire as is_kimi_wire;
 pub use opencode::{is_kilo_session, is_session as is_opencode_session};
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
@@ -25,6 +29,7 @@ pub use qwen::{is_agent as is_qwen_agent, is_session as is_qwen_session};
 mod lines;
 pub use lines::uuid_like;
 
+use agent::{new_agent, read_sidecar};
 use block::{observation, parse_block, parse_scanned, usage_parts};
 use lines::BOM;
 pub use prescan::{ScannedLines, scan_later};
@@ -38,7 +43,7 @@ use std::sync::Arc;
 use super::SessionInput;
 use super::ending::Ending;
 use super::usage::UsageObservation;
-use super::wire::{Record, Sidecar};
+use super::wire::Record;
 use super::{Agent, AgentLayout, BadLine, FileRole, Format, ParsedSession};
 use crate::domain::clock::Millis;
 use crate::domain::transcript::said::{Piece, Said, SaidOptions};
@@ -328,6 +333,7 @@ impl SessionParser {
             usage_records: false,
             running_total: None,
             history_of: None,
+            format: None,
         });
         self.out.agents.push(agent);
         self.open.push(Some(OpenFile {
@@ -382,7 +388,8 @@ impl SessionParser {
     /// file's cursor. Returns how many bytes were read (through the last
     /// newline); the rest is an unfinished line to give again, longer.
     pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
-        match Format::of_file(&self.out.files[file].rel_path) {
+        match self.out.files[file].format() {
+            Format::Droid => droid::parse_block(self, file, bytes),
             Format::Codex => codex::parse_block(self, file, bytes),
             Format::CopilotCli => copilot::parse_block(self, file, bytes),
             Format::QwenCode => qwen::parse_block(self, file, bytes),
@@ -393,12 +400,13 @@ impl SessionParser {
             Format::ClaudeCode => parse_block(self, file, bytes),
             // Read from its database's rows (`opencode::parse_tree`), never
             // as lines: nothing here is its.
-            Format::OpenCode | Format::Kilo => {
+            Format::OpenCode | Format::Kilo | Format::Hermes => {
                 let rel = self.out.files[file].rel_path.clone();
                 self.out.file_problems.push(BadLine {
                     file: rel,
                     line: 0,
-                    reason: "an OpenCode session is read from its database, not as lines".into(),
+                    reason: "a session kept in a database is read from its rows, not as lines"
+                        .into(),
                 });
                 Ok(bytes.len() as u64)
             }
@@ -408,7 +416,48 @@ impl SessionParser {
     /// Whether file `file`'s lines can be scanned apart from reading them
     /// (`scan_later`, `block_scanned`): its format's (`Format::scans_apart`).
     pub fn scans_apart(&self, file: usize) -> bool {
-        Format::of_file(&self.out.files[file].rel_path).scans_apart()
+        self.out.files[file].format().scans_apart()
+    }
+
+    /// Reads file `file` as `format`, which the walk knew it by (its name
+    /// may say another: a Droid transcript's is Claude Code's shape).
+    pub fn read_as(&mut self, file: usize, format: Format) {
+        let f = &mut self.out.files[file];
+        f.format = (format != Format::of_file(&f.rel_path)).then_some(format);
+    }
+
+    /// The document of running totals kept beside file `file` (at `rel`),
+    /// read whole again at every change, after the file: a Droid
+    /// session's `.settings.json`. A format that keeps none has it noted
+    /// as a problem of the file.
+    pub fn totals_document(
+        &mut self,
+        file: usize,
+        rel: &str,
+        bytes: &[u8],
+    ) -> Result<(), StrictFailure> {
+        self.clear_problem(rel);
+        match self.out.files[file].format() {
+            Format::Droid => droid::read_settings(self, file, rel, bytes),
+            Format::ClaudeCode
+            | Format::Codex
+            | Format::GeminiCli
+            | Format::QwenCode
+            | Format::CopilotCli
+            | Format::Pi
+            | Format::KimiCli
+            | Format::Kilo
+            | Format::Cline
+            | Format::OpenCode
+            | Format::Hermes => {
+                self.out.file_problems.push(BadLine {
+                    file: rel.to_string(),
+                    line: 0,
+                    reason: "not read: this format keeps no document of totals".into(),
+                });
+                Ok(())
+            }
+        }
     }
 
     /// `block` for bytes whose later lines were scanned by `scan_later`:
@@ -525,58 +574,6 @@ pub fn parse_session(input: &SessionInput, strict: bool) -> Result<ParsedSession
         p.block(file, &f.bytes)?;
     }
     Ok(p.finish())
-}
-
-pub(super) fn new_agent(
-    id: &str,
-    layout: AgentLayout,
-    path: &str,
-    workflow_id: Option<String>,
-) -> Agent {
-    Agent {
-        agent_id: id.to_string(),
-        layout,
-        transcript_path: path.to_string(),
-        agent_type: None,
-        description: None,
-        spawn_depth: None,
-        sidecar_tool_use_id: None,
-        workflow_id,
-        first_seen: None,
-        last_seen: None,
-        records: 0,
-        first_prompt: None,
-        notification_tool_use_id: None,
-        ending: None,
-        finished: false,
-        parent_id: None,
-    }
-}
-
-fn read_sidecar(
-    b: &mut SessionParser,
-    agent: &mut Agent,
-    path: &str,
-    bytes: &[u8],
-) -> Result<(), BadLine> {
-    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    match serde_json::from_slice::<Sidecar>(bytes) {
-        Ok(meta) => {
-            agent.agent_type = meta.agent_type.filter(|s| !s.is_empty());
-            agent.description = meta
-                .description
-                .filter(|s| !s.is_empty())
-                .map(|d| crate::domain::redact::redact_text(&d).into_owned());
-            agent.sidecar_tool_use_id = meta.tool_use_id.filter(|s| !s.is_empty());
-            agent.spawn_depth = meta.spawn_depth;
-            agent.finished = meta.finished == Some(true);
-            if let Some(model) = meta.model.filter(|m| !m.is_empty()) {
-                b.sidecar_models.insert(agent.agent_id.clone(), model);
-            }
-            Ok(())
-        }
-        Err(e) => b.bad(path, 0, format!("unreadable sidecar: {e}")),
-    }
 }
 
 /// A parsed session's input, cache-read and output tokens, summed over

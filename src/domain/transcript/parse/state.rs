@@ -84,6 +84,18 @@ pub struct FileCursor {
     /// are named by. `None`: the file's own thread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_of: Option<String>,
+    /// The file's format when the walk knew it otherwise than by its name
+    /// (`None`: `Format::of_file` of its path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<crate::domain::transcript::Format>,
+}
+
+impl FileCursor {
+    /// The format the file is read in.
+    pub fn format(&self) -> crate::domain::transcript::Format {
+        self.format
+            .unwrap_or_else(|| crate::domain::transcript::Format::of_file(&self.rel_path))
+    }
 }
 
 /// What a file being read carries from block to block besides its cursor.

@@ -186,6 +186,7 @@ impl Reader<'_> {
             }
         };
         let idx = self.parser.begin_main(&files.main.rel);
+        self.parser.read_as(idx, files.main.format);
         self.read_file(idx, &files.main, main, &mut buf.file)
             .map_err(|e| match e {
                 FileError::Strict(b) => Failure::strict(&b),
@@ -193,7 +194,21 @@ impl Reader<'_> {
                     reason: format!("main transcript {}: {}", e.reason, e.detail),
                     strict: false,
                 },
-            })
+            })?;
+        // A document of running totals beside it (a Droid session's
+        // settings), read whole after it.
+        let Some((rel, abs, _, _)) = &files.main.sidecar else {
+            return Ok(());
+        };
+        match corpus::read_into(abs, self.opts.max_line_size, &mut buf.meta) {
+            Ok(()) => {
+                self.bytes += buf.meta.len() as u64;
+                self.parser
+                    .totals_document(idx, rel, &buf.meta)
+                    .map_err(|b| Failure::strict(&b))
+            }
+            Err(e) => self.unread(rel, &e),
+        }
     }
 
     fn read_agent(&mut self, a: &corpus::PlannedFile, buf: &mut Buffers) -> Result<(), Failure> {

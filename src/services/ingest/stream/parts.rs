@@ -157,7 +157,7 @@ pub(super) fn still_valid(state: &ResumeState, files: &SessionFiles, bytes: &mut
         if m.seen == Seen::of(f) {
             return true;
         }
-        if crate::domain::transcript::Format::rewritten_whole(&f.rel) {
+        if f.format.rewritten_whole(&f.rel) {
             // Changed at all: read again whole.
             return false;
         }
