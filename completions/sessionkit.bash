@@ -2773,7 +2773,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
                 --db)
@@ -3535,7 +3535,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
                 --db)
@@ -3741,7 +3741,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
                 --session)
@@ -4173,7 +4173,7 @@ _sessionkit() {
                     return 0
                     ;;
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
                 --db)

@@ -95,7 +95,9 @@ kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'
 droid\t'Factory Droid'
-hermes\t'Hermes Agent'"
+hermes\t'Hermes Agent'
+openclaw\t'OpenClaw'
+vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -129,7 +131,9 @@ kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'
 droid\t'Factory Droid'
-hermes\t'Hermes Agent'"
+hermes\t'Hermes Agent'
+openclaw\t'OpenClaw'
+vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -184,7 +188,9 @@ kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'
 droid\t'Factory Droid'
-hermes\t'Hermes Agent'"
+hermes\t'Hermes Agent'
+openclaw\t'OpenClaw'
+vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -236,7 +242,9 @@ kilo\t'Kilo'
 kimi\t'Kimi CLI'
 cline\t'Cline'
 droid\t'Factory Droid'
-hermes\t'Hermes Agent'"
+hermes\t'Hermes Agent'
+openclaw\t'OpenClaw'
+vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l role -d 'Only what this role said: user (prompts), assistant (answers), tool (tool calls, and outputs when indexed)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r

@@ -265,6 +265,17 @@ fn note_uncounted(ctx: &Ctx, compactions: &[CompactionRecord]) {
             "{n} compression(s) of the chat: the model calls that wrote the summary are in no transcript and no hook, so their tokens are not in these figures"
         ));
     }
+    // A client that deleted the records of some calls (Mistral Vibe keeps
+    // its journal since the last-but-one snapshot only).
+    let pruned = compactions
+        .iter()
+        .filter(|c| c.trigger.as_deref() == Some(crate::domain::transcript::vibe::PRUNED))
+        .count();
+    if pruned > 0 {
+        ctx.out.note(&format!(
+            "{pruned} call(s) are missing from the session's journal (the client deleted their records at a snapshot): their tokens are counted from its running totals, as one figure dated at its start"
+        ));
+    }
 }
 
 fn value<T: serde::Serialize>(x: &T) -> Value {

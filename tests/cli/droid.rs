@@ -12,6 +12,9 @@ use crate::common::*;
 
 const S: &str = "ca7773c4-b8ea-47f1-827c-bb830a274bb0";
 const FAILED: &str = "0b6a6f3e-2c55-4d0e-9a3e-5f1c2d7e8a90";
+/// A real run that spawned a subagent (its own pair of files).
+const SPAWNED: &str = "ad96ffb2-22b6-4a78-87c1-3e9d3cfd8b5a";
+const CHILD: &str = "bcd28795-c1ff-4c15-8980-abcef25331c7";
 const SLUG: &str = "-home-dev-work-proj";
 
 fn fixture() -> PathBuf {
@@ -66,7 +69,7 @@ fn the_totals_are_read_once_and_a_session_that_goes_on_replaces_them() {
         .replace("(cut)", &"x".repeat(100_000));
     std::fs::write(&transcript, padded).unwrap();
     let s = env.ingest(&root);
-    assert_eq!(s["sessions_new"].as_u64(), Some(2), "{s}");
+    assert_eq!(s["sessions_new"].as_u64(), Some(3), "{s}");
     assert_eq!(s["skipped"]["non-artifact"].as_u64(), Some(0), "{s}");
     assert_eq!(tokens(&env, S), [2714, 300, 36, 0]);
     assert_eq!(env.json(&["show", FAILED])["status"], "error");
@@ -94,7 +97,7 @@ fn the_totals_are_read_once_and_a_session_that_goes_on_replaces_them() {
             s["sessions_updated"].as_u64(),
             s["sessions_unchanged"].as_u64()
         ),
-        (Some(1), Some(1)),
+        (Some(1), Some(2)),
         "{s}"
     );
     // Read on from where it stopped: the new line and the settings, and
@@ -104,14 +107,16 @@ fn the_totals_are_read_once_and_a_session_that_goes_on_replaces_them() {
     assert!(read < 20_000 && before > 100_000, "{read} of {before}: {s}");
     assert_eq!(tokens(&env, S), [5000, 700, 50, 4]);
     let cost = env.json(&["cost", "--by", "session"]);
-    assert_eq!(
-        cost["totals"]["input_tokens"].as_u64(),
-        Some(5000),
-        "{cost}"
-    );
+    let row = cost["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["session_id"] == S)
+        .unwrap_or_else(|| panic!("{cost}"));
+    assert_eq!(row["input_tokens"].as_u64(), Some(5000), "{cost}");
     // Nothing changed: nothing read.
     let s = env.ingest(&root);
-    assert_eq!(s["sessions_unchanged"].as_u64(), Some(2), "{s}");
+    assert_eq!(s["sessions_unchanged"].as_u64(), Some(3), "{s}");
 }
 
 #[test]
@@ -142,7 +147,29 @@ fn droid_s_home_is_a_default_root() {
     let s = env.ingest_defaults(&[]);
     assert_eq!(
         (s["roots"].as_u64(), s["sessions_new"].as_u64()),
-        (Some(1), Some(2)),
+        (Some(1), Some(3)),
         "{s}"
     );
+}
+
+/// Served: prompts of 1,007, 2,007 and 3,007 with 100, 200 and 300
+/// cached, completions of 13, 23 and 33; the second was the subagent's.
+/// Each session's own `tokenUsage` counts once (the parent's inclusive
+/// totals, which repeat the child's, are not read), and the child hangs
+/// under the `Task` call that started it.
+#[test]
+fn a_subagent_is_an_agent_of_the_session_that_called_it() {
+    let env = Env::with_fixtures(&["golden/droid/corpus/sessions"]);
+    assert_eq!(tokens(&env, SPAWNED), [5421, 600, 69, 0]);
+    let tree = env.json(&["tree", SPAWNED]);
+    let root = &tree["roots"][0];
+    assert_eq!(root["input_tokens"].as_u64(), Some(3614));
+    let child = &root["children"][0];
+    assert_eq!(child["agent_id"], CHILD);
+    assert_eq!(child["input_tokens"].as_u64(), Some(1807));
+    assert_eq!(child["tool_use_id"], "call_rig00010b53d73c");
+    assert_eq!(child["status"], "completed");
+    // The child is no session of its own.
+    let (code, _, _) = env.run(&["show", CHILD]);
+    assert_ne!(code, 0);
 }

@@ -6,6 +6,9 @@
 #   PREFIX/opencode/  opencode-ai (the platform binary is run directly)
 #   PREFIX/qwen/      @qwen-code/qwen-code
 #   PREFIX/copilot/   @github/copilot
+#   PREFIX/droid/     @factory/cli-linux-x64 (Factory Droid's binary, run
+#                     directly; its launcher's own version has no binary)
+#   PREFIX/kilo/      @kilocode/cli-linux-x64 (Kilo's binary, the same way)
 #
 # Only the npm registry is contacted.
 set -euo pipefail
@@ -25,3 +28,5 @@ install pi @mariozechner/pi-coding-agent 0.73.1
 install opencode opencode-ai 1.18.33 --ignore-scripts
 install qwen @qwen-code/qwen-code 0.24.4
 install copilot @github/copilot 1.0.102 --ignore-scripts
+install droid @factory/cli-linux-x64 0.225.2 --ignore-scripts
+install kilo @kilocode/cli-linux-x64 7.7.9 --ignore-scripts

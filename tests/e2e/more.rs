@@ -1,5 +1,6 @@
 //! The agents that speak OpenAI's Chat Completions, run for real: pi 0.73.1,
-//! OpenCode 1.18.33, Qwen Code 0.24.4 and Copilot CLI 1.0.102, installed
+//! OpenCode 1.18.33, Qwen Code 0.24.4, Copilot CLI 1.0.102, Factory Droid
+//! 0.225.2 and Kilo 7.7.9, installed
 //! from npm by `tests/e2e/install-more.sh` into `<RIG_PREFIX>/more`, each in
 //! an isolated home against the rig's `fake_chat.py`. A scripted session
 //! (a shell call; a subagent where the client has them; a `--continue`),
@@ -41,6 +42,18 @@ const QWEN: Client = Client {
     dir: "qwen",
     bin: "node_modules/.bin/qwen",
     harness: "qwen-code",
+    spawns: true,
+};
+const DROID: Client = Client {
+    dir: "droid",
+    bin: "node_modules/@factory/cli-linux-x64/bin/droid",
+    harness: "droid",
+    spawns: true,
+};
+const KILO: Client = Client {
+    dir: "kilo",
+    bin: "node_modules/@kilocode/cli-linux-x64/bin/kilo",
+    harness: "kilo",
     spawns: true,
 };
 const COPILOT: Client = Client {
@@ -98,6 +111,25 @@ fn configure(c: &Client, home: &Path, port: u16) {
                         "cost": {"input": 1, "output": 2, "cache_read": 0.5, "cache_write": 0}}}}}})
             .to_string(),
         ),
+        "kilo" => write(
+            ".config/kilo/kilo.json",
+            serde_json::json!({"autoupdate": false, "share": "disabled", "model": "fake/fake-model",
+                "small_model": "fake/fake-model", "enabled_providers": ["fake"],
+                "permission": {"bash": "allow", "edit": "allow", "webfetch": "allow"},
+                "experimental": {"openTelemetry": false},
+                "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake",
+                    "options": {"baseURL": base, "apiKey": "sk-test-dummy"},
+                    "models": {"fake-model": {"name": "Fake Model", "limit": {"context": 128000, "output": 8000},
+                        "cost": {"input": 1, "output": 2, "cache_read": 0.5, "cache_write": 0}}}}}})
+            .to_string(),
+        ),
+        "droid" => write(
+            ".factory/settings.json",
+            serde_json::json!({"customModels": [{"model": "fake-model", "displayName": "fake-model",
+                "baseUrl": base, "apiKey": "sk-test-dummy",
+                "provider": "generic-chat-completion-api", "maxOutputTokens": 8000}]})
+            .to_string(),
+        ),
         "qwen" => write(
             ".qwen/settings.json",
             r#"{"security":{"auth":{"selectedType":"openai"},"folderTrust":{"enabled":false}},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}"#.into(),
@@ -124,6 +156,7 @@ fn step(
         .env("HOME", home)
         .current_dir(proj);
     let base = format!("http://127.0.0.1:{port}/v1");
+    let mut stub: Option<std::process::Child> = None;
     match c.dir {
         "pi" => {
             cmd.envs([
@@ -159,6 +192,71 @@ fn step(
             cmd.args(["run", "--format", "json", "--model", "fake/fake-model"]);
             if cont {
                 cmd.arg("--continue");
+            }
+            cmd.arg(prompt);
+        }
+        "kilo" => {
+            for v in [
+                "KILO_NO_DAEMON",
+                "KILO_DISABLE_AUTOUPDATE",
+                "KILO_DISABLE_MODELS_FETCH",
+                "KILO_DISABLE_DEFAULT_PLUGINS",
+                "KILO_DISABLE_LSP_DOWNLOAD",
+                "KILO_DISABLE_SHARE",
+                "KILO_DISABLE_SESSION_INGEST",
+                "KILO_DISABLE_PRESENCE",
+                "KILO_DISABLE_CODEBASE_INDEXING",
+                "KILO_DISABLE_CLAUDE_CODE",
+                "KILO_DISABLE_EXTERNAL_SKILLS",
+            ] {
+                cmd.env(v, "1");
+            }
+            cmd.env("KILO_TELEMETRY_LEVEL", "off").args([
+                "run",
+                "--format",
+                "json",
+                "--model",
+                "fake/fake-model",
+                "--auto",
+            ]);
+            if cont {
+                cmd.arg("--continue");
+            }
+            cmd.arg(prompt);
+        }
+        "droid" => {
+            cmd.env("FACTORY_DROID_AUTO_UPDATE_ENABLED", "false").args([
+                "exec",
+                "--auto",
+                "high",
+                "-m",
+                "custom:fake-model-0",
+                "-o",
+                "json",
+            ]);
+            if cont {
+                // Droid asks its backend for the session before it reads
+                // the file, and reads the file on a 404: its backend is a
+                // local stub that answers 404 to everything.
+                let (child, port) = not_found_stub(home);
+                stub = Some(child);
+                let stub = format!("http://127.0.0.1:{port}");
+                for v in [
+                    "FACTORY_API_BASE_URL",
+                    "FACTORY_API_BASE_URL_EU",
+                    "FACTORY_APP_BASE_URL",
+                    "FACTORY_TELEMETRY_INGEST_BASE_URL",
+                    "FACTORY_WORKOS_BASE_URL",
+                    "FACTORY_RELAY_BASE_URL",
+                    "FACTORY_PUBLIC_DOWNLOADS_BASE_URL",
+                ] {
+                    cmd.env(v, &stub);
+                }
+                cmd.args(["-s", &first_droid_session(home)]);
+            } else {
+                // Airgap Mode: no request to Factory's backend (subagents
+                // need it, too).
+                cmd.env("FACTORY_AIRGAP_ENABLED", "1");
             }
             cmd.arg(prompt);
         }
@@ -205,7 +303,79 @@ fn step(
         }
     }
     let out = cmd.output().unwrap();
+    if let Some(mut s) = stub {
+        let _ = s.kill();
+        let _ = s.wait();
+    }
     out.status.code().unwrap_or(-1)
+}
+
+/// A server on loopback that answers 404 to every request (Droid's backend
+/// for a continued session), and its port; the caller kills it.
+fn not_found_stub(home: &Path) -> (std::process::Child, u16) {
+    let port_file = home.join("rig/stub-port");
+    let script = r"import http.server, sys, threading
+class H(http.server.BaseHTTPRequestHandler):
+    def reply(self):
+        self.send_response(404)
+        self.send_header('Content-Length', '0')
+        self.end_headers()
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = reply
+    def log_message(self, *a):
+        pass
+s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
+open(sys.argv[1], 'w').write(str(s.server_address[1]))
+threading.Timer(300, s.shutdown).start()
+s.serve_forever()
+";
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .arg(&port_file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if let Some(p) = std::fs::read_to_string(&port_file)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            return (child, p);
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the 404 stub did not start");
+}
+
+/// The session the first Droid run started: the transcript titled by its
+/// prompt (Droid titles a session by its first prompt).
+fn first_droid_session(home: &Path) -> String {
+    let mut found: Vec<String> = Vec::new();
+    for dir in std::fs::read_dir(home.join(".factory/sessions")).unwrap() {
+        for f in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+            let p = f.unwrap().path();
+            let Some(id) = p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".jsonl"))
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&p).unwrap();
+            if text
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains(r#""title":"please run echo hi""#))
+            {
+                found.push(id);
+            }
+        }
+    }
+    assert_eq!(found.len(), 1, "{found:?}");
+    found.remove(0)
 }
 
 /// Uncached input, cached input and output the server served, over the
@@ -238,8 +408,14 @@ fn scenario(c: &Client) {
     let (home, proj) = (work.path().join("home"), work.path().join("proj"));
     std::fs::create_dir_all(&proj).unwrap();
     // The server sends a Qwen Code subagent call the type Qwen Code knows.
-    let patch = (c.dir == "qwen")
-        .then_some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'general-purpose'\n");
+    let patch = match c.dir {
+        "qwen" => Some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'general-purpose'\n"),
+        // Droid's agent types; its task prompt follows context blocks.
+        "droid" => Some(
+            "import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'worker'\nos.environ['FAKE_CHAT_SUBTASK_ANY'] = '1'\n",
+        ),
+        _ => None,
+    };
     let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, patch);
     configure(c, &home, port);
     let mut prompts = vec![("please run echo hi", false)];
@@ -322,4 +498,14 @@ fn qwen_code_recorded_exactly() {
 #[test]
 fn copilot_recorded_exactly() {
     scenario(&COPILOT);
+}
+
+#[test]
+fn droid_recorded_exactly() {
+    scenario(&DROID);
+}
+
+#[test]
+fn kilo_recorded_exactly() {
+    scenario(&KILO);
 }

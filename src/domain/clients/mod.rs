@@ -18,9 +18,11 @@ mod gemini;
 mod hermes;
 mod kilo;
 mod kimi;
+mod openclaw;
 mod opencode;
 mod pi;
 mod qwen_code;
+mod vibe;
 
 use std::path::{Path, PathBuf};
 
@@ -72,7 +74,7 @@ pub struct Home {
 
 /// Every client, in the order `sources` lists them and `ingest` reads
 /// their default folders.
-pub static ALL: [&Client; 12] = [
+pub static ALL: [&Client; 14] = [
     &claude_code::CLAUDE_CODE,
     &codex::CODEX,
     &gemini::GEMINI,
@@ -85,6 +87,8 @@ pub static ALL: [&Client; 12] = [
     &cline::CLINE,
     &droid::DROID,
     &hermes::HERMES,
+    &openclaw::OPENCLAW,
+    &vibe::VIBE,
 ];
 
 /// The client named `name` (its harness name or an alias).
@@ -204,6 +208,8 @@ mod tests {
             "GEMINI_CLI_HOME" => Some("/g".to_string()),
             "XDG_DATA_HOME" => Some("/d".to_string()),
             "HERMES_HOME" => Some("/e/hermes".to_string()),
+            "OPENCLAW_STATE_DIR" => Some("/o/claw".to_string()),
+            "VIBE_HOME" => Some("/v".to_string()),
             _ => None,
         };
         let roots: Vec<String> = ALL
@@ -228,6 +234,8 @@ mod tests {
                 "/c/sessions",
                 "/h/.factory/sessions",
                 "/e/hermes",
+                "/o/claw",
+                "/v/logs/session/unified",
             ]
         );
     }

@@ -267,37 +267,7 @@ fn walk_layout(
 }
 
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
-    let database = |path: PathBuf, format| {
-        let meta = std::fs::metadata(&path).ok();
-        super::opencode::Database {
-            root: root_idx,
-            size: meta.as_ref().map_or(0, Metadata::len),
-            mtime_ns: meta.as_ref().map_or(0, mtime_ns),
-            path,
-            format,
-        }
-    };
-    if let Some(path) = super::hermes::database_in(root) {
-        // Hermes Agent's home: its sessions are in its database.
-        into.databases.push(database(path, Format::Hermes));
-        return;
-    }
-    let stores = super::opencode::stores_in(root);
-    if !stores.is_empty() {
-        // OpenCode's data folder: its sessions are in the database and (of
-        // older versions) the `storage/` folder; the rest (logs, snapshots)
-        // is not read.
-        for path in stores {
-            let format = if path
-                .file_name()
-                .is_some_and(|n| n == super::opencode::KILO_DATABASE)
-            {
-                Format::Kilo
-            } else {
-                Format::OpenCode
-            };
-            into.databases.push(database(path, format));
-        }
+    if super::stores::walk(root_idx, root, into) {
         return;
     }
     let skips = &mut into.skips;

@@ -7,13 +7,23 @@
 //! ```
 //! `<root>` is `~/.factory/sessions`. The transcript's path has Claude
 //! Code's shape: a folder is Droid's when a `<uuid>.settings.json` lies in
-//! it (Claude Code writes none), and its files are carried as Droid's.
+//! it (Claude Code writes none), and its files are carried as Droid's. A
+//! subagent is a pair of its own in the same folder whose first record
+//! names the session that called it (`callingSessionId`): it is read as an
+//! agent of that session (of the top of the chain), so the first line of
+//! each transcript is read here.
 
-use super::discover::{Discovery, Entry, SessionFiles, admit, is_session_uuid, list};
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::discover::{Discovery, Entry, PlannedFile, SessionFiles, admit, is_session_uuid, list};
 use super::{Skip, SkipReason};
-use crate::domain::transcript::{FileRole, Format};
+use crate::domain::transcript::{AgentLayout, FileRole, Format};
 
 const SETTINGS: &str = ".settings.json";
+/// The first record, `session_start`, is short: more than this is not it.
+const FIRST_LINE: u64 = 64 << 10;
 
 /// Whether a folder of a root is a Droid project's: it holds a session's
 /// settings document, or (before the first is saved) a transcript that
@@ -35,18 +45,91 @@ pub(super) fn is_project(dir: &Entry) -> bool {
             transcript = Some(e.path());
         }
     }
-    transcript.is_some_and(|p| opens_as_droid(&p))
+    transcript.is_some_and(|p| first_record(&p).is_some())
 }
 
-/// Whether the file at `path` begins with Droid's first record.
-fn opens_as_droid(path: &std::path::Path) -> bool {
-    const START: &[u8] = br#"{"type":"session_start""#;
-    super::read::read_head(path, START.len() as u64).is_ok_and(|h| h == START)
+#[derive(Deserialize)]
+struct SessionStart {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(rename = "callingSessionId")]
+    calling: Option<String>,
 }
 
-/// One project's folder; with `only`, just that session.
+/// The transcript's first record, when it is Droid's `session_start`.
+fn first_record(path: &std::path::Path) -> Option<SessionStart> {
+    let head = super::read::read_head(path, FIRST_LINE).ok()?;
+    let line = head.split(|&c| c == b'\n').next()?;
+    serde_json::from_slice::<SessionStart>(line)
+        .ok()
+        .filter(|s| s.kind == "session_start")
+}
+
+/// One project's folder; with `only`, just that session's tree.
 pub(super) fn walk_project(root_idx: usize, dir: &Entry, only: Option<&str>, into: &mut Discovery) {
-    let files = list(&dir.path, &dir.name, &mut into.skips);
+    let found = sessions(dir, only.is_none(), &mut into.skips);
+    // The top of each session's chain of callers in this folder.
+    let top = |sid: &str| -> String {
+        let mut at = sid.to_string();
+        for _ in 0..found.len() {
+            match found.get(&at).and_then(|(_, c)| c.as_ref()) {
+                Some(c) if found.contains_key(c) => at = c.clone(),
+                _ => break,
+            }
+        }
+        at
+    };
+    let mut trees: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for sid in found.keys() {
+        trees.entry(top(sid)).or_default().push(sid.clone());
+    }
+    for (root, members) in trees {
+        if only.is_some_and(|o| o != root && !members.iter().any(|m| m == o)) {
+            continue;
+        }
+        if into.sessions.contains_key(&root) {
+            let rel = found[&root].0.rel.clone();
+            into.skips.push(skip(SkipReason::DuplicateSession, rel));
+            continue;
+        }
+        let main = found[&root].0.clone();
+        let agents = members
+            .iter()
+            .filter(|m| **m != root)
+            .map(|m| {
+                let mut f = found[m].0.clone();
+                f.role = FileRole::Agent {
+                    agent_id: m.clone(),
+                    layout: AgentLayout::Thread,
+                    workflow_id: None,
+                };
+                f
+            })
+            .collect();
+        into.sessions.insert(
+            root.clone(),
+            SessionFiles {
+                session_id: root,
+                slug: dir.name.clone(),
+                root: root_idx,
+                main,
+                agents,
+                cwd_hint: None,
+            },
+        );
+    }
+}
+
+/// Every session of a project's folder: its transcript (with its
+/// settings as its sidecar) and the session that called it. Files that
+/// are none of Droid's are skipped (`count_skips`: counted).
+fn sessions(
+    dir: &Entry,
+    count_skips: bool,
+    skips: &mut Vec<Skip>,
+) -> BTreeMap<String, (PlannedFile, Option<String>)> {
+    let files = list(&dir.path, &dir.name, skips);
+    let mut found = BTreeMap::new();
     for f in files.iter() {
         let rel = format!("{}/{}", dir.name, f.name);
         let Some(sid) = f
@@ -60,19 +143,12 @@ pub(super) fn walk_project(root_idx: usize, dir: &Entry, only: Option<&str>, int
                     .strip_suffix(".bak")
                     .and_then(|n| n.strip_suffix(SETTINGS))
             });
-            if !settings.is_some_and(is_session_uuid) && only.is_none() {
-                into.skips.push(skip(SkipReason::NonArtifact, rel));
+            if !settings.is_some_and(is_session_uuid) && count_skips {
+                skips.push(skip(SkipReason::NonArtifact, rel));
             }
             continue;
         };
-        if only.is_some_and(|o| o != sid) {
-            continue;
-        }
-        if into.sessions.contains_key(sid) {
-            into.skips.push(skip(SkipReason::DuplicateSession, rel));
-            continue;
-        }
-        let Some(mut main) = admit(f, rel, FileRole::Main, &mut into.skips) else {
+        let Some(mut main) = admit(f, rel, FileRole::Main, skips) else {
             continue;
         };
         main.format = Format::Droid;
@@ -88,18 +164,12 @@ pub(super) fn walk_project(root_idx: usize, dir: &Entry, only: Option<&str>, int
                     super::discover::mtime_ns(&s.meta),
                 )
             });
-        into.sessions.insert(
-            sid.to_string(),
-            SessionFiles {
-                session_id: sid.to_string(),
-                slug: dir.name.clone(),
-                root: root_idx,
-                main,
-                agents: Vec::new(),
-                cwd_hint: None,
-            },
-        );
+        let calling = first_record(&f.path)
+            .and_then(|s| s.calling)
+            .filter(|c| c != sid);
+        found.insert(sid.to_string(), (main, calling));
     }
+    found
 }
 
 fn skip(reason: SkipReason, path: String) -> Skip {

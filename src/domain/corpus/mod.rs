@@ -9,9 +9,12 @@ mod droid;
 mod gemini;
 pub mod hermes;
 mod kimi;
+pub mod openclaw;
 pub mod opencode;
 mod pi;
 mod read;
+mod stores;
+pub mod vibe;
 
 pub use codex::thread_of;
 pub use discover::{Discovery, PlannedFile, SessionFiles, discover, discover_one};

@@ -66,6 +66,8 @@ impl Database {
             match self.format {
                 Format::Kilo => KILO_DATABASE,
                 Format::Hermes => crate::domain::transcript::hermes::DATABASE,
+                Format::OpenClaw => crate::domain::transcript::openclaw::DATABASE,
+                Format::Vibe => crate::domain::transcript::vibe::STORE,
                 _ => DATABASE,
             }
         }
@@ -121,6 +123,10 @@ pub enum Reader {
     Storage(PathBuf),
     /// Hermes Agent's database.
     Hermes(Connection),
+    /// An OpenClaw agent's database.
+    OpenClaw(Connection),
+    /// Mistral Vibe's session store (a folder).
+    Vibe(PathBuf),
 }
 
 impl Reader {
@@ -128,9 +134,13 @@ impl Reader {
         if db.is_storage() {
             return Ok(Reader::Storage(db.path.clone()));
         }
+        if db.format == Format::Vibe {
+            return Ok(Reader::Vibe(db.path.clone()));
+        }
         let conn = open(&db.path)?;
         Ok(match db.format {
             Format::Hermes => Reader::Hermes(conn),
+            Format::OpenClaw => Reader::OpenClaw(conn),
             _ => Reader::Sqlite(conn),
         })
     }
@@ -143,10 +153,21 @@ impl Reader {
         tree: &Tree,
         said: Option<SaidOptions>,
     ) -> Result<ParsedSession> {
-        use crate::domain::transcript::{hermes, opencode};
-        if let Reader::Hermes(c) = self {
-            let totals = super::hermes::totals(c, tree)?;
-            return Ok(hermes::parse_tree(label, &tree.sessions, &totals));
+        use crate::domain::transcript::{hermes, openclaw, opencode, vibe};
+        match self {
+            Reader::Hermes(c) => {
+                let totals = super::hermes::totals(c, tree)?;
+                return Ok(hermes::parse_tree(label, &tree.sessions, &totals));
+            }
+            Reader::OpenClaw(c) => {
+                let events = super::openclaw::events(c, tree)?;
+                return Ok(openclaw::parse_tree(label, &tree.sessions, &events));
+            }
+            Reader::Vibe(root) => {
+                let files = super::vibe::files(root, tree);
+                return Ok(vibe::parse_tree(label, &tree.sessions, &files));
+            }
+            Reader::Sqlite(_) | Reader::Storage(_) => {}
         }
         let messages = self.messages(tree)?;
         let mut parsed = opencode::parse_tree(label, &tree.sessions, &messages);
@@ -164,6 +185,8 @@ impl Reader {
             Reader::Sqlite(c) => trees(c),
             Reader::Storage(dir) => storage_trees(dir),
             Reader::Hermes(c) => super::hermes::trees(c),
+            Reader::OpenClaw(c) => super::openclaw::trees(c),
+            Reader::Vibe(root) => super::vibe::trees(root),
         }
     }
 
@@ -172,7 +195,7 @@ impl Reader {
         match self {
             Reader::Sqlite(c) => messages(c, tree),
             Reader::Storage(dir) => storage_messages(dir, tree),
-            Reader::Hermes(_) => Ok(Vec::new()),
+            Reader::Hermes(_) | Reader::OpenClaw(_) | Reader::Vibe(_) => Ok(Vec::new()),
         }
     }
 
@@ -181,7 +204,7 @@ impl Reader {
         match self {
             Reader::Sqlite(c) => parts(c, tree),
             Reader::Storage(dir) => storage_parts(dir, messages),
-            Reader::Hermes(_) => Ok(Vec::new()),
+            Reader::Hermes(_) | Reader::OpenClaw(_) | Reader::Vibe(_) => Ok(Vec::new()),
         }
     }
 }

@@ -39,6 +39,12 @@ pub enum Format {
     /// An OpenCode session, read from its database's rows (or an older
     /// version's storage files), never line by line: `opencode.db#<id>`.
     OpenCode,
+    /// A Mistral Vibe session, read from its session store's files (its
+    /// journal and its latest snapshot): `unified#<id>`.
+    Vibe,
+    /// An OpenClaw session, read from its agent database's rows (pi's
+    /// entries): `openclaw-agent.sqlite#<id>`.
+    OpenClaw,
     /// A Hermes Agent session, read from its database's running totals:
     /// `state.db#<id>`.
     Hermes,
@@ -52,10 +58,12 @@ pub enum Format {
 impl Format {
     /// Every format, in the order a path is tested against them (the more
     /// particular names first: a Qwen Code chat is also under `chats/`).
-    pub const ALL: [Format; 12] = [
+    pub const ALL: [Format; 14] = [
         Format::OpenCode,
         Format::Kilo,
         Format::Hermes,
+        Format::OpenClaw,
+        Format::Vibe,
         Format::KimiCli,
         Format::Cline,
         Format::Codex,
@@ -76,6 +84,8 @@ impl Format {
             Format::OpenCode => parse::is_opencode_session(rel),
             Format::Kilo => parse::is_kilo_session(rel),
             Format::Hermes => parse::is_hermes_session(rel),
+            Format::OpenClaw => parse::is_openclaw_session(rel),
+            Format::Vibe => parse::is_vibe_session(rel),
             Format::Codex => parse::is_rollout(rel),
             Format::CopilotCli => parse::is_copilot_session(rel),
             Format::QwenCode => parse::is_qwen_session(rel) || parse::is_qwen_agent(rel),
@@ -108,6 +118,8 @@ impl Format {
             Format::Cline => true,
             Format::ClaudeCode
             | Format::Hermes
+            | Format::OpenClaw
+            | Format::Vibe
             | Format::Droid
             | Format::Codex
             | Format::QwenCode
@@ -117,6 +129,13 @@ impl Format {
             | Format::Kilo
             | Format::OpenCode => false,
         }
+    }
+
+    /// Whether the file's sidecar (the document beside it) is its running
+    /// totals, read after it (`SessionParser::totals_document`), rather
+    /// than a subagent's `.meta.json`, read before it.
+    pub fn keeps_totals_beside(self) -> bool {
+        self == Format::Droid
     }
 
     /// Whether the file's lines may be scanned apart from reading them
@@ -134,6 +153,8 @@ impl Format {
             | Format::Kilo
             | Format::OpenCode
             | Format::Hermes
+            | Format::OpenClaw
+            | Format::Vibe
             | Format::Droid => false,
         }
     }
@@ -178,6 +199,11 @@ mod tests {
             ("opencode.db#ses_a", Format::OpenCode),
             ("kilo.db#ses_a", Format::Kilo),
             ("state.db#20261205_185643_9c3bf7", Format::Hermes),
+            (
+                "openclaw-agent.sqlite#c2846bd9-41d6-47b1-b0e5-75a741dd6033",
+                Format::OpenClaw,
+            ),
+            ("unified#4fc3e851-e21d-c458-bb09-772c2c646b50", Format::Vibe),
             (
                 "ffb1fdc4c4540bda52600202cbe79505/71db871f-1743-4c09-b333-697b531f3d64/wire.jsonl",
                 Format::KimiCli,

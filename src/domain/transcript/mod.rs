@@ -23,9 +23,11 @@ pub use ending::Ending;
 pub use format::Format;
 pub use parse::hermes;
 pub use parse::is_cline_session_id;
+pub use parse::openclaw;
 pub use parse::opencode;
 #[cfg(test)]
 pub use parse::parse_session;
+pub use parse::vibe;
 pub use parse::{
     FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason,
     pi_session_of_name, scan_later, uuid_like,
@@ -65,8 +67,10 @@ pub enum AgentLayout {
     Nested,
     /// Layout 4: `<slug>/<session>/subagents/workflows/wf_<id>/agent-<id>.jsonl`.
     Workflow,
-    /// A Codex subagent thread: its own rollout, naming the session's root
-    /// thread in its `session_meta`.
+    /// A subagent with a transcript of its own that names its caller: a
+    /// Codex thread's rollout (its `session_meta` names the session's root
+    /// thread), a Droid session (its `session_start` names the session
+    /// that called it).
     Thread,
     /// A Gemini CLI subagent: `chats/<session>/<agent>.jsonl`.
     Chat,

@@ -1,7 +1,9 @@
-//! An agent as a file opens it, and the `.meta.json` sidecar Claude Code
-//! writes beside a subagent's transcript.
+//! A file as it opens: its agent, the format it is read in, and what lies
+//! beside it (the `.meta.json` sidecar Claude Code writes beside a
+//! subagent's transcript, the document of running totals Droid keeps).
 
-use super::{BOM, SessionParser};
+use super::{BOM, SessionParser, StrictFailure, droid};
+use crate::domain::transcript::Format;
 use crate::domain::transcript::wire::Sidecar;
 use crate::domain::transcript::{Agent, AgentLayout, BadLine};
 
@@ -54,5 +56,50 @@ pub(super) fn read_sidecar(
             Ok(())
         }
         Err(e) => b.bad(path, 0, format!("unreadable sidecar: {e}")),
+    }
+}
+
+impl SessionParser {
+    /// Reads file `file` as `format`, which the walk knew it by (its name
+    /// may say another: a Droid transcript's is Claude Code's shape).
+    pub fn read_as(&mut self, file: usize, format: Format) {
+        let f = &mut self.out.files[file];
+        f.format = (format != Format::of_file(&f.rel_path)).then_some(format);
+    }
+
+    /// The document of running totals kept beside file `file` (at `rel`),
+    /// read whole again at every change, after the file: a Droid
+    /// session's `.settings.json`. A format that keeps none has it noted
+    /// as a problem of the file.
+    pub fn totals_document(
+        &mut self,
+        file: usize,
+        rel: &str,
+        bytes: &[u8],
+    ) -> Result<(), StrictFailure> {
+        self.clear_problem(rel);
+        match self.out.files[file].format() {
+            Format::Droid => droid::read_settings(self, file, rel, bytes),
+            Format::ClaudeCode
+            | Format::Codex
+            | Format::GeminiCli
+            | Format::QwenCode
+            | Format::CopilotCli
+            | Format::Pi
+            | Format::KimiCli
+            | Format::Kilo
+            | Format::Cline
+            | Format::OpenCode
+            | Format::OpenClaw
+            | Format::Vibe
+            | Format::Hermes => {
+                self.out.file_problems.push(BadLine {
+                    file: rel.to_string(),
+                    line: 0,
+                    reason: "not read: this format keeps no document of totals".into(),
+                });
+                Ok(())
+            }
+        }
     }
 }

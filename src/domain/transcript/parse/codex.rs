@@ -27,6 +27,12 @@
 //!   follow are named by that thread, so the copy and the parent's own
 //!   rollout are one message each. Codex 0.171 points at the parent's
 //!   history (`history_base`) instead and copies nothing.
+//!   A fork of the older kind can replay its parent's turns at its start
+//!   (written within seconds, each `task_started` keeping its turn's start
+//!   of long before): what a replayed turn used is the parent's history,
+//!   never the fork's usage, and is not read, with or without the
+//!   parent's own rollout; a turn of the fork's own (started as it is
+//!   written) reads on.
 //! - `turn_context.model`: the model of the responses that follow.
 //! - `session_meta`: working directory, version, start; for a subagent
 //!   thread its role and nickname.
@@ -150,7 +156,15 @@ struct Item<'a> {
     /// `task_complete`'s error, when the turn ended on one (`null` else).
     #[serde(borrow)]
     error: Option<&'a RawValue>,
+    /// `task_started`'s start, in seconds since the epoch.
+    started_at: Option<f64>,
 }
+
+/// How long before the line that writes it a turn may have started and
+/// still be the file's own: a live `task_started` is written as its turn
+/// starts; one replayed into a fork's rollout keeps its start of hours or
+/// days before.
+const REPLAY_LAG_MS: f64 = 60_000.0;
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
@@ -254,6 +268,9 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
                 return;
             };
             b.out.files[file].usage_records = true;
+            if b.out.files[file].replayed_turn {
+                return;
+            }
             let Some(usage) = r.usage else {
                 return;
             };
@@ -280,6 +297,21 @@ fn read_record(b: &mut SessionParser, agent: &str, kind: &str, payload: &str, pl
         "event_msg" => {
             let item = serde_json::from_str::<Item<'_>>(payload).unwrap_or_default();
             match item.kind.unwrap_or_default() {
+                // A turn starts: the file's own, or one of another thread's
+                // history replayed into it (a fork of the older kind).
+                "task_started" => {
+                    let replayed = match (item.started_at, at) {
+                        (Some(started), Some(at)) => at as f64 - started * 1000.0 > REPLAY_LAG_MS,
+                        _ => false,
+                    };
+                    let cursor = &mut b.out.files[file];
+                    cursor.replayed_turn = replayed;
+                    if !replayed && item.started_at.is_some() {
+                        // A turn of the file's own: what follows is its thread's.
+                        cursor.history_of = None;
+                    }
+                }
+                _ if b.out.files[file].replayed_turn => {}
                 "token_count" if !b.out.files[file].usage_records => {
                     token_count(b, agent, file, payload, at);
                 }

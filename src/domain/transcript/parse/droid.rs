@@ -34,6 +34,10 @@ struct Record {
     #[serde(rename = "type")]
     kind: String,
     cwd: Option<String>,
+    #[serde(rename = "callingSessionId")]
+    calling: Option<String>,
+    #[serde(rename = "callingToolUseId")]
+    calling_tool: Option<String>,
     timestamp: Option<String>,
     message: Option<Message>,
     reason: Option<String>,
@@ -68,6 +72,8 @@ fn read_record(b: &mut SessionParser, rec: Record, owner: &mut Owner<'_>) {
     saw(b, owner, at);
     let agent = owner.agent.to_string();
     match rec.kind.as_str() {
+        // A subagent's: the session and the call that started it.
+        "session_start" if !owner.main => called(b, &agent, rec.calling, rec.calling_tool),
         "session_start" if b.out.cwd.is_none() => {
             b.out.cwd = rec.cwd.filter(|c| !c.is_empty());
         }
@@ -79,7 +85,15 @@ fn read_record(b: &mut SessionParser, rec: Record, owner: &mut Owner<'_>) {
             b.turn(&agent, ended, at);
         }
         "agent_turn_outcome" => match rec.reason.as_deref() {
-            Some("completed") => b.turn(&agent, true, at),
+            Some("completed") => {
+                b.turn(&agent, true, at);
+                // A subagent's turn is its whole task: it is finished.
+                if !owner.main
+                    && let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent)
+                {
+                    a.finished = true;
+                }
+            }
             Some(r) if r.contains("reject") || r.contains("error") || r.contains("fail") => {
                 b.endings.insert(agent, (Ending::ApiError, at));
             }
@@ -90,6 +104,37 @@ fn read_record(b: &mut SessionParser, rec: Record, owner: &mut Owner<'_>) {
         },
         _ => {}
     }
+}
+
+/// A subagent's first record names its caller: its parent, and the
+/// `Task` call that started it (a spawn whose result names the child).
+fn called(b: &mut SessionParser, agent: &str, calling: Option<String>, tool: Option<String>) {
+    if let Some(a) = b.out.agents.iter_mut().find(|a| a.agent_id == agent) {
+        a.parent_id = calling.clone().filter(|c| !c.is_empty());
+    }
+    let (Some(owner), Some(call)) = (calling, tool.filter(|t| !t.is_empty())) else {
+        return;
+    };
+    if b.out.spawns.iter().any(|s| s.tool_use_id == call) {
+        return;
+    }
+    b.out.spawns.push(crate::domain::transcript::Spawn {
+        tool_use_id: call,
+        owner,
+        tool: "Task".to_string(),
+        prompt: None,
+        subagent_type: None,
+        description: None,
+        workflow_id: None,
+        at: None,
+        result: Some(crate::domain::transcript::SpawnResult {
+            at: None,
+            is_error: false,
+            child_agent_id: Some(agent.to_string()),
+            reported: None,
+            launched_only: true,
+        }),
+    });
 }
 
 #[derive(Deserialize, Default)]
@@ -138,9 +183,14 @@ pub(super) fn read_settings(
     }
     let model = settings.model.unwrap_or_default();
     let model = model.strip_prefix(CUSTOM).unwrap_or(&model).to_string();
+    // The file's own session: the main one, or a subagent's.
     let agent = b.out.files[file].agent_id.clone();
-    let id = format!("{}#tokenUsage", b.out.session_id);
-    let at = b.out.started_at;
+    let id = format!("{agent}#tokenUsage");
+    let at = if b.out.files[file].main {
+        b.out.started_at
+    } else {
+        b.span(&agent).first
+    };
     b.add_response(
         &agent,
         id,

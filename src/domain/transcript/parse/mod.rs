@@ -11,21 +11,25 @@ mod droid;
 mod gemini;
 pub mod hermes;
 mod kimi;
+pub mod openclaw;
 pub mod opencode;
 mod pi;
 mod prescan;
 mod qwen;
 mod spawned;
 mod state;
+pub mod vibe;
 pub use cline::{is_document as is_cline_document, is_session_id as is_cline_session_id};
 pub use codex::is_rollout;
 pub use copilot::is_session as is_copilot_session;
 pub use gemini::{is_chat, is_legacy as is_gemini_legacy};
 pub use hermes::is_session as is_hermes_session;
 pub use kimi::is_wire as is_kimi_wire;
+pub use openclaw::is_session as is_openclaw_session;
 pub use opencode::{is_kilo_session, is_session as is_opencode_session};
 pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
 pub use qwen::{is_agent as is_qwen_agent, is_session as is_qwen_session};
+pub use vibe::is_session as is_vibe_session;
 mod lines;
 pub use lines::uuid_like;
 
@@ -333,6 +337,7 @@ impl SessionParser {
             usage_records: false,
             running_total: None,
             history_of: None,
+            replayed_turn: false,
             format: None,
         });
         self.out.agents.push(agent);
@@ -394,13 +399,14 @@ impl SessionParser {
             Format::CopilotCli => copilot::parse_block(self, file, bytes),
             Format::QwenCode => qwen::parse_block(self, file, bytes),
             Format::GeminiCli => gemini::parse_block(self, file, bytes),
-            Format::Pi => pi::parse_block(self, file, bytes),
+            // pi's entries, kept as rows.
+            Format::Pi | Format::OpenClaw => pi::parse_block(self, file, bytes),
             Format::KimiCli => kimi::parse_block(self, file, bytes),
             Format::Cline => cline::parse_block(self, file, bytes),
             Format::ClaudeCode => parse_block(self, file, bytes),
             // Read from its database's rows (`opencode::parse_tree`), never
             // as lines: nothing here is its.
-            Format::OpenCode | Format::Kilo | Format::Hermes => {
+            Format::OpenCode | Format::Kilo | Format::Hermes | Format::Vibe => {
                 let rel = self.out.files[file].rel_path.clone();
                 self.out.file_problems.push(BadLine {
                     file: rel,
@@ -417,47 +423,6 @@ impl SessionParser {
     /// (`scan_later`, `block_scanned`): its format's (`Format::scans_apart`).
     pub fn scans_apart(&self, file: usize) -> bool {
         self.out.files[file].format().scans_apart()
-    }
-
-    /// Reads file `file` as `format`, which the walk knew it by (its name
-    /// may say another: a Droid transcript's is Claude Code's shape).
-    pub fn read_as(&mut self, file: usize, format: Format) {
-        let f = &mut self.out.files[file];
-        f.format = (format != Format::of_file(&f.rel_path)).then_some(format);
-    }
-
-    /// The document of running totals kept beside file `file` (at `rel`),
-    /// read whole again at every change, after the file: a Droid
-    /// session's `.settings.json`. A format that keeps none has it noted
-    /// as a problem of the file.
-    pub fn totals_document(
-        &mut self,
-        file: usize,
-        rel: &str,
-        bytes: &[u8],
-    ) -> Result<(), StrictFailure> {
-        self.clear_problem(rel);
-        match self.out.files[file].format() {
-            Format::Droid => droid::read_settings(self, file, rel, bytes),
-            Format::ClaudeCode
-            | Format::Codex
-            | Format::GeminiCli
-            | Format::QwenCode
-            | Format::CopilotCli
-            | Format::Pi
-            | Format::KimiCli
-            | Format::Kilo
-            | Format::Cline
-            | Format::OpenCode
-            | Format::Hermes => {
-                self.out.file_problems.push(BadLine {
-                    file: rel.to_string(),
-                    line: 0,
-                    reason: "not read: this format keeps no document of totals".into(),
-                });
-                Ok(())
-            }
-        }
     }
 
     /// `block` for bytes whose later lines were scanned by `scan_later`:

@@ -13,6 +13,13 @@
 //!   cached tokens), so the buckets are its numbers as they stand; the
 //!   message is keyed by its `responseId` (else its entry id).
 //! - the header's `timestamp` and `cwd`: when and where the session started.
+//! - an assistant message's `stopReason`: `stop` ends the turn, `error`
+//!   (the model's API failed it) ends it in an error, `aborted` in an
+//!   interrupt.
+//!
+//! OpenClaw keeps the same entries (version 4) as rows of its database
+//! (`transcript_events`), read by this reader; its usage adds
+//! `reasoningTokens` (of the output), kept apart.
 
 use serde::Deserialize;
 
@@ -20,6 +27,7 @@ use super::SessionParser;
 use super::lines::{Owner, typed_records, uuid_like};
 use crate::domain::clock::parse_instant;
 use crate::domain::transcript::BadLine;
+use crate::domain::transcript::ending::Ending;
 use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
 
 /// Whether a transcript path is a pi session: `--<cwd>--/<time>_<uuid>.jsonl`.
@@ -74,6 +82,9 @@ struct Usage {
     cache_read: u64,
     #[serde(rename = "cacheWrite")]
     cache_write: u64,
+    /// Of the output (OpenClaw writes it; pi does not).
+    #[serde(rename = "reasoningTokens")]
+    reasoning: u64,
 }
 
 /// Reads a block's complete lines of a pi session into the parser; returns
@@ -109,7 +120,18 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
         b.turn(owner.agent, false, at);
         return;
     }
-    b.turn(owner.agent, m.stop_reason.as_deref() == Some("stop"), at);
+    match m.stop_reason.as_deref() {
+        // The model's API failed the request: the turn ends in an error.
+        Some("error") => {
+            b.endings
+                .insert(owner.agent.to_string(), (Ending::ApiError, at));
+        }
+        Some("aborted") => {
+            b.endings
+                .insert(owner.agent.to_string(), (Ending::Interrupt, at));
+        }
+        stop => b.turn(owner.agent, stop == Some("stop"), at),
+    }
     let (Some(usage), Some(id)) = (
         m.usage,
         m.response_id
@@ -131,8 +153,7 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
             cache_write_5m: usage.cache_write,
             cache_write_1h: 0,
             cache_read: usage.cache_read,
-            // pi's usage does not say.
-            reasoning: 0,
+            reasoning: usage.reasoning,
         },
         billing: Billing::default(),
     });

@@ -84,6 +84,11 @@ pub struct FileCursor {
     /// are named by. `None`: the file's own thread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_of: Option<String>,
+    /// A Codex rollout is replaying a turn of another thread's history (its
+    /// `task_started` began long before the line was written): the usage
+    /// that follows, until a turn of its own starts, is not the file's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replayed_turn: bool,
     /// The file's format when the walk knew it otherwise than by its name
     /// (`None`: `Format::of_file` of its path).
     #[serde(default, skip_serializing_if = "Option::is_none")]

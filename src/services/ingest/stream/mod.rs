@@ -195,9 +195,23 @@ impl Reader<'_> {
                     strict: false,
                 },
             })?;
-        // A document of running totals beside it (a Droid session's
-        // settings), read whole after it.
-        let Some((rel, abs, _, _)) = &files.main.sidecar else {
+        self.read_totals(idx, &files.main, buf)
+    }
+
+    /// The document of running totals beside file `idx` (a Droid
+    /// session's settings), when its format keeps one: read whole after
+    /// the file.
+    fn read_totals(
+        &mut self,
+        idx: usize,
+        f: &corpus::PlannedFile,
+        buf: &mut Buffers,
+    ) -> Result<(), Failure> {
+        let Some((rel, abs, _, _)) = f
+            .sidecar
+            .as_ref()
+            .filter(|_| f.format.keeps_totals_beside())
+        else {
             return Ok(());
         };
         match corpus::read_into(abs, self.opts.max_line_size, &mut buf.meta) {
@@ -216,7 +230,11 @@ impl Reader<'_> {
             Ok(o) => o,
             Err(e) => return self.unread(&a.rel, &e),
         };
-        let sidecar = match &a.sidecar {
+        let meta = a
+            .sidecar
+            .as_ref()
+            .filter(|_| !a.format.keeps_totals_beside());
+        let sidecar = match meta {
             None => None,
             Some((rel, abs, _, _)) => {
                 match corpus::read_into(abs, self.opts.max_line_size, &mut buf.meta) {
@@ -235,8 +253,9 @@ impl Reader<'_> {
             .parser
             .begin_agent(&a.rel, &a.role, sidecar)
             .map_err(|b| Failure::strict(&b))?;
+        self.parser.read_as(idx, a.format);
         match self.read_file(idx, a, opened, &mut buf.file) {
-            Ok(()) => Ok(()),
+            Ok(()) => self.read_totals(idx, a, buf),
             Err(FileError::Strict(b)) => Err(Failure::strict(&b)),
             Err(FileError::Read(e)) => self.unread(&a.rel, &e),
         }

@@ -188,3 +188,64 @@ fn endings_and_finished_threads() {
     assert_eq!(child.agent_type.as_deref(), Some("explorer"));
     assert_eq!(child.description.as_deref(), Some("Hume"));
 }
+
+/// A fork of the older kind replays its parent's turns at its start, all
+/// written within seconds, each `task_started` keeping its turn's start of
+/// long before: none of that is the fork's usage (its parent's rollout is
+/// not here to be told from). The fork's own turn, started as it is
+/// written, counts, and only its own response.
+#[test]
+fn a_fork_s_replayed_turns_are_not_its_usage() {
+    let at = |t: &str, kind: &str, payload: &str| {
+        format!(r#"{{"timestamp":"{t}","ordinal":0,"type":"{kind}","payload":{payload}}}"#)
+    };
+    let total = |i: u64, o: u64| {
+        format!(
+            r#"{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{i},"cached_input_tokens":0,"output_tokens":{o}}},"last_token_usage":{{"input_tokens":{i},"cached_input_tokens":0,"output_tokens":{o}}}}}}}"#
+        )
+    };
+    // 2026-12-03T20:01:09Z is 1796328069 s; the parent's turn began 3 h before.
+    let p = parse(&[
+        at(
+            "2026-12-03T20:01:09.000Z",
+            "session_meta",
+            &format!(r#"{{"id":"{S}"}}"#),
+        ),
+        at(
+            "2026-12-03T20:01:09.010Z",
+            "session_meta",
+            r#"{"id":"parent"}"#,
+        ),
+        at(
+            "2026-12-03T20:01:09.020Z",
+            "event_msg",
+            r#"{"type":"task_started","started_at":1796317269}"#,
+        ),
+        at(
+            "2026-12-03T20:01:09.030Z",
+            "event_msg",
+            &total(40_000_000, 90_000),
+        ),
+        at(
+            "2026-12-03T20:01:09.040Z",
+            "event_msg",
+            r#"{"type":"task_complete"}"#,
+        ),
+        at(
+            "2026-12-03T20:01:15.000Z",
+            "event_msg",
+            r#"{"type":"task_started","started_at":1796328075}"#,
+        ),
+        at("2026-12-03T20:01:20.000Z", "event_msg", &total(1_000, 50)),
+    ]);
+    assert_eq!(p.usage.len(), 1, "{:?}", p.usage);
+    assert_eq!(
+        (p.usage[0].buckets.input, p.usage[0].buckets.output),
+        (1_000, 50)
+    );
+    assert!(
+        p.usage[0].message_id.starts_with(S),
+        "{}",
+        p.usage[0].message_id
+    );
+}
