@@ -9,6 +9,7 @@
 #   PREFIX/droid/     @factory/cli-linux-x64 (Factory Droid's binary, run
 #                     directly; its launcher's own version has no binary)
 #   PREFIX/kilo/      @kilocode/cli-linux-x64 (Kilo's binary, the same way)
+#   PREFIX/cline/     cline
 #
 # Only the npm registry is contacted.
 set -euo pipefail
@@ -30,3 +31,4 @@ install qwen @qwen-code/qwen-code 0.24.4
 install copilot @github/copilot 1.0.102 --ignore-scripts
 install droid @factory/cli-linux-x64 0.225.2 --ignore-scripts
 install kilo @kilocode/cli-linux-x64 7.7.9 --ignore-scripts
+install cline cline 3.0.65

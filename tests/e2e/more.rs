@@ -1,6 +1,6 @@
 //! The agents that speak OpenAI's Chat Completions, run for real: pi 0.73.1,
 //! OpenCode 1.18.33, Qwen Code 0.24.4, Copilot CLI 1.0.102, Factory Droid
-//! 0.225.2 and Kilo 7.7.9, installed
+//! 0.225.2, Kilo 7.7.9 and Cline 3.0.65, installed
 //! from npm by `tests/e2e/install-more.sh` into `<RIG_PREFIX>/more`, each in
 //! an isolated home against the rig's `fake_chat.py`. A scripted session
 //! (a shell call; a subagent where the client has them; a `--continue`),
@@ -24,6 +24,9 @@ struct Client {
     bin: &'static str,
     harness: &'static str,
     spawns: bool,
+    /// Whether a prompt can go on with the last session from the command
+    /// line (Cline resumes in its terminal interface only).
+    continues: bool,
 }
 
 const PI: Client = Client {
@@ -31,36 +34,49 @@ const PI: Client = Client {
     bin: "node_modules/.bin/pi",
     harness: "pi",
     spawns: false,
+    continues: true,
 };
 const OPENCODE: Client = Client {
     dir: "opencode",
     bin: "node_modules/opencode-linux-x64/bin/opencode",
     harness: "opencode",
     spawns: true,
+    continues: true,
 };
 const QWEN: Client = Client {
     dir: "qwen",
     bin: "node_modules/.bin/qwen",
     harness: "qwen-code",
     spawns: true,
+    continues: true,
 };
 const DROID: Client = Client {
     dir: "droid",
     bin: "node_modules/@factory/cli-linux-x64/bin/droid",
     harness: "droid",
     spawns: true,
+    continues: true,
 };
 const KILO: Client = Client {
     dir: "kilo",
     bin: "node_modules/@kilocode/cli-linux-x64/bin/kilo",
     harness: "kilo",
     spawns: true,
+    continues: true,
+};
+const CLINE: Client = Client {
+    dir: "cline",
+    bin: "node_modules/.bin/cline",
+    harness: "cline",
+    spawns: true,
+    continues: false,
 };
 const COPILOT: Client = Client {
     dir: "copilot",
     bin: "node_modules/.bin/copilot",
     harness: "copilot",
     spawns: true,
+    continues: true,
 };
 
 /// The client's binary, or why the test cannot run.
@@ -195,6 +211,10 @@ fn step(
             }
             cmd.arg(prompt);
         }
+        "cline" => {
+            cmd = cline_command(bin, home, proj);
+            cmd.args(["--json", prompt]);
+        }
         "kilo" => {
             for v in [
                 "KILO_NO_DAEMON",
@@ -310,6 +330,26 @@ fn step(
     out.status.code().unwrap_or(-1)
 }
 
+/// Cline with nothing but its own variables: no update, no telemetry, the
+/// session kept in the process (no hub daemon left behind).
+fn cline_command(bin: &Path, home: &Path, proj: &Path) -> Command {
+    let mut cmd = Command::new("timeout");
+    cmd.arg("180")
+        .arg(bin)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .envs([
+            ("CLINE_NO_AUTO_UPDATE", "1"),
+            ("DO_NOT_TRACK", "1"),
+            ("DISABLE_TELEMETRY", "1"),
+            ("CLINE_SESSION_BACKEND_MODE", "local"),
+        ])
+        .current_dir(proj)
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
 /// A server on loopback that answers 404 to every request (Droid's backend
 /// for a continued session), and its port; the caller kills it.
 fn not_found_stub(home: &Path) -> (std::process::Child, u16) {
@@ -418,11 +458,37 @@ fn scenario(c: &Client) {
     };
     let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, patch);
     configure(c, &home, port);
+    if c.dir == "cline" {
+        // Cline wants a repository, and its provider set by its own command.
+        assert!(
+            Command::new("git")
+                .args(["init", "-q"])
+                .current_dir(&proj)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let mut auth = cline_command(&bin, &home, &proj);
+        auth.args([
+            "auth",
+            "--provider",
+            "openai-compatible",
+            "--apikey",
+            "sk-test-dummy",
+            "--modelid",
+            "fake-model",
+            "--baseurl",
+            &format!("http://127.0.0.1:{port}/v1"),
+        ]);
+        assert!(auth.status().unwrap().success(), "cline auth");
+    }
     let mut prompts = vec![("please run echo hi", false)];
     if c.spawns {
         prompts.push(("please SPAWN a helper", false));
     }
-    prompts.push(("second prompt: please run echo hi", true));
+    if c.continues {
+        prompts.push(("second prompt: please run echo hi", true));
+    }
     for (prompt, cont) in prompts {
         assert_eq!(
             step(c, &bin, &home, &proj, port, prompt, cont),
@@ -508,4 +574,9 @@ fn droid_recorded_exactly() {
 #[test]
 fn kilo_recorded_exactly() {
     scenario(&KILO);
+}
+
+#[test]
+fn cline_recorded_exactly() {
+    scenario(&CLINE);
 }
