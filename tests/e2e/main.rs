@@ -14,7 +14,8 @@
 //! two `codex exec resume` runs, a client killed mid-turn, API errors and
 //! the nudge.
 //!
-//! `more` runs pi, OpenCode, Qwen Code, Copilot CLI, Droid, Kilo and Cline against the rig's
+//! `more` runs pi, OpenCode, Qwen Code, Copilot CLI, Droid, Kilo, Cline,
+//! Hermes Agent and Kimi CLI against the rig's
 //! Chat Completions fake and checks every served token was ingested once.
 //!
 //! Needs the clients (`RIG_PREFIX`, else `~/.cache/harness-rig`), node and

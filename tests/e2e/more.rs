@@ -1,6 +1,7 @@
 //! The agents that speak OpenAI's Chat Completions, run for real: pi 0.73.1,
 //! OpenCode 1.18.33, Qwen Code 0.24.4, Copilot CLI 1.0.102, Factory Droid
-//! 0.225.2, Kilo 7.7.9 and Cline 3.0.65, installed
+//! 0.225.2, Kilo 7.7.9 and Cline 3.0.65 from npm, Hermes Agent 0.19.0 and
+//! Kimi CLI 1.52.0 from PyPI, installed
 //! from npm by `tests/e2e/install-more.sh` into `<RIG_PREFIX>/more`, each in
 //! an isolated home against the rig's `fake_chat.py`. A scripted session
 //! (a shell call; a subagent where the client has them; a `--continue`),
@@ -71,6 +72,22 @@ const CLINE: Client = Client {
     spawns: true,
     continues: false,
 };
+const HERMES: Client = Client {
+    dir: "hermes",
+    bin: "bin/hermes",
+    harness: "hermes",
+    spawns: true,
+    continues: true,
+};
+/// Kimi CLI's original command (its last release's `kimi` only points at
+/// its successor): a wrapper install-more.sh writes.
+const KIMI: Client = Client {
+    dir: "kimi",
+    bin: "bin/kimi-orig",
+    harness: "kimi",
+    spawns: true,
+    continues: true,
+};
 const COPILOT: Client = Client {
     dir: "copilot",
     bin: "node_modules/.bin/copilot",
@@ -126,6 +143,29 @@ fn configure(c: &Client, home: &Path, port: u16) {
                     "models": {"fake-model": {"name": "Fake Model", "limit": {"context": 128000, "output": 8000},
                         "cost": {"input": 1, "output": 2, "cache_read": 0.5, "cache_write": 0}}}}}})
             .to_string(),
+        ),
+        "hermes" => {
+            write(
+                ".hermes/config.yaml",
+                format!(
+                    "model:\n  provider: custom\n  base_url: {base}\n  api_key: sk-test-dummy\n  default: fake-model\n  context_length: 128000\nsecurity:\n  tirith_enabled: false\n  allow_lazy_installs: false\n"
+                ),
+            );
+            // Its own update check's cache, fresh: no look at PyPI.
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs();
+            write(
+                ".hermes/.update_check",
+                format!(r#"{{"ts": {now}, "behind": 0, "rev": null, "ver": "0.19.0"}}"#),
+            );
+        }
+        "kimi" => write(
+            ".kimi/config.toml",
+            format!(
+                "default_model = \"fake\"\ntelemetry = false\n[providers.fake]\ntype = \"openai_legacy\"\nbase_url = \"{base}\"\napi_key = \"sk-test-dummy\"\n[models.fake]\nprovider = \"fake\"\nmodel = \"fake-model\"\nmax_context_size = 128000\n"
+            ),
         ),
         "kilo" => write(
             ".config/kilo/kilo.json",
@@ -214,6 +254,25 @@ fn step(
         "cline" => {
             cmd = cline_command(bin, home, proj);
             cmd.args(["--json", prompt]);
+        }
+        "hermes" => {
+            if cont {
+                // Its one-shot mode has no resume: its chat command does.
+                cmd.args(["chat", "-Q", "--yolo", "--continue", "-q", prompt]);
+            } else {
+                cmd.args(["-z", prompt]);
+            }
+        }
+        "kimi" => {
+            cmd.envs([
+                ("KIMI_DISABLE_TELEMETRY", "1"),
+                ("KIMI_CLI_NO_AUTO_UPDATE", "1"),
+            ])
+            .args(["--print", "--output-format", "stream-json"]);
+            if cont {
+                cmd.arg("-C");
+            }
+            cmd.args(["-p", prompt]);
         }
         "kilo" => {
             for v in [
@@ -450,6 +509,8 @@ fn scenario(c: &Client) {
     // The server sends a Qwen Code subagent call the type Qwen Code knows.
     let patch = match c.dir {
         "qwen" => Some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'general-purpose'\n"),
+        // Kimi CLI's agent types.
+        "kimi" => Some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'coder'\n"),
         // Droid's agent types; its task prompt follows context blocks.
         "droid" => Some(
             "import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'worker'\nos.environ['FAKE_CHAT_SUBTASK_ANY'] = '1'\n",
@@ -579,4 +640,14 @@ fn kilo_recorded_exactly() {
 #[test]
 fn cline_recorded_exactly() {
     scenario(&CLINE);
+}
+
+#[test]
+fn hermes_recorded_exactly() {
+    scenario(&HERMES);
+}
+
+#[test]
+fn kimi_recorded_exactly() {
+    scenario(&KIMI);
 }
