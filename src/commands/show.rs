@@ -273,7 +273,7 @@ fn note_uncounted(ctx: &Ctx, compactions: &[CompactionRecord]) {
         .count();
     if pruned > 0 {
         ctx.out.note(&format!(
-            "{pruned} call(s) are missing from the session's journal (the client deleted their records at a snapshot): their tokens are counted from its running totals, as one figure dated at its start"
+            "{pruned} call(s) are missing from the session's journal (the client deleted their records at a snapshot): what its running totals hold beyond the calls still recorded is one figure, dated at its start; a call the totals miss as well (Mistral Vibe's skip the call that spawns a subagent) is in no figure here"
         ));
     }
 }

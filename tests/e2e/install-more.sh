@@ -12,6 +12,7 @@
 #   PREFIX/cline/     cline
 #   PREFIX/hermes/    hermes-agent (PyPI, a virtual environment)
 #   PREFIX/kimi/      kimi-cli (PyPI, a virtual environment)
+#   PREFIX/vibe/      mistral-vibe (PyPI, a virtual environment)
 #
 # Only the npm registry and PyPI are contacted.
 set -euo pipefail
@@ -36,29 +37,35 @@ install kilo @kilocode/cli-linux-x64 7.7.9 --ignore-scripts
 install cline cline 3.0.65
 
 # The clients from PyPI, each in a virtual environment of a Python its
-# release supports (the first of CANDIDATES that runs and fits).
-pyinstall() {  # pyinstall DIR PACKAGE VERSION MIN_MINOR MAX_MINOR
-  local dir=$prefix/$1 pkg=$2 ver=$3 lo=$4 hi=$5 py=
-  if [ -x "$dir/bin/python3" ] && [ "$("$dir/bin/pip" show "$pkg" 2>/dev/null | sed -n 's/^Version: //p')" = "$ver" ]; then
-    return
-  fi
-  for c in python3 python3.13 python3.12 python3.11; do
-    local minor
+# release supports (the first candidate that runs and fits).
+venv() {  # venv DIR MIN MAX (versions as 100 * major + minor)
+  local dir=$1 lo=$2 hi=$3 c minor
+  # pyenv's shims run only the versions it has selected: its others by path.
+  for c in python3 python3.13 python3.12 python3.11 \
+    "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[1-3]*/bin/python3; do
     minor=$("$c" -c 'import sys; print(sys.version_info[0] * 100 + sys.version_info[1])' 2>/dev/null) || continue
-    if [ "$minor" -ge "$lo" ] && [ "$minor" -le "$hi" ]; then py=$c; break; fi
+    if [ "$minor" -ge "$lo" ] && [ "$minor" -le "$hi" ]; then
+      echo "install-more.sh: a virtual environment of $c in $dir" >&2
+      rm -rf "$dir"
+      "$c" -m venv "$dir"
+      return
+    fi
   done
-  if [ -z "$py" ]; then
-    echo "install-more.sh: $pkg needs Python 3.$((lo % 100))–3.$((hi % 100)); none found" >&2
-    return 1
-  fi
-  echo "install-more.sh: $pkg==$ver with $py" >&2
-  rm -rf "$dir"
-  "$py" -m venv "$dir"
-  "$dir/bin/pip" install -q --disable-pip-version-check "$pkg==$ver" >&2
+  echo "install-more.sh: $dir needs Python 3.$((lo % 100)) to 3.$((hi % 100)); none found" >&2
+  return 1
 }
+installed() {  # installed DIR PACKAGE VERSION
+  [ -x "$1/bin/pip" ] && [ "$("$1/bin/pip" show "$2" 2>/dev/null | sed -n 's/^Version: //p')" = "$3" ]
+}
+pip_q() { "$@" -q --disable-pip-version-check >&2; }
 status=0
-pyinstall hermes hermes-agent 0.19.0 311 313 || status=1
-if pyinstall kimi kimi-cli 1.52.0 312 313; then
+if ! installed "$prefix/hermes" hermes-agent 0.19.0; then
+  { venv "$prefix/hermes" 311 313 && pip_q "$prefix/hermes/bin/pip" install hermes-agent==0.19.0; } || status=1
+fi
+if ! installed "$prefix/kimi" kimi-cli 1.52.0; then
+  { venv "$prefix/kimi" 312 313 && pip_q "$prefix/kimi/bin/pip" install kimi-cli==1.52.0; } || status=1
+fi
+if [ -x "$prefix/kimi/bin/python3" ]; then
   # Its last release's `kimi` only points at its successor (and, run bare,
   # would fetch an installer): the original command, through a wrapper.
   cat >"$prefix/kimi/bin/kimi-orig" <<PY
@@ -69,7 +76,28 @@ sys.argv[0] = "kimi"
 sys.exit(run_original_cli(sys.argv[1:]))
 PY
   chmod +x "$prefix/kimi/bin/kimi-orig"
-else
-  status=1
+fi
+# Mistral Vibe's wheel pins certifi==2026.10.19, which PyPI has only as
+# 2026.10.19.post1: its requirements are installed from its own list with
+# that one changed, then the wheel without them.
+vibe=$prefix/vibe
+if ! installed "$vibe" mistral-vibe 3.0.3; then
+  if venv "$vibe" 312 313; then
+    wheels=$(mktemp -d)
+    pip_q "$vibe/bin/pip" download --no-deps -d "$wheels" mistral-vibe==3.0.3
+    whl=$(ls "$wheels"/mistral_vibe-3.0.3-*.whl)
+    "$vibe/bin/python3" - "$whl" >"$wheels/reqs.txt" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+    for line in z.read(meta).decode().splitlines():
+        if line.startswith("Requires-Dist: ") and "extra ==" not in line:
+            print(line[len("Requires-Dist: "):].replace("certifi==2026.10.19", "certifi==2026.10.19.post1", 1))
+PY
+    pip_q "$vibe/bin/pip" install -r "$wheels/reqs.txt" && pip_q "$vibe/bin/pip" install --no-deps "$whl" || status=1
+    rm -rf "$wheels"
+  else
+    status=1
+  fi
 fi
 exit $status

@@ -1,13 +1,14 @@
 //! The agents that speak OpenAI's Chat Completions, run for real: pi 0.73.1,
 //! OpenCode 1.18.33, Qwen Code 0.24.4, Copilot CLI 1.0.102, Factory Droid
-//! 0.225.2, Kilo 7.7.9 and Cline 3.0.65 from npm, Hermes Agent 0.19.0 and
-//! Kimi CLI 1.52.0 from PyPI, installed
+//! 0.225.2, Kilo 7.7.9 and Cline 3.0.65 from npm, Hermes Agent 0.19.0,
+//! Kimi CLI 1.52.0 and Mistral Vibe 3.0.3 from PyPI, installed
 //! from npm by `tests/e2e/install-more.sh` into `<RIG_PREFIX>/more`, each in
 //! an isolated home against the rig's `fake_chat.py`. A scripted session
 //! (a shell call; a subagent where the client has them; a `--continue`),
 //! then `sessionkit ingest` with its default roots: every response the
 //! server served is in the database exactly once, to the token, except
-//! what the client itself never records (OpenCode's session-titling call),
+//! what the client itself never records (OpenCode's session-titling call,
+//! the call with which Mistral Vibe spawns a subagent),
 //! and no session is degraded or failed.
 
 use std::path::{Path, PathBuf};
@@ -88,6 +89,13 @@ const KIMI: Client = Client {
     spawns: true,
     continues: true,
 };
+const VIBE: Client = Client {
+    dir: "vibe",
+    bin: "bin/vibe",
+    harness: "vibe",
+    spawns: true,
+    continues: true,
+};
 const COPILOT: Client = Client {
     dir: "copilot",
     bin: "node_modules/.bin/copilot",
@@ -165,6 +173,12 @@ fn configure(c: &Client, home: &Path, port: u16) {
             ".kimi/config.toml",
             format!(
                 "default_model = \"fake\"\ntelemetry = false\n[providers.fake]\ntype = \"openai_legacy\"\nbase_url = \"{base}\"\napi_key = \"sk-test-dummy\"\n[models.fake]\nprovider = \"fake\"\nmodel = \"fake-model\"\nmax_context_size = 128000\n"
+            ),
+        ),
+        "vibe" => write(
+            ".vibe/config.toml",
+            format!(
+                "active_model = \"fake\"\nenable_telemetry = false\nenable_update_checks = false\nenable_auto_update = false\nenable_notifications = false\n[[providers]]\nname = \"fake\"\napi_base = \"{base}\"\napi_key_env_var = \"FAKE_API_KEY\"\napi_style = \"openai\"\nbackend = \"generic\"\n[[models]]\nname = \"fake-model\"\nprovider = \"fake\"\nalias = \"fake\"\ninput_price = 1.0\noutput_price = 2.0\ncached_input_price = 0.5\nmax_context_length = 128000\n"
             ),
         ),
         "kilo" => write(
@@ -254,6 +268,18 @@ fn step(
         "cline" => {
             cmd = cline_command(bin, home, proj);
             cmd.args(["--json", prompt]);
+        }
+        "vibe" => {
+            cmd.env("FAKE_API_KEY", "sk-test-dummy").args([
+                "--trust",
+                "--auto-approve",
+                "--output",
+                "json",
+            ]);
+            if cont {
+                cmd.arg("-c");
+            }
+            cmd.args(["-p", prompt]);
         }
         "hermes" => {
             if cont {
@@ -589,7 +615,11 @@ fn scenario(c: &Client) {
     }
     // OpenCode titles a new session with a request it never records.
     let log = home.join("rig/requests.jsonl");
-    let expected = served(&log, |kind| !(c.dir == "opencode" && kind == "no-tools"));
+    // Mistral Vibe records the call that spawns a subagent nowhere (neither
+    // its journal nor its totals).
+    let expected = served(&log, |kind| {
+        !(c.dir == "opencode" && kind == "no-tools" || c.dir == "vibe" && kind == "spawn")
+    });
     assert!(expected[2] > 0, "{}: nothing was served", c.dir);
     assert_eq!(stored, expected, "{}: stored vs served", c.dir);
     if c.spawns {
@@ -650,4 +680,9 @@ fn hermes_recorded_exactly() {
 #[test]
 fn kimi_recorded_exactly() {
     scenario(&KIMI);
+}
+
+#[test]
+fn vibe_recorded_exactly() {
+    scenario(&VIBE);
 }
