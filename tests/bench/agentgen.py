@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Synthetic sessions of pi, Qwen Code, Copilot CLI and OpenCode, in each
-client's own shape (as their real 0.73 / 0.24 / 1.0 / 1.18 runs write it),
+"""Synthetic sessions of pi, Qwen Code, Copilot CLI, OpenCode, Kimi CLI and
+Factory Droid, in each client's own shape (as their real 0.73 / 0.24 / 1.0 /
+1.18 / 1.52 / 0.225 runs write it),
 with the traps each format sets for a counter, and the exact totals a
 correct reader reports.
 
     tests/bench/agentgen.py FORMAT OUT --sessions N --responses R [--seed S] [--pad BYTES]
 
-FORMAT is pi, qwen, copilot or opencode. OUT receives the client's folder
-(pi: sessions/, qwen: projects/, copilot: session-state/, opencode:
-opencode.db) and expected_totals.json; the totals are printed too:
+FORMAT is pi, qwen, copilot, opencode, kimi or droid. OUT receives the
+client's folder (pi: sessions/, qwen: projects/, copilot: session-state/,
+opencode: opencode.db, kimi: sessions/ and kimi.json, droid: sessions/) and
+expected_totals.json; the totals are printed too:
 {"sessions", "messages", "input", "output", "cache_read", "cache_write"},
 input without the cached part, output with reasoning.
 
@@ -24,6 +26,14 @@ Traps, per format:
 - opencode: each response's tokens again in its `step-finish` part and in
   `message.updated` events, and summed in the session row; output without
   reasoning (kept apart); a subagent session under its parent.
+- kimi: every subagent response repeated in its parent's wire as a
+  `SubagentEvent` (the subagent's own wire holds it too); `input_other`
+  without the cached part.
+- droid: no usage in the transcripts; each session's settings document
+  holds its own running totals (`tokenUsage`, one figure), the parent's
+  also `inclusiveTokenUsage` with its subagent's added, and a `.bak` of an
+  older save beside each; a subagent is a pair of its own naming its
+  caller. Each (sub)session's totals are one message.
 `--pad` adds that many bytes of text to each response (the size knob).
 """
 import argparse
@@ -247,9 +257,103 @@ def gen_opencode(out, a, rng, tot):
     con.close()
 
 
+def gen_kimi(out, a, rng, tot):
+    import hashlib
+    work_dirs = []
+    for s in range(a.sessions):
+        sid = uid(rng)
+        cwd = f"/home/dev/k{s}"
+        work = os.path.join(out, "sessions", hashlib.md5(cwd.encode()).hexdigest(), sid)
+        work_dirs.append({"path": cwd, "kaos": "local", "last_session_id": sid})
+        t = BASE / 1000
+
+        def status(msg_id, p, c, o, w):
+            return {"type": "StatusUpdate", "payload": {"context_tokens": p, "max_context_tokens": 128000,
+                    "token_usage": {"input_other": p - c, "output": o, "input_cache_read": c, "input_cache_creation": w},
+                    "message_id": msg_id, "plan_mode": False, "mcp_status": None}}
+
+        lines = [{"type": "metadata", "protocol_version": "1.10"}]
+        sub = []
+        agent = f"a{s:05x}"
+        for r in range(a.responses):
+            t += 1
+            lines.append({"timestamp": t, "message": {"type": "TurnBegin", "payload": {"user_input": "go on " + "x" * a.pad}}})
+            p, c, o, _ = usage(rng)
+            w = rng.randint(0, 30)
+            tot.add(p - c, o, c, w)
+            lines.append({"timestamp": t, "message": status(f"chatcmpl-{sid}-{r}", p, c, o, w)})
+            if r == 1:
+                # A subagent: its responses in its own wire, and again in
+                # the parent's as SubagentEvents.
+                call = f"call_{sid[:8]}"
+                lines.append({"timestamp": t, "message": {"type": "ToolCall", "payload": {"type": "function", "id": call,
+                              "function": {"name": "Agent", "arguments": "{}"}}}})
+                for k in range(max(1, a.responses // 3)):
+                    p, c, o, _ = usage(rng)
+                    tot.add(p - c, o, c)
+                    st = status(f"chatcmpl-sub-{sid}-{k}", p, c, o, 0)
+                    sub.append({"timestamp": t, "message": st})
+                    lines.append({"timestamp": t, "message": {"type": "SubagentEvent", "payload": {
+                        "parent_tool_call_id": call, "agent_id": agent, "subagent_type": "coder", "event": st}}})
+                lines.append({"timestamp": t, "message": {"type": "ToolResult", "payload": {"tool_call_id": call,
+                              "return_value": {"is_error": False, "output": "done"}}}})
+            lines.append({"timestamp": t, "message": {"type": "TurnEnd", "payload": {}}})
+        write_lines(os.path.join(work, "wire.jsonl"), lines)
+        subdir = os.path.join(work, "subagents", agent)
+        write_lines(os.path.join(subdir, "wire.jsonl"), [{"type": "metadata", "protocol_version": "1.10"}] + sub)
+        with open(os.path.join(subdir, "meta.json"), "w") as f:
+            json.dump({"agent_id": agent, "subagent_type": "coder", "status": "completed", "description": "sub"}, f)
+        tot.t["sessions"] += 1
+    with open(os.path.join(out, "kimi.json"), "w") as f:
+        json.dump({"work_dirs": work_dirs}, f)
+
+
+def gen_droid(out, a, rng, tot):
+    def totals(n, pad_to=None):
+        t = {"inputTokens": 0, "outputTokens": 0, "cacheCreationTokens": 0, "cacheReadTokens": 0,
+             "thinkingTokens": 0, "factoryCredits": 0}
+        for _ in range(n):
+            p, c, o, _ = usage(rng)
+            t["inputTokens"] += p - c
+            t["outputTokens"] += o
+            t["cacheReadTokens"] += c
+        return t
+
+    for s in range(a.sessions):
+        slug = f"-home-dev-d{s % 5}"
+        folder = os.path.join(out, "sessions", slug)
+        parent, child = uid(rng), uid(rng)
+        for sid, calling, n in ((parent, None, a.responses), (child, parent, max(1, a.responses // 3))):
+            start = {"type": "session_start", "id": sid, "title": "go", "owner": "unknown", "version": 2,
+                     "cwd": "/home/dev/d", "isSessionTitleManuallySet": False}
+            if calling:
+                start.update({"callingSessionId": calling, "callingToolUseId": f"call_{sid[:8]}"})
+            lines = [start]
+            for r in range(n):
+                lines.append({"type": "message", "id": f"u{r}", "timestamp": ts(BASE, r),
+                              "message": {"role": "user", "content": [{"type": "text", "text": "go " + "x" * a.pad}]}})
+                lines.append({"type": "message", "id": f"m{r}", "timestamp": ts(BASE, r),
+                              "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}]},
+                              "modelId": "custom:gpt-5-0"})
+            lines.append({"type": "agent_turn_outcome", "turnId": "u0", "reason": "completed"})
+            write_lines(os.path.join(folder, f"{sid}.jsonl"), lines)
+            own = totals(n)
+            tot.add(own["inputTokens"], own["outputTokens"], own["cacheReadTokens"])
+            older = {k: v // 2 for k, v in own.items()}
+            doc = {"model": "custom:gpt-5-0", "tokenUsage": own,
+                   # The subagent's figures again (never read).
+                   "inclusiveTokenUsage": {k: v * 3 for k, v in own.items()},
+                   "lastCallTokenUsage": {"inputTokens": 1, "outputTokens": 1, "cacheReadTokens": 1}}
+            with open(os.path.join(folder, f"{sid}.settings.json"), "w") as f:
+                json.dump(doc, f, indent=2)
+            with open(os.path.join(folder, f"{sid}.settings.json.bak"), "w") as f:
+                json.dump(dict(doc, tokenUsage=older), f, indent=2)
+        tot.t["sessions"] += 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("format", choices=["pi", "qwen", "copilot", "opencode"])
+    ap.add_argument("format", choices=["pi", "qwen", "copilot", "opencode", "kimi", "droid"])
     ap.add_argument("out")
     ap.add_argument("--sessions", type=int, default=10)
     ap.add_argument("--responses", type=int, default=20)
@@ -258,7 +362,8 @@ def main():
     a = ap.parse_args()
     rng = random.Random(f"{a.format}-{a.seed}")
     tot = Totals()
-    {"pi": gen_pi, "qwen": gen_qwen, "copilot": gen_copilot, "opencode": gen_opencode}[a.format](a.out, a, rng, tot)
+    {"pi": gen_pi, "qwen": gen_qwen, "copilot": gen_copilot, "opencode": gen_opencode,
+     "kimi": gen_kimi, "droid": gen_droid}[a.format](a.out, a, rng, tot)
     with open(os.path.join(a.out, "expected_totals.json"), "w") as f:
         json.dump(tot.t, f, indent=1)
     print(json.dumps(tot.t))

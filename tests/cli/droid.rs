@@ -173,3 +173,32 @@ fn a_subagent_is_an_agent_of_the_session_that_called_it() {
     let (code, _, _) = env.run(&["show", CHILD]);
     assert_ne!(code, 0);
 }
+
+/// A transcript whose first line is not written whole yet cannot say
+/// whose it is (a subagent's names its caller there): it waits for the next
+/// run, and then counts under the session that called it, once.
+#[test]
+fn a_subagent_whose_first_line_is_unfinished_waits() {
+    let env = Env::new();
+    let root = env.path("sessions");
+    let dir = root.join(SLUG);
+    std::fs::create_dir_all(&dir).unwrap();
+    let from = fixture().join(SLUG);
+    for name in [
+        format!("{SPAWNED}.jsonl"),
+        format!("{SPAWNED}.settings.json"),
+        format!("{CHILD}.settings.json"),
+    ] {
+        std::fs::copy(from.join(&name), dir.join(&name)).unwrap();
+    }
+    let child = std::fs::read(from.join(format!("{CHILD}.jsonl"))).unwrap();
+    std::fs::write(dir.join(format!("{CHILD}.jsonl")), &child[..40]).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_new"].as_u64(), Some(1), "{s}");
+    assert_eq!(tokens(&env, SPAWNED), [3614, 400, 46, 0]);
+    std::fs::write(dir.join(format!("{CHILD}.jsonl")), &child).unwrap();
+    let s = env.ingest(&root);
+    assert_eq!(s["sessions_updated"].as_u64(), Some(1), "{s}");
+    assert_eq!(tokens(&env, SPAWNED), [5421, 600, 69, 0]);
+    assert_eq!(env.json(&["sessions"]).as_array().map(Vec::len), Some(1));
+}

@@ -1,5 +1,6 @@
 //! Ingest in any order and in parts equals one cold ingest, for the
-//! readers of pi, Qwen Code, Copilot CLI and OpenCode, on sessions from
+//! readers of pi, Qwen Code, Copilot CLI, OpenCode, Kimi CLI and Factory
+//! Droid, on sessions from
 //! `tests/bench/agentgen.py` (each client's shape, with its traps: repeated
 //! and cumulative records, telemetry copies, abandoned branches, tagged
 //! subagents). The cold ingest equals the generator's totals; then, in a
@@ -103,6 +104,12 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn in_parts(format: &str, folder: &str) {
+    in_parts_with(format, folder, &|_| false);
+}
+
+/// `in_parts`, the files `first` holds arriving before the others (each
+/// group in a shuffled order): what a client writes first.
+fn in_parts_with(format: &str, folder: &str, first: &dyn Fn(&Path) -> bool) {
     let cold = Env::new();
     let corpus = cold.path("corpus");
     let Some(want) = generate(format, &corpus) else {
@@ -126,6 +133,7 @@ fn in_parts(format: &str, folder: &str) {
     for i in (1..all.len()).rev() {
         all.swap(i, rng.below(i as u64 + 1) as usize);
     }
+    all.sort_by_key(|rel| !first(&root.join(rel)));
     for rel in &all {
         let bytes = std::fs::read(root.join(rel)).unwrap();
         let to = target.join(rel);
@@ -168,6 +176,25 @@ fn qwen_in_parts_equals_cold() {
 #[test]
 fn copilot_in_parts_equals_cold() {
     in_parts("copilot", "session-state");
+}
+
+#[test]
+fn kimi_in_parts_equals_cold() {
+    in_parts("kimi", "sessions");
+}
+
+/// A Droid subagent's transcript is written after the one of the session
+/// that called it (which its first line names).
+#[test]
+fn droid_in_parts_equals_cold() {
+    in_parts_with("droid", "sessions", &|p| {
+        p.extension().is_some_and(|e| e == "jsonl")
+            && !std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains("callingSessionId"))
+    });
 }
 
 /// OpenCode's database filled a batch of rows at a time (sessions in a

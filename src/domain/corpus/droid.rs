@@ -56,11 +56,12 @@ struct SessionStart {
     calling: Option<String>,
 }
 
-/// The transcript's first record, when it is Droid's `session_start`.
+/// The transcript's first record, when it is Droid's `session_start` and
+/// written whole (its line ended).
 fn first_record(path: &std::path::Path) -> Option<SessionStart> {
     let head = super::read::read_head(path, FIRST_LINE).ok()?;
-    let line = head.split(|&c| c == b'\n').next()?;
-    serde_json::from_slice::<SessionStart>(line)
+    let end = memchr::memchr(b'\n', &head)?;
+    serde_json::from_slice::<SessionStart>(&head[..end])
         .ok()
         .filter(|s| s.kind == "session_start")
 }
@@ -151,6 +152,12 @@ fn sessions(
         let Some(mut main) = admit(f, rel, FileRole::Main, skips) else {
             continue;
         };
+        // Its first line not written whole yet: whose it is cannot be
+        // told (a subagent's names its caller), so it waits for the next
+        // run rather than be taken for a session of its own.
+        let Some(first) = first_record(&f.path) else {
+            continue;
+        };
         main.format = Format::Droid;
         let name = format!("{sid}{SETTINGS}");
         main.sidecar = files
@@ -164,9 +171,7 @@ fn sessions(
                     super::discover::mtime_ns(&s.meta),
                 )
             });
-        let calling = first_record(&f.path)
-            .and_then(|s| s.calling)
-            .filter(|c| c != sid);
+        let calling = first.calling.filter(|c| c != sid);
         found.insert(sid.to_string(), (main, calling));
     }
     found
