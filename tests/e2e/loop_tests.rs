@@ -220,8 +220,9 @@ fake.choose = choose
 }
 
 /// An API error (the fake server answers 400) per client: the session ends
-/// `error` where the client says so — Claude Code's StopFailure (2.1.332
-/// signals that hook at shutdown; it is stored anyway), Codex's
+/// `error` where the client says so — Claude Code's StopFailure (or, when
+/// 2.1.332's exit cuts that fire-and-forget hook off, its transcript's API
+/// error record), Codex's
 /// task_complete with an error (it fires no Stop) — and Gemini CLI, which
 /// fires no end event and writes no error, is listed at once and ends
 /// `unknown` past the watchdog window.
@@ -249,23 +250,25 @@ fn an_api_error_ends_as_the_client_says() {
         let status = sessions[0]["status"].as_str().unwrap();
         match l.harness() {
             "claude-code" => {
-                // Fire-and-forget: the client exits without waiting for the
-                // hook, which may still be storing the event under load.
-                let stored =
-                    || l.rows("SELECT COUNT(*) FROM events_raw WHERE event = 'StopFailure'");
+                // StopFailure is fire-and-forget: the client exits without
+                // waiting for the hook, and under load the hook can be cut
+                // off before it stores the event. The transcript's API error
+                // record says the same, read by the SessionEnd hook's
+                // catch-up (or, were that cut off too, the next ingest):
+                // the session ends `error` either way, the event stored
+                // at most once.
+                let status = || l.json(&["sessions"], &[])[0]["status"].clone();
                 let t0 = Instant::now();
-                let mut n = stored();
-                while n != ["1"] && t0.elapsed() < Duration::from_secs(20) {
+                while status() != "error" && t0.elapsed() < Duration::from_secs(20) {
                     std::thread::sleep(Duration::from_millis(100));
-                    n = stored();
                 }
-                let spool = std::fs::read_dir(l.db.parent().unwrap())
-                    .unwrap()
-                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                    .collect::<Vec<_>>();
-                assert_eq!(n, ["1"], "{client}: beside the database: {spool:?}");
-                let sessions = l.json(&["sessions"], &[]);
-                assert_eq!(sessions[0]["status"], "error", "{client}: {sessions}");
+                if status() != "error" {
+                    let (code, _, err) = l.sk(&["ingest"], &[]);
+                    assert_eq!(code, 0, "{err}");
+                }
+                assert_eq!(status(), "error", "{client}");
+                let events = l.rows("SELECT COUNT(*) FROM events_raw WHERE event = 'StopFailure'");
+                assert!(events == ["1"] || events == ["0"], "{client}: {events:?}");
             }
             "codex" => assert_eq!(status, "error", "{client}"),
             _ => {
