@@ -60,6 +60,8 @@ fn a_subagent_is_its_parent_s_agent_and_growing_totals_replace_the_older() {
     let child = &tree["roots"][0]["children"][0];
     assert_eq!(child["agent_id"], CHILD);
     assert_eq!(child["input_tokens"].as_u64(), Some(1000));
+    // Its row was closed: it did its task.
+    assert_eq!(child["status"], "completed");
     // Resumed: Hermes adds the new response to the same row.
     let c = rusqlite::Connection::open(root.join("state.db")).unwrap();
     c.execute(

@@ -62,6 +62,8 @@ fn a_subagent_an_error_and_a_new_event() {
     let child = &tree["roots"][0]["children"][0];
     assert_eq!(child["agent_id"], CHILD);
     assert_eq!(child["input_tokens"].as_u64(), Some(2707));
+    // Its last answer ended its turn: it did its task.
+    assert_eq!(child["status"], "completed");
     assert_eq!(env.json(&["show", FAILED])["status"], "error");
     // The next response of the main session, as OpenClaw appends it.
     let db = root.join("agents/main/agent/openclaw-agent.sqlite");

@@ -64,6 +64,8 @@ fn a_pruned_journal_is_counted_from_the_totals_and_said() {
     let child = &tree["roots"][0]["children"][0];
     assert_eq!(child["agent_id"], CHILD);
     assert_eq!(child["input_tokens"].as_u64(), Some(500));
+    // Its last completion ended its turn: it did its task.
+    assert_eq!(child["status"], "completed");
     let (code, out, err) = env.run(&["show", PRUNED, "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let show: serde_json::Value = serde_json::from_str(&out).unwrap();

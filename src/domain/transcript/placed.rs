@@ -69,11 +69,14 @@ fn transcript_evidence(
     main: bool,
     queue_ops: &[QueueOp],
 ) -> Evidence {
+    // A subagent with a transcript (or rows) of its own that its reader
+    // saw finish: a Codex thread's task_complete, a Droid pair's completed
+    // turn, a closed Hermes row, an OpenClaw or Vibe child's last answer.
     if !main
         && a.finished
         && matches!(
             a.layout,
-            AgentLayout::Thread | AgentLayout::Chat | AgentLayout::Tagged
+            AgentLayout::Thread | AgentLayout::Chat | AgentLayout::Tagged | AgentLayout::Child
         )
     {
         return Evidence::new(Status::Completed, a.last_seen, Cause::TaskComplete);

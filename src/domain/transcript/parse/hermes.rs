@@ -69,10 +69,11 @@ pub fn parse_tree(
         let t = totals.iter().find(|t| t.id == s.id);
         a.records = t.map_or(0, |t| t.messages);
         out.records += a.records;
-        // A session Hermes closed ended its turn.
+        // A session Hermes closed ended its turn; a subagent's, its task.
         a.ending = t
             .filter(|t| t.ended)
             .map(|_| (Ending::TurnEnd, Some(s.time_updated)));
+        a.finished = i > 0 && a.ending.is_some();
         out.agents.push(a);
         out.last_activity_at = out.last_activity_at.max(Some(s.time_updated));
         let Some(t) = t.filter(|t| t.input + t.output + t.cache_read + t.cache_write > 0) else {

@@ -8,7 +8,7 @@
 
 use super::SessionParser;
 use super::opencode::SessionRow;
-use crate::domain::transcript::{AgentLayout, BadLine, FileRole, ParsedSession};
+use crate::domain::transcript::{AgentLayout, BadLine, Ending, FileRole, ParsedSession};
 
 /// OpenClaw's per-agent database: its sessions' paths are
 /// `openclaw-agent.sqlite#<session id>`.
@@ -72,6 +72,8 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], events: &[EventRow]) ->
     for a in &mut out.agents {
         if let Some(s) = sessions.iter().skip(1).find(|s| s.id == a.agent_id) {
             a.parent_id = s.parent_id.clone();
+            // A subagent whose last answer ended its turn did its task.
+            a.finished = a.ending.is_some_and(|(e, _)| e == Ending::TurnEnd);
             a.description = s
                 .title
                 .as_deref()
@@ -85,7 +87,6 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], events: &[EventRow]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::Ending;
 
     fn row(id: &str, parent: Option<&str>) -> SessionRow {
         SessionRow {

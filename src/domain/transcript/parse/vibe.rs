@@ -160,6 +160,8 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], files: &[SessionFiles])
         let read = read_journal(&mut out, f, (&s.id, s.time_created), &model);
         a.records = read.records;
         a.ending = read.ending;
+        // A subagent whose last completion ended its turn did its task.
+        a.finished = i > 0 && a.ending.is_some_and(|(e, _)| e == Ending::TurnEnd);
         out.records += read.records;
         out.file_problems.extend(f.problems.iter().cloned());
         pruned(&mut out, f, s, &root.id, &model, &read);
