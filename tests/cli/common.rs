@@ -193,6 +193,12 @@ impl Env {
         }
     }
 
+    /// The numbers `show` gives for session `sid` under `keys`.
+    pub fn show_counts<const N: usize>(&self, sid: &str, keys: [&str; N]) -> [u64; N] {
+        let s = self.json(&["show", sid]);
+        keys.map(|k| s[k].as_u64().unwrap_or_else(|| panic!("{k}: {s}")))
+    }
+
     /// The one integer `sql` selects from the database.
     pub fn scalar(&self, sql: &str) -> i64 {
         rusqlite::Connection::open(self.db())
@@ -431,6 +437,23 @@ pub fn db_by_model(env: &Env) -> BTreeMap<String, Tok> {
 }
 
 /// Copies a directory tree (fixtures into a scratch corpus).
+/// Input, cache reads, output and reasoning, as `show` names them.
+pub const TOKENS: [&str; 4] = [
+    "input_tokens",
+    "cache_read_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+];
+
+/// `TOKENS` and the count of messages.
+pub const TOKENS_AND_MESSAGES: [&str; 5] = [
+    "input_tokens",
+    "cache_read_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "messages",
+];
+
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {

@@ -23,14 +23,7 @@ fn fixture() -> PathBuf {
 
 /// Input, cache reads, output and reasoning of session `sid`.
 fn tokens(env: &Env, sid: &str) -> [u64; 4] {
-    let s = env.json(&["show", sid]);
-    [
-        "input_tokens",
-        "cache_read_tokens",
-        "output_tokens",
-        "reasoning_tokens",
-    ]
-    .map(|k| s[k].as_u64().unwrap_or_else(|| panic!("{k}: {s}")))
+    env.show_counts(sid, TOKENS)
 }
 
 #[test]

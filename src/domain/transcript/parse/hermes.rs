@@ -8,7 +8,7 @@
 
 use super::opencode::SessionRow;
 use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
-use crate::domain::transcript::{AgentLayout, Ending, ParsedSession};
+use crate::domain::transcript::{Ending, ParsedSession};
 
 /// Hermes's database: its sessions' paths are `state.db#<session id>`.
 pub const DATABASE: &str = "state.db";
@@ -52,20 +52,7 @@ pub fn parse_tree(
         ..ParsedSession::default()
     };
     for (i, s) in sessions.iter().enumerate() {
-        let layout = if i == 0 {
-            AgentLayout::Main
-        } else {
-            AgentLayout::Child
-        };
-        let mut a = super::new_agent(&s.id, layout, &format!("{db_rel}#{}", s.id), None);
-        a.description = s
-            .title
-            .as_deref()
-            .filter(|t| !t.is_empty())
-            .map(|t| crate::domain::redact::redact_text(t).into_owned());
-        a.parent_id = s.parent_id.clone();
-        a.first_seen = Some(s.time_created);
-        a.last_seen = Some(s.time_updated);
+        let mut a = s.agent(db_rel, i);
         let t = totals.iter().find(|t| t.id == s.id);
         a.records = t.map_or(0, |t| t.messages);
         out.records += a.records;
@@ -104,16 +91,7 @@ mod tests {
     use super::*;
 
     fn row(id: &str, parent: Option<&str>) -> SessionRow {
-        SessionRow {
-            id: id.into(),
-            parent_id: parent.map(str::to_string),
-            directory: "/w/proj".into(),
-            title: None,
-            version: None,
-            agent: Some("cli".into()),
-            time_created: 1_000,
-            time_updated: 2_000,
-        }
+        SessionRow::for_test(id, parent)
     }
 
     fn totals(id: &str, input: u64) -> SessionTotals {

@@ -74,11 +74,7 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], events: &[EventRow]) ->
             a.parent_id = s.parent_id.clone();
             // A subagent whose last answer ended its turn did its task.
             a.finished = a.ending.is_some_and(|(e, _)| e == Ending::TurnEnd);
-            a.description = s
-                .title
-                .as_deref()
-                .filter(|t| !t.is_empty())
-                .map(|t| crate::domain::redact::redact_text(t).into_owned());
+            a.description = s.description();
         }
     }
     out
@@ -89,16 +85,7 @@ mod tests {
     use super::*;
 
     fn row(id: &str, parent: Option<&str>) -> SessionRow {
-        SessionRow {
-            id: id.into(),
-            parent_id: parent.map(str::to_string),
-            directory: String::new(),
-            title: None,
-            version: None,
-            agent: None,
-            time_created: 1_000,
-            time_updated: 2_000,
-        }
+        SessionRow::for_test(id, parent)
     }
 
     fn event(sid: &str, seq: i64, json: &str) -> EventRow {

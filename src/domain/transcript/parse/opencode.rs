@@ -75,6 +75,52 @@ pub struct SessionRow {
     pub time_updated: Millis,
 }
 
+#[cfg(test)]
+impl SessionRow {
+    /// A row of a store's tree for the readers' tests: `id` under `parent`,
+    /// created at 1,000 ms, updated at 2,000.
+    pub(crate) fn for_test(id: &str, parent: Option<&str>) -> SessionRow {
+        SessionRow {
+            id: id.into(),
+            parent_id: parent.map(str::to_string),
+            directory: "/w/proj".into(),
+            title: None,
+            version: None,
+            agent: None,
+            time_created: 1_000,
+            time_updated: 2_000,
+        }
+    }
+}
+
+impl SessionRow {
+    /// Its title as an agent's description: the user's words (or a model's
+    /// summary of them), redacted.
+    pub fn description(&self) -> Option<String> {
+        self.title
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map(|t| crate::domain::redact::redact_text(t).into_owned())
+    }
+
+    /// The agent this row is in a tree of a store's sessions (`i` its place:
+    /// the first is the main agent, the others its subagents), at
+    /// `<db_rel>#<id>`: its description, parent and times.
+    pub fn agent(&self, db_rel: &str, i: usize) -> crate::domain::transcript::Agent {
+        let layout = if i == 0 {
+            AgentLayout::Main
+        } else {
+            AgentLayout::Child
+        };
+        let mut a = super::new_agent(&self.id, layout, &session_path(db_rel, &self.id), None);
+        a.description = self.description();
+        a.parent_id = self.parent_id.clone();
+        a.first_seen = Some(self.time_created);
+        a.last_seen = Some(self.time_updated);
+        a
+    }
+}
+
 /// One `message` row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MessageRow {
@@ -189,26 +235,8 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
         ..ParsedSession::default()
     };
     for (i, s) in sessions.iter().enumerate() {
-        let mut a = super::new_agent(
-            &s.id,
-            if i == 0 {
-                AgentLayout::Main
-            } else {
-                AgentLayout::Child
-            },
-            &session_path(db_rel, &s.id),
-            None,
-        );
+        let mut a = s.agent(db_rel, i);
         a.agent_type = s.agent.clone();
-        // A title is the user's words (or a model's summary of them).
-        a.description = s
-            .title
-            .as_deref()
-            .filter(|t| !t.is_empty())
-            .map(|t| crate::domain::redact::redact_text(t).into_owned());
-        a.parent_id = s.parent_id.clone();
-        a.first_seen = Some(s.time_created);
-        a.last_seen = Some(s.time_updated);
         out.agents.push(a);
         out.last_activity_at = out.last_activity_at.max(Some(s.time_updated));
     }

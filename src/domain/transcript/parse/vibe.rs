@@ -20,7 +20,7 @@ use serde_json::value::RawValue;
 use super::opencode::SessionRow;
 use crate::domain::clock::Millis;
 use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
-use crate::domain::transcript::{AgentLayout, BadLine, Compaction, Ending, ParsedSession};
+use crate::domain::transcript::{BadLine, Compaction, Ending, ParsedSession};
 
 /// The store's name in reports: a session's path is `unified#<id>`.
 pub const STORE: &str = "unified";
@@ -136,21 +136,7 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], files: &[SessionFiles])
     };
     let root_model = root_files.and_then(|f| f.model.clone()).unwrap_or_default();
     for (i, s) in sessions.iter().enumerate() {
-        let layout = if i == 0 {
-            AgentLayout::Main
-        } else {
-            AgentLayout::Child
-        };
-        let path = format!("{db_rel}#{}", s.id);
-        let mut a = super::new_agent(&s.id, layout, &path, None);
-        a.parent_id = s.parent_id.clone();
-        a.first_seen = Some(s.time_created);
-        a.last_seen = Some(s.time_updated);
-        a.description = s
-            .title
-            .as_deref()
-            .filter(|t| !t.is_empty())
-            .map(|t| crate::domain::redact::redact_text(t).into_owned());
+        let mut a = s.agent(db_rel, i);
         out.last_activity_at = out.last_activity_at.max(Some(s.time_updated));
         let Some(f) = files.iter().find(|f| f.id == s.id) else {
             out.agents.push(a);
@@ -332,16 +318,7 @@ mod tests {
     use super::*;
 
     fn row(id: &str, parent: Option<&str>) -> SessionRow {
-        SessionRow {
-            id: id.into(),
-            parent_id: parent.map(str::to_string),
-            directory: String::new(),
-            title: None,
-            version: None,
-            agent: None,
-            time_created: 1_000,
-            time_updated: 2_000,
-        }
+        SessionRow::for_test(id, parent)
     }
 
     fn result(action: &str, input: u64, cached: u64, output: u64, stop: &str) -> String {
