@@ -269,7 +269,7 @@ fn note_uncounted(ctx: &Ctx, compactions: &[CompactionRecord]) {
     // its journal since the last-but-one snapshot only).
     let pruned = compactions
         .iter()
-        .filter(|c| c.trigger.as_deref() == Some(crate::domain::transcript::vibe::PRUNED))
+        .filter(|c| c.trigger.as_deref() == Some(crate::domain::transcript::PRUNED_CALLS))
         .count();
     if pruned > 0 {
         ctx.out.note(&format!(

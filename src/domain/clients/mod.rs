@@ -1,13 +1,15 @@
-//! The clients sessionkit reads, each declared once in a file of its own:
-//! its harness name and aliases, the format its transcripts are in, where
-//! it keeps its sessions (its home, the variable that moves it, the folders
-//! in it), and so where `ingest` looks without `--root`. Everything that
+//! The clients sessionkit reads, each in a folder of its own: its
+//! declaration (`mod.rs`: its harness name and aliases, the format its
+//! transcripts are in, where it keeps its sessions and the variable that
+//! moves them, how they are found and how its files are read), its walk
+//! (`find.rs`) and its reader (`read.rs`). Everything that finds, reads,
 //! lists clients, takes a `--harness`, or names a session's client reads
 //! these declarations; nothing else compares a client's name.
 //!
-//! A new client: a file here with its `Client`, one line in `ALL`, its
-//! format in `transcript::Format` (the compiler then asks for its reader),
-//! its fixtures and golden directory (a test fails while any is missing).
+//! A new client: its folder here, its `mod` and one line in `ALL`, its
+//! variant in `transcript::Format`, its fixtures and golden directory (a
+//! test fails while any is missing, or while a declaration does not hold
+//! together).
 
 mod claude_code;
 mod cline;
@@ -26,7 +28,9 @@ mod vibe;
 
 use std::path::{Path, PathBuf};
 
-use crate::domain::transcript::Format;
+use crate::domain::corpus::{Layout, SessionStore};
+use crate::domain::transcript::said::LineSaid;
+use crate::domain::transcript::{BadLine, Format, SessionParser};
 
 pub use claude_code::CLAUDE_CODE;
 pub use codex::CODEX;
@@ -51,13 +55,94 @@ pub struct Client {
     /// set) and the environment: each a folder `ingest` reads when it
     /// exists.
     pub roots: Roots,
-    /// Whether one of those folders holds its sessions (by default: it is
-    /// a folder).
-    pub present: fn(&Path) -> bool,
     /// Its home folder's name (`.codex`) and the folders in it that hold
     /// its sessions: a home given as a root is read there. `None` for a
     /// client whose folder is its root (OpenCode's data folder).
     pub home: Option<Home>,
+    /// How its sessions lie under a root.
+    pub finds: Finds,
+    /// How its files are read.
+    pub reads: Reads,
+}
+
+/// How a client's sessions lie under a root.
+#[derive(Debug, Clone, Copy)]
+pub enum Finds {
+    /// Claude Code's layout: every folder no other client's.
+    Rest,
+    /// Folders (or files) at the top of a root in a layout of its own.
+    Layout(&'static dyn Layout),
+    /// A store of sessions at the top of a root (a database, or a folder
+    /// kept as one): the root is read through its stores alone.
+    Store(&'static dyn SessionStore),
+    /// A fork whose files lie in its parent's layout, found by the
+    /// parent's walk (and known apart by their names).
+    Parent(&'static Client),
+}
+
+/// How a client's files are read.
+#[derive(Debug)]
+pub struct Reads {
+    /// Whether a session's file (its path relative to its root) is in
+    /// this client's format by its name alone. A client whose files have
+    /// another's shape says `false`: its walk knows them by their folder.
+    pub names: fn(&str) -> bool,
+    /// Reads a block of a file's complete lines, returning how many bytes
+    /// it read; `None` for a client whose sessions are rows of a store,
+    /// read whole from there.
+    pub lines: Option<LinesReader>,
+    /// Whether a file (by its path) is a document written whole at every
+    /// change: read again from its start when it changed, never on from
+    /// where a read stopped.
+    pub rewritten_whole: fn(&str) -> bool,
+    /// The reader of the document of running totals kept beside each
+    /// transcript (read after it), when the client keeps one; a file's
+    /// sidecar is otherwise a subagent's `.meta.json`, read before it.
+    pub totals_beside: Option<TotalsReader>,
+    /// Whether its lines may be scanned apart from reading them (the SSE2
+    /// block scanner knows Claude Code's records only).
+    pub scans_apart: bool,
+    /// What a line of its says (prompts, answers, tool calls), for
+    /// `search`; `None` when its lines are not read for it.
+    pub said: Option<LineSaid>,
+}
+
+/// Reads the complete lines at the start of `bytes` of file `file`.
+pub type LinesReader = fn(&mut SessionParser, usize, &[u8]) -> Result<u64, BadLine>;
+
+/// Reads the document of running totals at `rel` kept beside file `file`.
+pub type TotalsReader = fn(&mut SessionParser, usize, &str, &[u8]) -> Result<(), BadLine>;
+
+impl Reads {
+    /// A client whose sessions are a store's rows (named `<store>#<id>`),
+    /// read whole from there.
+    pub const fn rows(names: fn(&str) -> bool) -> Reads {
+        Reads {
+            names,
+            lines: None,
+            rewritten_whole: never,
+            totals_beside: None,
+            scans_apart: false,
+            said: None,
+        }
+    }
+
+    /// A client whose files are JSON Lines appended to, read by `lines`.
+    pub const fn lines(names: fn(&str) -> bool, lines: LinesReader) -> Reads {
+        Reads {
+            names,
+            lines: Some(lines),
+            rewritten_whole: never,
+            totals_beside: None,
+            scans_apart: false,
+            said: None,
+        }
+    }
+}
+
+/// No file of the client is rewritten whole.
+fn never(_: &str) -> bool {
+    false
 }
 
 /// A client's home folder, as a root may name it.
@@ -90,6 +175,18 @@ pub static ALL: [&Client; 14] = [
     &openclaw::OPENCLAW,
     &vibe::VIBE,
 ];
+
+impl Client {
+    /// Whether one of its default folders holds its sessions: a folder,
+    /// or for a client that keeps a store, one with its store in it.
+    pub fn keeps_sessions_in(&self, dir: &Path) -> bool {
+        match self.finds {
+            Finds::Store(store) => !store.stores_in(dir).is_empty(),
+            Finds::Parent(parent) => parent.keeps_sessions_in(dir),
+            Finds::Rest | Finds::Layout(_) => dir.is_dir(),
+        }
+    }
+}
 
 /// The client named `name` (its harness name or an alias).
 pub fn named(name: &str) -> Option<&'static Client> {
@@ -129,7 +226,7 @@ pub fn default_roots() -> Vec<PathBuf> {
         .flat_map(|c| {
             (c.roots)(home.as_deref(), &env)
                 .into_iter()
-                .filter(|p| (c.present)(p))
+                .filter(|p| c.keeps_sessions_in(p))
         })
         .collect()
 }
@@ -194,7 +291,44 @@ mod tests {
             let home = Path::new("/h");
             let roots = (c.roots)(Some(home), &|_| None);
             assert!(!roots.is_empty(), "{} has no default folder", c.name);
+            // Rows come from a store: a client read only from rows keeps one.
+            assert!(
+                c.reads.lines.is_some() || matches!(c.finds, Finds::Store(_)),
+                "{} has no reader of lines and no store",
+                c.name
+            );
+            // A fork's files are found by its parent's walk.
+            if let Finds::Parent(p) = c.finds {
+                assert!(
+                    matches!(p.finds, Finds::Layout(_)),
+                    "{}'s parent walks nothing",
+                    c.name
+                );
+            }
+            // A file named for no client is Claude Code's: only it claims
+            // every name.
+            assert_eq!(
+                (c.reads.names)("-home-dev-x/notes.jsonl"),
+                matches!(c.finds, Finds::Rest),
+                "{} claims a name that is not its own",
+                c.name
+            );
         }
+        let rest: Vec<&str> = ALL
+            .iter()
+            .filter(|c| matches!(c.finds, Finds::Rest))
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(
+            rest,
+            ["claude-code"],
+            "one client takes the folders no other walks"
+        );
+        assert_eq!(
+            Format::ALL.last(),
+            Some(&Format::ClaudeCode),
+            "the client that claims every name is tested last"
+        );
     }
 
     #[test]

@@ -15,7 +15,8 @@ use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use super::{Skip, SkipReason};
+use super::{Layout, Skip, SkipReason};
+use crate::domain::clients::Finds;
 use crate::domain::transcript::{AgentLayout, FileRole, Format};
 
 /// A file found by the walk, with the `lstat` facts its fingerprint uses.
@@ -62,11 +63,11 @@ pub struct Discovery {
     pub flat: Vec<FlatAgentFile>,
     pub skips: Vec<Skip>,
     /// OpenCode databases: a root holding one is read through it alone.
-    pub databases: Vec<super::opencode::Database>,
+    pub databases: Vec<super::Database>,
 }
 
 /// A session id as clients write it in a file or folder name.
-pub(super) fn is_session_uuid(s: &str) -> bool {
+pub fn is_session_uuid(s: &str) -> bool {
     crate::domain::transcript::uuid_like(s)
 }
 
@@ -84,15 +85,16 @@ pub(crate) fn mtime_ns(m: &Metadata) -> i128 {
     i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec())
 }
 
-pub(super) struct Entry {
-    pub(super) name: String,
-    pub(super) path: PathBuf,
-    pub(super) meta: Metadata,
+#[derive(Debug)]
+pub struct Entry {
+    pub name: String,
+    pub path: PathBuf,
+    pub meta: Metadata,
 }
 
 impl Entry {
     /// The directory `root/rel` (not a link), named `rel`, if it is one.
-    pub(super) fn dir_at(root: &Path, rel: &str) -> Option<Entry> {
+    pub fn dir_at(root: &Path, rel: &str) -> Option<Entry> {
         let path = root.join(rel);
         let meta = std::fs::symlink_metadata(&path)
             .ok()
@@ -107,7 +109,7 @@ impl Entry {
 
 /// Lists a directory sorted by name; bad names, symlinks and entries that
 /// vanish are handled here so callers see only real files and directories.
-pub(super) fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
+pub fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         skips.push(Skip {
             root: 0,
@@ -166,12 +168,7 @@ pub(super) fn list(dir: &Path, rel: &str, skips: &mut Vec<Skip>) -> Vec<Entry> {
 
 /// Admits a transcript file of any size but an empty one (`None`: skipped,
 /// recorded). Size is no reason to skip: a session is read as a stream.
-pub(super) fn admit(
-    e: &Entry,
-    rel: String,
-    role: FileRole,
-    skips: &mut Vec<Skip>,
-) -> Option<PlannedFile> {
+pub fn admit(e: &Entry, rel: String, role: FileRole, skips: &mut Vec<Skip>) -> Option<PlannedFile> {
     if e.meta.len() == 0 {
         skips.push(Skip {
             root: 0,
@@ -213,18 +210,8 @@ pub fn discover_one(
     into: &mut Discovery,
 ) {
     let first_skip = into.skips.len();
-    if slug.contains('/') {
-        // A Codex day folder, `YYYY/MM/DD`.
-        super::codex::walk_one_day(root_idx, root, slug, sid, into);
-        for s in &mut into.skips[first_skip..] {
-            s.root = root_idx;
-        }
-        return;
-    }
-    let Some(entry) = Entry::dir_at(root, slug) else {
-        return;
-    };
-    if !walk_layout(root_idx, root, &entry, Some(sid), into) {
+    let walked = layouts().any(|l| l.walk_one(root_idx, root, (slug, sid), into));
+    if !walked && let Some(entry) = Entry::dir_at(root, slug) {
         walk_slug(root_idx, &entry, cap, Some(sid), into);
     }
     for s in &mut into.skips[first_skip..] {
@@ -232,62 +219,26 @@ pub fn discover_one(
     }
 }
 
-/// A folder of a root in another client's layout than Claude Code's,
-/// walked as that client keeps it (with `only`, just that session):
-/// `false` when it is none of theirs.
-fn walk_layout(
-    root_idx: usize,
-    root: &Path,
-    dir: &Entry,
-    only: Option<&str>,
-    into: &mut Discovery,
-) -> bool {
-    if super::gemini::is_project(dir) {
-        // `<project>/chats/`.
-        super::gemini::walk_project(root_idx, dir, only, into);
-    } else if super::copilot::is_session_dir(dir) {
-        // `<uuid>/events.jsonl`.
-        super::copilot::walk_session(root_idx, dir, into);
-    } else if super::pi::is_project(dir) {
-        // `--<cwd>--/<time>_<uuid>.jsonl`.
-        super::pi::walk_project(root_idx, dir, only, into);
-    } else if super::cline::is_session_dir(dir) {
-        // `<id>/<id>.messages.json`.
-        super::cline::walk_session(root_idx, dir, into);
-    } else if super::droid::is_project(dir) {
-        // `<cwd slug>/<uuid>.jsonl` beside `<uuid>.settings.json`.
-        super::droid::walk_project(root_idx, dir, only, into);
-    } else if super::kimi::is_work_dir(dir) {
-        // `<md5 of the work dir>/<uuid>/wire.jsonl`.
-        super::kimi::walk_work_dir(root_idx, root, dir, only, into);
-    } else {
-        return false;
-    }
-    true
+/// The layouts of the clients that keep one of their own, in the order
+/// clients are declared.
+fn layouts() -> impl Iterator<Item = &'static dyn Layout> {
+    crate::domain::clients::ALL
+        .iter()
+        .filter_map(|c| match c.finds {
+            Finds::Layout(l) => Some(l),
+            Finds::Rest | Finds::Store(_) | Finds::Parent(_) => None,
+        })
 }
 
 fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
     if super::stores::walk(root_idx, root, into) {
         return;
     }
-    let skips = &mut into.skips;
-    let slugs = list(root, "", skips);
-    let mut years = Vec::new();
-    let mut rollouts = Vec::new();
-    for slug in slugs {
-        if super::codex::is_rollout_file(&slug) {
-            // Codex's archived rollouts lie at the top of their folder.
-            rollouts.push(slug);
-            continue;
-        }
-        if slug.meta.is_dir() && super::codex::is_date_dir(&slug.name, 4) {
-            // Codex's `YYYY/MM/DD/rollout-*.jsonl` tree.
-            years.push(slug);
-            continue;
-        }
-        if slug.meta.is_dir() && walk_layout(root_idx, root, &slug, None, into) {
-            continue;
-        }
+    let mut entries = list(root, "", &mut into.skips);
+    for layout in layouts() {
+        entries = layout.claim(root_idx, entries, into);
+    }
+    'entries: for slug in entries {
         if !slug.meta.is_dir() {
             into.skips.push(Skip {
                 root: 0,
@@ -296,13 +247,14 @@ fn walk_root(root_idx: usize, root: &Path, cap: u64, into: &mut Discovery) {
             });
             continue;
         }
+        for layout in layouts() {
+            if layout.is(&slug) {
+                layout.walk(root_idx, root, &slug, None, into);
+                continue 'entries;
+            }
+        }
+        // Claude Code's layout: every folder no other client's.
         walk_slug(root_idx, &slug, cap, None, into);
-    }
-    if !years.is_empty() {
-        super::codex::walk(root_idx, years, None, into);
-    }
-    if !rollouts.is_empty() {
-        super::codex::walk_flat(root_idx, rollouts, into);
     }
 }
 
@@ -444,7 +396,7 @@ fn walk_session_dir(
 }
 
 /// `subagents/` or `subagents/workflows/wf_<id>/`: agent files and sidecars.
-pub(super) fn walk_agents(
+pub fn walk_agents(
     dir: &Entry,
     rel: &str,
     cap: u64,

@@ -1,28 +1,102 @@
 //! The file system side of ingest: where transcripts are, in every layout,
 //! read safely and fingerprinted from `lstat` alone.
 
-mod cline;
-mod codex;
-mod copilot;
 mod discover;
-mod droid;
-mod gemini;
-pub mod hermes;
-mod kimi;
-pub mod openclaw;
-pub mod opencode;
-mod pi;
 mod read;
 mod stores;
-pub mod vibe;
 
-pub use codex::thread_of;
 pub use discover::{Discovery, PlannedFile, SessionFiles, discover, discover_one};
-pub use gemini::session_of;
 pub use read::{
     Opened, ReadError, TAIL_CHECK, head_hash, open, read_head, read_into, read_more, tail_hash,
     unreadable,
 };
+pub use stores::{Database, SessionStore};
+
+/// What a client's own walk and store are made of.
+pub(crate) mod kit {
+    pub(crate) use super::discover::{
+        Discovery, Entry, PlannedFile, SessionFiles, admit, is_session_uuid, list, mtime_ns,
+        walk_agents,
+    };
+    pub(crate) use super::read::read_head;
+    pub(crate) use super::stores::{
+        OpenStore, SessionStore, Tree, file_at, group_trees, open_database,
+    };
+    pub(crate) use super::{Skip, SkipReason};
+}
+
+/// Where a transcript's session is: the root to walk, the folder in it
+/// (a project's slug, a Codex day), the session's id.
+pub type Placed = (std::path::PathBuf, String, String);
+
+/// Where a hook's transcript puts its session, by the layout of the
+/// client it is in; `None` when it is in none but Claude Code's.
+pub fn place(transcript: &Path) -> Option<Option<Placed>> {
+    crate::domain::clients::ALL
+        .iter()
+        .find_map(|c| match c.finds {
+            crate::domain::clients::Finds::Layout(l) => l.place(transcript),
+            _ => None,
+        })
+}
+
+/// How a client's sessions lie at the top of a root, in a layout of its
+/// own (neither Claude Code's, nor a store).
+pub trait Layout: Sync + std::fmt::Debug {
+    /// Whether a folder at the top of a root is one of this client's.
+    fn is(&self, dir: &discover::Entry) -> bool;
+
+    /// Walks such a folder: every session in it; with `only`, just that
+    /// one (the rest neither read nor counted as skipped).
+    fn walk(
+        &self,
+        root_idx: usize,
+        root: &Path,
+        dir: &discover::Entry,
+        only: Option<&str>,
+        into: &mut Discovery,
+    );
+
+    /// Takes, from the entries at the top of a root, those of its own that
+    /// are not one folder each (Codex's rollouts and its year folders), and
+    /// walks them; the others are left to the other clients.
+    fn claim(
+        &self,
+        _root_idx: usize,
+        entries: Vec<discover::Entry>,
+        _into: &mut Discovery,
+    ) -> Vec<discover::Entry> {
+        entries
+    }
+
+    /// Where a hook's transcript (a file of this client's layout) puts its
+    /// session: the root to walk, the folder in it, the session's id.
+    /// `None` when the file is not in this layout; `Some(None)` when it is
+    /// and names no session.
+    fn place(&self, _transcript: &Path) -> Option<Option<Placed>> {
+        None
+    }
+
+    /// One session where a hook's transcript path puts it (`slug`, a
+    /// folder relative to the root, and the session's id): `false` when
+    /// the place is not this client's.
+    fn walk_one(
+        &self,
+        root_idx: usize,
+        root: &Path,
+        (slug, sid): (&str, &str),
+        into: &mut Discovery,
+    ) -> bool {
+        let Some(dir) = discover::Entry::dir_at(root, slug) else {
+            return false;
+        };
+        if !self.is(&dir) {
+            return false;
+        }
+        self.walk(root_idx, root, &dir, Some(sid), into);
+        true
+    }
+}
 
 use std::path::Path;
 

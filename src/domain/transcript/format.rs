@@ -1,10 +1,8 @@
-//! A transcript's format: which reader reads a file, decided once from the
-//! file's path (each format's own file names) and used everywhere a file
-//! is dispatched on, so a reader, its block scanning and the client it
-//! belongs to cannot disagree. A new format is a new variant: every
-//! `match` on it stops compiling until the format is handled there.
-
-use super::parse;
+//! A transcript's format: which client's reader reads a file, decided once
+//! from the file's path (each client's own file names) or the folder its
+//! walk found it in, and carried with the file (in the resume state too).
+//! What a format does is its client's declaration's (`Format::client`):
+//! nothing here or elsewhere matches on a format.
 
 /// The formats sessionkit reads.
 #[derive(
@@ -75,37 +73,20 @@ impl Format {
         Format::ClaudeCode,
     ];
 
-    /// Whether a file of a session (its path relative to its root) is in
-    /// this format, by the format's own file names. Claude Code's is the
-    /// one format with no name of its own (any `.jsonl` file a Claude Code
-    /// layout holds): it is tested last.
-    fn names(self, rel: &str) -> bool {
-        match self {
-            Format::OpenCode => parse::is_opencode_session(rel),
-            Format::Kilo => parse::is_kilo_session(rel),
-            Format::Hermes => parse::is_hermes_session(rel),
-            Format::OpenClaw => parse::is_openclaw_session(rel),
-            Format::Vibe => parse::is_vibe_session(rel),
-            Format::Codex => parse::is_rollout(rel),
-            Format::CopilotCli => parse::is_copilot_session(rel),
-            Format::QwenCode => parse::is_qwen_session(rel) || parse::is_qwen_agent(rel),
-            Format::GeminiCli => parse::is_chat(rel),
-            Format::Pi => parse::is_pi_session(rel),
-            Format::KimiCli => parse::is_kimi_wire(rel),
-            Format::Cline => parse::is_cline_document(rel),
-            // Known by its folder, not its name.
-            Format::Droid => false,
-            Format::ClaudeCode => true,
-        }
+    /// The client whose format it is.
+    pub fn client(self) -> &'static crate::domain::clients::Client {
+        crate::domain::clients::of_format(self)
     }
 
     /// The format of a session's file (its path relative to its root), as
-    /// its name tells it: what the walk found, when it found it by its
-    /// folder (`Format::Droid`), is carried with the file instead.
+    /// its name tells it (each client's own file names, the more
+    /// particular first; Claude Code's, any `.jsonl` its layout holds,
+    /// last): what the walk found, when it found it by its folder
+    /// (`Format::Droid`), is carried with the file instead.
     pub fn of_file(rel: &str) -> Format {
         Format::ALL
             .into_iter()
-            .find(|f| f.names(rel))
+            .find(|f| (f.client().reads.names)(rel))
             .unwrap_or(Format::ClaudeCode)
     }
 
@@ -113,50 +94,20 @@ impl Format {
     /// at every change (never read on from where a read stopped: a changed
     /// one is read again from its start).
     pub fn rewritten_whole(self, rel: &str) -> bool {
-        match self {
-            Format::GeminiCli => parse::is_gemini_legacy(rel),
-            Format::Cline => true,
-            Format::ClaudeCode
-            | Format::Hermes
-            | Format::OpenClaw
-            | Format::Vibe
-            | Format::Droid
-            | Format::Codex
-            | Format::QwenCode
-            | Format::CopilotCli
-            | Format::Pi
-            | Format::KimiCli
-            | Format::Kilo
-            | Format::OpenCode => false,
-        }
+        (self.client().reads.rewritten_whole)(rel)
     }
 
     /// Whether the file's sidecar (the document beside it) is its running
     /// totals, read after it (`SessionParser::totals_document`), rather
     /// than a subagent's `.meta.json`, read before it.
     pub fn keeps_totals_beside(self) -> bool {
-        self == Format::Droid
+        self.client().reads.totals_beside.is_some()
     }
 
     /// Whether the file's lines may be scanned apart from reading them
     /// (the SSE2 block scanner knows Claude Code's records only).
     pub fn scans_apart(self) -> bool {
-        match self {
-            Format::ClaudeCode => true,
-            Format::Codex
-            | Format::GeminiCli
-            | Format::QwenCode
-            | Format::CopilotCli
-            | Format::Pi
-            | Format::KimiCli
-            | Format::Cline
-            | Format::Kilo
-            | Format::OpenCode
-            | Format::Hermes
-            | Format::OpenClaw
-            | Format::Vibe
-            | Format::Droid => false,
-        }
+        self.client().reads.scans_apart
     }
 }
 

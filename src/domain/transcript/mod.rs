@@ -13,7 +13,8 @@ mod parse;
 mod placed;
 pub mod said;
 mod scan;
-mod spawns;
+pub(crate) mod spawns;
+mod store_row;
 mod tail;
 pub mod usage;
 mod wire;
@@ -21,17 +22,18 @@ mod wire;
 pub use edges::{Edge, JoinPath, resolve};
 pub use ending::Ending;
 pub use format::Format;
-pub use parse::hermes;
-pub use parse::is_cline_session_id;
-pub use parse::openclaw;
-pub use parse::opencode;
 #[cfg(test)]
 pub use parse::parse_session;
-pub use parse::vibe;
 pub use parse::{
-    FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason,
-    pi_session_of_name, scan_later, uuid_like,
+    FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason, scan_later,
+    uuid_like,
 };
+pub use store_row::{SessionRow, names_stored_session, session_path};
+
+/// What a client's own reader is made of.
+pub(crate) mod kit {
+    pub(crate) use super::parse::kit::*;
+}
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, SpawnResult, background_end};
 pub use tail::{assistant_tail, passing_tests, written_files};
@@ -131,6 +133,10 @@ pub struct BadLine {
 /// The trigger of a compaction whose model calls the harness records
 /// nowhere (Gemini CLI's compression): their tokens are in no total.
 pub const UNRECORDED_COMPACTION: &str = "compress";
+
+/// The trigger of the compaction that says a client deleted the records
+/// of some of a session's calls (their tokens are in its running totals).
+pub const PRUNED_CALLS: &str = "journal-pruned";
 
 /// A compaction: Claude Code's `compact_boundary` record, Gemini CLI's
 /// compression (a `$set` of the messages starting from its summary).

@@ -138,7 +138,7 @@ fn injected(text: &str) -> bool {
 }
 
 /// Adds a text piece: blobs cut, redacted; nothing for empty text.
-fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: bool, text: &str) {
+pub fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: bool, text: &str) {
     if text.trim().is_empty() || (role == Role::User && injected(text)) {
         return;
     }
@@ -185,7 +185,7 @@ fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
 }
 
 /// Adds a tool call: its name and its input's strings.
-fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
+pub fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
     let text = strip_blobs(&input_text(input)).into_owned();
     out.push(Piece {
         role: Role::Tool,
@@ -196,7 +196,7 @@ fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
 }
 
 /// Adds a tool's output (its text, however nested), when outputs are kept.
-fn push_output(out: &mut Vec<Piece>, opts: SaidOptions, name: Option<&str>, output: &Value) {
+pub fn push_output(out: &mut Vec<Piece>, opts: SaidOptions, name: Option<&str>, output: &Value) {
     if !opts.outputs {
         return;
     }
@@ -348,242 +348,99 @@ pub fn claude_content(raw: &str, assistant: bool, opts: SaidOptions) -> Vec<Piec
     out
 }
 
-/// The records one line of a line-based client says (Codex, Gemini CLI,
-/// Qwen Code, pi, Copilot CLI, and Claude Code's lines the fast path did
-/// not read), each with its id and time; `line` names a record without an
-/// id.
-pub fn of_line(
+/// What one line of a client's lines says: each record's id, time and
+/// pieces (a client's `Reads::said`); `line` names a record without an id.
+pub type LineSaid = fn(&Value, u64, SaidOptions) -> Vec<(String, Option<Millis>, Vec<Piece>)>;
+
+/// What one record says: its id (when it has one) and its pieces; `None`
+/// when it says nothing.
+pub type RecordSaid = for<'v> fn(&'v Value, SaidOptions) -> Option<(Option<&'v str>, Vec<Piece>)>;
+
+/// What a line holding one record says, its record read by `record` (its
+/// id, when it has one, and its pieces; `None` when it says nothing),
+/// dated by its `timestamp`.
+pub fn one_record(
     v: &Value,
     line: u64,
     opts: SaidOptions,
+    record: RecordSaid,
 ) -> Vec<(String, Option<Millis>, Vec<Piece>)> {
-    let at = |v: &Value| {
-        v.get("timestamp")
-            .and_then(Value::as_str)
-            .and_then(parse_instant)
+    let Some((key, pieces)) = record(v, opts) else {
+        return Vec::new();
     };
-    let id = |v: &Value, keys: &[&str]| {
-        keys.iter()
-            .find_map(|k| v.get(*k).and_then(Value::as_str))
-            .filter(|s| !s.is_empty())
-            .map_or_else(|| format!("line:{line}"), str::to_string)
-    };
-    let mut out = Vec::new();
-    // Gemini CLI rewrites its list of messages with a `$set`.
-    if let Some(list) = v
-        .get("$set")
-        .and_then(|s| s.get("messages"))
-        .and_then(Value::as_array)
-    {
-        for m in list {
-            let pieces = gemini_message(m, opts);
-            if !pieces.is_empty() {
-                out.push((id(m, &["id"]), at(m), pieces));
-            }
-        }
-        return out;
-    }
-    if let Some((key, pieces)) = record_of(v, opts) {
-        let key = key.map_or_else(|| format!("line:{line}"), str::to_string);
-        out.push((key, at(v), pieces));
-    }
-    out
+    let key = key.map_or_else(|| format!("line:{line}"), str::to_string);
+    vec![(key, at_of(v), pieces)]
 }
 
-/// A line's one record, by its client's shape: its id (when it has one)
-/// and its pieces; `None` when it says nothing.
-fn record_of(v: &Value, opts: SaidOptions) -> Option<(Option<&str>, Vec<Piece>)> {
-    fn id<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
-        v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
-    }
+/// A record's time, its `timestamp`.
+pub fn at_of(v: &Value) -> Option<Millis> {
+    v.get("timestamp")
+        .and_then(Value::as_str)
+        .and_then(parse_instant)
+}
+
+/// A record's non-empty string at `key`.
+pub fn id_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+/// A Claude Code line (and a Qwen Code one, its shape): a user's prompt
+/// or a tool's result, an answer with its tool calls.
+pub fn claude_record(v: &Value, opts: SaidOptions) -> Option<(Option<&str>, Vec<Piece>)> {
     let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
-    let mut pieces = Vec::new();
-    let key = match kind {
-        // Claude Code and Qwen Code.
-        "user" | "assistant" | "tool_result" if v.get("message").is_some() => {
-            let m = &v["message"];
-            let role = if kind == "assistant" {
-                Role::Assistant
-            } else {
-                Role::User
-            };
-            let content = m.get("parts").or_else(|| m.get("content"));
-            blocks(content.unwrap_or(&Value::Null), role, opts, &mut pieces);
-            id(v, "uuid")
-        }
-        // Gemini CLI.
-        "user" | "gemini" => {
-            pieces = gemini_message(v, opts);
-            id(v, "id")
-        }
-        // Codex.
-        "response_item" => {
-            let p = &v["payload"];
-            codex_item(p, opts, &mut pieces);
-            id(p, "id").or_else(|| id(p, "call_id"))
-        }
-        // pi.
-        "message" => {
-            pi_message(&v["message"], opts, &mut pieces);
-            id(v, "id")
-        }
-        // Copilot CLI.
-        "user.message" | "assistant.message" | "tool.execution_complete" => {
-            copilot_event(kind, &v["data"], opts, &mut pieces);
-            id(v, "id")
-        }
-        _ => return None,
-    };
-    (!pieces.is_empty()).then_some((key, pieces))
-}
-
-/// A pi message: a prompt, an answer with its tool calls, a tool's result.
-fn pi_message(m: &Value, opts: SaidOptions, out: &mut Vec<Piece>) {
-    let content = m.get("content").unwrap_or(&Value::Null);
-    match m.get("role").and_then(Value::as_str) {
-        Some("user") => blocks(content, Role::User, opts, out),
-        Some("assistant") => blocks(content, Role::Assistant, opts, out),
-        Some("toolResult") => {
-            let name = m.get("toolName").and_then(Value::as_str);
-            push_output(out, opts, name, content);
-        }
-        _ => {}
+    if !matches!(kind, "user" | "assistant" | "tool_result") {
+        return None;
     }
-}
-
-/// A Gemini CLI message: a user's or the model's content, and the model's
-/// tool calls (with their results, when outputs are kept).
-fn gemini_message(m: &Value, opts: SaidOptions) -> Vec<Piece> {
-    let mut out = Vec::new();
-    let role = match m.get("type").and_then(Value::as_str) {
-        Some("user") => Role::User,
-        Some("gemini") => Role::Assistant,
-        _ => return out,
-    };
-    blocks(
-        m.get("content").unwrap_or(&Value::Null),
-        role,
-        opts,
-        &mut out,
-    );
-    for c in m
-        .get("toolCalls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let name = c.get("name").and_then(Value::as_str).unwrap_or("tool");
-        push_call(&mut out, name, c.get("args").unwrap_or(&Value::Null));
-        if let Some(r) = c.get("result") {
-            push_output(&mut out, opts, Some(name), r);
-        }
-    }
-    out
-}
-
-/// A Codex response item: a user's or the assistant's message (never the
-/// developer's or system's), a tool call, a tool's output.
-fn codex_item(p: &Value, opts: SaidOptions, out: &mut Vec<Piece>) {
-    let name = p.get("name").and_then(Value::as_str);
-    match p.get("type").and_then(Value::as_str) {
-        Some("message") => {
-            let role = match p.get("role").and_then(Value::as_str) {
-                Some("user") => Role::User,
-                Some("assistant") => Role::Assistant,
-                _ => return,
-            };
-            blocks(p.get("content").unwrap_or(&Value::Null), role, opts, out);
-        }
-        Some("function_call") => {
-            push_call(
-                out,
-                name.unwrap_or("tool"),
-                p.get("arguments").unwrap_or(&Value::Null),
-            );
-        }
-        Some("custom_tool_call") => {
-            push_call(
-                out,
-                name.unwrap_or("tool"),
-                p.get("input").unwrap_or(&Value::Null),
-            );
-        }
-        Some("local_shell_call") => {
-            let cmd = &p["action"]["command"];
-            push_call(out, "shell", cmd);
-        }
-        Some("web_search_call") => {
-            push_call(out, "web_search", &p["action"]);
-        }
-        Some("function_call_output" | "custom_tool_call_output") => {
-            push_output(out, opts, None, p.get("output").unwrap_or(&Value::Null));
-        }
-        _ => {}
-    }
-}
-
-/// A Copilot CLI event: a prompt, an answer with its tool requests, a
-/// tool's result.
-fn copilot_event(kind: &str, d: &Value, opts: SaidOptions, out: &mut Vec<Piece>) {
-    match kind {
-        "user.message" => blocks(
-            d.get("content").unwrap_or(&Value::Null),
-            Role::User,
-            opts,
-            out,
-        ),
-        "assistant.message" => {
-            blocks(
-                d.get("content").unwrap_or(&Value::Null),
-                Role::Assistant,
-                opts,
-                out,
-            );
-            for r in d
-                .get("toolRequests")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let name = r.get("name").and_then(Value::as_str).unwrap_or("tool");
-                push_call(out, name, r.get("arguments").unwrap_or(&Value::Null));
-            }
-        }
-        _ => push_output(
-            out,
-            opts,
-            d.get("toolName").and_then(Value::as_str),
-            &d["result"],
-        ),
-    }
-}
-
-/// An OpenCode part (`part.data`): a text part of the user's or the
-/// model's message, a tool part (its name and input; its output when kept).
-pub fn opencode_part(data: &Value, assistant: bool, opts: SaidOptions) -> Vec<Piece> {
-    let mut out = Vec::new();
-    let role = if assistant {
+    let m = v.get("message")?;
+    let role = if kind == "assistant" {
         Role::Assistant
     } else {
         Role::User
     };
-    match data.get("type").and_then(Value::as_str) {
-        Some("text") if data.get("synthetic") != Some(&Value::Bool(true)) => {
-            if let Some(t) = data.get("text").and_then(Value::as_str) {
-                push_text(&mut out, role, None, false, t);
-            }
-        }
-        Some("tool") => {
-            let name = data.get("tool").and_then(Value::as_str).unwrap_or("tool");
-            let state = &data["state"];
-            push_call(&mut out, name, state.get("input").unwrap_or(&Value::Null));
-            if let Some(o) = state.get("output") {
-                push_output(&mut out, opts, Some(name), o);
-            }
+    let mut pieces = Vec::new();
+    let content = m.get("parts").or_else(|| m.get("content"));
+    blocks(content.unwrap_or(&Value::Null), role, opts, &mut pieces);
+    (!pieces.is_empty()).then_some((id_of(v, "uuid"), pieces))
+}
+
+/// A line of Claude Code's, or of its shape.
+pub fn claude_line(
+    v: &Value,
+    line: u64,
+    opts: SaidOptions,
+) -> Vec<(String, Option<Millis>, Vec<Piece>)> {
+    one_record(v, line, opts, claude_record)
+}
+
+/// A `message` record of a role and its content (pi's, and a client's
+/// of its shape): a prompt, an answer with its tool calls, a tool's
+/// result.
+pub fn role_message(v: &Value, opts: SaidOptions) -> Option<(Option<&str>, Vec<Piece>)> {
+    if v.get("type").and_then(Value::as_str) != Some("message") {
+        return None;
+    }
+    let m = &v["message"];
+    let mut out = Vec::new();
+    let content = m.get("content").unwrap_or(&Value::Null);
+    match m.get("role").and_then(Value::as_str) {
+        Some("user") => blocks(content, Role::User, opts, &mut out),
+        Some("assistant") => blocks(content, Role::Assistant, opts, &mut out),
+        Some("toolResult") => {
+            let name = m.get("toolName").and_then(Value::as_str);
+            push_output(&mut out, opts, name, content);
         }
         _ => {}
     }
-    out
+    (!out.is_empty()).then_some((id_of(v, "id"), out))
+}
+
+/// A line of `message` records (`role_message`).
+pub fn role_message_line(
+    v: &Value,
+    line: u64,
+    opts: SaidOptions,
+) -> Vec<(String, Option<Millis>, Vec<Piece>)> {
+    one_record(v, line, opts, role_message)
 }
 
 #[cfg(test)]

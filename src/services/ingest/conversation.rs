@@ -19,56 +19,27 @@ pub enum CatchUp {
     NotApplicable,
 }
 
-/// `YYYY/MM/DD` of a Codex day folder.
-pub(super) fn codex_day(dir: &std::path::Path) -> Option<String> {
-    let parts: Vec<&str> = dir
-        .iter()
-        .rev()
-        .take(3)
-        .map(|p| p.to_str())
-        .collect::<Option<_>>()?;
-    let ok = parts.len() == 3
-        && parts
-            .iter()
-            .zip([2, 2, 4])
-            .all(|(p, n)| p.len() == n && p.bytes().all(|b| b.is_ascii_digit()));
-    ok.then(|| format!("{}/{}/{}", parts[2], parts[1], parts[0]))
-}
-
 /// Where a transcript sits in its client's layout: the root to walk, the
-/// folder (a project's slug, a Codex day) and the session it holds.
-/// `None` for a file outside every layout sessionkit reads.
+/// folder (a project's slug, a Codex day) and the session it holds: the
+/// place a client's layout gives it, else Claude Code's
+/// (`<root>/<slug>/<session>.jsonl`). `None` for a file outside every
+/// layout sessionkit reads.
 fn placed(transcript: &std::path::Path) -> Option<(std::path::PathBuf, String, String)> {
     let sid = transcript
         .file_name()
         .and_then(|n| n.to_str())
         .and_then(|n| n.strip_suffix(".jsonl"))
         .filter(|_| transcript.is_file())?;
+    if let Some(placed) = crate::domain::corpus::place(transcript) {
+        return placed;
+    }
     let dir = transcript.parent()?;
-    let gemini = dir.file_name().is_some_and(|d| d == "chats") && sid.starts_with("session-");
-    Some(if gemini {
-        // Gemini CLI: `<root>/<project>/chats/session-….jsonl`, the session
-        // named in its header.
-        let session = crate::domain::corpus::session_of(transcript)?;
-        let project = dir.parent()?;
-        let name = project.file_name().and_then(|s| s.to_str())?;
-        (project.parent()?.to_path_buf(), name.to_string(), session)
-    } else if sid.starts_with("rollout-") {
-        // Codex: `<root>/YYYY/MM/DD/rollout-….jsonl`, the session named inside.
-        let (_, session) = crate::domain::corpus::thread_of(transcript, sid)?;
-        (
-            dir.ancestors().nth(3)?.to_path_buf(),
-            codex_day(dir)?,
-            session,
-        )
-    } else {
-        let slug = dir.file_name().and_then(|s| s.to_str())?;
-        (
-            dir.parent()?.to_path_buf(),
-            slug.to_string(),
-            sid.to_string(),
-        )
-    })
+    let slug = dir.file_name().and_then(|s| s.to_str())?;
+    Some((
+        dir.parent()?.to_path_buf(),
+        slug.to_string(),
+        sid.to_string(),
+    ))
 }
 
 /// Ingests one conversation from its transcript's path (Claude Code's

@@ -9,7 +9,7 @@ use anyhow::Result;
 
 use super::stream::ResumeState;
 use super::{Options, Root, Summary, unpriced_model};
-use crate::domain::corpus::opencode::{self, Database};
+use crate::domain::corpus::Database;
 use crate::domain::corpus::{Skip, SkipReason};
 use crate::store::Store;
 use crate::store::projection::{Projection, SessionMeta};
@@ -21,10 +21,10 @@ pub(super) struct Seen<'a> {
     pub present: &'a mut BTreeSet<String>,
 }
 
-/// Reads one OpenCode database into `store`. A database that cannot be
+/// Reads one store of sessions into `store`. A database that cannot be
 /// opened or read is a skip of its root (`unreadable`), never an error of
 /// the run: OpenCode may be mid-upgrade, or hold it locked.
-pub(super) fn read_opencode(
+pub(super) fn read_store(
     store: &mut Store,
     roots: &[Root],
     opts: &Options,
@@ -42,7 +42,7 @@ pub(super) fn read_opencode(
             roots,
         );
     };
-    let Ok(reader) = opencode::Reader::open(db) else {
+    let Ok(reader) = db.open() else {
         unreadable(sum);
         return Ok(());
     };
@@ -55,13 +55,13 @@ pub(super) fn read_opencode(
     let client = crate::domain::clients::of_format(db.format);
     for tree in trees {
         let sid = tree.id().to_string();
-        if db.is_storage() && seen.present.contains(&sid) {
-            // Moved into the database, and read from there.
+        if db.yields() && seen.present.contains(&sid) {
+            // Also in an earlier store of the root, and read from there.
             sum.skip(
                 &Skip {
                     root: db.root,
                     reason: SkipReason::DuplicateSession,
-                    path: crate::domain::transcript::opencode::session_path(label, &sid),
+                    path: crate::domain::transcript::session_path(label, &sid),
                 },
                 roots,
             );

@@ -322,7 +322,7 @@ pub fn run(
         present: &mut present,
     };
     for db in &databases {
-        database::read_opencode(store, roots, opts, db, &mut seen, &mut sum)?;
+        database::read_store(store, roots, opts, db, &mut seen, &mut sum)?;
     }
     // The full-text index takes the run's new texts now, all at once
     // (also those a killed run left, unless this run has a hook's budget:

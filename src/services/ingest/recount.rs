@@ -41,13 +41,10 @@ fn file_finding(kind: FindingKind, session_id: &str, file: &str, detail: String)
     }
 }
 
-/// Re-reads the sessions found under `roots` that the database holds.
-pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<Finding>> {
-    let (d, _) = discover(store, roots, opts.max_line_size, None)?;
-    let mut out = Vec::new();
-    // What ingest would skip is data no report holds (empty files and
-    // files that are not transcripts aside).
-    for s in &d.skips {
+/// What ingest would skip is data no report holds (empty files and files
+/// that are not transcripts aside): each a finding.
+fn skipped(skips: &[crate::domain::corpus::Skip], roots: &[Root], out: &mut Vec<Finding>) {
+    for s in skips {
         use crate::domain::corpus::SkipReason as R;
         if matches!(s.reason, R::Empty | R::NonArtifact) {
             continue;
@@ -64,6 +61,13 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
             ),
         });
     }
+}
+
+/// Re-reads the sessions found under `roots` that the database holds.
+pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<Finding>> {
+    let (d, _) = discover(store, roots, opts.max_line_size, None)?;
+    let mut out = Vec::new();
+    skipped(&d.skips, roots, &mut out);
     let known = store.session_ids()?;
     let checkpoints = store.checkpoints()?;
     let failures = store.failures()?;
@@ -108,7 +112,14 @@ pub fn recount(store: &mut Store, roots: &[Root], opts: &Options) -> Result<Vec<
         compare(store, sid, &files.main.rel, &parsed, &mut out)?;
     }
     for db in &d.databases {
-        recount_opencode(store, db, &known, &checkpoints, &failures, &mut out)?;
+        recount_store(
+            store,
+            (db, &d.databases),
+            &known,
+            &checkpoints,
+            &failures,
+            &mut out,
+        )?;
     }
     Ok(out)
 }
@@ -145,18 +156,20 @@ fn compare(
 
 /// The recount of an OpenCode database: each session tree as `recount`
 /// takes a session's files.
-fn recount_opencode(
+fn recount_store(
     store: &Store,
-    db: &crate::domain::corpus::opencode::Database,
+    (db, all): (
+        &crate::domain::corpus::Database,
+        &[crate::domain::corpus::Database],
+    ),
     known: &std::collections::BTreeSet<String>,
     checkpoints: &std::collections::HashMap<String, String>,
     failures: &std::collections::HashMap<String, crate::store::projection::FailureState>,
     out: &mut Vec<Finding>,
 ) -> Result<()> {
-    use crate::domain::corpus::opencode;
-    use crate::domain::transcript::opencode::session_path;
+    use crate::domain::transcript::session_path;
     let label = db.label();
-    let read = opencode::Reader::open(db).and_then(|c| {
+    let read = db.open().and_then(|c| {
         let trees = c.trees()?;
         Ok((c, trees))
     });
@@ -176,8 +189,8 @@ fn recount_opencode(
             return Ok(());
         }
     };
-    let moved = opencode::moved_to_database(db);
-    for tree in trees.iter().filter(|t| !moved.contains(t.id())) {
+    let elsewhere = db.read_elsewhere(all);
+    for tree in trees.iter().filter(|t| !elsewhere.contains(t.id())) {
         let sid = tree.id();
         let rel = session_path(label, sid);
         if !known.contains(sid) {

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Root;
-use crate::domain::corpus::{self, Discovery, opencode};
+use crate::domain::corpus::{self, Discovery};
 
 /// One root's sessions of one harness.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,8 +55,8 @@ pub fn survey(roots: &[Root], known: Option<&BTreeSet<String>>) -> Vec<Source> {
             let e = source(&mut by, root, client.name);
             e.bytes += db.size;
             e.newest_ns = e.newest_ns.max(db.mtime_ns);
-            let moved = opencode::moved_to_database(db);
-            match opencode::Reader::open(db).and_then(|c| c.trees()) {
+            let moved = db.read_elsewhere(&d.databases);
+            match db.open().and_then(|c| c.trees()) {
                 Ok(trees) => {
                     for t in trees.iter().filter(|t| !moved.contains(t.id())) {
                         e.sessions += 1;

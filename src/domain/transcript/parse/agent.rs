@@ -2,12 +2,12 @@
 //! beside it (the `.meta.json` sidecar Claude Code writes beside a
 //! subagent's transcript, the document of running totals Droid keeps).
 
-use super::{BOM, SessionParser, StrictFailure, droid};
+use super::{BOM, SessionParser, StrictFailure};
 use crate::domain::transcript::Format;
 use crate::domain::transcript::wire::Sidecar;
 use crate::domain::transcript::{Agent, AgentLayout, BadLine};
 
-pub(super) fn new_agent(
+pub(crate) fn new_agent(
     id: &str,
     layout: AgentLayout,
     path: &str,
@@ -78,28 +78,14 @@ impl SessionParser {
         bytes: &[u8],
     ) -> Result<(), StrictFailure> {
         self.clear_problem(rel);
-        match self.out.files[file].format() {
-            Format::Droid => droid::read_settings(self, file, rel, bytes),
-            Format::ClaudeCode
-            | Format::Codex
-            | Format::GeminiCli
-            | Format::QwenCode
-            | Format::CopilotCli
-            | Format::Pi
-            | Format::KimiCli
-            | Format::Kilo
-            | Format::Cline
-            | Format::OpenCode
-            | Format::OpenClaw
-            | Format::Vibe
-            | Format::Hermes => {
-                self.out.file_problems.push(BadLine {
-                    file: rel.to_string(),
-                    line: 0,
-                    reason: "not read: this format keeps no document of totals".into(),
-                });
-                Ok(())
-            }
+        if let Some(read) = self.out.files[file].format().client().reads.totals_beside {
+            return read(self, file, rel, bytes);
         }
+        self.out.file_problems.push(BadLine {
+            file: rel.to_string(),
+            line: 0,
+            reason: "not read: this format keeps no document of totals".into(),
+        });
+        Ok(())
     }
 }

@@ -72,7 +72,7 @@ pub(super) fn compaction(
     })
 }
 
-pub(super) fn set_first(slot: &mut Option<String>, v: Option<&str>) {
+pub(crate) fn set_first(slot: &mut Option<String>, v: Option<&str>) {
     if slot.is_none()
         && let Some(v) = v.filter(|v| !v.is_empty())
     {
@@ -101,7 +101,7 @@ struct BlockRead<'a> {
 
 /// Reads a block's complete lines into the parser. For the main file,
 /// records with `isSidechain: true` are inline subagents.
-pub(super) fn parse_block(
+pub(crate) fn parse_block(
     b: &mut SessionParser,
     file: usize,
     bytes: &[u8],
@@ -287,7 +287,7 @@ fn said_of(rec: &Record<'_>, line: &[u8], content: Option<&[u8]>, opts: SaidOpti
     let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
         return Vec::new();
     };
-    said::of_line(&v, 0, opts)
+    said::claude_line(&v, 0, opts)
         .into_iter()
         .flat_map(|(_, _, p)| p)
         .collect()

@@ -7,7 +7,7 @@ use crate::domain::transcript::said::{self, SaidOptions};
 use crate::domain::transcript::scan;
 use crate::domain::transcript::wire::Record;
 
-pub(super) const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The part of a block that holds complete lines: after a byte-order mark
 /// (at the very start of a file only), up to its last newline (a final
@@ -81,10 +81,10 @@ pub(super) fn classify_error(line: &[u8], err: &serde_json::Error) -> Option<Str
 /// The file a block belongs to: its agent, whether it is the main
 /// transcript, and the span its records stretch the agent's by (merged once
 /// after the block).
-pub(super) struct Owner<'s> {
-    pub(super) agent: &'s str,
-    pub(super) main: bool,
-    pub(super) span: &'s mut Span,
+pub(crate) struct Owner<'s> {
+    pub(crate) agent: &'s str,
+    pub(crate) main: bool,
+    pub(crate) span: &'s mut Span,
 }
 
 /// Reads a block of a transcript whose lines are plain JSON records (Codex
@@ -95,7 +95,7 @@ pub(super) struct Owner<'s> {
 /// degraded when it is not JSON, counted unknown when it is. The file's
 /// cursor and the bytes read advance by the lines read, even when a strict
 /// run stops at a bad one. Returns the bytes read (through the last newline).
-pub(super) fn json_records(
+pub(crate) fn json_records(
     b: &mut SessionParser,
     file: usize,
     bytes: &[u8],
@@ -106,16 +106,15 @@ pub(super) fn json_records(
         &mut Owner<'_>,
     ) -> Result<(), serde_json::Error>,
 ) -> Result<u64, BadLine> {
-    let (rel, first_line, file_start, agent, main) = {
-        let c = &b.out.files[file];
-        (
-            c.rel_path.clone(),
-            c.line,
-            c.offset == 0,
-            c.agent_id.clone(),
-            c.main,
-        )
-    };
+    let c = &b.out.files[file];
+    let (rel, first_line, file_start, agent, main) = (
+        c.rel_path.clone(),
+        c.line,
+        c.offset == 0,
+        c.agent_id.clone(),
+        c.main,
+    );
+    let said = b.said.zip(c.format().client().reads.said);
     let mut span = Span::new();
     let mut owner = Owner {
         agent: &agent,
@@ -144,8 +143,8 @@ pub(super) fn json_records(
             match each(b, line, n, &mut owner) {
                 Ok(()) => {
                     b.out.records += 1;
-                    if let Some(opts) = b.said {
-                        said_of_line(b, line, n, owner.agent, opts);
+                    if let Some(said) = said {
+                        keep_said(b, owner.agent, (line, n), said);
                     }
                 }
                 Err(e) => match classify_error(line, &e) {
@@ -165,19 +164,25 @@ pub(super) fn json_records(
     result.map(|()| done)
 }
 
-/// Keeps what one line of a line-based client says.
-fn said_of_line(b: &mut SessionParser, line: &[u8], n: u64, agent: &str, opts: SaidOptions) {
+/// Keeps what line `n` of a client's lines says, read by its client's
+/// `said`.
+fn keep_said(
+    b: &mut SessionParser,
+    agent: &str,
+    (line, n): (&[u8], u64),
+    (opts, read): (SaidOptions, said::LineSaid),
+) {
     let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
         return;
     };
-    for (record, at, pieces) in said::of_line(&v, n, opts) {
+    for (record, at, pieces) in read(&v, n, opts) {
         b.keep_said(agent, record, at, pieces);
     }
 }
 
 /// `json_records` for a format whose every line is one serde record `T`,
 /// read by `read` (a line that is not a `T` is degraded or unknown, as there).
-pub(super) fn typed_records<T: serde::de::DeserializeOwned>(
+pub(crate) fn typed_records<T: serde::de::DeserializeOwned>(
     b: &mut SessionParser,
     file: usize,
     bytes: &[u8],
@@ -197,7 +202,7 @@ pub(super) fn typed_records<T: serde::de::DeserializeOwned>(
 /// left for the next read, one that is not JSON is one degraded line.
 /// `read` gets the document, the file's `Owner` and the bytes it was read
 /// from. Returns the bytes read.
-pub(super) fn whole_document<T: serde::de::DeserializeOwned + Default>(
+pub(crate) fn whole_document<T: serde::de::DeserializeOwned + Default>(
     b: &mut SessionParser,
     file: usize,
     bytes: &[u8],
@@ -237,7 +242,7 @@ pub(super) fn whole_document<T: serde::de::DeserializeOwned + Default>(
 /// A record of `owner`'s at `at` was read: its agent's span sees it, the
 /// main agent's first record starts the session, and the session's last
 /// activity moves on.
-pub(super) fn saw(
+pub(crate) fn saw(
     b: &mut SessionParser,
     owner: &mut Owner<'_>,
     at: Option<crate::domain::clock::Millis>,

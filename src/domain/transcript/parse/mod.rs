@@ -4,37 +4,26 @@
 
 mod agent;
 mod block;
-mod cline;
-mod codex;
-mod copilot;
-mod droid;
-mod gemini;
-pub mod hermes;
-mod kimi;
-pub mod openclaw;
-pub mod opencode;
-mod pi;
+mod lines;
 mod prescan;
-mod qwen;
 mod spawned;
 mod state;
-pub mod vibe;
-pub use cline::{is_document as is_cline_document, is_session_id as is_cline_session_id};
-pub use codex::is_rollout;
-pub use copilot::is_session as is_copilot_session;
-pub use gemini::{is_chat, is_legacy as is_gemini_legacy};
-pub use hermes::is_session as is_hermes_session;
-pub use kimi::is_wire as is_kimi_wire;
-pub use openclaw::is_session as is_openclaw_session;
-pub use opencode::{is_kilo_session, is_session as is_opencode_session};
-pub use pi::{is_session as is_pi_session, session_of_name as pi_session_of_name};
-pub use qwen::{is_agent as is_qwen_agent, is_session as is_qwen_session};
-pub use vibe::is_session as is_vibe_session;
-mod lines;
 pub use lines::uuid_like;
 
+/// What a client's own reader is made of.
+pub(crate) mod kit {
+    pub(crate) use super::SessionParser;
+    pub(crate) use super::agent::new_agent;
+    pub(crate) use super::block::{parse_block as read_claude_code, set_first};
+    #[cfg(test)]
+    pub(crate) use super::input_cached_output;
+    pub(crate) use super::lines::{
+        BOM, Owner, json_records, saw, typed_records, uuid_like, whole_document,
+    };
+}
+
 use agent::{new_agent, read_sidecar};
-use block::{observation, parse_block, parse_scanned, usage_parts};
+use block::{observation, parse_scanned, usage_parts};
 use lines::BOM;
 pub use prescan::{ScannedLines, scan_later};
 pub use state::{FileCursor, SpareCore, SpareCores};
@@ -48,7 +37,7 @@ use super::SessionInput;
 use super::ending::Ending;
 use super::usage::UsageObservation;
 use super::wire::Record;
-use super::{Agent, AgentLayout, BadLine, FileRole, Format, ParsedSession};
+use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession};
 use crate::domain::clock::Millis;
 use crate::domain::transcript::said::{Piece, Said, SaidOptions};
 
@@ -60,12 +49,12 @@ pub type StrictFailure = BadLine;
 /// lines, `take_part` hands over what was read so far, `finish` the rest.
 /// `resume` continues from the state a part left.
 pub struct SessionParser {
-    out: ParsedSession,
+    pub(crate) out: ParsedSession,
     usage_index: HashMap<String, usize>,
     /// Each agent's span, by agent id.
     spans: HashMap<String, Span>,
     /// Each agent's ending, from its file's last message record.
-    endings: HashMap<String, (Ending, Option<Millis>)>,
+    pub(crate) endings: HashMap<String, (Ending, Option<Millis>)>,
     /// Parent of each inline sidechain record (by uuid) seen so far.
     side_parent: HashMap<String, Option<String>>,
     open: Vec<Option<OpenFile>>,
@@ -78,7 +67,7 @@ pub struct SessionParser {
     /// ran on when they do not say (Qwen Code's subagents).
     sidecar_models: HashMap<String, String>,
     /// What the records say is read too (`ParsedSession::said`).
-    said: Option<SaidOptions>,
+    pub(crate) said: Option<SaidOptions>,
 }
 
 /// Why a line over the line cap was not read.
@@ -87,7 +76,7 @@ pub fn long_line_reason(len: u64, cap: u64) -> String {
 }
 
 impl SessionParser {
-    fn bad(&mut self, file: &str, line: u64, reason: String) -> Result<(), BadLine> {
+    pub(crate) fn bad(&mut self, file: &str, line: u64, reason: String) -> Result<(), BadLine> {
         let mut reason = reason;
         reason.truncate(300);
         let bad = BadLine {
@@ -115,7 +104,7 @@ impl SessionParser {
 
     /// One API response's usage, stated once in this session's own
     /// records (no billing facts beyond its tokens).
-    fn add_response(
+    pub(crate) fn add_response(
         &mut self,
         agent: &str,
         message_id: String,
@@ -135,7 +124,7 @@ impl SessionParser {
         });
     }
 
-    fn add_usage(&mut self, obs: UsageObservation) {
+    pub(crate) fn add_usage(&mut self, obs: UsageObservation) {
         if let Some(&i) = self.usage_index.get(&obs.message_id) {
             self.out.usage[i].combine(&obs);
         } else {
@@ -145,7 +134,7 @@ impl SessionParser {
         }
     }
 
-    fn span(&mut self, agent: &str) -> &mut Span {
+    pub(crate) fn span(&mut self, agent: &str) -> &mut Span {
         if !self.spans.contains_key(agent) {
             self.spans.insert(agent.to_string(), Span::new());
         }
@@ -193,7 +182,7 @@ impl SessionParser {
     }
 
     /// The model `agent`'s sidecar names, if any.
-    pub(super) fn sidecar_model(&self, agent: &str) -> Option<&str> {
+    pub(crate) fn sidecar_model(&self, agent: &str) -> Option<&str> {
         self.sidecar_models.get(agent).map(String::as_str)
     }
 
@@ -204,7 +193,7 @@ impl SessionParser {
     }
 
     /// Keeps what a record says, for the agent `agent`.
-    pub(super) fn keep_said(
+    pub(crate) fn keep_said(
         &mut self,
         agent: &str,
         record: String,
@@ -242,7 +231,7 @@ impl SessionParser {
     /// An agent's latest message record: whether it ended its turn (an
     /// answer with nothing left to run). Whatever ending an earlier record
     /// stated gives way to it.
-    pub(super) fn turn(
+    pub(crate) fn turn(
         &mut self,
         agent: &str,
         ended: bool,
@@ -393,30 +382,17 @@ impl SessionParser {
     /// file's cursor. Returns how many bytes were read (through the last
     /// newline); the rest is an unfinished line to give again, longer.
     pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
-        match self.out.files[file].format() {
-            Format::Droid => droid::parse_block(self, file, bytes),
-            Format::Codex => codex::parse_block(self, file, bytes),
-            Format::CopilotCli => copilot::parse_block(self, file, bytes),
-            Format::QwenCode => qwen::parse_block(self, file, bytes),
-            Format::GeminiCli => gemini::parse_block(self, file, bytes),
-            // pi's entries, kept as rows.
-            Format::Pi | Format::OpenClaw => pi::parse_block(self, file, bytes),
-            Format::KimiCli => kimi::parse_block(self, file, bytes),
-            Format::Cline => cline::parse_block(self, file, bytes),
-            Format::ClaudeCode => parse_block(self, file, bytes),
-            // Read from its database's rows (`opencode::parse_tree`), never
-            // as lines: nothing here is its.
-            Format::OpenCode | Format::Kilo | Format::Hermes | Format::Vibe => {
-                let rel = self.out.files[file].rel_path.clone();
-                self.out.file_problems.push(BadLine {
-                    file: rel,
-                    line: 0,
-                    reason: "a session kept in a database is read from its rows, not as lines"
-                        .into(),
-                });
-                Ok(bytes.len() as u64)
-            }
+        if let Some(read) = self.out.files[file].format().client().reads.lines {
+            return read(self, file, bytes);
         }
+        // Read from its store's rows, never as lines.
+        let rel = self.out.files[file].rel_path.clone();
+        self.out.file_problems.push(BadLine {
+            file: rel,
+            line: 0,
+            reason: "a session kept in a database is read from its rows, not as lines".into(),
+        });
+        Ok(bytes.len() as u64)
     }
 
     /// Whether file `file`'s lines can be scanned apart from reading them
@@ -544,7 +520,7 @@ pub fn parse_session(input: &SessionInput, strict: bool) -> Result<ParsedSession
 /// A parsed session's input, cache-read and output tokens, summed over
 /// its messages (what the readers' tests compare with what was served).
 #[cfg(test)]
-fn input_cached_output(p: &ParsedSession) -> (u64, u64, u64) {
+pub(crate) fn input_cached_output(p: &ParsedSession) -> (u64, u64, u64) {
     p.usage.iter().fold((0, 0, 0), |(i, c, o), u| {
         (
             i + u.buckets.input,

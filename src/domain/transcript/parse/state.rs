@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-pub(super) struct Span {
-    pub(super) first: Option<Millis>,
-    pub(super) last: Option<Millis>,
-    pub(super) records: u64,
+pub(crate) struct Span {
+    pub(crate) first: Option<Millis>,
+    pub(crate) last: Option<Millis>,
+    pub(crate) records: u64,
 }
 
 impl Span {
@@ -24,7 +24,7 @@ impl Span {
             records: 0,
         }
     }
-    pub(super) fn see(&mut self, at: Option<Millis>) {
+    pub(crate) fn see(&mut self, at: Option<Millis>) {
         self.merge(&Span {
             first: at,
             last: at,

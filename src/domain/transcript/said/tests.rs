@@ -1,6 +1,8 @@
 use super::*;
 use serde_json::json;
 
+use crate::domain::transcript::Format;
+
 const OFF: SaidOptions = SaidOptions { outputs: false };
 const ON: SaidOptions = SaidOptions { outputs: true };
 
@@ -94,11 +96,26 @@ fn injected_context_and_blobs_are_not_kept() {
     assert_eq!(strip_blobs(&path), path.as_str());
 }
 
+/// What a line of `format`'s says, read by its client's reader.
+fn of_line(
+    format: Format,
+    v: &Value,
+    line: u64,
+    opts: SaidOptions,
+) -> Vec<(String, Option<Millis>, Vec<Piece>)> {
+    let read = format
+        .client()
+        .reads
+        .said
+        .expect("its lines are read for what they say");
+    read(v, line, opts)
+}
+
 #[test]
 fn every_line_based_client_is_read() {
     // Codex: messages (not the developer's), calls with JSON arguments.
     let codex = json!({"timestamp": "2026-12-03T06:47:44.385Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"rg\",\"TODO\",\"src/lib.rs\"]}", "call_id": "c1"}});
-    let got = of_line(&codex, 7, OFF);
+    let got = of_line(Format::Codex, &codex, 7, OFF);
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].0, "c1");
     assert_eq!(
@@ -106,15 +123,15 @@ fn every_line_based_client_is_read() {
         [(Role::Tool, Some("shell"), false, "rg\nTODO\nsrc/lib.rs")]
     );
     let dev = json!({"type": "response_item", "payload": {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "rules"}]}});
-    assert!(of_line(&dev, 1, OFF).is_empty());
+    assert!(of_line(Format::Codex, &dev, 1, OFF).is_empty());
     let user = json!({"type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hello there"}]}});
-    let got = of_line(&user, 9, OFF);
+    let got = of_line(Format::Codex, &user, 9, OFF);
     assert_eq!(got[0].0, "line:9");
     assert_eq!(texts(&got[0].2), [(Role::User, None, false, "hello there")]);
     // Gemini CLI: a message and its tool calls; a `$set` list.
     let gemini = json!({"id": "g1", "timestamp": "2026-12-03T06:46:06.779Z", "type": "gemini", "content": "reading it", "toolCalls": [{"name": "read_file", "args": {"path": "README.md"}, "result": [{"functionResponse": {"response": {"output": "# Title"}}}]}]});
     assert_eq!(
-        texts(&of_line(&gemini, 1, ON)[0].2),
+        texts(&of_line(Format::GeminiCli, &gemini, 1, ON)[0].2),
         [
             (Role::Assistant, None, false, "reading it"),
             (Role::Tool, Some("read_file"), false, "README.md"),
@@ -122,7 +139,7 @@ fn every_line_based_client_is_read() {
         ]
     );
     let set = json!({"$set": {"messages": [{"id": "u1", "type": "user", "content": [{"text": "hi gemini"}]}]}});
-    let got = of_line(&set, 2, OFF);
+    let got = of_line(Format::GeminiCli, &set, 2, OFF);
     assert_eq!(
         (got[0].0.as_str(), got[0].2[0].text.as_str()),
         ("u1", "hi gemini")
@@ -130,25 +147,25 @@ fn every_line_based_client_is_read() {
     // Qwen Code: parts.
     let qwen = json!({"uuid": "q1", "type": "assistant", "message": {"role": "model", "parts": [{"functionCall": {"name": "run_shell_command", "args": {"command": "echo hi"}}}]}});
     assert_eq!(
-        texts(&of_line(&qwen, 1, OFF)[0].2),
+        texts(&of_line(Format::QwenCode, &qwen, 1, OFF)[0].2),
         [(Role::Tool, Some("run_shell_command"), false, "echo hi")]
     );
     // pi: a tool call, and a tool result only with outputs.
     let pi = json!({"type": "message", "id": "p1", "message": {"role": "assistant", "content": [{"type": "toolCall", "name": "bash", "arguments": {"command": "ls"}}]}});
     assert_eq!(
-        texts(&of_line(&pi, 1, OFF)[0].2),
+        texts(&of_line(Format::Pi, &pi, 1, OFF)[0].2),
         [(Role::Tool, Some("bash"), false, "ls")]
     );
     let result = json!({"type": "message", "id": "p2", "message": {"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": "a.txt"}]}});
-    assert!(of_line(&result, 1, OFF).is_empty());
+    assert!(of_line(Format::Pi, &result, 1, OFF).is_empty());
     assert_eq!(
-        texts(&of_line(&result, 1, ON)[0].2),
+        texts(&of_line(Format::Pi, &result, 1, ON)[0].2),
         [(Role::Tool, Some("bash"), true, "a.txt")]
     );
     // Copilot CLI: an answer with its tool requests.
     let copilot = json!({"type": "assistant.message", "id": "e1", "data": {"content": "", "toolRequests": [{"name": "bash", "arguments": {"command": "echo hi"}}]}});
     assert_eq!(
-        texts(&of_line(&copilot, 1, OFF)[0].2),
+        texts(&of_line(Format::CopilotCli, &copilot, 1, OFF)[0].2),
         [(Role::Tool, Some("bash"), false, "echo hi")]
     );
 }

@@ -1,0 +1,31 @@
+//! Copilot CLI: `~/.copilot/session-state`.
+
+mod find;
+mod read;
+use std::path::{Path, PathBuf};
+
+use super::{Client, Finds, Home, Reads};
+use crate::domain::transcript::Format;
+
+pub static COPILOT: Client = Client {
+    name: "copilot",
+    aliases: &["copilot-cli"],
+    label: "Copilot CLI",
+    format: Format::CopilotCli,
+    roots,
+    home: Some(Home {
+        name: ".copilot",
+        marker: None,
+        sessions: &["session-state"],
+    }),
+    finds: Finds::Layout(&find::Find),
+    reads: Reads {
+        said: Some(read::said),
+        ..Reads::lines(read::is_session, read::parse_block)
+    },
+};
+
+fn roots(home: Option<&Path>, _env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
+    home.map(|h| vec![h.join(".copilot/session-state")])
+        .unwrap_or_default()
+}
