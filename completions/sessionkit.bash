@@ -2515,7 +2515,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2633,7 +2633,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2671,7 +2671,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2705,7 +2705,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)

@@ -752,11 +752,11 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __f
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -f -a "status" -d 'What is registered where, event by event (and Codex\'s trust)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -f -a "doctor" -d 'Run each registered hook with its client\'s payload, check its output, latency and the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l harness -d 'Only this harness: claude-code (or claude), codex, gemini, cursor, copilot [default: every harness found]' -r -f -a "claude-code\t''
-codex\t''
-gemini\t''
-cursor\t''
-copilot\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l harness -d 'Only this harness [default: every harness found]' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l program -d 'The program the registrations run: a path (made absolute) or a name looked up on the client\'s PATH [default: this sessionkit\'s absolute path]' -r
@@ -782,11 +782,11 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l harness -d 'Only this harness: claude-code (or claude), codex, gemini, cursor, copilot [default: every harness found]' -r -f -a "claude-code\t''
-codex\t''
-gemini\t''
-cursor\t''
-copilot\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l harness -d 'Only this harness [default: every harness found]' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -809,11 +809,11 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l harness -d 'Only this harness [default: all five]' -r -f -a "claude-code\t''
-codex\t''
-gemini\t''
-cursor\t''
-copilot\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l harness -d 'Only this harness [default: every one]' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
@@ -834,11 +834,11 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l harness -d 'Only this harness [default: all five]' -r -f -a "claude-code\t''
-codex\t''
-gemini\t''
-cursor\t''
-copilot\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l harness -d 'Only this harness [default: every one]' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F

@@ -77,13 +77,10 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let store = ctx.open()?;
     let project = crate::services::project::chosen(&store, a.project.as_deref(), a.cwd.as_deref())?;
     let harness = match &a.harness {
-        Some(h) => Some(
-            <Harness as clap::ValueEnum>::from_str(h, true).map_err(|_| {
-                anyhow::anyhow!(
-                    "unknown harness {h:?}: claude-code, codex, gemini, cursor, copilot"
-                )
-            })?,
-        ),
+        Some(h) => Some(Harness::named(h).ok_or_else(|| {
+            let names: Vec<&str> = crate::domain::harness::all().map(Harness::as_str).collect();
+            anyhow::anyhow!("unknown harness {h:?}: {}", names.join(", "))
+        })?),
         None => None,
     };
     let limits = crate::services::brief::limits(&store, harness, a.budget, a.max_bytes, a.full)?;

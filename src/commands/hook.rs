@@ -146,22 +146,20 @@ fn say(log: Option<&Path>, msg: &str) {
     }
 }
 
-/// The file a hook under Gemini writes its failures to: beside the
+/// The file a hook writes its failures to under a harness that shows a
+/// hook's stderr to the user (each says so in its declaration): beside the
 /// database, `<db>.hook-errors.log`; `None` for every other harness.
-fn gemini_log(db: Option<&Path>, args: &Args) -> Option<PathBuf> {
+fn hook_log(db: Option<&Path>, args: &Args) -> Option<PathBuf> {
     let (_, a) = args.command.parts();
-    let named = a.harness.as_deref().map(str::to_ascii_lowercase);
-    let gemini = match named.as_deref() {
-        Some(h) => h == crate::domain::harness::Harness::Gemini.as_str(),
-        // Gemini sets these for its hooks; Claude Code sets CLAUDECODE.
-        None => {
-            std::env::var_os("CLAUDECODE").is_none()
-                && (std::env::var_os("GEMINI_SESSION_ID").is_some()
-                    || std::env::var_os("GEMINI_PROJECT_DIR").is_some())
-        }
+    let env = |k: &str| std::env::var(k).ok();
+    let harness = match a.harness.as_deref() {
+        Some(name) => crate::domain::harness::Harness::named(name),
+        // Known by the variables it sets for its hooks.
+        None => crate::domain::harness::all().find(|h| (h.detect.env)(&env)),
     };
+    let quiet = harness.is_some_and(|h| h.answers.shows_stderr);
     let db = db?;
-    gemini.then(|| {
+    quiet.then(|| {
         let mut name = db.as_os_str().to_owned();
         name.push(".hook-errors.log");
         PathBuf::from(name)
@@ -194,7 +192,7 @@ fn outlive_shutdown() {
 /// Runs a hook command; errors become one stderr line, never an exit status.
 pub fn run(db: Result<PathBuf>, args: &Args) -> Exit {
     outlive_shutdown();
-    let log = gemini_log(db.as_deref().ok(), args);
+    let log = hook_log(db.as_deref().ok(), args);
     let db_path = db.as_ref().ok().cloned();
     // Even a bug must not break the agent: a panic becomes one stderr line.
     let _quiet = QuietPanics::install(log.clone());
@@ -290,7 +288,7 @@ fn receive(
     let harness = match a.harness.as_deref() {
         None => None,
         Some(name) => {
-            if let Ok(h) = <Harness as clap::ValueEnum>::from_str(name, true) {
+            if let Some(h) = Harness::named(name) {
                 Some(h)
             } else {
                 say(

@@ -13,7 +13,7 @@ use crate::output::records::{
     HooksChangeRecord,
 };
 use crate::output::{Column, col};
-use crate::services::install::{self, HARNESSES, Places, Registration, Scope, Target};
+use crate::services::install::{self, Places, Registration, Scope, Target};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("hooks"))]
@@ -63,8 +63,8 @@ pub enum Action {
 
 #[derive(Debug, clap::Args)]
 pub struct ChangeArgs {
-    /// Only this harness: claude-code (or claude), codex, gemini, cursor, copilot [default: every harness found]
-    #[arg(long, value_enum, value_name = "NAME")]
+    /// Only this harness [default: every harness found]
+    #[arg(long, value_name = "NAME", value_parser = crate::domain::harness::harness_arg())]
     pub harness: Vec<Harness>,
     /// Whose settings: the user's, or the project's (the enclosing git work tree)
     #[arg(long, value_enum, default_value_t = Scope::User)]
@@ -96,8 +96,8 @@ pub struct InstallArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {
-    /// Only this harness [default: all five]
-    #[arg(long, value_enum, value_name = "NAME")]
+    /// Only this harness [default: every one]
+    #[arg(long, value_name = "NAME", value_parser = crate::domain::harness::harness_arg())]
     pub harness: Vec<Harness>,
     /// Only this scope [default: both]
     #[arg(long, value_enum)]
@@ -147,10 +147,16 @@ fn chosen(places: &Places, named: &[Harness]) -> Result<Vec<Harness>> {
         v.dedup();
         return Ok(v);
     }
-    let found: Vec<Harness> = HARNESSES.into_iter().filter(|h| places.found(*h)).collect();
+    let found: Vec<Harness> = crate::domain::harness::all()
+        .filter(|h| places.found(*h))
+        .collect();
     if found.is_empty() {
+        let programs: Vec<&str> = crate::domain::harness::all()
+            .flat_map(|h| h.settings.programs.iter().copied())
+            .collect();
         bail!(
-            "no harness found on this machine (no ~/.claude, ~/.codex, ~/.gemini, ~/.cursor or ~/.copilot, and none of their programs on PATH); name one with --harness"
+            "no harness found on this machine (none of their settings folders, and none of their programs on PATH: {}); name one with --harness",
+            programs.join(", ")
         );
     }
     Ok(found)
@@ -280,24 +286,27 @@ fn after_install(
     t: &Target,
     any: bool,
 ) {
-    if t.statusline && harnesses.contains(&Harness::ClaudeCode) {
-        let theirs = install::status_line_of(places, scope)
+    for h in harnesses
+        .iter()
+        .filter(|h| t.statusline && h.settings.status_line)
+    {
+        let theirs = install::status_line_of(places, *h, scope)
             .ok()
             .flatten()
             .filter(|c| !install::plan::is_sessionkit_statusline(c));
         if let Some(c) = theirs {
             ctx.out.note(&format!(
-                "claude-code: a status line of your own is set ({c}): left as it is; replace it with `sessionkit statusline` by hand to use sessionkit's"
+                "{}: a status line of your own is set ({c}): left as it is; replace it with `sessionkit statusline` by hand to use sessionkit's",
+                h.as_str()
             ));
         }
     }
     if scope == Scope::Project {
         // Project hooks have a second gate, the client's own.
-        if harnesses.contains(&Harness::Codex) {
-            ctx.out.note("codex: hooks in a project's .codex/ load only once that project is trusted in Codex (its trust prompt, or `[projects.\"<path>\"] trust_level = \"trusted\"` in its config.toml)");
-        }
-        if harnesses.contains(&Harness::Gemini) {
-            ctx.out.note("gemini: a project's .gemini/settings.json is read in trusted folders only; Gemini CLI warns about new project hooks once, then runs them");
+        for h in harnesses {
+            if let Some(note) = h.settings.project_note {
+                ctx.out.note(&format!("{}: {note}", h.as_str()));
+            }
         }
     }
     for h in harnesses {
@@ -386,10 +395,10 @@ fn summary(r: &HooksChangeRecord) -> String {
     parts.join("; ")
 }
 
-/// The harnesses named, else all five.
+/// The harnesses named, else every one.
 fn named_or_all(named: &[Harness]) -> Vec<Harness> {
     if named.is_empty() {
-        HARNESSES.to_vec()
+        crate::domain::harness::all().collect()
     } else {
         named.to_vec()
     }

@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         },
     };
     let harness = match d.harness.as_deref().or(d.agent.as_deref()) {
-        Some(h) => <Harness as clap::ValueEnum>::from_str(h, true).ok(),
+        Some(h) => Harness::named(h),
         None => None,
     };
     let limits = crate::services::brief::limits(&store, harness, None, None, false)?;

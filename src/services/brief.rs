@@ -83,16 +83,6 @@ fn pack_keys(k1: i64, k2: i64) -> u128 {
     biased(k1) << 64 | biased(k2)
 }
 
-/// Codex caps every model-visible hook context at about 2,400 tokens
-///: 9,600 bytes.
-pub const CODEX_MAX_BYTES: usize = 9_600;
-
-/// Claude Code saves an additionalContext over 10,000 UTF-16 characters to
-/// a file and shows the model a 2,000-character preview
-///; 9,800 UTF-8 bytes are never more
-/// than 9,800 characters.
-pub const CLAUDE_MAX_BYTES: usize = 9_800;
-
 /// The limits in force: flags, else settings (the harness's own ceiling when
 /// one is named, `briefing.max_bytes` otherwise); `--full` lifts both.
 pub fn limits(
@@ -114,19 +104,15 @@ pub fn limits(
         )?)?)
     };
     let ceiling_key = match harness {
-        Some(h @ (Harness::ClaudeCode | Harness::Codex | Harness::Gemini)) => {
-            format!("briefing.max_bytes.{}", h.as_str())
-        }
+        Some(h) if h.answers.own_ceiling => format!("briefing.max_bytes.{}", h.as_str()),
         _ => "briefing.max_bytes".to_string(),
     };
     let mut max = match max_bytes {
         Some(b) => b,
         None => setting(&ceiling_key)?,
     };
-    match harness {
-        Some(Harness::Codex) => max = max.min(CODEX_MAX_BYTES),
-        Some(Harness::ClaudeCode) => max = max.min(CLAUDE_MAX_BYTES),
-        _ => {}
+    if let Some(ceiling) = harness.and_then(|h| h.answers.max_bytes) {
+        max = max.min(ceiling);
     }
     Ok(Limits {
         budget_tokens: match budget {

@@ -210,7 +210,7 @@ mod tests {
 
     fn deliver(store: &mut Store, at: Millis, json: &str) {
         let raw = parse_input(json.as_bytes()).unwrap().unwrap();
-        let ev = normalize(Harness::ClaudeCode, &raw, None);
+        let ev = normalize(Harness::named("claude-code").unwrap(), &raw, None);
         let payload = crate::domain::harness::canonical(&ev.payload);
         let row = NewEvent {
             key: crate::domain::harness::event_key(&ev, Some(&at.to_string()), None),

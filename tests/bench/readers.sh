@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The readers of pi, Qwen Code, Copilot CLI, OpenCode, Kimi CLI and Factory
-# Droid against Claude Code's, on corpora of about the same size (MIB,
+# Every other reader against Claude Code's (pi, Qwen Code, Copilot CLI,
+# OpenCode, Kilo, Kimi CLI, Factory Droid, Cline, Hermes Agent, OpenClaw,
+# Gemini CLI, Codex, Mistral Vibe), on corpora of about the same size (MIB,
 # default 100), measured in one run: cold ingest into a fresh database,
 # ROUNDS times (default 3), as bytes a second; each reader's ratio to Claude
 # Code's (target >= 0.8). Then a home holding all fourteen agents' data
@@ -23,8 +24,9 @@ GEN=$ROOT/../shared/bench/gen_corpus.py
 sessions=20
 claude=$BENCH_DIR/claude
 [ -f "$claude/expected_totals.json" ] || python3 "$GEN" --out "$claude" --sessions $sessions --mib-per-session $((MIB / sessions)) --seed 1 >/dev/null
-declare -A FOLDER=([pi]=sessions [qwen]=projects [copilot]=session-state [opencode]=. [kimi]=sessions [droid]=sessions)
-READERS="pi qwen copilot opencode kimi droid"
+declare -A FOLDER=([pi]=sessions [qwen]=projects [copilot]=session-state [opencode]=. [kilo]=. [kimi]=sessions
+  [droid]=sessions [cline]=sessions [hermes]=. [openclaw]=. [gemini]=tmp [codex]=sessions [vibe]=unified)
+READERS=${READERS:-"pi qwen copilot opencode kilo kimi droid cline hermes openclaw gemini codex vibe"}
 for f in $READERS; do
   [ -f "$BENCH_DIR/$f/expected_totals.json" ] ||
     python3 tests/bench/agentgen.py $f "$BENCH_DIR/$f" --sessions $sessions --responses 500 --pad $((MIB * 1048576 / sessions / 500)) >/dev/null

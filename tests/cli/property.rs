@@ -179,6 +179,63 @@ fn copilot_in_parts_equals_cold() {
 }
 
 #[test]
+fn gemini_in_parts_equals_cold() {
+    in_parts("gemini", "tmp");
+}
+
+#[test]
+fn codex_in_parts_equals_cold() {
+    in_parts("codex", "sessions");
+}
+
+/// Mistral Vibe's store as Vibe writes it: each session's snapshot whole
+/// (its running totals final from the start), its journal appended a few
+/// records at a time, with an ingest after each: the calls the journal
+/// holds are read as they come, the totals supply the rest, never twice.
+#[test]
+fn vibe_journal_in_parts_equals_cold() {
+    let cold = Env::new();
+    let corpus = cold.path("corpus");
+    let Some(want) = generate("vibe", &corpus) else {
+        return;
+    };
+    let root = corpus.join("unified");
+    cold.ingest(&root);
+    assert_eq!(
+        totals(&cold),
+        expected(&want),
+        "vibe: cold ingest vs the generator"
+    );
+    let whole = stored(&cold);
+    let env = Env::new();
+    let target = env.path("parts").join("unified");
+    let mut journals = Vec::new();
+    for rel in files(&root) {
+        let to = target.join(&rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        if rel.components().any(|c| c.as_os_str() == "journal") {
+            journals.push(rel);
+        } else {
+            std::fs::copy(root.join(&rel), &to).unwrap();
+        }
+    }
+    let mut rng = Rng(0x7b1b_e000_0000_0003);
+    for rel in &journals {
+        let text = std::fs::read_to_string(root.join(rel)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut n = 0;
+        while n < lines.len() {
+            n = (n + 1 + rng.below(3) as usize).min(lines.len());
+            std::fs::write(target.join(rel), lines[..n].join("\n") + "\n").unwrap();
+            env.ingest(&target);
+        }
+    }
+    let s = env.ingest(&target);
+    assert_eq!(s["sessions_degraded"], 0, "vibe: {s}");
+    assert_eq!(stored(&env), whole, "vibe: journal in parts vs cold");
+}
+
+#[test]
 fn kimi_in_parts_equals_cold() {
     in_parts("kimi", "sessions");
 }
@@ -202,23 +259,33 @@ fn droid_in_parts_equals_cold() {
 /// updated as OpenCode updates them), with an ingest after each.
 #[test]
 fn opencode_in_parts_equals_cold() {
+    store_in_parts("opencode", "opencode.db");
+}
+
+/// Kilo's database (OpenCode's tables under its own name), the same way.
+#[test]
+fn kilo_in_parts_equals_cold() {
+    store_in_parts("kilo", "kilo.db");
+}
+
+fn store_in_parts(format: &str, db: &str) {
     let cold = Env::new();
     let corpus = cold.path("corpus");
-    let Some(want) = generate("opencode", &corpus) else {
+    let Some(want) = generate(format, &corpus) else {
         return;
     };
     cold.ingest(&corpus);
     assert_eq!(
         totals(&cold),
         expected(&want),
-        "opencode: cold ingest vs the generator"
+        "{format}: cold ingest vs the generator"
     );
     let whole = stored(&cold);
     let env = Env::new();
     let target = env.path("parts");
     std::fs::create_dir_all(&target).unwrap();
-    let src = rusqlite::Connection::open(corpus.join("opencode.db")).unwrap();
-    let dst = rusqlite::Connection::open(target.join("opencode.db")).unwrap();
+    let src = rusqlite::Connection::open(corpus.join(db)).unwrap();
+    let dst = rusqlite::Connection::open(target.join(db)).unwrap();
     let schema: Vec<String> = src
         .prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")
         .unwrap()
@@ -231,7 +298,7 @@ fn opencode_in_parts_equals_cold() {
     }
     dst.execute_batch(&format!(
         "ATTACH '{}' AS src; INSERT INTO project SELECT * FROM src.project;",
-        corpus.join("opencode.db").display()
+        corpus.join(db).display()
     ))
     .unwrap();
     let mut tops: Vec<String> = src
@@ -266,5 +333,152 @@ fn opencode_in_parts_equals_cold() {
         }
     }
     env.ingest(&target);
-    assert_eq!(stored(&env), whole, "opencode: in parts vs cold");
+    assert_eq!(stored(&env), whole, "{format}: in parts vs cold");
+}
+
+/// Cline's documents rewritten whole as a session goes on (each version
+/// holding more of its messages), lead and subagent in a shuffled order,
+/// with an ingest after each version: the same as one cold ingest.
+#[test]
+fn cline_rewritten_in_versions_equals_cold() {
+    let cold = Env::new();
+    let corpus = cold.path("corpus");
+    let Some(want) = generate("cline", &corpus) else {
+        return;
+    };
+    let root = corpus.join("sessions");
+    cold.ingest(&root);
+    assert_eq!(
+        totals(&cold),
+        expected(&want),
+        "cline: cold ingest vs the generator"
+    );
+    let whole = stored(&cold);
+    let env = Env::new();
+    let target = env.path("parts").join("sessions");
+    let mut rng = Rng(0x0bad_5eed_1234_5678);
+    let mut docs = files(&root);
+    for i in (1..docs.len()).rev() {
+        docs.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    for rel in &docs {
+        let to = target.join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let text = std::fs::read_to_string(root.join(rel)).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let Some(messages) = doc["messages"].as_array() else {
+            // The manifest: written once.
+            std::fs::write(&to, &text).unwrap();
+            continue;
+        };
+        let mut n = 1 + rng.below(3) as usize;
+        while n < messages.len() {
+            let mut part = doc.clone();
+            part["messages"] = Value::Array(messages[..n].to_vec());
+            std::fs::write(&to, part.to_string()).unwrap();
+            env.ingest(&target);
+            n += 1 + rng.below(4) as usize;
+        }
+        std::fs::write(&to, &text).unwrap();
+        env.ingest(&target);
+    }
+    let s = env.ingest(&target);
+    assert_eq!(s["sessions_degraded"], 0, "cline: {s}");
+    assert_eq!(stored(&env), whole, "cline: in versions vs cold");
+}
+
+/// Hermes Agent's running totals, as it rewrites a session's row after
+/// each response: each row first at part of its final figures, ingested,
+/// then at the rest. Only the last figures count, never their sum.
+#[test]
+fn hermes_growing_totals_equal_cold() {
+    let cold = Env::new();
+    let corpus = cold.path("corpus");
+    let Some(want) = generate("hermes", &corpus) else {
+        return;
+    };
+    cold.ingest(&corpus);
+    assert_eq!(
+        totals(&cold),
+        expected(&want),
+        "hermes: cold ingest vs the generator"
+    );
+    let whole = stored(&cold);
+    let env = Env::new();
+    let target = env.path("parts");
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::copy(corpus.join("state.db"), target.join("state.db")).unwrap();
+    let db = rusqlite::Connection::open(target.join("state.db")).unwrap();
+    let cols = "input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, api_call_count";
+    db.execute_batch(&format!(
+        "CREATE TABLE final AS SELECT id, {cols} FROM sessions;
+         UPDATE sessions SET input_tokens = input_tokens / 3, output_tokens = output_tokens / 3,
+             cache_read_tokens = cache_read_tokens / 3, reasoning_tokens = reasoning_tokens / 3,
+             api_call_count = 1;"
+    ))
+    .unwrap();
+    env.ingest(&target);
+    db.execute_batch(
+        "UPDATE sessions SET input_tokens = (SELECT input_tokens FROM final f WHERE f.id = sessions.id) / 2
+         WHERE rowid % 2 = 0;",
+    )
+    .unwrap();
+    env.ingest(&target);
+    db.execute_batch(&format!(
+        "UPDATE sessions SET ({cols}) = (SELECT {cols} FROM final f WHERE f.id = sessions.id);
+         DROP TABLE final;"
+    ))
+    .unwrap();
+    env.ingest(&target);
+    assert_eq!(stored(&env), whole, "hermes: growing vs cold");
+}
+
+/// An OpenClaw agent's database filled as OpenClaw writes it: each
+/// session's window, then its events a batch at a time, with an ingest
+/// after each batch.
+#[test]
+fn openclaw_in_batches_equals_cold() {
+    let cold = Env::new();
+    let corpus = cold.path("corpus");
+    let Some(want) = generate("openclaw", &corpus) else {
+        return;
+    };
+    cold.ingest(&corpus);
+    assert_eq!(
+        totals(&cold),
+        expected(&want),
+        "openclaw: cold ingest vs the generator"
+    );
+    let whole = stored(&cold);
+    let env = Env::new();
+    let target = env.path("parts");
+    let rel = "agents/main/agent/openclaw-agent.sqlite";
+    std::fs::create_dir_all(target.join(rel).parent().unwrap()).unwrap();
+    let src = corpus.join(rel);
+    std::fs::copy(&src, target.join(rel)).unwrap();
+    let db = rusqlite::Connection::open(target.join(rel)).unwrap();
+    db.execute_batch(&format!(
+        "DELETE FROM transcript_events; ATTACH '{}' AS src;",
+        src.display()
+    ))
+    .unwrap();
+    let mut rng = Rng(0x5eed_0c1a_0000_0001);
+    let max: i64 = db
+        .query_row("SELECT MAX(seq) FROM src.transcript_events", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let mut from = 0;
+    while from <= max {
+        let to = from + 1 + rng.below(6) as i64;
+        db.execute_batch(&format!(
+            "INSERT INTO transcript_events SELECT * FROM src.transcript_events
+             WHERE seq >= {from} AND seq < {to};"
+        ))
+        .unwrap();
+        env.ingest(&target);
+        from = to;
+    }
+    env.ingest(&target);
+    assert_eq!(stored(&env), whole, "openclaw: in batches vs cold");
 }

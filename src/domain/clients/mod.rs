@@ -15,6 +15,7 @@ mod claude_code;
 mod cline;
 mod codex;
 mod copilot;
+mod cursor;
 mod droid;
 mod gemini;
 mod hermes;
@@ -29,6 +30,7 @@ mod vibe;
 use std::path::{Path, PathBuf};
 
 use crate::domain::corpus::{Layout, SessionStore};
+use crate::domain::harness::Hooks;
 use crate::domain::transcript::said::LineSaid;
 use crate::domain::transcript::{BadLine, Format, SessionParser};
 
@@ -63,6 +65,8 @@ pub struct Client {
     pub finds: Finds,
     /// How its files are read.
     pub reads: Reads,
+    /// Its hooks, when sessionkit speaks to them.
+    pub hooks: Option<&'static Hooks>,
 }
 
 /// How a client's sessions lie under a root.
@@ -186,6 +190,17 @@ impl Client {
             Finds::Rest | Finds::Layout(_) => dir.is_dir(),
         }
     }
+}
+
+/// The harnesses with hooks only (their transcripts are not read).
+static HOOKS_ONLY: [&Hooks; 1] = [&cursor::HOOKS];
+
+/// Every harness's hooks, in the order commands list them: each client's
+/// that has hooks, in `ALL`'s order, then those with hooks only.
+pub fn harnesses() -> impl Iterator<Item = &'static Hooks> {
+    ALL.iter()
+        .filter_map(|c| c.hooks)
+        .chain(HOOKS_ONLY.iter().copied())
 }
 
 /// The client named `name` (its harness name or an alias).
@@ -312,6 +327,33 @@ mod tests {
                 matches!(c.finds, Finds::Rest),
                 "{} claims a name that is not its own",
                 c.name
+            );
+        }
+        // A client's hooks go by its names; no two harnesses share one.
+        for c in ALL {
+            if let Some(h) = c.hooks {
+                assert_eq!((h.name, h.aliases), (c.name, c.aliases), "{}", c.name);
+            }
+        }
+        let mut names: Vec<&str> = harnesses()
+            .flat_map(|h| std::iter::once(h.name).chain(h.aliases.iter().copied()))
+            .collect();
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "a harness name is two harnesses'");
+        for h in harnesses() {
+            assert!(
+                !h.registrations.is_empty() && !h.kinds.is_empty(),
+                "{}",
+                h.name
+            );
+            assert!(
+                h.registrations.iter().all(
+                    |r| h.kinds.iter().any(|(e, _)| *e == r.event) || matches!(r.verb, "event")
+                ),
+                "{} registers an event it does not say the meaning of",
+                h.name
             );
         }
         let rest: Vec<&str> = ALL

@@ -2,8 +2,14 @@
 //! evidence it carries. Pure: the caller reads stdin, the environment and the
 //! clock, and stores what this returns.
 
+mod declared;
 pub mod redact;
 pub mod sender;
+
+pub use declared::{
+    Answers, Detect, Env, Handlers, Hooks, Layout, Output, Registration, Settings, no_env,
+    no_env_sign, set, specific_output, str_of, takes_none,
+};
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -11,28 +17,70 @@ use sha2::{Digest, Sha256};
 use crate::domain::clock::Millis;
 use crate::domain::status::{Cause, Evidence, Status};
 
-/// The harnesses sessionkit speaks to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Harness {
-    #[value(name = "claude-code", alias = "claude")]
-    ClaudeCode,
-    Codex,
-    Gemini,
-    Cursor,
-    Copilot,
-}
+/// A harness sessionkit speaks to: a client's hooks, as its declaration
+/// has them (`Hooks`).
+#[derive(Clone, Copy)]
+pub struct Harness(&'static Hooks);
 
 impl Harness {
+    /// Its name (`--harness`, stored events and runs).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Harness::ClaudeCode => "claude-code",
-            Harness::Codex => "codex",
-            Harness::Gemini => "gemini",
-            Harness::Cursor => "cursor",
-            Harness::Copilot => "copilot",
-        }
+        self.0.name
+    }
+
+    /// Its declaration.
+    pub fn hooks(self) -> &'static Hooks {
+        self.0
+    }
+
+    /// The harness named `name` (its name or an alias, any case).
+    pub fn named(name: &str) -> Option<Harness> {
+        let name = name.to_ascii_lowercase();
+        all().find(|h| h.0.name == name || h.0.aliases.contains(&name.as_str()))
     }
 }
+
+impl std::ops::Deref for Harness {
+    type Target = Hooks;
+    fn deref(&self) -> &Hooks {
+        self.0
+    }
+}
+
+impl PartialEq for Harness {
+    fn eq(&self, other: &Harness) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for Harness {}
+
+impl std::fmt::Debug for Harness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+/// Every harness, in the order commands list them: each client's that has
+/// hooks, then those with hooks only.
+pub fn all() -> impl Iterator<Item = Harness> {
+    crate::domain::clients::harnesses().map(Harness)
+}
+
+/// The harness names and aliases, as `--harness` takes them where hooks
+/// are meant: an alias is read as its harness.
+pub fn harness_arg() -> impl clap::builder::TypedValueParser<Value = Harness> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(all().map(|h| {
+        clap::builder::PossibleValue::new(h.0.name)
+            .aliases(h.0.aliases.iter().copied())
+            .help(h.0.label)
+    }))
+    .map(|given| Harness::named(&given).expect("a possible value names a harness"))
+}
+
+/// The session id `hooks doctor`'s sample payloads carry.
+pub const DOCTOR_SESSION: &str = "00000000-d0c7-4000-8000-000000000001";
 
 /// Why a hook's input was not an event (nothing is stored).
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -144,8 +192,9 @@ fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
     changed.then_some(out)
 }
 
-/// Which harness sent the payload: the flag, then the environment, then the
-/// payload's shape.
+/// Which harness sent the payload: the flag, then the environment (each
+/// harness's own variables), then the payload's shape (each harness's test,
+/// in the order of its rank).
 pub fn detect(
     flag: Option<Harness>,
     env: impl Fn(&str) -> Option<String>,
@@ -154,68 +203,18 @@ pub fn detect(
     if let Some(h) = flag {
         return h;
     }
-    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
-    if env("CLAUDECODE").as_deref() == Some("1")
-        || env("CLAUDE_CODE_CHILD_SESSION").as_deref() == Some("1")
-    {
-        return Harness::ClaudeCode;
+    let env: Env<'_> = &env;
+    if let Some(h) = all().find(|h| (h.0.detect.env)(env)) {
+        return h;
     }
-    if set("GEMINI_PROJECT_DIR") || set("GEMINI_SESSION_ID") {
-        return Harness::Gemini;
-    }
-    let has = |k: &str| p.contains_key(k);
-    if has("conversation_id") && (has("generation_id") || has("workspace_roots")) {
-        return Harness::Cursor;
-    }
-    let camel = ["sessionId", "transcriptPath", "hookEventName"]
+    let mut ranked: Vec<Harness> = all().collect();
+    ranked.sort_by_key(|h| h.0.detect.rank);
+    ranked
         .iter()
-        .any(|k| has(k))
-        || p.get("timestamp").is_some_and(Value::is_number);
-    let event = str_of(p, &["hook_event_name"]).unwrap_or_default();
-    if camel || event.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return Harness::Copilot;
-    }
-    let gemini_event = [
-        "AfterAgent",
-        "BeforeAgent",
-        "PreCompress",
-        "BeforeTool",
-        "AfterTool",
-    ];
-    if gemini_event.contains(&event)
-        || (p.get("timestamp").is_some_and(Value::is_string) && has("prompt_response"))
-    {
-        return Harness::Gemini;
-    }
-    // Codex's rollout files, wherever CODEX_HOME puts them:
-    // `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`.
-    let rollout = str_of(p, &["transcript_path"]).is_some_and(|t| {
-        let name = t.rsplit('/').next().unwrap_or(t);
-        t.contains("/.codex/sessions/")
-            || (t.contains("/sessions/")
-                && name.starts_with("rollout-")
-                && name.ends_with(".jsonl"))
-    });
-    // Codex's SessionStart always names the permission mode; Claude Code's
-    // never does. Claude Code sets CLAUDECODE
-    // for its hooks (checked above), so CODEX_HOME without it is Codex.
-    let codex_start = event == "SessionStart" && has("permission_mode");
-    if has("turn_id")
-        || (has("model") && event != "SessionStart")
-        || rollout
-        || codex_start
-        || set("CODEX_HOME")
-    {
-        return Harness::Codex;
-    }
-    Harness::ClaudeCode
-}
-
-/// The first non-empty string among `keys`.
-fn str_of<'a>(p: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
-    keys.iter()
-        .filter_map(|k| p.get(*k).and_then(Value::as_str))
-        .find(|s| !s.is_empty())
+        .copied()
+        .find(|h| (h.0.detect.payload)(env, p))
+        .or_else(|| ranked.last().copied())
+        .expect("a harness is declared")
 }
 
 /// What an event means for status.
@@ -235,24 +234,13 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every harness's name for the same moment.
+    /// What an event means, by its name as its harness sends it (each
+    /// harness declares its own names, `Hooks::kinds`); `Other` for a name
+    /// no harness declares.
     pub fn of(event: &str) -> Kind {
-        match event {
-            "Stop" | "AfterAgent" | "stop" | "agentStop" => Kind::Stop,
-            "SubagentStop" | "subagentStop" => Kind::SubagentStop,
-            "StopFailure" => Kind::StopFailure,
-            "Interrupt" => Kind::Interrupt,
-            "UserPromptSubmit" | "BeforeAgent" | "beforeSubmitPrompt" | "userPromptSubmitted" => {
-                Kind::PromptSubmit
-            }
-            "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "BeforeTool" | "AfterTool"
-            | "preToolUse" | "postToolUse" => Kind::Tool,
-            "SubagentStart" | "subagentStart" => Kind::SubagentStart,
-            "SessionStart" | "sessionStart" => Kind::SessionStart,
-            "SessionEnd" | "sessionEnd" => Kind::SessionEnd,
-            "PreCompact" | "PreCompress" | "preCompact" => Kind::PreCompact,
-            _ => Kind::Other,
-        }
+        all()
+            .find_map(|h| h.0.kinds.iter().find(|(name, _)| *name == event))
+            .map_or(Kind::Other, |(_, kind)| *kind)
     }
 }
 

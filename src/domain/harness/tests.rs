@@ -50,48 +50,90 @@ fn input_edge_cases() {
 #[test]
 fn harness_detection_order() {
     let claude = obj(json!({"hook_event_name": "Stop", "session_id": "s"}));
-    assert_eq!(detect(None, no_env, &claude), Harness::ClaudeCode);
     assert_eq!(
-        detect(Some(Harness::Codex), no_env, &claude),
-        Harness::Codex
+        detect(None, no_env, &claude),
+        Harness::named("claude-code").unwrap()
+    );
+    assert_eq!(
+        detect(Some(Harness::named("codex").unwrap()), no_env, &claude),
+        Harness::named("codex").unwrap()
     );
     let codex = obj(json!({"hook_event_name": "Stop", "turn_id": "t"}));
-    assert_eq!(detect(None, no_env, &codex), Harness::Codex);
+    assert_eq!(
+        detect(None, no_env, &codex),
+        Harness::named("codex").unwrap()
+    );
     let env = |k: &str| (k == "CLAUDECODE").then(|| "1".to_string());
-    assert_eq!(detect(None, env, &codex), Harness::ClaudeCode);
+    assert_eq!(
+        detect(None, env, &codex),
+        Harness::named("claude-code").unwrap()
+    );
     let gem_env = |k: &str| (k == "GEMINI_SESSION_ID").then(|| "g".to_string());
-    assert_eq!(detect(None, gem_env, &claude), Harness::Gemini);
+    assert_eq!(
+        detect(None, gem_env, &claude),
+        Harness::named("gemini").unwrap()
+    );
     let model = obj(json!({"hook_event_name": "Stop", "model": "gpt-5"}));
-    assert_eq!(detect(None, no_env, &model), Harness::Codex);
+    assert_eq!(
+        detect(None, no_env, &model),
+        Harness::named("codex").unwrap()
+    );
     let start = obj(json!({"hook_event_name": "SessionStart", "model": "claude-sonnet-5"}));
-    assert_eq!(detect(None, no_env, &start), Harness::ClaudeCode);
+    assert_eq!(
+        detect(None, no_env, &start),
+        Harness::named("claude-code").unwrap()
+    );
     let rollout = obj(
         json!({"hook_event_name": "SessionStart", "transcript_path": "/h/.codex/sessions/2026/rollout-x.jsonl"}),
     );
-    assert_eq!(detect(None, no_env, &rollout), Harness::Codex);
+    assert_eq!(
+        detect(None, no_env, &rollout),
+        Harness::named("codex").unwrap()
+    );
     // Real Codex 0.171 SessionStart and SessionEnd (captured), with
     // CODEX_HOME elsewhere than ~/.codex: Codex, not Claude Code.
     let cx_start = obj(
         json!({"session_id": "s", "transcript_path": null, "cwd": "/w",
             "hook_event_name": "SessionStart", "model": "gpt-fake", "permission_mode": "bypassPermissions", "source": "startup"}),
     );
-    assert_eq!(detect(None, no_env, &cx_start), Harness::Codex);
+    assert_eq!(
+        detect(None, no_env, &cx_start),
+        Harness::named("codex").unwrap()
+    );
     let cx_end = obj(
         json!({"session_id": "s", "cwd": "/w", "hook_event_name": "SessionEnd", "reason": "other",
             "transcript_path": "/home/dev/work/cxhome/sessions/2026/12/03/rollout-2026-12-03T06-42-52-01a2.jsonl"}),
     );
-    assert_eq!(detect(None, no_env, &cx_end), Harness::Codex);
+    assert_eq!(
+        detect(None, no_env, &cx_end),
+        Harness::named("codex").unwrap()
+    );
     let codex_home = |k: &str| (k == "CODEX_HOME").then(|| "/x".to_string());
-    assert_eq!(detect(None, codex_home, &claude), Harness::Codex);
+    assert_eq!(
+        detect(None, codex_home, &claude),
+        Harness::named("codex").unwrap()
+    );
     let both = |k: &str| matches!(k, "CODEX_HOME" | "CLAUDECODE").then(|| "1".to_string());
-    assert_eq!(detect(None, both, &claude), Harness::ClaudeCode);
+    assert_eq!(
+        detect(None, both, &claude),
+        Harness::named("claude-code").unwrap()
+    );
     let cursor =
         obj(json!({"hook_event_name": "stop", "conversation_id": "c", "generation_id": "g"}));
-    assert_eq!(detect(None, no_env, &cursor), Harness::Cursor);
+    assert_eq!(
+        detect(None, no_env, &cursor),
+        Harness::named("cursor").unwrap()
+    );
     let copilot = obj(json!({"sessionId": "s", "timestamp": 1}));
-    assert_eq!(detect(None, no_env, &copilot), Harness::Copilot);
+    assert_eq!(
+        detect(None, no_env, &copilot),
+        Harness::named("copilot").unwrap()
+    );
     let gemini = obj(json!({"hook_event_name": "AfterAgent"}));
-    assert_eq!(detect(None, no_env, &gemini), Harness::Gemini);
+    assert_eq!(
+        detect(None, no_env, &gemini),
+        Harness::named("gemini").unwrap()
+    );
 }
 
 #[test]
@@ -101,7 +143,7 @@ fn normalizes_every_field_and_finds_the_agent() {
         "transcript_path": "/p/abc.jsonl", "agent_type": "Explore",
         "agent_transcript_path": "/p/abc/subagents/agent-def456.jsonl", "extra": {"x": 1}
     }));
-    let e = normalize(Harness::ClaudeCode, &p, None);
+    let e = normalize(Harness::named("claude-code").unwrap(), &p, None);
     assert_eq!(e.kind, Kind::SubagentStop);
     assert_eq!(e.session_id.as_deref(), Some("abc"));
     assert_eq!(e.agent_id.as_deref(), Some("def456"));
@@ -116,18 +158,22 @@ fn normalizes_every_field_and_finds_the_agent() {
     );
     let cursor =
         obj(json!({"conversation_id": "c1", "hook_event_name": "stop", "workspace_roots": ["/r"]}));
-    let e = normalize(Harness::Cursor, &cursor, None);
+    let e = normalize(Harness::named("cursor").unwrap(), &cursor, None);
     assert_eq!(
         (e.session_id.as_deref(), e.cwd.as_deref(), e.kind),
         (Some("c1"), Some("/r"), Kind::Stop)
     );
     let bare = normalize(
-        Harness::ClaudeCode,
+        Harness::named("claude-code").unwrap(),
         &obj(json!({"session_id": "s"})),
         Some("Stop"),
     );
     assert_eq!(bare.event, "Stop");
-    let none = normalize(Harness::ClaudeCode, &obj(json!({})), None);
+    let none = normalize(
+        Harness::named("claude-code").unwrap(),
+        &obj(json!({})),
+        None,
+    );
     assert_eq!(
         (none.event.as_str(), none.kind, none.target(1)),
         ("unknown", Kind::Other, Target::None)
@@ -140,11 +186,11 @@ fn subagent_stop_naming_the_main_agent_is_refused() {
         json!({"session_id": "s", "hook_event_name": "SubagentStop", "agent_id": "s"}),
         json!({"session_id": "s", "hook_event_name": "SubagentStop"}),
     ] {
-        let e = normalize(Harness::ClaudeCode, &obj(p), None);
+        let e = normalize(Harness::named("claude-code").unwrap(), &obj(p), None);
         assert_eq!(e.target(1), Target::Refused);
     }
     let stop = normalize(
-        Harness::ClaudeCode,
+        Harness::named("claude-code").unwrap(),
         &obj(json!({"session_id": "s", "hook_event_name": "Stop", "agent_id": "x"})),
         None,
     );
@@ -160,14 +206,14 @@ fn subagent_stop_naming_the_main_agent_is_refused() {
 #[test]
 fn the_key_is_over_redacted_canonical_json() {
     let a = normalize(
-        Harness::ClaudeCode,
+        Harness::named("claude-code").unwrap(),
         &obj(
             json!({"b": 1, "a": {"y": 2, "x": "sk-ant-api03-AbCdEf0123456789_AbCdEf0123456789"}, "session_id": "s", "hook_event_name": "Stop"}),
         ),
         None,
     );
     let b = normalize(
-        Harness::ClaudeCode,
+        Harness::named("claude-code").unwrap(),
         &obj(
             json!({"hook_event_name": "Stop", "session_id": "s", "a": {"x": "sk-ant-api03-ZzZzZz9999999999_ZzZzZz9999999999", "y": 2}, "b": 1}),
         ),

@@ -230,8 +230,8 @@ pub fn twice(places: &Places, h: Harness) -> Vec<Finding> {
         .into_iter()
         .map(|s| places.settings(h, s))
         .collect();
-    if h == Harness::ClaudeCode {
-        files.push(places.project.join(".claude/settings.local.json"));
+    for also in h.settings.project_also {
+        files.push(places.project.join(also));
     }
     let mut seen: Vec<(String, String, String)> = Vec::new();
     for f in &files {
@@ -245,12 +245,11 @@ pub fn twice(places: &Places, h: Harness) -> Vec<Finding> {
             seen.push((x.event, f.display().to_string(), x.command));
         }
     }
-    if h == Harness::Codex {
-        let config = places.codex_config();
-        if let Ok(text) = std::fs::read_to_string(&config) {
-            for (event, command) in codex_toml_hooks(&text) {
-                seen.push((event, config.display().to_string(), command));
-            }
+    if let Some(config) = places.trust_file(h)
+        && let Ok(text) = std::fs::read_to_string(&config)
+    {
+        for (event, command) in config_toml_hooks(&text) {
+            seen.push((event, config.display().to_string(), command));
         }
     }
     let mut out = Vec::new();
@@ -264,7 +263,7 @@ pub fn twice(places: &Places, h: Harness) -> Vec<Finding> {
         let mut commands: Vec<&str> = here.iter().map(|s| s.2.as_str()).collect();
         commands.sort_unstable();
         commands.dedup();
-        let runs_twice = here.len() > 1 && (h != Harness::ClaudeCode || commands.len() > 1);
+        let runs_twice = here.len() > 1 && (!h.handlers.runs_identical_once || commands.len() > 1);
         if runs_twice {
             out.push(finding(Some(h), None, Check::Settings).on(event).fail(
                 format!(
@@ -285,7 +284,7 @@ pub fn twice(places: &Places, h: Harness) -> Vec<Finding> {
 
 /// `(event, command)` of each sessionkit hook defined in a Codex
 /// `config.toml` (`[[hooks.<Event>]]` / `[[hooks.<Event>.hooks]]`).
-fn codex_toml_hooks(text: &str) -> Vec<(String, String)> {
+fn config_toml_hooks(text: &str) -> Vec<(String, String)> {
     let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
         return Vec::new();
     };

@@ -1,7 +1,7 @@
 //! A scratch directory and database, and one registered command run the
 //! way its client runs it (its environment, its payload, a time limit).
 
-use super::payloads::{DOCTOR_SESSION, payload};
+use super::payloads::payload;
 use super::rules::accepts;
 use super::{Check, Finding, finding};
 use crate::domain::harness::Harness;
@@ -190,18 +190,5 @@ pub(super) fn resolve(program: &str) -> Option<String> {
 
 /// The variables each client sets for its hooks.
 pub(super) fn client_env(h: Harness, project: &Path) -> Vec<(&'static str, String)> {
-    let p = project.display().to_string();
-    match h {
-        Harness::ClaudeCode => vec![
-            ("CLAUDECODE", "1".into()),
-            ("CLAUDE_CODE_CHILD_SESSION", "1".into()),
-            ("CLAUDE_PROJECT_DIR", p),
-        ],
-        Harness::Gemini => vec![
-            ("GEMINI_PROJECT_DIR", p.clone()),
-            ("GEMINI_CWD", p),
-            ("GEMINI_SESSION_ID", DOCTOR_SESSION.into()),
-        ],
-        _ => Vec::new(),
-    }
+    (h.settings.hook_env)(&project.display().to_string())
 }

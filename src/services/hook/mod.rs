@@ -181,10 +181,7 @@ pub fn keep_run(call: &Call<'_>, ev: &HookEvent, keep: Keep) -> Result<Answer> {
 /// chats are caught up the same way; Cursor and Copilot CLI transcripts
 /// have no reader.
 fn catch_up(store: &mut Store, ev: &HookEvent, budget: &str, at_end: bool) -> Result<()> {
-    if !matches!(
-        ev.harness,
-        Harness::ClaudeCode | Harness::Codex | Harness::Gemini
-    ) {
+    if !ev.harness.answers.catch_up {
         return Ok(());
     }
     let Some(path) = ev.transcript_path.as_deref() else {

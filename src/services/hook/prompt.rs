@@ -4,7 +4,6 @@
 //! utility blend). Nothing when nothing matches.
 
 use anyhow::Result;
-use serde_json::json;
 
 use crate::domain::briefing::{clip_bytes, flatten};
 use crate::domain::clock::Millis;
@@ -86,18 +85,9 @@ pub fn recall_context(
 /// The stdout line that hands `context` to `harness` at prompt submit
 ///; none for harnesses that take no context there.
 pub fn prompt_envelope(harness: Harness, context: &str) -> Option<String> {
-    let gemini;
-    let (event, context) = match harness {
-        Harness::ClaudeCode | Harness::Codex => ("UserPromptSubmit", context),
-        Harness::Gemini => {
-            // Gemini CLI escapes angle brackets.
-            gemini = crate::domain::briefing::angle_free(context);
-            ("BeforeAgent", clip_bytes(&gemini, BUDGET))
-        }
-        Harness::Cursor | Harness::Copilot => return None,
-    };
-    Some(
-        json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}})
-            .to_string(),
-    )
+    if harness.answers.escapes_angles {
+        let escaped = crate::domain::briefing::angle_free(context);
+        return (harness.answers.prompt)(clip_bytes(&escaped, BUDGET));
+    }
+    (harness.answers.prompt)(context)
 }

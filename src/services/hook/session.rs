@@ -23,13 +23,7 @@ const RUN_LINE_ROOM: usize = 400;
 /// `cc/<first 8 chars of the session id>-<first 16 hex of its SHA-256>`
 ///: a label only; the run id is what writes carry.
 pub fn display_handle(h: Harness, session_id: &str) -> String {
-    let prefix = match h {
-        Harness::ClaudeCode => "cc",
-        Harness::Codex => "cx",
-        Harness::Gemini => "gm",
-        Harness::Cursor => "cu",
-        Harness::Copilot => "cp",
-    };
+    let prefix = h.handle;
     let digest: String = Sha256::digest(session_id.as_bytes())[..8]
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -269,7 +263,7 @@ fn briefed_stamp(b: &crate::services::brief::Built) -> String {
 /// 2.1.332 and Codex 0.171 send after a resume; Gemini CLI 0.61 sends only
 /// the latest SessionStart's).
 fn replays_start_context(harness: Harness) -> bool {
-    matches!(harness, Harness::ClaudeCode | Harness::Codex)
+    harness.answers.replays_start_context
 }
 
 /// Whether two briefed-memory lists (JSON `[{"id": …}, …]`) name the same
@@ -297,7 +291,7 @@ fn build_for(
     now: Millis,
 ) -> Result<crate::services::brief::Built> {
     let mut built = build(store, &req, now)?;
-    if harness != Harness::Gemini {
+    if !harness.answers.escapes_angles {
         return Ok(built);
     }
     for _ in 0..4 {
@@ -321,12 +315,7 @@ pub fn start_envelope(harness: Harness, context: &str) -> Option<String> {
     if context.is_empty() {
         return None;
     }
-    match harness {
-        Harness::ClaudeCode | Harness::Codex | Harness::Gemini => Some(
-            json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}).to_string(),
-        ),
-        Harness::Cursor | Harness::Copilot => None,
-    }
+    (harness.answers.start)(context)
 }
 
 #[cfg(test)]
@@ -335,12 +324,12 @@ mod tests {
 
     #[test]
     fn handles_and_worktrees() {
-        let h = display_handle(Harness::ClaudeCode, "abc12345-ffff");
+        let h = display_handle(Harness::named("claude-code").unwrap(), "abc12345-ffff");
         assert!(
             h.starts_with("cc/abc12345-") && h.len() == "cc/abc12345-".len() + 16,
             "{h}"
         );
-        assert!(display_handle(Harness::Codex, "x").starts_with("cx/x-"));
+        assert!(display_handle(Harness::named("codex").unwrap(), "x").starts_with("cx/x-"));
         let dir = tempfile::tempdir().unwrap();
         let main = dir.path().join("repo");
         std::fs::create_dir_all(main.join(".git/worktrees/wt")).unwrap();

@@ -5,7 +5,6 @@
 //! Stop is not a continuation, leaves it alone), never injects again.
 
 use anyhow::Result;
-use serde_json::json;
 
 use crate::domain::clock::Millis;
 use crate::domain::debrief;
@@ -82,17 +81,7 @@ pub fn handshake(
 /// `prompt`, in the shape its output schema accepts. Codex's schema rejects any key beyond its
 /// own, so it gets exactly `decision` and `reason`.
 pub fn stop_envelope(harness: Harness, prompt: &str) -> String {
-    match harness {
-        Harness::ClaudeCode => json!({
-            "decision": "block",
-            "reason": prompt,
-            "systemMessage": "sessionkit: debrief nudge (nudge.enabled)",
-        }),
-        Harness::Codex | Harness::Copilot => json!({"decision": "block", "reason": prompt}),
-        Harness::Gemini => json!({"decision": "deny", "reason": prompt}),
-        Harness::Cursor => json!({"followup_message": prompt}),
-    }
-    .to_string()
+    (harness.answers.stop)(prompt)
 }
 
 /// Whether a Stop payload says the turn is already a continuation:
@@ -116,6 +105,7 @@ pub fn continuing(payload: &serde_json::Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// Each envelope parses back to exactly the keys its client accepts.
     #[test]
@@ -126,16 +116,16 @@ mod tests {
             k.sort();
             (k, v)
         };
-        let (k, v) = keys(Harness::ClaudeCode);
+        let (k, v) = keys(Harness::named("claude-code").unwrap());
         assert_eq!(k, ["decision", "reason", "systemMessage"]);
         assert_eq!(
             (v["decision"].as_str(), v["reason"].as_str()),
             (Some("block"), Some("P"))
         );
-        let (k, v) = keys(Harness::Codex);
+        let (k, v) = keys(Harness::named("codex").unwrap());
         assert_eq!(k, ["decision", "reason"]);
         assert_eq!(v["decision"], "block");
-        let (k, v) = keys(Harness::Copilot);
+        let (k, v) = keys(Harness::named("copilot").unwrap());
         assert_eq!(
             (k, v["decision"].as_str()),
             (
@@ -143,7 +133,7 @@ mod tests {
                 Some("block")
             )
         );
-        let (k, v) = keys(Harness::Gemini);
+        let (k, v) = keys(Harness::named("gemini").unwrap());
         assert_eq!(
             (k, v["decision"].as_str()),
             (
@@ -151,7 +141,7 @@ mod tests {
                 Some("deny")
             )
         );
-        let (k, v) = keys(Harness::Cursor);
+        let (k, v) = keys(Harness::named("cursor").unwrap());
         assert_eq!(
             (k, v["followup_message"].as_str()),
             (vec!["followup_message".to_string()], Some("P"))

@@ -42,7 +42,7 @@ fn is_ours(h: Harness, handler: &Json, installed_only: bool) -> Option<bool> {
     let hook = plan::sessionkit_hook(cmd)?;
     match hook.harness.as_deref() {
         Some(name) => {
-            let named = <Harness as clap::ValueEnum>::from_str(name, true).ok()?;
+            let named = Harness::named(name)?;
             (named == h).then_some(true)
         }
         None if installed_only => None,
@@ -310,12 +310,7 @@ pub fn registered(doc: &Json, h: Harness) -> Vec<Found> {
                 .get(plan::command_key(h))
                 .and_then(Json::as_str)
                 .unwrap_or_default();
-            let key = if h == Harness::Copilot {
-                "timeoutSec"
-            } else {
-                "timeout"
-            };
-            let timeout = match handler.get(key) {
+            let timeout = match handler.get(h.handlers.timeout_key) {
                 Some(Json::Number(n)) => n.as_u64(),
                 _ => None,
             };
@@ -346,7 +341,7 @@ mod tests {
 
     #[test]
     fn install_appends_groups_keeps_foreign_ones_and_is_idempotent() {
-        let h = Harness::ClaudeCode;
+        let h = Harness::named("claude-code").unwrap();
         let text = r#"{"permissions":{"allow":["Bash(ls)"]},"hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify-send done"}]}]}}"#;
         let mut doc = Json::parse(text).unwrap();
         let change = install(&mut doc, h, registrations(h), &cmds(h)).unwrap();
@@ -372,7 +367,7 @@ mod tests {
 
     #[test]
     fn hand_written_entries_are_adopted_and_duplicates_removed() {
-        let h = Harness::Codex;
+        let h = Harness::named("codex").unwrap();
         let text = r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"sessionkit hook event"},{"type":"command","command":"echo hi"}]},{"hooks":[{"type":"command","command":"sessionkit hook stop --harness codex","timeout":10}]}]}}"#;
         let mut doc = Json::parse(text).unwrap();
         let change = install(&mut doc, h, registrations(h), &cmds(h)).unwrap();
@@ -390,7 +385,7 @@ mod tests {
 
     #[test]
     fn a_moved_binary_updates_in_place_and_stale_events_go() {
-        let h = Harness::Gemini;
+        let h = Harness::named("gemini").unwrap();
         let mut doc = Json::object();
         let old: Vec<String> = registrations(h)
             .iter()
@@ -415,7 +410,10 @@ mod tests {
 
     #[test]
     fn flat_files_get_a_version_and_a_bare_one_is_recognised() {
-        for h in [Harness::Cursor, Harness::Copilot] {
+        for h in [
+            Harness::named("cursor").unwrap(),
+            Harness::named("copilot").unwrap(),
+        ] {
             let mut doc = Json::object();
             install(&mut doc, h, registrations(h), &cmds(h)).unwrap();
             assert_eq!(doc["version"], Json::num(1));
@@ -427,7 +425,7 @@ mod tests {
 
     #[test]
     fn a_file_of_the_wrong_shape_is_refused() {
-        let h = Harness::ClaudeCode;
+        let h = Harness::named("claude-code").unwrap();
         for bad in [r#"[]"#, r#"{"hooks":[]}"#, r#"{"hooks":{"Stop":{}}}"#] {
             let mut doc = Json::parse(bad).unwrap();
             assert!(

@@ -3,12 +3,12 @@
 //! against the client's rules before the file is replaced; written
 //! atomically with the old file kept as a backup.
 
-pub mod codex;
 pub mod edit;
 mod files;
 pub mod json;
 mod keep;
 pub mod plan;
+pub mod trust;
 pub mod validate;
 
 pub use files::{commit, refuse_read_only};
@@ -21,15 +21,6 @@ use anyhow::{Context, Result, bail};
 use crate::domain::harness::Harness;
 
 use json::Json;
-
-/// Every harness, in the order commands list them.
-pub const HARNESSES: [Harness; 5] = [
-    Harness::ClaudeCode,
-    Harness::Codex,
-    Harness::Gemini,
-    Harness::Cursor,
-    Harness::Copilot,
-];
 
 /// Whose settings: the user's (every project) or this project's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -54,71 +45,37 @@ impl Scope {
 pub struct Places {
     pub home: PathBuf,
     pub project: PathBuf,
-    pub claude_config_dir: Option<PathBuf>,
-    pub codex_home: Option<PathBuf>,
-    pub gemini_cli_home: Option<PathBuf>,
+    /// The environment's non-empty variables.
+    pub vars: std::collections::BTreeMap<String, String>,
     pub path: Option<std::ffi::OsString>,
 }
 
 impl Places {
     /// From this process's environment and working directory.
     pub fn from_env() -> Result<Places> {
-        let var = |k: &str| {
-            std::env::var_os(k)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        let home = var("HOME").context("HOME is not set: cannot find the harnesses' settings")?;
+        let home = std::env::var_os("HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .context("HOME is not set: cannot find the harnesses' settings")?;
         let cwd = std::env::current_dir().context("reading the working directory")?;
         Ok(Places {
             home,
             project: project_root(&cwd),
-            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
-            codex_home: var("CODEX_HOME"),
-            gemini_cli_home: var("GEMINI_CLI_HOME"),
+            vars: std::env::vars().filter(|(_, v)| !v.is_empty()).collect(),
             path: std::env::var_os("PATH"),
         })
     }
 
     /// The directory `h` keeps its user settings in.
     fn user_dir(&self, h: Harness) -> PathBuf {
-        match h {
-            Harness::ClaudeCode => self
-                .claude_config_dir
-                .clone()
-                .unwrap_or_else(|| self.home.join(".claude")),
-            Harness::Codex => self.codex_dir(),
-            Harness::Gemini => self
-                .gemini_cli_home
-                .as_deref()
-                .unwrap_or(&self.home)
-                .join(".gemini"),
-            Harness::Cursor => self.home.join(".cursor"),
-            Harness::Copilot => self.home.join(".copilot"),
-        }
-    }
-
-    fn codex_dir(&self) -> PathBuf {
-        self.codex_home
-            .clone()
-            .unwrap_or_else(|| self.home.join(".codex"))
+        (h.settings.user_dir)(&self.home, &|k: &str| self.vars.get(k).cloned())
     }
 
     /// The file sessionkit's registrations for `h` go in at `scope`.
     pub fn settings(&self, h: Harness, scope: Scope) -> PathBuf {
-        let root = &self.project;
-        match (h, scope) {
-            (Harness::ClaudeCode, Scope::User) => self.user_dir(h).join("settings.json"),
-            (Harness::ClaudeCode, Scope::Project) => root.join(".claude/settings.json"),
-            (Harness::Codex, Scope::User) => self.codex_dir().join("hooks.json"),
-            (Harness::Codex, Scope::Project) => root.join(".codex/hooks.json"),
-            (Harness::Gemini, Scope::User) => self.user_dir(h).join("settings.json"),
-            (Harness::Gemini, Scope::Project) => root.join(".gemini/settings.json"),
-            (Harness::Cursor, Scope::User) => self.user_dir(h).join("hooks.json"),
-            (Harness::Cursor, Scope::Project) => root.join(".cursor/hooks.json"),
-            // Copilot reads every *.json in its hooks folder: sessionkit's own file.
-            (Harness::Copilot, Scope::User) => self.user_dir(h).join("hooks/sessionkit.json"),
-            (Harness::Copilot, Scope::Project) => root.join(".github/hooks/sessionkit.json"),
+        match scope {
+            Scope::User => self.user_dir(h).join(h.settings.user_file),
+            Scope::Project => self.project.join(h.settings.project_file),
         }
     }
 
@@ -137,24 +94,25 @@ impl Places {
         out
     }
 
-    /// Where Codex keeps hook trust (for both scopes).
-    pub fn codex_config(&self) -> PathBuf {
-        self.codex_dir().join("config.toml")
+    /// Where `h` keeps the trust of its hooks (for both scopes), when it
+    /// needs one: its `config.toml`.
+    pub fn trust_file(&self, h: Harness) -> Option<PathBuf> {
+        h.settings
+            .trust
+            .then(|| self.user_dir(h).join("config.toml"))
     }
 
     /// Whether `h` is on this machine: its settings folder exists or its
     /// program is on PATH.
     pub fn found(&self, h: Harness) -> bool {
-        let programs: &[&str] = match h {
-            Harness::ClaudeCode => &["claude"],
-            Harness::Codex => &["codex"],
-            Harness::Gemini => &["gemini"],
-            Harness::Cursor => &["cursor-agent", "cursor"],
-            Harness::Copilot => &["copilot"],
-        };
         self.user_dir(h).is_dir()
             || self.path.as_ref().is_some_and(|p| {
-                std::env::split_paths(p).any(|d| programs.iter().any(|name| d.join(name).is_file()))
+                std::env::split_paths(p).any(|d| {
+                    h.settings
+                        .programs
+                        .iter()
+                        .any(|name| d.join(name).is_file())
+                })
             })
     }
 }
@@ -271,9 +229,9 @@ fn status_line(doc: &mut Json, target: Option<&Target>, change: &mut edit::Chang
     }
 }
 
-/// The status line command Claude Code's settings at `scope` name, if any.
-pub fn status_line_of(places: &Places, scope: Scope) -> Result<Option<String>> {
-    let path = absolute(&places.settings(Harness::ClaudeCode, scope))?;
+/// The status line command `h`'s settings at `scope` name, if any.
+pub fn status_line_of(places: &Places, h: Harness, scope: Scope) -> Result<Option<String>> {
+    let path = absolute(&places.settings(h, scope))?;
     let doc = parse(&path, read(&path)?.as_deref())?;
     Ok(doc
         .get(STATUS_LINE)
@@ -328,14 +286,9 @@ fn checked(path: &Path, h: Harness, before: &Json, after: &Json) -> Result<()> {
     Ok(())
 }
 
+/// The client's own name, for people.
 pub fn client_name(h: Harness) -> &'static str {
-    match h {
-        Harness::ClaudeCode => "Claude Code",
-        Harness::Codex => "Codex",
-        Harness::Gemini => "Gemini CLI",
-        Harness::Cursor => "Cursor",
-        Harness::Copilot => "Copilot CLI",
-    }
+    h.label
 }
 
 /// An absolute path as the client names it (relative paths resolved
@@ -374,7 +327,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         )
     })?;
     let mut change = change;
-    if h == Harness::ClaudeCode {
+    if h.settings.status_line {
         status_line(&mut after, target, &mut change);
     }
     checked(&path, h, &before, &after)?;
@@ -388,14 +341,14 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         before: before_text,
         after: after_text,
     }];
-    if h == Harness::Codex && !change.is_empty() {
-        let config = absolute(&places.codex_config())?;
+    if let Some(config) = places.trust_file(h).filter(|_| !change.is_empty()) {
+        let config = absolute(&config)?;
         let config_before = read(&config)?;
         let name = path.display().to_string();
-        let config_after = codex::retrust(
+        let config_after = trust::retrust(
             config_before.as_deref().unwrap_or(""),
-            &codex::identities(&before, &name),
-            &codex::identities(&after, &name),
+            &trust::identities(&before, &name),
+            &trust::identities(&after, &name),
         )
         .with_context(|| format!("{}: cannot record hook trust", config.display()))?;
         let config_after = match (&config_before, config_after.trim().is_empty()) {
@@ -523,12 +476,9 @@ pub fn apply(
 /// The time `h` gives a handler that names `timeout` (in its unit), or
 /// its default.
 pub fn timeout_ms(h: Harness, timeout: Option<u64>) -> u64 {
-    match (h, timeout) {
-        (Harness::Gemini, Some(ms)) => ms,
-        (_, Some(s)) => s.saturating_mul(1000),
-        (Harness::ClaudeCode | Harness::Codex, None) => 600_000,
-        (Harness::Gemini | Harness::Cursor, None) => 60_000,
-        (Harness::Copilot, None) => 30_000,
+    match timeout {
+        Some(t) => t.saturating_mul(h.handlers.timeout_unit_ms),
+        None => h.handlers.default_timeout_ms,
     }
 }
 
@@ -539,12 +489,12 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
     let path = absolute(&places.settings(h, scope))?;
     let text = read(&path)?;
     let doc = parse(&path, text.as_deref())?;
-    let config = if h == Harness::Codex {
-        read(&places.codex_config())?.unwrap_or_default()
-    } else {
-        String::new()
+    let trust = places.trust_file(h);
+    let config = match &trust {
+        Some(f) => read(f)?.unwrap_or_default(),
+        None => String::new(),
     };
-    let ids = codex::identities(&doc, &path.display().to_string());
+    let ids = trust::identities(&doc, &path.display().to_string());
     let found = edit::registered(&doc, h);
     let row = |event: &str, state: Registration, command: Option<String>| Standing {
         harness: h.as_str().to_string(),
@@ -563,13 +513,13 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
         };
         let state = if !f.installed {
             Registration::HandWritten
-        } else if h == Harness::Codex {
-            let key = codex::key(&path.display().to_string(), r.event, f.group, f.handler);
+        } else if trust.is_some() {
+            let key = trust::key(&path.display().to_string(), r.event, f.group, f.handler);
             match ids.iter().find(|id| id.key == key) {
-                Some(id) => match codex::trust_of(&config, &id.key, &id.hash) {
-                    codex::Trust::Trusted => Registration::Registered,
-                    codex::Trust::Stale => Registration::StaleTrust,
-                    codex::Trust::Missing => Registration::Untrusted,
+                Some(id) => match trust::trust_of(&config, &id.key, &id.hash) {
+                    trust::Trust::Trusted => Registration::Registered,
+                    trust::Trust::Stale => Registration::StaleTrust,
+                    trust::Trust::Missing => Registration::Untrusted,
                 },
                 None => Registration::Untrusted,
             }

@@ -5,145 +5,21 @@ use crate::domain::harness::Harness;
 
 use super::json::Json;
 
-/// One event sessionkit registers a handler for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Registration {
-    /// The event's key in the client's settings (`SessionStart`, `agentStop`).
-    pub event: &'static str,
-    /// The `sessionkit hook` verb that handles it.
-    pub verb: &'static str,
-    pub matcher: Option<&'static str>,
-    /// In the client's unit: seconds, except Gemini (milliseconds).
-    pub timeout: Option<u64>,
-    /// Codex's per-handler `additionalContextLimit`, in tokens.
-    pub context_limit: Option<u64>,
-}
-
-const fn reg(event: &'static str, verb: &'static str, timeout: u64) -> Registration {
-    Registration {
-        event,
-        verb,
-        matcher: None,
-        timeout: Some(timeout),
-        context_limit: None,
-    }
-}
-
-const fn matching(mut r: Registration, matcher: &'static str) -> Registration {
-    r.matcher = Some(matcher);
-    r
-}
-
-const fn no_timeout(mut r: Registration) -> Registration {
-    r.timeout = None;
-    r
-}
-
-/// Codex truncates a hook's additionalContext past about 2,500 tokens unless
-/// the handler lifts it. 10,000 tokens holds the
-/// 9,600-byte Codex briefing even at one token per byte (CJK text).
-const CODEX_CONTEXT_TOKENS: u64 = 10_000;
-
-const fn lifted(mut r: Registration) -> Registration {
-    r.context_limit = Some(CODEX_CONTEXT_TOKENS);
-    r
-}
-
-/// Claude Code (seconds). SessionStart's matcher lists every source
-/// (`fork` since 2.1.214); SessionEnd gets 5 s so its catch-up ingest fits
-/// (Claude's own budget is 1.5 s unless a hook asks for more).
-const CLAUDE: &[Registration] = &[
-    matching(
-        reg("SessionStart", "session-start", 10),
-        "startup|resume|clear|compact|fork",
-    ),
-    reg("UserPromptSubmit", "user-prompt-submit", 5),
-    reg("Stop", "stop", 10),
-    reg("StopFailure", "stop", 5),
-    reg("SubagentStart", "event", 5),
-    reg("SubagentStop", "event", 5),
-    matching(reg("PreCompact", "pre-compact", 5), "manual|auto"),
-    reg("PostCompact", "event", 5),
-    reg("SessionEnd", "session-end", 5),
-];
-
-/// Codex (seconds; it clamps SessionEnd and Interrupt to 3 s). No
-/// matchers: trust hashes then depend on the command alone. Codex has no
-/// StopFailure.
-const CODEX: &[Registration] = &[
-    lifted(reg("SessionStart", "session-start", 10)),
-    lifted(reg("UserPromptSubmit", "user-prompt-submit", 5)),
-    reg("Stop", "stop", 10),
-    reg("SubagentStart", "event", 5),
-    reg("SubagentStop", "event", 5),
-    reg("PreCompact", "pre-compact", 5),
-    reg("PostCompact", "event", 5),
-    reg("Interrupt", "event", 3),
-    reg("SessionEnd", "session-end", 3),
-];
-
-/// Gemini CLI (milliseconds). PreCompress is not registered: Gemini fires
-/// it before every turn, so it is no evidence of compaction
-///.
-const GEMINI: &[Registration] = &[
-    matching(reg("SessionStart", "session-start", 10_000), "*"),
-    matching(reg("BeforeAgent", "user-prompt-submit", 5_000), "*"),
-    matching(reg("AfterAgent", "stop", 10_000), "*"),
-    matching(reg("SessionEnd", "session-end", 5_000), "*"),
-];
-
-/// Cursor: flat handlers, no timeout (its unit is unverified).
-const CURSOR: &[Registration] = &[
-    no_timeout(reg("sessionStart", "session-start", 0)),
-    no_timeout(reg("beforeSubmitPrompt", "user-prompt-submit", 0)),
-    no_timeout(reg("stop", "stop", 0)),
-    no_timeout(reg("sessionEnd", "session-end", 0)),
-];
-
-/// Copilot CLI (`timeoutSec`).
-const COPILOT: &[Registration] = &[
-    reg("sessionStart", "session-start", 10),
-    reg("userPromptSubmitted", "user-prompt-submit", 5),
-    reg("agentStop", "stop", 10),
-    reg("subagentStop", "event", 5),
-    reg("preCompact", "pre-compact", 5),
-    reg("errorOccurred", "event", 5),
-    reg("sessionEnd", "session-end", 5),
-];
+pub use crate::domain::harness::{Layout, Registration};
 
 /// Every registration for `h`, in the order they are written.
 pub fn registrations(h: Harness) -> &'static [Registration] {
-    match h {
-        Harness::ClaudeCode => CLAUDE,
-        Harness::Codex => CODEX,
-        Harness::Gemini => GEMINI,
-        Harness::Cursor => CURSOR,
-        Harness::Copilot => COPILOT,
-    }
+    h.registrations
 }
 
-/// How a client nests handlers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// `hooks.<Event>[] -> {matcher?, hooks: [handler]}` (Claude Code, Codex, Gemini).
-    Grouped,
-    /// `{version: 1, hooks: {<event>: [handler]}}` (Cursor, Copilot).
-    Flat,
-}
-
+/// How `h` nests handlers.
 pub fn layout(h: Harness) -> Layout {
-    match h {
-        Harness::ClaudeCode | Harness::Codex | Harness::Gemini => Layout::Grouped,
-        Harness::Cursor | Harness::Copilot => Layout::Flat,
-    }
+    h.handlers.layout
 }
 
 /// The key of a handler that holds its shell command.
 pub fn command_key(h: Harness) -> &'static str {
-    match h {
-        Harness::Copilot => "bash",
-        _ => "command",
-    }
+    h.handlers.command_keys[0]
 }
 
 /// The command line a registration runs: `PROGRAM [--db DB] hook VERB
@@ -283,39 +159,24 @@ pub fn sessionkit_hook(command: &str) -> Option<SessionkitHook> {
 
 /// The handler object for `r` in `h`'s shape.
 pub fn handler(h: Harness, r: &Registration, command: &str) -> Json {
+    let shape = &h.handlers;
     let mut o = Json::object();
-    match h {
-        Harness::Gemini => {
-            o.set("name", Json::String(format!("sessionkit-{}", r.event)));
-            o.set("type", Json::str("command"));
-            o.set("command", Json::str(command));
-        }
-        Harness::Cursor => o.set("command", Json::str(command)),
-        Harness::Copilot => {
-            // The same words run under PowerShell: `quote` only writes
-            // single quotes, which it reads the same way.
-            o.set("type", Json::str("command"));
-            o.set("bash", Json::str(command));
-            o.set("powershell", Json::str(command));
-        }
-        Harness::ClaudeCode | Harness::Codex => {
-            o.set("type", Json::str("command"));
-            o.set("command", Json::str(command));
-        }
+    if shape.named {
+        o.set("name", Json::String(format!("sessionkit-{}", r.event)));
+    }
+    if !shape.types.is_empty() {
+        o.set("type", Json::str("command"));
+    }
+    for key in shape.command_keys {
+        o.set(key, Json::str(command));
     }
     if let Some(t) = r.timeout {
-        let key = if h == Harness::Copilot {
-            "timeoutSec"
-        } else {
-            "timeout"
-        };
-        o.set(key, Json::num(t));
+        o.set(shape.timeout_key, Json::num(t));
     }
     if let Some(n) = r.context_limit {
         o.set("additionalContextLimit", Json::num(n));
     }
-    if h == Harness::Cursor && r.verb == "stop" {
-        // The nudge continues a turn at most once; Cursor enforces it too.
+    if shape.loop_limit && r.verb == "stop" {
         o.set("loop_limit", Json::num(1));
     }
     o
@@ -331,7 +192,7 @@ mod tests {
             "/home/me/.cargo/bin/sessionkit",
             Some("/tmp/my db's.db"),
             "stop",
-            Harness::Codex,
+            Harness::named("codex").unwrap(),
         );
         assert_eq!(
             c,
@@ -364,11 +225,11 @@ mod tests {
     #[test]
     fn every_harness_registers_each_event_once_with_a_verb_that_exists() {
         for h in [
-            Harness::ClaudeCode,
-            Harness::Codex,
-            Harness::Gemini,
-            Harness::Cursor,
-            Harness::Copilot,
+            Harness::named("claude-code").unwrap(),
+            Harness::named("codex").unwrap(),
+            Harness::named("gemini").unwrap(),
+            Harness::named("cursor").unwrap(),
+            Harness::named("copilot").unwrap(),
         ] {
             let regs = registrations(h);
             let mut events: Vec<_> = regs.iter().map(|r| r.event).collect();
@@ -390,9 +251,10 @@ mod tests {
             }
         }
         // Gemini's timeouts are milliseconds, Codex clamps SessionEnd to 3 s.
-        assert!(GEMINI.iter().all(|r| r.timeout.unwrap() >= 1000));
+        let regs = |n: &str| registrations(Harness::named(n).unwrap());
+        assert!(regs("gemini").iter().all(|r| r.timeout.unwrap() >= 1000));
         assert!(
-            CODEX
+            regs("codex")
                 .iter()
                 .filter(|r| r.event == "SessionEnd")
                 .all(|r| r.timeout == Some(3))

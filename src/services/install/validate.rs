@@ -20,26 +20,10 @@ pub struct Problem {
     pub whole_file: bool,
 }
 
-/// Gemini CLI 0.61's hook events (chunk-5FZXKDXH.js:337797); any other key
-/// is skipped with a warning.
-const GEMINI_EVENTS: &[&str] = &[
-    "BeforeTool",
-    "AfterTool",
-    "BeforeAgent",
-    "Notification",
-    "AfterAgent",
-    "SessionStart",
-    "SessionEnd",
-    "PreCompress",
-    "BeforeModel",
-    "AfterModel",
-    "BeforeToolSelection",
-];
-
 /// Every problem `h` would find in `doc`'s hook settings.
 pub fn check(doc: &Json, h: Harness) -> Vec<Problem> {
     let mut out = Vec::new();
-    let whole = h == Harness::ClaudeCode;
+    let whole = h.handlers.whole_file;
     let mut bad = |at: String, what: &str| {
         out.push(Problem {
             at,
@@ -63,8 +47,13 @@ pub fn check(doc: &Json, h: Harness) -> Vec<Problem> {
     };
     for (event, arr) in events {
         let at = format!("hooks.{event}");
-        if h == Harness::Gemini && !GEMINI_EVENTS.contains(&event.as_str()) {
-            bad(at.clone(), "not a Gemini CLI hook event (it is skipped)");
+        if let Some(events) = h.handlers.events
+            && !events.contains(&event.as_str())
+        {
+            bad(
+                at.clone(),
+                &format!("not a {} hook event (it is skipped)", h.label),
+            );
         }
         let Some(items) = arr.as_array() else {
             bad(at, "not an array");
@@ -110,40 +99,20 @@ fn handler(x: &Json, h: Harness, at: &str, bad: &mut impl FnMut(String, &str)) {
             .filter(|s| !s.trim().is_empty())
     };
     let ty = x.get("type").and_then(Json::as_str);
-    let types: &[&str] = match h {
-        Harness::ClaudeCode => &["command", "http", "mcp_tool", "prompt", "agent"],
-        Harness::Codex => &["command", "prompt", "agent"],
-        Harness::Gemini => &["command", "plugin", "runtime"],
-        Harness::Copilot => &["command", "prompt"],
-        Harness::Cursor => &[],
-    };
-    if h != Harness::Cursor {
+    let types = h.handlers.types;
+    if !types.is_empty() {
         match ty {
             None => bad(format!("{at}.type"), "missing"),
             Some(t) if !types.contains(&t) => bad(format!("{at}.type"), "not a known handler type"),
             _ => {}
         }
     }
-    let needs_command = h == Harness::Cursor || ty == Some("command");
-    if needs_command {
-        let ok = match h {
-            Harness::Copilot => text("bash").is_some() || text("powershell").is_some(),
-            _ => text("command").is_some(),
-        };
-        if !ok {
-            let key = if h == Harness::Copilot {
-                "bash"
-            } else {
-                "command"
-            };
-            bad(format!("{at}.{key}"), "missing or empty");
-        }
+    let needs_command = types.is_empty() || ty == Some("command");
+    let keys = h.handlers.command_keys;
+    if needs_command && !keys.iter().any(|k| text(k).is_some()) {
+        bad(format!("{at}.{}", keys[0]), "missing or empty");
     }
-    let timeout_key = if h == Harness::Copilot {
-        "timeoutSec"
-    } else {
-        "timeout"
-    };
+    let timeout_key = h.handlers.timeout_key;
     if let Some(t) = x.get(timeout_key) {
         let positive = matches!(t, Json::Number(n) if n.as_f64().is_some_and(|v| v > 0.0));
         if !positive {
@@ -164,7 +133,7 @@ mod tests {
             r#"{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"x"}]}],"Stop":[{"hooks":[{"type":"command"}]}]}}"#,
         )
         .unwrap();
-        let p = check(&doc, Harness::ClaudeCode);
+        let p = check(&doc, Harness::named("claude-code").unwrap());
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].at, "hooks.Stop[0].hooks[0].command");
         assert!(p[0].whole_file);
@@ -176,7 +145,7 @@ mod tests {
             r#"{"hooks":{"Stop":[{"matcher":3,"hooks":[{"type":"command","command":"x","timeout":"10"}]}]}}"#,
         )
         .unwrap();
-        let at: Vec<String> = check(&bad_timeout, Harness::Codex)
+        let at: Vec<String> = check(&bad_timeout, Harness::named("codex").unwrap())
             .into_iter()
             .map(|p| p.at)
             .collect();
@@ -187,14 +156,17 @@ mod tests {
         let gemini =
             Json::parse(r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}"#)
                 .unwrap();
-        assert_eq!(check(&gemini, Harness::Gemini)[0].at, "hooks.Stop");
+        assert_eq!(
+            check(&gemini, Harness::named("gemini").unwrap())[0].at,
+            "hooks.Stop"
+        );
         let copilot = Json::parse(r#"{"hooks":{"agentStop":[{"type":"command"}]}}"#).unwrap();
-        let at: Vec<String> = check(&copilot, Harness::Copilot)
+        let at: Vec<String> = check(&copilot, Harness::named("copilot").unwrap())
             .into_iter()
             .map(|p| p.at)
             .collect();
         assert_eq!(at, ["version", "hooks.agentStop[0].bash"]);
         let cursor = Json::parse(r#"{"version":1,"hooks":{"stop":[{"command":"x"}]}}"#).unwrap();
-        assert!(check(&cursor, Harness::Cursor).is_empty());
+        assert!(check(&cursor, Harness::named("cursor").unwrap()).is_empty());
     }
 }

@@ -1,6 +1,8 @@
 //! Claude Code: `~/.claude/projects` (each comma-separated entry of
 //! `CLAUDE_CONFIG_DIR`, else `~/.claude` and `~/.config/claude`).
 
+pub(super) mod hooks;
+
 use std::path::{Path, PathBuf};
 
 use super::{Client, Finds, Home, Reads};
@@ -26,6 +28,7 @@ pub static CLAUDE_CODE: Client = Client {
         scans_apart: true,
         said: Some(crate::domain::transcript::said::claude_line),
     },
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -24,6 +24,7 @@ pub static CLINE: Client = Client {
         rewritten_whole: |_| true,
         ..Reads::lines(read::is_document, read::parse_block)
     },
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -2,6 +2,7 @@
 //! archived rollouts beside it.
 
 mod find;
+pub(super) mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,7 @@ pub static CODEX: Client = Client {
         said: Some(read::said),
         ..Reads::lines(read::is_rollout, read::parse_block)
     },
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -1,6 +1,7 @@
 //! Copilot CLI: `~/.copilot/session-state`.
 
 mod find;
+pub(super) mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +24,7 @@ pub static COPILOT: Client = Client {
         said: Some(read::said),
         ..Reads::lines(read::is_session, read::parse_block)
     },
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, _env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

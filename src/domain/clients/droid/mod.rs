@@ -25,6 +25,7 @@ pub static DROID: Client = Client {
         said: Some(crate::domain::transcript::said::role_message_line),
         ..Reads::lines(|_| false, read::parse_block)
     },
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, _env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -1,6 +1,7 @@
 //! Gemini CLI: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`.
 
 mod find;
+pub(super) mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,7 @@ pub static GEMINI: Client = Client {
         said: Some(read::said),
         ..Reads::lines(read::is_chat, read::parse_block)
     },
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -17,6 +17,7 @@ pub static HERMES: Client = Client {
     home: None,
     finds: Finds::Store(&find::Store),
     reads: Reads::rows(read::is_session),
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

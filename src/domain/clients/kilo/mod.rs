@@ -15,6 +15,7 @@ pub static KILO: Client = Client {
     home: None,
     finds: Finds::Store(&STORE),
     reads: Reads::rows(is_session),
+    hooks: None,
 };
 
 /// Its database: OpenCode's tables in a file of its own name.

@@ -21,6 +21,7 @@ pub static KIMI: Client = Client {
     }),
     finds: Finds::Layout(&find::Find),
     reads: Reads::lines(read::is_wire, read::parse_block),
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

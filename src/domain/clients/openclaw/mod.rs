@@ -23,6 +23,7 @@ pub static OPENCLAW: Client = Client {
         said: Some(crate::domain::transcript::said::role_message_line),
         ..Reads::rows(read::is_session)
     },
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -20,6 +20,7 @@ pub static OPENCODE: Client = Client {
     home: None,
     finds: Finds::Store(&find::STORE),
     reads: Reads::rows(read::is_session),
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

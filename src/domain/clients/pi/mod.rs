@@ -27,6 +27,7 @@ pub static PI: Client = Client {
         said: Some(crate::domain::transcript::said::role_message_line),
         ..Reads::lines(read::is_session, read::parse_block)
     },
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -26,6 +26,7 @@ pub static QWEN_CODE: Client = Client {
             read::parse_block,
         )
     },
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, _env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

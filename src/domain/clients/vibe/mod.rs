@@ -21,6 +21,7 @@ pub static VIBE: Client = Client {
     }),
     finds: Finds::Store(&find::Store),
     reads: Reads::rows(read::is_session),
+    hooks: None,
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -17,7 +17,10 @@ fn only_sessionkit_leaves_a_claude_code_file() {
         "{{\n    \"model\" :\"opus\",\n  \"env\": {{\"A\": \"caf\\u00e9\", \"A\": \"x\"}},\n  \"hooks\": {{\n    \"Stop\": [\n      {{\"hooks\": [{OURS}]}}\n    ],\n    \"PreToolUse\": [\n      {{\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {OURS},\n          {{\"type\": \"command\", \"command\": \"./lint.sh\"}}\n        ]\n      }},\n      {{\"matcher\": \"*\", \"hooks\": [{OURS}]}}\n    ],\n    \"Empty\": []\n  }},\n  \"theme\": \"dark\"\n}}"
     );
     let want = "{\n    \"model\" :\"opus\",\n  \"env\": {\"A\": \"caf\\u00e9\", \"A\": \"x\"},\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"./lint.sh\"}\n        ]\n      }\n    ],\n    \"Empty\": []\n  },\n  \"theme\": \"dark\"\n}";
-    assert_eq!(cut(&text, Harness::ClaudeCode).as_deref(), Some(want));
+    assert_eq!(
+        cut(&text, Harness::named("claude-code").unwrap()).as_deref(),
+        Some(want)
+    );
 }
 
 /// When sessionkit filled all of `hooks`, the member goes with its comma.
@@ -27,16 +30,19 @@ fn a_hooks_object_sessionkit_filled_goes_whole() {
         "{{\"a\": 1,\n \"hooks\": {{\"Stop\": [{{\"hooks\": [{OURS}]}}]}},\n \"b\": [1,2]}}\n"
     );
     assert_eq!(
-        cut(&text, Harness::ClaudeCode).as_deref(),
+        cut(&text, Harness::named("claude-code").unwrap()).as_deref(),
         Some("{\"a\": 1,\n \"b\": [1,2]}\n")
     );
     let last = format!("{{\"a\": 1,\n \"hooks\": {{\"Stop\": [{{\"hooks\": [{OURS}]}}]}}\n}}");
     assert_eq!(
-        cut(&last, Harness::ClaudeCode).as_deref(),
+        cut(&last, Harness::named("claude-code").unwrap()).as_deref(),
         Some("{\"a\": 1\n}")
     );
     let only = format!("  {{\"hooks\": {{\"Stop\": [{{\"hooks\": [{OURS}]}}]}}}}\n");
-    assert_eq!(cut(&only, Harness::ClaudeCode).as_deref(), Some("  {}\n"));
+    assert_eq!(
+        cut(&only, Harness::named("claude-code").unwrap()).as_deref(),
+        Some("  {}\n")
+    );
 }
 
 /// The flat layout (Copilot CLI): each array item is a handler.
@@ -47,7 +53,7 @@ fn the_flat_layout_loses_only_its_handlers() {
         "{{\"version\": 1, \"hooks\": {{\"sessionStart\": [\n  {ours},\n  {{\"type\": \"command\", \"bash\": \"echo hi\"}}\n], \"sessionEnd\": [{ours}]}}}}"
     );
     assert_eq!(
-        cut(&text, Harness::Copilot).as_deref(),
+        cut(&text, Harness::named("copilot").unwrap()).as_deref(),
         Some(
             "{\"version\": 1, \"hooks\": {\"sessionStart\": [\n  {\"type\": \"command\", \"bash\": \"echo hi\"}\n]}}"
         )
@@ -61,7 +67,7 @@ fn other_handlers_stay() {
     let codex = r#"{"type": "command", "command": "sessionkit hook event --harness codex"}"#;
     let text = format!("{{\"hooks\": {{\"Stop\": [{{\"hooks\": [{hand}, {OURS}, {codex}]}}]}}}}");
     assert_eq!(
-        cut(&text, Harness::ClaudeCode),
+        cut(&text, Harness::named("claude-code").unwrap()),
         Some(format!(
             "{{\"hooks\": {{\"Stop\": [{{\"hooks\": [{hand}, {codex}]}}]}}}}"
         ))

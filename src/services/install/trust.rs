@@ -1,4 +1,5 @@
-//! Codex's hook trust. `codex exec` silently skips a hook that is not
+//! Hook trust, for a client whose declaration says its hooks need it
+//! (`Settings::trust`); the format is Codex's. `codex exec` silently skips a hook that is not
 //! trusted; trust is a `[hooks.state."<file>:<event>:<group>:<handler>"]`
 //! table in `$CODEX_HOME/config.toml` whose `trusted_hash` is a SHA-256 of
 //! the handler's normalized identity.

@@ -1,0 +1,251 @@
+//! How a harness's hooks are spoken to, declared by its client in the
+//! client's own folder: what it is called, how its payloads are told apart,
+//! where its settings are and what sessionkit registers in them, the
+//! shape of a handler, what it takes back from a hook, and what `hooks
+//! doctor` feeds a registered command. Everything that installs, answers
+//! or checks hooks reads these declarations; nothing else compares a
+//! harness's name.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::Kind;
+
+/// A look-up of the environment.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// One harness's hooks.
+#[derive(Debug)]
+pub struct Hooks {
+    /// Its name (`--harness`, stored events and runs): its client's.
+    pub name: &'static str,
+    /// Other names `--harness` takes for it.
+    pub aliases: &'static [&'static str],
+    /// The client's own name, for people.
+    pub label: &'static str,
+    /// The prefix of its runs' display handles (`cc/…`).
+    pub handle: &'static str,
+    /// How a payload is known to be its when no `--harness` names it.
+    pub detect: Detect,
+    /// Where its settings are, and what it is on this machine.
+    pub settings: Settings,
+    /// What each of its events means (its own names; an event it sends
+    /// that is not here is recorded and means nothing more).
+    pub kinds: &'static [(&'static str, Kind)],
+    /// What `hooks install` registers, in the order it is written.
+    pub registrations: &'static [Registration],
+    /// How its settings hold a handler, and its rules for one.
+    pub handlers: Handlers,
+    /// What it takes back from a hook.
+    pub answers: Answers,
+    /// The payload it sends for an event, in the shape its real payloads
+    /// have: what `hooks doctor` feeds a registered command.
+    pub sample: fn(event: &str, cwd: &str) -> Value,
+    /// What its checks of a hook's output are (`hooks doctor`).
+    pub output: Output,
+}
+
+/// How a harness's payload is told apart from the others'.
+#[derive(Debug)]
+pub struct Detect {
+    /// By the variables it sets for its hooks (tried first, for every
+    /// harness).
+    pub env: fn(Env<'_>) -> bool,
+    /// By the payload's shape (and what the environment adds), tried in
+    /// the order of `rank`, lowest first; the one that takes any payload
+    /// ranks last.
+    pub payload: fn(Env<'_>, &Map<String, Value>) -> bool,
+    pub rank: u8,
+}
+
+/// Where a harness keeps its settings.
+#[derive(Debug)]
+pub struct Settings {
+    /// Its user settings folder, given the home folder and the environment.
+    pub user_dir: fn(&Path, Env<'_>) -> PathBuf,
+    /// The file, in that folder, sessionkit's registrations go in.
+    pub user_file: &'static str,
+    /// The file, relative to a project's root, for a project's.
+    pub project_file: &'static str,
+    /// Other files of a project it also reads hooks from (each a place a
+    /// handler may run twice).
+    pub project_also: &'static [&'static str],
+    /// Its programs: it is on this machine when one is on `PATH` (or its
+    /// settings folder exists).
+    pub programs: &'static [&'static str],
+    /// The variables it sets for its hooks, given the project's root.
+    pub hook_env: fn(&str) -> Vec<(&'static str, String)>,
+    /// What an install at project scope should know of the client's own
+    /// gate on a project's hooks.
+    pub project_note: Option<&'static str>,
+    /// Whether a handler needs its trust recorded in the client's
+    /// `config.toml` to run (Codex's), kept by install and uninstall.
+    pub trust: bool,
+    /// Whether install also offers sessionkit's status line (Claude
+    /// Code's `statusLine`).
+    pub status_line: bool,
+}
+
+/// One event sessionkit registers a handler for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Registration {
+    /// The event's key in the client's settings (`SessionStart`, `agentStop`).
+    pub event: &'static str,
+    /// The `sessionkit hook` verb that handles it.
+    pub verb: &'static str,
+    pub matcher: Option<&'static str>,
+    /// In the client's unit (`Handlers::timeout_unit_ms`).
+    pub timeout: Option<u64>,
+    /// A per-handler limit on the context it may add, in tokens, where the
+    /// client truncates it otherwise (Codex's `additionalContextLimit`).
+    pub context_limit: Option<u64>,
+}
+
+impl Registration {
+    /// `event`'s handler, running `verb`, with `timeout` in the client's
+    /// unit.
+    pub const fn new(event: &'static str, verb: &'static str, timeout: u64) -> Registration {
+        Registration {
+            event,
+            verb,
+            matcher: None,
+            timeout: Some(timeout),
+            context_limit: None,
+        }
+    }
+
+    /// The same, matching `matcher`.
+    pub const fn matching(mut self, matcher: &'static str) -> Registration {
+        self.matcher = Some(matcher);
+        self
+    }
+
+    /// The same, with no timeout written.
+    pub const fn no_timeout(mut self) -> Registration {
+        self.timeout = None;
+        self
+    }
+
+    /// The same, allowed `tokens` of added context.
+    pub const fn context_limit(mut self, tokens: u64) -> Registration {
+        self.context_limit = Some(tokens);
+        self
+    }
+}
+
+/// How a client nests handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.<Event>[] -> {matcher?, hooks: [handler]}`.
+    Grouped,
+    /// `{version: 1, hooks: {<event>: [handler]}}`.
+    Flat,
+}
+
+/// A handler's shape in a client's settings, and the client's rules for it.
+#[derive(Debug)]
+pub struct Handlers {
+    pub layout: Layout,
+    /// Whether a handler carries `"name": "sessionkit-<event>"`.
+    pub named: bool,
+    /// The handler types it knows (`type`); none: it has no `type`, every
+    /// handler is a command.
+    pub types: &'static [&'static str],
+    /// The keys that hold the command (the first is the one read back).
+    pub command_keys: &'static [&'static str],
+    /// The key of a handler's timeout.
+    pub timeout_key: &'static str,
+    /// Milliseconds in a unit of its timeouts.
+    pub timeout_unit_ms: u64,
+    /// The time it gives a handler that names none, in milliseconds.
+    pub default_timeout_ms: u64,
+    /// Whether the nudge's handler is told to continue a turn at most once
+    /// (`"loop_limit": 1`).
+    pub loop_limit: bool,
+    /// The events it knows, when it skips a key that is not one.
+    pub events: Option<&'static [&'static str]>,
+    /// Whether one malformed handler makes it ignore the whole file.
+    pub whole_file: bool,
+    /// Whether it runs identical handlers of two files once (else each).
+    pub runs_identical_once: bool,
+}
+
+/// What a harness takes back from a hook.
+#[derive(Debug)]
+pub struct Answers {
+    /// The stdout that puts `context` in the model's context at session
+    /// start; `None` when it takes none.
+    pub start: fn(&str) -> Option<String>,
+    /// The same at a prompt.
+    pub prompt: fn(&str) -> Option<String>,
+    /// The stdout that continues a finished turn with `prompt`.
+    pub stop: fn(&str) -> String,
+    /// Whether it sends the SessionStart context again after a resume
+    /// (a briefing already delivered is then not built again).
+    pub replays_start_context: bool,
+    /// Whether its transcript (the payload's `transcript_path`) is caught
+    /// up at a turn's and a session's end.
+    pub catch_up: bool,
+    /// Whether it shows a hook's stderr to the user (failures are then
+    /// written to a log beside the database instead).
+    pub shows_stderr: bool,
+    /// Whether it escapes angle brackets in added context (a briefing is
+    /// then built without them).
+    pub escapes_angles: bool,
+    /// Whether the setting `briefing.max_bytes.<name>` is its ceiling.
+    pub own_ceiling: bool,
+    /// The most context it takes whole, in bytes.
+    pub max_bytes: Option<usize>,
+}
+
+/// What `hooks doctor` checks of a hook's output for a harness.
+#[derive(Debug)]
+pub struct Output {
+    /// The events whose plain-text stdout it takes as context.
+    pub plain_text: &'static [&'static str],
+    /// The top-level keys its output schema has for an event.
+    pub keys: fn(&str) -> &'static [&'static str],
+    /// The `decision` values it knows.
+    pub decisions: &'static [&'static str],
+    /// Whether it rejects a `hookSpecificOutput` key other than the event
+    /// name and `additionalContext`.
+    pub strict_specific: bool,
+    /// The most UTF-16 units of `additionalContext` it shows whole.
+    pub context_units: Option<usize>,
+}
+
+/// Every `sessionkit hook` verb's stdout for a harness that takes
+/// `hookSpecificOutput`: `{"hookSpecificOutput": {"hookEventName": event,
+/// "additionalContext": context}}`.
+pub fn specific_output(event: &str, context: &str) -> String {
+    serde_json::json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}})
+        .to_string()
+}
+
+/// No context taken.
+pub fn takes_none(_: &str) -> Option<String> {
+    None
+}
+
+/// No variables set.
+pub fn no_env(_: &str) -> Vec<(&'static str, String)> {
+    Vec::new()
+}
+
+/// Never known by its environment.
+pub fn no_env_sign(_: Env<'_>) -> bool {
+    false
+}
+
+/// Whether a variable is set, and not empty.
+pub fn set(env: Env<'_>, key: &str) -> bool {
+    env(key).is_some_and(|v| !v.is_empty())
+}
+
+/// The first non-empty string among `keys`.
+pub fn str_of<'a>(p: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .filter_map(|k| p.get(*k).and_then(Value::as_str))
+        .find(|s| !s.is_empty())
+}
