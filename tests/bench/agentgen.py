@@ -41,7 +41,8 @@ Traps, per format:
 - cline: whole documents; `inputTokens` with the cached part in it; the
   manifest's running totals beside them; a subagent's document.
 - hermes: running totals per session row (one message each), repeated by
-  model in `session_model_usage`; a subagent row under its parent.
+  model in `session_model_usage`; what was said in `messages` beside them;
+  a subagent row under its parent.
 - openclaw: pi's entries as rows of an agent's database; a subagent's
   window naming its parent's session key.
 - gemini: each answer written twice (the second with its tool calls) and
@@ -421,7 +422,7 @@ def schema_of(fixture):
     """The CREATE statements of a fixture database (its tables, not its rows)."""
     here = os.path.dirname(os.path.abspath(__file__))
     con = sqlite3.connect(os.path.join(here, "..", "..", fixture))
-    sql = [r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")]
+    sql = [r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('table', 'index') AND name NOT LIKE 'sqlite_%'")]
     con.close()
     return ";\n".join(sql) + ";"
 
@@ -443,7 +444,11 @@ def gen_hermes(out, a, rng, tot):
         child = f"20261206_{s:06d}_{rng.getrandbits(24):06x}c"
         for sid, par, n in ((parent, None, a.responses), (child, parent, max(1, a.responses // 4))):
             t = dict(input=0, output=0, cache_read=0, reasoning=0)
-            for _ in range(n):
+            for r in range(n):
+                # What was said is kept beside the totals (never read).
+                for role, text in (("user", "go on " + "x" * a.pad), ("assistant", "ok")):
+                    con.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?,?,?,?)",
+                                (sid, role, text, BASE / 1000 + r))
                 p, c, o, th = usage(rng)
                 t["input"] += p - c
                 t["output"] += o

@@ -584,6 +584,66 @@ fn served(log: &Path, recorded: impl Fn(&str) -> bool) -> [u64; 3] {
     sum
 }
 
+/// A run whose model request the server refuses (HTTP 400): the session
+/// the client keeps is listed, and where the client records the error its
+/// status is `error`; each session's status, by id.
+fn api_error(c: &Client) -> Option<Vec<String>> {
+    let (rig_dir, bin) = match binary(c) {
+        Ok(b) => b,
+        Err(why) => {
+            skip(&why);
+            return None;
+        }
+    };
+    let work = tempfile::tempdir().unwrap();
+    let (home, proj) = (work.path().join("home"), work.path().join("proj"));
+    std::fs::create_dir_all(&proj).unwrap();
+    let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, None);
+    configure(c, &home, port);
+    if c.dir == "cline" {
+        assert!(
+            Command::new("git")
+                .args(["init", "-q"])
+                .current_dir(&proj)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let mut auth = cline_command(&bin, &home, &proj);
+        auth.args([
+            "auth",
+            "--provider",
+            "openai-compatible",
+            "--apikey",
+            "sk-test-dummy",
+            "--modelid",
+            "fake-model",
+            "--baseurl",
+            &format!("http://127.0.0.1:{port}/v1"),
+        ]);
+        assert!(auth.status().unwrap().success(), "cline auth");
+    }
+    // The client's own exit status says the run failed, or not: either way
+    // what it wrote is read.
+    step(c, &bin, &home, &proj, port, "please FAIL400 now", false);
+    std::thread::sleep(Duration::from_millis(200));
+    let _ = server.kill();
+    let _ = server.wait();
+    let db = work.path().join("sk.db");
+    let (code, _, err) = crate::sessionkit(&db, &home, &["ingest", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = crate::sessionkit(&db, &home, &["sessions", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap_or(Value::Array(Vec::new()));
+    Some(
+        rows.as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| r["status"].as_str().unwrap_or("?").to_string())
+            .collect(),
+    )
+}
+
 fn scenario(c: &Client) {
     let (rig_dir, bin) = match binary(c) {
         Ok(b) => b,
@@ -750,4 +810,28 @@ fn vibe_recorded_exactly() {
 #[test]
 fn openclaw_recorded_exactly() {
     scenario(&OPENCLAW);
+}
+
+/// Where the client records a refused request (an error message, an
+/// error event, a failed completion, its telemetry of the error), the
+/// session ends `error`; where it records none (Hermes Agent closes the
+/// session with no call; Kimi CLI writes an interrupted step), it is
+/// listed, and never `working`.
+#[test]
+fn an_api_error_ends_as_each_client_records_it() {
+    let records = [
+        &PI, &OPENCODE, &QWEN, &COPILOT, &DROID, &KILO, &CLINE, &VIBE, &OPENCLAW,
+    ];
+    for c in records {
+        let Some(statuses) = api_error(c) else {
+            continue;
+        };
+        assert_eq!(statuses, ["error"], "{}", c.dir);
+    }
+    for c in [&HERMES, &KIMI] {
+        let Some(statuses) = api_error(c) else {
+            continue;
+        };
+        assert_eq!(statuses, ["waiting"], "{}", c.dir);
+    }
 }

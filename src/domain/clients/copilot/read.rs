@@ -59,6 +59,12 @@ struct Data {
     agent_name: Option<String>,
     #[serde(rename = "agentDescription")]
     agent_description: Option<String>,
+    /// A `session.error`'s kind (`query`: the model's API) and the HTTP
+    /// status it got.
+    #[serde(rename = "errorType")]
+    error_type: Option<String>,
+    #[serde(rename = "statusCode")]
+    status_code: Option<u64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -117,8 +123,19 @@ fn read_event(b: &mut SessionParser, rec: Event, owner: &mut Owner<'_>) {
         b.out.last_activity_at = b.out.last_activity_at.max(Some(at));
     }
     match rec.kind.as_deref() {
-        // The client shut the session down; a later prompt (a resume) goes on.
-        Some("session.shutdown") if tagged.is_none() => b.turn(owner.agent, true, at),
+        // The client shut the session down; a later prompt (a resume) goes
+        // on. A turn that failed stays failed.
+        Some("session.shutdown") if tagged.is_none() && !b.has_failed(owner.agent) => {
+            b.turn(owner.agent, true, at);
+        }
+        // The model's API refused or failed the turn's request.
+        Some("session.error")
+            if tagged.is_none()
+                && (rec.data.status_code.is_some()
+                    || rec.data.error_type.as_deref() == Some("query")) =>
+        {
+            b.failed(owner.agent, at);
+        }
         Some("user.message") if tagged.is_none() => b.turn(owner.agent, false, at),
         Some("subagent.started") => {
             if let Some(agent) = &tagged {
@@ -364,5 +381,26 @@ mod tests {
         assert!(super::is_session(&format!("{S}/events.jsonl")));
         assert!(!super::is_session("x/events.jsonl"));
         assert!(!super::is_session(&format!("a/{S}/events.jsonl")));
+    }
+
+    /// A request the model's API refused is a `session.error` with its
+    /// status: the turn failed, and the shutdown after it keeps it so.
+    #[test]
+    fn a_refused_request_fails_the_turn() {
+        let text = [
+            r#"{"type":"user.message","id":"e1","timestamp":"2026-12-06T02:26:05.821Z","data":{"content":"go"}}"#,
+            r#"{"type":"session.error","id":"e2","timestamp":"2026-12-06T02:26:06.000Z","data":{"errorType":"query","message":"400 fake bad request","statusCode":400}}"#,
+            r#"{"type":"session.shutdown","id":"e3","timestamp":"2026-12-06T02:26:06.100Z","data":{"shutdownType":"routine"}}"#,
+        ]
+        .join("\n")
+            + "\n";
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!("{S}/events.jsonl"));
+        p.block(f, text.as_bytes()).unwrap();
+        let out = p.finish();
+        assert_eq!(
+            out.agents[0].ending.map(|e| e.0),
+            Some(crate::domain::transcript::Ending::ApiError)
+        );
     }
 }

@@ -111,6 +111,15 @@ struct Data {
     tokens: Option<Tokens>,
     /// Why the response stopped: `stop` (the answer), `tool-calls`, ...
     finish: Option<String>,
+    /// Why the response failed: `APIError` (the model's API refused or
+    /// failed it), `MessageAbortedError` (the user stopped it), ...
+    error: Option<MessageError>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct MessageError {
+    name: String,
 }
 
 #[derive(Deserialize, Default, Clone, Copy)]
@@ -186,15 +195,9 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
                 continue;
             }
         };
-        // The session's latest message says whether its turn ended: an
-        // answer that stopped, not a prompt or a call of tools.
+        // The session's latest message says how its turn stands.
         if let Some(a) = out.agents.iter_mut().find(|a| a.agent_id == m.session_id) {
-            let ended =
-                data.role.as_deref() == Some("assistant") && data.finish.as_deref() == Some("stop");
-            a.ending = ended.then_some((
-                crate::domain::transcript::Ending::TurnEnd,
-                Some(m.time_created),
-            ));
+            a.ending = ending_of(&data).map(|e| (e, Some(m.time_created)));
         }
         let (Some("assistant"), Some(t)) = (data.role.as_deref(), data.tokens) else {
             continue;
@@ -217,6 +220,22 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
         });
     }
     out
+}
+
+/// How a session whose latest message is `data` stands: an answer that
+/// stopped ended its turn, one kept with an error failed (`APIError`, the
+/// model's API) or was stopped (`MessageAbortedError`, by the user); a
+/// prompt or a call of tools goes on.
+fn ending_of(data: &Data) -> Option<crate::domain::transcript::Ending> {
+    use crate::domain::transcript::Ending;
+    if data.role.as_deref() != Some("assistant") {
+        return None;
+    }
+    match &data.error {
+        Some(e) if e.name == "MessageAbortedError" => Some(Ending::Interrupt),
+        Some(_) => Some(Ending::ApiError),
+        None => (data.finish.as_deref() == Some("stop")).then_some(Ending::TurnEnd),
+    }
 }
 
 /// An OpenCode part (`part.data`): a text part of the user's or the
@@ -364,5 +383,25 @@ mod tests {
             crate::domain::transcript::Format::of_file("opencode.db#ses_a"),
             crate::domain::transcript::Format::OpenCode
         );
+    }
+
+    /// An answer OpenCode kept with an `error` failed (`APIError`), or was
+    /// stopped by the user (`MessageAbortedError`).
+    #[test]
+    fn an_answer_with_an_error_ends_its_turn_so() {
+        use crate::domain::transcript::Ending;
+        let ending = |error: &str| {
+            let data = format!(
+                r#"{{"role":"assistant","modelID":"m","tokens":{{"input":0,"output":0,"reasoning":0,"cache":{{"read":0,"write":0}}}},"error":{{"name":"{error}","data":{{"statusCode":400}}}}}}"#
+            );
+            let out = parse_tree(
+                DATABASE,
+                &[session("ses_a", None)],
+                &[message("msg_1", "ses_a", &data)],
+            );
+            out.agents[0].ending.map(|e| e.0)
+        };
+        assert_eq!(ending("APIError"), Some(Ending::ApiError));
+        assert_eq!(ending("MessageAbortedError"), Some(Ending::Interrupt));
     }
 }

@@ -63,6 +63,23 @@ struct Line {
     #[serde(rename = "usageMetadata")]
     usage: Option<Usage>,
     message: Option<Message>,
+    subtype: Option<String>,
+    #[serde(rename = "systemPayload")]
+    system: Option<SystemPayload>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SystemPayload {
+    #[serde(rename = "uiEvent")]
+    ui_event: Option<UiEvent>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct UiEvent {
+    #[serde(rename = "event.name")]
+    name: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -167,6 +184,19 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
         Some("assistant") => {}
         Some("user" | "tool_result") => {
             b.turn(owner.agent, false, at);
+            return;
+        }
+        // Its telemetry of a request the model's API refused or failed
+        // (its numbers, when a response came, are never read).
+        Some("system")
+            if rec.subtype.as_deref() == Some("ui_telemetry")
+                && rec
+                    .system
+                    .and_then(|s| s.ui_event)
+                    .and_then(|e| e.name)
+                    .is_some_and(|n| n.ends_with(".api_error")) =>
+        {
+            b.failed(owner.agent, at);
             return;
         }
         _ => return,
@@ -290,5 +320,43 @@ mod tests {
         assert!(!super::is_agent(&format!(
             "-w-proj/{S}/subagents/agent-a1.jsonl"
         )));
+    }
+
+    /// Qwen Code says a refused request only in its telemetry line
+    /// (`qwen-code.api_error`): the turn failed; a later answer goes on.
+    #[test]
+    fn its_api_error_telemetry_fails_the_turn() {
+        let line = |uuid: &str, kind: &str, extra: &str| {
+            format!(
+                r#"{{"uuid":"{uuid}","sessionId":"{S}","timestamp":"2026-12-06T02:26:03.000Z","type":"{kind}"{extra}}}"#
+            )
+        };
+        let usage = |p: u64, c: u64, t: u64, k: u64| {
+            format!(
+                r#","model":"m","usageMetadata":{{"promptTokenCount":{p},"candidatesTokenCount":{c},"thoughtsTokenCount":{t},"cachedContentTokenCount":{k}}}"#
+            )
+        };
+        let error = r#","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_error","error_message":"400 fake bad request"}}"#;
+        let ending = |lines: &[String]| {
+            let text = lines.join("\n") + "\n";
+            let mut p = SessionParser::new(S, false);
+            let f = p.begin_main(&format!("-w-proj/chats/{S}.jsonl"));
+            p.block(f, text.as_bytes()).unwrap();
+            p.finish().agents[0].ending.map(|e| e.0)
+        };
+        let failed = [line("u1", "user", ""), line("s1", "system", error)];
+        assert_eq!(
+            ending(&failed),
+            Some(crate::domain::transcript::Ending::ApiError)
+        );
+        let retried = [
+            line("u1", "user", ""),
+            line("s1", "system", error),
+            line("a1", "assistant", &usage(1007, 13, 1, 100)),
+        ];
+        assert_eq!(
+            ending(&retried),
+            Some(crate::domain::transcript::Ending::TurnEnd)
+        );
     }
 }

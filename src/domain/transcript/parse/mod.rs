@@ -245,6 +245,20 @@ impl SessionParser {
         }
     }
 
+    /// `agent`'s turn failed at `at`: the model's API refused or failed
+    /// its request (a later prompt or answer goes on from there).
+    pub(crate) fn failed(&mut self, agent: &str, at: Option<crate::domain::clock::Millis>) {
+        self.endings
+            .insert(agent.to_string(), (Ending::ApiError, at));
+    }
+
+    /// Whether `agent`'s last turn failed (`failed`).
+    pub(crate) fn has_failed(&self, agent: &str) -> bool {
+        self.endings
+            .get(agent)
+            .is_some_and(|(e, _)| *e == Ending::ApiError)
+    }
+
     /// The session's working directory as its layout names it (Gemini
     /// CLI's `.project_root`; its chats name none). Set before any block.
     pub fn hint_cwd(&mut self, cwd: Option<&str>) {
