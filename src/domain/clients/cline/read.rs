@@ -13,7 +13,6 @@ use serde::Deserialize;
 
 use crate::domain::clock::Millis;
 use crate::domain::transcript::BadLine;
-use crate::domain::transcript::Ending;
 use crate::domain::transcript::kit::SessionParser;
 use crate::domain::transcript::kit::{Owner, saw, whole_document};
 use crate::domain::transcript::usage::Buckets;
@@ -105,17 +104,17 @@ fn message(b: &mut SessionParser, m: Message, owner: &mut Owner<'_>) {
     saw(b, owner, at);
     let agent = owner.agent.to_string();
     if m.id.starts_with("error_") {
-        b.endings.insert(agent, (Ending::ApiError, at));
+        b.failed(&agent, at);
         return;
     }
     if m.role != "assistant" {
         // A prompt or a tool's result: the turn goes on.
-        b.turn(&agent, false, at);
+        b.task_turn(&agent, false, at);
         return;
     }
-    // An answer that calls no tool ends its turn.
+    // An answer that calls no tool ends its turn (a subagent's, its task).
     let calls = m.content.iter().any(|c| c.kind == "tool_use");
-    b.turn(&agent, !calls, at);
+    b.task_turn(&agent, !calls, at);
     let (Some(t), false) = (m.metrics, m.id.is_empty()) else {
         return;
     };

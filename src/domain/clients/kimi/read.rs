@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use crate::domain::clock::Millis;
 use crate::domain::transcript::BadLine;
-use crate::domain::transcript::Ending;
 use crate::domain::transcript::kit::SessionParser;
 use crate::domain::transcript::kit::{Owner, saw, typed_records, uuid_like};
 use crate::domain::transcript::usage::Buckets;
@@ -88,13 +87,12 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
 /// One wire event of `agent`; a `SubagentEvent` is its subagent's event.
 fn event(b: &mut SessionParser, agent: &str, kind: &str, payload: &Value, at: Option<Millis>) {
     match kind {
-        "TurnBegin" | "StepBegin" => b.turn(agent, false, at),
-        "TurnEnd" => b.turn(agent, true, at),
+        "TurnBegin" | "StepBegin" => b.task_turn(agent, false, at),
+        // A turn whose step failed stays failed.
+        "TurnEnd" if !b.has_failed(agent) => b.task_turn(agent, true, at),
         // Sent when a step failed with an exception (an API error among
         // them), before the StopFailure hook.
-        "StepInterrupted" => {
-            b.endings.insert(agent.to_string(), (Ending::ApiError, at));
-        }
+        "StepInterrupted" => b.failed(agent, at),
         "StatusUpdate" => usage(b, agent, payload, at),
         "SubagentEvent" => {
             let (Some(id), Some(inner)) = (
@@ -239,5 +237,35 @@ mod tests {
             ]
         );
         assert_eq!(out.started_at, Some(1_796_496_998_831));
+    }
+
+    /// A step the API refused is `StepInterrupted`; the turn's `TurnEnd`
+    /// after it keeps the failure; the next turn goes on.
+    #[test]
+    fn a_refused_step_fails_its_turn() {
+        let ending = |kinds: &[&str]| {
+            let text: String = std::iter::once(r#"{"type": "metadata", "protocol_version": "1.10"}"#.to_string())
+                .chain(kinds.iter().map(|k| {
+                    format!(r#"{{"timestamp": 1796523971.4, "message": {{"type": "{k}", "payload": {{}}}}}}"#)
+                }))
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n";
+            let mut p = SessionParser::new(S, false);
+            let f = p.begin_main(&format!("abc/{S}/wire.jsonl"));
+            p.block(f, text.as_bytes()).unwrap();
+            p.finish().agents[0].ending.map(|e| e.0)
+        };
+        use crate::domain::transcript::Ending;
+        let failed = ["TurnBegin", "StepBegin", "StepInterrupted", "TurnEnd"];
+        assert_eq!(ending(&failed), Some(Ending::ApiError));
+        let again = [
+            "TurnBegin",
+            "StepInterrupted",
+            "TurnEnd",
+            "TurnBegin",
+            "TurnEnd",
+        ];
+        assert_eq!(ending(&again), Some(Ending::TurnEnd));
     }
 }

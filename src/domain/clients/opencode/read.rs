@@ -29,7 +29,7 @@ use crate::domain::transcript::said::{Said, SaidOptions};
 
 use crate::domain::clock::Millis;
 use crate::domain::transcript::usage::{Billing, Buckets, UsageObservation};
-use crate::domain::transcript::{BadLine, ParsedSession, SessionRow, session_path};
+use crate::domain::transcript::{BadLine, Ending, ParsedSession, SessionRow, session_path};
 
 /// What an OpenCode session's path in reports looks like:
 /// `opencode.db#<session id>`.
@@ -219,6 +219,10 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
             billing: Billing::default(),
         });
     }
+    // A subagent session whose last answer ended its turn finished its task.
+    for a in out.agents.iter_mut().skip(1) {
+        a.finished = a.ending.is_some_and(|(e, _)| e == Ending::TurnEnd);
+    }
     out
 }
 
@@ -226,8 +230,7 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
 /// stopped ended its turn, one kept with an error failed (`APIError`, the
 /// model's API) or was stopped (`MessageAbortedError`, by the user); a
 /// prompt or a call of tools goes on.
-fn ending_of(data: &Data) -> Option<crate::domain::transcript::Ending> {
-    use crate::domain::transcript::Ending;
+fn ending_of(data: &Data) -> Option<Ending> {
     if data.role.as_deref() != Some("assistant") {
         return None;
     }

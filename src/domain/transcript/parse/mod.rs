@@ -245,6 +245,26 @@ impl SessionParser {
         }
     }
 
+    /// `turn` for an agent whose own file says how its task stands: a
+    /// subagent whose turn ended finished its task (a later prompt goes
+    /// on with it); the main agent's turn only ends.
+    pub(crate) fn task_turn(
+        &mut self,
+        agent: &str,
+        ended: bool,
+        at: Option<crate::domain::clock::Millis>,
+    ) {
+        self.turn(agent, ended, at);
+        if let Some(a) = self
+            .out
+            .agents
+            .iter_mut()
+            .find(|a| a.agent_id == agent && a.layout != AgentLayout::Main)
+        {
+            a.finished = ended;
+        }
+    }
+
     /// `agent`'s turn failed at `at`: the model's API refused or failed
     /// its request (a later prompt or answer goes on from there).
     pub(crate) fn failed(&mut self, agent: &str, at: Option<crate::domain::clock::Millis>) {
