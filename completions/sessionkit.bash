@@ -2166,7 +2166,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__event)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2177,6 +2177,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2312,7 +2316,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__pre__subcmd__compact)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2323,6 +2327,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2346,7 +2354,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__session__subcmd__end)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2357,6 +2365,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2380,7 +2392,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__session__subcmd__start)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2391,6 +2403,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2414,7 +2430,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__stop)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2425,6 +2441,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2448,7 +2468,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit)
-            opts="-q -h --harness --delivery-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2459,6 +2479,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --delivery-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2515,7 +2539,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2633,7 +2657,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2671,7 +2695,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2705,7 +2729,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)

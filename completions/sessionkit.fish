@@ -585,6 +585,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fi
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -605,6 +606,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -625,6 +627,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -645,6 +648,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -665,6 +669,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -685,6 +690,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
 json\t''
@@ -756,6 +762,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
@@ -786,6 +793,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
@@ -813,6 +821,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
@@ -838,6 +847,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"

@@ -80,6 +80,11 @@ pub struct EventArgs {
     /// A unique id for this delivery: the same id twice stores one event
     #[arg(long, value_name = "ID", env = "SESSIONKIT_DELIVERY_ID")]
     pub delivery_id: Option<String>,
+
+    /// The event's name, for a harness whose payloads do not name it
+    /// (`hooks install` writes it) [default: the payload's, else the verb's]
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
 }
 
 impl HookCommand {
@@ -299,9 +304,11 @@ fn receive(
             }
         }
     };
+    // The event the command line names (a harness whose payloads do not)
+    // before the verb's own.
     let delivery = Delivery {
         harness,
-        fallback_event,
+        fallback_event: a.event.as_deref().or(fallback_event),
     };
     let ev = event_of(&bytes, &delivery, |k| std::env::var(k).ok())?;
     Ok((ev, harness))

@@ -489,4 +489,13 @@ mod tests {
         let stored = effective_by(n, || Ok(Some("YES".into()))).unwrap();
         assert_eq!(stored, ("on".to_string(), Source::Database));
     }
+
+    /// A harness that declares a ceiling of its own has its setting.
+    #[test]
+    fn every_harness_ceiling_is_a_setting() {
+        for h in crate::domain::harness::all().filter(|h| h.answers.own_ceiling) {
+            let key = format!("briefing.max_bytes.{}", h.as_str());
+            assert!(SETTINGS.iter().any(|s| s.key == key), "{key} is no setting");
+        }
+    }
 }

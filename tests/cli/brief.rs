@@ -678,8 +678,8 @@ fn session_start_envelopes_per_harness() {
         ),
         (
             "copilot",
-            json!({"sessionId": "p-1", "hookEventName": "sessionStart", "cwd": cwd}),
-            false,
+            json!({"sessionId": "p-1", "cwd": cwd, "source": "new"}),
+            true,
         ),
     ] {
         // Gemini CLI says so in the environment (harness-hooks.md §7.1).
@@ -695,6 +695,18 @@ fn session_start_envelopes_per_harness() {
             continue;
         }
         let v: Value = serde_json::from_str(out.trim_end()).unwrap();
+        if harness == "copilot" {
+            // Copilot CLI takes the context flat, and ignores hookSpecificOutput.
+            let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+            assert_eq!(keys, ["additionalContext"], "{harness}");
+            let ctx = v["additionalContext"].as_str().unwrap();
+            assert!(ctx.contains("sessionkit run: `"), "{ctx}");
+            assert!(
+                run_row(&env, harness, "p-1")["briefing_delivered_at"].is_string(),
+                "{harness}: the run is stamped briefed"
+            );
+            continue;
+        }
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         assert_eq!(
             keys,

@@ -1155,3 +1155,46 @@ fn a_settings_file_that_is_a_fifo_or_a_device_is_refused() {
         .collect();
     assert_eq!(names, ["settings.json"]);
 }
+
+/// Qwen Code's hooks go in its own settings file in Claude Code's layout
+/// and event names (not Gemini CLI's, which it skips), beside the keys the
+/// user has; uninstall gives the file's bytes back.
+#[test]
+fn qwen_code_gets_claude_code_s_layout_in_its_own_settings() {
+    let env = Env::new();
+    let file = env.path("home/.qwen/settings.json");
+    let original = "{\n  \"security\": {\n    \"auth\": {\n      \"selectedType\": \"openai\"\n    }\n  },\n  \"$version\": 4\n}\n";
+    put(&file, original);
+    let (code, out, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "qwen",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[0]["added"],
+        serde_json::json!([
+            "SessionStart",
+            "UserPromptSubmit",
+            "Stop",
+            "SubagentStart",
+            "SubagentStop",
+            "PreCompact",
+            "PostCompact",
+            "SessionEnd"
+        ])
+    );
+    let doc: Value = serde_json::from_str(&read(&file)).unwrap();
+    assert_eq!(doc["security"]["auth"]["selectedType"], "openai");
+    assert_eq!(
+        doc["hooks"]["Stop"][0]["hooks"][0],
+        serde_json::json!({"type": "command", "command": "sessionkit hook stop --harness qwen-code", "timeout": 10})
+    );
+    assert!(doc["hooks"].get("AfterAgent").is_none());
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "qwen-code"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(read(&file), original);
+}

@@ -79,6 +79,8 @@ pub fn start_server(dir: &Path, api: &str, home: &Path, patch: Option<&str>) -> 
         .arg(&port_file)
         .args(["--max-seconds", "600", "--log"])
         .arg(rigd.join("requests.jsonl"))
+        .arg("--dump-dir")
+        .arg(rigd.join("bodies"))
         .arg("--parent-pid")
         .arg(std::process::id().to_string())
         .stdout(Stdio::null())

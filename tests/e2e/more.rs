@@ -835,3 +835,129 @@ fn an_api_error_ends_as_each_client_records_it() {
         assert_eq!(statuses, ["waiting"], "{}", c.dir);
     }
 }
+
+/// The continuity loop with a client's own hooks: `hooks install
+/// --with-nudge` into its settings, `hooks doctor` clean, a prompt: every
+/// event stored under the client's harness name and none `unknown`, the
+/// briefing (a seeded memory) in a request the model received, one main
+/// session after `ingest` with the served tokens; `hooks uninstall` gives
+/// the settings file's bytes back.
+fn hooks_loop(c: &Client, settings: &str) {
+    let (rig_dir, bin) = match binary(c) {
+        Ok(b) => b,
+        Err(why) => return skip(&why),
+    };
+    let work = tempfile::tempdir().unwrap();
+    let (home, proj) = (work.path().join("home"), work.path().join("proj"));
+    std::fs::create_dir_all(&proj).unwrap();
+    assert!(
+        Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(&proj)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, None);
+    configure(c, &home, port);
+    let file = home.join(settings);
+    let before = std::fs::read(&file).ok();
+    let db = work.path().join("sk.db");
+    let sk = |args: &[&str]| crate::sessionkit(&db, &home, args);
+    let marker = format!("Keep the rig green {}", std::process::id());
+    let (code, _, err) = sk(&[
+        "remember",
+        "--kind",
+        "decision",
+        "--project",
+        "proj",
+        "--topic",
+        "Rig decision",
+        "--content",
+        &marker,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = sk(&["hooks", "install", "--harness", c.harness, "--with-nudge"]);
+    assert_eq!(code, 0, "{}: {out}{err}", c.dir);
+    let installed = std::fs::read(&file).ok();
+    let (code, out, err) = sk(&["hooks", "doctor", "--harness", c.harness]);
+    assert_eq!(code, 0, "{}: doctor: {out}{err}", c.dir);
+    assert_eq!(
+        step(c, &bin, &home, &proj, port, "please run echo hi", false),
+        0,
+        "{}",
+        c.dir
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = server.kill();
+    let _ = server.wait();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let events: Vec<(String, String)> = conn
+        .prepare("SELECT harness, event FROM events_raw ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!events.is_empty(), "{}: no event stored", c.dir);
+    for (harness, event) in &events {
+        assert_eq!(harness, c.harness, "{}: {events:?}", c.dir);
+        assert_ne!(event, "unknown", "{}: {events:?}", c.dir);
+    }
+    let failures: i64 = conn
+        .query_row("SELECT COUNT(*) FROM hook_failures", [], |r| r.get(0))
+        .unwrap_or(0);
+    assert_eq!(failures, 0, "{}: hook failures", c.dir);
+    // The briefing reached the model.
+    let bodies: Vec<String> = std::fs::read_dir(home.join("rig/bodies"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        bodies.iter().any(|b| b.contains(&marker)),
+        "{}: the briefing is in none of {} requests",
+        c.dir,
+        bodies.len()
+    );
+    let (code, _, err) = sk(&["ingest"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = sk(&["sessions", "--format", "json"]);
+    let sessions: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        sessions.as_array().map(Vec::len),
+        Some(1),
+        "{}: {out}",
+        c.dir
+    );
+    let rewritten = std::fs::read(&file).ok() != installed;
+    let (code, out, err) = sk(&["hooks", "uninstall", "--harness", c.harness]);
+    assert_eq!(code, 0, "{}: {out}{err}", c.dir);
+    let after = std::fs::read(&file).ok();
+    if rewritten {
+        // The client rewrote its own settings meanwhile (Qwen Code
+        // migrates the file when it starts): what is left is its file
+        // without sessionkit's handlers.
+        let text = String::from_utf8(after.unwrap()).unwrap();
+        assert!(!text.contains("sessionkit"), "{}: {text}", c.dir);
+        assert!(
+            serde_json::from_str::<Value>(&text).is_ok(),
+            "{}: {text}",
+            c.dir
+        );
+    } else {
+        assert_eq!(after, before, "{}: uninstall", c.dir);
+    }
+}
+
+#[test]
+fn copilot_runs_the_loop_with_its_hooks() {
+    hooks_loop(&COPILOT, ".copilot/hooks/sessionkit.json");
+}
+
+#[test]
+fn qwen_code_runs_the_loop_with_its_hooks() {
+    hooks_loop(&QWEN, ".qwen/settings.json");
+}

@@ -28,6 +28,13 @@ pub struct Hooks {
     pub handle: &'static str,
     /// How a payload is known to be its when no `--harness` names it.
     pub detect: Detect,
+    /// Whether its payloads name their event; else `hooks install` writes
+    /// each registration's event into its command (`--event`).
+    pub names_events: bool,
+    /// What its payload means beyond the common fields (a subagent's own
+    /// hook naming its parent's session), applied to the event after it
+    /// is read.
+    pub normalize: fn(&mut super::HookEvent),
     /// Where its settings are, and what it is on this machine.
     pub settings: Settings,
     /// What each of its events means (its own names; an event it sends
@@ -46,11 +53,19 @@ pub struct Hooks {
     pub output: Output,
 }
 
+impl Hooks {
+    /// Whether it takes context at session start at all (a briefing is
+    /// stamped as delivered only where it does).
+    pub fn takes_start_context(&self) -> bool {
+        (self.answers.start)("-").is_some()
+    }
+}
+
 /// How a harness's payload is told apart from the others'.
 #[derive(Debug)]
 pub struct Detect {
     /// By the variables it sets for its hooks (tried first, for every
-    /// harness).
+    /// harness, in the order of `rank`).
     pub env: fn(Env<'_>) -> bool,
     /// By the payload's shape (and what the environment adds), tried in
     /// the order of `rank`, lowest first; the one that takes any payload
@@ -222,6 +237,9 @@ pub fn specific_output(event: &str, context: &str) -> String {
     serde_json::json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}})
         .to_string()
 }
+
+/// Nothing to add to a payload's reading.
+pub fn as_read(_: &mut super::HookEvent) {}
 
 /// No context taken.
 pub fn takes_none(_: &str) -> Option<String> {

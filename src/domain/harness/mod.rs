@@ -7,7 +7,7 @@ pub mod redact;
 pub mod sender;
 
 pub use declared::{
-    Answers, Detect, Env, Handlers, Hooks, Layout, Output, Registration, Settings, no_env,
+    Answers, Detect, Env, Handlers, Hooks, Layout, Output, Registration, Settings, as_read, no_env,
     no_env_sign, set, specific_output, str_of, takes_none,
 };
 
@@ -204,11 +204,11 @@ pub fn detect(
         return h;
     }
     let env: Env<'_> = &env;
-    if let Some(h) = all().find(|h| (h.0.detect.env)(env)) {
-        return h;
-    }
     let mut ranked: Vec<Harness> = all().collect();
     ranked.sort_by_key(|h| h.0.detect.rank);
+    if let Some(h) = ranked.iter().copied().find(|h| (h.0.detect.env)(env)) {
+        return h;
+    }
     ranked
         .iter()
         .copied()
@@ -293,7 +293,7 @@ pub fn normalize(
             .and_then(Value::as_str)
             .map(str::to_string)
     });
-    HookEvent {
+    let mut ev = HookEvent {
         harness,
         kind: Kind::of(&event),
         event,
@@ -309,7 +309,9 @@ pub fn normalize(
         cwd,
         source: get(&["source"]),
         payload,
-    }
+    };
+    (harness.0.normalize)(&mut ev);
+    ev
 }
 
 /// `.../agent-<id>.jsonl` → `<id>`.

@@ -248,3 +248,59 @@ fn the_key_is_over_redacted_canonical_json() {
         event_key(&a, Some("d1"), Some("41@901"))
     );
 }
+
+/// Qwen Code sets Gemini CLI's variable for its hooks too: its own are
+/// tried first. Copilot CLI says so by its own.
+#[test]
+fn a_fork_is_known_by_its_own_variables_before_its_parent_s() {
+    let stop = obj(json!({"hook_event_name": "Stop", "session_id": "s"}));
+    let qwen = |k: &str| match k {
+        "QWEN_CODE_SESSION_ID" => Some("s".to_string()),
+        "GEMINI_PROJECT_DIR" | "CLAUDE_PROJECT_DIR" => Some("/w".to_string()),
+        _ => None,
+    };
+    assert_eq!(detect(None, qwen, &stop), Harness::named("qwen").unwrap());
+    let copilot = |k: &str| (k == "COPILOT_CLI").then(|| "1".to_string());
+    assert_eq!(
+        detect(None, copilot, &obj(json!({"sessionId": "s"}))),
+        Harness::named("copilot-cli").unwrap()
+    );
+}
+
+/// A Copilot CLI payload names no event: the command line's `--event`
+/// does. A subagent's own prompt and stop hooks, which carry its id as
+/// `sessionId`, are its events in its parent's session.
+#[test]
+fn copilot_events_are_named_by_their_registration_and_subagents_join_their_parent() {
+    let copilot = Harness::named("copilot").unwrap();
+    let own = obj(json!({"sessionId": "2afc", "timestamp": 1, "cwd": "/w",
+        "prompt": "SUBTASK", "agentId": "2afc", "agentType": "explore", "parentAgentId": "608b"}));
+    let ev = normalize(copilot, &own, Some("userPromptSubmitted"));
+    assert_eq!(ev.event, "userPromptSubmitted");
+    assert_eq!(ev.kind, Kind::PromptSubmit);
+    assert_eq!(
+        (ev.session_id.as_deref(), ev.agent_id.as_deref()),
+        (Some("608b"), Some("2afc"))
+    );
+    let stop = obj(
+        json!({"sessionId": "608b", "agentId": "2afc", "parentAgentId": "608b",
+        "stopReason": "end_turn"}),
+    );
+    let ev = normalize(copilot, &stop, Some("subagentStop"));
+    assert_eq!(ev.kind, Kind::SubagentStop);
+    assert_eq!(
+        (ev.session_id.as_deref(), ev.agent_id.as_deref()),
+        (Some("608b"), Some("2afc"))
+    );
+    assert!(matches!(
+        ev.target(5),
+        Target::Agent { ref agent_id, .. } if agent_id == "2afc"
+    ));
+    // Its context goes back flat.
+    assert_eq!(
+        (copilot.answers.start)("ctx").as_deref(),
+        Some(r#"{"additionalContext":"ctx"}"#)
+    );
+    assert!(copilot.takes_start_context());
+    assert!(!Harness::named("cursor").unwrap().takes_start_context());
+}

@@ -115,7 +115,7 @@ pub fn session_start(
     let built = build_for(store, req, harness, now)
         .map_err(|e| warn(&format!("briefing failed: {e:#}")))
         .ok();
-    let briefed = built.as_ref().map(briefed_stamp);
+    let briefed = built.as_ref().and_then(|b| stamp_for(harness, b));
     let run_id = match &session_id {
         None => None,
         Some(sid) => {
@@ -148,6 +148,12 @@ pub fn session_start(
     Ok(Started {
         context: context + &run_line,
     })
+}
+
+/// The briefed-memory stamp a run gets: only for a harness the briefing's
+/// envelope reaches.
+fn stamp_for(harness: Harness, built: &crate::services::brief::Built) -> Option<String> {
+    harness.takes_start_context().then(|| briefed_stamp(built))
 }
 
 /// Whether a resumed conversation already holds this briefing: a resumed

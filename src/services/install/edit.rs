@@ -335,7 +335,7 @@ mod tests {
     fn cmds(h: Harness) -> Vec<String> {
         registrations(h)
             .iter()
-            .map(|r| plan::command("/bin/sessionkit", None, r.verb, h))
+            .map(|r| plan::command("/bin/sessionkit", None, r, h))
             .collect()
     }
 
@@ -389,7 +389,7 @@ mod tests {
         let mut doc = Json::object();
         let old: Vec<String> = registrations(h)
             .iter()
-            .map(|r| plan::command("/old/sessionkit", None, r.verb, h))
+            .map(|r| plan::command("/old/sessionkit", None, r, h))
             .collect();
         install(&mut doc, h, registrations(h), &old).unwrap();
         // An event an older sessionkit registered.

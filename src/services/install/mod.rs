@@ -313,7 +313,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
             let regs = plan::registrations(h);
             let commands: Vec<String> = regs
                 .iter()
-                .map(|r| plan::command(&t.program, t.db.as_deref(), r.verb, h))
+                .map(|r| plan::command(&t.program, t.db.as_deref(), r, h))
                 .collect();
             edit::install(&mut after, h, regs, &commands)
         }

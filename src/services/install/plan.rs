@@ -23,16 +23,20 @@ pub fn command_key(h: Harness) -> &'static str {
 }
 
 /// The command line a registration runs: `PROGRAM [--db DB] hook VERB
-/// --harness NAME`, each word shell-quoted when it needs it. It is the
+/// --harness NAME [--event EVENT]` (the event for a harness whose payloads
+/// do not name it), each word shell-quoted when it needs it. It is the
 /// same on every install with the same program and database, so Codex's
 /// trust (a hash of it) survives a reinstall.
-pub fn command(program: &str, db: Option<&str>, verb: &str, h: Harness) -> String {
+pub fn command(program: &str, db: Option<&str>, r: &Registration, h: Harness) -> String {
     let mut words = vec![quote(program)];
     if let Some(db) = db {
         words.push("--db".to_string());
         words.push(quote(db));
     }
-    words.extend(["hook", verb, "--harness", h.as_str()].map(String::from));
+    words.extend(["hook", r.verb, "--harness", h.as_str()].map(String::from));
+    if !h.names_events {
+        words.extend(["--event".to_string(), quote(r.event)]);
+    }
     words.join(" ")
 }
 
@@ -191,7 +195,7 @@ mod tests {
         let c = command(
             "/home/me/.cargo/bin/sessionkit",
             Some("/tmp/my db's.db"),
-            "stop",
+            &Registration::new("Stop", "stop", 10),
             Harness::named("codex").unwrap(),
         );
         assert_eq!(
@@ -258,6 +262,32 @@ mod tests {
                 .iter()
                 .filter(|r| r.event == "SessionEnd")
                 .all(|r| r.timeout == Some(3))
+        );
+    }
+
+    /// A harness whose payloads name no event gets the event on the
+    /// command line; the others do not.
+    #[test]
+    fn the_event_is_written_where_the_payload_does_not_name_it() {
+        let copilot = Harness::named("copilot").unwrap();
+        let stop = registrations(copilot)
+            .iter()
+            .find(|r| r.event == "agentStop")
+            .unwrap();
+        assert_eq!(
+            command("/bin/sessionkit", None, stop, copilot),
+            "/bin/sessionkit hook stop --harness copilot --event agentStop"
+        );
+        let claude = Harness::named("claude").unwrap();
+        assert_eq!(
+            command("/bin/sessionkit", None, &registrations(claude)[2], claude),
+            "/bin/sessionkit hook stop --harness claude-code"
+        );
+        let back = sessionkit_hook("/bin/sessionkit hook stop --harness copilot --event agentStop")
+            .unwrap();
+        assert_eq!(
+            (back.verb.as_str(), back.harness.as_deref()),
+            ("stop", Some("copilot"))
         );
     }
 }

@@ -26,6 +26,8 @@ pub static HOOKS: Hooks = Hooks {
         payload: |_, _| true,
         rank: u8::MAX,
     },
+    names_events: true,
+    normalize: crate::domain::harness::as_read,
     settings: Settings {
         user_dir,
         user_file: "settings.json",

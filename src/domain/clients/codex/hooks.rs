@@ -26,8 +26,10 @@ pub static HOOKS: Hooks = Hooks {
     detect: Detect {
         env: no_env_sign,
         payload,
-        rank: 3,
+        rank: 4,
     },
+    names_events: true,
+    normalize: crate::domain::harness::as_read,
     settings: Settings {
         user_dir,
         user_file: "hooks.json",

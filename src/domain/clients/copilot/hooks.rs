@@ -1,13 +1,14 @@
 //! Copilot CLI's hooks: every `*.json` in `~/.copilot/hooks/` (or a
 //! project's `.github/hooks/`), flat handlers with `timeoutSec`, each run
-//! under bash (or PowerShell); camelCase payloads; it takes no context
-//! back from a hook that sessionkit gives it yet.
+//! under bash (or PowerShell); camelCase payloads that name no event (the
+//! command names it); context back as a flat `additionalContext` at
+//! session start and at a prompt (its `hookSpecificOutput` is ignored).
 
 use serde_json::{Map, Value, json};
 
 use crate::domain::harness::{
-    Answers, Detect, Env, Handlers, Hooks, Kind, Layout, Output, Registration as R, Settings,
-    no_env, no_env_sign, str_of, takes_none,
+    Answers, Detect, Env, Handlers, HookEvent, Hooks, Kind, Layout, Output, Registration as R,
+    Settings, no_env, str_of,
 };
 
 pub static HOOKS: Hooks = Hooks {
@@ -16,10 +17,12 @@ pub static HOOKS: Hooks = Hooks {
     label: "Copilot CLI",
     handle: "cp",
     detect: Detect {
-        env: no_env_sign,
+        env: |env| env("COPILOT_CLI").as_deref() == Some("1"),
         payload,
         rank: 1,
     },
+    names_events: false,
+    normalize,
     settings: Settings {
         user_dir: |home, _| home.join(".copilot"),
         // It reads every *.json in its hooks folder: sessionkit's own file.
@@ -68,8 +71,8 @@ pub static HOOKS: Hooks = Hooks {
         runs_identical_once: false,
     },
     answers: Answers {
-        start: takes_none,
-        prompt: takes_none,
+        start: flat_context,
+        prompt: flat_context,
         stop: |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
         replays_start_context: false,
         catch_up: false,
@@ -82,6 +85,7 @@ pub static HOOKS: Hooks = Hooks {
     output: Output {
         plain_text: &[],
         keys: |event| match event {
+            "sessionStart" | "userPromptSubmitted" => &["additionalContext"],
             "agentStop" | "subagentStop" => &["decision", "reason"],
             _ => &[],
         },
@@ -102,14 +106,52 @@ fn payload(_: Env<'_>, p: &Map<String, Value>) -> bool {
     camel || event.starts_with(|c: char| c.is_ascii_lowercase())
 }
 
-/// Its payload for `event`.
+/// The context it takes, as it takes it: `{"additionalContext": …}`.
+fn flat_context(context: &str) -> Option<String> {
+    Some(json!({ "additionalContext": context }).to_string())
+}
+
+/// A subagent's own prompt and stop hooks arrive with the subagent's id as
+/// `sessionId` and its parent's as `parentAgentId`: they are the
+/// subagent's events in its parent's session.
+fn normalize(ev: &mut HookEvent) {
+    let parent = ev
+        .payload
+        .get("parentAgentId")
+        .and_then(Value::as_str)
+        .filter(|p| !p.is_empty());
+    if let Some(parent) = parent
+        && ev.agent_id.is_some()
+        && ev.session_id == ev.agent_id
+    {
+        ev.session_id = Some(parent.to_string());
+    }
+}
+
+/// Its payload for `event`, as the real client sends it: no event name
+/// (the registered command names it), camelCase keys, a numeric
+/// timestamp.
 fn sample(event: &str, cwd: &str) -> Value {
-    let mut p = json!({"hookEventName": event, "sessionId": crate::domain::harness::DOCTOR_SESSION,
-        "cwd": cwd, "timestamp": 1_796_300_000_000_i64, "transcriptPath": Value::Null});
+    let mut p = json!({"sessionId": crate::domain::harness::DOCTOR_SESSION,
+        "timestamp": 1_796_300_000_000_i64, "cwd": cwd});
     match event {
-        "sessionStart" => p["source"] = "new".into(),
+        "sessionStart" => {
+            p["source"] = "new".into();
+            p["initialPrompt"] = "doctor check".into();
+        }
         "userPromptSubmitted" => p["prompt"] = "doctor check".into(),
+        "agentStop" | "subagentStop" => {
+            p["transcriptPath"] = Value::Null;
+            p["stopReason"] = "end_turn".into();
+            p["stop_hook_active"] = false.into();
+        }
+        "sessionEnd" => p["reason"] = "complete".into(),
         _ => {}
+    }
+    if event == "subagentStop" {
+        p["agentId"] = "a0d0c700-0000-4000-8000-000000000001".into();
+        p["agentType"] = "explore".into();
+        p["parentAgentId"] = crate::domain::harness::DOCTOR_SESSION.into();
     }
     p
 }

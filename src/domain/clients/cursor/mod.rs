@@ -20,6 +20,8 @@ pub static HOOKS: Hooks = Hooks {
         payload,
         rank: 0,
     },
+    names_events: true,
+    normalize: crate::domain::harness::as_read,
     settings: Settings {
         user_dir: |home, _| home.join(".cursor"),
         user_file: "hooks.json",

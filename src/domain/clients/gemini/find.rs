@@ -228,15 +228,23 @@ pub struct Find;
 
 impl crate::domain::corpus::Layout for Find {
     /// `<root>/<project>/chats/session-….jsonl`, the session named in its
-    /// header.
+    /// header (a fork's `chats/<session>.jsonl`, by its name).
     fn place(&self, transcript: &std::path::Path) -> Option<Option<crate::domain::corpus::Placed>> {
         let dir = transcript.parent()?;
         let name = transcript.file_name()?.to_str()?;
-        if !(dir.file_name().is_some_and(|d| d == "chats") && name.starts_with("session-")) {
+        if dir.file_name().is_none_or(|d| d != "chats") {
+            return None;
+        }
+        // A fork's chat (Qwen Code's) is named by its session.
+        let named = name
+            .strip_suffix(".jsonl")
+            .filter(|s| is_session_uuid(s))
+            .map(str::to_string);
+        if named.is_none() && !name.starts_with("session-") {
             return None;
         }
         Some((|| {
-            let session = session_of(transcript)?;
+            let session = named.or_else(|| session_of(transcript))?;
             let project = dir.parent()?;
             let name = project.file_name().and_then(|s| s.to_str())?;
             Some((project.parent()?.to_path_buf(), name.to_string(), session))

@@ -37,8 +37,10 @@ pub static HOOKS: Hooks = Hooks {
     detect: Detect {
         env: |env| set(env, "GEMINI_PROJECT_DIR") || set(env, "GEMINI_SESSION_ID"),
         payload,
-        rank: 2,
+        rank: 3,
     },
+    names_events: true,
+    normalize: crate::domain::harness::as_read,
     settings: Settings {
         user_dir,
         user_file: "settings.json",

@@ -1,5 +1,6 @@
 //! Qwen Code: `~/.qwen/projects`.
 
+pub(super) mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -26,7 +27,7 @@ pub static QWEN_CODE: Client = Client {
             read::parse_block,
         )
     },
-    hooks: None,
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, _env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
