@@ -76,7 +76,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let heard = sessions.iter().filter(|s| s.heard).count();
     let empty = sessions.is_empty();
     let rows = sessions.into_iter().map(|mut s| {
-        s.status = watch.status(&s.status, s.status_at, s.last_activity_at);
+        s.status = watch.status(&s.session_id, &s.status, s.status_at, s.last_activity_at);
         session_record(&s)
     });
     ctx.out.records_of(COLUMNS, rows)?;

@@ -41,7 +41,8 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let store = ctx.open()?;
     let window = crate::services::settings::minutes_ms(&store, "watchdog.minutes")?;
     let now = now();
-    let (rows, waiting) = store.live(args.all, args.project.as_deref(), now, window)?;
+    let gone = store.gone_sessions(crate::domain::harness::sender::gone)?;
+    let (rows, waiting) = store.live(args.all, args.project.as_deref(), (now, window), &gone)?;
     ctx.out
         .records_of(COLUMNS, rows.iter().map(|r| agent_status_record(r, now)))?;
     if rows.is_empty() {

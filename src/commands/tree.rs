@@ -44,7 +44,7 @@ pub struct Args {
 fn load(store: &Store, session: &str, watch: &crate::services::report::Watch) -> Result<Vec<Tree>> {
     let mut nodes = store.agent_nodes(session)?;
     for n in &mut nodes {
-        n.status = watch.status(&n.status, n.status_at, n.last_seen);
+        n.status = watch.status(session, &n.status, n.status_at, n.last_seen);
     }
     Ok(tree::build(nodes, store.reported_by_parent(session)?))
 }

@@ -114,10 +114,13 @@ pub enum Cause {
     /// The main agent's transcript ends with a turn that ended (an answer
     /// with nothing left to run, a Codex turn's `task_complete`).
     TurnEnd,
+    /// The client process that sent the session's hooks is gone from this
+    /// machine.
+    ClientGone,
 }
 
 impl Cause {
-    const ALL: [Cause; 17] = [
+    const ALL: [Cause; 18] = [
         Cause::Transcript,
         Cause::ApiError,
         Cause::UserInterrupt,
@@ -135,6 +138,7 @@ impl Cause {
         Cause::SidecarFinished,
         Cause::TaskComplete,
         Cause::TurnEnd,
+        Cause::ClientGone,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -156,6 +160,7 @@ impl Cause {
             Cause::SidecarFinished => "sidecar_finished",
             Cause::TaskComplete => "task_complete",
             Cause::TurnEnd => "turn_end",
+            Cause::ClientGone => "client_gone",
         }
     }
 
@@ -279,6 +284,24 @@ pub fn watchdog(
         _ => Status::Unknown,
     };
     stale.then(|| Evidence::new(settled, anchor, Cause::Watchdog))
+}
+
+/// The end of a live agent whose client is gone: a turn that had ended
+/// (waiting) completed the session, one in flight (working) is unknown;
+/// dated at its last evidence.
+pub fn client_gone(cur: &Evidence, last_seen: Option<Millis>) -> Option<Evidence> {
+    if !cur.status.is_live() {
+        return None;
+    }
+    let settled = match cur.status {
+        Status::Waiting => Status::Completed,
+        _ => Status::Unknown,
+    };
+    Some(Evidence::new(
+        settled,
+        last_evidence(cur.at, last_seen),
+        Cause::ClientGone,
+    ))
 }
 
 /// A stored status as reports show it: the watchdog's verdict when its rule

@@ -195,7 +195,7 @@ fn session_part(
         .ok_or_else(|| anyhow::anyhow!("session {id} vanished while the report was read"))?;
     let mut nodes = store.agent_nodes(id)?;
     for n in &mut nodes {
-        n.status = watch.status(&n.status, n.status_at, n.last_seen);
+        n.status = watch.status(id, &n.status, n.status_at, n.last_seen);
     }
     let detail = report::session_detail(store, id)?;
     let mut filter = ask.filter.clone();

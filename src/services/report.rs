@@ -299,11 +299,13 @@ fn block_starts(store: &Store, q: &Query<'_>, hours: Option<&[i64]>) -> Result<V
     Ok(crate::domain::limits::blocks(&times))
 }
 
-/// The clock and watchdog window reports show statuses by.
-#[derive(Debug, Clone, Copy)]
+/// The clock and watchdog window reports show statuses by, and the
+/// sessions whose client is gone from this machine.
+#[derive(Debug, Clone)]
 pub struct Watch {
     pub now: Millis,
     pub window_ms: i64,
+    pub gone: std::collections::HashSet<String>,
 }
 
 impl Watch {
@@ -311,11 +313,26 @@ impl Watch {
         Ok(Watch {
             now: crate::domain::clock::now(),
             window_ms: settings::minutes_ms(store, "watchdog.minutes")?,
+            gone: store.gone_sessions(crate::domain::harness::sender::gone)?,
         })
     }
 
-    /// The status to show for a stored one.
-    pub fn status(&self, status: &str, at: Option<Millis>, last_seen: Option<Millis>) -> String {
+    /// The status to show for a stored one of session `sid`: ended when
+    /// its client is gone, else as the watchdog has it.
+    pub fn status(
+        &self,
+        sid: &str,
+        status: &str,
+        at: Option<Millis>,
+        last_seen: Option<Millis>,
+    ) -> String {
+        use crate::domain::status::{Cause, Evidence, Status, client_gone};
+        if self.gone.contains(sid)
+            && let Some(st) = Status::parse(status)
+            && let Some(ended) = client_gone(&Evidence::new(st, at, Cause::Transcript), last_seen)
+        {
+            return ended.status.as_str().to_string();
+        }
         crate::domain::status::shown(status, at, last_seen, self.now, self.window_ms).to_string()
     }
 }
@@ -346,10 +363,15 @@ pub fn session_detail(store: &Store, id: &str) -> Result<Detail> {
         .into_iter()
         .next()
         .ok_or_else(|| crate::store::StoreError::NoSuchSession(id.to_string()))?;
-    session.status = watch.status(&session.status, session.status_at, session.last_activity_at);
+    session.status = watch.status(
+        id,
+        &session.status,
+        session.status_at,
+        session.last_activity_at,
+    );
     let mut agents = store.agents_of(id)?;
     for a in &mut agents {
-        a.status = watch.status(&a.status, a.status_at, a.last_seen_at);
+        a.status = watch.status(id, &a.status, a.status_at, a.last_seen_at);
     }
     let models = store.models_of(id)?;
     let unpriced = models

@@ -53,7 +53,9 @@ pub fn sweep(store: &mut Store, now: Millis, dry_run: bool) -> Result<Swept> {
         Some(catch_up_open(store, budget)?)
     };
     let window = settings::minutes_ms(store, "watchdog.minutes")?;
-    let changes = store.watchdog(now, window, dry_run)?;
+    // A session whose client is gone from this machine ends at once.
+    let gone = store.gone_sessions(crate::domain::harness::sender::gone)?;
+    let changes = store.watchdog(now, window, &gone, dry_run)?;
     // The lease sweep: runs silent past lease + grace close implicitly.
     let lease = settings::hours_ms(store, "lease.hours")?;
     let grace = settings::minutes_ms(store, "sweep.grace_minutes")?;

@@ -9,7 +9,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use super::Store;
 use crate::domain::clock::Millis;
 use crate::domain::harness::{Kind, Target, target_of};
-use crate::domain::status::{Cause, Evidence, Status, replaces, watchdog};
+use crate::domain::status::{Cause, Evidence, Status, client_gone, replaces, watchdog};
 
 /// An identical payload for the same event and session within this many
 /// milliseconds of a stored one is a duplicate delivery.
@@ -28,6 +28,8 @@ pub struct NewEvent<'a> {
     /// The redacted payload as canonical JSON.
     pub payload: &'a str,
     pub target: Target,
+    /// The client process that sent it (`sender::sender`), when known.
+    pub sender: Option<&'a str>,
 }
 
 /// A status an agent moved from, to.
@@ -193,8 +195,8 @@ pub(crate) fn record_in(tx: &Transaction<'_>, ev: &NewEvent<'_>) -> Result<Recor
         return Ok(Recorded::Duplicate);
     }
     tx.prepare_cached(
-        "INSERT INTO events_raw(event_key, has_delivery_id, harness, event, session_id, agent_id, received_at, payload)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+        "INSERT INTO events_raw(event_key, has_delivery_id, harness, event, session_id, agent_id, received_at, payload, sender)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     )?
     .execute(params![
         &ev.key[..],
@@ -204,7 +206,8 @@ pub(crate) fn record_in(tx: &Transaction<'_>, ev: &NewEvent<'_>) -> Result<Recor
         ev.session_id,
         ev.agent_id,
         ev.received_at,
-        ev.payload
+        ev.payload,
+        ev.sender
     ])?;
     let change = match (&ev.target, ev.session_id) {
         (Target::Agent { agent_id, evidence }, Some(sid)) => apply(tx, sid, agent_id, evidence)?,
@@ -234,13 +237,48 @@ impl Store {
         Ok(recorded)
     }
 
+    /// The sessions, live or recently heard of, whose client process the
+    /// hooks named and `gone` says is gone (on this machine).
+    pub fn gone_sessions(
+        &self,
+        gone: impl Fn(&str) -> Option<bool>,
+    ) -> Result<std::collections::HashSet<String>> {
+        let mut stmt = self.conn.prepare(
+            "WITH live AS (
+                SELECT session_id FROM agents WHERE status IN ('working', 'waiting')
+                UNION
+                SELECT session_id FROM (SELECT session_id FROM events_raw ORDER BY id DESC LIMIT ?1)
+                WHERE session_id IS NOT NULL
+             )
+             SELECT l.session_id,
+                    (SELECT e.sender FROM events_raw e
+                     WHERE e.session_id = l.session_id AND e.sender IS NOT NULL
+                     ORDER BY e.id DESC LIMIT 1)
+             FROM live l",
+        )?;
+        let rows = stmt.query_map([super::heard::RECENT_EVENTS], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
+        let mut out = std::collections::HashSet::new();
+        for row in rows {
+            let (sid, sender) = row?;
+            if sender.as_deref().and_then(&gone) == Some(true) {
+                out.insert(sid);
+            }
+        }
+        Ok(out)
+    }
+
     /// The watchdog: every working or waiting agent whose last evidence is
-    /// older than `window_ms` before `now` becomes `unknown`. With `dry_run`
-    /// nothing is written. Returns the transitions, ordered by session and agent.
+    /// older than `window_ms` before `now` becomes `unknown` (or, waiting,
+    /// `completed`), and at once every one of a session in `gone` (its
+    /// client is gone: `client_gone`). With `dry_run` nothing is written.
+    /// Returns the transitions, ordered by session and agent.
     pub fn watchdog(
         &mut self,
         now: Millis,
         window_ms: i64,
+        gone: &std::collections::HashSet<String>,
         dry_run: bool,
     ) -> Result<Vec<Transition>> {
         // A first sweep after importing history moves every agent: keep its
@@ -253,17 +291,23 @@ impl Store {
         let candidates: Vec<(String, String, Evidence, Option<i64>)> = tx
             .prepare(
                 "SELECT session_id, agent_id, status, status_at, outcome_cause, last_seen_at FROM agents
-                 WHERE status IN ('working', 'waiting') AND (status_at IS NULL OR status_at < ?1)
+                 WHERE status IN ('working', 'waiting')
+                   AND (status_at IS NULL OR status_at < ?1 OR session_id IN (SELECT value FROM json_each(?2)))
                  ORDER BY session_id, agent_id",
             )?
-            .query_map([cutoff], |r| {
+            .query_map(params![cutoff, serde_json::to_string(gone)?], |r| {
                 let cur = evidence_of(&r.get::<_, String>(2)?, r.get(3)?, r.get::<_, Option<String>>(4)?.as_deref());
                 Ok((r.get(0)?, r.get(1)?, cur, r.get(5)?))
             })?
             .collect::<Result<_, _>>()?;
         let mut out = Vec::new();
         for (sid, aid, cur, last_seen) in candidates {
-            if let Some(new) = watchdog(&cur, last_seen, now, window_ms) {
+            let settled = if gone.contains(&sid) {
+                client_gone(&cur, last_seen)
+            } else {
+                watchdog(&cur, last_seen, now, window_ms)
+            };
+            if let Some(new) = settled {
                 if !dry_run {
                     write_status(&tx, &sid, &aid, &new)?;
                 }
@@ -308,8 +352,8 @@ impl Store {
         &self,
         all: bool,
         project: Option<&str>,
-        now: Millis,
-        window_ms: i64,
+        (now, window_ms): (Millis, i64),
+        gone: &std::collections::HashSet<String>,
     ) -> Result<(Vec<LiveRow>, usize)> {
         use super::reports::{TOTALS, totals_at};
         let sql = "SELECT a.session_id, a.agent_id, a.parent_agent_id, a.agent_type, COALESCE(s.project, s.project_slug),
@@ -330,9 +374,14 @@ impl Store {
                 r.get::<_, Option<String>>(7)?.as_deref(),
             );
             let last_seen: Option<i64> = r.get(8)?;
-            let verdict = watchdog(&stored, last_seen, now, window_ms);
+            let sid: String = r.get(0)?;
+            let verdict = if gone.contains(&sid) {
+                client_gone(&stored, last_seen)
+            } else {
+                watchdog(&stored, last_seen, now, window_ms)
+            };
             let row = LiveRow {
-                session_id: r.get(0)?,
+                session_id: sid,
                 agent_id: r.get(1)?,
                 parent_agent_id: r.get(2)?,
                 agent_type: r.get(3)?,
@@ -344,7 +393,7 @@ impl Store {
             Ok((r.get::<_, Option<i64>>(9)?, row))
         })?;
         let mut keyed: Vec<(Option<Millis>, LiveRow)> = rows.collect::<Result<_, _>>()?;
-        let heard_count = self.place_heard(&mut keyed, project, now, window_ms)?;
+        let heard_count = self.place_heard(&mut keyed, project, (now, window_ms), gone)?;
         let mut out: Vec<LiveRow> = keyed.into_iter().map(|(_, r)| r).collect();
         if !all {
             out.retain(|r| r.status.status.is_live());
@@ -362,8 +411,8 @@ impl Store {
         &self,
         keyed: &mut Vec<(Option<Millis>, LiveRow)>,
         project: Option<&str>,
-        now: Millis,
-        window_ms: i64,
+        (now, window_ms): (Millis, i64),
+        gone: &std::collections::HashSet<String>,
     ) -> Result<usize> {
         let heard = self.heard_only(super::heard::RECENT_EVENTS)?;
         let heard_count = heard.len();
@@ -371,8 +420,12 @@ impl Store {
             if project.is_some() && h.project.as_deref() != project {
                 continue;
             }
-            let status =
-                watchdog(&h.evidence, Some(h.last_at), now, window_ms).unwrap_or(h.evidence);
+            let settled = if gone.contains(&h.session_id) {
+                client_gone(&h.evidence, Some(h.last_at))
+            } else {
+                watchdog(&h.evidence, Some(h.last_at), now, window_ms)
+            };
+            let status = settled.unwrap_or(h.evidence);
             let at = keyed.partition_point(|(t, r)| {
                 t.unwrap_or(i64::MIN) > h.last_at
                     || (t.unwrap_or(i64::MIN) == h.last_at && r.session_id < h.session_id)

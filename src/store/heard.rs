@@ -222,6 +222,7 @@ mod tests {
             received_at: at,
             payload: &payload,
             target: ev.target(at),
+            sender: None,
         };
         store.record_event_then(&row, |_| Ok(())).unwrap();
     }

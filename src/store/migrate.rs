@@ -77,6 +77,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0026_otlp_endpoint_keys",
         include_str!("migrations/0026_otlp_endpoint_keys.sql"),
     ),
+    (
+        "0027_hook_senders",
+        include_str!("migrations/0027_hook_senders.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -262,6 +266,10 @@ mod tests {
             (
                 "0026_otlp_endpoint_keys",
                 "7c6dfbcf4398a1f6d64518f67086ca9f3fca3bae808b879574762f3a72b0ba15",
+            ),
+            (
+                "0027_hook_senders",
+                "3f0510c3db790652cb56b2a49473170c1ba1795a2e8a171a0bd20c7a35b451ea",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());

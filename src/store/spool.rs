@@ -215,6 +215,9 @@ struct Line {
     payload: String,
     /// The agent the event speaks for and the evidence it carries.
     target: Option<LineTarget>,
+    /// The client process that sent it (absent in lines written before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sender: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -249,6 +252,7 @@ impl Line {
                 // Refused and none both store the event without a status.
                 Target::None | Target::Refused => None,
             },
+            sender: ev.sender.map(str::to_string),
         }
     }
 
@@ -284,6 +288,7 @@ impl Line {
                 },
                 None => Target::None,
             },
+            sender: self.sender.as_deref(),
         })
     }
 }
@@ -538,6 +543,7 @@ mod tests {
             received_at: 1_700_000_000_000 + i64::from(key),
             payload: "{\"hook_event_name\":\"Stop\"}",
             target,
+            sender: key.is_multiple_of(3).then_some("b00t/40@900"),
         };
         (serde_json::to_vec(&Line::of(&ev)).unwrap(), ev)
     }

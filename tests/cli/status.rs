@@ -780,3 +780,128 @@ fn local_command_output_after_session_end_reopens_nothing() {
     c.main_line("08:09:00");
     assert_eq!(c.stored(C), st("working", "08:09:00", "transcript"));
 }
+
+/// A client that runs a command and exits when it does (it passes its
+/// stdin on, and the command's exit status).
+const RUN: &str = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)";
+
+/// Whether a client that exits can be played here (and a hook's client
+/// told): `/proc` and python3; says why not.
+fn can_play_a_client() -> bool {
+    if !Path::new("/proc/sys/kernel/random/boot_id").exists() {
+        skip("no /proc: a hook's client cannot be told here");
+        return false;
+    }
+    if std::process::Command::new("python3")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        skip("python3 is not available to play a client that exits");
+        return false;
+    }
+    true
+}
+
+/// `sessionkit` (with `env`'s environment) run by a client that exits
+/// once the command does (`RUN`).
+fn exiting_client(env: &Env) -> std::process::Command {
+    let base = env.std_cmd();
+    let mut c = std::process::Command::new("python3");
+    c.args(["-c", RUN]).arg(base.get_program()).env_clear();
+    for (k, v) in base.get_envs() {
+        if let Some(v) = v {
+            c.env(k, v);
+        }
+    }
+    c.current_dir(env.dir.path());
+    c
+}
+
+/// A session whose client process is gone from this machine is never
+/// working: `status` ends it at once, with no sweep and well inside the
+/// watchdog's window (a turn in flight is unknown, a turn that had ended
+/// completed the session), and `sweep` writes it. A session whose client
+/// still runs (this test's own process sent its hook) stays as its hook
+/// left it.
+#[test]
+fn a_session_whose_client_is_gone_ends_at_once() {
+    if !can_play_a_client() {
+        return;
+    }
+    let env = Env::new();
+    let at = "2026-01-12T08:00:00Z";
+    let prompt = |sid: &str| json!({"session_id": sid, "hook_event_name": "UserPromptSubmit", "prompt": "go"});
+    hook_ok(&env, at, &prompt("alive"), &[]);
+    // A short-lived program runs these hooks and exits after them: their
+    // client is gone.
+    let gone = |at: &str, payload: &Value| {
+        let c = exiting_client(&env);
+        let (code, out, err) = crate::hooks::hook_with(c, at, payload.to_string().as_bytes(), &[]);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    };
+    gone(at, &prompt("in-flight"));
+    gone(at, &prompt("finished"));
+    gone(
+        "2026-01-12T08:00:30Z",
+        &json!({"session_id": "finished", "hook_event_name": "Stop"}),
+    );
+    let shown = |args: &[&str]| -> Vec<(String, String)> {
+        let out = env
+            .cmd()
+            .env("SESSIONKIT_NOW", "2026-01-12T08:01:00Z")
+            .args(args)
+            .output()
+            .unwrap();
+        let mut rows: Vec<(String, String)> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|v| {
+                (
+                    v["session_id"].as_str().unwrap().to_string(),
+                    v["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let want = [
+        ("alive".to_string(), "working".to_string()),
+        ("finished".to_string(), "completed".to_string()),
+        ("in-flight".to_string(), "unknown".to_string()),
+    ];
+    assert_eq!(shown(&["status", "--all", "--format", "jsonl"]), want);
+    assert_eq!(
+        shown(&["status", "--format", "jsonl"]),
+        [("alive".to_string(), "working".to_string())]
+    );
+    assert_eq!(shown(&["sessions", "--format", "jsonl"]), want);
+    // Heard of only from hooks: what they show is read from their events,
+    // and a sweep changes nothing of it.
+    let (code, _, err) = env.run(&["sweep", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(shown(&["status", "--all", "--format", "jsonl"]), want);
+}
+
+/// An ingested session whose last hook came from a client now gone:
+/// `sweep` writes its end at once, well inside the watchdog's window (the
+/// main agent working at its prompt is unknown, by `client_gone`; its
+/// subagent in flight too).
+#[test]
+fn sweep_ends_an_ingested_session_whose_client_is_gone() {
+    if !can_play_a_client() {
+        return;
+    }
+    let c = Case::new();
+    let payload = json!({"session_id": C, "hook_event_name": "UserPromptSubmit", "prompt": "go"});
+    let cmd = exiting_client(&c.env);
+    let at = format!("{DAY}08:06:00Z");
+    let (code, out, err) = crate::hooks::hook_with(cmd, &at, payload.to_string().as_bytes(), &[]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert_eq!(c.stored(C).0, "working");
+    assert_eq!(c.sweep("08:07:00").0, 0);
+    assert_eq!(c.stored(C), st("unknown", "08:06:00", "client_gone"));
+    assert_eq!(c.stored(W).2, "client_gone");
+}

@@ -6,9 +6,12 @@
 
 use std::path::Path;
 
-/// Programs a client may run a hook command through.
+/// Programs a client may run a hook command through: shells, and the
+/// wrappers a registration may put before `sessionkit` (`timeout 10
+/// sessionkit hook …`), which live no longer than the hook.
 const SHELLS: &[&str] = &[
-    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox",
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox", "timeout",
+    "setsid", "flock", "time",
 ];
 
 /// Ancestors looked at before giving up (a shell running a shell...).
@@ -37,10 +40,55 @@ pub fn client_from(proc: &Path, mut pid: u32) -> Option<String> {
     None
 }
 
+/// The client that ran this process as a sender a later process on this
+/// machine can check: `<boot id>/<pid>@<start>` (the boot id tells this
+/// machine's current boot from another machine's or an earlier boot's).
+pub fn sender() -> Option<String> {
+    sender_from(Path::new("/proc"), std::os::unix::process::parent_id())
+}
+
+/// `sender`, walking from `pid` under `proc`.
+pub fn sender_from(proc: &Path, pid: u32) -> Option<String> {
+    let boot = boot_id(proc)?;
+    Some(format!("{boot}/{}", client_from(proc, pid)?))
+}
+
+/// This boot's id, from `proc`.
+fn boot_id(proc: &Path) -> Option<String> {
+    let id = std::fs::read_to_string(proc.join("sys/kernel/random/boot_id")).ok()?;
+    let id = id.trim();
+    (!id.is_empty() && !id.contains('/')).then(|| id.to_string())
+}
+
+/// Whether the client a `sender` names is gone: `Some(true)` when it ran
+/// in this boot of this machine and no process of its id and start time
+/// is left, `Some(false)` while it runs, `None` when this machine cannot
+/// tell (another machine or boot, a sender it cannot read).
+pub fn gone(sender: &str) -> Option<bool> {
+    gone_in(Path::new("/proc"), sender)
+}
+
+/// `gone`, under `proc`.
+pub fn gone_in(proc: &Path, sender: &str) -> Option<bool> {
+    let (boot, client) = sender.split_once('/')?;
+    if boot_id(proc)? != boot {
+        return None;
+    }
+    let (pid, start) = client.split_once('@')?;
+    let (pid, start): (u32, u64) = (pid.parse().ok()?, start.parse().ok()?);
+    let Ok(stat) = std::fs::read_to_string(proc.join(pid.to_string()).join("stat")) else {
+        return Some(true);
+    };
+    // A zombie has exited: only its parent has not reaped it yet.
+    let s = Stat::parse(&stat)?;
+    Some(s.start != start || s.state == "Z")
+}
+
 /// The fields of `/proc/<pid>/stat` this needs.
 #[derive(Debug, PartialEq, Eq)]
 struct Stat<'a> {
     comm: &'a str,
+    state: &'a str,
     ppid: u32,
     /// Clock ticks after boot (field 22).
     start: u64,
@@ -57,6 +105,7 @@ impl<'a> Stat<'a> {
         // rest[0] is field 3 (state): field n is rest[n - 3].
         Some(Stat {
             comm,
+            state: rest.first()?,
             ppid: rest.get(1)?.parse().ok()?,
             start: rest.get(19)?.parse().ok()?,
         })
@@ -80,6 +129,7 @@ mod tests {
             Stat::parse(&s),
             Some(Stat {
                 comm: "a) (b",
+                state: "S",
                 ppid: 3,
                 start: 123_456
             })
@@ -107,6 +157,33 @@ mod tests {
         assert_eq!(client_from(dir.path(), 60), None);
         assert_eq!(client_from(dir.path(), 77), None);
         assert_eq!(client_from(&dir.path().join("none"), 42), None);
+    }
+
+    /// A sender is gone when its process is, or another took its pid; a
+    /// sender of another boot (or machine) cannot be told.
+    #[test]
+    fn a_sender_is_gone_when_its_process_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let proc = dir.path();
+        std::fs::create_dir_all(proc.join("sys/kernel/random")).unwrap();
+        std::fs::write(proc.join("sys/kernel/random/boot_id"), "b00t\n").unwrap();
+        let put = |pid: u32, comm: &str, ppid: u32, start: u64| {
+            let d = proc.join(pid.to_string());
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("stat"), stat(pid, comm, ppid, start)).unwrap();
+        };
+        put(40, "qwen", 2, 900);
+        put(41, "sh", 40, 950);
+        let s = sender_from(proc, 41).unwrap();
+        assert_eq!(s, "b00t/40@900");
+        assert_eq!(gone_in(proc, &s), Some(false));
+        // Another process under the same pid: the client is gone.
+        put(40, "node", 2, 1_000);
+        assert_eq!(gone_in(proc, &s), Some(true));
+        std::fs::remove_dir_all(proc.join("40")).unwrap();
+        assert_eq!(gone_in(proc, &s), Some(true));
+        assert_eq!(gone_in(proc, "other-boot/40@900"), None);
+        assert_eq!(gone_in(proc, "garbage"), None);
     }
 
     #[test]

@@ -104,6 +104,7 @@ fn with_row<T>(
     f: impl FnOnce(&NewEvent<'_>) -> T,
 ) -> T {
     let delivery_id = delivery_id.filter(|d| !d.is_empty());
+    let sender = crate::domain::harness::sender::sender();
     let payload = canonical(&ev.payload);
     f(&NewEvent {
         key: event_key(
@@ -123,5 +124,6 @@ fn with_row<T>(
         received_at: now,
         payload: &payload,
         target: ev.target(now),
+        sender: sender.as_deref(),
     })
 }
