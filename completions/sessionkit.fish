@@ -763,6 +763,7 @@ codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
+droid\t'Factory Droid'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
@@ -794,6 +795,7 @@ codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
+droid\t'Factory Droid'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
@@ -822,6 +824,7 @@ codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
+droid\t'Factory Droid'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
@@ -848,6 +851,7 @@ codex\t'Codex'
 gemini\t'Gemini CLI'
 copilot\t'Copilot CLI'
 qwen-code\t'Qwen Code'
+droid\t'Factory Droid'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"

@@ -961,3 +961,8 @@ fn copilot_runs_the_loop_with_its_hooks() {
 fn qwen_code_runs_the_loop_with_its_hooks() {
     hooks_loop(&QWEN, ".qwen/settings.json");
 }
+
+#[test]
+fn droid_runs_the_loop_with_its_hooks() {
+    hooks_loop(&DROID, ".factory/settings.json");
+}

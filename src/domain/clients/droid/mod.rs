@@ -2,6 +2,7 @@
 //! `<uuid>.settings.json` holding its token totals.
 
 mod find;
+pub(super) mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +26,7 @@ pub static DROID: Client = Client {
         said: Some(crate::domain::transcript::said::role_message_line),
         ..Reads::lines(|_| false, read::parse_block)
     },
-    hooks: None,
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, _env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -1,0 +1,125 @@
+//! Factory Droid's hooks: Claude Code's layout and event names in
+//! `~/.factory/settings.json` (a project's `.factory/settings.json`),
+//! grouped handlers with timeouts in seconds; a SessionStart hook's
+//! output reaches the model. In `exec` no UserPromptSubmit fires for the
+//! prompt itself. Its hooks carry no variable of its own: known by the
+//! command's `--harness`, or by its transcript's folder.
+
+use serde_json::{Map, Value, json};
+
+use super::super::claude_code::hooks::{common, extend, extra};
+use crate::domain::harness::{
+    Answers, Detect, Env, Handlers, Hooks, Kind, Layout, Output, Registration as R, Settings,
+    as_read, no_env, no_env_sign, specific_output, str_of,
+};
+
+pub static HOOKS: Hooks = Hooks {
+    name: "droid",
+    aliases: &["factory-droid"],
+    label: "Factory Droid",
+    handle: "fd",
+    detect: Detect {
+        env: no_env_sign,
+        payload,
+        rank: 2,
+    },
+    names_events: true,
+    normalize: as_read,
+    settings: Settings {
+        user_dir: |home, _: Env<'_>| home.join(".factory"),
+        user_file: "settings.json",
+        project_file: ".factory/settings.json",
+        project_also: &[],
+        programs: &["droid"],
+        hook_env: no_env,
+        project_note: None,
+        trust: false,
+        status_line: false,
+    },
+    kinds: &[
+        ("Stop", Kind::Stop),
+        ("SubagentStop", Kind::SubagentStop),
+        ("UserPromptSubmit", Kind::PromptSubmit),
+        ("PreToolUse", Kind::Tool),
+        ("PostToolUse", Kind::Tool),
+        ("SessionStart", Kind::SessionStart),
+        ("SessionEnd", Kind::SessionEnd),
+        ("PreCompact", Kind::PreCompact),
+    ],
+    registrations: &[
+        R::new("SessionStart", "session-start", 10),
+        R::new("UserPromptSubmit", "user-prompt-submit", 5),
+        R::new("Stop", "stop", 10),
+        R::new("SubagentStop", "event", 5),
+        R::new("PreCompact", "pre-compact", 5),
+        R::new("SessionEnd", "session-end", 5),
+    ],
+    handlers: Handlers {
+        layout: Layout::Grouped,
+        named: false,
+        types: &["command"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        timeout_unit_ms: 1000,
+        default_timeout_ms: 60_000,
+        loop_limit: false,
+        events: None,
+        whole_file: false,
+        runs_identical_once: false,
+    },
+    answers: Answers {
+        start: |c| Some(specific_output("SessionStart", c)),
+        prompt: |c| Some(specific_output("UserPromptSubmit", c)),
+        stop: |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
+        replays_start_context: false,
+        catch_up: true,
+        shows_stderr: false,
+        escapes_angles: false,
+        own_ceiling: false,
+        max_bytes: None,
+    },
+    sample,
+    output: Output {
+        plain_text: &["SessionStart", "UserPromptSubmit"],
+        keys: |event| match event {
+            "PreCompact" => &[],
+            _ => &[
+                "continue",
+                "suppressOutput",
+                "stopReason",
+                "decision",
+                "reason",
+                "systemMessage",
+                "hookSpecificOutput",
+            ],
+        },
+        decisions: &["approve", "block"],
+        strict_specific: false,
+        context_units: None,
+    },
+};
+
+/// A payload of Droid's: its transcript in `~/.factory/sessions`, or the
+/// `CLAUDE_ENV_FILE` its SessionStart names under `~/.factory`.
+fn payload(_: Env<'_>, p: &Map<String, Value>) -> bool {
+    str_of(p, &["transcript_path", "CLAUDE_ENV_FILE"]).is_some_and(|t| t.contains("/.factory/"))
+}
+
+/// Its payload for `event`: Claude Code's shape, with its own fields.
+fn sample(event: &str, cwd: &str) -> Value {
+    let mut p = common(event, cwd);
+    p["permission_mode"] = "auto-high".into();
+    extend(&mut p, extra(event));
+    match event {
+        "Stop" => extend(
+            &mut p,
+            json!({"message_id": "d0c70000-0000-4000-8000-000000000001", "tool_execution_count": 0, "elapsed_time": 110}),
+        ),
+        "SubagentStop" => extend(
+            &mut p,
+            json!({"task_name": "probe agent", "task_result": "sub done", "stop_hook_active": false}),
+        ),
+        _ => {}
+    }
+    p
+}
