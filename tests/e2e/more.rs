@@ -584,55 +584,94 @@ fn served(log: &Path, recorded: impl Fn(&str) -> bool) -> [u64; 3] {
     sum
 }
 
+/// A client ready to run in a fresh home: its program, the home and the
+/// project folder, the fake server (patched by `patch`) on its port, the
+/// client configured for it (Cline's repository and provider set by its
+/// own command).
+struct Rig {
+    bin: PathBuf,
+    work: tempfile::TempDir,
+    home: PathBuf,
+    proj: PathBuf,
+    server: std::process::Child,
+    port: u16,
+}
+
+impl Rig {
+    /// `None` (and a skip said) when the rig or the client is absent.
+    fn new(c: &Client, patch: Option<&str>) -> Option<Rig> {
+        let (rig_dir, bin) = match binary(c) {
+            Ok(b) => b,
+            Err(why) => {
+                skip(&why);
+                return None;
+            }
+        };
+        let work = tempfile::tempdir().unwrap();
+        let (home, proj) = (work.path().join("home"), work.path().join("proj"));
+        std::fs::create_dir_all(&proj).unwrap();
+        let (server, port) = crate::live::start_server(&rig_dir, "chat", &home, patch);
+        configure(c, &home, port);
+        if c.dir == "cline" {
+            git_init(&proj);
+            let mut auth = cline_command(&bin, &home, &proj);
+            auth.args([
+                "auth",
+                "--provider",
+                "openai-compatible",
+                "--apikey",
+                "sk-test-dummy",
+                "--modelid",
+                "fake-model",
+                "--baseurl",
+                &format!("http://127.0.0.1:{port}/v1"),
+            ]);
+            assert!(auth.status().unwrap().success(), "cline auth");
+        }
+        Some(Rig {
+            bin,
+            work,
+            home,
+            proj,
+            server,
+            port,
+        })
+    }
+
+    /// Stops the server, `settle_ms` after the client's last request.
+    fn stop(&mut self, settle_ms: u64) {
+        std::thread::sleep(Duration::from_millis(settle_ms));
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// `git init` in `dir`.
+fn git_init(dir: &Path) {
+    assert!(
+        Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(dir)
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
 /// A run whose model request the server refuses (HTTP 400): the session
 /// the client keeps is listed, and where the client records the error its
 /// status is `error`; each session's status, by id.
 fn api_error(c: &Client) -> Option<Vec<String>> {
-    let (rig_dir, bin) = match binary(c) {
-        Ok(b) => b,
-        Err(why) => {
-            skip(&why);
-            return None;
-        }
-    };
-    let work = tempfile::tempdir().unwrap();
-    let (home, proj) = (work.path().join("home"), work.path().join("proj"));
-    std::fs::create_dir_all(&proj).unwrap();
-    let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, None);
-    configure(c, &home, port);
-    if c.dir == "cline" {
-        assert!(
-            Command::new("git")
-                .args(["init", "-q"])
-                .current_dir(&proj)
-                .status()
-                .unwrap()
-                .success()
-        );
-        let mut auth = cline_command(&bin, &home, &proj);
-        auth.args([
-            "auth",
-            "--provider",
-            "openai-compatible",
-            "--apikey",
-            "sk-test-dummy",
-            "--modelid",
-            "fake-model",
-            "--baseurl",
-            &format!("http://127.0.0.1:{port}/v1"),
-        ]);
-        assert!(auth.status().unwrap().success(), "cline auth");
-    }
+    let mut r = Rig::new(c, None)?;
+    let (bin, home, proj, port) = (&r.bin, &r.home, &r.proj, r.port);
     // The client's own exit status says the run failed, or not: either way
     // what it wrote is read.
-    step(c, &bin, &home, &proj, port, "please FAIL400 now", false);
-    std::thread::sleep(Duration::from_millis(200));
-    let _ = server.kill();
-    let _ = server.wait();
-    let db = work.path().join("sk.db");
-    let (code, _, err) = crate::sessionkit(&db, &home, &["ingest", "--format", "json"]);
+    step(c, bin, home, proj, port, "please FAIL400 now", false);
+    r.stop(200);
+    let db = r.work.path().join("sk.db");
+    let (code, _, err) = crate::sessionkit(&db, &r.home, &["ingest", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = crate::sessionkit(&db, &home, &["sessions", "--format", "json"]);
+    let (code, out, err) = crate::sessionkit(&db, &r.home, &["sessions", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let rows: Value = serde_json::from_str(&out).unwrap_or(Value::Array(Vec::new()));
     Some(
@@ -645,13 +684,6 @@ fn api_error(c: &Client) -> Option<Vec<String>> {
 }
 
 fn scenario(c: &Client) {
-    let (rig_dir, bin) = match binary(c) {
-        Ok(b) => b,
-        Err(why) => return skip(&why),
-    };
-    let work = tempfile::tempdir().unwrap();
-    let (home, proj) = (work.path().join("home"), work.path().join("proj"));
-    std::fs::create_dir_all(&proj).unwrap();
     // The server sends a Qwen Code subagent call the type Qwen Code knows.
     let patch = match c.dir {
         "qwen" => Some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'general-purpose'\n"),
@@ -663,32 +695,11 @@ fn scenario(c: &Client) {
         ),
         _ => None,
     };
-    let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, patch);
-    configure(c, &home, port);
-    if c.dir == "cline" {
-        // Cline wants a repository, and its provider set by its own command.
-        assert!(
-            Command::new("git")
-                .args(["init", "-q"])
-                .current_dir(&proj)
-                .status()
-                .unwrap()
-                .success()
-        );
-        let mut auth = cline_command(&bin, &home, &proj);
-        auth.args([
-            "auth",
-            "--provider",
-            "openai-compatible",
-            "--apikey",
-            "sk-test-dummy",
-            "--modelid",
-            "fake-model",
-            "--baseurl",
-            &format!("http://127.0.0.1:{port}/v1"),
-        ]);
-        assert!(auth.status().unwrap().success(), "cline auth");
-    }
+    let Some(mut r) = Rig::new(c, patch) else {
+        return;
+    };
+    let (bin, home, proj, port) = (r.bin.clone(), r.home.clone(), r.proj.clone(), r.port);
+    let work = r.work.path().to_path_buf();
     let mut prompts = vec![("please run echo hi", false)];
     if c.spawns {
         prompts.push(("please SPAWN a helper", false));
@@ -704,10 +715,8 @@ fn scenario(c: &Client) {
             c.dir
         );
     }
-    std::thread::sleep(Duration::from_millis(200));
-    let _ = server.kill();
-    let _ = server.wait();
-    let db = work.path().join("sk.db");
+    r.stop(200);
+    let db = work.join("sk.db");
     let (code, out, err) = crate::sessionkit(&db, &home, &["ingest", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let s: Value = serde_json::from_str(&out).unwrap();
@@ -843,26 +852,14 @@ fn an_api_error_ends_as_each_client_records_it() {
 /// session after `ingest` with the served tokens; `hooks uninstall` gives
 /// the settings file's bytes back.
 fn hooks_loop(c: &Client, settings: &str) {
-    let (rig_dir, bin) = match binary(c) {
-        Ok(b) => b,
-        Err(why) => return skip(&why),
+    let Some(mut r) = Rig::new(c, None) else {
+        return;
     };
-    let work = tempfile::tempdir().unwrap();
-    let (home, proj) = (work.path().join("home"), work.path().join("proj"));
-    std::fs::create_dir_all(&proj).unwrap();
-    assert!(
-        Command::new("git")
-            .args(["init", "-q"])
-            .current_dir(&proj)
-            .status()
-            .unwrap()
-            .success()
-    );
-    let (mut server, port) = crate::live::start_server(&rig_dir, "chat", &home, None);
-    configure(c, &home, port);
+    let (bin, home, proj, port) = (r.bin.clone(), r.home.clone(), r.proj.clone(), r.port);
+    git_init(&proj);
     let file = home.join(settings);
     let before = std::fs::read(&file).ok();
-    let db = work.path().join("sk.db");
+    let db = r.work.path().join("sk.db");
     let sk = |args: &[&str]| crate::sessionkit(&db, &home, args);
     let marker = format!("Keep the rig green {}", std::process::id());
     let (code, _, err) = sk(&[
@@ -888,9 +885,7 @@ fn hooks_loop(c: &Client, settings: &str) {
         "{}",
         c.dir
     );
-    std::thread::sleep(Duration::from_millis(300));
-    let _ = server.kill();
-    let _ = server.wait();
+    r.stop(300);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let events: Vec<(String, String)> = conn
         .prepare("SELECT harness, event FROM events_raw ORDER BY id")

@@ -22,6 +22,7 @@ pub(crate) mod kit {
     pub(crate) use super::stores::{
         OpenStore, SessionStore, Tree, file_at, group_trees, open_database,
     };
+    pub(crate) use super::{Folders, places_none};
     pub(crate) use super::{Skip, SkipReason};
 }
 
@@ -38,6 +39,43 @@ pub fn place(transcript: &Path) -> Option<Option<Placed>> {
             crate::domain::clients::Finds::Layout(l) => l.place(transcript),
             _ => None,
         })
+}
+
+/// A layout whose every session (or project of sessions) is one folder at
+/// the top of a root: the test that a folder is one, its walk (with
+/// `only`, that session), and where a hook's transcript puts its session
+/// (`Layout::place`).
+#[derive(Debug)]
+pub struct Folders {
+    pub is: fn(&discover::Entry) -> bool,
+    pub walk: fn(usize, &Path, &discover::Entry, Option<&str>, &mut Discovery),
+    pub place: fn(&Path) -> Option<Option<Placed>>,
+}
+
+/// A layout that places no transcript of its own (Claude Code's places it).
+pub fn places_none(_: &Path) -> Option<Option<Placed>> {
+    None
+}
+
+impl Layout for Folders {
+    fn is(&self, dir: &discover::Entry) -> bool {
+        (self.is)(dir)
+    }
+
+    fn walk(
+        &self,
+        root_idx: usize,
+        root: &Path,
+        dir: &discover::Entry,
+        only: Option<&str>,
+        into: &mut Discovery,
+    ) {
+        (self.walk)(root_idx, root, dir, only, into);
+    }
+
+    fn place(&self, transcript: &Path) -> Option<Option<Placed>> {
+        (self.place)(transcript)
+    }
 }
 
 /// How a client's sessions lie at the top of a root, in a layout of its
@@ -156,6 +194,17 @@ pub struct Skip {
     pub root: usize,
     pub reason: SkipReason,
     pub path: String,
+}
+
+impl Skip {
+    /// A skip found by a walk (its root is set after the walk).
+    pub fn new(reason: SkipReason, path: String) -> Skip {
+        Skip {
+            root: 0,
+            reason,
+            path,
+        }
+    }
 }
 
 /// A stable, path-free label of a root: hex SHA-256 of its canonical path.

@@ -186,6 +186,45 @@ pub struct Handlers {
     pub runs_identical_once: bool,
 }
 
+impl Handlers {
+    /// Claude Code's shape, which its forks and peers keep:
+    /// `hooks.<Event>[] -> {matcher?, hooks: [{type, command, timeout}]}`,
+    /// timeouts in seconds, `types` the handler types it knows.
+    pub const fn grouped(types: &'static [&'static str], default_timeout_ms: u64) -> Handlers {
+        Handlers {
+            layout: Layout::Grouped,
+            named: false,
+            types,
+            command_keys: &["command"],
+            timeout_key: "timeout",
+            timeout_unit_ms: 1000,
+            default_timeout_ms,
+            loop_limit: false,
+            events: None,
+            whole_file: false,
+            runs_identical_once: false,
+        }
+    }
+}
+
+/// The top-level keys of a hook's output that a client of Claude Code's
+/// shape takes for `event` (none for PreCompact, whose stdout it reads as
+/// compaction instructions).
+pub fn decision_keys(event: &str) -> &'static [&'static str] {
+    match event {
+        "PreCompact" => &[],
+        _ => &[
+            "continue",
+            "suppressOutput",
+            "stopReason",
+            "decision",
+            "reason",
+            "systemMessage",
+            "hookSpecificOutput",
+        ],
+    }
+}
+
 /// What a harness takes back from a hook.
 #[derive(Debug)]
 pub struct Answers {

@@ -8,9 +8,25 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::domain::harness::{
-    Answers, Detect, Env, Handlers, Hooks, Kind, Layout, Output, Registration as R, Settings,
+    Answers, Detect, Env, Handlers, Hooks, Kind, Output, Registration as R, Settings,
     specific_output,
 };
+
+/// What its events mean (its forks and peers that keep its names read
+/// theirs by it).
+pub const KINDS: &[(&str, Kind)] = &[
+    ("Stop", Kind::Stop),
+    ("SubagentStop", Kind::SubagentStop),
+    ("StopFailure", Kind::StopFailure),
+    ("UserPromptSubmit", Kind::PromptSubmit),
+    ("PreToolUse", Kind::Tool),
+    ("PostToolUse", Kind::Tool),
+    ("PostToolUseFailure", Kind::Tool),
+    ("SubagentStart", Kind::SubagentStart),
+    ("SessionStart", Kind::SessionStart),
+    ("SessionEnd", Kind::SessionEnd),
+    ("PreCompact", Kind::PreCompact),
+];
 
 pub static HOOKS: Hooks = Hooks {
     name: "claude-code",
@@ -48,19 +64,7 @@ pub static HOOKS: Hooks = Hooks {
     // SessionStart's matcher lists every source (`fork` since 2.1.214);
     // SessionEnd gets 5 s so its catch-up ingest fits (Claude's own budget
     // is 1.5 s unless a hook asks for more).
-    kinds: &[
-        ("Stop", Kind::Stop),
-        ("SubagentStop", Kind::SubagentStop),
-        ("StopFailure", Kind::StopFailure),
-        ("UserPromptSubmit", Kind::PromptSubmit),
-        ("PreToolUse", Kind::Tool),
-        ("PostToolUse", Kind::Tool),
-        ("PostToolUseFailure", Kind::Tool),
-        ("SubagentStart", Kind::SubagentStart),
-        ("SessionStart", Kind::SessionStart),
-        ("SessionEnd", Kind::SessionEnd),
-        ("PreCompact", Kind::PreCompact),
-    ],
+    kinds: KINDS,
     registrations: &[
         R::new("SessionStart", "session-start", 10).matching("startup|resume|clear|compact|fork"),
         R::new("UserPromptSubmit", "user-prompt-submit", 5),
@@ -73,19 +77,11 @@ pub static HOOKS: Hooks = Hooks {
         R::new("SessionEnd", "session-end", 5),
     ],
     handlers: Handlers {
-        layout: Layout::Grouped,
-        named: false,
-        types: &["command", "http", "mcp_tool", "prompt", "agent"],
-        command_keys: &["command"],
-        timeout_key: "timeout",
-        timeout_unit_ms: 1000,
-        default_timeout_ms: 600_000,
-        loop_limit: false,
-        events: None,
         // It ignores the whole settings file (permissions included) when
         // one handler is malformed.
         whole_file: true,
         runs_identical_once: true,
+        ..Handlers::grouped(&["command", "http", "mcp_tool", "prompt", "agent"], 600_000)
     },
     answers: Answers {
         start: |c| Some(specific_output("SessionStart", c)),

@@ -12,7 +12,7 @@
 use super::read::is_session_id as is_cline_session_id;
 use crate::domain::corpus::kit::{Discovery, SessionFiles};
 use crate::domain::corpus::kit::{Entry, admit, list};
-use crate::domain::corpus::kit::{Skip, SkipReason};
+use crate::domain::corpus::kit::{Folders, Skip, SkipReason, places_none};
 use crate::domain::transcript::{AgentLayout, FileRole};
 
 /// Whether a folder of a root is a Cline session's.
@@ -24,7 +24,8 @@ pub(super) fn is_session_dir(dir: &Entry) -> bool {
 pub(super) fn walk_session(root_idx: usize, dir: &Entry, into: &mut Discovery) {
     let sid = dir.name.clone();
     if into.sessions.contains_key(&sid) {
-        into.skips.push(skip(SkipReason::DuplicateSession, sid));
+        into.skips
+            .push(Skip::new(SkipReason::DuplicateSession, sid));
         return;
     }
     let files = list(&dir.path, &sid, &mut into.skips);
@@ -34,7 +35,7 @@ pub(super) fn walk_session(root_idx: usize, dir: &Entry, into: &mut Discovery) {
         .find(|f| f.name == lead && f.meta.is_file())
         .and_then(|f| admit(f, format!("{sid}/{lead}"), FileRole::Main, &mut into.skips))
     else {
-        into.skips.push(skip(SkipReason::NonArtifact, sid));
+        into.skips.push(Skip::new(SkipReason::NonArtifact, sid));
         return;
     };
     let mut agents = Vec::new();
@@ -74,31 +75,9 @@ pub(super) fn walk_session(root_idx: usize, dir: &Entry, into: &mut Discovery) {
     );
 }
 
-fn skip(reason: SkipReason, path: String) -> Skip {
-    Skip {
-        root: 0,
-        reason,
-        path,
-    }
-}
-
 /// Cline's session folders (`<id>/<id>.messages.json`).
-#[derive(Debug)]
-pub struct Find;
-
-impl crate::domain::corpus::Layout for Find {
-    fn is(&self, dir: &Entry) -> bool {
-        is_session_dir(dir)
-    }
-
-    fn walk(
-        &self,
-        root_idx: usize,
-        _root: &std::path::Path,
-        dir: &Entry,
-        _only: Option<&str>,
-        into: &mut Discovery,
-    ) {
-        walk_session(root_idx, dir, into);
-    }
-}
+pub static FIND: Folders = Folders {
+    is: is_session_dir,
+    walk: |i, _, d, _, into| walk_session(i, d, into),
+    place: places_none,
+};

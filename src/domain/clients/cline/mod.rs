@@ -19,7 +19,7 @@ pub static CLINE: Client = Client {
         marker: None,
         sessions: &["data/sessions"],
     }),
-    finds: Finds::Layout(&find::Find),
+    finds: Finds::Layout(&find::FIND),
     reads: Reads {
         rewritten_whole: |_| true,
         ..Reads::lines(read::is_document, read::parse_block)

@@ -194,13 +194,13 @@ pub fn walk(root_idx: usize, years: Vec<Entry>, only: Option<&str>, into: &mut D
         for m in list(&y.path, &y.name, &mut into.skips) {
             let mrel = format!("{}/{}", y.name, m.name);
             if !(m.meta.is_dir() && is_date_dir(&m.name, 2)) {
-                into.skips.push(skip(SkipReason::NonArtifact, mrel));
+                into.skips.push(Skip::new(SkipReason::NonArtifact, mrel));
                 continue;
             }
             for d in list(&m.path, &mrel, &mut into.skips) {
                 let drel = format!("{mrel}/{}", d.name);
                 if !(d.meta.is_dir() && is_date_dir(&d.name, 2)) {
-                    into.skips.push(skip(SkipReason::NonArtifact, drel));
+                    into.skips.push(Skip::new(SkipReason::NonArtifact, drel));
                     continue;
                 }
                 walk_day(&d, &drel, only, &mut found, into);
@@ -254,8 +254,10 @@ fn walk_day(
     for e in list(&d.path, drel, &mut into.skips) {
         if !is_rollout_file(&e) {
             if only.is_none() {
-                into.skips
-                    .push(skip(SkipReason::NonArtifact, format!("{drel}/{}", e.name)));
+                into.skips.push(Skip::new(
+                    SkipReason::NonArtifact,
+                    format!("{drel}/{}", e.name),
+                ));
             }
             continue;
         }
@@ -279,7 +281,7 @@ fn take_rollout(
     };
     let Some((thread, session)) = thread_of(&e.path, &e.name) else {
         if only.is_none() {
-            into.skips.push(skip(SkipReason::NonArtifact, rel));
+            into.skips.push(Skip::new(SkipReason::NonArtifact, rel));
         }
         return;
     };
@@ -318,20 +320,21 @@ fn file_sessions(root_idx: usize, found: Vec<Found>, into: &mut Discovery) {
         let mut mains = mains.into_iter();
         let Some(main) = mains.next() else {
             for a in agents {
-                into.skips.push(skip(SkipReason::OrphanAgent, a.file.rel));
+                into.skips
+                    .push(Skip::new(SkipReason::OrphanAgent, a.file.rel));
             }
             continue;
         };
         for extra in mains {
             into.skips
-                .push(skip(SkipReason::DuplicateSession, extra.file.rel));
+                .push(Skip::new(SkipReason::DuplicateSession, extra.file.rel));
         }
         if into.sessions.contains_key(&sid) {
             into.skips
-                .push(skip(SkipReason::DuplicateSession, main.file.rel));
+                .push(Skip::new(SkipReason::DuplicateSession, main.file.rel));
             for a in agents {
                 into.skips
-                    .push(skip(SkipReason::DuplicateSession, a.file.rel));
+                    .push(Skip::new(SkipReason::DuplicateSession, a.file.rel));
             }
             continue;
         }
@@ -342,7 +345,7 @@ fn file_sessions(root_idx: usize, found: Vec<Found>, into: &mut Discovery) {
                 files.push(a.file);
             } else {
                 into.skips
-                    .push(skip(SkipReason::DuplicateSession, a.file.rel));
+                    .push(Skip::new(SkipReason::DuplicateSession, a.file.rel));
             }
         }
         files.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -357,14 +360,6 @@ fn file_sessions(root_idx: usize, found: Vec<Found>, into: &mut Discovery) {
                 cwd_hint: None,
             },
         );
-    }
-}
-
-fn skip(reason: SkipReason, path: String) -> Skip {
-    Skip {
-        root: 0,
-        reason,
-        path,
     }
 }
 

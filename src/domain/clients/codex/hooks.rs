@@ -9,8 +9,8 @@ use serde_json::{Map, Value, json};
 
 use super::super::claude_code::hooks::{common, extend, extra};
 use crate::domain::harness::{
-    Answers, Detect, Env, Handlers, Hooks, Kind, Layout, Output, Registration as R, Settings,
-    no_env, no_env_sign, set, specific_output, str_of,
+    Answers, Detect, Env, Handlers, Hooks, Kind, Output, Registration as R, Settings, no_env,
+    no_env_sign, set, specific_output, str_of,
 };
 
 /// Codex truncates a hook's additionalContext past about 2,500 tokens
@@ -68,19 +68,7 @@ pub static HOOKS: Hooks = Hooks {
         R::new("Interrupt", "event", 3),
         R::new("SessionEnd", "session-end", 3),
     ],
-    handlers: Handlers {
-        layout: Layout::Grouped,
-        named: false,
-        types: &["command", "prompt", "agent"],
-        command_keys: &["command"],
-        timeout_key: "timeout",
-        timeout_unit_ms: 1000,
-        default_timeout_ms: 600_000,
-        loop_limit: false,
-        events: None,
-        whole_file: false,
-        runs_identical_once: false,
-    },
+    handlers: Handlers::grouped(&["command", "prompt", "agent"], 600_000),
     answers: Answers {
         start: |c| Some(specific_output("SessionStart", c)),
         prompt: |c| Some(specific_output("UserPromptSubmit", c)),

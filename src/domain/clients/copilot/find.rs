@@ -8,7 +8,7 @@
 
 use crate::domain::corpus::kit::{Discovery, SessionFiles};
 use crate::domain::corpus::kit::{Entry, admit, is_session_uuid};
-use crate::domain::corpus::kit::{Skip, SkipReason};
+use crate::domain::corpus::kit::{Folders, Skip, SkipReason, places_none};
 use crate::domain::transcript::FileRole;
 
 /// Whether a folder of a root is a Copilot CLI session folder.
@@ -54,22 +54,8 @@ pub(super) fn walk_session(root_idx: usize, dir: &Entry, into: &mut Discovery) {
 }
 
 /// Copilot CLI's session folders (`<uuid>/events.jsonl`).
-#[derive(Debug)]
-pub struct Find;
-
-impl crate::domain::corpus::Layout for Find {
-    fn is(&self, dir: &Entry) -> bool {
-        is_session_dir(dir)
-    }
-
-    fn walk(
-        &self,
-        root_idx: usize,
-        _root: &std::path::Path,
-        dir: &Entry,
-        _only: Option<&str>,
-        into: &mut Discovery,
-    ) {
-        walk_session(root_idx, dir, into);
-    }
-}
+pub static FIND: Folders = Folders {
+    is: is_session_dir,
+    walk: |i, _, d, _, into| walk_session(i, d, into),
+    place: places_none,
+};

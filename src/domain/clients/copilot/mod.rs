@@ -19,7 +19,7 @@ pub static COPILOT: Client = Client {
         marker: None,
         sessions: &["session-state"],
     }),
-    finds: Finds::Layout(&find::Find),
+    finds: Finds::Layout(&find::FIND),
     reads: Reads {
         said: Some(read::said),
         ..Reads::lines(read::is_session, read::parse_block)

@@ -20,7 +20,7 @@ use serde::Deserialize;
 use crate::domain::corpus::kit::{
     Discovery, Entry, PlannedFile, SessionFiles, admit, is_session_uuid, list,
 };
-use crate::domain::corpus::kit::{Skip, SkipReason};
+use crate::domain::corpus::kit::{Folders, Skip, SkipReason, places_none};
 use crate::domain::transcript::{AgentLayout, FileRole, Format};
 
 const SETTINGS: &str = ".settings.json";
@@ -92,7 +92,8 @@ pub(super) fn walk_project(root_idx: usize, dir: &Entry, only: Option<&str>, int
         }
         if into.sessions.contains_key(&root) {
             let rel = found[&root].0.rel.clone();
-            into.skips.push(skip(SkipReason::DuplicateSession, rel));
+            into.skips
+                .push(Skip::new(SkipReason::DuplicateSession, rel));
             continue;
         }
         let main = found[&root].0.clone();
@@ -147,7 +148,7 @@ fn sessions(
                     .and_then(|n| n.strip_suffix(SETTINGS))
             });
             if !settings.is_some_and(is_session_uuid) && count_skips {
-                skips.push(skip(SkipReason::NonArtifact, rel));
+                skips.push(Skip::new(SkipReason::NonArtifact, rel));
             }
             continue;
         };
@@ -179,31 +180,9 @@ fn sessions(
     found
 }
 
-fn skip(reason: SkipReason, path: String) -> Skip {
-    Skip {
-        root: 0,
-        reason,
-        path,
-    }
-}
-
 /// Droid's project folders (`<cwd slug>/<uuid>.jsonl` beside its `.settings.json`).
-#[derive(Debug)]
-pub struct Find;
-
-impl crate::domain::corpus::Layout for Find {
-    fn is(&self, dir: &Entry) -> bool {
-        is_project(dir)
-    }
-
-    fn walk(
-        &self,
-        root_idx: usize,
-        _root: &std::path::Path,
-        dir: &Entry,
-        only: Option<&str>,
-        into: &mut Discovery,
-    ) {
-        walk_project(root_idx, dir, only, into);
-    }
-}
+pub static FIND: Folders = Folders {
+    is: is_project,
+    walk: |i, _, d, only, into| walk_project(i, d, only, into),
+    place: places_none,
+};

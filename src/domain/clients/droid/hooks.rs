@@ -9,8 +9,8 @@ use serde_json::{Map, Value, json};
 
 use super::super::claude_code::hooks::{common, extend, extra};
 use crate::domain::harness::{
-    Answers, Detect, Env, Handlers, Hooks, Kind, Layout, Output, Registration as R, Settings,
-    as_read, no_env, no_env_sign, specific_output, str_of,
+    Answers, Detect, Env, Handlers, Hooks, Output, Registration as R, Settings, as_read,
+    decision_keys, no_env, no_env_sign, specific_output, str_of,
 };
 
 pub static HOOKS: Hooks = Hooks {
@@ -36,16 +36,8 @@ pub static HOOKS: Hooks = Hooks {
         trust: false,
         status_line: false,
     },
-    kinds: &[
-        ("Stop", Kind::Stop),
-        ("SubagentStop", Kind::SubagentStop),
-        ("UserPromptSubmit", Kind::PromptSubmit),
-        ("PreToolUse", Kind::Tool),
-        ("PostToolUse", Kind::Tool),
-        ("SessionStart", Kind::SessionStart),
-        ("SessionEnd", Kind::SessionEnd),
-        ("PreCompact", Kind::PreCompact),
-    ],
+    // Claude Code's names.
+    kinds: super::super::claude_code::hooks::KINDS,
     registrations: &[
         R::new("SessionStart", "session-start", 10),
         R::new("UserPromptSubmit", "user-prompt-submit", 5),
@@ -54,19 +46,7 @@ pub static HOOKS: Hooks = Hooks {
         R::new("PreCompact", "pre-compact", 5),
         R::new("SessionEnd", "session-end", 5),
     ],
-    handlers: Handlers {
-        layout: Layout::Grouped,
-        named: false,
-        types: &["command"],
-        command_keys: &["command"],
-        timeout_key: "timeout",
-        timeout_unit_ms: 1000,
-        default_timeout_ms: 60_000,
-        loop_limit: false,
-        events: None,
-        whole_file: false,
-        runs_identical_once: false,
-    },
+    handlers: Handlers::grouped(&["command"], 60_000),
     answers: Answers {
         start: |c| Some(specific_output("SessionStart", c)),
         prompt: |c| Some(specific_output("UserPromptSubmit", c)),
@@ -81,18 +61,7 @@ pub static HOOKS: Hooks = Hooks {
     sample,
     output: Output {
         plain_text: &["SessionStart", "UserPromptSubmit"],
-        keys: |event| match event {
-            "PreCompact" => &[],
-            _ => &[
-                "continue",
-                "suppressOutput",
-                "stopReason",
-                "decision",
-                "reason",
-                "systemMessage",
-                "hookSpecificOutput",
-            ],
-        },
+        keys: decision_keys,
         decisions: &["approve", "block"],
         strict_specific: false,
         context_units: None,

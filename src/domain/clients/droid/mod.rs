@@ -20,7 +20,7 @@ pub static DROID: Client = Client {
         marker: None,
         sessions: &["sessions"],
     }),
-    finds: Finds::Layout(&find::Find),
+    finds: Finds::Layout(&find::FIND),
     reads: Reads {
         totals_beside: Some(read::read_settings),
         said: Some(crate::domain::transcript::said::role_message_line),

@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use crate::domain::corpus::kit::{Discovery, PlannedFile, SessionFiles};
 use crate::domain::corpus::kit::{Entry, admit, is_session_uuid, list};
-use crate::domain::corpus::kit::{Skip, SkipReason};
+use crate::domain::corpus::kit::{Folders, Skip, SkipReason};
 use crate::domain::transcript::{AgentLayout, FileRole};
 
 /// Whether a project folder holds Gemini chats.
@@ -93,7 +93,7 @@ pub(super) fn walk_project(
             for c in list(&e.path, &rel, &mut into.skips) {
                 let crel = format!("{rel}/{}", c.name);
                 if !(c.meta.is_dir() && is_session_uuid(&c.name)) {
-                    into.skips.push(skip(SkipReason::NonArtifact, crel));
+                    into.skips.push(Skip::new(SkipReason::NonArtifact, crel));
                     continue;
                 }
                 if only.is_some_and(|o| o != c.name) {
@@ -114,7 +114,7 @@ pub(super) fn walk_project(
         }
         if e.name != "chats" || !e.meta.is_dir() {
             if only.is_none() {
-                into.skips.push(skip(SkipReason::NonArtifact, rel));
+                into.skips.push(Skip::new(SkipReason::NonArtifact, rel));
             }
             continue;
         }
@@ -131,7 +131,7 @@ pub(super) fn walk_project(
                         .strip_suffix(".jsonl")
                         .filter(|id| is_session_uuid(id));
                     let (Some(id), true) = (id, a.meta.is_file()) else {
-                        into.skips.push(skip(SkipReason::NonArtifact, arel));
+                        into.skips.push(Skip::new(SkipReason::NonArtifact, arel));
                         continue;
                     };
                     let role = FileRole::Agent {
@@ -160,7 +160,7 @@ pub(super) fn walk_project(
             };
             let Some(sid) = sid else {
                 if only.is_none() {
-                    into.skips.push(skip(SkipReason::NonArtifact, crel));
+                    into.skips.push(Skip::new(SkipReason::NonArtifact, crel));
                 }
                 continue;
             };
@@ -172,11 +172,13 @@ pub(super) fn walk_project(
                 // session (it holds the same messages and the later ones).
                 let converted = held.rel.ends_with(".json") && crel == format!("{}l", held.rel);
                 if !converted {
-                    into.skips.push(skip(SkipReason::DuplicateSession, crel));
+                    into.skips
+                        .push(Skip::new(SkipReason::DuplicateSession, crel));
                     continue;
                 }
                 let old = mains.remove(&sid).expect("held").rel;
-                into.skips.push(skip(SkipReason::DuplicateSession, old));
+                into.skips
+                    .push(Skip::new(SkipReason::DuplicateSession, old));
             }
             if let Some(f) = admit(&c, crel, FileRole::Main, &mut into.skips) {
                 mains.insert(sid, f);
@@ -186,16 +188,17 @@ pub(super) fn walk_project(
     for (sid, files) in &mut agents {
         if !mains.contains_key(sid) {
             for f in files.drain(..) {
-                into.skips.push(skip(SkipReason::OrphanAgent, f.rel));
+                into.skips.push(Skip::new(SkipReason::OrphanAgent, f.rel));
             }
         }
     }
     for (sid, main) in mains {
         if into.sessions.contains_key(&sid) {
             into.skips
-                .push(skip(SkipReason::DuplicateSession, main.rel));
+                .push(Skip::new(SkipReason::DuplicateSession, main.rel));
             for f in agents.remove(&sid).unwrap_or_default() {
-                into.skips.push(skip(SkipReason::DuplicateSession, f.rel));
+                into.skips
+                    .push(Skip::new(SkipReason::DuplicateSession, f.rel));
             }
             continue;
         }
@@ -214,55 +217,33 @@ pub(super) fn walk_project(
     }
 }
 
-fn skip(reason: SkipReason, path: String) -> Skip {
-    Skip {
-        root: 0,
-        reason,
-        path,
-    }
-}
-
 /// Gemini CLI's project folders (`<project>/chats/`), and its forks'.
-#[derive(Debug)]
-pub struct Find;
+pub static FIND: Folders = Folders {
+    is: is_project,
+    walk: |i, _, d, only, into| walk_project(i, d, only, into),
+    place,
+};
 
-impl crate::domain::corpus::Layout for Find {
-    /// `<root>/<project>/chats/session-….jsonl`, the session named in its
-    /// header (a fork's `chats/<session>.jsonl`, by its name).
-    fn place(&self, transcript: &std::path::Path) -> Option<Option<crate::domain::corpus::Placed>> {
-        let dir = transcript.parent()?;
-        let name = transcript.file_name()?.to_str()?;
-        if dir.file_name().is_none_or(|d| d != "chats") {
-            return None;
-        }
-        // A fork's chat (Qwen Code's) is named by its session.
-        let named = name
-            .strip_suffix(".jsonl")
-            .filter(|s| is_session_uuid(s))
-            .map(str::to_string);
-        if named.is_none() && !name.starts_with("session-") {
-            return None;
-        }
-        Some((|| {
-            let session = named.or_else(|| session_of(transcript))?;
-            let project = dir.parent()?;
-            let name = project.file_name().and_then(|s| s.to_str())?;
-            Some((project.parent()?.to_path_buf(), name.to_string(), session))
-        })())
+/// `<root>/<project>/chats/session-….jsonl`, the session named in its
+/// header (a fork's `chats/<session>.jsonl`, by its name).
+fn place(transcript: &std::path::Path) -> Option<Option<crate::domain::corpus::Placed>> {
+    let dir = transcript.parent()?;
+    let name = transcript.file_name()?.to_str()?;
+    if dir.file_name().is_none_or(|d| d != "chats") {
+        return None;
     }
-
-    fn is(&self, dir: &Entry) -> bool {
-        is_project(dir)
+    // A fork's chat (Qwen Code's) is named by its session.
+    let named = name
+        .strip_suffix(".jsonl")
+        .filter(|s| is_session_uuid(s))
+        .map(str::to_string);
+    if named.is_none() && !name.starts_with("session-") {
+        return None;
     }
-
-    fn walk(
-        &self,
-        root_idx: usize,
-        _root: &std::path::Path,
-        dir: &Entry,
-        only: Option<&str>,
-        into: &mut Discovery,
-    ) {
-        walk_project(root_idx, dir, only, into);
-    }
+    Some((|| {
+        let session = named.or_else(|| session_of(transcript))?;
+        let project = dir.parent()?;
+        let name = project.file_name().and_then(|s| s.to_str())?;
+        Some((project.parent()?.to_path_buf(), name.to_string(), session))
+    })())
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::claude_code::hooks::{common, extend};
 use crate::domain::harness::{
-    Answers, Detect, Env, Handlers, Hooks, Kind, Layout, Output, Registration as R, Settings, set,
+    Answers, Detect, Env, Handlers, Hooks, Kind, Output, Registration as R, Settings, set,
     specific_output, str_of,
 };
 
@@ -81,17 +81,10 @@ pub static HOOKS: Hooks = Hooks {
         R::new("SessionEnd", "session-end", 5_000).matching("*"),
     ],
     handlers: Handlers {
-        layout: Layout::Grouped,
         named: true,
-        types: &["command", "plugin", "runtime"],
-        command_keys: &["command"],
-        timeout_key: "timeout",
         timeout_unit_ms: 1,
-        default_timeout_ms: 60_000,
-        loop_limit: false,
         events: Some(EVENTS),
-        whole_file: false,
-        runs_identical_once: false,
+        ..Handlers::grouped(&["command", "plugin", "runtime"], 60_000)
     },
     answers: Answers {
         start: |c| Some(specific_output("SessionStart", c)),

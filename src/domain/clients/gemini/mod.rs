@@ -19,7 +19,7 @@ pub static GEMINI: Client = Client {
         marker: None,
         sessions: &["tmp"],
     }),
-    finds: Finds::Layout(&find::Find),
+    finds: Finds::Layout(&find::FIND),
     reads: Reads {
         rewritten_whole: read::is_legacy,
         said: Some(read::said),

@@ -16,7 +16,7 @@ use md5::{Digest, Md5};
 
 use crate::domain::corpus::kit::{Discovery, PlannedFile, SessionFiles};
 use crate::domain::corpus::kit::{Entry, admit, list};
-use crate::domain::corpus::kit::{Skip, SkipReason};
+use crate::domain::corpus::kit::{Folders, Skip, SkipReason, places_none};
 use crate::domain::transcript::{AgentLayout, FileRole, uuid_like};
 
 /// Whether a folder of a root is a Kimi CLI work folder: the MD5 of its
@@ -71,7 +71,7 @@ pub(super) fn walk_work_dir(
         let rel = format!("{}/{}", dir.name, s.name);
         if !s.meta.is_dir() || !uuid_like(&s.name) {
             if only.is_none() {
-                into.skips.push(skip(SkipReason::NonArtifact, rel));
+                into.skips.push(Skip::new(SkipReason::NonArtifact, rel));
             }
             continue;
         }
@@ -79,7 +79,8 @@ pub(super) fn walk_work_dir(
             continue;
         }
         if into.sessions.contains_key(&s.name) {
-            into.skips.push(skip(SkipReason::DuplicateSession, rel));
+            into.skips
+                .push(Skip::new(SkipReason::DuplicateSession, rel));
             continue;
         }
         let files = list(&s.path, &rel, &mut into.skips);
@@ -87,7 +88,7 @@ pub(super) fn walk_work_dir(
             .iter()
             .find(|f| f.name == "wire.jsonl" && f.meta.is_file())
         else {
-            into.skips.push(skip(SkipReason::NonArtifact, rel));
+            into.skips.push(Skip::new(SkipReason::NonArtifact, rel));
             continue;
         };
         let Some(main) = admit(
@@ -135,7 +136,7 @@ fn subagents(subs: &Entry, rel: &str, skips: &mut Vec<Skip>) -> Vec<PlannedFile>
                 })
         });
         let Some(Some(entry)) = entry else {
-            skips.push(skip(SkipReason::NonArtifact, a_rel));
+            skips.push(Skip::new(SkipReason::NonArtifact, a_rel));
             continue;
         };
         let role = FileRole::Agent {
@@ -148,31 +149,9 @@ fn subagents(subs: &Entry, rel: &str, skips: &mut Vec<Skip>) -> Vec<PlannedFile>
     agents
 }
 
-fn skip(reason: SkipReason, path: String) -> Skip {
-    Skip {
-        root: 0,
-        reason,
-        path,
-    }
-}
-
 /// Kimi CLI's work-directory folders (`<md5 of the work dir>/<uuid>/wire.jsonl`).
-#[derive(Debug)]
-pub struct Find;
-
-impl crate::domain::corpus::Layout for Find {
-    fn is(&self, dir: &Entry) -> bool {
-        is_work_dir(dir)
-    }
-
-    fn walk(
-        &self,
-        root_idx: usize,
-        root: &std::path::Path,
-        dir: &Entry,
-        only: Option<&str>,
-        into: &mut Discovery,
-    ) {
-        walk_work_dir(root_idx, root, dir, only, into);
-    }
-}
+pub static FIND: Folders = Folders {
+    is: is_work_dir,
+    walk: walk_work_dir,
+    place: places_none,
+};

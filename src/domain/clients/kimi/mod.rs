@@ -19,7 +19,7 @@ pub static KIMI: Client = Client {
         marker: None,
         sessions: &["sessions"],
     }),
-    finds: Finds::Layout(&find::Find),
+    finds: Finds::Layout(&find::FIND),
     reads: Reads::lines(read::is_wire, read::parse_block),
     hooks: None,
 };

@@ -8,7 +8,7 @@
 
 use crate::domain::corpus::kit::{Discovery, SessionFiles};
 use crate::domain::corpus::kit::{Entry, admit, list};
-use crate::domain::corpus::kit::{Skip, SkipReason};
+use crate::domain::corpus::kit::{Folders, Skip, SkipReason, places_none};
 use crate::domain::transcript::FileRole;
 
 /// Whether a folder of a root is a pi project folder (`--<cwd>--`).
@@ -28,7 +28,7 @@ pub(super) fn walk_project(
         let sid = super::read::session_of_name(&e.name).filter(|_| e.meta.is_file());
         let Some(sid) = sid else {
             if only.is_none() {
-                into.skips.push(skip(SkipReason::NonArtifact, rel));
+                into.skips.push(Skip::new(SkipReason::NonArtifact, rel));
             }
             continue;
         };
@@ -36,7 +36,8 @@ pub(super) fn walk_project(
             continue;
         }
         if into.sessions.contains_key(sid) {
-            into.skips.push(skip(SkipReason::DuplicateSession, rel));
+            into.skips
+                .push(Skip::new(SkipReason::DuplicateSession, rel));
             continue;
         }
         let Some(main) = admit(&e, rel, FileRole::Main, &mut into.skips) else {
@@ -56,31 +57,9 @@ pub(super) fn walk_project(
     }
 }
 
-fn skip(reason: SkipReason, path: String) -> Skip {
-    Skip {
-        root: 0,
-        reason,
-        path,
-    }
-}
-
 /// pi's project folders (`--<cwd>--/<time>_<uuid>.jsonl`).
-#[derive(Debug)]
-pub struct Find;
-
-impl crate::domain::corpus::Layout for Find {
-    fn is(&self, dir: &Entry) -> bool {
-        is_project(dir)
-    }
-
-    fn walk(
-        &self,
-        root_idx: usize,
-        _root: &std::path::Path,
-        dir: &Entry,
-        only: Option<&str>,
-        into: &mut Discovery,
-    ) {
-        walk_project(root_idx, dir, only, into);
-    }
-}
+pub static FIND: Folders = Folders {
+    is: is_project,
+    walk: |i, _, d, only, into| walk_project(i, d, only, into),
+    place: places_none,
+};

@@ -22,7 +22,7 @@ pub static PI: Client = Client {
         marker: None,
         sessions: &["agent/sessions"],
     }),
-    finds: Finds::Layout(&find::Find),
+    finds: Finds::Layout(&find::FIND),
     reads: Reads {
         said: Some(crate::domain::transcript::said::role_message_line),
         ..Reads::lines(read::is_session, read::parse_block)

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use super::super::claude_code::hooks::{common, extend, extra};
 use crate::domain::harness::{
-    Answers, Detect, Env, Handlers, Hooks, Kind, Layout, Output, Registration as R, Settings,
-    as_read, set, specific_output,
+    Answers, Detect, Env, Handlers, Hooks, Output, Registration as R, Settings, as_read,
+    decision_keys, set, specific_output,
 };
 
 pub static HOOKS: Hooks = Hooks {
@@ -49,18 +49,8 @@ pub static HOOKS: Hooks = Hooks {
         trust: false,
         status_line: false,
     },
-    kinds: &[
-        ("Stop", Kind::Stop),
-        ("SubagentStop", Kind::SubagentStop),
-        ("StopFailure", Kind::StopFailure),
-        ("UserPromptSubmit", Kind::PromptSubmit),
-        ("PreToolUse", Kind::Tool),
-        ("PostToolUse", Kind::Tool),
-        ("SubagentStart", Kind::SubagentStart),
-        ("SessionStart", Kind::SessionStart),
-        ("SessionEnd", Kind::SessionEnd),
-        ("PreCompact", Kind::PreCompact),
-    ],
+    // Claude Code's names.
+    kinds: super::super::claude_code::hooks::KINDS,
     // Timeouts in seconds (it reads 1,000 and more as milliseconds).
     // SessionEnd comes only when an interactive session exits.
     registrations: &[
@@ -73,19 +63,7 @@ pub static HOOKS: Hooks = Hooks {
         R::new("PostCompact", "event", 5),
         R::new("SessionEnd", "session-end", 5),
     ],
-    handlers: Handlers {
-        layout: Layout::Grouped,
-        named: false,
-        types: &["command"],
-        command_keys: &["command"],
-        timeout_key: "timeout",
-        timeout_unit_ms: 1000,
-        default_timeout_ms: 60_000,
-        loop_limit: false,
-        events: None,
-        whole_file: false,
-        runs_identical_once: false,
-    },
+    handlers: Handlers::grouped(&["command"], 60_000),
     answers: Answers {
         start: |c| Some(specific_output("SessionStart", c)),
         prompt: |c| Some(specific_output("UserPromptSubmit", c)),
@@ -100,18 +78,7 @@ pub static HOOKS: Hooks = Hooks {
     sample,
     output: Output {
         plain_text: &[],
-        keys: |event| match event {
-            "PreCompact" => &[],
-            _ => &[
-                "continue",
-                "suppressOutput",
-                "stopReason",
-                "decision",
-                "reason",
-                "systemMessage",
-                "hookSpecificOutput",
-            ],
-        },
+        keys: decision_keys,
         decisions: &["approve", "block", "deny"],
         strict_specific: false,
         context_units: None,
