@@ -170,7 +170,19 @@ fn change(
     db_given: bool,
 ) -> Result<Exit> {
     let target = install.map(|i| target_of(ctx, i, db_given)).transpose()?;
-    let harnesses = chosen(places, &a.harness)?;
+    let mut harnesses = chosen(places, &a.harness)?;
+    if let Some(h) = a
+        .harness
+        .iter()
+        .find(|h| !install::has_scope(**h, a.scope))
+    {
+        bail!(
+            "{} reads hooks from its user settings only ({}): use --scope user",
+            h.label,
+            places.settings(*h, install::Scope::User).display()
+        );
+    }
+    harnesses.retain(|h| install::has_scope(*h, a.scope));
     let stamp = jiff::Timestamp::now()
         .strftime("%Y%m%dT%H%M%SZ")
         .to_string();

@@ -100,6 +100,49 @@ pub struct Settings {
     /// Whether install also offers sessionkit's status line (Claude
     /// Code's `statusLine`).
     pub status_line: bool,
+    /// What holds its handlers on disk.
+    pub form: Form,
+}
+
+/// What holds a harness's handlers on disk.
+#[derive(Debug)]
+pub enum Form {
+    /// Its JSON settings file, which sessionkit merges its handlers into
+    /// and cuts them out of.
+    Json,
+    /// A settings file of another language (TOML, YAML): sessionkit's
+    /// handlers are one block of it, between two marker lines at its end.
+    Block(Block),
+    /// Files sessionkit writes and owns whole in a folder (the settings'
+    /// `user_file` and `project_file` name the folder): a plugin, an
+    /// extension, a program per event.
+    Files(Owned),
+}
+
+/// A registration with the command line it runs.
+pub type Handler<'a> = (&'a Registration, String);
+
+/// Handlers as one block of a settings file.
+#[derive(Debug)]
+pub struct Block {
+    /// What starts a comment line in the file's language.
+    pub comment: &'static str,
+    /// The handlers in the client's syntax, each line ending in a newline.
+    pub render: fn(&[Handler<'_>]) -> String,
+    /// Whether the client can read a whole file's text (why not, if not).
+    pub parses: fn(&str) -> Result<(), String>,
+}
+
+/// Handlers as files of their own.
+#[derive(Debug)]
+pub struct Owned {
+    /// What starts a comment line in the files' language.
+    pub comment: &'static str,
+    /// Every file for the handlers: its name in the folder, its text and
+    /// whether it is a program (mode 0755).
+    pub render: fn(&[Handler<'_>]) -> Vec<(String, String, bool)>,
+    /// The names it may write (what uninstall looks for).
+    pub names: fn() -> Vec<String>,
 }
 
 /// One event sessionkit registers a handler for.

@@ -7,7 +7,8 @@ pub mod redact;
 pub mod sender;
 
 pub use declared::{
-    Answers, Detect, Env, Handlers, Hooks, Layout, Output, Registration, Settings, as_read,
+    Answers, Block, Detect, Env, Form, Handler, Handlers, Hooks, Layout, Output, Owned, Registration,
+    Settings, as_read,
     decision_keys, no_env, no_env_sign, set, specific_output, str_of, takes_none,
 };
 

@@ -106,10 +106,7 @@ pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
             // The first time sessionkit changes a file that holds none of
             // its entries, those bytes are the user's original: kept
             // forever, never overwritten.
-            let pristine = Json::parse(before)
-                .map(|d| edit::registered(&d, p.harness).is_empty())
-                .unwrap_or(false);
-            if pristine && f.path == p.files[0].path {
+            if f.keep_original {
                 let orig = original_path(&path);
                 if create_new(&orig, before.as_bytes())? {
                     backups.push(orig);
@@ -133,7 +130,7 @@ pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
             }
         }
         match &f.after {
-            Some(text) => write_atomic(&path, text)?,
+            Some(text) => write_atomic(&path, text, f.executable)?,
             None => std::fs::remove_file(&f.path)
                 .with_context(|| format!("removing {}", f.path.display()))?,
         }
@@ -143,7 +140,7 @@ pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
 
 /// Temp file in the same folder, synced, renamed over `path` (keeping an
 /// existing file's permissions).
-pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
+pub(super) fn write_atomic(path: &Path, text: &str, executable: bool) -> Result<()> {
     use std::io::Write;
     let dir = path.parent().context("a settings file has a folder")?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -160,7 +157,10 @@ pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
             .mode(0o600)
             .custom_flags(libc::O_NOFOLLOW)
             .open(&tmp)?;
-        if let Ok(meta) = std::fs::metadata(path) {
+        if executable {
+            use std::os::unix::fs::PermissionsExt;
+            f.set_permissions(std::fs::Permissions::from_mode(0o755))?;
+        } else if let Ok(meta) = std::fs::metadata(path) {
             f.set_permissions(meta.permissions())?;
         }
         f.write_all(text.as_bytes())?;

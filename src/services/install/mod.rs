@@ -7,6 +7,7 @@ pub mod edit;
 mod files;
 pub mod json;
 mod keep;
+pub mod own;
 pub mod plan;
 pub mod trust;
 pub mod validate;
@@ -80,11 +81,12 @@ impl Places {
     }
 
     /// `scopes` less any whose file for `h` is another's (a project at the
-    /// home directory has the user's files).
+    /// home directory has the user's files), and less a project's for a
+    /// client that reads hooks from the user's settings only.
     pub fn distinct(&self, h: Harness, scopes: &[Scope]) -> Vec<Scope> {
         let mut seen = Vec::new();
         let mut out = Vec::new();
-        for &s in scopes {
+        for &s in scopes.iter().filter(|s| has_scope(h, **s)) {
             let path = self.settings(h, s);
             if !seen.contains(&path) {
                 seen.push(path);
@@ -117,6 +119,12 @@ impl Places {
     }
 }
 
+/// Whether `h` reads hooks at `scope` (some read the user's settings
+/// only).
+pub fn has_scope(h: Harness, scope: Scope) -> bool {
+    scope == Scope::User || !h.settings.project_file.is_empty()
+}
+
 /// The enclosing git work tree's top (a `.git` entry), else `dir` itself.
 fn project_root(dir: &Path) -> PathBuf {
     dir.ancestors()
@@ -131,6 +139,11 @@ pub struct FileChange {
     pub path: PathBuf,
     pub before: Option<String>,
     pub after: Option<String>,
+    /// Written as a program (mode 0755).
+    pub executable: bool,
+    /// Its old bytes are the user's own, before any of sessionkit's
+    /// handlers: kept forever beside it on the first change.
+    pub keep_original: bool,
 }
 
 impl FileChange {
@@ -304,6 +317,9 @@ fn absolute(path: &Path) -> Result<PathBuf> {
 /// Plans installing (`install = true`) or removing sessionkit's
 /// registrations for `h` at `scope`. Nothing is written.
 pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) -> Result<Pending> {
+    if !matches!(h.settings.form, crate::domain::harness::Form::Json) {
+        return own::plan(places, h, scope, target);
+    }
     let path = absolute(&places.settings(h, scope))?;
     let before_text = read(&path)?;
     let before = parse(&path, before_text.as_deref())?;
@@ -336,10 +352,13 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     } else {
         after_text(&path, h, before_text.as_deref(), &after, target.is_none())
     };
+    let keep_original = before_text.is_some() && edit::registered(&before, h).is_empty();
     let mut files = vec![FileChange {
         path: path.clone(),
         before: before_text,
         after: after_text,
+        executable: false,
+        keep_original,
     }];
     if let Some(config) = places.trust_file(h).filter(|_| !change.is_empty()) {
         let config = absolute(&config)?;
@@ -359,6 +378,8 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
             path: config,
             before: config_before,
             after: config_after,
+            executable: false,
+            keep_original: false,
         });
     }
     Ok(Pending {
@@ -486,9 +507,15 @@ pub fn timeout_ms(h: Harness, timeout: Option<u64>) -> u64 {
 /// does not exist has every event `missing`; one that does not parse is an
 /// error.
 pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standing>, Json)> {
-    let path = absolute(&places.settings(h, scope))?;
-    let text = read(&path)?;
-    let doc = parse(&path, text.as_deref())?;
+    let (path, doc) = match h.settings.form {
+        crate::domain::harness::Form::Json => {
+            let path = absolute(&places.settings(h, scope))?;
+            let text = read(&path)?;
+            let doc = parse(&path, text.as_deref())?;
+            (path, doc)
+        }
+        _ => own::view(places, h, scope)?,
+    };
     let trust = places.trust_file(h);
     let config = match &trust {
         Some(f) => read(f)?.unwrap_or_default(),

@@ -60,6 +60,7 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: true,
+        form: crate::domain::harness::Form::Json,
     },
     // SessionStart's matcher lists every source (`fork` since 2.1.214);
     // SessionEnd gets 5 s so its catch-up ingest fits (Claude's own budget

@@ -42,6 +42,7 @@ pub static HOOKS: Hooks = Hooks {
         ),
         trust: true,
         status_line: false,
+        form: crate::domain::harness::Form::Json,
     },
     // It clamps SessionEnd and Interrupt to 3 s. No matchers: trust hashes
     // then depend on the command alone. It has no StopFailure.

@@ -34,6 +34,7 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        form: crate::domain::harness::Form::Json,
     },
     kinds: &[
         ("agentStop", Kind::Stop),

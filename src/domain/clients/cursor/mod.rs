@@ -32,6 +32,7 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        form: crate::domain::harness::Form::Json,
     },
     kinds: &[
         ("stop", Kind::Stop),

@@ -35,6 +35,7 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        form: crate::domain::harness::Form::Json,
     },
     // Claude Code's names.
     kinds: super::super::claude_code::hooks::KINDS,

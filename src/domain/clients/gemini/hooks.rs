@@ -62,6 +62,7 @@ pub static HOOKS: Hooks = Hooks {
         ),
         trust: false,
         status_line: false,
+        form: crate::domain::harness::Form::Json,
     },
     // PreCompress is not registered: Gemini fires it before every turn, so
     // it is no evidence of compaction.

@@ -2,6 +2,7 @@
 //! reads its own variable): `<md5 of the work dir>/<session>/wire.jsonl`.
 
 mod find;
+pub mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,7 @@ pub static KIMI: Client = Client {
     }),
     finds: Finds::Layout(&find::FIND),
     reads: Reads::lines(read::is_wire, read::parse_block),
-    hooks: None,
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
