@@ -171,11 +171,7 @@ fn change(
 ) -> Result<Exit> {
     let target = install.map(|i| target_of(ctx, i, db_given)).transpose()?;
     let mut harnesses = chosen(places, &a.harness)?;
-    if let Some(h) = a
-        .harness
-        .iter()
-        .find(|h| !install::has_scope(**h, a.scope))
-    {
+    if let Some(h) = a.harness.iter().find(|h| !install::has_scope(**h, a.scope)) {
         bail!(
             "{} reads hooks from its user settings only ({}): use --scope user",
             h.label,

@@ -845,14 +845,33 @@ fn an_api_error_ends_as_each_client_records_it() {
     }
 }
 
+/// What a client's hooks can carry back to it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// Context (the briefing) and a continued turn (the nudge).
+    Both,
+    /// A continued turn only (Kimi CLI's hooks add no context).
+    NudgeOnly,
+}
+
 /// The continuity loop with a client's own hooks: `hooks install
-/// --with-nudge` into its settings, `hooks doctor` clean, a prompt: every
-/// event stored under the client's harness name and none `unknown`, the
-/// briefing (a seeded memory) in a request the model received, one main
-/// session after `ingest` with the served tokens; `hooks uninstall` gives
-/// the settings file's bytes back.
-fn hooks_loop(c: &Client, settings: &str) {
-    let Some(mut r) = Rig::new(c, None) else {
+/// --with-nudge` into its settings, `hooks doctor` clean, a prompt whose
+/// shell command records a commitment (it joins the run the session's
+/// start opened): every event stored under the client's harness name and
+/// none `unknown`, the briefing (a seeded memory) in a request the model
+/// received, the nudge blocking that turn's end once and the client
+/// carrying on with the debrief and exiting 0, one main session after
+/// `ingest` with the served tokens; `hooks uninstall` gives the settings
+/// file's bytes back.
+fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
+    // The model's shell call records a commitment in the test's database
+    // (beside the client's home).
+    let record = format!(
+        "{} --db \"$HOME/../sk.db\" remember --kind commitment --project proj --topic 'Rig commitment' --content 'Ship the rig fix'",
+        crate::sk().display()
+    );
+    let patch = format!("import os\nos.environ['FAKE_CHAT_COMMAND'] = {record:?}\n");
+    let Some(mut r) = Rig::new(c, Some(&patch)) else {
         return;
     };
     let (bin, home, proj, port) = (r.bin.clone(), r.home.clone(), r.proj.clone(), r.port);
@@ -880,7 +899,15 @@ fn hooks_loop(c: &Client, settings: &str) {
     let (code, out, err) = sk(&["hooks", "doctor", "--harness", c.harness]);
     assert_eq!(code, 0, "{}: doctor: {out}{err}", c.dir);
     assert_eq!(
-        step(c, &bin, &home, &proj, port, "please run echo hi", false),
+        step(
+            c,
+            &bin,
+            &home,
+            &proj,
+            port,
+            "please run the recorder",
+            false
+        ),
         0,
         "{}",
         c.dir
@@ -903,7 +930,22 @@ fn hooks_loop(c: &Client, settings: &str) {
         .query_row("SELECT COUNT(*) FROM hook_failures", [], |r| r.get(0))
         .unwrap_or(0);
     assert_eq!(failures, 0, "{}: hook failures", c.dir);
-    // The briefing reached the model.
+    // The commitment the shell call recorded belongs to the session's run.
+    let commitments: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT m.topic, r.session_id FROM memory_events e JOIN memories m USING (memory_id) \
+             JOIN agent_sessions r ON r.run_id = e.session_run_id WHERE m.kind = 'commitment'",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        commitments.iter().any(|(t, _)| t == "Rig commitment"),
+        "{}: the commitment joined no run: {commitments:?}",
+        c.dir
+    );
     let bodies: Vec<String> = std::fs::read_dir(home.join("rig/bodies"))
         .map(|d| {
             d.flatten()
@@ -911,12 +953,29 @@ fn hooks_loop(c: &Client, settings: &str) {
                 .collect()
         })
         .unwrap_or_default();
-    assert!(
-        bodies.iter().any(|b| b.contains(&marker)),
-        "{}: the briefing is in none of {} requests",
-        c.dir,
-        bodies.len()
-    );
+    if takes == Takes::Both {
+        assert!(
+            bodies.iter().any(|b| b.contains(&marker)),
+            "{}: the briefing is in none of {} requests",
+            c.dir,
+            bodies.len()
+        );
+    }
+    // The nudge: the turn's end blocked once, the debrief sent to the
+    // model as the continuation, and the client went on to exit 0.
+    let debriefs = bodies
+        .iter()
+        .filter(|b| b.contains("debrief this session into sessionkit"))
+        .count();
+    assert!(debriefs >= 1, "{}: the debrief reached no request", c.dir);
+    let attempts: Vec<i64> = conn
+        .prepare("SELECT triage_attempt_count FROM agent_sessions")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(attempts, [1], "{}: one nudge", c.dir);
     let (code, _, err) = sk(&["ingest"]);
     assert_eq!(code, 0, "{err}");
     let (_, out, _) = sk(&["sessions", "--format", "json"]);
@@ -937,11 +996,6 @@ fn hooks_loop(c: &Client, settings: &str) {
         // without sessionkit's handlers.
         let text = String::from_utf8(after.unwrap()).unwrap();
         assert!(!text.contains("sessionkit"), "{}: {text}", c.dir);
-        assert!(
-            serde_json::from_str::<Value>(&text).is_ok(),
-            "{}: {text}",
-            c.dir
-        );
     } else {
         assert_eq!(after, before, "{}: uninstall", c.dir);
     }
@@ -949,15 +1003,20 @@ fn hooks_loop(c: &Client, settings: &str) {
 
 #[test]
 fn copilot_runs_the_loop_with_its_hooks() {
-    hooks_loop(&COPILOT, ".copilot/hooks/sessionkit.json");
+    hooks_loop(&COPILOT, ".copilot/hooks/sessionkit.json", Takes::Both);
 }
 
 #[test]
 fn qwen_code_runs_the_loop_with_its_hooks() {
-    hooks_loop(&QWEN, ".qwen/settings.json");
+    hooks_loop(&QWEN, ".qwen/settings.json", Takes::Both);
 }
 
 #[test]
 fn droid_runs_the_loop_with_its_hooks() {
-    hooks_loop(&DROID, ".factory/settings.json");
+    hooks_loop(&DROID, ".factory/settings.json", Takes::Both);
+}
+
+#[test]
+fn kimi_cli_runs_the_loop_with_its_hooks() {
+    hooks_loop(&KIMI, ".kimi/config.toml", Takes::NudgeOnly);
 }

@@ -19,8 +19,7 @@ use crate::domain::harness::{Block, Form, Handler, Harness, Owned};
 const MARK: &str = "sessionkit-hooks";
 
 /// The first line of a block, after the comment.
-const BEGIN: &str =
-    ">>> sessionkit hooks: written by `sessionkit hooks install`, taken out by `sessionkit hooks uninstall` >>>";
+const BEGIN: &str = ">>> sessionkit hooks: written by `sessionkit hooks install`, taken out by `sessionkit hooks uninstall` >>>";
 /// The last line of a block, after the comment.
 const END: &str = "<<< sessionkit hooks <<<";
 
@@ -201,7 +200,11 @@ fn block(
         after
     };
     let change = change_of(&was, &now);
-    let after = if change.is_empty() { before.clone() } else { after };
+    let after = if change.is_empty() {
+        before.clone()
+    } else {
+        after
+    };
     let keep_original = was.is_empty() && before.is_some();
     Ok((
         change,

@@ -91,7 +91,10 @@ fn render(handlers: &[Handler<'_>]) -> String {
     for (r, command) in handlers {
         out.push_str("[[hooks]]\n");
         out.push_str(&format!("event = {}\n", toml_edit::Value::from(r.event)));
-        out.push_str(&format!("command = {}\n", toml_edit::Value::from(command.as_str())));
+        out.push_str(&format!(
+            "command = {}\n",
+            toml_edit::Value::from(command.as_str())
+        ));
         if let Some(t) = r.timeout {
             out.push_str(&format!("timeout = {t}\n"));
         }
@@ -120,7 +123,9 @@ fn sample(event: &str, cwd: &str) -> Value {
         "SessionEnd" => json!({"reason": "exit"}),
         "UserPromptSubmit" => json!({"prompt": "doctor check"}),
         "Stop" => json!({"stop_hook_active": false}),
-        "StopFailure" => json!({"error_type": "APIStatusError", "error_message": "Error code: 400"}),
+        "StopFailure" => {
+            json!({"error_type": "APIStatusError", "error_message": "Error code: 400"})
+        }
         "SubagentStart" => json!({"agent_name": "coder", "prompt": "doctor subtask"}),
         "SubagentStop" => json!({"agent_name": "coder", "response": "sub done"}),
         "PreCompact" => json!({"trigger": "manual", "token_count": 1000}),
