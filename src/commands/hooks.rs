@@ -368,7 +368,7 @@ fn record(
         changed: p.files.iter().any(install::FileChange::changes),
         diff: (dry_run && !diff.is_empty()).then_some(diff),
         dry_run,
-        file: p.files[0].path.display().to_string(),
+        file: p.place.display().to_string(),
         harness: p.harness.as_str().into(),
         removed: c.removed.clone(),
         schema: HOOKS_SCHEMA.into(),
@@ -376,7 +376,7 @@ fn record(
         trust_file: p
             .files
             .get(1)
-            .filter(|f| f.changes())
+            .filter(|f| p.harness.settings.trust && f.changes())
             .map(|f| f.path.display().to_string()),
         updated: c.updated.clone(),
     }

@@ -59,6 +59,12 @@ impl Hooks {
     pub fn takes_start_context(&self) -> bool {
         (self.answers.start)("-").is_some()
     }
+
+    /// Whether a hook's answer can continue a finished turn at all (the
+    /// nudge is armed only where it can).
+    pub fn takes_stop(&self) -> bool {
+        !(self.answers.stop)("-").is_empty()
+    }
 }
 
 /// How a harness's payload is told apart from the others'.
@@ -276,7 +282,8 @@ pub struct Answers {
     pub start: fn(&str) -> Option<String>,
     /// The same at a prompt.
     pub prompt: fn(&str) -> Option<String>,
-    /// The stdout that continues a finished turn with `prompt`.
+    /// The stdout that continues a finished turn with `prompt`; empty
+    /// when nothing a hook prints can.
     pub stop: fn(&str) -> String,
     /// Whether it sends the SessionStart context again after a resume
     /// (a briefing already delivered is then not built again).
@@ -348,4 +355,42 @@ pub fn str_of<'a>(p: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
     keys.iter()
         .filter_map(|k| p.get(*k).and_then(Value::as_str))
         .find(|s| !s.is_empty())
+}
+
+/// The word that marks the line listing sessionkit's handlers.
+pub const MARK: &str = "sessionkit-hooks";
+
+/// One handler as the marker line lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Listed {
+    pub event: String,
+    pub command: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u64>,
+}
+
+/// The marker line for `handlers`, without its newline.
+pub fn marker(comment: &str, handlers: &[Handler<'_>]) -> String {
+    let listed: Vec<Listed> = handlers
+        .iter()
+        .map(|(r, command)| Listed {
+            event: r.event.to_string(),
+            command: command.clone(),
+            timeout: r.timeout,
+        })
+        .collect();
+    format!(
+        "{comment} {MARK} {}",
+        serde_json::to_string(&listed).unwrap_or_default()
+    )
+}
+
+/// The handlers a text's marker lines list (none without one).
+pub fn listed(comment: &str, text: &str) -> Vec<Listed> {
+    let head = format!("{comment} {MARK} ");
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix(&head))
+        .filter_map(|json| serde_json::from_str::<Vec<Listed>>(json).ok())
+        .flatten()
+        .collect()
 }

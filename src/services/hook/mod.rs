@@ -244,7 +244,8 @@ pub fn stop(call: &Call<'_>, ev: &HookEvent) -> Result<Answer> {
 /// With the nudge on: the handshake, and the continue envelope when an
 /// attempt arms.
 fn nudge(store: &mut Store, ev: &HookEvent, sid: &str, lease: i64, now: Millis) -> Result<Answer> {
-    if !settings::enabled(store, "nudge.enabled")?
+    if !ev.harness.takes_stop()
+        || !settings::enabled(store, "nudge.enabled")?
         || crate::domain::triage::quiet_turn(store.turn_start_source(sid)?.as_deref())
     {
         return Ok(Answer::Quiet);

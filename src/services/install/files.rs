@@ -102,7 +102,7 @@ pub fn commit(p: &Pending, stamp: &str) -> Result<Vec<PathBuf>> {
         // A settings file that is a symlink (a dotfiles checkout) stays
         // one: its target is what changes.
         let path = resolved(&f.path)?;
-        if let Some(before) = &f.before {
+        if let Some(before) = f.before.as_ref().filter(|_| !f.owned) {
             // The first time sessionkit changes a file that holds none of
             // its entries, those bytes are the user's original: kept
             // forever, never overwritten.

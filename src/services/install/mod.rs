@@ -141,6 +141,9 @@ pub struct FileChange {
     pub after: Option<String>,
     /// Written as a program (mode 0755).
     pub executable: bool,
+    /// Wholly sessionkit's (written again from nothing on each install):
+    /// no backup is kept of it.
+    pub owned: bool,
     /// Its old bytes are the user's own, before any of sessionkit's
     /// handlers: kept forever beside it on the first change.
     pub keep_original: bool,
@@ -184,7 +187,10 @@ pub struct Pending {
     pub harness: Harness,
     pub scope: Scope,
     pub change: edit::Change,
-    /// The settings file, then (Codex) its trust file.
+    /// The settings file, or the folder of sessionkit's own files.
+    pub place: PathBuf,
+    /// The settings file, then (Codex) its trust file; or each of
+    /// sessionkit's own files.
     pub files: Vec<FileChange>,
 }
 
@@ -358,6 +364,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         before: before_text,
         after: after_text,
         executable: false,
+        owned: false,
         keep_original,
     }];
     if let Some(config) = places.trust_file(h).filter(|_| !change.is_empty()) {
@@ -379,6 +386,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
             before: config_before,
             after: config_after,
             executable: false,
+            owned: false,
             keep_original: false,
         });
     }
@@ -386,6 +394,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         harness: h,
         scope,
         change,
+        place: path,
         files,
     })
 }

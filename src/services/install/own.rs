@@ -13,50 +13,12 @@ use anyhow::{Result, bail};
 use super::json::Json;
 use super::plan::{command, command_key, registrations};
 use super::{FileChange, Pending, Places, Scope, Target, absolute, edit, read};
-use crate::domain::harness::{Block, Form, Handler, Harness, Owned};
-
-/// The word that marks the line listing sessionkit's handlers.
-const MARK: &str = "sessionkit-hooks";
+use crate::domain::harness::{Block, Form, Handler, Harness, Listed, MARK, Owned, listed, marker};
 
 /// The first line of a block, after the comment.
 const BEGIN: &str = ">>> sessionkit hooks: written by `sessionkit hooks install`, taken out by `sessionkit hooks uninstall` >>>";
 /// The last line of a block, after the comment.
 const END: &str = "<<< sessionkit hooks <<<";
-
-/// One handler as the marker line lists it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Listed {
-    pub event: String,
-    pub command: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timeout: Option<u64>,
-}
-
-/// The marker line for `handlers`, without its newline.
-pub fn marker(comment: &str, handlers: &[Handler<'_>]) -> String {
-    let listed: Vec<Listed> = handlers
-        .iter()
-        .map(|(r, command)| Listed {
-            event: r.event.to_string(),
-            command: command.clone(),
-            timeout: r.timeout,
-        })
-        .collect();
-    format!(
-        "{comment} {MARK} {}",
-        serde_json::to_string(&listed).unwrap_or_default()
-    )
-}
-
-/// The handlers a text's marker lines list (none without one).
-pub fn listed(comment: &str, text: &str) -> Vec<Listed> {
-    let head = format!("{comment} {MARK} ");
-    text.lines()
-        .filter_map(|l| l.trim_start().strip_prefix(&head))
-        .filter_map(|json| serde_json::from_str::<Vec<Listed>>(json).ok())
-        .flatten()
-        .collect()
-}
 
 /// Whether a text carries sessionkit's marker line.
 fn is_ours(comment: &str, text: &str) -> bool {
@@ -149,6 +111,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         harness: h,
         scope,
         change,
+        place: at,
         files,
     })
 }
@@ -213,6 +176,7 @@ fn block(
             before,
             after,
             executable: false,
+            owned: false,
             keep_original,
         }],
     ))
@@ -266,6 +230,7 @@ fn owned(
             before,
             after,
             executable,
+            owned: true,
             keep_original: false,
         });
     }

@@ -2,6 +2,7 @@
 //! `~/.cline/data/sessions`: `<id>/<id>.messages.json` and its subagents'.
 
 mod find;
+pub mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,7 @@ pub static CLINE: Client = Client {
         rewritten_whole: |_| true,
         ..Reads::lines(read::is_document, read::parse_block)
     },
-    hooks: None,
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
