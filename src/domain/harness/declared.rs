@@ -125,6 +125,16 @@ pub enum Form {
     Files(Owned),
 }
 
+/// One of sessionkit's own files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedFile {
+    /// Its name in the folder.
+    pub name: String,
+    pub text: String,
+    /// Whether it is a program (mode 0755).
+    pub program: bool,
+}
+
 /// A registration with the command line it runs.
 pub type Handler<'a> = (&'a Registration, String);
 
@@ -144,9 +154,8 @@ pub struct Block {
 pub struct Owned {
     /// What starts a comment line in the files' language.
     pub comment: &'static str,
-    /// Every file for the handlers: its name in the folder, its text and
-    /// whether it is a program (mode 0755).
-    pub render: fn(&[Handler<'_>]) -> Vec<(String, String, bool)>,
+    /// Every file for the handlers.
+    pub render: fn(&[Handler<'_>]) -> Vec<OwnedFile>,
     /// The names it may write (what uninstall looks for).
     pub names: fn() -> Vec<String>,
 }

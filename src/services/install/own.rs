@@ -135,27 +135,24 @@ fn block(
     };
     (b.parses)(text).map_err(unreadable)?;
     let was = listed(b.comment, text);
-    let (after, now) = match target {
-        Some(t) => {
-            let hs = handlers(h, t);
-            let after = with_block(b, text, &hs).map_err(unreadable)?;
-            (b.parses)(&after).map_err(|why| {
-                anyhow::anyhow!(
-                    "{}: with sessionkit's handlers added {why}; nothing was written (a key `hooks` of another kind there?)",
-                    path.display()
-                )
-            })?;
-            (Some(after), listed(b.comment, &marker(b.comment, &hs)))
-        }
-        None => {
-            let cut = without_block(b.comment, text).map_err(unreadable)?;
-            let after = match super::files::read_original(path) {
-                Some(orig) if orig.trim_end() == cut.trim_end() => Some(orig),
-                _ if before.is_some() && cut.trim().is_empty() && !was.is_empty() => None,
-                _ => Some(cut),
-            };
-            (after, Vec::new())
-        }
+    let (after, now) = if let Some(t) = target {
+        let hs = handlers(h, t);
+        let after = with_block(b, text, &hs).map_err(unreadable)?;
+        (b.parses)(&after).map_err(|why| {
+            anyhow::anyhow!(
+                "{}: with sessionkit's handlers added {why}; nothing was written (a key `hooks` of another kind there?)",
+                path.display()
+            )
+        })?;
+        (Some(after), listed(b.comment, &marker(b.comment, &hs)))
+    } else {
+        let cut = without_block(b.comment, text).map_err(unreadable)?;
+        let after = match super::files::read_original(path) {
+            Some(orig) if orig.trim_end() == cut.trim_end() => Some(orig),
+            _ if before.is_some() && cut.trim().is_empty() && !was.is_empty() => None,
+            _ => Some(cut),
+        };
+        (after, Vec::new())
     };
     let after = if before.is_none() && target.is_none() {
         None
@@ -195,9 +192,9 @@ fn owned(
         None => Vec::new(),
     };
     let mut names = (o.names)();
-    for (name, _, _) in &rendered {
-        if !names.contains(name) {
-            names.push(name.clone());
+    for f in &rendered {
+        if !names.contains(&f.name) {
+            names.push(f.name.clone());
         }
     }
     let mut files = Vec::new();
@@ -207,7 +204,7 @@ fn owned(
         let before = read(&path)?;
         let ours = before.as_deref().is_some_and(|t| is_ours(o.comment, t));
         if before.is_some() && !ours {
-            if target.is_some() && rendered.iter().any(|(n, _, _)| *n == name) {
+            if target.is_some() && rendered.iter().any(|f| f.name == name) {
                 bail!(
                     "{} is not sessionkit's (it has no `{MARK}` line): sessionkit never replaces a file it did not write; move it away, then run this again",
                     path.display()
@@ -218,8 +215,8 @@ fn owned(
         if let Some(t) = &before {
             was.extend(listed(o.comment, t));
         }
-        let (after, executable) = match rendered.iter().find(|(n, _, _)| *n == name) {
-            Some((_, text, exec)) => (Some(text.clone()), *exec),
+        let (after, executable) = match rendered.iter().find(|f| f.name == name) {
+            Some(f) => (Some(f.text.clone()), f.program),
             None => (None, false),
         };
         if let Some(t) = &after {
@@ -277,7 +274,7 @@ pub fn view(places: &Places, h: Harness, scope: Scope) -> Result<(PathBuf, Json)
         let mut list = hooks
             .get(&l.event)
             .and_then(Json::as_array)
-            .map(|a| a.to_vec())
+            .map(|a| a.clone())
             .unwrap_or_default();
         list.push(group);
         hooks.set(&l.event, Json::Array(list));

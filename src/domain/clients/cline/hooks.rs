@@ -11,7 +11,7 @@
 use serde_json::{Value, json};
 
 use crate::domain::harness::{
-    Answers, Detect, Form, Handler, Handlers, HookEvent, Hooks, Kind, Output, Owned,
+    Answers, Detect, Form, Handler, Handlers, HookEvent, Hooks, Kind, Output, Owned, OwnedFile,
     Registration as R, Settings, no_env, no_env_sign, takes_none,
 };
 
@@ -122,7 +122,7 @@ fn names() -> Vec<String> {
 }
 
 /// One shell program per event, running its command.
-fn render(handlers: &[Handler<'_>]) -> Vec<(String, String, bool)> {
+fn render(handlers: &[Handler<'_>]) -> Vec<OwnedFile> {
     handlers
         .iter()
         .map(|h| {
@@ -132,7 +132,11 @@ fn render(handlers: &[Handler<'_>]) -> Vec<(String, String, bool)> {
                 h.0.event,
                 h.1
             );
-            (file_name(h.0.event), text, true)
+            OwnedFile {
+                name: file_name(h.0.event),
+                text,
+                program: true,
+            }
         })
         .collect()
 }
@@ -221,7 +225,7 @@ mod tests {
     use super::*;
     use crate::domain::harness::{Harness, normalize as read};
 
-    fn event(p: Value) -> HookEvent {
+    fn event(p: &Value) -> HookEvent {
         read(
             Harness::named("cline").unwrap(),
             p.as_object().unwrap(),
@@ -231,7 +235,7 @@ mod tests {
 
     #[test]
     fn the_root_session_is_the_session_and_a_subagent_is_its_agent() {
-        let main = event(sample("TaskComplete", "/w/proj"));
+        let main = event(&sample("TaskComplete", "/w/proj"));
         assert_eq!(
             (
                 main.session_id.as_deref(),
@@ -248,12 +252,12 @@ mod tests {
         let mut p = sample("TaskComplete", "/w/proj");
         p["parent_agent_id"] = "agent_1796497570615_d0c700".into();
         p["agent_id"] = "agent_1796497570975_n5aagh".into();
-        let sub = event(p);
+        let sub = event(&p);
         assert_eq!(
             (sub.agent_id.as_deref(), sub.kind),
             (Some("agent_1796497570975_n5aagh"), Kind::SubagentStop)
         );
-        let resume = event(sample("TaskResume", "/w/proj"));
+        let resume = event(&sample("TaskResume", "/w/proj"));
         assert_eq!(
             (resume.kind, resume.source.as_deref()),
             (Kind::SessionStart, Some("resume"))
@@ -268,9 +272,15 @@ mod tests {
             "/bin/sessionkit hook session-start --harness cline".into(),
         )]);
         assert_eq!(files.len(), 1);
-        let (name, text, program) = &files[0];
-        assert_eq!((name.as_str(), *program), ("TaskStart.sh", true));
-        assert!(text.starts_with("#!/bin/sh\n# sessionkit-hooks [{\"event\":\"TaskStart\""));
-        assert!(text.ends_with("\nexec /bin/sessionkit hook session-start --harness cline\n"));
+        let f = &files[0];
+        assert_eq!((f.name.as_str(), f.program), ("TaskStart.sh", true));
+        assert!(
+            f.text
+                .starts_with("#!/bin/sh\n# sessionkit-hooks [{\"event\":\"TaskStart\"")
+        );
+        assert!(
+            f.text
+                .ends_with("\nexec /bin/sessionkit hook session-start --harness cline\n")
+        );
     }
 }
