@@ -274,7 +274,7 @@ pub fn view(places: &Places, h: Harness, scope: Scope) -> Result<(PathBuf, Json)
         let mut list = hooks
             .get(&l.event)
             .and_then(Json::as_array)
-            .map(|a| a.clone())
+            .cloned()
             .unwrap_or_default();
         list.push(group);
         hooks.set(&l.event, Json::Array(list));
