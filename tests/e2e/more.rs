@@ -1032,3 +1032,17 @@ fn kimi_cli_runs_the_loop_with_its_hooks() {
 fn cline_runs_the_loop_with_its_hooks() {
     hooks_loop(&CLINE, ".cline/hooks/TaskStart.sh", Takes::Neither);
 }
+
+#[test]
+fn opencode_runs_the_loop_with_its_plugin() {
+    hooks_loop(
+        &OPENCODE,
+        ".config/opencode/plugin/sessionkit.js",
+        Takes::Both,
+    );
+}
+
+#[test]
+fn kilo_runs_the_loop_with_its_plugin() {
+    hooks_loop(&KILO, ".config/kilo/plugin/sessionkit.js", Takes::Both);
+}

@@ -15,8 +15,18 @@ pub static KILO: Client = Client {
     home: None,
     finds: Finds::Store(&STORE),
     reads: Reads::rows(is_session),
-    hooks: None,
+    hooks: Some(&HOOKS),
 };
+
+/// OpenCode's plugin, in `$XDG_CONFIG_HOME/kilo/plugin` (a project's
+/// `.kilo/plugin`).
+static HOOKS: crate::domain::harness::Hooks = super::opencode::hooks::plugin_hooks(
+    ("kilo", &["kilo-code"], "Kilo", "kl"),
+    |home, env| super::opencode::hooks::config_home(home, env).join("kilo"),
+    ".kilo/plugin",
+    &["kilo"],
+    |handlers| super::opencode::hooks::plugin("Kilo", handlers),
+);
 
 /// Its database: OpenCode's tables in a file of its own name.
 static STORE: super::opencode::Store = super::opencode::Store {

@@ -3,6 +3,7 @@
 //! is; read only where the database is there.
 
 mod find;
+pub mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -20,7 +21,7 @@ pub static OPENCODE: Client = Client {
     home: None,
     finds: Finds::Store(&find::STORE),
     reads: Reads::rows(read::is_session),
-    hooks: None,
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

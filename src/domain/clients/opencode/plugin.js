@@ -1,0 +1,161 @@
+// __CLIENT__ runs this plugin in its own process. It hands the session's
+// events to sessionkit's hook commands (JSON on stdin, in Claude Code's
+// payload shape) and applies what they answer: the briefing and a
+// prompt's recall join the system prompt of each request, a debrief
+// prompt continues a finished turn once. Every error is caught and a
+// command past its time is killed: the client never waits longer than a
+// handler's budget, nor fails because of this file. It imports nothing
+// from npm, so it loads offline.
+import { spawn } from "node:child_process"
+
+const HANDLERS = __HANDLERS__
+
+/** Runs `event`'s command with `payload`; its parsed answer, or null. */
+function run(event, payload) {
+  const h = HANDLERS[event]
+  if (!h) return Promise.resolve(null)
+  return new Promise((resolve) => {
+    let out = ""
+    let done = false
+    let timer = null
+    const finish = (value) => {
+      if (done) return
+      done = true
+      if (timer) clearTimeout(timer)
+      resolve(value)
+    }
+    try {
+      const child = spawn("/bin/sh", ["-c", h.command], { stdio: ["pipe", "pipe", "ignore"] })
+      timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL")
+        } catch (e) {}
+        finish(null)
+      }, (h.timeout || 10) * 1000)
+      child.on("error", () => finish(null))
+      child.stdout.on("data", (d) => {
+        if (out.length < 1 << 20) out += d
+      })
+      child.on("close", () => {
+        try {
+          finish(out.trim() ? JSON.parse(out) : null)
+        } catch (e) {
+          finish(null)
+        }
+      })
+      child.stdin.on("error", () => {})
+      child.stdin.end(JSON.stringify({ hook_event_name: event, ...payload }))
+    } catch (e) {
+      finish(null)
+    }
+  })
+}
+
+/** A string field of an answer, or "". */
+function text(answer, key) {
+  return answer && typeof answer[key] === "string" ? answer[key] : ""
+}
+
+export const Sessionkit = async (input) => {
+  const client = input && input.client
+  const cwd = (input && (input.directory || input.worktree)) || process.cwd()
+  const parents = new Map() // a child session's parent
+  const starts = new Map() // a main session's start: its briefing
+  const recalls = new Map() // a prompt's recall, for the next request
+  const continuing = new Set() // sessions whose turn sessionkit continued
+  const base = (sid) => ({ session_id: sid, cwd })
+
+  const start = (sid, source) => {
+    if (!starts.has(sid)) {
+      starts.set(
+        sid,
+        run("SessionStart", { ...base(sid), source }).then((a) => text(a, "additionalContext")),
+      )
+    }
+    return starts.get(sid)
+  }
+
+  const safe =
+    (f) =>
+    async (...args) => {
+      try {
+        await f(...args)
+      } catch (e) {}
+    }
+
+  return {
+    event: safe(async ({ event }) => {
+      const p = (event && event.properties) || {}
+      const sid = p.sessionID || (p.info && p.info.id)
+      if (!sid) return
+      if (event.type === "session.created") {
+        const parent = p.info && p.info.parentID
+        if (parent) {
+          parents.set(sid, parent)
+          await run("SubagentStart", {
+            ...base(parent),
+            agent_id: sid,
+            agent_type: (p.info && p.info.agent) || "",
+          })
+        } else {
+          await start(sid, "startup")
+        }
+      } else if (event.type === "session.idle" && parents.has(sid)) {
+        await run("SubagentStop", { ...base(parents.get(sid)), agent_id: sid, stop_hook_active: false })
+      } else if (event.type === "session.error" && !parents.has(sid)) {
+        const e = p.error || {}
+        const message = (e.data && e.data.message) || e.message || ""
+        await run("StopFailure", { ...base(sid), error: e.name || "error", error_message: message })
+      } else if (event.type === "session.compacted" && !parents.has(sid)) {
+        await run("SessionStart", { ...base(sid), source: "compact" })
+      }
+    }),
+    "chat.message": safe(async (inp, output) => {
+      const sid = inp && inp.sessionID
+      if (!sid || parents.has(sid)) return
+      await start(sid, "resume")
+      const parts = (output && output.parts) || []
+      const prompt = parts
+        .filter((x) => x && x.type === "text" && !x.synthetic)
+        .map((x) => x.text)
+        .join("\n")
+      const a = await run("UserPromptSubmit", { ...base(sid), prompt })
+      const recall = text(a, "additionalContext")
+      if (recall) recalls.set(sid, recall)
+    }),
+    "experimental.chat.system.transform": safe(async (inp, output) => {
+      const sid = inp && inp.sessionID
+      // Only a session that was created or prompted: a side request
+      // (a title's) has a session id of its own.
+      if (!sid || !starts.has(sid) || !output || !Array.isArray(output.system)) return
+      const briefing = await starts.get(sid)
+      if (briefing) output.system.push(briefing)
+      const recall = recalls.get(sid)
+      if (recall) output.system.push(recall)
+    }),
+    "experimental.text.complete": safe(async (inp, output) => {
+      const sid = inp && inp.sessionID
+      if (!sid || !starts.has(sid)) return
+      const again = continuing.has(sid)
+      continuing.delete(sid)
+      recalls.delete(sid)
+      const a = await run("Stop", {
+        ...base(sid),
+        stop_hook_active: again,
+        last_assistant_message: (output && output.text) || "",
+      })
+      const reason = text(a, "reason")
+      if (!again && a && a.decision === "block" && reason && client && client.session) {
+        continuing.add(sid)
+        const parts = [{ type: "text", text: reason }]
+        Promise.resolve(
+          client.session.prompt({ sessionID: sid, parts, path: { id: sid }, body: { parts } }),
+        ).catch(() => {})
+      }
+    }),
+    "experimental.session.compacting": safe(async (inp) => {
+      const sid = inp && inp.sessionID
+      if (sid && !parents.has(sid)) await run("PreCompact", { ...base(sid), trigger: "auto" })
+    }),
+  }
+}
