@@ -1046,3 +1046,8 @@ fn opencode_runs_the_loop_with_its_plugin() {
 fn kilo_runs_the_loop_with_its_plugin() {
     hooks_loop(&KILO, ".config/kilo/plugin/sessionkit.js", Takes::Both);
 }
+
+#[test]
+fn pi_runs_the_loop_with_its_extension() {
+    hooks_loop(&PI, ".pi/agent/extensions/sessionkit.ts", Takes::Both);
+}

@@ -25,6 +25,7 @@ mod openclaw;
 mod opencode;
 mod pi;
 mod qwen_code;
+mod script;
 mod vibe;
 
 use std::path::{Path, PathBuf};

@@ -121,29 +121,12 @@ pub const fn plugin_hooks(
 
 /// The plugin for `label` running `handlers`.
 pub fn plugin(label: &str, handlers: &[Handler<'_>]) -> Vec<OwnedFile> {
-    let table: serde_json::Map<String, Value> = handlers
-        .iter()
-        .map(|(r, command)| {
-            (
-                r.event.to_string(),
-                json!({"command": command, "timeout": r.timeout}),
-            )
-        })
-        .collect();
-    let body = include_str!("plugin.js")
-        .replace("__CLIENT__", label)
-        .replace(
-            "__HANDLERS__",
-            &serde_json::to_string_pretty(&table).unwrap_or_default(),
-        );
-    vec![OwnedFile {
-        name: PLUGIN.to_string(),
-        text: format!(
-            "{}\n// Written by `sessionkit hooks install`; `sessionkit hooks uninstall` removes it.\n{body}",
-            crate::domain::harness::marker("//", handlers)
-        ),
-        program: false,
-    }]
+    vec![super::super::script::script(
+        PLUGIN,
+        label,
+        include_str!("plugin.js"),
+        handlers,
+    )]
 }
 
 /// The payload the plugin sends for `event`.

@@ -6,56 +6,7 @@
 // command past its time is killed: the client never waits longer than a
 // handler's budget, nor fails because of this file. It imports nothing
 // from npm, so it loads offline.
-import { spawn } from "node:child_process"
-
-const HANDLERS = __HANDLERS__
-
-/** Runs `event`'s command with `payload`; its parsed answer, or null. */
-function run(event, payload) {
-  const h = HANDLERS[event]
-  if (!h) return Promise.resolve(null)
-  return new Promise((resolve) => {
-    let out = ""
-    let done = false
-    let timer = null
-    const finish = (value) => {
-      if (done) return
-      done = true
-      if (timer) clearTimeout(timer)
-      resolve(value)
-    }
-    try {
-      const child = spawn("/bin/sh", ["-c", h.command], { stdio: ["pipe", "pipe", "ignore"] })
-      timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL")
-        } catch (e) {}
-        finish(null)
-      }, (h.timeout || 10) * 1000)
-      child.on("error", () => finish(null))
-      child.stdout.on("data", (d) => {
-        if (out.length < 1 << 20) out += d
-      })
-      child.on("close", () => {
-        try {
-          finish(out.trim() ? JSON.parse(out) : null)
-        } catch (e) {
-          finish(null)
-        }
-      })
-      child.stdin.on("error", () => {})
-      child.stdin.end(JSON.stringify({ hook_event_name: event, ...payload }))
-    } catch (e) {
-      finish(null)
-    }
-  })
-}
-
-/** A string field of an answer, or "". */
-function text(answer, key) {
-  return answer && typeof answer[key] === "string" ? answer[key] : ""
-}
-
+__RUNNER__
 export const Sessionkit = async (input) => {
   const client = input && input.client
   const cwd = (input && (input.directory || input.worktree)) || process.cwd()

@@ -2,6 +2,7 @@
 //! pi reads its own variable).
 
 mod find;
+pub mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -27,7 +28,7 @@ pub static PI: Client = Client {
         said: Some(crate::domain::transcript::said::role_message_line),
         ..Reads::lines(read::is_session, read::parse_block)
     },
-    hooks: None,
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
