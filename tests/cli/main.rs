@@ -21,6 +21,7 @@ mod hermes;
 mod hooks;
 mod ingest;
 mod install;
+mod install_owned;
 mod kilo;
 mod kimi;
 mod layers;

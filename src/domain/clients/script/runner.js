@@ -19,10 +19,14 @@ function run(event, payload) {
       resolve(value)
     }
     try {
-      const child = spawn("/bin/sh", ["-c", h.command], { stdio: ["pipe", "pipe", "ignore"] })
+      // A group of its own, so whatever the command started goes with it.
+      const child = spawn("/bin/sh", ["-c", "exec " + h.command], {
+        stdio: ["pipe", "pipe", "ignore"],
+        detached: true,
+      })
       timer = setTimeout(() => {
         try {
-          child.kill("SIGKILL")
+          process.kill(-child.pid, "SIGKILL")
         } catch (e) {}
         finish(null)
       }, (h.timeout || 10) * 1000)
@@ -56,7 +60,7 @@ function runSync(event, payload) {
   const h = HANDLERS[event]
   if (!h) return null
   try {
-    const r = spawnSync("/bin/sh", ["-c", h.command], {
+    const r = spawnSync("/bin/sh", ["-c", "exec " + h.command], {
       input: JSON.stringify({ hook_event_name: event, ...payload }),
       stdio: ["pipe", "pipe", "ignore"],
       timeout: (h.timeout || 10) * 1000,

@@ -1,0 +1,422 @@
+//! `hooks install|uninstall|status|doctor` for the clients whose handlers
+//! are not a JSON file: Kimi CLI's block of TOML, Cline's programs, the
+//! OpenCode, Kilo and pi scripts. Written whole, read back, refused where
+//! the file is not one the client reads or not sessionkit's, undone to the
+//! byte; the scripts load and never throw nor wait past their budget.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::Env;
+
+fn lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+fn put(p: &Path, text: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// The one text column `sql` selects, row by row.
+fn texts(env: &Env, sql: &str) -> Vec<String> {
+    let c = rusqlite::Connection::open(env.db()).unwrap();
+    let mut stmt = c.prepare(sql).unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn kimi_cli_gets_a_block_of_toml_and_uninstall_gives_the_bytes_back() {
+    let env = Env::new();
+    let file = env.path("home/.kimi/config.toml");
+    // No newline at the end: the block starts on a line of its own.
+    let original = "default_model = \"fake\"\n[providers.fake]\ntype = \"openai_legacy\"";
+    put(&file, original);
+    let (code, out, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "kimi",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[0]["added"],
+        serde_json::json!([
+            "SessionStart",
+            "UserPromptSubmit",
+            "Stop",
+            "StopFailure",
+            "SubagentStart",
+            "SubagentStop",
+            "PreCompact",
+            "SessionEnd"
+        ])
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with(&format!("{original}\n# >>> sessionkit hooks")));
+    assert!(text.ends_with("# <<< sessionkit hooks <<<\n"));
+    let doc: toml_edit::DocumentMut = text.parse().unwrap();
+    assert_eq!(
+        doc["providers"]["fake"]["type"].as_str(),
+        Some("openai_legacy")
+    );
+    let hooks = doc["hooks"].as_array_of_tables().unwrap();
+    assert_eq!(hooks.len(), 8);
+    let stop = hooks
+        .iter()
+        .find(|t| t["event"].as_str() == Some("Stop"))
+        .unwrap();
+    assert_eq!(
+        (stop["command"].as_str(), stop["timeout"].as_integer()),
+        (Some("sessionkit hook stop --harness kimi"), Some(10))
+    );
+    // Read back: every event registered; a second install changes nothing.
+    let (_, out, _) = env.run(&["hooks", "status", "--harness", "kimi"]);
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 8);
+    assert!(rows.iter().all(|r| r["state"] == "registered"), "{rows:?}");
+    let (_, out, _) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "kimi",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!(lines(&out)[0]["changed"], false);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "kimi"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+    // A file sessionkit created is removed whole.
+    std::fs::remove_file(&file).unwrap();
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "kimi"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "kimi"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!file.exists());
+}
+
+#[test]
+fn kimi_cli_s_edits_outside_the_block_survive_and_a_file_it_cannot_read_is_refused() {
+    let env = Env::new();
+    let file = env.path("home/.kimi/config.toml");
+    put(&file, "default_model = \"fake\"\n");
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "kimi"]);
+    assert_eq!(code, 0, "{err}");
+    // The user adds a table of their own after the block.
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("[[hooks]]\nevent = \"Stop\"\ncommand = \"notify-send done\"\n");
+    std::fs::write(&file, &text).unwrap();
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "kimi"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "default_model = \"fake\"\n[[hooks]]\nevent = \"Stop\"\ncommand = \"notify-send done\"\n"
+    );
+    // Not TOML, or a `hooks` the block cannot join: refused, unchanged.
+    for bad in ["default_model = \n", "hooks = []\n"] {
+        put(&file, bad);
+        let (code, _, err) = env.run(&["hooks", "install", "--harness", "kimi"]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("config.toml"), "{err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), bad);
+    }
+    // A block whose end line is gone is not guessed at.
+    put(&file, "");
+    env.run(&["hooks", "install", "--harness", "kimi"]);
+    let cut: String = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("<<< sessionkit hooks"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&file, &cut).unwrap();
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "kimi"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no end line"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), cut);
+    // Kimi reads no project hooks.
+    let (code, _, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "kimi",
+        "--scope",
+        "project",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("user settings only"), "{err}");
+}
+
+#[test]
+fn cline_gets_a_program_per_event_and_a_file_of_its_user_s_is_never_replaced() {
+    let env = Env::new();
+    let dir = env.path("home/.cline/hooks");
+    let (code, out, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "cline",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines(&out)[0]["file"], dir.display().to_string());
+    assert_eq!(
+        names(&dir),
+        [
+            "SessionShutdown.sh",
+            "TaskCancel.sh",
+            "TaskComplete.sh",
+            "TaskError.sh",
+            "TaskResume.sh",
+            "TaskStart.sh",
+            "UserPromptSubmit.sh"
+        ]
+    );
+    let start = dir.join("TaskStart.sh");
+    assert_eq!(
+        std::fs::metadata(&start).unwrap().permissions().mode() & 0o777,
+        0o755
+    );
+    let text = std::fs::read_to_string(&start).unwrap();
+    assert!(text.starts_with("#!/bin/sh\n# sessionkit-hooks "), "{text}");
+    assert!(
+        text.ends_with("\nexec sessionkit hook session-start --harness cline\n"),
+        "{text}"
+    );
+    // A payload as Cline sends it, through the program it runs.
+    let payload = r#"{"clineVersion":"","taskId":"conv_1","sessionContext":{"rootSessionId":"1796497570399_s6ztu"},"workspaceRoots":["/w/proj"],"agent_id":"agent_1","parent_agent_id":null,"hookName":"agent_start","taskStart":{"taskMetadata":{}}}"#;
+    let program = std::fs::read_to_string(&start).unwrap().replace(
+        "exec sessionkit",
+        &format!(
+            "exec {}",
+            assert_cmd::cargo::cargo_bin("sessionkit").display()
+        ),
+    );
+    let run = env.path("TaskStart.sh");
+    std::fs::write(&run, program).unwrap();
+    let mut child = std::process::Command::new("/bin/sh")
+        .arg(&run)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", env.path("home"))
+        .env("SESSIONKIT_DB", env.db())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(
+        texts(
+            &env,
+            "SELECT harness || ' ' || event || ' ' || session_id FROM events_raw"
+        ),
+        ["cline agent_start 1796497570399_s6ztu"]
+    );
+    // The user's own program for an event: install stops, writes nothing.
+    let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "cline"]);
+    assert_eq!(code, 0);
+    assert!(
+        names(&dir).is_empty(),
+        "no backups of sessionkit's own files"
+    );
+    put(&dir.join("TaskError.sh"), "#!/bin/sh\nlogger failed\n");
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "cline"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("TaskError.sh is not sessionkit's"), "{err}");
+    assert_eq!(names(&dir), ["TaskError.sh"]);
+    // Uninstall leaves it alone.
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "cline"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("TaskError.sh")).unwrap(),
+        "#!/bin/sh\nlogger failed\n"
+    );
+}
+
+/// Runs `script` (an installed plugin or extension) in Node with `driver`
+/// appended; its stdout. `None` where Node is not installed.
+fn node(env: &Env, script: &Path, driver: &str) -> Option<String> {
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skip: node is not installed, the generated scripts are not run");
+        return None;
+    }
+    let text = std::fs::read_to_string(script).unwrap();
+    let module = env.path("driver.mjs");
+    std::fs::write(&module, format!("{text}\n{driver}\n")).unwrap();
+    // The environment the client would give it: the test's home and
+    // database, nothing of the user's.
+    let out = std::process::Command::new("node")
+        .arg(&module)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", env.path("home"))
+        .env("SESSIONKIT_DB", env.db())
+        .current_dir(env.path(""))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn the_opencode_plugin_briefs_continues_once_and_never_throws_nor_waits_past_its_budget() {
+    let env = Env::new();
+    let (code, _, err) = env.run(&[
+        "remember",
+        "--kind",
+        "decision",
+        "--project",
+        "proj",
+        "--topic",
+        "Plugin decision",
+        "--content",
+        "Keep the plugin green",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "opencode", "--with-nudge"]);
+    assert_eq!(code, 0, "{err}");
+    let plugin = env.path("home/.config/opencode/plugin/sessionkit.js");
+    let proj = env.path("proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    // A session as OpenCode drives the plugin: created, a request's
+    // system prompt, its text complete twice (the second a continuation).
+    let driver = format!(
+        r#"
+const prompts = []
+const client = {{ session: {{ prompt: async (x) => {{ prompts.push(x.parts[0].text.slice(0, 40)) }} }} }}
+const h = await Sessionkit({{ client, directory: {proj:?} }})
+await h.event({{ event: {{ type: "session.created", properties: {{ sessionID: "ses_1", info: {{ id: "ses_1" }} }} }} }})
+const system = []
+await h["experimental.chat.system.transform"]({{ sessionID: "ses_1" }}, {{ system }})
+await h["experimental.chat.system.transform"]({{ sessionID: "title-ses_1" }}, {{ system: [] }})
+await h["experimental.text.complete"]({{ sessionID: "ses_1" }}, {{ text: "done" }})
+console.log(JSON.stringify({{ briefed: system.some((s) => s.includes("Keep the plugin green")), prompts }}))
+"#
+    );
+    let Some(out) = node(&env, &plugin, &driver) else {
+        return;
+    };
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["briefed"], true, "{out}");
+    assert_eq!(
+        texts(
+            &env,
+            "SELECT event || ' ' || session_id FROM events_raw ORDER BY id"
+        ),
+        ["SessionStart ses_1", "Stop ses_1"]
+    );
+    // No run wrote a memory: nothing to debrief, nothing continued.
+    assert_eq!(v["prompts"], serde_json::json!([]));
+    // A command that hangs is killed at its budget; one that fails or is
+    // missing is no error of the client's.
+    let hang = env.path("hang.sh");
+    put(&hang, "#!/bin/sh\nsleep 60\n");
+    std::fs::set_permissions(&hang, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let text = std::fs::read_to_string(&plugin).unwrap();
+    let cmd = assert_cmd::cargo::cargo_bin("sessionkit")
+        .display()
+        .to_string();
+    let broken = env.path("broken.js");
+    let patched = text
+        .replace(
+            &format!("\"{cmd} hook session-start"),
+            &format!("\"{} hook session-start", hang.display()),
+        )
+        .replace(&cmd, "/nonexistent/sessionkit");
+    assert!(patched.contains("hang.sh hook session-start"));
+    std::fs::write(&broken, patched).unwrap();
+    let started = Instant::now();
+    let driver = r#"
+const h = await Sessionkit({ directory: "/nonexistent" })
+const system = []
+await h.event({ event: { type: "session.created", properties: { sessionID: "ses_2", info: { id: "ses_2" } } } })
+await h["experimental.chat.system.transform"]({ sessionID: "ses_2" }, { system })
+await h["chat.message"]({ sessionID: "ses_2" }, { parts: [{ type: "text", text: "hi" }] })
+await h["experimental.text.complete"]({ sessionID: "ses_2" }, null)
+await h.event(null)
+await h["chat.message"](undefined, undefined)
+console.log(JSON.stringify(system))
+"#;
+    let out = node(&env, &broken, driver).unwrap();
+    let took = started.elapsed();
+    assert_eq!(out.trim(), "[]");
+    // The hung SessionStart's budget is 10 s; the rest fail at once.
+    assert!(
+        took >= Duration::from_secs(10) && took < Duration::from_secs(20),
+        "{took:?}"
+    );
+}
+
+#[test]
+fn the_pi_extension_and_the_kilo_plugin_load_and_are_removed_whole() {
+    let env = Env::new();
+    for (harness, file) in [
+        ("pi", "home/.pi/agent/extensions/sessionkit.ts"),
+        ("kilo", "home/.config/kilo/plugin/sessionkit.js"),
+    ] {
+        let (code, out, err) = env.run(&["hooks", "install", "--harness", harness]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(lines(&out)[0]["changed"], true);
+        let path = env.path(file);
+        let (_, out, _) = env.run(&["hooks", "status", "--harness", harness, "--scope", "user"]);
+        assert!(
+            lines(&out).iter().all(|r| r["state"] == "registered"),
+            "{out}"
+        );
+        let driver = if harness == "pi" {
+            "const on = []\nsessionkit({ on: (e) => on.push(e), sendUserMessage: () => {} })\nconsole.log(on.join(' '))"
+        } else {
+            "const h = await Sessionkit({})\nconsole.log(Object.keys(h).join(' '))"
+        };
+        if let Some(out) = node(&env, &path, driver) {
+            let want = if harness == "pi" {
+                "session_start before_agent_start turn_end session_before_compact session_shutdown"
+            } else {
+                "event chat.message experimental.chat.system.transform experimental.text.complete experimental.session.compacting"
+            };
+            assert_eq!(out.trim(), want, "{harness}");
+        }
+        let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", harness]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!path.exists(), "{harness}");
+        assert!(names(path.parent().unwrap()).is_empty(), "{harness}");
+    }
+}
