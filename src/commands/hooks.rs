@@ -309,12 +309,15 @@ fn after_install(
             ));
         }
     }
-    if scope == Scope::Project {
-        // Project hooks have a second gate, the client's own.
-        for h in harnesses {
-            if let Some(note) = h.settings.project_note {
-                ctx.out.note(&format!("{}: {note}", h.as_str()));
-            }
+    // Project hooks have a second gate, the client's own (and so do all
+    // of a client that reads no project hooks).
+    for h in harnesses {
+        if let Some(note) = h
+            .settings
+            .project_note
+            .filter(|_| scope == Scope::Project || !install::has_scope(*h, Scope::Project))
+        {
+            ctx.out.note(&format!("{}: {note}", h.as_str()));
         }
     }
     for h in harnesses {
@@ -376,7 +379,14 @@ fn record(
         trust_file: p
             .files
             .get(1)
-            .filter(|f| p.harness.settings.trust && f.changes())
+            .filter(|f| {
+                // The second file is the client's trust or consent (each
+                // of a folder's files is sessionkit's own).
+                !matches!(
+                    p.harness.settings.form,
+                    crate::domain::harness::Form::Files(_)
+                ) && f.changes()
+            })
             .map(|f| f.path.display().to_string()),
         updated: c.updated.clone(),
     }

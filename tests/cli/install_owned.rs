@@ -420,3 +420,72 @@ fn the_pi_extension_and_the_kilo_plugin_load_and_are_removed_whole() {
         assert!(names(path.parent().unwrap()).is_empty(), "{harness}");
     }
 }
+
+#[test]
+fn hermes_gets_a_hooks_block_and_its_consent_and_uninstall_takes_both_back() {
+    let env = Env::new();
+    let file = env.path("home/.hermes/config.yaml");
+    let allow = env.path("home/.hermes/shell-hooks-allowlist.json");
+    let original = "model:\n  default: fake-model\nhooks: {}\n";
+    put(&file, original);
+    // The user approved a hook of their own before.
+    let theirs = "{\n  \"approvals\": [\n    {\n      \"approved_at\": \"2026-12-01T00:00:00Z\",\n      \"command\": \"notify-send\",\n      \"event\": \"pre_tool_call\",\n      \"script_mtime_at_approval\": null\n    }\n  ]\n}";
+    put(&allow, theirs);
+    let (code, out, err) = env.run(&[
+        "hooks",
+        "install",
+        "--harness",
+        "hermes",
+        "--program",
+        "sessionkit",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let row = &lines(&out)[0];
+    assert_eq!(row["trust_file"], allow.display().to_string());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with(original), "{text}");
+    assert!(text.contains(
+        "hooks:\n  on_session_start:\n    - command: \"sessionkit hook event --harness hermes\"\n      timeout: 5\n  pre_llm_call:\n    - command: \"sessionkit hook session-start --harness hermes\"\n"
+    ), "{text}");
+    let approvals: Value = serde_json::from_str(&std::fs::read_to_string(&allow).unwrap()).unwrap();
+    let pairs: Vec<String> = approvals["approvals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            format!(
+                "{} {}",
+                a["event"].as_str().unwrap(),
+                a["command"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            "pre_tool_call notify-send",
+            "on_session_start sessionkit hook event --harness hermes",
+            "pre_llm_call sessionkit hook session-start --harness hermes",
+            "on_session_end sessionkit hook stop --harness hermes",
+            "subagent_start sessionkit hook event --harness hermes",
+            "subagent_stop sessionkit hook event --harness hermes",
+            "on_session_finalize sessionkit hook session-end --harness hermes",
+        ]
+    );
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "hermes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+    assert_eq!(std::fs::read_to_string(&allow).unwrap(), theirs);
+    // Hooks of the user's own in the file: sessionkit's cannot be a second
+    // `hooks:`; refused, nothing written.
+    let mine = "hooks:\n  pre_tool_call:\n    - command: notify-send\n";
+    put(&file, mine);
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "hermes"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("hooks of its own (`hooks:` at line 1)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), mine);
+    assert_eq!(std::fs::read_to_string(&allow).unwrap(), theirs);
+}

@@ -852,6 +852,9 @@ enum Takes {
     Both,
     /// A continued turn only (Kimi CLI's hooks add no context).
     NudgeOnly,
+    /// Context only (Hermes Agent continues a turn only after it edited
+    /// files).
+    BriefingOnly,
     /// Nothing: the hooks only record (Cline runs them detached).
     Neither,
 }
@@ -955,7 +958,7 @@ fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
                 .collect()
         })
         .unwrap_or_default();
-    if takes == Takes::Both {
+    if matches!(takes, Takes::Both | Takes::BriefingOnly) {
         assert!(
             bodies.iter().any(|b| b.contains(&marker)),
             "{}: the briefing is in none of {} requests",
@@ -976,7 +979,7 @@ fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    if takes == Takes::Neither {
+    if matches!(takes, Takes::Neither | Takes::BriefingOnly) {
         // Nothing it could not deliver is attempted.
         assert_eq!((debriefs, attempts), (0, vec![0]), "{}", c.dir);
     } else {
@@ -1050,4 +1053,9 @@ fn kilo_runs_the_loop_with_its_plugin() {
 #[test]
 fn pi_runs_the_loop_with_its_extension() {
     hooks_loop(&PI, ".pi/agent/extensions/sessionkit.ts", Takes::Both);
+}
+
+#[test]
+fn hermes_agent_runs_the_loop_with_its_hooks() {
+    hooks_loop(&HERMES, ".hermes/config.yaml", Takes::BriefingOnly);
 }

@@ -98,7 +98,8 @@ pub struct Settings {
     /// The variables it sets for its hooks, given the project's root.
     pub hook_env: fn(&str) -> Vec<(&'static str, String)>,
     /// What an install at project scope should know of the client's own
-    /// gate on a project's hooks.
+    /// gate on a project's hooks (for a client that reads no project
+    /// hooks: any install, of its gate on all of them).
     pub project_note: Option<&'static str>,
     /// Whether a handler needs its trust recorded in the client's
     /// `config.toml` to run (Codex's), kept by install and uninstall.
@@ -147,6 +148,19 @@ pub struct Block {
     pub render: fn(&[Handler<'_>]) -> String,
     /// Whether the client can read a whole file's text (why not, if not).
     pub parses: fn(&str) -> Result<(), String>,
+    /// Where the client records the user's consent to each handler, when
+    /// it asks for one before running it: that file's name beside the
+    /// settings, and its text with the consent to `drop`'s handlers taken
+    /// back and to `add`'s given (installing is the user's consent).
+    pub consent: Option<Consent>,
+}
+
+/// A client's record of the handlers its user consented to.
+#[derive(Debug)]
+pub struct Consent {
+    pub file: &'static str,
+    /// `(the file's text, drop, add, now)` → its new text.
+    pub update: fn(Option<&str>, &[Listed], &[Listed], &str) -> Result<String, String>,
 }
 
 /// Handlers as files of their own.

@@ -7,9 +7,9 @@ pub mod redact;
 pub mod sender;
 
 pub use declared::{
-    Answers, Block, Detect, Env, Form, Handler, Handlers, Hooks, Layout, Listed, MARK, Output,
-    Owned, OwnedFile, Registration, Settings, as_read, decision_keys, listed, marker, no_env,
-    no_env_sign, set, specific_output, str_of, takes_none,
+    Answers, Block, Consent, Detect, Env, Form, Handler, Handlers, Hooks, Layout, Listed, MARK,
+    Output, Owned, OwnedFile, Registration, Settings, as_read, decision_keys, listed, marker,
+    no_env, no_env_sign, set, specific_output, str_of, takes_none,
 };
 
 use serde_json::{Map, Value};

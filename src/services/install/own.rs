@@ -13,7 +13,9 @@ use anyhow::{Result, bail};
 use super::json::Json;
 use super::plan::{command, command_key, registrations};
 use super::{FileChange, Pending, Places, Scope, Target, absolute, edit, read};
-use crate::domain::harness::{Block, Form, Handler, Harness, Listed, MARK, Owned, listed, marker};
+use crate::domain::harness::{
+    Block, Consent, Form, Handler, Harness, Listed, MARK, Owned, listed, marker,
+};
 
 /// The first line of a block, after the comment.
 const BEGIN: &str = ">>> sessionkit hooks: written by `sessionkit hooks install`, taken out by `sessionkit hooks uninstall` >>>";
@@ -166,17 +168,45 @@ fn block(
         after
     };
     let keep_original = was.is_empty() && before.is_some();
-    Ok((
-        change,
-        vec![FileChange {
-            path: path.to_path_buf(),
-            before,
-            after,
-            executable: false,
-            owned: false,
-            keep_original,
-        }],
-    ))
+    let mut files = vec![FileChange {
+        path: path.to_path_buf(),
+        before,
+        after,
+        executable: false,
+        owned: false,
+        keep_original,
+    }];
+    if let Some(c) = b.consent.as_ref().filter(|_| !change.is_empty()) {
+        files.push(consent(c, path, &was, &now)?);
+    }
+    Ok((change, files))
+}
+
+/// The client's record of consent beside `settings`, with `was`'s
+/// handlers' taken back and `now`'s given; removed when nothing is left
+/// in it.
+fn consent(c: &Consent, settings: &Path, was: &[Listed], now: &[Listed]) -> Result<FileChange> {
+    let path = settings.with_file_name(c.file);
+    let before = read(&path)?;
+    let stamp = jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%S%.6fZ")
+        .to_string();
+    let text = (c.update)(before.as_deref(), was, now, &stamp).map_err(|why| {
+        anyhow::anyhow!(
+            "{}: {why}; sessionkit changes nothing in a file it cannot read: fix it, then run this again",
+            path.display()
+        )
+    })?;
+    let empty = serde_json::from_str::<serde_json::Value>(&text)
+        .is_ok_and(|v| v == serde_json::json!({"approvals": []}));
+    Ok(FileChange {
+        path,
+        after: (!empty).then_some(text),
+        before,
+        executable: false,
+        owned: false,
+        keep_original: false,
+    })
 }
 
 /// Files of sessionkit's own in a folder: written whole, removed whole;

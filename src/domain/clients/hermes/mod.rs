@@ -1,6 +1,7 @@
 //! Hermes Agent: `$HERMES_HOME`, else `~/.hermes`: its `state.db`.
 
 mod find;
+pub mod hooks;
 mod read;
 use std::path::{Path, PathBuf};
 
@@ -17,7 +18,7 @@ pub static HERMES: Client = Client {
     home: None,
     finds: Finds::Store(&find::Store),
     reads: Reads::rows(read::is_session),
-    hooks: None,
+    hooks: Some(&hooks::HOOKS),
 };
 
 fn roots(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {

@@ -46,6 +46,7 @@ pub static HOOKS: Hooks = Hooks {
             comment: "#",
             render,
             parses,
+            consent: None,
         }),
     },
     kinds: super::super::claude_code::hooks::KINDS,
