@@ -2539,7 +2539,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code droid cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2657,7 +2657,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code droid cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2695,7 +2695,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code droid cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2729,7 +2729,7 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --harness)
-                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code droid cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes cursor" -- "${cur}"))
                     return 0
                     ;;
                 --scope)

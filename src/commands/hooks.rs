@@ -27,21 +27,33 @@ pub enum Action {
     /// Register sessionkit's hooks in each harness's settings (merged, atomic, backed up)
     ///
     /// Merges one handler per event sessionkit handles into the harness's
-    /// own settings file: Claude Code ~/.claude/settings.json (or
+    /// own settings: Claude Code ~/.claude/settings.json (or
     /// $CLAUDE_CONFIG_DIR), Codex $CODEX_HOME/hooks.json plus the trust
     /// entries `codex exec` needs in config.toml, Gemini CLI
-    /// ~/.gemini/settings.json, Cursor ~/.cursor/hooks.json, Copilot CLI
+    /// ~/.gemini/settings.json, Qwen Code ~/.qwen/settings.json, Droid
+    /// ~/.factory/settings.json, Cursor ~/.cursor/hooks.json, Copilot CLI
     /// ~/.copilot/hooks/sessionkit.json (with --scope project, the same
-    /// files under the project root: .claude/, .codex/, .gemini/, .cursor/,
-    /// .github/hooks/). Other entries are never changed; a hand-written
-    /// `sessionkit hook` entry for the same event is adopted. A file that
-    /// does not parse, or that the client already rejects, is refused. The
-    /// old file is kept as <file>.sessionkit-<time>-<pid>-<n>.bak, and the file
-    /// as it was before sessionkit first changed it as <file>.sessionkit-orig
-    /// (never overwritten; uninstall gives its bytes back when nothing else
-    /// changed). A read-only file is refused unless --force. Each command passes
-    /// --harness, and --db when given. Without --harness: every harness
-    /// found on this machine (its settings folder or program exists).
+    /// files under the project root: .claude/, .codex/, .gemini/, .qwen/,
+    /// .factory/, .cursor/, .github/hooks/). Kimi CLI gets a marked block
+    /// of [[hooks]] at the end of ~/.kimi/config.toml, Hermes Agent a
+    /// marked hooks: block at the end of ~/.hermes/config.yaml (and its
+    /// consent to each command in shell-hooks-allowlist.json); both read
+    /// user settings only. Cline gets a program per event in
+    /// ~/.cline/hooks/ (.clinerules/hooks/), OpenCode and Kilo a plugin,
+    /// plugin/sessionkit.js in ~/.config/opencode or ~/.config/kilo
+    /// (.opencode/plugin/, .kilo/plugin/), pi an extension,
+    /// ~/.pi/agent/extensions/sessionkit.ts (.pi/extensions/): files
+    /// sessionkit owns whole, never one of the same name it did not write.
+    /// Other entries are never changed; a hand-written `sessionkit hook`
+    /// entry for the same event is adopted. A file that does not parse, or
+    /// that the client already rejects, is refused. The old file is kept as
+    /// <file>.sessionkit-<time>-<pid>-<n>.bak, and the file as it was before
+    /// sessionkit first changed it as <file>.sessionkit-orig (never
+    /// overwritten; uninstall gives its bytes back when nothing else
+    /// changed). A read-only file is refused unless --force. Each command
+    /// passes --harness, and --db when given. Without --harness: every
+    /// harness found on this machine (its settings folder or program
+    /// exists).
     Install(InstallArgs),
     /// Remove exactly the registrations install added (hand-written ones stay)
     Uninstall(ChangeArgs),

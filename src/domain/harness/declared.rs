@@ -155,12 +155,14 @@ pub struct Block {
     pub consent: Option<Consent>,
 }
 
+/// `(the consent file's text, drop, add, now)` → its new text.
+pub type ConsentUpdate = fn(Option<&str>, &[Listed], &[Listed], &str) -> Result<String, String>;
+
 /// A client's record of the handlers its user consented to.
 #[derive(Debug)]
 pub struct Consent {
     pub file: &'static str,
-    /// `(the file's text, drop, add, now)` → its new text.
-    pub update: fn(Option<&str>, &[Listed], &[Listed], &str) -> Result<String, String>,
+    pub update: ConsentUpdate,
 }
 
 /// Handlers as files of their own.

@@ -368,27 +368,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         keep_original,
     }];
     if let Some(config) = places.trust_file(h).filter(|_| !change.is_empty()) {
-        let config = absolute(&config)?;
-        let config_before = read(&config)?;
-        let name = path.display().to_string();
-        let config_after = trust::retrust(
-            config_before.as_deref().unwrap_or(""),
-            &trust::identities(&before, &name),
-            &trust::identities(&after, &name),
-        )
-        .with_context(|| format!("{}: cannot record hook trust", config.display()))?;
-        let config_after = match (&config_before, config_after.trim().is_empty()) {
-            (None, true) => None,
-            _ => Some(config_after),
-        };
-        files.push(FileChange {
-            path: config,
-            before: config_before,
-            after: config_after,
-            executable: false,
-            owned: false,
-            keep_original: false,
-        });
+        files.push(trust_change(&config, &path, &before, &after)?);
     }
     Ok(Pending {
         harness: h,
@@ -396,6 +376,32 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         change,
         place: path,
         files,
+    })
+}
+
+/// Codex's `config.toml` with the trust of `before`'s handlers in
+/// `settings` taken back and `after`'s recorded.
+fn trust_change(config: &Path, settings: &Path, before: &Json, after: &Json) -> Result<FileChange> {
+    let config = absolute(config)?;
+    let config_before = read(&config)?;
+    let name = settings.display().to_string();
+    let config_after = trust::retrust(
+        config_before.as_deref().unwrap_or(""),
+        &trust::identities(before, &name),
+        &trust::identities(after, &name),
+    )
+    .with_context(|| format!("{}: cannot record hook trust", config.display()))?;
+    let config_after = match (&config_before, config_after.trim().is_empty()) {
+        (None, true) => None,
+        _ => Some(config_after),
+    };
+    Ok(FileChange {
+        path: config,
+        before: config_before,
+        after: config_after,
+        executable: false,
+        owned: false,
+        keep_original: false,
     })
 }
 
