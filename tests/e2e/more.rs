@@ -683,18 +683,49 @@ fn api_error(c: &Client) -> Option<Vec<String>> {
     )
 }
 
-fn scenario(c: &Client) {
-    // The server sends a Qwen Code subagent call the type Qwen Code knows.
-    let patch = match c.dir {
-        "qwen" => Some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'general-purpose'\n"),
+/// What the fake server is told for `c`: the subagent type it knows.
+fn subagent_patch(c: &Client) -> &'static str {
+    match c.dir {
+        // The server sends a Qwen Code subagent call the type Qwen Code knows.
+        "qwen" => "import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'general-purpose'\n",
         // Kimi CLI's agent types.
-        "kimi" => Some("import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'coder'\n"),
+        "kimi" => "import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'coder'\n",
         // Droid's agent types; its task prompt follows context blocks.
-        "droid" => Some(
-            "import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'worker'\nos.environ['FAKE_CHAT_SUBTASK_ANY'] = '1'\n",
-        ),
-        _ => None,
-    };
+        "droid" => {
+            "import os\nos.environ['FAKE_CHAT_SUBAGENT_TYPE'] = 'worker'\nos.environ['FAKE_CHAT_SUBTASK_ANY'] = '1'\n"
+        }
+        _ => "",
+    }
+}
+
+/// The sessions' tokens, summed, are what the server served (less what
+/// the client records nowhere), each session under `c`'s harness.
+fn stored_as_served(c: &Client, home: &Path, sessions: &Value) {
+    let mut stored = [0u64; 3];
+    for row in sessions.as_array().unwrap() {
+        assert_eq!(row["harness"], c.harness, "{row}");
+        for (i, k) in ["input_tokens", "cache_read_tokens", "output_tokens"]
+            .iter()
+            .enumerate()
+        {
+            stored[i] += row[*k].as_u64().unwrap();
+        }
+    }
+    // OpenCode and Kilo title a new session with a request they never
+    // record (its answer is the session's title).
+    let log = home.join("rig/requests.jsonl");
+    // Mistral Vibe records the call that spawns a subagent nowhere (neither
+    // its journal nor its totals).
+    let expected = served(&log, |kind| {
+        !(matches!(c.dir, "opencode" | "kilo") && kind == "no-tools"
+            || c.dir == "vibe" && kind == "spawn")
+    });
+    assert!(expected[2] > 0, "{}: nothing was served", c.dir);
+    assert_eq!(stored, expected, "{}: stored vs served", c.dir);
+}
+
+fn scenario(c: &Client) {
+    let patch = Some(subagent_patch(c)).filter(|p| !p.is_empty());
     let Some(mut r) = Rig::new(c, patch) else {
         return;
     };
@@ -732,25 +763,7 @@ fn scenario(c: &Client) {
     let (code, out, err) = crate::sessionkit(&db, &home, &["sessions", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let sessions: Value = serde_json::from_str(&out).unwrap();
-    let mut stored = [0u64; 3];
-    for row in sessions.as_array().unwrap() {
-        assert_eq!(row["harness"], c.harness, "{row}");
-        for (i, k) in ["input_tokens", "cache_read_tokens", "output_tokens"]
-            .iter()
-            .enumerate()
-        {
-            stored[i] += row[*k].as_u64().unwrap();
-        }
-    }
-    // OpenCode titles a new session with a request it never records.
-    let log = home.join("rig/requests.jsonl");
-    // Mistral Vibe records the call that spawns a subagent nowhere (neither
-    // its journal nor its totals).
-    let expected = served(&log, |kind| {
-        !(c.dir == "opencode" && kind == "no-tools" || c.dir == "vibe" && kind == "spawn")
-    });
-    assert!(expected[2] > 0, "{}: nothing was served", c.dir);
-    assert_eq!(stored, expected, "{}: stored vs served", c.dir);
+    stored_as_served(c, &home, &sessions);
     if c.spawns {
         let agents: u64 = sessions
             .as_array()
@@ -862,11 +875,12 @@ enum Takes {
 /// The continuity loop with a client's own hooks: `hooks install
 /// --with-nudge` into its settings, `hooks doctor` clean, a prompt whose
 /// shell command records a commitment (it joins the run the session's
-/// start opened): every event stored under the client's harness name and
-/// none `unknown`, the briefing (a seeded memory) in a request the model
+/// start opened), then the conversation continued with a subagent spawned
+/// (where the client continues and spawns): every event stored under the
+/// client's harness name and none `unknown`, the briefing (a seeded memory) in a request the model
 /// received, the nudge blocking that turn's end once and the client
 /// carrying on with the debrief and exiting 0, one main session after
-/// `ingest` with the served tokens; `hooks uninstall` gives the settings
+/// `ingest` holding every token served; `hooks uninstall` gives the settings
 /// file's bytes back.
 fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
     // The model's shell call records a commitment in the test's database
@@ -875,7 +889,10 @@ fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
         "{} --db \"$HOME/../sk.db\" remember --kind commitment --project proj --topic 'Rig commitment' --content 'Ship the rig fix'",
         crate::sk().display()
     );
-    let patch = format!("import os\nos.environ['FAKE_CHAT_COMMAND'] = {record:?}\n");
+    let patch = format!(
+        "{}import os\nos.environ['FAKE_CHAT_COMMAND'] = {record:?}\n",
+        subagent_patch(c)
+    );
     let Some(mut r) = Rig::new(c, Some(&patch)) else {
         return;
     };
@@ -904,19 +921,26 @@ fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
     let (code, out, err) = sk(&["hooks", "doctor", "--harness", c.harness]);
     assert_eq!(code, 0, "{}: doctor: {out}{err}", c.dir);
     assert_eq!(
-        step(
-            c,
-            &bin,
-            &home,
-            &proj,
-            port,
-            "please run the recorder",
-            false
-        ),
+        step(c, &bin, &home, &proj, port, "please run echo hi", false),
         0,
         "{}",
         c.dir
     );
+    // The same conversation continued, spawning a subagent where the
+    // client has them.
+    if c.continues {
+        let prompt = if c.spawns {
+            "please SPAWN a helper"
+        } else {
+            "second prompt: all good"
+        };
+        assert_eq!(
+            step(c, &bin, &home, &proj, port, prompt, true),
+            0,
+            "{}: {prompt}",
+            c.dir
+        );
+    }
     r.stop(300);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let events: Vec<(String, String)> = conn
@@ -996,6 +1020,7 @@ fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
         "{}: {out}",
         c.dir
     );
+    stored_as_served(c, &home, &sessions);
     let rewritten = std::fs::read(&file).ok() != installed;
     let (code, out, err) = sk(&["hooks", "uninstall", "--harness", c.harness]);
     assert_eq!(code, 0, "{}: {out}{err}", c.dir);
