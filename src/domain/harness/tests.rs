@@ -304,3 +304,297 @@ fn copilot_events_are_named_by_their_registration_and_subagents_join_their_paren
     assert!(copilot.takes_start_context());
     assert!(!Harness::named("cursor").unwrap().takes_start_context());
 }
+
+/// What `hooks doctor` feeds a registered command has the fields the real
+/// client's payload for that event has, no more and no fewer (the real
+/// clients' captured payloads, where the corpus is on this machine).
+#[test]
+fn each_doctor_sample_has_the_fields_of_the_real_payload() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/captured");
+    if !root.is_dir() {
+        eprintln!("skip: no captured payloads at {}", root.display());
+        return;
+    }
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "claude-code",
+            "SessionStart",
+            "hook-payloads/cc2_332-SessionStart.json",
+        ),
+        (
+            "claude-code",
+            "UserPromptSubmit",
+            "hook-payloads/cc2_332-UserPromptSubmit.json",
+        ),
+        ("claude-code", "Stop", "hook-payloads/cc2_332-Stop.json"),
+        (
+            "claude-code",
+            "SubagentStart",
+            "hook-payloads/cc2_332-SubagentStart.json",
+        ),
+        (
+            "claude-code",
+            "SubagentStop",
+            "hook-payloads/cc2_332-SubagentStop.json",
+        ),
+        (
+            "claude-code",
+            "PreCompact",
+            "hook-payloads/cc-PreCompact.json",
+        ),
+        (
+            "claude-code",
+            "PostCompact",
+            "hook-payloads/cc-PostCompact.json",
+        ),
+        (
+            "claude-code",
+            "SessionEnd",
+            "hook-payloads/cc2_332-SessionEnd.json",
+        ),
+        (
+            "codex",
+            "SessionStart",
+            "hook-payloads/cx-SessionStart.startup.json",
+        ),
+        (
+            "codex",
+            "UserPromptSubmit",
+            "hook-payloads/cx-UserPromptSubmit.json",
+        ),
+        ("codex", "Stop", "hook-payloads/cx-Stop.json"),
+        (
+            "codex",
+            "SubagentStart",
+            "hook-payloads/cx-SubagentStart.json",
+        ),
+        (
+            "codex",
+            "SubagentStop",
+            "hook-payloads/cx-SubagentStop.json",
+        ),
+        ("codex", "PreCompact", "hook-payloads/cx-PreCompact.json"),
+        ("codex", "PostCompact", "hook-payloads/cx-PostCompact.json"),
+        ("codex", "Interrupt", "hook-payloads/cx-Interrupt.json"),
+        ("codex", "SessionEnd", "hook-payloads/cx-SessionEnd.json"),
+        (
+            "gemini",
+            "SessionStart",
+            "hook-payloads/gm-SessionStart.startup.json",
+        ),
+        ("gemini", "BeforeAgent", "hook-payloads/gm-BeforeAgent.json"),
+        ("gemini", "AfterAgent", "hook-payloads/gm-AfterAgent.json"),
+        ("gemini", "SessionEnd", "hook-payloads/gm-SessionEnd.json"),
+        (
+            "droid",
+            "SessionStart",
+            "droid-0.225.2/hook-payloads/hook-SessionStart.json",
+        ),
+        (
+            "droid",
+            "UserPromptSubmit",
+            "droid-0.225.2/hook-payloads/hook-UserPromptSubmit.json",
+        ),
+        (
+            "droid",
+            "Stop",
+            "droid-0.225.2/hook-payloads/hook-Stop.json",
+        ),
+        (
+            "droid",
+            "SubagentStop",
+            "droid-0.225.2/hook-payloads/hook-SubagentStop.json",
+        ),
+        (
+            "droid",
+            "SessionEnd",
+            "droid-0.225.2/hook-payloads/hook-SessionEnd.json",
+        ),
+        (
+            "qwen-code",
+            "SessionStart",
+            "hook-payloads/qwen-code-0.24.4/SessionStart.json",
+        ),
+        (
+            "qwen-code",
+            "UserPromptSubmit",
+            "hook-payloads/qwen-code-0.24.4/UserPromptSubmit.json",
+        ),
+        (
+            "qwen-code",
+            "Stop",
+            "hook-payloads/qwen-code-0.24.4/Stop.json",
+        ),
+        (
+            "qwen-code",
+            "SubagentStart",
+            "hook-payloads/qwen-code-0.24.4/SubagentStart.json",
+        ),
+        (
+            "qwen-code",
+            "SubagentStop",
+            "hook-payloads/qwen-code-0.24.4/SubagentStop.json",
+        ),
+        (
+            "qwen-code",
+            "PreCompact",
+            "hook-payloads/qwen-code-0.24.4/PreCompact-manual.json",
+        ),
+        (
+            "qwen-code",
+            "PostCompact",
+            "hook-payloads/qwen-code-0.24.4/PostCompact-manual.json",
+        ),
+        (
+            "qwen-code",
+            "SessionEnd",
+            "hook-payloads/qwen-code-0.24.4/SessionEnd-interactive.json",
+        ),
+        (
+            "copilot",
+            "sessionStart",
+            "hook-payloads/copilot-1.0.102/sessionStart-new.json",
+        ),
+        (
+            "copilot",
+            "userPromptSubmitted",
+            "hook-payloads/copilot-1.0.102/userPromptSubmitted.json",
+        ),
+        (
+            "copilot",
+            "agentStop",
+            "hook-payloads/copilot-1.0.102/agentStop.json",
+        ),
+        (
+            "copilot",
+            "subagentStop",
+            "hook-payloads/copilot-1.0.102/subagentStop.json",
+        ),
+        (
+            "copilot",
+            "preCompact",
+            "hook-payloads/copilot-1.0.102/preCompact-manual.json",
+        ),
+        (
+            "copilot",
+            "errorOccurred",
+            "hook-payloads/copilot-1.0.102/errorOccurred-http400.json",
+        ),
+        (
+            "copilot",
+            "sessionEnd",
+            "hook-payloads/copilot-1.0.102/sessionEnd-complete.json",
+        ),
+        (
+            "kimi",
+            "SessionStart",
+            "kimi-cli-1.52.0/hook-payloads/hook-SessionStart.json",
+        ),
+        (
+            "kimi",
+            "UserPromptSubmit",
+            "kimi-cli-1.52.0/hook-payloads/hook-UserPromptSubmit.json",
+        ),
+        (
+            "kimi",
+            "Stop",
+            "kimi-cli-1.52.0/hook-payloads/hook-Stop.json",
+        ),
+        (
+            "kimi",
+            "StopFailure",
+            "kimi-cli-1.52.0/hook-payloads/hook-StopFailure.json",
+        ),
+        (
+            "kimi",
+            "SubagentStart",
+            "kimi-cli-1.52.0/hook-payloads/hook-SubagentStart.json",
+        ),
+        (
+            "kimi",
+            "SubagentStop",
+            "kimi-cli-1.52.0/hook-payloads/hook-SubagentStop.json",
+        ),
+        (
+            "kimi",
+            "SessionEnd",
+            "kimi-cli-1.52.0/hook-payloads/hook-SessionEnd.json",
+        ),
+        (
+            "cline",
+            "TaskStart",
+            "hook-payloads/cline-3.0.65/hook-TaskStart-302.json",
+        ),
+        (
+            "cline",
+            "TaskResume",
+            "hook-payloads/cline-3.0.65/hook-TaskResume-671.json",
+        ),
+        (
+            "cline",
+            "TaskComplete",
+            "hook-payloads/cline-3.0.65/hook-TaskComplete-684.json",
+        ),
+        (
+            "hermes",
+            "on_session_start",
+            "hermes-agent-0.19.0/hook-payloads/hook-on_session_start.json",
+        ),
+        (
+            "hermes",
+            "pre_llm_call",
+            "hermes-agent-0.19.0/hook-payloads/hook-pre_llm_call.json",
+        ),
+        (
+            "hermes",
+            "on_session_end",
+            "hermes-agent-0.19.0/hook-payloads/hook-on_session_end-2.json",
+        ),
+        (
+            "hermes",
+            "subagent_start",
+            "hermes-agent-0.19.0/hook-payloads/hook-subagent_start.json",
+        ),
+        (
+            "hermes",
+            "subagent_stop",
+            "hermes-agent-0.19.0/hook-payloads/hook-subagent_stop.json",
+        ),
+        (
+            "hermes",
+            "on_session_finalize",
+            "hermes-agent-0.19.0/hook-payloads/hook-on_session_finalize.json",
+        ),
+    ];
+    let keys = |v: &Value| -> Vec<String> {
+        let mut k: Vec<String> = v
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        k.sort();
+        k
+    };
+    let mut wrong = Vec::new();
+    for (name, event, file) in cases {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else {
+            eprintln!("skip: {file} is not on this machine");
+            continue;
+        };
+        let real: Value = serde_json::from_str(&text).unwrap();
+        let h = Harness::named(name).unwrap();
+        let sample = (h.sample)(event, "/w/proj");
+        for (what, a, b) in [
+            ("", &real, &sample),
+            ("extra.", &real["extra"], &sample["extra"]),
+        ] {
+            if keys(a) != keys(b) {
+                wrong.push(format!(
+                    "{name} {event} {what}: real {:?}, sample {:?}",
+                    keys(a),
+                    keys(b)
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

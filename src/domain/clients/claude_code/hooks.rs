@@ -146,6 +146,18 @@ fn keys(event: &str) -> &'static [&'static str] {
 pub fn sample(event: &str, cwd: &str) -> Value {
     let mut p = common(event, cwd);
     extend(&mut p, extra(event));
+    // Claude Code 2.1.332's own: the prompt every event after the start
+    // belongs to, and a finished turn's effort and background work.
+    if event != "SessionStart" {
+        p["prompt_id"] = "d0c70000-0000-4000-8000-0000000000bb".into();
+    }
+    if matches!(event, "Stop" | "SubagentStop") {
+        extend(
+            &mut p,
+            json!({"permission_mode": "default", "effort": {"level": "medium"},
+                "background_tasks": [], "session_crons": []}),
+        );
+    }
     p
 }
 

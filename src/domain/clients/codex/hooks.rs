@@ -167,6 +167,14 @@ fn sample(event: &str, cwd: &str) -> Value {
                 json!({"model": "gpt-5", "permission_mode": "default", "source": "startup"})
             }
             "SessionEnd" => json!({"reason": "other"}),
+            // Codex 0.171 sends no instructions nor summary around a
+            // compaction.
+            "PreCompact" | "PostCompact" => json!({"trigger": "auto"}),
+            "SubagentStart" | "SubagentStop" | "Interrupt" => {
+                let mut e = extra(event);
+                e["permission_mode"] = "default".into();
+                e
+            }
             _ => extra(event),
         },
     );

@@ -149,10 +149,25 @@ fn sample(event: &str, cwd: &str) -> Value {
         "sessionEnd" => p["reason"] = "complete".into(),
         _ => {}
     }
-    if event == "subagentStop" {
-        p["agentId"] = "a0d0c700-0000-4000-8000-000000000001".into();
-        p["agentType"] = "explore".into();
-        p["parentAgentId"] = crate::domain::harness::DOCTOR_SESSION.into();
+    match event {
+        "subagentStop" => {
+            p["agentId"] = "a0d0c700-0000-4000-8000-000000000001".into();
+            p["agentType"] = "explore".into();
+            p["agentName"] = "explore".into();
+            p["response"] = "sub done".into();
+            p["parentAgentId"] = crate::domain::harness::DOCTOR_SESSION.into();
+        }
+        "preCompact" => {
+            p["transcriptPath"] = Value::Null;
+            p["trigger"] = "manual".into();
+            p["customInstructions"] = "".into();
+        }
+        "errorOccurred" => {
+            p["errorContext"] = "model_call".into();
+            p["recoverable"] = true.into();
+            p["error"] = json!({"message": "doctor", "name": "Error", "stack": "Error: doctor"});
+        }
+        _ => {}
     }
     p
 }

@@ -7,7 +7,6 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::claude_code::hooks::{common, extend, extra};
 use crate::domain::harness::{
     Answers, Detect, Env, Handlers, Hooks, Output, Registration as R, Settings, as_read,
     decision_keys, no_env, no_env_sign, specific_output, str_of,
@@ -75,21 +74,31 @@ fn payload(_: Env<'_>, p: &Map<String, Value>) -> bool {
     str_of(p, &["transcript_path", "CLAUDE_ENV_FILE"]).is_some_and(|t| t.contains("/.factory/"))
 }
 
-/// Its payload for `event`: Claude Code's shape, with its own fields.
+/// Its payload for `event`: Claude Code's common fields and the event's
+/// own, as Droid 0.225 sends them.
 fn sample(event: &str, cwd: &str) -> Value {
-    let mut p = common(event, cwd);
-    p["permission_mode"] = "auto-high".into();
-    extend(&mut p, extra(event));
-    match event {
-        "Stop" => extend(
-            &mut p,
-            json!({"message_id": "d0c70000-0000-4000-8000-000000000001", "tool_execution_count": 0, "elapsed_time": 110}),
-        ),
-        "SubagentStop" => extend(
-            &mut p,
-            json!({"task_name": "probe agent", "task_result": "sub done", "stop_hook_active": false}),
-        ),
-        _ => {}
+    let sid = crate::domain::harness::DOCTOR_SESSION;
+    let mut p = json!({"session_id": sid,
+        "transcript_path": format!("{cwd}/.factory/sessions/doctor/{sid}.jsonl"),
+        "cwd": cwd, "permission_mode": "auto-high", "hook_event_name": event});
+    let message = "d0c70000-0000-4000-8000-000000000001";
+    let own = match event {
+        "SessionStart" => json!({"source": "startup",
+            "CLAUDE_ENV_FILE": format!("{cwd}/.factory/temp/env/droid-env-{sid}.sh")}),
+        "UserPromptSubmit" => {
+            json!({"message_id": message, "prompt": "doctor check", "has_images": false})
+        }
+        "Stop" => json!({"message_id": message, "stop_hook_active": false,
+            "tool_execution_count": 0, "elapsed_time": 110}),
+        "SubagentStop" => json!({"task_name": "probe agent", "task_result": "sub done",
+            "stop_hook_active": false}),
+        "PreCompact" => json!({"trigger": "manual", "custom_instructions": Value::Null}),
+        "SessionEnd" => json!({"message_id": message, "reason": "other",
+            "session_duration_ms": 368.5, "message_count": 9}),
+        _ => json!({}),
+    };
+    if let (Some(p), Value::Object(own)) = (p.as_object_mut(), own) {
+        p.extend(own);
     }
     p
 }

@@ -202,20 +202,20 @@ fn normalize(ev: &mut HookEvent) {
 /// Its payload for `event`.
 fn sample(event: &str, cwd: &str) -> Value {
     let sid = crate::domain::harness::DOCTOR_SESSION;
+    let turn = format!("{sid}:d0c70000:00000001");
     let extra = match event {
         "on_session_start" => json!({"model": "fake-model", "platform": "cli"}),
-        "pre_llm_call" => json!({"task_id": "d0c70000", "user_message": "doctor check",
-            "conversation_history": [], "is_first_turn": true, "model": "fake-model", "platform": "cli"}),
-        "on_session_end" => json!({"task_id": "d0c70000", "completed": true, "interrupted": false,
-            "model": "fake-model", "platform": "cli"}),
-        "subagent_start" => {
-            json!({"child_session_id": "20261205_000000_d0c701", "child_role": "leaf",
-            "child_goal": "doctor subtask"})
-        }
-        "subagent_stop" => {
-            json!({"child_session_id": "20261205_000000_d0c701", "child_role": "leaf",
-            "child_summary": "sub done", "child_status": "completed", "duration_ms": 600})
-        }
+        "pre_llm_call" => json!({"task_id": "d0c70000", "turn_id": turn,
+            "user_message": "doctor check", "conversation_history": [], "is_first_turn": true,
+            "model": "fake-model", "platform": "cli", "sender_id": ""}),
+        "on_session_end" => json!({"task_id": "d0c70000", "turn_id": turn, "completed": true,
+            "interrupted": false, "model": "fake-model", "platform": "cli"}),
+        "subagent_start" => json!({"parent_turn_id": turn, "parent_subagent_id": Value::Null,
+            "child_session_id": "20261205_000000_d0c701", "child_subagent_id": "sa-0-d0c70000",
+            "child_role": "leaf", "child_goal": "doctor subtask"}),
+        "subagent_stop" => json!({"parent_turn_id": turn,
+            "child_session_id": "20261205_000000_d0c701", "child_role": "leaf",
+            "child_summary": "sub done", "child_status": "completed", "duration_ms": 600}),
         "on_session_finalize" => json!({"platform": "cli", "reason": "shutdown"}),
         _ => json!({}),
     };

@@ -97,8 +97,25 @@ fn sample(event: &str, cwd: &str) -> Value {
     p["timestamp"] = "2026-12-05T18:56:19.309Z".into();
     p["permission_mode"] = "yolo".into();
     extend(&mut p, extra(event));
-    if event == "SessionStart" {
-        p["model"] = "fake-model".into();
+    // Qwen Code's own fields, as 0.24 sends them.
+    let prompt_id = "d0c70000-0001";
+    match event {
+        "SessionStart" => p["model"] = "fake-model".into(),
+        "UserPromptSubmit" => {
+            p["prompt_id"] = prompt_id.into();
+            p["submitted_prompt"] = "doctor check".into();
+        }
+        "Stop" => extend(
+            &mut p,
+            json!({"prompt_id": prompt_id, "background_tasks": [], "crons": [],
+                "context_limit": 128_000, "context_usage": 0.02, "input_tokens": 2007}),
+        ),
+        "SubagentStop" => extend(
+            &mut p,
+            json!({"prompt_id": prompt_id, "background_tasks": [], "crons": []}),
+        ),
+        "SubagentStart" | "PreCompact" | "PostCompact" => p["prompt_id"] = prompt_id.into(),
+        _ => {}
     }
     p
 }
