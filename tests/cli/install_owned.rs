@@ -472,6 +472,40 @@ fn hermes_gets_a_hooks_block_and_its_consent_and_uninstall_takes_both_back() {
             "on_session_finalize sessionkit hook session-end --harness hermes",
         ]
     );
+    // Consent taken back in Hermes for one event: status and doctor say so.
+    let mut revoked = approvals.clone();
+    revoked["approvals"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|a| a["event"] != "on_session_end");
+    std::fs::write(&allow, revoked.to_string()).unwrap();
+    let (_, out, _) = env.run(&["hooks", "status", "--harness", "hermes"]);
+    let states: Vec<String> = lines(&out)
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["event"].as_str().unwrap(),
+                r["state"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        states.contains(&"on_session_end untrusted".to_string()),
+        "{states:?}"
+    );
+    assert_eq!(
+        states.iter().filter(|s| s.ends_with(" registered")).count(),
+        5,
+        "{states:?}"
+    );
+    let (code, out, _) = env.run(&["hooks", "doctor", "--harness", "hermes"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("Hermes Agent has no consent to on_session_end on record"),
+        "{out}"
+    );
+    std::fs::write(&allow, serde_json::to_string_pretty(&approvals).unwrap()).unwrap();
     let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "hermes"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), original);

@@ -112,7 +112,11 @@ pub fn examine(
                 Err(e) => {
                     out.push(base().fail(
                         format!("{e:#}"),
-                        "fix the file's JSON (the client cannot read it either)".into(),
+                        if matches!(h.settings.form, crate::domain::harness::Form::Json) {
+                            "fix the file's JSON (the client cannot read it either)".into()
+                        } else {
+                            "fix the file or folder (or move it away)".into()
+                        },
                     ));
                     continue;
                 }
@@ -202,11 +206,18 @@ fn judge_standing(h: Harness, s: Scope, x: &install::Standing, file: &str) -> Op
         ),
         Registration::Untrusted | Registration::StaleTrust => {
             finding(Some(h), Some(s), Check::Trust).on(&x.event).fail(
-                format!(
-                    "Codex has no matching trust for {}: `codex exec` skips it",
-                    x.event
-                ),
-                format!("{reinstall} (writes the trust entry)"),
+                if h.settings.trust {
+                    format!(
+                        "Codex has no matching trust for {}: `codex exec` skips it",
+                        x.event
+                    )
+                } else {
+                    format!(
+                        "{} has no consent to {} on record: it skips the hook outside a terminal",
+                        h.label, x.event
+                    )
+                },
+                format!("{reinstall} (records the trust)"),
             )
         }
         Registration::Extra => f().fail(

@@ -462,7 +462,8 @@ vocabulary! {
         HandWritten = "hand-written",
         /// A handler for an event sessionkit does not register.
         Extra = "extra",
-        /// Codex: no trust entry for the handler (`codex exec` skips it).
+        /// No trust or consent on record for the handler (Codex's `codex
+        /// exec`, and Hermes Agent outside a terminal, skip it).
         Untrusted = "untrusted",
         /// Codex: a trust entry for another version of the handler.
         StaleTrust = "stale-trust",
@@ -578,5 +579,6 @@ pub fn standing(places: &Places, h: Harness, scope: Scope) -> Result<(Vec<Standi
             out.push(row(&f.event, Registration::Extra, Some(f.command.clone())));
         }
     }
+    own::consented(places, h, &mut out)?;
     Ok((out, doc))
 }

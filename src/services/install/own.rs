@@ -276,8 +276,9 @@ pub fn view(places: &Places, h: Harness, scope: Scope) -> Result<(PathBuf, Json)
     let at = place(places, h, scope)?;
     let listed = match &h.settings.form {
         Form::Block(b) => {
+            // Only sessionkit's block is read: the rest of the file is the
+            // client's to judge (install refuses what it cannot join).
             let text = read(&at)?.unwrap_or_default();
-            (b.parses)(&text).map_err(|why| anyhow::anyhow!("{}: {why}", at.display()))?;
             listed(b.comment, &text)
         }
         Form::Files(o) => {
@@ -314,4 +315,39 @@ pub fn view(places: &Places, h: Harness, scope: Scope) -> Result<(PathBuf, Json)
         doc.set("hooks", hooks);
     }
     Ok((at, doc))
+}
+
+/// Marks a registered handler the client has no consent for as
+/// `untrusted` (for a client that asks before it runs one).
+pub fn consented(places: &Places, h: Harness, rows: &mut [super::Standing]) -> Result<()> {
+    let Form::Block(Block {
+        consent: Some(c), ..
+    }) = &h.settings.form
+    else {
+        return Ok(());
+    };
+    let path = place(places, h, Scope::User)?.with_file_name(c.file);
+    let text = read(&path)?.unwrap_or_default();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    let approved = |event: &str, command: &str| {
+        doc.get("approvals")
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|list| {
+                list.iter().any(|e| {
+                    e.get("event").and_then(serde_json::Value::as_str) == Some(event)
+                        && e.get("command").and_then(serde_json::Value::as_str) == Some(command)
+                })
+            })
+    };
+    for r in rows.iter_mut() {
+        if r.state == super::Registration::Registered
+            && !r
+                .command
+                .as_deref()
+                .is_some_and(|cmd| approved(&r.event, cmd))
+        {
+            r.state = super::Registration::Untrusted;
+        }
+    }
+    Ok(())
 }
