@@ -110,14 +110,7 @@ pub fn examine(
             let (standing, doc) = match install::standing(places, h, s) {
                 Ok(x) => x,
                 Err(e) => {
-                    out.push(base().fail(
-                        format!("{e:#}"),
-                        if matches!(h.settings.form, crate::domain::harness::Form::Json) {
-                            "fix the file's JSON (the client cannot read it either)".into()
-                        } else {
-                            "fix the file or folder (or move it away)".into()
-                        },
-                    ));
+                    out.push(base().fail(format!("{e:#}"), unreadable_fix(h)));
                     continue;
                 }
             };
@@ -160,6 +153,15 @@ pub fn examine(
     }
     out.extend(database_checks(named_dbs, db));
     Ok(out)
+}
+
+/// The fix for settings sessionkit cannot read.
+fn unreadable_fix(h: Harness) -> String {
+    if matches!(h.settings.form, crate::domain::harness::Form::Json) {
+        "fix the file's JSON (the client cannot read it either)".into()
+    } else {
+        "fix the file or folder (or move it away)".into()
+    }
 }
 
 /// The databases the registered commands write to (a `--db` they name,
