@@ -1021,6 +1021,14 @@ fn hooks_loop(c: &Client, settings: &str, takes: Takes) {
         c.dir
     );
     stored_as_served(c, &home, &sessions);
+    // The client has exited: its session is not working, with or without
+    // an end event (Qwen Code sends none in `-p`, OpenCode has none).
+    let status = sessions[0]["status"].as_str().unwrap_or("?");
+    assert!(
+        matches!(status, "completed" | "waiting"),
+        "{}: {status}: {out}",
+        c.dir
+    );
     let rewritten = std::fs::read(&file).ok() != installed;
     let (code, out, err) = sk(&["hooks", "uninstall", "--harness", c.harness]);
     assert_eq!(code, 0, "{}: {out}{err}", c.dir);

@@ -48,6 +48,9 @@ struct Record {
 struct Message {
     role: String,
     content: Vec<Block>,
+    /// Set on the message Droid writes when it ran a hook.
+    #[serde(rename = "hookEventName")]
+    hook_event: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -79,6 +82,12 @@ fn read_record(b: &mut SessionParser, rec: Record, owner: &mut Owner<'_>) {
         }
         "message" => {
             let Some(m) = rec.message else { return };
+            // Droid's note that it ran a hook (an empty message to the
+            // user alone, after the turn, even after SessionEnd's) is no
+            // turn of the conversation.
+            if m.hook_event.is_some() {
+                return;
+            }
             // An answer that calls no tool ends its turn; a prompt or a
             // tool's result goes on with it.
             let ended = m.role == "assistant" && !m.content.iter().any(|c| c.kind == "tool_use");
@@ -274,6 +283,21 @@ mod tests {
         assert_eq!(out.cwd.as_deref(), Some("/w/proj"));
         assert_eq!(out.agents[0].ending.map(|e| e.0), Some(Ending::TurnEnd));
         assert_eq!(out.files[0].format(), Format::Droid);
+    }
+
+    /// The messages Droid writes when it runs a hook (at the turn's end
+    /// and after SessionEnd's) leave the turn ended.
+    #[test]
+    fn a_hook_s_note_is_no_turn() {
+        let mut p = SessionParser::new(S, false);
+        let f = p.begin_main(&format!("-w-proj/{S}.jsonl"));
+        p.read_as(f, Format::Droid);
+        let text = lines("completed")
+            + r#"{"type":"message","id":"h1","parentId":"a2","timestamp":"2026-12-05T18:57:37.000Z","message":{"role":"user","content":[],"visibility":"user_only","hookEventName":"SessionEnd","hookCommands":[]}}"#
+            + "\n";
+        p.block(f, text.as_bytes()).unwrap();
+        let out = p.finish();
+        assert_eq!(out.agents[0].ending.map(|e| e.0), Some(Ending::TurnEnd));
     }
 
     #[test]
