@@ -399,8 +399,18 @@ fn a_session_with_a_subagent_is_seen_whole_by_the_installed_hooks() {
 
 #[test]
 fn a_compacted_session_is_seen_whole_by_the_installed_hooks() {
+    // Alone: on a loaded machine Gemini CLI's `--resume latest` has begun
+    // a second chat instead of resuming (two main chats, seen only while
+    // the other clients' runs shared the two cores).
+    let _alone = BUSY
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     each_client("compact");
 }
+
+/// Held for reading by a test that runs another client, for writing by one
+/// that must run alone.
+static BUSY: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
 /// Codex skips untrusted hooks silently under `codex exec`: every entry
 /// `hooks install` wrote must be one Codex itself calls trusted.

@@ -589,6 +589,8 @@ fn served(log: &Path, recorded: impl Fn(&str) -> bool) -> [u64; 3] {
 /// client configured for it (Cline's repository and provider set by its
 /// own command).
 struct Rig {
+    /// Runs beside others, never beside a test that must run alone.
+    _busy: std::sync::RwLockReadGuard<'static, ()>,
     bin: PathBuf,
     work: tempfile::TempDir,
     home: PathBuf,
@@ -607,6 +609,9 @@ impl Rig {
                 return None;
             }
         };
+        let busy = crate::BUSY
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let work = tempfile::tempdir().unwrap();
         let (home, proj) = (work.path().join("home"), work.path().join("proj"));
         std::fs::create_dir_all(&proj).unwrap();
@@ -629,6 +634,7 @@ impl Rig {
             assert!(auth.status().unwrap().success(), "cline auth");
         }
         Some(Rig {
+            _busy: busy,
             bin,
             work,
             home,
