@@ -377,6 +377,12 @@ fn each_client(scenario: &str) {
         Ok(r) => r,
         Err(why) => return skip(&why),
     };
+    // One scenario at a time, beside no other client's run: with another
+    // scenario running, Gemini CLI's `--resume latest` has begun a second
+    // chat instead of resuming (three full runs of five; never alone).
+    let _alone = BUSY
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let work = tempfile::tempdir().unwrap();
     for client in &CLIENTS {
         if !prefix.join("bin").join(client.rig).exists() {
@@ -399,12 +405,6 @@ fn a_session_with_a_subagent_is_seen_whole_by_the_installed_hooks() {
 
 #[test]
 fn a_compacted_session_is_seen_whole_by_the_installed_hooks() {
-    // Alone: on a loaded machine Gemini CLI's `--resume latest` has begun
-    // a second chat instead of resuming (two main chats, seen only while
-    // the other clients' runs shared the two cores).
-    let _alone = BUSY
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     each_client("compact");
 }
 
