@@ -210,7 +210,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s q -l 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l at -d 'The conversation around this record (an id `search` prints): the pieces said before and after it by its agent, as records, or as Markdown with `--format markdown`' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l at -d 'The conversation around this record (an id `search` prints): the pieces said before and after it by its agent; on a terminal the text itself with its line breaks, piped (or with --format) as records, or as Markdown with `--format markdown`' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l context -d 'With --at: how many pieces before and after it' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''

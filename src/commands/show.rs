@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::Ctx;
 use crate::commands::Exit;
 use crate::domain::clock::format_instant;
-use crate::output::conversation::{Conversation, markdown};
+use crate::output::conversation::{Conversation, markdown, terminal};
 use crate::output::records::{
     AgentDetail, CompactionRecord, DegradedLine, HarnessReported, ModelTotals, SHOW_SCHEMA,
     ShowRecord, session_record, totals_fields,
@@ -23,8 +23,9 @@ pub struct Args {
     pub session: String,
 
     /// The conversation around this record (an id `search` prints): the
-    /// pieces said before and after it by its agent, as records, or as
-    /// Markdown with `--format markdown`
+    /// pieces said before and after it by its agent; on a terminal the
+    /// text itself with its line breaks, piped (or with --format) as
+    /// records, or as Markdown with `--format markdown`
     #[arg(long, value_name = "RECORD")]
     pub at: Option<String>,
 
@@ -161,15 +162,22 @@ fn conversation(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let store = ctx.open()?;
     let id = store.resolve_session(&args.session)?;
     let said = search::conversation(&store, &id, args.at.as_deref(), args.context)?;
-    if ctx.out.format == Format::Markdown {
-        let md = markdown(&Conversation {
-            session: &said.detail.session,
-            agents: &said.detail.agents,
-            places: &said.places,
-            focus: args.at.as_deref(),
-        });
+    // Markdown when asked; on a terminal with no format asked, the text
+    // itself (a table would escape its line breaks).
+    let drawn = Conversation {
+        session: &said.detail.session,
+        agents: &said.detail.agents,
+        places: &said.places,
+        focus: args.at.as_deref(),
+    };
+    let text = match ctx.out.format {
+        Format::Markdown => Some(markdown(&drawn)),
+        Format::Table if !ctx.out.explicit => Some(terminal(&drawn, ctx.out.color)),
+        _ => None,
+    };
+    if let Some(text) = text {
         let mut out = std::io::stdout().lock();
-        std::io::Write::write_all(&mut out, md.as_bytes())?;
+        std::io::Write::write_all(&mut out, text.as_bytes())?;
         return Ok(Exit::Success);
     }
     let rows = said.places.into_iter().map(|p| SaidRecord {

@@ -1,7 +1,9 @@
 //! A session's conversation as Markdown (`show --format markdown`): the
 //! prompts and answers as paragraphs, each tool call folded to one line,
-//! each subagent a section nested under the agent that spawned it. What
-//! it shows is what the search index holds: redacted text.
+//! each subagent a section nested under the agent that spawned it; and
+//! on a terminal (`show --at` with no format asked) as indented text with
+//! its own line breaks. What it shows is what the search index holds:
+//! redacted text.
 
 use std::fmt::Write;
 
@@ -164,6 +166,48 @@ pub fn markdown(c: &Conversation<'_>) -> String {
                 c.focus == Some(p.record.as_str()) && p.piece == 0,
             );
         }
+    }
+    out
+}
+
+/// The pieces for a terminal, in order: a heading line for each (who,
+/// which tool, when; bold when `color`), the record `--at` named marked
+/// with an arrow, then its text indented, with its own line breaks and
+/// every control escaped.
+pub fn terminal(c: &Conversation<'_>, color: bool) -> String {
+    let mut out = String::new();
+    let (bold, plain) = if color {
+        ("\x1b[1m", "\x1b[0m")
+    } else {
+        ("", "")
+    };
+    for p in c.places {
+        let focus = c.focus == Some(p.record.as_str()) && p.piece == 0;
+        let mark = if focus { "→ " } else { "  " };
+        let who = match (p.role.as_str(), p.tool.as_deref()) {
+            ("tool", tool) => format!(
+                "{} {}",
+                text::one_line(tool.unwrap_or("tool")),
+                if p.output { "output" } else { "call" }
+            ),
+            ("user", _) => "User".to_string(),
+            _ => "Assistant".to_string(),
+        };
+        let at = p.at.map(format_instant).unwrap_or_default();
+        let agent = p
+            .agent_id
+            .as_deref()
+            .map(|a| format!(" · {}", text::one_line(a)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{mark}{bold}{who}{plain} · {at}{agent} · {}",
+            text::one_line(&p.record)
+        );
+        for line in text::block(&p.text).lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+        out.push('\n');
     }
     out
 }

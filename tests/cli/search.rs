@@ -475,6 +475,70 @@ fn show_at_a_record_gives_its_neighbours() {
     assert!(err.contains("has no record \"nope\""), "{err}");
 }
 
+/// `sessionkit ARGS` on a terminal (a pty from util-linux's `script`), with
+/// `vars` set: what the terminal got, its line ends as written. `None`
+/// where `script` is not installed.
+fn on_a_terminal(env: &Env, args: &[&str], vars: &[&str]) -> Option<String> {
+    let sk = assert_cmd::cargo::cargo_bin("sessionkit");
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let mut line = vec![
+        "env".to_string(),
+        "-i".to_string(),
+        format!("HOME={}", quote(&env.path("home").display().to_string())),
+        format!("SESSIONKIT_DB={}", quote(&env.db().display().to_string())),
+    ];
+    line.extend(vars.iter().map(ToString::to_string));
+    line.push(quote(&sk.display().to_string()));
+    line.extend(args.iter().map(|a| quote(a)));
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line.join(" "), "/dev/null"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Some(String::from_utf8(o.stdout).unwrap()),
+        Ok(o) => panic!("{}", String::from_utf8_lossy(&o.stderr)),
+        Err(_) => {
+            crate::common::skip("util-linux `script` is not installed: no terminal to test on");
+            None
+        }
+    }
+}
+
+/// On a terminal, with no format asked, `show --at` prints the text itself:
+/// its own line breaks, indented under a heading per piece, the record
+/// asked for marked, the heading bold unless NO_COLOR; a control in it is
+/// still escaped.
+#[test]
+fn show_at_on_a_terminal_prints_the_text_with_its_line_breaks() {
+    let env = fixture_env();
+    let args = ["show", S, "--at", "a-004", "--context", "1"];
+    let Some(out) = on_a_terminal(&env, &args, &["NO_COLOR=1"]) else {
+        return;
+    };
+    assert_eq!(
+        out.replace("\r\n", "\n"),
+        "  Assistant · 2026-01-10T09:00:06.000Z · a-003
+    I deployed the migration scripts and checked the invoices.
+
+→ Bash call · 2026-01-10T09:00:07.000Z · a-004
+    cargo test -p billing --features postgres
+    Run the billing tests
+
+  Edit call · 2026-01-10T09:00:10.000Z · a-006
+    src/api/routes.ts
+    const port = 8080
+    const port = 80
+
+"
+    );
+    let out = on_a_terminal(&env, &args, &[]).unwrap();
+    assert!(out.contains("→ \x1b[1mBash call\x1b[0m · "), "{out:?}");
+    // Piped, the records keep their fields.
+    let rows = env.json(&["show", S, "--at", "a-004", "--context", "1"]);
+    assert_eq!(rows.as_array().map(Vec::len), Some(3));
+}
+
 #[test]
 fn prune_index_drops_it_and_replay_rebuilds_it() {
     let env = fixture_env();
