@@ -419,3 +419,10 @@ pub fn listed(comment: &str, text: &str) -> Vec<Listed> {
         .flatten()
         .collect()
 }
+
+/// Adds `extra`'s fields to payload `p` (a doctor sample's own fields).
+pub fn extend(p: &mut Value, extra: Value) {
+    if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
+        p.extend(extra);
+    }
+}

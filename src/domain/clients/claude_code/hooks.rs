@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::domain::harness::{
-    Answers, Detect, Env, Handlers, Hooks, Kind, Output, Registration as R, Settings,
+    Answers, Detect, Env, Handlers, Hooks, Kind, Output, Registration as R, Settings, extend,
     specific_output,
 };
 
@@ -166,13 +166,6 @@ pub fn common(event: &str, cwd: &str) -> Value {
     json!({"session_id": crate::domain::harness::DOCTOR_SESSION,
         "transcript_path": format!("{cwd}/doctor-transcript.jsonl"),
         "cwd": cwd, "hook_event_name": event})
-}
-
-/// Adds `extra`'s fields to payload `p`.
-pub fn extend(p: &mut Value, extra: Value) {
-    if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
-        p.extend(extra);
-    }
 }
 
 /// The fields an event of Claude Code's carries besides the common ones

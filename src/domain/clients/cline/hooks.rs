@@ -214,9 +214,7 @@ fn sample(event: &str, cwd: &str) -> Value {
         "workspaceRoots": [cwd], "workspaceInfo": {"rootPath": cwd, "hint": "doctor"},
         "userId": "unknown", "agent_id": "agent_1796497570615_d0c700", "parent_agent_id": Value::Null,
         "hookName": name});
-    if let (Some(p), Value::Object(own)) = (p.as_object_mut(), own) {
-        p.extend(own);
-    }
+    crate::domain::harness::extend(&mut p, own);
     p
 }
 

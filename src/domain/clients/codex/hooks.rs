@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::super::claude_code::hooks::{common, extend, extra};
+use super::super::claude_code::hooks::{common, extra};
+use crate::domain::harness::extend;
 use crate::domain::harness::{
     Answers, Detect, Env, Handlers, Hooks, Kind, Output, Registration as R, Settings, no_env,
     no_env_sign, set, specific_output, str_of,

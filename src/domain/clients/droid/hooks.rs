@@ -97,8 +97,6 @@ fn sample(event: &str, cwd: &str) -> Value {
             "session_duration_ms": 368.5, "message_count": 9}),
         _ => json!({}),
     };
-    if let (Some(p), Value::Object(own)) = (p.as_object_mut(), own) {
-        p.extend(own);
-    }
+    crate::domain::harness::extend(&mut p, own);
     p
 }

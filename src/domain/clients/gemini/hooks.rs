@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::super::claude_code::hooks::{common, extend};
+use super::super::claude_code::hooks::common;
+use crate::domain::harness::extend;
 use crate::domain::harness::{
     Answers, Detect, Env, Handlers, Hooks, Kind, Output, Registration as R, Settings, set,
     specific_output, str_of,

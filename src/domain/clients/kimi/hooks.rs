@@ -132,9 +132,7 @@ fn sample(event: &str, cwd: &str) -> Value {
         "PreCompact" => json!({"trigger": "manual", "token_count": 1000}),
         _ => json!({}),
     };
-    if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
-        p.extend(extra);
-    }
+    crate::domain::harness::extend(&mut p, extra);
     p
 }
 

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::domain::harness::{
-    Answers, Detect, Env, Form, Handler, Handlers, Hooks, Output, OwnedFile, Registration as R,
-    Settings, as_read, no_env, no_env_sign,
+    Detect, Env, Form, Handler, Handlers, Hooks, OwnedFile, Registration as R, Settings, as_read,
+    no_env, no_env_sign,
 };
 
 pub static HOOKS: Hooks = plugin_hooks(
@@ -96,26 +96,10 @@ pub const fn plugin_hooks(
         kinds: super::super::claude_code::hooks::KINDS,
         registrations: REGISTRATIONS,
         handlers: Handlers::grouped(&["command"], 10_000),
-        answers: Answers {
-            start: |c| Some(json!({"additionalContext": c}).to_string()),
-            prompt: |c| Some(json!({"additionalContext": c}).to_string()),
-            stop: |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
-            replays_start_context: false,
-            // Its sessions are in a database: `ingest` reads them.
-            catch_up: false,
-            shows_stderr: false,
-            escapes_angles: false,
-            own_ceiling: false,
-            max_bytes: None,
-        },
+        // Its sessions are in a database: `ingest` reads them.
+        answers: super::super::script::ANSWERS,
         sample,
-        output: Output {
-            plain_text: &[],
-            keys: |_| &["additionalContext", "decision", "reason"],
-            decisions: &["block"],
-            strict_specific: false,
-            context_units: None,
-        },
+        output: super::super::script::OUTPUT,
     }
 }
 
@@ -143,9 +127,7 @@ fn sample(event: &str, cwd: &str) -> Value {
         "PreCompact" => json!({"trigger": "auto"}),
         _ => json!({}),
     };
-    if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
-        p.extend(extra);
-    }
+    crate::domain::harness::extend(&mut p, extra);
     p
 }
 

@@ -11,8 +11,8 @@
 use serde_json::{Value, json};
 
 use crate::domain::harness::{
-    Answers, Detect, Form, Handler, Handlers, Hooks, Output, Owned, OwnedFile, Registration as R,
-    Settings, as_read, no_env, no_env_sign,
+    Answers, Detect, Form, Handler, Handlers, Hooks, Owned, OwnedFile, Registration as R, Settings,
+    as_read, no_env, no_env_sign,
 };
 
 /// The file sessionkit writes in the extensions folder.
@@ -61,25 +61,13 @@ pub static HOOKS: Hooks = Hooks {
         R::new("SessionEnd", "session-end", 5),
     ],
     handlers: Handlers::grouped(&["command"], 10_000),
+    // The session file is the transcript: caught up at a turn's end.
     answers: Answers {
-        start: |c| Some(json!({"additionalContext": c}).to_string()),
-        prompt: |c| Some(json!({"additionalContext": c}).to_string()),
-        stop: |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
-        replays_start_context: false,
         catch_up: true,
-        shows_stderr: false,
-        escapes_angles: false,
-        own_ceiling: false,
-        max_bytes: None,
+        ..super::super::script::ANSWERS
     },
     sample,
-    output: Output {
-        plain_text: &[],
-        keys: |_| &["additionalContext", "decision", "reason"],
-        decisions: &["block"],
-        strict_specific: false,
-        context_units: None,
-    },
+    output: super::super::script::OUTPUT,
 };
 
 /// The extension running `handlers`.
@@ -106,8 +94,6 @@ fn sample(event: &str, cwd: &str) -> Value {
         "SessionEnd" => json!({"reason": "quit"}),
         _ => json!({}),
     };
-    if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
-        p.extend(extra);
-    }
+    crate::domain::harness::extend(&mut p, extra);
     p
 }

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::super::claude_code::hooks::{common, extend, extra};
+use super::super::claude_code::hooks::{common, extra};
+use crate::domain::harness::extend;
 use crate::domain::harness::{
     Answers, Detect, Env, Handlers, Hooks, Output, Registration as R, Settings, as_read,
     decision_keys, set, specific_output,

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::domain::harness::{Handler, OwnedFile, marker};
+use crate::domain::harness::{Answers, Handler, Output, OwnedFile, marker};
 
 /// `template` for `label`'s client, written as `name`, running `handlers`.
 pub fn script(name: &str, label: &str, template: &str, handlers: &[Handler<'_>]) -> OwnedFile {
@@ -33,3 +33,27 @@ pub fn script(name: &str, label: &str, template: &str, handlers: &[Handler<'_>])
         program: false,
     }
 }
+
+/// What a script takes back from a hook: context as `additionalContext`
+/// (the script adds it to the model's system prompt), a continued turn as
+/// Claude Code's `decision: block` with its `reason`.
+pub const ANSWERS: Answers = Answers {
+    start: |c| Some(json!({"additionalContext": c}).to_string()),
+    prompt: |c| Some(json!({"additionalContext": c}).to_string()),
+    stop: |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
+    replays_start_context: false,
+    catch_up: false,
+    shows_stderr: false,
+    escapes_angles: false,
+    own_ceiling: false,
+    max_bytes: None,
+};
+
+/// The keys a script reads of a hook's output.
+pub const OUTPUT: Output = Output {
+    plain_text: &[],
+    keys: |_| &["additionalContext", "decision", "reason"],
+    decisions: &["block"],
+    strict_specific: false,
+    context_units: None,
+};
