@@ -1098,3 +1098,62 @@ fn pi_runs_the_loop_with_its_extension() {
 fn hermes_agent_runs_the_loop_with_its_hooks() {
     hooks_loop(&HERMES, ".hermes/config.yaml", Takes::BriefingOnly);
 }
+
+/// With a client's own hooks installed, a request the server refuses
+/// (HTTP 400): the client's events are stored under its name, none
+/// `unknown`, no hook fails, and once the client has exited its one
+/// session is ended: `error` where the client records the failure (its
+/// hook or its transcript), else `completed`, never `working`.
+#[test]
+fn an_api_error_with_the_hooks_installed_ends_the_session() {
+    for c in [
+        &COPILOT, &QWEN, &DROID, &KIMI, &CLINE, &OPENCODE, &KILO, &PI, &HERMES,
+    ] {
+        let Some(mut r) = Rig::new(c, Some(subagent_patch(c)).filter(|p| !p.is_empty())) else {
+            continue;
+        };
+        let (bin, home, proj, port) = (r.bin.clone(), r.home.clone(), r.proj.clone(), r.port);
+        git_init(&proj);
+        let db = r.work.path().join("sk.db");
+        let sk = |args: &[&str]| crate::sessionkit(&db, &home, args);
+        let (code, out, err) = sk(&["hooks", "install", "--harness", c.harness, "--with-nudge"]);
+        assert_eq!(code, 0, "{}: {out}{err}", c.dir);
+        // The client's own exit status says the run failed, or not.
+        step(c, &bin, &home, &proj, port, "please FAIL400 now", false);
+        r.stop(300);
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let events: Vec<(String, String)> = conn
+            .prepare("SELECT harness, event FROM events_raw ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        for (harness, event) in &events {
+            assert_eq!(harness, c.harness, "{}: {events:?}", c.dir);
+            assert_ne!(event, "unknown", "{}: {events:?}", c.dir);
+        }
+        let failures: i64 = conn
+            .query_row("SELECT COUNT(*) FROM hook_failures", [], |r| r.get(0))
+            .unwrap_or(0);
+        assert_eq!(failures, 0, "{}: hook failures", c.dir);
+        let (code, _, err) = sk(&["ingest"]);
+        assert_eq!(code, 0, "{err}");
+        let (_, out, _) = sk(&["sessions", "--format", "json"]);
+        let sessions: Value = serde_json::from_str(&out).unwrap_or(Value::Array(Vec::new()));
+        let statuses: Vec<&str> = sessions
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| s["status"].as_str().unwrap_or("?"))
+            .collect();
+        // Hermes Agent records no failure of its own: its session ends
+        // when its process is gone.
+        let ended = if c.dir == "hermes" {
+            "completed"
+        } else {
+            "error"
+        };
+        assert_eq!(statuses, [ended], "{}: {events:?}", c.dir);
+    }
+}
