@@ -74,6 +74,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         .map(|s| store.resolve_session(s))
         .transpose()?;
     let query = args.words.join(" ");
+    let pb = ctx.out.progress_bar(0, "indexing what was said");
     let found = search::search(
         &mut store,
         &query,
@@ -87,11 +88,84 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
             newest: args.newest,
             limit: args.limit,
         },
-    )?;
+        pb.as_ref(),
+    );
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let found = found?;
+    note_built(ctx, &found.built, crate::services::ingest::index_mode(&store)?);
     note(ctx, &found, &query);
-    let rows = found.hits.into_iter().map(record);
+    let rows: Vec<SearchHitRecord> = found.hits.into_iter().map(record).collect();
+    if ctx.out.format == Format::Table && !ctx.out.explicit {
+        // A terminal, no format asked: each hit in at most three lines.
+        let mut opens = Vec::with_capacity(rows.len());
+        for r in &rows {
+            opens.push(format!(
+                "show {} --at {}",
+                store.shortest_prefix(&r.session_id, 8)?,
+                store.record_prefix(&r.session_id, &r.record, 8)?
+            ));
+        }
+        let width = ctx
+            .out
+            .width
+            .or_else(|| comfy_table::Table::new().width())
+            .unwrap_or(80);
+        print!(
+            "{}",
+            crate::output::hits::terminal(&rows, &opens, usize::from(width), ctx.out.color)
+        );
+        return Ok(Exit::Success);
+    }
+    // A table has no marks: its snippet is the plain text.
+    let table = ctx.out.format == Format::Table;
+    let rows = rows.into_iter().map(|mut r| {
+        if table {
+            r.snippet = r.snippet.replace("**", "");
+        }
+        r
+    });
     ctx.out.records_of(COLUMNS, rows)?;
     Ok(Exit::Success)
+}
+
+/// Says on stderr what indexing before the search did, and which sessions
+/// the answer could not look at.
+pub(crate) fn note_built(ctx: &Ctx, b: &search::Built, mode: crate::services::ingest::IndexMode) {
+    if b.sessions > 0 {
+        ctx.out.note(&format!(
+            "indexed what was said in {} session(s) ({:.1} MiB of transcripts, {:.1} s); ingest keeps the index current from now on",
+            b.sessions,
+            b.bytes as f64 / f64::from(1 << 20),
+            b.elapsed_ms as f64 / 1000.0
+        ));
+    }
+    if b.gone > 0 && b.sessions + b.failed > 0 {
+        ctx.out.note(&format!(
+            "{} stored session(s) have no transcript left in the folders ingest read: what they said is not searchable",
+            b.gone
+        ));
+    }
+    if b.left == 0 {
+        return;
+    }
+    let why = if let Some(since) = b.busy_since {
+        format!(
+            "another sessionkit has been indexing them since {}; search again when it is done",
+            format_instant(since)
+        )
+    } else if b.unwritable {
+        "the database cannot be written now".to_string()
+    } else if mode == crate::services::ingest::IndexMode::Off {
+        "the setting search.index is off".to_string()
+    } else {
+        "their transcripts could not be read; the next search tries again".to_string()
+    };
+    ctx.out.note(&format!(
+        "{} session(s) are not in the search index, and were not searched: {why}",
+        b.left
+    ));
 }
 
 /// Says on stderr what the hits alone do not: texts not yet searchable, a
@@ -141,6 +215,7 @@ fn record(found: SearchHit) -> SearchHitRecord {
             .join(" "),
         places: h.places,
         score: (h.score * 1e6).round() / 1e6,
+        similar: h.similar,
         session_id: h.session_id,
     }
 }

@@ -159,16 +159,30 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
 /// The session's conversation (or the part of it around `--at`): as
 /// Markdown, or one record per piece.
 fn conversation(ctx: &Ctx, args: &Args) -> Result<Exit> {
-    let store = ctx.open()?;
+    let mut store = ctx.open()?;
     let id = store.resolve_session(&args.session)?;
-    let said = search::conversation(&store, &id, args.at.as_deref(), args.context)?;
+    let pb = ctx.out.progress_bar(0, "indexing what was said");
+    let said = search::conversation(&mut store, &id, args.at.as_deref(), args.context, pb.as_ref());
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let said = said?;
+    // What other sessions the index lacks is not this command's concern.
+    super::search::note_built(
+        ctx,
+        &search::Built {
+            left: 0,
+            ..said.built.clone()
+        },
+        crate::services::ingest::index_mode(&store)?,
+    );
     // Markdown when asked; on a terminal with no format asked, the text
     // itself (a table would escape its line breaks).
     let drawn = Conversation {
         session: &said.detail.session,
         agents: &said.detail.agents,
         places: &said.places,
-        focus: args.at.as_deref(),
+        focus: said.focus.as_deref(),
     };
     let text = match ctx.out.format {
         Format::Markdown => Some(markdown(&drawn)),
@@ -184,7 +198,7 @@ fn conversation(ctx: &Ctx, args: &Args) -> Result<Exit> {
         schema: SAID_SCHEMA.to_string(),
         session_id: id.clone(),
         agent_id: p.agent_id.unwrap_or_else(|| id.clone()),
-        focus: args.at.as_deref() == Some(p.record.as_str()),
+        focus: said.focus.as_deref() == Some(p.record.as_str()),
         record: p.record,
         piece: p.piece,
         at: p.at.map(format_instant),

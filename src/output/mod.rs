@@ -6,6 +6,7 @@
 pub use crate::domain::text::sanitize;
 
 pub mod conversation;
+pub mod hits;
 pub mod html;
 pub mod json;
 pub mod memory;

@@ -98,7 +98,16 @@ fn ingest_into(path: &Path, corpus: &Path, prices: Option<&[Price]>, now: Millis
         store.set_prices(p, "golden", now)?;
     }
     let roots = corpus_roots(corpus)?;
-    let opts = Options::from_settings(&store, None)?;
+    // The index is built as the corpus is read (unless it is off), so
+    // that what was said is compared too.
+    let said = match ingest::index_mode(&store)? {
+        ingest::IndexMode::Off => None,
+        _ => Some(ingest::index_options(&store)?),
+    };
+    let opts = Options {
+        said,
+        ..Options::from_settings(&store, None)?
+    };
     ingest::run(&mut store, &roots, &opts, None)?;
     Ok(store)
 }

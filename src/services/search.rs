@@ -37,9 +37,100 @@ pub struct SearchHit {
     pub snippet: String,
 }
 
+/// What building the index (`build_index`) did, and what it left.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Built {
+    /// Sessions read and indexed now.
+    pub sessions: u64,
+    /// Bytes of transcripts read.
+    pub bytes: u64,
+    pub elapsed_ms: u64,
+    /// Sessions whose transcripts could not be read (they are retried by
+    /// the next search).
+    pub failed: u64,
+    /// Sessions whose transcripts are gone: held as saying nothing.
+    pub gone: u64,
+    /// Stored sessions the index still does not hold whole.
+    pub left: u64,
+    /// Another process is building the index, since then: nothing was
+    /// read here.
+    pub busy_since: Option<crate::domain::clock::Millis>,
+    /// The database could not be written: nothing was indexed.
+    pub unwritable: bool,
+}
+
+/// Indexes what the stored sessions said that the index does not hold
+/// whole yet (all of them on a first search): each read again from its
+/// start, from the folders ingest read and the clients' own, by the
+/// ingest pipeline writing only their words; the full-text index takes
+/// them at the end. One process builds at a time; a session is marked
+/// whole in the transaction of its last part, so a killed build goes on
+/// where it stopped. With `search.index off`, nothing is read.
+pub fn build_index(
+    store: &mut Store,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<Built> {
+    use crate::services::ingest::{self, IndexMode};
+    let mut built = Built {
+        left: store.sessions_not_indexed()?,
+        ..Built::default()
+    };
+    if built.left == 0 || ingest::index_mode(store)? == IndexMode::Off {
+        return Ok(built);
+    }
+    let holder = crate::domain::harness::sender::this_process()
+        .unwrap_or_else(|| format!("pid {}", std::process::id()));
+    match store.take_build(&holder, crate::domain::clock::now()) {
+        Ok(Some(other)) => {
+            built.busy_since = Some(other.started_at);
+            return Ok(built);
+        }
+        Ok(None) => {}
+        Err(e) if crate::store::is_read_only(&e) || crate::store::is_busy(&e) => {
+            built.unwritable = true;
+            return Ok(built);
+        }
+        Err(e) => return Err(e),
+    }
+    let run = (|| -> Result<ingest::Summary> {
+        let opts = ingest::Options {
+            said: Some(ingest::index_options(store)?),
+            said_only: true,
+            ..ingest::Options::from_settings(store, None)?
+        };
+        let roots = ingest::resolve_roots(&index_roots(store)?)?;
+        ingest::run(store, &roots, &opts, progress)
+    })();
+    let released = store.release_build(&holder);
+    let sum = run?;
+    released?;
+    built.sessions = sum.updated;
+    built.failed = sum.failed;
+    built.bytes = sum.bytes_read;
+    built.elapsed_ms = sum.elapsed_ms;
+    built.left = store.sessions_not_indexed()?;
+    built.gone = sum.retained;
+    Ok(built)
+}
+
+/// Where a build looks for the stored sessions: the folders ingest read
+/// (most recent first) and every client's own, those that are there.
+fn index_roots(store: &Store) -> Result<Vec<std::path::PathBuf>> {
+    let mut roots: Vec<std::path::PathBuf> = store
+        .ingested_roots()?
+        .into_iter()
+        .map(std::path::PathBuf::from)
+        .collect();
+    roots.extend(crate::domain::clients::default_roots());
+    roots.retain(|p| p.is_dir());
+    Ok(roots)
+}
+
 /// What a search found, and what the caller should say about it.
 #[derive(Debug, Default)]
 pub struct Found {
+    /// What indexing the sessions not yet indexed did first.
+    pub built: Built,
     pub hits: Vec<SearchHit>,
     /// Texts indexed before searching (a hook's catch-up wrote them).
     pub indexed_now: u64,
@@ -51,8 +142,14 @@ pub struct Found {
     pub empty: bool,
 }
 
-/// Runs `query` with `f`.
-pub fn search(store: &mut Store, query: &str, f: &Filters<'_>) -> Result<Found> {
+/// Runs `query` with `f`, indexing first what is not indexed yet
+/// (`build_index`, its progress on `progress`).
+pub fn search(
+    store: &mut Store,
+    query: &str,
+    f: &Filters<'_>,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<Found> {
     if let Some(why) = crate::domain::matching::too_large(query) {
         bail!("{why}");
     }
@@ -60,7 +157,10 @@ pub fn search(store: &mut Store, query: &str, f: &Filters<'_>) -> Result<Found> 
     let Some(expression) = search_expression(query, &aliases) else {
         bail!("the query {query:?} has no words to search for");
     };
-    let mut found = Found::default();
+    let mut found = Found {
+        built: build_index(store, progress)?,
+        ..Found::default()
+    };
     let pending = store.unindexed()?;
     if pending > 0 {
         match store.index_pending(crate::services::ingest::INDEX_BATCH_BYTES, u64::MAX) {
@@ -104,22 +204,50 @@ pub fn search(store: &mut Store, query: &str, f: &Filters<'_>) -> Result<Found> 
 pub struct Said {
     pub detail: crate::services::report::Detail,
     pub places: Vec<crate::store::said::Place>,
+    /// The record `at` named (a prefix resolved to the whole id).
+    pub focus: Option<String>,
+    /// What indexing before reading did.
+    pub built: Built,
 }
 
-/// The conversation of session `id` (already resolved).
-pub fn conversation(store: &Store, id: &str, at: Option<&str>, context: usize) -> Result<Said> {
+/// The conversation of session `id` (already resolved), indexing first
+/// what is not indexed yet (`build_index`).
+pub fn conversation(
+    store: &mut Store,
+    id: &str,
+    at: Option<&str>,
+    context: usize,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<Said> {
+    let built = build_index(store, progress)?;
     let detail = crate::services::report::session_detail(store, id)?;
     let mut places = store.said_in(id)?;
     if places.is_empty() {
         bail!(
-            "the search index holds nothing said in session {id}: with the setting search.index on, `sessionkit replay` reads it again"
+            "the search index holds nothing said in session {id}: its transcript says nothing to index, or could not be read (the setting search.index off keeps the index from being built)"
         );
     }
-    if let Some(record) = at {
+    let mut focus = None;
+    if let Some(asked) = at {
+        // A record's id, or a prefix of it that names one record alone.
+        let record = if places.iter().any(|p| p.record == asked) {
+            asked.to_string()
+        } else {
+            match store.records_starting(id, asked)?.as_slice() {
+                [one] => one.clone(),
+                [] => bail!(
+                    "session {id} has no record {asked:?} in the search index (the record ids `search` prints are what --at takes)"
+                ),
+                many => bail!(
+                    "{asked:?} starts more than one record of session {id} ({}, ...): give more characters",
+                    many.join(", ")
+                ),
+            }
+        };
+        focus = Some(record.clone());
+        let record = record.as_str();
         let Some(i) = places.iter().position(|p| p.record == record) else {
-            bail!(
-                "session {id} has no record {record:?} in the search index (the record ids `search` prints are what --at takes)"
-            );
+            bail!("session {id} has no record {record:?} in the search index");
         };
         let agent = places[i].agent_id.clone();
         let own: Vec<_> = places.into_iter().filter(|p| p.agent_id == agent).collect();
@@ -132,5 +260,10 @@ pub fn conversation(store: &Store, id: &str, at: Option<&str>, context: usize) -
         let to = (last + context + 1).min(own.len());
         places = own[from..to].to_vec();
     }
-    Ok(Said { detail, places })
+    Ok(Said {
+        detail,
+        places,
+        focus,
+        built,
+    })
 }

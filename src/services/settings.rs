@@ -225,9 +225,9 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         key: "search.index",
         env: "SESSIONKIT_SEARCH_INDEX",
-        default: "on",
-        kind: Kind::Switch,
-        about: "ingest indexes what agents and users said, for `sessionkit search` (prompts, answers, tool calls); off keeps ingest to the numbers",
+        default: "lazy",
+        kind: Kind::Choice(&["lazy", "on", "off"]),
+        about: "when what agents and users said is indexed for `sessionkit search` (prompts, answers, tool calls): lazy (the first search indexes every session, ingest keeps it current after), on (ingest indexes as it reads), off (never)",
     },
     Setting {
         key: "search.tool_outputs",

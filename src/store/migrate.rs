@@ -81,6 +81,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0027_hook_senders",
         include_str!("migrations/0027_hook_senders.sql"),
     ),
+    (
+        "0028_search_sessions",
+        include_str!("migrations/0028_search_sessions.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

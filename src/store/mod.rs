@@ -29,6 +29,7 @@ pub mod push;
 pub mod reports;
 pub mod runs;
 pub mod said;
+pub mod said_whole;
 pub mod settings;
 pub mod spool;
 pub mod tree;
@@ -261,8 +262,10 @@ impl Store {
     /// Statement journals stay in memory: a multi-row insert journals the
     /// pages its rebalancing touches, and past 64 KiB SQLite spilled them to a
     /// temporary file, 480 MB of writes for one 4 GiB session (each journal
-    /// holds one statement's pages, a few dozen).
-    pub fn begin_bulk(&self) -> Result<Checkpointer> {
+    /// holds one statement's pages, a few dozen). `messages`: false when
+    /// the run writes no messages (building the search index): the message
+    /// index stays.
+    pub fn begin_bulk(&self, messages: bool) -> Result<Checkpointer> {
         self.conn.execute_batch(
             "PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = MEMORY;",
         )?;
@@ -275,7 +278,7 @@ impl Store {
             [KEEP_INDEX_ABOVE],
             |r| r.get(0),
         )?;
-        if !large {
+        if messages && !large {
             self.conn
                 .execute_batch("DROP INDEX IF EXISTS usage_observations_message;")?;
         }

@@ -345,6 +345,23 @@ impl Store {
         }
     }
 
+    /// The shortest prefix of session `id`, at least `min` characters,
+    /// that names it alone (what a person can paste back).
+    pub fn shortest_prefix(&self, id: &str, min: usize) -> Result<String> {
+        let mut n = min.min(id.len());
+        while n < id.len() {
+            let prefix = id.get(..n).unwrap_or(id);
+            if matches!(
+                self.match_prefix("sessions", "session_id", prefix)?,
+                super::PrefixMatch::One(_)
+            ) {
+                return Ok(prefix.to_string());
+            }
+            n += 4;
+        }
+        Ok(id.to_string())
+    }
+
     /// The agents of a session with their own token totals.
     pub fn agents_of(&self, session: &str) -> Result<Vec<AgentRow>> {
         let sql = format!(

@@ -14,6 +14,10 @@ use crate::domain::clock::Millis;
 use crate::domain::transcript::ParsedSession;
 use crate::domain::transcript::said::{Piece, Role};
 
+/// Matches looked at per hit asked for: a tool's repeated calls (a todo
+/// list sent again each turn) fold into one hit.
+const FOLD_LOOK: usize = 10;
+
 /// Bits of a text's id below its first second (`said_texts`).
 const SECOND_SHIFT: u32 = 20;
 
@@ -129,6 +133,7 @@ pub(super) fn forget_sessions(tx: &Transaction<'_>, ids: &[String]) -> Result<()
     for sid in ids {
         let texts = texts_of(tx, sid)?;
         tx.execute("DELETE FROM said WHERE session_id = ?1", [sid])?;
+        super::said_whole::mark(tx, sid, false)?;
         drop_unsaid(tx, &texts)?;
     }
     Ok(())
@@ -224,6 +229,9 @@ pub struct Hit {
     pub places: u64,
     /// bm25 (lower is better); 0 when sorted newest first.
     pub score: f64,
+    /// Calls of the same tool by the same agent in the same session that
+    /// also matched, ranked below this one (`Store::search`): shown once.
+    pub similar: u64,
 }
 
 /// The conditions `q` puts on a place a text was said (`s` the said row,
@@ -305,10 +313,13 @@ impl Store {
     /// costs a bounded time.
     pub fn search(&self, q: &SearchQuery<'_>) -> Result<(Vec<Hit>, usize)> {
         let (exists, mut args) = walk_conditions(q);
+        // Repeated tool calls fold into their best: more are looked at
+        // than are shown.
+        let look = q.limit.saturating_mul(FOLD_LOOK);
         let take = if q.newest {
-            q.limit
+            look
         } else {
-            q.window.max(q.limit)
+            q.window.max(look)
         };
         let sql = format!(
             "SELECT f.rowid, bm25(said_fts, 2.0, 1.0) FROM said_fts f
@@ -325,11 +336,28 @@ impl Store {
         if !q.newest {
             found.sort_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
         }
-        found.truncate(q.limit);
-        let mut out = Vec::with_capacity(found.len());
+        found.truncate(look);
+        let mut out: Vec<Hit> = Vec::with_capacity(q.limit);
+        let mut calls: std::collections::HashMap<(String, Option<String>, Option<String>), usize> =
+            std::collections::HashMap::new();
         for (id, score) in found {
-            if let Some(hit) = self.place_of(q, id, if q.newest { 0.0 } else { score })? {
+            let Some(hit) = self.place_of(q, id, if q.newest { 0.0 } else { score })? else {
+                continue;
+            };
+            if hit.role == "tool" && !hit.output {
+                let key = (hit.session_id.clone(), hit.agent_id.clone(), hit.tool.clone());
+                if let Some(&i) = calls.get(&key) {
+                    out[i].similar += hit.places;
+                    continue;
+                }
+                if out.len() < q.limit {
+                    calls.insert(key, out.len());
+                }
+            }
+            if out.len() < q.limit {
                 out.push(hit);
+            } else if calls.is_empty() {
+                break;
             }
         }
         Ok((out, matched))
@@ -373,6 +401,7 @@ impl Store {
                     text: r.get(10)?,
                     places: r.get::<_, i64>(9)? as u64,
                     score,
+                    similar: 0,
                 })
             })
             .optional()?;
@@ -514,6 +543,7 @@ impl Store {
         tx.execute("DELETE FROM said", [])?;
         tx.execute("DELETE FROM said_texts", [])?;
         tx.execute("DELETE FROM said_unindexed", [])?;
+        tx.execute("DELETE FROM said_sessions", [])?;
         tx.execute("INSERT INTO said_fts(said_fts) VALUES ('delete-all')", [])?;
         tx.commit()?;
         self.conn.execute_batch("VACUUM")?;

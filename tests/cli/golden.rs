@@ -108,7 +108,7 @@ fn a_new_corpus_blesses_then_passes_and_the_user_s_database_is_untouched() {
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "pass  deterministic  two ingests, 94 rows equal\n\
+        "pass  deterministic  two ingests, 98 rows equal\n\
          pass  recount        4 sessions read again, every token as stored\n\
          pass  records        0 of 5 files differ\n\
          pass  labels         4/4 parents as labelled\n"

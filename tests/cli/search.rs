@@ -141,13 +141,9 @@ fn thinking_images_and_tool_outputs_stay_out_of_the_index() {
 #[test]
 fn tool_outputs_are_indexed_once_when_asked() {
     let env = Env::new();
-    let out = env
-        .cmd()
-        .env("SESSIONKIT_SEARCH_TOOL_OUTPUTS", "on")
-        .args(["ingest", "--root", fixture().to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let (code, _, err) = env.run(&["config", "set", "search.tool_outputs", "on"]);
+    assert_eq!(code, 0, "{err}");
+    env.ingest(&fixture());
     let h = hits(&env, &["quasar"]);
     assert_eq!(places(&h), [p("u-007", S, "tool")]);
     assert_eq!(h[0]["output"], true);
@@ -512,6 +508,7 @@ fn on_a_terminal(env: &Env, args: &[&str], vars: &[&str]) -> Option<String> {
 #[test]
 fn show_at_on_a_terminal_prints_the_text_with_its_line_breaks() {
     let env = fixture_env();
+    hits(&env, &["billing"]);
     let args = ["show", S, "--at", "a-004", "--context", "1"];
     let Some(out) = on_a_terminal(&env, &args, &["NO_COLOR=1"]) else {
         return;
@@ -562,12 +559,31 @@ fn prune_index_drops_it_and_replay_rebuilds_it() {
         "{r}"
     );
     assert_eq!(env.scalar("SELECT COUNT(*) FROM said_texts"), 0);
-    let (code, out, err) = env.run(&["search", "ledger"]);
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM said_sessions"), 0);
+    // With the index off, a search builds nothing and says why.
+    let (code, out, err) = env
+        .cmd()
+        .env("SESSIONKIT_SEARCH_INDEX", "off")
+        .args(["search", "ledger"])
+        .output()
+        .map(|o| {
+            (
+                o.status.code().unwrap(),
+                String::from_utf8(o.stdout).unwrap(),
+                String::from_utf8(o.stderr).unwrap(),
+            )
+        })
+        .unwrap();
     assert_eq!((code, out.as_str()), (0, ""));
-    assert!(err.contains("the search index is empty"), "{err}");
-    // An ingest with nothing changed leaves it empty; replay rebuilds it.
+    assert!(
+        err.contains("1 session(s) are not in the search index, and were not searched: the setting search.index is off"),
+        "{err}"
+    );
+    // An ingest with nothing changed leaves it empty; the next search
+    // (the index lazy) builds it again, as replay would.
     env.ingest(&fixture());
     assert_eq!(env.scalar("SELECT COUNT(*) FROM said"), 0);
+    assert_eq!(hits(&env, &["ledger"]), before);
     env.json(&["replay", "--root", fixture().to_str().unwrap()]);
     assert_eq!(hits(&env, &["ledger"]), before);
 }
@@ -592,8 +608,13 @@ fn an_appended_transcript_adds_only_its_new_words() {
         .unwrap();
     }
     env.ingest(&corpus);
+    // Ingest alone indexes nothing; the first search indexes all, and
+    // from then on ingest keeps the index current.
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM said"), 0);
+    assert!(!hits(&env, &["billing"]).is_empty());
     let places = env.scalar("SELECT COUNT(*) FROM said");
     let texts = env.scalar("SELECT COUNT(*) FROM said_texts");
+    assert!(places > 0);
     let line = serde_json::json!({
         "type": "user", "sessionId": S, "uuid": "u-100", "parentUuid": "u-011",
         "timestamp": "2026-01-12T08:00:00.000Z", "cwd": "/home/dev/billing",
@@ -619,6 +640,12 @@ fn places_of(hits: &[Value]) -> Vec<&str> {
 #[test]
 fn check_reports_the_index_against_the_transcripts_it_covers() {
     let env = fixture_env();
+    let (_, _, err) = env.run(&["check", "--no-recount"]);
+    assert!(
+        err.contains("search index: not built yet; the first `sessionkit search` indexes the 1 sessions"),
+        "{err}"
+    );
+    hits(&env, &["billing"]);
     let (_, _, err) = env.run(&["check", "--no-recount"]);
     let line = err
         .lines()
@@ -721,4 +748,113 @@ fn repeated_words_cost_nothing_and_a_huge_query_is_refused() {
         err.contains("the query is 11200 bytes: a search takes at most 1024"),
         "{err}"
     );
+}
+
+/// A session of a person's slash command, a todo list sent again on each
+/// of six turns, and a long answer: one Claude Code transcript.
+fn bookkeeping_env() -> Env {
+    let env = Env::new();
+    let dir = env.path("corpus/-home-dev-shop");
+    std::fs::create_dir_all(&dir).unwrap();
+    let sid = "5e000000-0000-4000-8000-0000000000b0";
+    let mut lines = Vec::new();
+    let line = |n: usize, kind: &str, content: serde_json::Value| {
+        let message = if kind == "user" {
+            serde_json::json!({"role": "user", "content": content})
+        } else {
+            serde_json::json!({"model": "claude-sonnet-4-5-20250929", "id": format!("msg_{n}"),
+                "type": "message", "role": "assistant", "content": content, "stop_reason": null,
+                "usage": {"input_tokens": 10, "output_tokens": 5}})
+        };
+        serde_json::json!({"type": kind, "sessionId": sid, "uuid": format!("r-{n:03}"),
+            "timestamp": format!("2026-02-01T10:{n:02}:00.000Z"), "cwd": "/home/dev/shop",
+            "message": message})
+        .to_string()
+    };
+    lines.push(line(
+        0,
+        "user",
+        serde_json::json!("<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>ship the invoices export</command-args>"),
+    ));
+    for turn in 1..=6 {
+        let todos: Vec<serde_json::Value> = (1..=3)
+            .map(|i| serde_json::json!({"content": format!("Migrate the invoices table step {i}"),
+                "status": if i <= turn / 2 { "completed" } else { "pending" }}))
+            .collect();
+        lines.push(line(
+            turn,
+            "assistant",
+            serde_json::json!([{"type": "tool_use", "id": format!("t{turn}"), "name": "TodoWrite",
+                "input": {"todos": todos, "turn": turn}}]),
+        ));
+    }
+    let long = "The export now writes every invoice once, with its currency and its tax lines kept \
+        apart, so that the accountants can read the file without the old spreadsheet; the \
+        invoices of the last quarter were checked by hand against the ledger before the change \
+        went out, and nothing was left behind.";
+    lines.push(line(7, "assistant", serde_json::json!([{"type": "text", "text": long}])));
+    std::fs::write(dir.join(format!("{sid}.jsonl")), lines.join("\n") + "\n").unwrap();
+    env.ingest(&env.path("corpus"));
+    env
+}
+
+/// A slash command the person typed is found by its name; a todo list
+/// sent again on each turn is one hit with its count, not six.
+#[test]
+fn a_typed_command_is_found_and_repeated_bookkeeping_folds() {
+    let env = bookkeeping_env();
+    let h = hits(&env, &["/orchestrator"]);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert_eq!(h[0]["role"], "user");
+    assert_eq!(h[0]["snippet"], "/**orchestrator** ship the invoices export");
+    let h = hits(&env, &["migrate", "invoices"]);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert_eq!(h[0]["tool"], "TodoWrite");
+    assert_eq!(h[0]["similar"], 5);
+    // Asked for by role, every answer and call that says "invoices".
+    let all = hits(&env, &["invoices", "--newest"]);
+    let tools = all.iter().filter(|h| h["tool"] == "TodoWrite").count();
+    assert_eq!((all.len(), tools), (3, 1), "{all:?}");
+}
+
+/// On a terminal with no format asked, each hit takes at most three lines
+/// of 80 columns: a heading with a command that opens it, the snippet cut
+/// at words in one or two lines, its matches highlighted (no `**`);
+/// piped, the records keep their fields.
+#[test]
+fn hits_on_a_terminal_are_three_lines_with_their_matches_highlighted() {
+    let env = bookkeeping_env();
+    hits(&env, &["invoices"]);
+    let Some(out) = on_a_terminal(&env, &["search", "invoices", "--newest"], &["COLUMNS=80"]) else {
+        return;
+    };
+    let out = out.replace("\r\n", "\n");
+    assert!(!out.contains("**"), "{out}");
+    assert!(out.contains("\x1b[1;33minvoices\x1b[0m"), "{out:?}");
+    let plain = out.replace("\x1b[1;33m", "").replace("\x1b[2m", "").replace("\x1b[0m", "");
+    let lines: Vec<&str> = plain.lines().collect();
+    for l in &lines {
+        assert!(l.chars().count() <= 80, "a line of {}: {l:?}", l.chars().count());
+    }
+    // Three hits (the answer, the folded todo list, the command): a heading
+    // each, then one or two snippet lines.
+    let headings: Vec<&&str> = lines.iter().filter(|l| !l.starts_with("  ")).collect();
+    assert_eq!(headings.len(), 3, "{plain}");
+    assert!(lines.len() <= 9, "{plain}");
+    assert!(headings[0].starts_with("2026-02-01 10:07  shop · claude-code assistant"), "{plain}");
+    assert!(headings[0].ends_with("  show 5e000000 --at r-007"), "{plain}");
+    assert!(headings[1].contains("TodoWrite (+5 like it)"), "{plain}");
+    // The long answer: two lines cut at a word, the second ending in `…`.
+    assert!(lines[2].ends_with('…'), "{plain}");
+    assert!(!lines[1].ends_with(' '), "{plain}");
+    // The command on the heading opens the hit.
+    let open: Vec<&str> = headings[0].rsplit("  ").next().unwrap().split(' ').collect();
+    let shown = env.json(&[open[0], open[1], open[2], open[3], "--context", "0"]);
+    assert_eq!(shown[0]["record"], "r-007");
+    // Without colour: the same lines, no escape at all.
+    let bare = on_a_terminal(&env, &["search", "invoices", "--newest"], &["COLUMNS=80", "NO_COLOR=1"]).unwrap();
+    assert_eq!(bare.replace("\r\n", "\n"), plain);
+    // Piped: the records, marks kept.
+    let piped = hits(&env, &["invoices", "--newest"]);
+    assert!(piped[0]["snippet"].as_str().unwrap().contains("**invoice"), "{piped:?}");
 }

@@ -122,7 +122,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
 /// it covers (nothing when it holds nothing).
 fn note_index(ctx: &Ctx, store: &crate::store::Store) -> Result<()> {
     let st = store.index_stats()?;
+    let waiting = store.sessions_not_indexed()?;
     if st.places == 0 {
+        if waiting > 0
+            && crate::services::ingest::index_mode(store)? == crate::services::ingest::IndexMode::Lazy
+        {
+            ctx.out.note(&format!(
+                "search index: not built yet; the first `sessionkit search` indexes the {waiting} sessions"
+            ));
+        }
         return Ok(());
     }
     let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
@@ -137,8 +145,15 @@ fn note_index(ctx: &Ctx, store: &crate::store::Store) -> Result<()> {
         None => format!("{:.1} MiB of text", mib(st.text_bytes)),
     };
     ctx.out.note(&format!(
-        "search index: {size} ({} sessions, {} distinct texts said in {} places)",
-        st.sessions, st.texts, st.places
+        "search index: {size} ({} sessions, {} distinct texts said in {} places{})",
+        st.sessions,
+        st.texts,
+        st.places,
+        if waiting > 0 {
+            format!("; {waiting} sessions not indexed yet")
+        } else {
+            String::new()
+        }
     ));
     Ok(())
 }

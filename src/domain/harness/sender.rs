@@ -47,6 +47,12 @@ pub fn sender() -> Option<String> {
     sender_from(Path::new("/proc"), std::os::unix::process::parent_id())
 }
 
+/// This process itself as a sender (`sender`'s form), for a lease a later
+/// process takes over once this one is gone.
+pub fn this_process() -> Option<String> {
+    sender_from(Path::new("/proc"), std::process::id())
+}
+
 /// `sender`, walking from `pid` under `proc`.
 pub fn sender_from(proc: &Path, pid: u32) -> Option<String> {
     let boot = boot_id(proc)?;

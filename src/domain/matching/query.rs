@@ -221,7 +221,13 @@ impl Highlighter {
         if first > 0 {
             out.push('…');
         }
-        let mut at = spans[first].0;
+        // From the text's start (its leading `/` or `#` kept) when the
+        // snippet starts with its first word.
+        let mut at = if first == 0 {
+            text.len() - text.trim_start().len()
+        } else {
+            spans[first].0
+        };
         for i in first..=last {
             let (a, b) = spans[i];
             out.push_str(&text[at..a]);

@@ -137,9 +137,34 @@ fn injected(text: &str) -> bool {
     machine || t.ends_with(&format!("</{name}>"))
 }
 
-/// Adds a text piece: blobs cut, redacted; nothing for empty text.
+/// The slash command a person typed, as the client records it:
+/// `<command-name>/name</command-name>` with its `<command-args>` (Claude
+/// Code's form), given back as `/name args`; the rest of such a prompt is
+/// the client's.
+fn slash_command(text: &str) -> Option<String> {
+    let inside = |tag: &str| -> Option<&str> {
+        let open = format!("<{tag}>");
+        let from = text.find(&open)? + open.len();
+        let len = text[from..].find(&format!("</{tag}>"))?;
+        Some(text[from..from + len].trim())
+    };
+    let name = inside("command-name").filter(|n| !n.is_empty())?;
+    let slash = if name.starts_with('/') { "" } else { "/" };
+    let args = inside("command-args").unwrap_or("");
+    Some(format!("{slash}{name} {args}").trim_end().to_string())
+}
+
+/// Adds a text piece: blobs cut, redacted; nothing for empty text. A
+/// prompt that is the client's injection is left out, but for a slash
+/// command the person typed in it.
 pub fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: bool, text: &str) {
-    if text.trim().is_empty() || (role == Role::User && injected(text)) {
+    if text.trim().is_empty() {
+        return;
+    }
+    if role == Role::User && injected(text) {
+        if let Some(command) = slash_command(text) {
+            push_text(out, role, tool, output, &command);
+        }
         return;
     }
     let text = strip_blobs(text);

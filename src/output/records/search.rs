@@ -34,6 +34,9 @@ pub struct SearchHitRecord {
     pub places: u64,
     /// bm25 relevance, lower is better; 0 with `--newest`.
     pub score: f64,
+    /// Further calls of the same tool by the same agent in the session that
+    /// matched too, folded into this hit (a todo list sent every turn).
+    pub similar: u64,
     /// The command that shows it in its conversation.
     pub open: String,
 }

@@ -17,6 +17,8 @@ use crate::store::projection::{Projection, SessionMeta};
 /// Where the run stands: what it may skip and what it has seen.
 pub(super) struct Seen<'a> {
     pub checkpoints: &'a HashMap<String, String>,
+    /// Building the index: the sessions it holds whole.
+    pub whole: &'a BTreeSet<String>,
     pub known: &'a BTreeSet<String>,
     pub present: &'a mut BTreeSet<String>,
 }
@@ -73,6 +75,20 @@ pub(super) fn read_store(
         {
             continue;
         }
+        if opts.said_only {
+            if seen.known.contains(&sid) && !seen.whole.contains(&sid) {
+                let stamp = store.said_stamp(&sid)?;
+                match reader.parse(label, &tree, opts.said) {
+                    Ok(parsed) => {
+                        sum.bytes_read += parsed.bytes;
+                        store.write_said_only(&parsed, true, Some(stamp))?;
+                        sum.updated += 1;
+                    }
+                    Err(_) => sum.failed += 1,
+                }
+            }
+            continue;
+        }
         if !opts.replay && seen.checkpoints.get(&sid) == Some(&tree.fingerprint) {
             sum.unchanged += 1;
             continue;
@@ -113,6 +129,7 @@ pub(super) fn read_store(
             now: crate::domain::clock::now(),
             state: &state,
             last: true,
+            said: opts.said.is_some(),
         };
         store.project_part(&parsed, &write, None)?;
         sum.messages_read += parsed.usage.len() as u64;

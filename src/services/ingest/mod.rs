@@ -77,6 +77,10 @@ pub struct Options {
     pub harness: Option<String>,
     /// What the search index keeps of what is read; `None`: no index.
     pub said: Option<SaidOptions>,
+    /// Build the search index only: read the stored sessions it does not
+    /// hold whole, from their start, and write what they said, nothing
+    /// else (`build_index`).
+    pub said_only: bool,
 }
 
 impl Options {
@@ -96,6 +100,7 @@ impl Options {
             one: None,
             harness: None,
             said: said_options(store)?,
+            said_only: false,
         })
     }
 }
@@ -104,16 +109,46 @@ impl Options {
 /// waiting for the lock waits for one batch (about a quarter second).
 pub const INDEX_BATCH_BYTES: u64 = 8 << 20;
 
-/// What the search index keeps, by the settings `search.index` and
-/// `search.tool_outputs`.
+/// When the search index is written, by the setting `search.index`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexMode {
+    /// By the first search (or `show` of what was said), then kept
+    /// current by ingest.
+    Lazy,
+    /// By ingest, always.
+    On,
+    /// Never.
+    Off,
+}
+
+/// The setting `search.index`.
+pub fn index_mode(store: &Store) -> Result<IndexMode> {
+    Ok(
+        match crate::services::settings::choice(store, "search.index")?.as_str() {
+            "lazy" => IndexMode::Lazy,
+            "off" => IndexMode::Off,
+            _ => IndexMode::On,
+        },
+    )
+}
+
+/// What an ingest's search index keeps, by the settings `search.index`
+/// and `search.tool_outputs`: nothing while the index is lazy and no
+/// search has built it yet.
 pub fn said_options(store: &Store) -> Result<Option<SaidOptions>> {
-    use crate::services::settings::enabled;
-    if !enabled(store, "search.index")? {
-        return Ok(None);
-    }
-    Ok(Some(SaidOptions {
-        outputs: enabled(store, "search.tool_outputs")?,
-    }))
+    let read = match index_mode(store)? {
+        IndexMode::Off => false,
+        IndexMode::On => true,
+        IndexMode::Lazy => store.index_in_use()?,
+    };
+    Ok(read.then_some(index_options(store)?))
+}
+
+/// What the index keeps of what is read (`search.tool_outputs`).
+pub fn index_options(store: &Store) -> Result<SaidOptions> {
+    Ok(SaidOptions {
+        outputs: crate::services::settings::enabled(store, "search.tool_outputs")?,
+    })
 }
 
 /// The line cap: `given` (the command line's), else the setting
@@ -196,6 +231,8 @@ struct Job {
     fingerprint: String,
     size: u64,
     resume: Option<ResumeState>,
+    /// Building the index: the session's `Store::said_stamp` when planned.
+    stamp: u64,
 }
 
 /// Runs ingest (or replay) over `roots` into `store`.
@@ -220,9 +257,17 @@ pub fn run(
     let failures = store.failures()?;
     let known = store.session_ids()?;
     let mut present: BTreeSet<String> = discovery.sessions.keys().cloned().collect();
+    let whole = if opts.said_only {
+        store.whole_sessions()?
+    } else {
+        BTreeSet::new()
+    };
     let mut jobs: Vec<Job> = Vec::new();
     for (sid, files) in discovery.sessions {
         if !opts.only.is_empty() && !opts.only.contains(&sid) {
+            continue;
+        }
+        if opts.said_only && (!known.contains(&sid) || whole.contains(&sid)) {
             continue;
         }
         if opts
@@ -233,7 +278,7 @@ pub fn run(
             continue;
         }
         let fp = corpus::fingerprint(&files);
-        if !opts.replay {
+        if !opts.replay && !opts.said_only {
             if checkpoints.get(&sid) == Some(&fp) {
                 sum.unchanged += 1;
                 continue;
@@ -252,7 +297,12 @@ pub fn run(
                 continue;
             }
         }
-        let resume = if opts.replay {
+        let stamp = if opts.said_only {
+            store.said_stamp(&sid)?
+        } else {
+            0
+        };
+        let resume = if opts.replay || opts.said_only {
             None
         } else {
             store
@@ -269,6 +319,7 @@ pub fn run(
             fingerprint: fp,
             size,
             resume,
+            stamp,
         });
     }
     // Largest first, so two threads finish together.
@@ -288,8 +339,12 @@ pub fn run(
     }
     if bytes >= opts.bulk_bytes {
         // Share counts come from one scan now; the index is rebuilt at the end.
-        let counts = Some(store.message_counts()?);
-        let ckpt = store.begin_bulk()?;
+        let counts = if opts.said_only {
+            None
+        } else {
+            Some(store.message_counts()?)
+        };
+        let ckpt = store.begin_bulk(!opts.said_only)?;
         let mut sink = Sink {
             store: &mut *store,
             roots,
@@ -298,6 +353,7 @@ pub fn run(
             counts,
             ckpt: Some(&ckpt),
             strict_pricing: opts.strict_pricing,
+            begun: BTreeSet::new(),
         };
         let done = process(&mut sink, opts, &jobs, progress);
         // With the bulk run's cache and checkpointer still at work.
@@ -313,11 +369,13 @@ pub fn run(
             counts: None,
             ckpt: None,
             strict_pricing: opts.strict_pricing,
+            begun: BTreeSet::new(),
         };
         process(&mut sink, opts, &jobs, progress)?;
     }
     let mut seen = database::Seen {
         checkpoints: &checkpoints,
+        whole: &whole,
         known: &known,
         present: &mut present,
     };
@@ -330,6 +388,16 @@ pub fn run(
     store.index_pending(INDEX_BATCH_BYTES, opts.max_bytes.unwrap_or(u64::MAX))?;
     sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
+    if opts.said_only && opts.only.is_empty() {
+        // A stored session whose files no root holds any more cannot be
+        // read: it is held as saying nothing, so that no later search
+        // walks the folders for it again.
+        let gone: Vec<&String> = known
+            .iter()
+            .filter(|s| !present.contains(*s) && !whole.contains(*s))
+            .collect();
+        store.hold_as_silent(&gone)?;
+    }
     sum.elapsed_ms = started.elapsed().as_millis() as u64;
     Ok(sum)
 }
@@ -419,7 +487,7 @@ fn process(
                 let (bytes, n) = (ev.bytes, ev.messages());
                 unindexed += ev.said_bytes();
                 let ends = ev.result.as_ref().map_or(true, |p| p.last);
-                sink.write(&jobs_ref[i], ev)?;
+                sink.write(&jobs_ref[i], ev, opts)?;
                 queued.fetch_sub(n, Ordering::AcqRel);
                 if let Some(pb) = progress {
                     let planned = jobs_ref[i].size;
@@ -454,10 +522,38 @@ struct Sink<'a> {
     counts: Option<MessageCounts>,
     ckpt: Option<&'a Checkpointer>,
     strict_pricing: bool,
+    /// Building the index: the sessions a part of which is written (the
+    /// first replaces what the session said before).
+    begun: BTreeSet<String>,
 }
 
 impl Sink<'_> {
-    fn write(&mut self, job: &Job, ev: Event) -> Result<()> {
+    /// Writes what a part read for the search index alone says; a session
+    /// that fails to read stays not indexed, and is counted failed.
+    fn write_said(&mut self, job: &Job, ev: Event) -> Result<()> {
+        let sid = job.files.session_id.as_str();
+        self.sum.bytes_read += ev.bytes;
+        match ev.result {
+            Ok(part) => {
+                let first = self.begun.insert(sid.to_string());
+                let stamp = part.last.then_some(job.stamp);
+                self.store.write_said_only(&part.parsed, first, stamp)?;
+                if let Some(c) = self.ckpt {
+                    c.nudge();
+                }
+                if part.last {
+                    self.sum.updated += 1;
+                }
+            }
+            Err(_) => self.sum.failed += 1,
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, job: &Job, ev: Event, opts: &Options) -> Result<()> {
+        if opts.said_only {
+            return self.write_said(job, ev);
+        }
         let (store, roots, known, sum) = (&mut *self.store, self.roots, self.known, &mut *self.sum);
         let sid = job.files.session_id.as_str();
         let meta = SessionMeta {
@@ -501,6 +597,7 @@ impl Sink<'_> {
                     now,
                     state: &part.state,
                     last: part.last,
+                    said: opts.said.is_some(),
                 };
                 store
                     .project_part(parsed, &write, self.counts.as_mut())

@@ -37,6 +37,10 @@ pub struct Projection<'a> {
     /// The session's last part: its checkpoint is written, and agents its
     /// files no longer show are removed.
     pub last: bool,
+    /// The part was read with its words (`search.index`): what it said is
+    /// written and the session stays whole in the index; read without, the
+    /// session is no longer whole.
+    pub said: bool,
 }
 
 /// Stores the harness's own figure, the last one its files state.
@@ -271,6 +275,7 @@ impl Store {
         }
         replace_lines(&tx, p)?;
         super::said::write_said(&tx, p, true)?;
+        super::said_whole::mark(&tx, sid, w.said)?;
         write_harness_cost(&tx, p)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;
@@ -311,7 +316,13 @@ impl Store {
             )?;
         }
         append_lines(&tx, p)?;
-        super::said::write_said(&tx, p, false)?;
+        // Words read on from a session the index does not hold whole would
+        // leave it holding a part: they wait for the build to read it all.
+        if w.said && super::said_whole::is_whole(&tx, sid)? {
+            super::said::write_said(&tx, p, false)?;
+        } else {
+            super::said_whole::mark(&tx, sid, false)?;
+        }
         write_harness_cost(&tx, p)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;

@@ -189,6 +189,7 @@ mod tests {
             now: 0,
             state: "{}",
             last: true,
+            said: false,
         };
         store.project_part(&parsed, &w, None).unwrap();
         let projected = rows(&mut store);

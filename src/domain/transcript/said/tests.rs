@@ -76,6 +76,22 @@ fn injected_context_and_blobs_are_not_kept() {
     // A machine's tag (a name with `_` or `-`) opens an injection even
     // when it is cut short.
     assert!(claude_content(r#""<environment_context>\n  <cwd>/w</cwd>\n""#, false, OFF).is_empty());
+    // A slash command the person typed is theirs, as they typed it; the
+    // client's words around it are not.
+    let typed = claude_content(
+        r#""<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>plan the release</command-args>""#,
+        false,
+        OFF,
+    );
+    assert_eq!(typed.len(), 1);
+    assert_eq!(typed[0].text, "/orchestrator plan the release");
+    assert_eq!(typed[0].role, Role::User);
+    let bare = claude_content(
+        r#""<command-name>review</command-name><command-args></command-args>""#,
+        false,
+        OFF,
+    );
+    assert_eq!(bare[0].text, "/review");
     // A person's prompt that merely starts with a tag is theirs.
     assert_eq!(
         claude_content(r#""<div> is not centred""#, false, OFF).len(),

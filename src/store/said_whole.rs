@@ -1,0 +1,196 @@
+//! Which sessions the search index holds whole (`said_sessions`), and the
+//! lease of the one process building it (`said_build`). A session is whole
+//! when every part read since it was last read from its start wrote what
+//! it said: ingest keeps it so while it reads words, and drops the mark
+//! when a part is read without them; a build reads the rest.
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+
+use super::Store;
+use crate::domain::clock::Millis;
+use crate::domain::transcript::ParsedSession;
+
+/// Marks a session whole (`whole`) or not.
+pub(super) fn mark(tx: &Transaction<'_>, session_id: &str, whole: bool) -> Result<()> {
+    let sql = if whole {
+        "INSERT INTO said_sessions(session_id) VALUES (?1) ON CONFLICT DO NOTHING"
+    } else {
+        "DELETE FROM said_sessions WHERE session_id = ?1"
+    };
+    tx.prepare_cached(sql)?.execute([session_id])?;
+    Ok(())
+}
+
+/// Whether a session is whole in the index.
+pub(super) fn is_whole(tx: &Transaction<'_>, session_id: &str) -> Result<bool> {
+    Ok(tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM said_sessions WHERE session_id = ?1)")?
+        .query_row([session_id], |r| r.get(0))?)
+}
+
+/// The stamp of what ingest last wrote of a session (its resume state and
+/// checkpoint), by which a build knows that no ingest wrote the session
+/// while it read it.
+fn stamp_in(conn: &rusqlite::Connection, session_id: &str) -> Result<u64> {
+    let row: Option<(Option<String>, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT (SELECT state FROM ingest_resume WHERE session_id = ?1),
+                    (SELECT fingerprint FROM ingest_checkpoints WHERE session_id = ?1)",
+        )?
+        .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    if let Some((state, fingerprint)) = row {
+        h.update(state.unwrap_or_default().as_bytes());
+        h.update(&[0]);
+        h.update(fingerprint.unwrap_or_default().as_bytes());
+    }
+    Ok(h.digest())
+}
+
+/// Who holds the build lease, when another live process does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Building {
+    pub started_at: Millis,
+}
+
+impl Store {
+    /// The sessions the index holds whole.
+    pub fn whole_sessions(&self) -> Result<BTreeSet<String>> {
+        let mut stmt = self.conn.prepare("SELECT session_id FROM said_sessions")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Sessions stored whose words the index does not hold whole.
+    pub fn sessions_not_indexed(&self) -> Result<u64> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM sessions x
+             WHERE NOT EXISTS (SELECT 1 FROM said_sessions w WHERE w.session_id = x.session_id)",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
+    /// Whether the index is in use: a build has begun (some session is
+    /// whole), so ingest keeps it current.
+    pub fn index_in_use(&self) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM said_sessions)", [], |r| {
+                r.get(0)
+            })?)
+    }
+
+    /// Marks sessions whole in an index that holds nothing of them (their
+    /// transcripts are gone).
+    pub fn hold_as_silent(&mut self, sessions: &[&String]) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for sid in sessions {
+            mark(&tx, sid, true)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The shortest prefix of `record`, at least `min` characters, that no
+    /// other record of the session said in the index starts with.
+    pub fn record_prefix(&self, session_id: &str, record: &str, min: usize) -> Result<String> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT COUNT(DISTINCT record) FROM said
+             WHERE session_id = ?1 AND substr(record, 1, ?3) = ?2",
+        )?;
+        let mut n = min;
+        while n < record.len() {
+            let Some(prefix) = record.get(..n) else {
+                break;
+            };
+            let count: i64 = stmt.query_row(params![session_id, prefix, n as i64], |r| r.get(0))?;
+            if count == 1 {
+                return Ok(prefix.to_string());
+            }
+            n += 4;
+        }
+        Ok(record.to_string())
+    }
+
+    /// The records of a session said in the index that start with `prefix`.
+    pub fn records_starting(&self, session_id: &str, prefix: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT record FROM said
+             WHERE session_id = ?1 AND substr(record, 1, ?3) = ?2 LIMIT 3",
+        )?;
+        let rows = stmt.query_map(params![session_id, prefix, prefix.len() as i64], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// `stamp_in` of a session.
+    pub fn said_stamp(&self, session_id: &str) -> Result<u64> {
+        stamp_in(&self.conn, session_id)
+    }
+
+    /// Takes the build lease for `holder` unless another live process
+    /// holds it (then who, since when). A holder whose process is gone,
+    /// or that this machine cannot check, has left it.
+    pub fn take_build(&mut self, holder: &str, now: Millis) -> Result<Option<Building>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let held: Option<(String, Millis)> = tx
+            .query_row("SELECT holder, started_at FROM said_build", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        if let Some((other, started_at)) = held
+            && other != holder
+            && crate::domain::harness::sender::gone(&other) == Some(false)
+        {
+            return Ok(Some(Building { started_at }));
+        }
+        tx.execute(
+            "INSERT INTO said_build(one, holder, started_at) VALUES (1, ?1, ?2)
+             ON CONFLICT(one) DO UPDATE SET holder = excluded.holder, started_at = excluded.started_at",
+            params![holder, now],
+        )?;
+        tx.commit()?;
+        Ok(None)
+    }
+
+    /// Gives the build lease back.
+    pub fn release_build(&mut self, holder: &str) -> Result<()> {
+        self.conn
+            .execute("DELETE FROM said_build WHERE holder = ?1", [holder])?;
+        Ok(())
+    }
+
+    /// Writes what a part of a session read for the index alone says: the
+    /// first part in place of what the session said before. With `stamp`
+    /// (the last part), the session is marked whole if ingest wrote
+    /// nothing of it since the build planned it (else a later build reads
+    /// it again).
+    pub fn write_said_only(
+        &mut self,
+        p: &ParsedSession,
+        first: bool,
+        stamp: Option<u64>,
+    ) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        super::said::write_said(&tx, p, first)?;
+        if let Some(stamp) = stamp
+            && stamp_in(&tx, &p.session_id)? == stamp
+        {
+            mark(&tx, &p.session_id, true)?;
+        }
+        tx.commit()?;
+        self.pacer.committed();
+        Ok(())
+    }
+}
