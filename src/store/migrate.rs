@@ -275,6 +275,10 @@ mod tests {
                 "0027_hook_senders",
                 "3f0510c3db790652cb56b2a49473170c1ba1795a2e8a171a0bd20c7a35b451ea",
             ),
+            (
+                "0028_search_sessions",
+                "858f16fdefe121372e33929f6e26cb77c062e94cf78a9d998b0aa06b27f197fd",
+            ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());
         for ((name, sql), (landed, sum)) in MIGRATIONS.iter().zip(LANDED) {

@@ -171,6 +171,7 @@ fn opts(cap: usize, part_bytes: u64) -> Options {
         one: None,
         harness: None,
         said: None,
+        said_only: false,
     }
 }
 

@@ -140,6 +140,7 @@ fn opts(part_bytes: u64, bulk_bytes: u64) -> Options {
         one: None,
         harness: None,
         said: None,
+        said_only: false,
     }
 }
 

@@ -34,6 +34,7 @@ fn main_transcript_unreadable_at_read_time_fails_the_session() {
         one: None,
         harness: None,
         said: None,
+        said_only: false,
     };
     let mut events = Vec::new();
     stream::read_session(
