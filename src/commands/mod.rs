@@ -528,6 +528,48 @@ pub(crate) fn value_or_stdin(v: &str, name: &str) -> Result<String> {
     utf8(stdin_bytes()?, name, "nothing was written")
 }
 
+/// Says on stderr what indexing before the search did, and which sessions
+/// the answer could not look at.
+pub(crate) fn note_built(
+    ctx: &Ctx,
+    b: &crate::services::search::Built,
+    mode: crate::services::ingest::IndexMode,
+) {
+    if b.sessions > 0 {
+        ctx.out.note(&format!(
+            "indexed what was said in {} session(s) ({:.1} MiB of transcripts, {:.1} s); ingest keeps the index current from now on",
+            b.sessions,
+            b.bytes as f64 / f64::from(1 << 20),
+            b.elapsed_ms as f64 / 1000.0
+        ));
+    }
+    if b.gone > 0 && b.sessions + b.failed > 0 {
+        ctx.out.note(&format!(
+            "{} stored session(s) have no transcript left in the folders ingest read: what they said is not searchable",
+            b.gone
+        ));
+    }
+    if b.left == 0 {
+        return;
+    }
+    let why = if let Some(since) = b.busy_since {
+        format!(
+            "another sessionkit has been indexing them since {}; search again when it is done",
+            crate::domain::clock::format_instant(since)
+        )
+    } else if b.unwritable {
+        "the database cannot be written now".to_string()
+    } else if mode == crate::services::ingest::IndexMode::Off {
+        "the setting search.index is off".to_string()
+    } else {
+        "their transcripts could not be read; the next search tries again".to_string()
+    };
+    ctx.out.note(&format!(
+        "{} session(s) are not in the search index, and were not searched: {why}",
+        b.left
+    ));
+}
+
 #[cfg(test)]
 mod tests {
     /// Every command said to be typed has its contract, and its help

@@ -94,29 +94,15 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         pb.finish_and_clear();
     }
     let found = found?;
-    note_built(ctx, &found.built, crate::services::ingest::index_mode(&store)?);
+    super::note_built(
+        ctx,
+        &found.built,
+        crate::services::ingest::index_mode(&store)?,
+    );
     note(ctx, &found, &query);
     let rows: Vec<SearchHitRecord> = found.hits.into_iter().map(record).collect();
     if ctx.out.format == Format::Table && !ctx.out.explicit {
-        // A terminal, no format asked: each hit in at most three lines.
-        let mut opens = Vec::with_capacity(rows.len());
-        for r in &rows {
-            opens.push(format!(
-                "show {} --at {}",
-                store.shortest_prefix(&r.session_id, 8)?,
-                store.record_prefix(&r.session_id, &r.record, 8)?
-            ));
-        }
-        let width = ctx
-            .out
-            .width
-            .or_else(|| comfy_table::Table::new().width())
-            .unwrap_or(80);
-        print!(
-            "{}",
-            crate::output::hits::terminal(&rows, &opens, usize::from(width), ctx.out.color)
-        );
-        return Ok(Exit::Success);
+        return on_a_terminal(ctx, &store, &rows);
     }
     // A table has no marks: its snippet is the plain text.
     let table = ctx.out.format == Format::Table;
@@ -130,42 +116,27 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
     Ok(Exit::Success)
 }
 
-/// Says on stderr what indexing before the search did, and which sessions
-/// the answer could not look at.
-pub(crate) fn note_built(ctx: &Ctx, b: &search::Built, mode: crate::services::ingest::IndexMode) {
-    if b.sessions > 0 {
-        ctx.out.note(&format!(
-            "indexed what was said in {} session(s) ({:.1} MiB of transcripts, {:.1} s); ingest keeps the index current from now on",
-            b.sessions,
-            b.bytes as f64 / f64::from(1 << 20),
-            b.elapsed_ms as f64 / 1000.0
+/// A terminal, no format asked: each hit in at most three lines, with the
+/// shortest command that opens it.
+fn on_a_terminal(ctx: &Ctx, store: &crate::store::Store, rows: &[SearchHitRecord]) -> Result<Exit> {
+    let mut opens = Vec::with_capacity(rows.len());
+    for r in rows {
+        opens.push(format!(
+            "show {} --at {}",
+            store.shortest_prefix(&r.session_id, 8)?,
+            store.record_prefix(&r.session_id, &r.record, 8)?
         ));
     }
-    if b.gone > 0 && b.sessions + b.failed > 0 {
-        ctx.out.note(&format!(
-            "{} stored session(s) have no transcript left in the folders ingest read: what they said is not searchable",
-            b.gone
-        ));
-    }
-    if b.left == 0 {
-        return;
-    }
-    let why = if let Some(since) = b.busy_since {
-        format!(
-            "another sessionkit has been indexing them since {}; search again when it is done",
-            format_instant(since)
-        )
-    } else if b.unwritable {
-        "the database cannot be written now".to_string()
-    } else if mode == crate::services::ingest::IndexMode::Off {
-        "the setting search.index is off".to_string()
-    } else {
-        "their transcripts could not be read; the next search tries again".to_string()
-    };
-    ctx.out.note(&format!(
-        "{} session(s) are not in the search index, and were not searched: {why}",
-        b.left
-    ));
+    let width = ctx
+        .out
+        .width
+        .or_else(|| comfy_table::Table::new().width())
+        .unwrap_or(80);
+    print!(
+        "{}",
+        crate::output::hits::terminal(rows, &opens, usize::from(width), ctx.out.color)
+    );
+    Ok(Exit::Success)
 }
 
 /// Says on stderr what the hits alone do not: texts not yet searchable, a
@@ -185,7 +156,7 @@ fn note(ctx: &Ctx, found: &search::Found, query: &str) {
     if found.hits.is_empty() {
         if found.empty {
             ctx.out.note(
-                "the search index is empty: `sessionkit ingest` fills it (with the setting search.index on); sessions read before it existed need `sessionkit replay`",
+                "the search index holds nothing: no session is stored yet (`sessionkit ingest` reads them), or none said anything it keeps",
             );
         } else {
             ctx.out.note(&format!("nothing said matches {query:?}"));

@@ -162,13 +162,19 @@ fn conversation(ctx: &Ctx, args: &Args) -> Result<Exit> {
     let mut store = ctx.open()?;
     let id = store.resolve_session(&args.session)?;
     let pb = ctx.out.progress_bar(0, "indexing what was said");
-    let said = search::conversation(&mut store, &id, args.at.as_deref(), args.context, pb.as_ref());
+    let said = search::conversation(
+        &mut store,
+        &id,
+        args.at.as_deref(),
+        args.context,
+        pb.as_ref(),
+    );
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
     let said = said?;
     // What other sessions the index lacks is not this command's concern.
-    super::search::note_built(
+    super::note_built(
         ctx,
         &search::Built {
             left: 0,

@@ -107,6 +107,46 @@ fn fit(s: &str, n: usize) -> String {
     format!("{cut}…")
 }
 
+/// A hit's heading: `at  project · harness who`, and the command that
+/// opens it at the right; the project gives way first, then the command.
+fn heading(h: &SearchHitRecord, open: &str, width: usize, (dim, undim): (&str, &str)) -> String {
+    let at =
+        h.at.as_deref()
+            .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
+            .unwrap_or_else(|| "-".into());
+    let who = match (h.role.as_str(), h.tool.as_deref()) {
+        ("tool", Some(t)) if h.output => format!("{} output", text::one_line(t)),
+        ("tool", Some(t)) => text::one_line(t),
+        (role, _) => role.to_string(),
+    };
+    let who = if h.similar > 0 {
+        format!("{who} (+{} like it)", h.similar)
+    } else {
+        who
+    };
+    let project = text::one_line(h.project.as_deref().unwrap_or("-"));
+    let harness = text::one_line(&h.harness);
+    // The heading: `at  project · harness who` then the opener at the
+    // right; the project gives way first, then the opener goes.
+    let fixed = at.chars().count() + 2 + 3 + harness.chars().count() + 1 + who.chars().count();
+    let (project, open) = if fixed + project.chars().count() + 2 + open.chars().count() <= width {
+        (project, open)
+    } else if fixed + 8 + 2 + open.chars().count() <= width {
+        let room = width - fixed - 2 - open.chars().count();
+        (fit(&project, room), open)
+    } else {
+        (fit(&project, width.saturating_sub(fixed).max(4)), "")
+    };
+    let heading = format!("{at}  {project} · {harness} {who}");
+    let heading = fit(&heading, width);
+    let pad = width.saturating_sub(heading.chars().count() + open.chars().count());
+    if open.is_empty() {
+        format!("{heading}\n")
+    } else {
+        format!("{heading}{}{dim}{open}{undim}\n", " ".repeat(pad.max(2)))
+    }
+}
+
 /// The hits, for a terminal `width` columns wide. `opens` gives each hit's
 /// shortest command to open it (`show S --at R`, each id a prefix that
 /// still names it alone; the records' `open` is the full command).
@@ -124,43 +164,7 @@ pub fn terminal(hits: &[SearchHitRecord], opens: &[String], width: usize, color:
     let width = width.max(40);
     let mut out = String::new();
     for (h, open) in hits.iter().zip(opens) {
-        let at = h
-            .at
-            .as_deref()
-            .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
-            .unwrap_or_else(|| "-".into());
-        let who = match (h.role.as_str(), h.tool.as_deref()) {
-            ("tool", Some(t)) if h.output => format!("{} output", text::one_line(t)),
-            ("tool", Some(t)) => text::one_line(t),
-            (role, _) => role.to_string(),
-        };
-        let who = if h.similar > 0 {
-            format!("{who} (+{} like it)", h.similar)
-        } else {
-            who
-        };
-        let open = text::one_line(open);
-        let project = text::one_line(h.project.as_deref().unwrap_or("-"));
-        let harness = text::one_line(&h.harness);
-        // The heading: `at  project · harness who` then the opener at the
-        // right; the project gives way first, then the opener goes.
-        let fixed = at.chars().count() + 2 + 3 + harness.chars().count() + 1 + who.chars().count();
-        let (project, open) = if fixed + project.chars().count() + 2 + open.chars().count() <= width {
-            (project, open)
-        } else if fixed + 8 + 2 + open.chars().count() <= width {
-            let room = width - fixed - 2 - open.chars().count();
-            (fit(&project, room), open)
-        } else {
-            (fit(&project, width.saturating_sub(fixed).max(4)), String::new())
-        };
-        let heading = format!("{at}  {project} · {harness} {who}");
-        let heading = fit(&heading, width);
-        let pad = width.saturating_sub(heading.chars().count() + open.chars().count());
-        if open.is_empty() {
-            out.push_str(&format!("{heading}\n"));
-        } else {
-            out.push_str(&format!("{heading}{}{dim}{open}{undim}\n", " ".repeat(pad.max(2))));
-        }
+        out.push_str(&heading(h, &text::one_line(open), width, (dim, undim)));
         for line in wrap(&words(&h.snippet), width - INDENT, SNIPPET_LINES) {
             out.push_str(&" ".repeat(INDENT));
             let mut first = true;

@@ -66,10 +66,7 @@ pub struct Built {
 /// them at the end. One process builds at a time; a session is marked
 /// whole in the transaction of its last part, so a killed build goes on
 /// where it stopped. With `search.index off`, nothing is read.
-pub fn build_index(
-    store: &mut Store,
-    progress: Option<&indicatif::ProgressBar>,
-) -> Result<Built> {
+pub fn build_index(store: &mut Store, progress: Option<&indicatif::ProgressBar>) -> Result<Built> {
     use crate::services::ingest::{self, IndexMode};
     let mut built = Built {
         left: store.sessions_not_indexed()?,

@@ -316,11 +316,7 @@ impl Store {
         // Repeated tool calls fold into their best: more are looked at
         // than are shown.
         let look = q.limit.saturating_mul(FOLD_LOOK);
-        let take = if q.newest {
-            look
-        } else {
-            q.window.max(look)
-        };
+        let take = if q.newest { look } else { q.window.max(look) };
         let sql = format!(
             "SELECT f.rowid, bm25(said_fts, 2.0, 1.0) FROM said_fts f
              WHERE said_fts MATCH ? {exists} ORDER BY f.rowid DESC LIMIT ?"
@@ -345,7 +341,11 @@ impl Store {
                 continue;
             };
             if hit.role == "tool" && !hit.output {
-                let key = (hit.session_id.clone(), hit.agent_id.clone(), hit.tool.clone());
+                let key = (
+                    hit.session_id.clone(),
+                    hit.agent_id.clone(),
+                    hit.tool.clone(),
+                );
                 if let Some(&i) = calls.get(&key) {
                     out[i].similar += hit.places;
                     continue;
@@ -406,48 +406,6 @@ impl Store {
             })
             .optional()?;
         Ok(hit)
-    }
-
-    /// What the index holds: places, distinct texts, their bytes, the
-    /// bytes of the sessions it covers, and its size on disk (when SQLite
-    /// can say: the `dbstat` table).
-    pub fn index_stats(&self) -> Result<IndexStats> {
-        let (places, sessions): (i64, i64) = self.conn.query_row(
-            "SELECT COUNT(*), COUNT(DISTINCT session_id) FROM said",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        let (texts, text_bytes): (i64, i64) = self.conn.query_row(
-            "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(text AS BLOB))), 0) FROM said_texts",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        let covered: i64 = self.conn.query_row(
-            "SELECT COALESCE(SUM(bytes), 0) FROM sessions
-             WHERE session_id IN (SELECT DISTINCT session_id FROM said)",
-            [],
-            |r| r.get(0),
-        )?;
-        let disk: Option<i64> = self
-            .conn
-            .query_row(
-                "SELECT SUM(pgsize) FROM dbstat WHERE name IN
-                   ('said', 'said_by_text', 'said_texts', 'said_texts_hash')
-                   OR name LIKE 'said\\_fts%' ESCAPE '\\'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()
-            .ok()
-            .flatten();
-        Ok(IndexStats {
-            places: places as u64,
-            sessions: sessions as u64,
-            texts: texts as u64,
-            text_bytes: text_bytes as u64,
-            covered_bytes: covered as u64,
-            disk_bytes: disk.map(|d| d as u64),
-        })
     }
 
     /// Indexes the texts written since the last call, a batch of about
@@ -517,43 +475,6 @@ impl Store {
         Ok(n as u64)
     }
 
-    /// Drops the whole search index (`replay` rebuilds it) and gives its
-    /// space back (`VACUUM`); with `dry_run`, only says what it holds.
-    pub fn drop_index(&mut self, dry_run: bool) -> Result<Dropped> {
-        let stats = self.index_stats()?;
-        let file_bytes = |c: &rusqlite::Connection| -> Result<u64> {
-            let n: i64 = c.query_row(
-                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
-                [],
-                |r| r.get(0),
-            )?;
-            Ok(n as u64)
-        };
-        let before = file_bytes(&self.conn)?;
-        if dry_run {
-            return Ok(Dropped {
-                stats,
-                file_bytes_before: before,
-                file_bytes_after: before,
-            });
-        }
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute("DELETE FROM said", [])?;
-        tx.execute("DELETE FROM said_texts", [])?;
-        tx.execute("DELETE FROM said_unindexed", [])?;
-        tx.execute("DELETE FROM said_sessions", [])?;
-        tx.execute("INSERT INTO said_fts(said_fts) VALUES ('delete-all')", [])?;
-        tx.commit()?;
-        self.conn.execute_batch("VACUUM")?;
-        Ok(Dropped {
-            stats,
-            file_bytes_before: before,
-            file_bytes_after: file_bytes(&self.conn)?,
-        })
-    }
-
     /// What session `session_id` said, in order: each place's record,
     /// agent, time, role, tool and text.
     pub fn said_in(&self, session_id: &str) -> Result<Vec<Place>> {
@@ -589,25 +510,4 @@ pub struct Place {
     pub output: bool,
     pub tool: Option<String>,
     pub text: String,
-}
-
-/// The search index's size (`index_stats`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct IndexStats {
-    pub places: u64,
-    pub sessions: u64,
-    pub texts: u64,
-    pub text_bytes: u64,
-    /// Bytes of the transcripts of the sessions the index holds.
-    pub covered_bytes: u64,
-    /// Pages the index's tables and indexes take, when `dbstat` says.
-    pub disk_bytes: Option<u64>,
-}
-
-/// What `drop_index` dropped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Dropped {
-    pub stats: IndexStats,
-    pub file_bytes_before: u64,
-    pub file_bytes_after: u64,
 }

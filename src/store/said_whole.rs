@@ -1,5 +1,6 @@
-//! Which sessions the search index holds whole (`said_sessions`), and the
-//! lease of the one process building it (`said_build`). A session is whole
+//! Which sessions the search index holds whole (`said_sessions`), the
+//! lease of the one process building it (`said_build`), the index's size
+//! and dropping it. A session is whole
 //! when every part read since it was last read from its start wrote what
 //! it said: ingest keeps it so while it reads words, and drops the mark
 //! when a part is read without them; a build reads the rest.
@@ -126,7 +127,9 @@ impl Store {
             "SELECT DISTINCT record FROM said
              WHERE session_id = ?1 AND substr(record, 1, ?3) = ?2 LIMIT 3",
         )?;
-        let rows = stmt.query_map(params![session_id, prefix, prefix.len() as i64], |r| r.get(0))?;
+        let rows = stmt.query_map(params![session_id, prefix, prefix.len() as i64], |r| {
+            r.get(0)
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -193,4 +196,106 @@ impl Store {
         self.pacer.committed();
         Ok(())
     }
+}
+
+impl Store {
+    /// What the index holds: places, distinct texts, their bytes, the
+    /// bytes of the sessions it covers, and its size on disk (when SQLite
+    /// can say: the `dbstat` table).
+    pub fn index_stats(&self) -> Result<IndexStats> {
+        let (places, sessions): (i64, i64) = self.conn.query_row(
+            "SELECT COUNT(*), COUNT(DISTINCT session_id) FROM said",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let (texts, text_bytes): (i64, i64) = self.conn.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(text AS BLOB))), 0) FROM said_texts",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let covered: i64 = self.conn.query_row(
+            "SELECT COALESCE(SUM(bytes), 0) FROM sessions
+             WHERE session_id IN (SELECT DISTINCT session_id FROM said)",
+            [],
+            |r| r.get(0),
+        )?;
+        let disk: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT SUM(pgsize) FROM dbstat WHERE name IN
+                   ('said', 'said_by_text', 'said_texts', 'said_texts_hash')
+                   OR name LIKE 'said\\_fts%' ESCAPE '\\'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .ok()
+            .flatten();
+        Ok(IndexStats {
+            places: places as u64,
+            sessions: sessions as u64,
+            texts: texts as u64,
+            text_bytes: text_bytes as u64,
+            covered_bytes: covered as u64,
+            disk_bytes: disk.map(|d| d as u64),
+        })
+    }
+
+    /// Drops the whole search index (`replay` rebuilds it) and gives its
+    /// space back (`VACUUM`); with `dry_run`, only says what it holds.
+    pub fn drop_index(&mut self, dry_run: bool) -> Result<Dropped> {
+        let stats = self.index_stats()?;
+        let file_bytes = |c: &rusqlite::Connection| -> Result<u64> {
+            let n: i64 = c.query_row(
+                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+                [],
+                |r| r.get(0),
+            )?;
+            Ok(n as u64)
+        };
+        let before = file_bytes(&self.conn)?;
+        if dry_run {
+            return Ok(Dropped {
+                stats,
+                file_bytes_before: before,
+                file_bytes_after: before,
+            });
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute("DELETE FROM said", [])?;
+        tx.execute("DELETE FROM said_texts", [])?;
+        tx.execute("DELETE FROM said_unindexed", [])?;
+        tx.execute("DELETE FROM said_sessions", [])?;
+        tx.execute("INSERT INTO said_fts(said_fts) VALUES ('delete-all')", [])?;
+        tx.commit()?;
+        self.conn.execute_batch("VACUUM")?;
+        Ok(Dropped {
+            stats,
+            file_bytes_before: before,
+            file_bytes_after: file_bytes(&self.conn)?,
+        })
+    }
+}
+
+/// The search index's size (`index_stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct IndexStats {
+    pub places: u64,
+    pub sessions: u64,
+    pub texts: u64,
+    pub text_bytes: u64,
+    /// Bytes of the transcripts of the sessions the index holds.
+    pub covered_bytes: u64,
+    /// Pages the index's tables and indexes take, when `dbstat` says.
+    pub disk_bytes: Option<u64>,
+}
+
+/// What `drop_index` dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dropped {
+    pub stats: IndexStats,
+    pub file_bytes_before: u64,
+    pub file_bytes_after: u64,
 }

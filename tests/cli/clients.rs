@@ -92,7 +92,10 @@ fn an_alias_is_its_client_s_name_on_every_command() {
     };
     // The first search indexes what the sessions said (and says so).
     let (_, _, first) = search("claude-code");
-    assert!(first.starts_with("sessionkit: indexed what was said in"), "{first}");
+    assert!(
+        first.starts_with("sessionkit: indexed what was said in"),
+        "{first}"
+    );
     assert_eq!(search("claude"), search("claude-code"));
     // `ingest --harness` takes the alias too, and reads only that client.
     let fresh = Env::new();

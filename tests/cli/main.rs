@@ -42,6 +42,7 @@ mod rig;
 mod runs;
 mod schema;
 mod search;
+mod search_lazy;
 mod soak;
 mod sources;
 mod spool;

@@ -642,7 +642,9 @@ fn check_reports_the_index_against_the_transcripts_it_covers() {
     let env = fixture_env();
     let (_, _, err) = env.run(&["check", "--no-recount"]);
     assert!(
-        err.contains("search index: not built yet; the first `sessionkit search` indexes the 1 sessions"),
+        err.contains(
+            "search index: not built yet; the first `sessionkit search` indexes the 1 sessions"
+        ),
         "{err}"
     );
     hits(&env, &["billing"]);
@@ -778,8 +780,10 @@ fn bookkeeping_env() -> Env {
     ));
     for turn in 1..=6 {
         let todos: Vec<serde_json::Value> = (1..=3)
-            .map(|i| serde_json::json!({"content": format!("Migrate the invoices table step {i}"),
-                "status": if i <= turn / 2 { "completed" } else { "pending" }}))
+            .map(|i| {
+                serde_json::json!({"content": format!("Migrate the invoices table step {i}"),
+                "status": if i <= turn / 2 { "completed" } else { "pending" }})
+            })
             .collect();
         lines.push(line(
             turn,
@@ -792,7 +796,11 @@ fn bookkeeping_env() -> Env {
         apart, so that the accountants can read the file without the old spreadsheet; the \
         invoices of the last quarter were checked by hand against the ledger before the change \
         went out, and nothing was left behind.";
-    lines.push(line(7, "assistant", serde_json::json!([{"type": "text", "text": long}])));
+    lines.push(line(
+        7,
+        "assistant",
+        serde_json::json!([{"type": "text", "text": long}]),
+    ));
     std::fs::write(dir.join(format!("{sid}.jsonl")), lines.join("\n") + "\n").unwrap();
     env.ingest(&env.path("corpus"));
     env
@@ -806,7 +814,10 @@ fn a_typed_command_is_found_and_repeated_bookkeeping_folds() {
     let h = hits(&env, &["/orchestrator"]);
     assert_eq!(h.len(), 1, "{h:?}");
     assert_eq!(h[0]["role"], "user");
-    assert_eq!(h[0]["snippet"], "/**orchestrator** ship the invoices export");
+    assert_eq!(
+        h[0]["snippet"],
+        "/**orchestrator** ship the invoices export"
+    );
     let h = hits(&env, &["migrate", "invoices"]);
     assert_eq!(h.len(), 1, "{h:?}");
     assert_eq!(h[0]["tool"], "TodoWrite");
@@ -825,36 +836,63 @@ fn a_typed_command_is_found_and_repeated_bookkeeping_folds() {
 fn hits_on_a_terminal_are_three_lines_with_their_matches_highlighted() {
     let env = bookkeeping_env();
     hits(&env, &["invoices"]);
-    let Some(out) = on_a_terminal(&env, &["search", "invoices", "--newest"], &["COLUMNS=80"]) else {
+    let Some(out) = on_a_terminal(&env, &["search", "invoices", "--newest"], &["COLUMNS=80"])
+    else {
         return;
     };
     let out = out.replace("\r\n", "\n");
     assert!(!out.contains("**"), "{out}");
     assert!(out.contains("\x1b[1;33minvoices\x1b[0m"), "{out:?}");
-    let plain = out.replace("\x1b[1;33m", "").replace("\x1b[2m", "").replace("\x1b[0m", "");
+    let plain = out
+        .replace("\x1b[1;33m", "")
+        .replace("\x1b[2m", "")
+        .replace("\x1b[0m", "");
     let lines: Vec<&str> = plain.lines().collect();
     for l in &lines {
-        assert!(l.chars().count() <= 80, "a line of {}: {l:?}", l.chars().count());
+        assert!(
+            l.chars().count() <= 80,
+            "a line of {}: {l:?}",
+            l.chars().count()
+        );
     }
     // Three hits (the answer, the folded todo list, the command): a heading
     // each, then one or two snippet lines.
     let headings: Vec<&&str> = lines.iter().filter(|l| !l.starts_with("  ")).collect();
     assert_eq!(headings.len(), 3, "{plain}");
     assert!(lines.len() <= 9, "{plain}");
-    assert!(headings[0].starts_with("2026-02-01 10:07  shop · claude-code assistant"), "{plain}");
-    assert!(headings[0].ends_with("  show 5e000000 --at r-007"), "{plain}");
+    assert!(
+        headings[0].starts_with("2026-02-01 10:07  shop · claude-code assistant"),
+        "{plain}"
+    );
+    assert!(
+        headings[0].ends_with("  show 5e000000 --at r-007"),
+        "{plain}"
+    );
     assert!(headings[1].contains("TodoWrite (+5 like it)"), "{plain}");
     // The long answer: two lines cut at a word, the second ending in `…`.
     assert!(lines[2].ends_with('…'), "{plain}");
     assert!(!lines[1].ends_with(' '), "{plain}");
     // The command on the heading opens the hit.
-    let open: Vec<&str> = headings[0].rsplit("  ").next().unwrap().split(' ').collect();
+    let open: Vec<&str> = headings[0]
+        .rsplit("  ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .collect();
     let shown = env.json(&[open[0], open[1], open[2], open[3], "--context", "0"]);
     assert_eq!(shown[0]["record"], "r-007");
     // Without colour: the same lines, no escape at all.
-    let bare = on_a_terminal(&env, &["search", "invoices", "--newest"], &["COLUMNS=80", "NO_COLOR=1"]).unwrap();
+    let bare = on_a_terminal(
+        &env,
+        &["search", "invoices", "--newest"],
+        &["COLUMNS=80", "NO_COLOR=1"],
+    )
+    .unwrap();
     assert_eq!(bare.replace("\r\n", "\n"), plain);
     // Piped: the records, marks kept.
     let piped = hits(&env, &["invoices", "--newest"]);
-    assert!(piped[0]["snippet"].as_str().unwrap().contains("**invoice"), "{piped:?}");
+    assert!(
+        piped[0]["snippet"].as_str().unwrap().contains("**invoice"),
+        "{piped:?}"
+    );
 }

@@ -125,7 +125,8 @@ fn note_index(ctx: &Ctx, store: &crate::store::Store) -> Result<()> {
     let waiting = store.sessions_not_indexed()?;
     if st.places == 0 {
         if waiting > 0
-            && crate::services::ingest::index_mode(store)? == crate::services::ingest::IndexMode::Lazy
+            && crate::services::ingest::index_mode(store)?
+                == crate::services::ingest::IndexMode::Lazy
         {
             ctx.out.note(&format!(
                 "search index: not built yet; the first `sessionkit search` indexes the {waiting} sessions"

@@ -10,11 +10,13 @@ mod conversation;
 mod ahead_tests;
 mod database;
 mod flat;
+mod index;
 pub mod labels;
 mod open;
 mod recount;
 #[cfg(test)]
 mod resume_tests;
+mod sink;
 
 /// The setting `ingest.part_bytes`'s default: bytes of one session read
 /// before what was read is handed to the writer as a part (one
@@ -27,7 +29,9 @@ mod summary;
 mod survey;
 
 pub use conversation::{CatchUp, catch_up};
+pub use index::{IndexMode, index_mode, index_options, said_options};
 pub use open::{Caught, catch_up_open};
+use sink::Sink;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -42,12 +46,10 @@ pub use recount::{Finding, recount};
 pub use summary::{FailureNote, Summary};
 pub use survey::survey;
 
-use crate::domain::clock;
 use crate::domain::corpus::{self, Discovery, SessionFiles};
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{ParsedSession, SpareCores};
-use crate::store::projection::{MessageCounts, Projection, SessionMeta};
-use crate::store::{Checkpointer, Store};
+use crate::store::Store;
 use stream::{Buffers, Event, Failure, ResumeState};
 
 /// What `ingest` and `replay` were asked to do.
@@ -108,48 +110,6 @@ impl Options {
 /// Bytes of text the search index takes in one transaction: a hook
 /// waiting for the lock waits for one batch (about a quarter second).
 pub const INDEX_BATCH_BYTES: u64 = 8 << 20;
-
-/// When the search index is written, by the setting `search.index`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IndexMode {
-    /// By the first search (or `show` of what was said), then kept
-    /// current by ingest.
-    Lazy,
-    /// By ingest, always.
-    On,
-    /// Never.
-    Off,
-}
-
-/// The setting `search.index`.
-pub fn index_mode(store: &Store) -> Result<IndexMode> {
-    Ok(
-        match crate::services::settings::choice(store, "search.index")?.as_str() {
-            "lazy" => IndexMode::Lazy,
-            "off" => IndexMode::Off,
-            _ => IndexMode::On,
-        },
-    )
-}
-
-/// What an ingest's search index keeps, by the settings `search.index`
-/// and `search.tool_outputs`: nothing while the index is lazy and no
-/// search has built it yet.
-pub fn said_options(store: &Store) -> Result<Option<SaidOptions>> {
-    let read = match index_mode(store)? {
-        IndexMode::Off => false,
-        IndexMode::On => true,
-        IndexMode::Lazy => store.index_in_use()?,
-    };
-    Ok(read.then_some(index_options(store)?))
-}
-
-/// What the index keeps of what is read (`search.tool_outputs`).
-pub fn index_options(store: &Store) -> Result<SaidOptions> {
-    Ok(SaidOptions {
-        outputs: crate::services::settings::enabled(store, "search.tool_outputs")?,
-    })
-}
 
 /// The line cap: `given` (the command line's), else the setting
 /// `ingest.max_line_size`, else the older `ingest.max_file_size` where only
@@ -511,113 +471,6 @@ fn process(
         }
         result
     })
-}
-
-/// Where parsed sessions go: the store, and the run's counts.
-struct Sink<'a> {
-    store: &'a mut Store,
-    roots: &'a [Root],
-    known: &'a BTreeSet<String>,
-    sum: &'a mut Summary,
-    counts: Option<MessageCounts>,
-    ckpt: Option<&'a Checkpointer>,
-    strict_pricing: bool,
-    /// Building the index: the sessions a part of which is written (the
-    /// first replaces what the session said before).
-    begun: BTreeSet<String>,
-}
-
-impl Sink<'_> {
-    /// Writes what a part read for the search index alone says; a session
-    /// that fails to read stays not indexed, and is counted failed.
-    fn write_said(&mut self, job: &Job, ev: Event) -> Result<()> {
-        let sid = job.files.session_id.as_str();
-        self.sum.bytes_read += ev.bytes;
-        match ev.result {
-            Ok(part) => {
-                let first = self.begun.insert(sid.to_string());
-                let stamp = part.last.then_some(job.stamp);
-                self.store.write_said_only(&part.parsed, first, stamp)?;
-                if let Some(c) = self.ckpt {
-                    c.nudge();
-                }
-                if part.last {
-                    self.sum.updated += 1;
-                }
-            }
-            Err(_) => self.sum.failed += 1,
-        }
-        Ok(())
-    }
-
-    fn write(&mut self, job: &Job, ev: Event, opts: &Options) -> Result<()> {
-        if opts.said_only {
-            return self.write_said(job, ev);
-        }
-        let (store, roots, known, sum) = (&mut *self.store, self.roots, self.known, &mut *self.sum);
-        let sid = job.files.session_id.as_str();
-        let meta = SessionMeta {
-            harness: crate::domain::clients::of_format(job.files.main.format).name,
-            slug: &job.files.slug,
-            project: None,
-            scope: &roots[job.files.root].scope,
-            fingerprint: &job.fingerprint,
-        };
-        let now = clock::now();
-        sum.bytes_read += ev.bytes;
-        for s in &ev.skips {
-            sum.skip(s, roots);
-        }
-        // --strict-pricing: an unpriced model halts its session.
-        let result = match ev.result {
-            Ok(part) if self.strict_pricing => match unpriced_model(store, &part.parsed)? {
-                Some(model) => Err(Failure {
-                    reason: format!(
-                        "--strict-pricing: model {model:?} has no price (sessionkit pricing set)"
-                    ),
-                    strict: true,
-                }),
-                None => Ok(part),
-            },
-            result => result,
-        };
-        match result {
-            Ok(part) => {
-                let parsed = &part.parsed;
-                let project = match parsed.cwd.as_deref() {
-                    Some(cwd) => Some(crate::services::project::project_of(store, cwd)?),
-                    None => None,
-                };
-                let meta = SessionMeta {
-                    project: project.as_deref(),
-                    ..meta
-                };
-                let write = Projection {
-                    meta: &meta,
-                    now,
-                    state: &part.state,
-                    last: part.last,
-                    said: opts.said.is_some(),
-                };
-                store
-                    .project_part(parsed, &write, self.counts.as_mut())
-                    .with_context(|| format!("writing session {sid}"))?;
-                if let Some(c) = self.ckpt {
-                    c.nudge();
-                }
-                sum.messages_read += parsed.usage.len() as u64;
-                if part.last {
-                    sum.written(known.contains(sid), parsed);
-                }
-            }
-            Err(Failure { reason, strict }) => {
-                let reason = crate::domain::text::sanitize_reason(&reason);
-                let state = store.record_failure(sid, &meta, &reason, now)?;
-                sum.failed_session(sid, reason, &state, strict);
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The first model of a session the price table cannot price.
