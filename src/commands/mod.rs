@@ -195,12 +195,22 @@ pub(crate) fn roots(
     Ok(Some(crate::services::ingest::resolve_roots(&given)?))
 }
 
+/// `--tz ZONE`, else the system's zone.
+pub(crate) fn time_zone(name: Option<&str>) -> Result<jiff::tz::TimeZone> {
+    match name {
+        Some(name) => jiff::tz::TimeZone::get(name)
+            .with_context(|| format!("--tz {name:?} is not a known time zone")),
+        None => Ok(jiff::tz::TimeZone::system()),
+    }
+}
+
 /// A period in a time zone: `--since`, `--until`, `--tz` (`cost`, `search`,
 /// `report`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct PeriodArgs {
-    /// Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today,
-    /// yesterday, this-week, last-week, this-month, last-month in --tz)
+    /// Messages since T (RFC 3339, a date YYYY-MM-DD or YYYYMMDD, a span such
+    /// as 30d, or today, yesterday, this-week, last-week, this-month,
+    /// last-month; dates and words are days in --tz)
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
 
@@ -223,11 +233,7 @@ impl PeriodArgs {
         Option<crate::domain::clock::Millis>,
         Option<crate::domain::clock::Millis>,
     )> {
-        let tz = match &self.tz {
-            Some(name) => jiff::tz::TimeZone::get(name)
-                .with_context(|| format!("--tz {name:?} is not a known time zone"))?,
-            None => jiff::tz::TimeZone::system(),
-        };
+        let tz = time_zone(self.tz.as_deref())?;
         let bound = |s: &Option<String>, end: bool| {
             s.as_deref()
                 .map(|s| crate::domain::clock::parse_bound_in(s, &tz, end))

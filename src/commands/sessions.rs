@@ -4,7 +4,7 @@ use anyhow::Result;
 
 use super::Ctx;
 use crate::commands::Exit;
-use crate::domain::clock::{parse_bound, parse_until};
+use crate::domain::clock::parse_bound_in;
 use crate::output::records::session_record;
 use crate::output::{Column, col};
 use crate::store::reports::SessionFilter;
@@ -18,13 +18,20 @@ pub struct Args {
     #[arg(long, value_name = "P")]
     pub project: Option<String>,
 
-    /// Only sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 30d, 12h)
+    /// Only sessions active since T (RFC 3339, YYYY-MM-DD or YYYYMMDD, a
+    /// span such as 30d, or today, yesterday, this-week, last-week,
+    /// this-month, last-month in --tz)
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
 
-    /// Only sessions started until T (same forms as --since; a date includes that day)
+    /// Only sessions started before T (same forms as --since; a date or a
+    /// calendar word includes its whole span)
     #[arg(long, value_name = "T")]
     pub until: Option<String>,
+
+    /// Time zone of dates and calendar words (IANA name) [default: the local zone]
+    #[arg(long, value_name = "ZONE")]
+    pub tz: Option<String>,
 
     /// At most N sessions (most recent first)
     #[arg(long, value_name = "N")]
@@ -60,10 +67,19 @@ const COLUMNS: &[Column] = &[
 ];
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
+    let tz = super::time_zone(args.tz.as_deref())?;
     let filter = SessionFilter {
         project: args.project.clone(),
-        since: args.since.as_deref().map(parse_bound).transpose()?,
-        until: args.until.as_deref().map(parse_until).transpose()?,
+        since: args
+            .since
+            .as_deref()
+            .map(|s| parse_bound_in(s, &tz, false))
+            .transpose()?,
+        until: args
+            .until
+            .as_deref()
+            .map(|s| parse_bound_in(s, &tz, true))
+            .transpose()?,
         limit: args.limit,
         degraded_only: args.degraded,
         session_id: None,

@@ -241,25 +241,30 @@ fn civil(ms: Millis) -> (i64, i64, i64, i64, i64) {
     (y, m, d, secs.rem_euclid(86_400), ms.rem_euclid(1000))
 }
 
-/// Parses a user-given bound: an RFC 3339 instant, a `YYYY-MM-DD` date (UTC
-/// midnight), or a span back from now such as `30d`, `12h`, `90m`, `2w`.
-/// An upper bound: as `parse_bound`, except that a bare date means the end
-/// of that day (`--until 2026-01-31` includes the 31st).
-pub fn parse_until(s: &str) -> Result<Millis> {
-    let t = parse_bound(s)?;
-    let s = s.trim();
-    let bare_date = s.len() == 10 && parse_instant(s).is_none();
-    Ok(if bare_date { t + 86_400_000 } else { t })
+/// A lower bound, days in the local zone (`parse_bound_in`).
+pub fn parse_bound(s: &str) -> Result<Millis> {
+    parse_bound_in(s, &jiff::tz::TimeZone::system(), false)
 }
 
-pub fn parse_bound(s: &str) -> Result<Millis> {
+/// A calendar date as given: `YYYY-MM-DD` or ccusage's `YYYYMMDD`.
+fn calendar_date(s: &str) -> Option<jiff::civil::Date> {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let (y, m, d) = match b.len() {
+        10 if digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10) => {
+            (&s[0..4], &s[5..7], &s[8..10])
+        }
+        8 if digits(0..8) => (&s[0..4], &s[4..6], &s[6..8]),
+        _ => return None,
+    };
+    jiff::civil::Date::new(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?).ok()
+}
+
+/// An instant, or a span back from now (`30d`); a date is read by
+/// `parse_bound_in`, in a zone.
+fn parse_moment(s: &str) -> Result<Millis> {
     let s = s.trim();
     if let Some(v) = parse_instant(s) {
-        return Ok(v);
-    }
-    if s.len() == 10
-        && let Some(v) = parse_instant(&format!("{s}T00:00:00Z"))
-    {
         return Ok(v);
     }
     if let Some(unit) = s.chars().last() {
@@ -279,7 +284,7 @@ pub fn parse_bound(s: &str) -> Result<Millis> {
         }
     }
     bail!(
-        "{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31), a span back from now (30d, 12h, 90m, 2w) or, where the command says so, today, yesterday, this-week, last-week, this-month, last-month"
+        "{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31 or 20260131, a day in the local zone or --tz), a span back from now (30d, 12h, 90m, 2w) or, where the command says so, today, yesterday, this-week, last-week, this-month, last-month"
     )
 }
 
@@ -312,14 +317,28 @@ pub fn named_span(word: &str, now: Millis, tz: &jiff::tz::TimeZone) -> Option<(M
     Some((at(from)?, at(to)?))
 }
 
-/// A `--since` (`end` false) or `--until` (`end` true) bound: a calendar
-/// word (`named_span`: its start, or its end) in `tz`, else what
-/// `parse_bound` and `parse_until` read.
+/// A `--since` (`end` false) or `--until` (`end` true) bound, one rule
+/// for every command: a calendar word (`named_span`) or a date
+/// (`YYYY-MM-DD`, `YYYYMMDD`) is a day or span in `tz`, its start, or for
+/// `--until` its end (the day is included); an RFC 3339 instant or a span
+/// back from now (`30d`) is that moment.
 pub fn parse_bound_in(s: &str, tz: &jiff::tz::TimeZone, end: bool) -> Result<Millis> {
     if let Some((from, to)) = named_span(s, now(), tz) {
         return Ok(if end { to } else { from });
     }
-    if end { parse_until(s) } else { parse_bound(s) }
+    if let Some(day) = calendar_date(s.trim()) {
+        let day = if end {
+            day.tomorrow()
+                .map_err(|e| anyhow::anyhow!("{s:?}: {e}"))?
+        } else {
+            day
+        };
+        let at = tz
+            .to_timestamp(day.to_datetime(jiff::civil::Time::midnight()))
+            .map_err(|e| anyhow::anyhow!("{s:?} in that time zone: {e}"))?;
+        return Ok(at.as_millisecond());
+    }
+    parse_moment(s)
 }
 
 #[cfg(test)]
@@ -383,12 +402,33 @@ mod tests {
         assert_eq!(parse_instant("not a time"), None);
     }
 
+    /// A date is a day in the zone, whichever form it takes; `--until`
+    /// includes it; an instant is an instant wherever.
     #[test]
-    fn bounds_accept_dates_and_spans() {
-        assert_eq!(parse_bound("1970-01-02").unwrap(), 86_400_000);
-        assert!(parse_bound("yesterday").is_err());
-        assert_eq!(parse_until("1970-01-02").unwrap(), 2 * 86_400_000);
-        assert_eq!(parse_until("1970-01-02T00:00:00Z").unwrap(), 86_400_000);
+    fn bounds_are_days_in_the_zone() {
+        let utc = jiff::tz::TimeZone::UTC;
+        let tokyo = jiff::tz::TimeZone::get("Asia/Tokyo").unwrap();
+        let new_york = jiff::tz::TimeZone::get("America/New_York").unwrap();
+        let at = |s: &str| parse_instant(s).unwrap();
+        for date in ["2025-10-19", "20251019"] {
+            assert_eq!(parse_bound_in(date, &utc, false).unwrap(), at("2025-10-19T00:00:00Z"));
+            assert_eq!(parse_bound_in(date, &utc, true).unwrap(), at("2025-10-20T00:00:00Z"));
+            assert_eq!(parse_bound_in(date, &tokyo, false).unwrap(), at("2025-10-18T15:00:00Z"));
+            assert_eq!(parse_bound_in(date, &tokyo, true).unwrap(), at("2025-10-19T15:00:00Z"));
+            assert_eq!(parse_bound_in(date, &new_york, false).unwrap(), at("2025-10-19T04:00:00Z"));
+            assert_eq!(parse_bound_in(date, &new_york, true).unwrap(), at("2025-10-20T04:00:00Z"));
+        }
+        // A day that loses an hour is 23 hours long.
+        assert_eq!(
+            parse_bound_in("20250309", &new_york, true).unwrap()
+                - parse_bound_in("20250309", &new_york, false).unwrap(),
+            23 * 3_600_000
+        );
+        let instant = "2025-10-19T12:00:00Z";
+        assert_eq!(parse_bound_in(instant, &tokyo, true).unwrap(), at(instant));
+        assert!(parse_bound_in("2025-13-01", &utc, false).is_err());
+        assert!(parse_bound_in("20251032", &utc, false).is_err());
+        assert!(parse_bound_in("2025101", &utc, false).is_err());
     }
 
     /// The formatter as first written (format! over the civil date).

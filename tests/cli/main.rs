@@ -30,6 +30,7 @@ mod negative;
 mod openclaw;
 mod opencode;
 mod otlp;
+mod periods;
 mod pi;
 #[path = "../support/postgres.rs"]
 mod postgres_server;
