@@ -4174,7 +4174,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sessions)
-            opts="-q -h --project --since --until --limit --degraded --harness --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --project --since --until --tz --limit --degraded --harness --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4189,6 +4189,10 @@ _sessionkit() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tz)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

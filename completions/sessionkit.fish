@@ -174,8 +174,9 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l no-pro
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l project -d 'Only this project (its name, or Claude Code\'s folder slug)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l since -d 'Only sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 30d, 12h)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l until -d 'Only sessions started until T (same forms as --since; a date includes that day)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l since -d 'Only sessions active since T (RFC 3339, YYYY-MM-DD or YYYYMMDD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l until -d 'Only sessions started before T (same forms as --since; a date or a calendar word includes its whole span)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l tz -d 'Time zone of dates and calendar words (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l limit -d 'At most N sessions (most recent first)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l harness -d 'Only this agent\'s sessions' -r -f -a "claude-code\t'Claude Code'
 codex\t'Codex'
@@ -247,7 +248,7 @@ openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l session -d 'Only this session (its id or a unique prefix)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l role -d 'Only what this role said: user (prompts), assistant (answers), tool (tool calls, and outputs when indexed)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -d 'Messages since T (RFC 3339, a date YYYY-MM-DD or YYYYMMDD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month; dates and words are days in --tz)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l until -d 'Messages before T (same forms as --since; a date or a calendar word includes its whole span)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l limit -d 'At most N hits' -r
@@ -305,7 +306,7 @@ agent\t''
 machine\t'The machine that pushed it (`--from`), else this one\'s label'
 user\t'The person\'s label it was pushed with (`--from`; `-` where none was set), else this store\'s (`push.user`)'
 block\t'The five-hour block the message falls in: a block starts at the first message after the previous one ended, floored to the hour (the usage-limit window, as message times show it)'"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l since -d 'Messages since T (RFC 3339, a date YYYY-MM-DD or YYYYMMDD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month; dates and words are days in --tz)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l until -d 'Messages before T (same forms as --since; a date or a calendar word includes its whole span)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l project -d 'Only this project (name or folder slug)' -r
@@ -354,7 +355,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l out -d 'Write the report here (`-`: standard output); an existing file is replaced whole' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l since -d 'Messages since T (RFC 3339, YYYY-MM-DD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month in --tz)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l since -d 'Messages since T (RFC 3339, a date YYYY-MM-DD or YYYYMMDD, a span such as 30d, or today, yesterday, this-week, last-week, this-month, last-month; dates and words are days in --tz)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l until -d 'Messages before T (same forms as --since; a date or a calendar word includes its whole span)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l project -d 'Only this project (name or folder slug)' -r

@@ -95,6 +95,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     }
     let (db_given, db) = (cli.db.is_some(), cli.db.clone());
     let db = db.map_or_else(store::default_path, Ok)?;
+    out.ids_of = Some(db.clone());
     let ctx = commands::Ctx { db, db_given, out };
     match cli.command {
         Command::Ingest(a) => commands::ingest::run(&ctx, &a),

@@ -89,6 +89,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
                         ascii: args.ascii,
                         why: args.why,
                         width: ctx.out.width.map(usize::from),
+                        main_chars: store.shortest_prefix(sid, 8)?.chars().count(),
                     },
                 ));
             }

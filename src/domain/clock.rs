@@ -328,8 +328,7 @@ pub fn parse_bound_in(s: &str, tz: &jiff::tz::TimeZone, end: bool) -> Result<Mil
     }
     if let Some(day) = calendar_date(s.trim()) {
         let day = if end {
-            day.tomorrow()
-                .map_err(|e| anyhow::anyhow!("{s:?}: {e}"))?
+            day.tomorrow().map_err(|e| anyhow::anyhow!("{s:?}: {e}"))?
         } else {
             day
         };
@@ -411,12 +410,30 @@ mod tests {
         let new_york = jiff::tz::TimeZone::get("America/New_York").unwrap();
         let at = |s: &str| parse_instant(s).unwrap();
         for date in ["2025-10-19", "20251019"] {
-            assert_eq!(parse_bound_in(date, &utc, false).unwrap(), at("2025-10-19T00:00:00Z"));
-            assert_eq!(parse_bound_in(date, &utc, true).unwrap(), at("2025-10-20T00:00:00Z"));
-            assert_eq!(parse_bound_in(date, &tokyo, false).unwrap(), at("2025-10-18T15:00:00Z"));
-            assert_eq!(parse_bound_in(date, &tokyo, true).unwrap(), at("2025-10-19T15:00:00Z"));
-            assert_eq!(parse_bound_in(date, &new_york, false).unwrap(), at("2025-10-19T04:00:00Z"));
-            assert_eq!(parse_bound_in(date, &new_york, true).unwrap(), at("2025-10-20T04:00:00Z"));
+            assert_eq!(
+                parse_bound_in(date, &utc, false).unwrap(),
+                at("2025-10-19T00:00:00Z")
+            );
+            assert_eq!(
+                parse_bound_in(date, &utc, true).unwrap(),
+                at("2025-10-20T00:00:00Z")
+            );
+            assert_eq!(
+                parse_bound_in(date, &tokyo, false).unwrap(),
+                at("2025-10-18T15:00:00Z")
+            );
+            assert_eq!(
+                parse_bound_in(date, &tokyo, true).unwrap(),
+                at("2025-10-19T15:00:00Z")
+            );
+            assert_eq!(
+                parse_bound_in(date, &new_york, false).unwrap(),
+                at("2025-10-19T04:00:00Z")
+            );
+            assert_eq!(
+                parse_bound_in(date, &new_york, true).unwrap(),
+                at("2025-10-20T04:00:00Z")
+            );
         }
         // A day that loses an hour is 23 hours long.
         assert_eq!(

@@ -157,6 +157,10 @@ pub struct Output {
     pub tty: bool,
     /// `--wide`: ids whole in tables.
     pub wide: bool,
+    /// The database whose ids a table's shortened ids must stay apart
+    /// from (every session, memory, run and agent, not only the rows
+    /// shown), so that a shown prefix pastes back.
+    pub ids_of: Option<std::path::PathBuf>,
 }
 
 impl Output {
@@ -186,6 +190,7 @@ impl Output {
                 .filter(|w| *w >= 20),
             tty,
             wide: false,
+            ids_of: None,
         }
     }
 

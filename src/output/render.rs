@@ -129,7 +129,14 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
         .iter()
         .map(|c| {
             (ID_KEYS.contains(&c.key) && fitted)
-                .then(|| unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str())))
+                .then(|| {
+                    let known = out
+                        .ids_of
+                        .as_deref()
+                        .map(|db| crate::store::known_ids(db, c.key))
+                        .unwrap_or_default();
+                    unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str()), &known)
+                })
                 .flatten()
         })
         .collect();
@@ -249,7 +256,8 @@ impl Shapes<'_> {
                 if let Some(n) = short
                     && text.chars().count() > *n
                 {
-                    text = format!("{}…", text.chars().take(*n).collect::<String>());
+                    // A prefix that names it alone: it pastes back as it is.
+                    text = text.chars().take(*n).collect::<String>();
                 }
                 if self.sanitize { sanitize(&text) } else { text }
             })
@@ -454,23 +462,32 @@ fn short_model(m: &str, dated: bool) -> String {
 const ID_KEYS: &[&str] = &["session_id", "memory_id", "run_id", "agent", "agent_id"];
 
 /// The shortest prefix length (at least 8) that tells every id of `ids`
-/// apart, when shorter than the longest id; `None` when nothing is gained.
-fn unique_prefix<'a>(ids: impl Iterator<Item = &'a str>) -> Option<usize> {
+/// apart from each other and from every id of `known` (the database's, a
+/// sorted list), when shorter than the longest id; `None` when nothing is
+/// gained.
+fn unique_prefix<'a>(ids: impl Iterator<Item = &'a str>, known: &[String]) -> Option<usize> {
     let mut ids: Vec<&str> = ids.collect();
     ids.sort_unstable();
     ids.dedup();
     let longest = ids.iter().map(|i| i.chars().count()).max()?;
+    let common = |a: &str, b: &str| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
     // Neighbours in sorted order share the longest prefixes.
-    let shared = ids
+    let mut shared = ids
         .windows(2)
-        .map(|w| {
-            w[0].chars()
-                .zip(w[1].chars())
-                .take_while(|(a, b)| a == b)
-                .count()
-        })
+        .map(|w| common(w[0], w[1]))
         .max()
         .unwrap_or(0);
+    for id in &ids {
+        let at = known.partition_point(|k| k.as_str() < *id);
+        for k in [at.checked_sub(1), Some(at), Some(at + 1)]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(k) = known.get(k).filter(|k| k.as_str() != *id) {
+                shared = shared.max(common(id, k));
+            }
+        }
+    }
     let n = (shared + 1).max(8);
     (n + 1 < longest).then_some(n)
 }

@@ -314,6 +314,9 @@ pub struct TextStyle {
     /// The terminal's width (or `COLUMNS`): a line longer than it goes on
     /// under itself, at its fields' gaps. `None`: whole lines.
     pub width: Option<usize>,
+    /// Characters of the main agent's id shown: the shortest prefix that
+    /// names its session alone, so that it pastes back.
+    pub main_chars: usize,
 }
 
 /// `text`'s fields (separated by two spaces) after `first`, as many per
@@ -351,7 +354,13 @@ fn fit(first: &str, cont: &str, text: &str, width: Option<usize>, out: &mut Stri
 fn label(t: &Tree, style: TextStyle) -> String {
     let n = &t.node;
     let id = if n.layout == "main" {
-        format!("{} (main)", clip(&n.agent_id, 8))
+        format!(
+            "{} (main)",
+            n.agent_id
+                .chars()
+                .take(style.main_chars)
+                .collect::<String>()
+        )
     } else {
         n.agent_id.clone()
     };

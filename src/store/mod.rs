@@ -42,6 +42,30 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags};
 
+/// Every id of the kind a table column `key` shows (sessions, memories,
+/// runs, agents), sorted, read from the database at `path` opened to read
+/// only; none when it cannot be read (the table then keeps its rows'
+/// ids apart among themselves).
+pub fn known_ids(path: &Path, key: &str) -> Vec<String> {
+    let sql = match key {
+        "session_id" => "SELECT session_id FROM sessions ORDER BY 1",
+        "memory_id" => "SELECT memory_id FROM memories ORDER BY 1",
+        "run_id" => "SELECT run_id FROM agent_sessions ORDER BY 1",
+        "agent" | "agent_id" => "SELECT DISTINCT agent_id FROM agents ORDER BY 1",
+        _ => return Vec::new(),
+    };
+    let read = || -> rusqlite::Result<Vec<String>> {
+        let c = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        let mut stmt = c.prepare(sql)?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        rows.collect()
+    };
+    read().unwrap_or_default()
+}
+
 /// Conditions a caller may branch on.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -320,6 +344,9 @@ impl Store {
         column: &str,
         prefix: &str,
     ) -> Result<PrefixMatch> {
+        // A prefix copied with the ellipsis an older table printed, or
+        // with the `...` people type, means the same.
+        let prefix = prefix.trim_end_matches('…').trim_end_matches("...");
         let ids: Vec<String> = self
             .conn
             .prepare_cached(&format!(

@@ -249,12 +249,60 @@ fn tables_shorten_ids_to_unique_prefixes() {
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
     assert_eq!(first.len(), 2, "{short}");
+    // A prefix as it is, no ellipsis: it pastes back into `show`.
     for id in &first {
-        assert!(id.ends_with('…') && id.chars().count() == 9, "{id}");
-        let prefix = id.trim_end_matches('…');
-        let show = env.json(&["show", prefix]);
-        assert!(show["session_id"].as_str().unwrap().starts_with(prefix));
+        assert_eq!(id.chars().count(), 8, "{id}");
+        let show = env.json(&["show", id]);
+        assert!(show["session_id"].as_str().unwrap().starts_with(id));
     }
+    // An id whose first characters another session shares (in the
+    // database, not among the rows shown) is shown long enough to tell
+    // them apart.
+    let dir = env.path("twins/-home-dev-twins");
+    std::fs::create_dir_all(&dir).unwrap();
+    for sid in [
+        "7e110000-aaaa-4000-8000-000000000001",
+        "7e110000-aaab-4000-8000-000000000002",
+    ] {
+        let line = serde_json::json!({"type": "user", "sessionId": sid, "uuid": format!("u-{sid}"),
+            "timestamp": "2026-01-05T10:00:00.000Z", "cwd": "/home/dev/twins",
+            "message": {"role": "user", "content": "hello"}});
+        std::fs::write(dir.join(format!("{sid}.jsonl")), format!("{line}\n")).unwrap();
+    }
+    env.ingest(&env.path("twins"));
+    let o = env
+        .cmd()
+        .env("COLUMNS", "250")
+        .args([
+            "sessions",
+            "--format",
+            "table",
+            "--project",
+            "twins",
+            "--limit",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let one = String::from_utf8(o.stdout).unwrap();
+    let shown = one
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert_eq!(shown.chars().count(), 13, "{one}");
+    assert_eq!(
+        env.json(&["show", shown])["session_id"]
+            .as_str()
+            .unwrap()
+            .get(..13),
+        Some(shown)
+    );
+    // A prefix pasted with an ellipsis still names its session.
+    let pasted = format!("{}…", &first[0]);
+    assert_eq!(env.run(&["show", &pasted, "--format", "json"]).0, 0);
     let wide = table(&["--wide"]);
     assert!(
         wide.contains("01a24232-e13b-774b-bf98-007af842d15e"),

@@ -33,7 +33,11 @@ fn env() -> Env {
                 "role": "assistant", "stop_reason": "end_turn",
                 "content": [{"type": "text", "text": format!("period answer {n}")}],
                 "usage": {"input_tokens": 0, "output_tokens": output}}});
-        std::fs::write(dir.join(format!("{sid}.jsonl")), format!("{user}\n{answer}\n")).unwrap();
+        std::fs::write(
+            dir.join(format!("{sid}.jsonl")),
+            format!("{user}\n{answer}\n"),
+        )
+        .unwrap();
     }
     env.ingest(&env.path("corpus"));
     env
@@ -103,7 +107,15 @@ fn a_date_is_a_day_in_the_zone_for_every_command() {
     let out = env
         .cmd()
         .env("TZ", "Asia/Tokyo")
-        .args(["cost", "--since", "2025-10-19", "--until", "2025-10-19", "--format", "json"])
+        .args([
+            "cost",
+            "--since",
+            "2025-10-19",
+            "--until",
+            "2025-10-19",
+            "--format",
+            "json",
+        ])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -206,7 +206,7 @@ fn text_dot_and_mermaid_drawings() {
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "3333333… (main)  unknown  2026-01-12T08:00:00.000Z  5m02s  in 6 out 66 cache w 400/0 r 6200  $0.0073  (subtree in 14 out 154 cache w 950/330 r 15000 $0.01)  [root]\n\
+        "33333333 (main)  unknown  2026-01-12T08:00:00.000Z  5m02s  in 6 out 66 cache w 400/0 r 6200  $0.0073  (subtree in 14 out 154 cache w 950/330 r 15000 $0.01)  [root]\n\
          |-- abc123  Explore  \"Scan the repo\"  completed  2026-01-12T08:00:03.000Z  4m57s  in 3 out 33 cache w 0/330 r 3300  $0.0035  [tool_use toolu_C_agent]\n\
          `-- def456  general-purpose  unknown  2026-01-12T08:02:00.000Z  1m00s  in 5 out 55 cache w 550/0 r 5500  $0.0015  [directory]\n"
     );
@@ -224,7 +224,7 @@ fn text_dot_and_mermaid_drawings() {
     assert_eq!(
         out,
         [
-            "3333333… (main)  unknown  2026-01-12T08:00:00.000Z  5m02s",
+            "33333333 (main)  unknown  2026-01-12T08:00:00.000Z  5m02s",
             "│   in 6 out 66 cache w 400/0 r 6200  $0.0073",
             "│   (subtree in 14 out 154 cache w 950/330 r 15000 $0.01)  [root]",
             "├── abc123  Explore  \"Scan the repo\"  completed  2026-01-12T08:00:03.000Z  4m57s",

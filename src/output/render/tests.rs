@@ -38,21 +38,41 @@ fn ids_shorten_to_their_shortest_unique_prefix() {
         "01a24232-e13b-774b-bf98-007af842d15e",
         "01a24232-e13b-774b-bf98-007af842d15f",
     ];
-    assert_eq!(unique_prefix(ids.iter().copied()), None, "nothing gained");
+    assert_eq!(
+        unique_prefix(ids.iter().copied(), &[]),
+        None,
+        "nothing gained"
+    );
     let ids = [
         "5a1f0c2e-7b3d-4e8f-9a6b-2c4d6e8f0a1b",
         "5a1f0c2f-7b3d-4e8f-9a6b-2c4d6e8f0a1b",
         "ad513e3b-613c-4417-968a-c6db9535f056",
     ];
-    assert_eq!(unique_prefix(ids.iter().copied()), Some(8));
+    assert_eq!(unique_prefix(ids.iter().copied(), &[]), Some(8));
     let ids = [
         "5a1f0c2e-7b3d-4e8f-9a6b-2c4d6e8f0a1b",
         "5a1f0c2e-7b3d-4e9f-9a6b-2c4d6e8f0a1b",
     ];
-    assert_eq!(unique_prefix(ids.iter().copied()), Some(17));
+    assert_eq!(unique_prefix(ids.iter().copied(), &[]), Some(17));
     assert_eq!(
-        unique_prefix(["only-one-id-here-0000"].into_iter()),
+        unique_prefix(["only-one-id-here-0000"].into_iter(), &[]),
         Some(8)
+    );
+    // Kept apart from the database's ids too, not only the rows shown.
+    let known: Vec<String> = [
+        "01a24789-0000-7000-8000-000000000001",
+        "01a24789-1111-7000-8000-000000000002",
+        "01a24789-1122-7000-8000-000000000003",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_eq!(
+        unique_prefix([known[0].as_str()].into_iter(), &known),
+        Some(10)
+    );
+    assert_eq!(
+        unique_prefix([known[1].as_str()].into_iter(), &known),
+        Some(12)
     );
 }
 
