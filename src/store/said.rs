@@ -337,7 +337,19 @@ impl Store {
         let mut calls: std::collections::HashMap<(String, Option<String>, Option<String>), usize> =
             std::collections::HashMap::new();
         for (id, score) in found {
-            let Some(hit) = self.place_of(q, id, if q.newest { 0.0 } else { score })? else {
+            let full = out.len() == q.limit;
+            if full && calls.is_empty() {
+                break;
+            }
+            // Once the hits are chosen, a match only counts toward a folded
+            // call: its place without its text is enough.
+            let score = if q.newest { 0.0 } else { score };
+            let found = if full {
+                self.place_of(q, id, score, false)?
+            } else {
+                self.place_of(q, id, score, true)?
+            };
+            let Some(hit) = found else {
                 continue;
             };
             if hit.role == "tool" && !hit.output {
@@ -350,14 +362,12 @@ impl Store {
                     out[i].similar += hit.places;
                     continue;
                 }
-                if out.len() < q.limit {
+                if !full {
                     calls.insert(key, out.len());
                 }
             }
-            if out.len() < q.limit {
+            if !full {
                 out.push(hit);
-            } else if calls.is_empty() {
-                break;
             }
         }
         Ok((out, matched))
@@ -370,17 +380,25 @@ impl Store {
             .query_row("SELECT EXISTS (SELECT 1 FROM said)", [], |r| r.get(0))?)
     }
 
-    /// Where text `id` was said last within the filters, with its text.
-    fn place_of(&self, q: &SearchQuery<'_>, id: i64, score: f64) -> Result<Option<Hit>> {
+    /// Where text `id` was said last within the filters, with its text
+    /// when `text` (else an empty one).
+    fn place_of(
+        &self,
+        q: &SearchQuery<'_>,
+        id: i64,
+        score: f64,
+        text: bool,
+    ) -> Result<Option<Hit>> {
         let f = place_filter(q);
         let conds: String = f.conds.iter().map(|c| format!(" AND {c}")).collect();
         let sql = format!(
             "SELECT s.session_id, s.agent_id, s.record, s.at, s.role, s.output, t.tool,
-                    x.harness, x.project, COUNT(*) OVER (), t.text
+                    x.harness, x.project, COUNT(*) OVER (), {text}
              FROM said s JOIN sessions x ON x.session_id = s.session_id
              JOIN said_texts t ON t.text_id = s.text_id
              WHERE s.text_id = ?{conds}
-             ORDER BY s.at DESC, s.session_id, s.record, s.piece LIMIT 1"
+             ORDER BY s.at DESC, s.session_id, s.record, s.piece LIMIT 1",
+            text = if text { "t.text" } else { "''" }
         );
         let mut args: Vec<&dyn rusqlite::ToSql> = vec![&id];
         args.extend(f.args.iter().map(AsRef::as_ref));
