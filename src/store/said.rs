@@ -334,41 +334,33 @@ impl Store {
         }
         found.truncate(look);
         let mut out: Vec<Hit> = Vec::with_capacity(q.limit);
-        let mut calls: std::collections::HashMap<(String, Option<String>, Option<String>), usize> =
-            std::collections::HashMap::new();
-        for (id, score) in found {
-            let full = out.len() == q.limit;
-            if full && calls.is_empty() {
+        let mut calls: std::collections::HashSet<(String, Option<String>, Option<String>)> =
+            std::collections::HashSet::new();
+        for &(id, score) in &found {
+            if out.len() == q.limit {
                 break;
             }
-            // Once the hits are chosen, a match only counts toward a folded
-            // call: its place without its text is enough.
             let score = if q.newest { 0.0 } else { score };
-            let found = if full {
-                self.place_of(q, id, score, false)?
-            } else {
-                self.place_of(q, id, score, true)?
-            };
-            let Some(hit) = found else {
+            let Some(hit) = self.place_of(q, id, score)? else {
                 continue;
             };
-            if hit.role == "tool" && !hit.output {
-                let key = (
+            if hit.role == "tool"
+                && !hit.output
+                && !calls.insert((
                     hit.session_id.clone(),
                     hit.agent_id.clone(),
                     hit.tool.clone(),
-                );
-                if let Some(&i) = calls.get(&key) {
-                    out[i].similar += hit.places;
-                    continue;
-                }
-                if !full {
-                    calls.insert(key, out.len());
-                }
+                ))
+            {
+                continue;
             }
-            if !full {
-                out.push(hit);
-            }
+            out.push(hit);
+        }
+        // How many more calls of each chosen call's tool, agent and session
+        // matched: one count over the matches looked at.
+        let ids = serde_json::to_string(&found.iter().map(|f| f.0).collect::<Vec<_>>())?;
+        for hit in out.iter_mut().filter(|h| h.role == "tool" && !h.output) {
+            hit.similar = self.similar_calls(q, hit, &ids)?;
         }
         Ok((out, matched))
     }
@@ -380,25 +372,44 @@ impl Store {
             .query_row("SELECT EXISTS (SELECT 1 FROM said)", [], |r| r.get(0))?)
     }
 
-    /// Where text `id` was said last within the filters, with its text
-    /// when `text` (else an empty one).
-    fn place_of(
-        &self,
-        q: &SearchQuery<'_>,
-        id: i64,
-        score: f64,
-        text: bool,
-    ) -> Result<Option<Hit>> {
+    /// The places, within the filters, of the texts `ids` (a JSON array)
+    /// where `hit`'s agent called its tool in its session, but for `hit`'s
+    /// own record.
+    fn similar_calls(&self, q: &SearchQuery<'_>, hit: &Hit, ids: &str) -> Result<u64> {
+        let f = place_filter(q);
+        let conds: String = f.conds.iter().map(|c| format!(" AND {c}")).collect();
+        let join = if f.session {
+            "JOIN sessions x ON x.session_id = s.session_id"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT COUNT(*) FROM said s JOIN said_texts t ON t.text_id = s.text_id {join}
+             WHERE s.session_id = ? AND s.agent_id IS ? AND s.role = 'tool' AND s.output = 0
+               AND t.tool IS ? AND s.text_id IN (SELECT value FROM json_each(?))
+               AND s.record != ?{conds}"
+        );
+        let mut args: Vec<&dyn rusqlite::ToSql> =
+            vec![&hit.session_id, &hit.agent_id, &hit.tool, &ids, &hit.record];
+        args.extend(f.args.iter().map(AsRef::as_ref));
+        let n: i64 = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(args.as_slice(), |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    /// Where text `id` was said last within the filters, with its text.
+    fn place_of(&self, q: &SearchQuery<'_>, id: i64, score: f64) -> Result<Option<Hit>> {
         let f = place_filter(q);
         let conds: String = f.conds.iter().map(|c| format!(" AND {c}")).collect();
         let sql = format!(
             "SELECT s.session_id, s.agent_id, s.record, s.at, s.role, s.output, t.tool,
-                    x.harness, x.project, COUNT(*) OVER (), {text}
+                    x.harness, x.project, COUNT(*) OVER (), t.text
              FROM said s JOIN sessions x ON x.session_id = s.session_id
              JOIN said_texts t ON t.text_id = s.text_id
              WHERE s.text_id = ?{conds}
-             ORDER BY s.at DESC, s.session_id, s.record, s.piece LIMIT 1",
-            text = if text { "t.text" } else { "''" }
+             ORDER BY s.at DESC, s.session_id, s.record, s.piece LIMIT 1"
         );
         let mut args: Vec<&dyn rusqlite::ToSql> = vec![&id];
         args.extend(f.args.iter().map(AsRef::as_ref));
