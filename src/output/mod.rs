@@ -247,7 +247,16 @@ impl Output {
             | Format::Markdown
             | Format::OtlpJson => {
                 if !rows.is_empty() {
-                    writeln!(out, "{}", render::table(cols, rows, self))?;
+                    let drawn = render::table(cols, rows, self);
+                    writeln!(out, "{}", drawn.text)?;
+                    if !drawn.hidden.is_empty() {
+                        out.flush()?;
+                        self.note(&format!(
+                            "{} column(s) left out to fit the width: {}; --wide or a wider COLUMNS shows them, --format csv or json has every field",
+                            drawn.hidden.len(),
+                            drawn.hidden.join(", ")
+                        ));
+                    }
                 }
             }
         }

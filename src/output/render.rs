@@ -105,6 +105,12 @@ fn new_table(out: &Output) -> Table {
     let mut t = Table::new();
     t.load_style(presets::NOTHING);
     match out.width {
+        // Every column whole: a line longer than the terminal is for a
+        // pager that scrolls (`less -S`), never cells wrapped letter by
+        // letter.
+        _ if out.wide => {
+            t.set_content_arrangement(ContentArrangement::Disabled);
+        }
         Some(w) => {
             t.set_content_arrangement(ContentArrangement::Dynamic);
             t.set_width(w);
@@ -122,24 +128,15 @@ fn new_table(out: &Output) -> Table {
     t
 }
 
-pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
+/// A drawn table, and the headers of the columns left out to fit the width.
+pub(super) struct Drawn {
+    pub text: String,
+    pub hidden: Vec<&'static str>,
+}
+
+pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> Drawn {
     let fitted = !out.wide && fits_width(out);
-    // Ids as their shortest unique prefix in a table that fits a width.
-    let short: Vec<Option<usize>> = cols
-        .iter()
-        .map(|c| {
-            (ID_KEYS.contains(&c.key) && fitted)
-                .then(|| {
-                    let known = out
-                        .ids_of
-                        .as_deref()
-                        .map(|db| crate::store::known_ids(db, c.key))
-                        .unwrap_or_default();
-                    unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str()), &known)
-                })
-                .flatten()
-        })
-        .collect();
+    let short = id_lengths(cols, rows, out, fitted);
     let day_only = fitted && spans_days(cols, rows);
     // Model names as short as they can be while no two of the column's
     // names become one.
@@ -186,7 +183,34 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> String {
             }
         }
     }
-    trim_lines(&t.to_string())
+    Drawn {
+        text: trim_lines(&t.to_string()),
+        hidden: cols
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| !**k)
+            .map(|(c, _)| c.header)
+            .collect(),
+    }
+}
+
+/// Per column, the characters its ids are cut to: in a table that fits a
+/// width, the shortest prefix that names each alone in the database.
+fn id_lengths(cols: &[Column], rows: &[Value], out: &Output, fitted: bool) -> Vec<Option<usize>> {
+    cols.iter()
+        .map(|c| {
+            (ID_KEYS.contains(&c.key) && fitted)
+                .then(|| {
+                    let known = out
+                        .ids_of
+                        .as_deref()
+                        .map(|db| crate::store::known_ids(db, c.key))
+                        .unwrap_or_default();
+                    unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str()), &known)
+                })
+                .flatten()
+        })
+        .collect()
 }
 
 /// The kept columns' header and rows into `t` (numbers right-aligned).
@@ -505,9 +529,25 @@ pub(super) fn vertical(cols: &[Column], row: &Value, out: &Output) -> String {
 /// A table's lines without trailing blanks and without the one column of
 /// padding every line starts with (more would shift a wrapped cell's
 /// continuation, or a row whose first cell is empty, under the wrong column).
+/// The padding is found past the colour codes a styled line starts with
+/// (a bold header's), so that a header stays over its column.
 fn trim_lines(s: &str) -> String {
     s.lines()
-        .map(|l| l.trim_end().strip_prefix(' ').unwrap_or(l.trim_end()))
+        .map(|l| {
+            let l = l.trim_end();
+            let mut at = 0;
+            while l[at..].starts_with("\x1b[") {
+                match l[at..].find('m') {
+                    Some(m) => at += m + 1,
+                    None => break,
+                }
+            }
+            if l[at..].starts_with(' ') {
+                format!("{}{}", &l[..at], &l[at + 1..])
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -584,3 +584,76 @@ fn the_text_names_no_work_items() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// A table that leaves columns out to fit says which, on stderr; `--wide`
+/// at a narrow width keeps every row on one line (a pager scrolls it);
+/// a bold header sits over its column as the plain one does.
+#[test]
+fn tables_say_what_they_hide_and_wide_never_wraps() {
+    let env = fixture_home();
+    let run = |args: &[&str], columns: &str| -> (String, String) {
+        let o = env
+            .cmd()
+            .env("SESSIONKIT_NOW", GOLDEN_NOW)
+            .env("COLUMNS", columns)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        (
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    let (narrow, err) = run(&["sessions", "--format", "table"], "80");
+    let said = err
+        .lines()
+        .find_map(|l| l.strip_prefix("sessionkit: "))
+        .and_then(|l| l.split_once(" column(s) left out to fit the width: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let names: Vec<&str> = said.1.split("; ").next().unwrap().split(", ").collect();
+    assert_eq!(said.0.parse::<usize>().unwrap(), names.len());
+    let header = narrow.lines().next().unwrap();
+    for name in &names {
+        assert!(!header.contains(&name.to_uppercase()), "{name} in {header}");
+    }
+    let (wide, err) = run(&["sessions", "--format", "table"], "250");
+    assert!(!err.contains("left out"), "{err}");
+    for name in &names {
+        assert!(wide.contains(&name.to_uppercase()), "{name} not in {wide}");
+    }
+    // --wide at 80 columns: every session on one line of its own.
+    let n = env.json(&["sessions"]).as_array().unwrap().len();
+    let (whole, _) = run(&["sessions", "--format", "table", "--wide"], "80");
+    assert_eq!(whole.lines().count(), n + 1, "{whole}");
+    assert!(
+        whole.contains("01a24232-e13b-774b-bf98-007af842d15e"),
+        "{whole}"
+    );
+    // With colour, the header's words start where the plain header's do.
+    let (colored, _) = run(
+        &["sessions", "--format", "table", "--color", "always"],
+        "200",
+    );
+    let plain: String = {
+        let mut out = String::new();
+        let mut chars = colored.chars();
+        while let Some(c) = chars.next() {
+            if c == '\x1b' {
+                for d in chars.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    let (bare, _) = run(&["sessions", "--format", "table"], "200");
+    assert_eq!(
+        plain.lines().next().unwrap().trim_end(),
+        bare.lines().next().unwrap().trim_end()
+    );
+}

@@ -122,3 +122,17 @@ fn digits_are_grouped_for_token_columns() {
     );
     assert_eq!(cell_text(Some(&json!(1234567)), "records"), "1234567");
 }
+
+#[test]
+fn a_styled_header_loses_its_padding_as_the_rows_do() {
+    let drawn = " \x1b[1mSESSION\x1b[0m  \x1b[1mCOST\x1b[0m\n 01a24232  $0.02\n";
+    assert_eq!(
+        trim_lines(drawn),
+        "\x1b[1mSESSION\x1b[0m  \x1b[1mCOST\x1b[0m\n01a24232  $0.02"
+    );
+    let styled_padding = "\x1b[1m SESSION\x1b[0m\n 01a24232";
+    assert_eq!(
+        trim_lines(styled_padding),
+        "\x1b[1mSESSION\x1b[0m\n01a24232"
+    );
+}
