@@ -409,18 +409,23 @@ fn summary(r: &HooksChangeRecord) -> String {
         return "unchanged".into();
     }
     let mut parts = Vec::new();
-    for (n, what) in [
-        (&r.added, "added"),
-        (&r.updated, "updated"),
-        (&r.adopted, "adopted"),
-        (&r.removed, "removed"),
-    ] {
+    // A dry run says what it would do: nothing was written.
+    let verbs = if r.dry_run {
+        ["would add", "would update", "would adopt", "would remove"]
+    } else {
+        ["added", "updated", "adopted", "removed"]
+    };
+    for (n, what) in [&r.added, &r.updated, &r.adopted, &r.removed]
+        .into_iter()
+        .zip(verbs)
+    {
         if !n.is_empty() {
             parts.push(format!("{what} {}", n.join(" ")));
         }
     }
     if let Some(t) = &r.trust_file {
-        parts.push(format!("trust in {t}"));
+        let trust = if r.dry_run { "would trust in" } else { "trust in" };
+        parts.push(format!("{trust} {t}"));
     }
     parts.join("; ")
 }

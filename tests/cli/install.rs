@@ -203,7 +203,7 @@ fn claude_settings_keep_everything_else_and_a_file_claude_cannot_use_is_refused(
 fn dry_run_prints_the_diff_and_writes_nothing() {
     let env = Env::new();
     let file = env.path("home/.gemini/settings.json");
-    let (code, out, _) = env.run(&[
+    let (code, out, err) = env.run(&[
         "hooks",
         "install",
         "--harness",
@@ -213,6 +213,9 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
         "sessionkit",
     ]);
     assert_eq!(code, 1, "a change to make");
+    // It says what it would do, never that it did.
+    assert!(err.contains(": would add "), "{err}");
+    assert!(!err.contains(": added "), "{err}");
     assert!(
         out.starts_with(&format!(
             "--- /dev/null\n+++ {}\n@@ -0,0 +1,",
