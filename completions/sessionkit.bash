@@ -964,7 +964,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__cost)
-            opts="-q -h --by --since --until --tz --project --session --chart --totals --segments --from --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --by --since --until --tz --project --session --harness --chart --totals --segments --from --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -992,6 +992,10 @@ _sessionkit() {
                     ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
                 --from)

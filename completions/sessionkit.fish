@@ -311,6 +311,20 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l until -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l project -d 'Only this project (name or folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l session -d 'Only this session (id or unique prefix)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l harness -d 'Only this agent\'s sessions (its name or an alias: claude, codex, gemini, ...)' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
+pi\t'pi'
+opencode\t'OpenCode'
+kilo\t'Kilo'
+kimi\t'Kimi CLI'
+cline\t'Cline'
+droid\t'Factory Droid'
+hermes\t'Hermes Agent'
+openclaw\t'OpenClaw'
+vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l from -d 'Report from a team database `sessionkit push` writes (postgres://…; the password from PGPASSWORD), every machine\'s messages' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''

@@ -70,6 +70,10 @@ pub struct Args {
     #[arg(long, value_name = "S")]
     pub session: Option<String>,
 
+    /// Only this agent's sessions (its name or an alias: claude, codex, gemini, ...)
+    #[arg(long, value_name = "H", value_parser = crate::domain::clients::harness_arg())]
+    pub harness: Option<String>,
+
     /// Draw a bar chart of cost per row after the table (table format only)
     #[arg(long)]
     pub chart: bool,
@@ -175,6 +179,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         since,
         until,
         project: args.project.clone(),
+        harness: args.harness.clone(),
         session: match (&args.from, args.session.as_deref()) {
             // A team database's sessions are not in this store: the id as given.
             (Some(_), s) => s.map(str::to_string),

@@ -424,7 +424,11 @@ fn summary(r: &HooksChangeRecord) -> String {
         }
     }
     if let Some(t) = &r.trust_file {
-        let trust = if r.dry_run { "would trust in" } else { "trust in" };
+        let trust = if r.dry_run {
+            "would trust in"
+        } else {
+            "trust in"
+        };
         parts.push(format!("{trust} {t}"));
     }
     parts.join("; ")

@@ -39,6 +39,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         until,
         project: args.project.clone(),
         session: None,
+        harness: None,
     };
     let store = ctx.open()?;
     let o = overview::overview(

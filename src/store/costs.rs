@@ -15,6 +15,8 @@ pub struct CostFilter {
     pub until: Option<Millis>,
     pub project: Option<String>,
     pub session: Option<String>,
+    /// Only this client's sessions (its declared name).
+    pub harness: Option<String>,
 }
 
 /// What a cost row can be grouped by, besides its time.
@@ -68,9 +70,10 @@ impl Store {
              LEFT JOIN agents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
              WHERE (?1 IS NULL OR t.occurred_at >= ?1) AND (?2 IS NULL OR t.occurred_at < ?2)
                AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
-               AND (?4 IS NULL OR t.session_id = ?4)",
+               AND (?4 IS NULL OR t.session_id = ?4)
+               AND (?5 IS NULL OR s.harness = ?5)",
         )?;
-        let mut rows = stmt.query(params![f.since, f.until, f.project, f.session])?;
+        let mut rows = stmt.query(params![f.since, f.until, f.project, f.session, f.harness])?;
         while let Some(r) = rows.next()? {
             let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)? as u64) };
             let tokens = Buckets {
@@ -157,6 +160,9 @@ impl Store {
             {
                 continue;
             }
+            if f.harness.as_ref().is_some_and(|h| h != harness) {
+                continue;
+            }
             let agent_id: String = r.get(1)?;
             let agent_type = agents
                 .get(&(session_id.clone(), agent_id.clone()))
@@ -188,13 +194,15 @@ impl Store {
              WHERE c.trigger = ?5
                AND (?1 IS NULL OR c.occurred_at >= ?1) AND (?2 IS NULL OR c.occurred_at < ?2)
                AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
-               AND (?4 IS NULL OR c.session_id = ?4)",
+               AND (?4 IS NULL OR c.session_id = ?4)
+               AND (?6 IS NULL OR s.harness = ?6)",
             params![
                 f.since,
                 f.until,
                 f.project,
                 f.session,
-                crate::domain::transcript::UNRECORDED_COMPACTION
+                crate::domain::transcript::UNRECORDED_COMPACTION,
+                f.harness
             ],
             |r| r.get(0),
         )?;

@@ -449,3 +449,33 @@ fn reasoning_is_its_own_figure_inside_the_output() {
     let codex = exact.iter().find(|r| r["harness"] == "codex").unwrap();
     assert_eq!(codex["reasoning_tokens"].as_u64(), Some(8));
 }
+
+/// `cost --harness` narrows to one client's sessions (by its name or an
+/// alias), and each client's totals are its row of `cost --by harness`.
+#[test]
+fn cost_narrows_to_one_client() {
+    let env = Env::new();
+    let fx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for root in [
+        "claude/projects",
+        "codex-0.171/sessions",
+        "pi-0.73/sessions",
+    ] {
+        env.ingest(&fx.join(root));
+    }
+    let by = env.json(&["cost", "--by", "harness", "--tz", "UTC"]);
+    let rows = by["rows"].as_array().unwrap_or_else(|| panic!("{by}"));
+    assert_eq!(rows.len(), 3, "{by}");
+    for row in rows {
+        let h = row["harness"].as_str().unwrap();
+        let one = env.json(&["cost", "--harness", h, "--tz", "UTC"]);
+        assert_eq!(one["totals"]["total_tokens"], row["total_tokens"], "{h}");
+        assert_eq!(one["totals"]["cost_nanousd"], row["cost_nanousd"], "{h}");
+    }
+    assert_eq!(
+        env.json(&["cost", "--harness", "claude"])["totals"],
+        env.json(&["cost", "--harness", "claude-code"])["totals"]
+    );
+    let (code, _, err) = env.run(&["cost", "--harness", "nosuch"]);
+    assert_eq!(code, 2, "{err}");
+}

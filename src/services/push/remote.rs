@@ -374,8 +374,9 @@ pub(super) fn each_cost_row(
          WHERE ($1::bigint IS NULL OR m.occurred_at >= to_timestamp($1::bigint / 1000.0))
            AND ($2::bigint IS NULL OR m.occurred_at < to_timestamp($2::bigint / 1000.0))
            AND ($3::text IS NULL OR s.project = $3 OR s.project_slug = $3)
-           AND ($4::text IS NULL OR m.session_id = $4)",
-        &[&f.since, &f.until, &f.project, &f.session],
+           AND ($4::text IS NULL OR m.session_id = $4)
+           AND ($5::text IS NULL OR m.harness = $5)",
+        &[&f.since, &f.until, &f.project, &f.session, &f.harness],
     )?;
     for r in rows {
         let n = |i: usize| -> u64 { r.get::<_, i64>(i).max(0) as u64 };
