@@ -69,7 +69,8 @@ fn cell_text(v: Option<&Value>, key: &str) -> String {
         None | Some(Value::Null) => "-".to_string(),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Number(n)) if key == "cost_usd" => money(n.as_f64().unwrap_or(0.0)),
+        // Every dollar amount in one format, with its sign.
+        Some(Value::Number(n)) if key.ends_with("_usd") => money(n.as_f64().unwrap_or(0.0)),
         Some(Value::Number(n)) => match n.as_i64() {
             // Ids and counts of things people read as amounts get separators.
             Some(i)
@@ -192,25 +193,6 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> Drawn {
             .map(|(c, _)| c.header)
             .collect(),
     }
-}
-
-/// Per column, the characters its ids are cut to: in a table that fits a
-/// width, the shortest prefix that names each alone in the database.
-fn id_lengths(cols: &[Column], rows: &[Value], out: &Output, fitted: bool) -> Vec<Option<usize>> {
-    cols.iter()
-        .map(|c| {
-            (ID_KEYS.contains(&c.key) && fitted)
-                .then(|| {
-                    let known = out
-                        .ids_of
-                        .as_deref()
-                        .map(|db| crate::store::known_ids(db, c.key))
-                        .unwrap_or_default();
-                    unique_prefix(rows.iter().filter_map(|r| r.get(c.key)?.as_str()), &known)
-                })
-                .flatten()
-        })
-        .collect()
 }
 
 /// The kept columns' header and rows into `t` (numbers right-aligned).
@@ -482,40 +464,6 @@ fn short_model(m: &str, dated: bool) -> String {
     }
 }
 
-/// Columns whose cells are ids a table may shorten.
-const ID_KEYS: &[&str] = &["session_id", "memory_id", "run_id", "agent", "agent_id"];
-
-/// The shortest prefix length (at least 8) that tells every id of `ids`
-/// apart from each other and from every id of `known` (the database's, a
-/// sorted list), when shorter than the longest id; `None` when nothing is
-/// gained.
-fn unique_prefix<'a>(ids: impl Iterator<Item = &'a str>, known: &[String]) -> Option<usize> {
-    let mut ids: Vec<&str> = ids.collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let longest = ids.iter().map(|i| i.chars().count()).max()?;
-    let common = |a: &str, b: &str| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-    // Neighbours in sorted order share the longest prefixes.
-    let mut shared = ids
-        .windows(2)
-        .map(|w| common(w[0], w[1]))
-        .max()
-        .unwrap_or(0);
-    for id in &ids {
-        let at = known.partition_point(|k| k.as_str() < *id);
-        for k in [at.checked_sub(1), Some(at), Some(at + 1)]
-            .into_iter()
-            .flatten()
-        {
-            if let Some(k) = known.get(k).filter(|k| k.as_str() != *id) {
-                shared = shared.max(common(id, k));
-            }
-        }
-    }
-    let n = (shared + 1).max(8);
-    (n + 1 < longest).then_some(n)
-}
-
 pub(super) fn vertical(cols: &[Column], row: &Value, out: &Output) -> String {
     let mut t = new_table(out);
     for c in cols {
@@ -595,6 +543,11 @@ pub(super) fn csv(w: &mut dyn Write, cols: &[Column], rows: &[Value]) -> Result<
     }
     Ok(())
 }
+
+mod ids;
+use ids::id_lengths;
+#[cfg(test)]
+use ids::unique_prefix;
 
 #[cfg(test)]
 mod tests;
