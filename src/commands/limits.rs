@@ -81,6 +81,12 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     }
     ctx.out.records_of(COLUMNS, windows.iter().map(record))?;
     if a.chart && ctx.out.format == Format::Table {
+        if !windows.iter().any(|w| w.last.is_some()) {
+            ctx.out.note(
+                "nothing to chart: the chart draws the shares of a limit the client stated (register `sessionkit statusline` as Claude Code's statusLine command); estimated blocks have none",
+            );
+            return Ok(Exit::Success);
+        }
         let mut out = std::io::stdout().lock();
         writeln!(out)?;
         for w in windows.iter().filter(|w| w.last.is_some()) {

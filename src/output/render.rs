@@ -393,10 +393,12 @@ fn short_names_stay_apart<'a>(values: impl Iterator<Item = &'a Value>, dated: bo
 }
 
 /// A time as a table that fits a width shows it: to the minute, or the day
-/// when the rows span days.
+/// when the rows span days, but for a window's bounds (a five-hour window
+/// is told by its hours).
 fn fitted_time(key: &str, text: String, day_only: bool) -> String {
     if is_time_key(key) && text.len() >= 16 && text.as_bytes()[10] == b'T' {
-        return if day_only {
+        let bound = key.starts_with("starts") || key.contains("resets") || key.starts_with("ends");
+        return if day_only && !bound {
             text[..10].to_string()
         } else {
             format!("{} {}", &text[..10], &text[11..16])

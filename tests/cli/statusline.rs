@@ -356,6 +356,22 @@ fn limits_lists_stated_windows_and_estimated_blocks() {
         ]
     );
     crate::schema::holds_contract(&env, "limits", "LimitRecord", "sessionkit.limits/1", &rows);
+    // A window's bounds keep their hours in a table that fits a width,
+    // although its rows span days.
+    let fitted = String::from_utf8(
+        env.cmd()
+            .env("SESSIONKIT_NOW", "2026-02-01T11:00:00Z")
+            .env("COLUMNS", "200")
+            .args(["limits", "--format", "table"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        fitted.contains("2026-01-31 23:00  2026-02-01 04:00"),
+        "{fitted}"
+    );
     let (_, table, _) = env.run_at(
         "2026-02-01T11:00:00Z",
         &["limits", "--format", "table", "--chart"],
@@ -374,6 +390,10 @@ fn limits_with_nothing_says_so() {
     let (code, out, err) = env.run(&["limits"]);
     assert_eq!((code, out.as_str()), (0, ""));
     assert!(err.contains("register `sessionkit statusline`"), "{err}");
+    // The chart with nothing stated says why it draws nothing.
+    let (code, out, err) = env.run(&["limits", "--format", "table", "--chart"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("nothing to chart"), "{err}");
 }
 
 /// `limits --snapshots`: each recorded change, as it was seen.

@@ -139,10 +139,18 @@ fn a_styled_header_loses_its_padding_as_the_rows_do() {
 
 #[test]
 fn every_dollar_amount_has_its_sign() {
-    for key in ["cost_usd", "cost_delta_usd", "harness_cost_usd", "stated_cost_usd"] {
+    for key in [
+        "cost_usd",
+        "cost_delta_usd",
+        "harness_cost_usd",
+        "stated_cost_usd",
+    ] {
         assert_eq!(cell_text(Some(&json!(0.084767)), key), "$0.08", "{key}");
         assert_eq!(cell_text(Some(&json!(-0.040674)), key), "-$0.04", "{key}");
     }
     // Nano-dollars are an exact count, not an amount to round.
-    assert_eq!(cell_text(Some(&json!(84767000)), "cost_nanousd"), "84767000");
+    assert_eq!(
+        cell_text(Some(&json!(84767000)), "cost_nanousd"),
+        "84767000"
+    );
 }
