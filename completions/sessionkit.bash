@@ -2854,7 +2854,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__man)
-            opts="-q -h --dir --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --dir --roff --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1671,6 +1671,7 @@ otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l roff -d 'Print the page\'s roff source instead of reading it'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l no-progress -d 'Never draw a progress bar'

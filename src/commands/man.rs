@@ -10,9 +10,18 @@ use crate::commands::Exit;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// The command whose page to show (`cost`, `memory show`); none: the
+    /// top page
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+
     /// Write sessionkit.1 and one page per command into DIR (what `man/` holds)
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
     pub dir: Option<PathBuf>,
+
+    /// Print the page's roff source instead of reading it
+    #[arg(long)]
+    pub roff: bool,
 }
 
 /// Every page: (file name, roff text), the top page first.
@@ -51,9 +60,56 @@ pub fn run(args: &Args) -> Result<Exit> {
             let path = dir.join(name);
             std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
         }
-    } else {
-        use std::io::Write;
-        std::io::stdout().lock().write_all(&pages[0].1)?;
+        return Ok(Exit::Success);
     }
+    let name = std::iter::once("sessionkit")
+        .chain(args.command.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("-");
+    let Some((_, roff)) = pages.iter().find(|(n, _)| *n == format!("{name}.1")) else {
+        anyhow::bail!(
+            "no page for {:?}: `sessionkit --help` lists the commands",
+            args.command.join(" ")
+        );
+    };
+    use std::io::Write;
+    if args.roff {
+        std::io::stdout().lock().write_all(roff)?;
+        return Ok(Exit::Success);
+    }
+    if read_with_man(roff)? {
+        return Ok(Exit::Success);
+    }
+    // No `man` here: the same text as the command's long help.
+    crate::cli::FULL_HELP.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut cmd = Cli::command();
+    for word in &args.command {
+        cmd = cmd
+            .find_subcommand(word)
+            .cloned()
+            .with_context(|| format!("no command {word:?}"))?;
+    }
+    write!(std::io::stdout().lock(), "{}", cmd.render_long_help())?;
     Ok(Exit::Success)
+}
+
+/// Shows a page through the system's `man` reading it from its standard
+/// input (`man -l -`: paged on a terminal, plain text in a pipe); false
+/// when there is no `man` to run.
+fn read_with_man(roff: &[u8]) -> Result<bool> {
+    use std::io::Write;
+    let child = std::process::Command::new("man")
+        .args(["-l", "-"])
+        .stdin(std::process::Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        return Ok(false);
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        // A reader that quits early closes its end: not an error.
+        let _ = stdin.write_all(roff);
+    }
+    let status = child.wait()?;
+    anyhow::ensure!(status.success(), "man could not show the page ({status})");
+    Ok(true)
 }

@@ -408,3 +408,40 @@ fn a_read_only_database_is_read() {
     assert_eq!(left, ["team.db"]);
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+/// `sessionkit man COMMAND` reads that command's page through the
+/// system's `man` (plain text in a pipe), or prints its long help where
+/// there is no `man`; `--roff` gives the source; an unknown command is an
+/// error.
+#[test]
+fn man_shows_a_command_s_page_as_text() {
+    let env = Env::new();
+    let (code, out, err) = env.run(&["man", "cost"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(".TH"), "{out}");
+    assert!(out.contains("--harness"), "{out}");
+    if std::process::Command::new("man")
+        .arg("-w")
+        .arg("man")
+        .output()
+        .is_ok()
+    {
+        assert!(out.contains("sessionkit-cost"), "{out}");
+    }
+    // No `man` on the PATH: the long help.
+    let bare = env
+        .cmd()
+        .env("PATH", env.path("empty"))
+        .args(["man", "memory", "show"])
+        .output()
+        .unwrap();
+    assert!(bare.status.success());
+    let text = String::from_utf8(bare.stdout).unwrap();
+    assert!(text.starts_with("One memory"), "{text}");
+    let (code, out, _) = env.run(&["man", "cost", "--roff"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(".ie"), "{}", &out[..40.min(out.len())]);
+    let (code, _, err) = env.run(&["man", "nosuch"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no page for \"nosuch\""), "{err}");
+}
