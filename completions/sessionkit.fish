@@ -25,7 +25,7 @@ function __fish_sessionkit_using_subcommand
 end
 
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_needs_command" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -99,7 +99,7 @@ hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -135,7 +135,7 @@ hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -156,7 +156,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l wide -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l root -d 'A root to look at, repeatable [default: every agent\'s own folders, as `ingest` reads them]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -193,7 +193,7 @@ hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -214,7 +214,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s h -l 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l at -d 'The conversation around this record (an id `search` prints): the pieces said before and after it by its agent; on a terminal the text itself with its line breaks, piped (or with --format) as records, or as Markdown with `--format markdown`' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l context -d 'With --at: how many pieces before and after it' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -253,7 +253,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l until -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l limit -d 'At most N hits' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -274,7 +274,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -s h -l he
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l since -d 'With --all: sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l project -d 'With --all: only this project' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -327,7 +327,7 @@ openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l from -d 'Report from a team database `sessionkit push` writes (postgres://…; the password from PGPASSWORD), every machine\'s messages' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -349,7 +349,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l wide -d '
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l since -d 'Windows that end after T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -374,7 +374,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l until -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l project -d 'Only this project (name or folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -393,7 +393,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -416,7 +416,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not _
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l model -d 'Only models whose id contains PATTERN' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -439,7 +439,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l cache-write-5m -d '[default: the input rate]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l cache-write-1h -d '[default: the 5-minute write rate]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -457,7 +457,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -481,7 +481,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l before -d 'Remove sessions last active before this (RFC 3339, YYYY-MM-DD, or a span such as 90d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l project -d 'Only sessions of this project (name or folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -503,7 +503,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s h -l hel
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l machine -d 'This machine\'s label there [default: the push.machine setting, else the host name]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l since -d 'Only sessions active since (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -528,7 +528,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l labels -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l golden -d 'Check a golden directory instead of this database: DIR/corpus/ read into two scratch databases (yours is never opened) must give equal rows, a clean recount, exactly the records in DIR/expected/ (a unified diff per file that differs) and the parents in DIR/labels/; prices pinned in DIR/prices.json. The first run on a new corpus blesses' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l min-accuracy -d 'With --labels: exit 1 when the share of correct parents is below this' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -554,7 +554,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l harness 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l budget -d 'Token budget of the competing sections [default: setting briefing.budget_tokens]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l max-bytes -d 'Hard ceiling in bytes [default: setting briefing.max_bytes, or the harness\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -574,7 +574,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l no-progr
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -602,7 +602,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -623,7 +623,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -644,7 +644,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -665,7 +665,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -686,7 +686,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -707,7 +707,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -733,7 +733,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l template -d 'The line\'s layout: text with fields in braces [default: the model, the costs, then the limits when Claude Code states them]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -751,7 +751,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l no-
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -790,7 +790,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l program -d 'The program the registrations run: a path (made absolute) or a name looked up on the client\'s PATH [default: this sessionkit\'s absolute path]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -827,7 +827,7 @@ cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -862,7 +862,7 @@ cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -895,7 +895,7 @@ cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -919,7 +919,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l project -d 'Only this project (its name, or Claude Code\'s folder slug)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -938,7 +938,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -967,7 +967,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l due -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l owner -d 'A commitment\'s owner' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -998,7 +998,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l owner -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l status -d 'Move a commitment between open and waiting' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1021,7 +1021,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l wide -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1040,7 +1040,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l wide -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1059,7 +1059,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l wide
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1080,7 +1080,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l kind -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l project -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l limit -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1103,7 +1103,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l proje
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l status -d 'active, archived, or a commitment status: open, waiting, resolved, expired' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l since -d 'Only memories created since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1123,7 +1123,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l no-pr
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1144,7 +1144,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1163,7 +1163,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l reason -d 'Why (kept in the audit event; never the content)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1189,7 +1189,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l otlp-he
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l out -d 'With --format otlp-json: write the OTLP/JSON lines here (`-`: standard output), as the Collector\'s otlpjsonfile receiver reads them' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l since -d 'The OpenTelemetry export\'s messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1207,7 +1207,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1225,7 +1225,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1257,7 +1257,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l selector -d 'The briefing selector, a JSON object [default: {"kind":"all"}]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l briefed -d 'The memories the briefing showed: a JSON array of {id, topic, status}, or - for stdin' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1278,7 +1278,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l session-id -d 'The harness\'s session id' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l excerpt -d 'The last message, kept for the closer (trimmed, at most 4,000 characters); - reads stdin' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1299,7 +1299,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l session-id -d 'The harness\'s session id' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1319,7 +1319,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l agent -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l session-id -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1338,7 +1338,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l project -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1359,7 +1359,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l cursor -d 'The last event id of the previous page' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l limit -d 'Events per page (at most 100)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1384,7 +1384,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "events" -d 'The memory events a run produced, a page at a time'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1407,7 +1407,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l session-id -d 'The harness\'s session id' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1429,7 +1429,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l session-id -d 'The harness\'s session id' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l attempt -d 'The attempt `triage begin` armed' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1450,7 +1450,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from help" -f -a "complete" -d 'Finalize the pending attempt: completed when events arrived since its begin, expired when none did, overflowed past 500'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1475,7 +1475,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l scope -d 'The scope, when no run is named' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l harness -d 'Size the prompt for this harness\'s ceiling' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1495,7 +1495,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from help" -f -a "debrief" -d 'The debrief prompt: what to record, and which briefed commitments may be resolved'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1519,7 +1519,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l min-recall -d 'Exit 1 when the total recall is below this (0 to 1)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l max-spurious -d 'Exit 1 when the total spurious resolves are more than this' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1539,7 +1539,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from help" -f -a "closer" -d 'Replay labeled cases through the closer; recall, precision, spurious resolves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1562,7 +1562,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "list" -d 'Every setting: value in force, where it comes from, its variable and default'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1580,7 +1580,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1598,7 +1598,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1616,7 +1616,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1640,7 +1640,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l dir -d 'Write bash, zsh and fish completions into DIR instead (what `completions/` holds)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1659,7 +1659,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l wi
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l dir -d 'Write sessionkit.1 and one page per command into DIR (what `man/` holds)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
@@ -1678,7 +1678,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l no-progres
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l format -d 'Output format [default: table on a terminal, jsonl when piped]' -r -f -a "table\t''
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''

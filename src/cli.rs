@@ -40,7 +40,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
 
-    /// Output format [default: table on a terminal, jsonl when piped]
+    /// Output format [default: SESSIONKIT_FORMAT, else table on a terminal
+    /// and jsonl when piped: `cost | less` gets JSON Lines]
     #[arg(long, global = true, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
 
@@ -153,12 +154,25 @@ pub enum Command {
 }
 
 impl Cli {
-    /// The format asked for, if any (`--json` is `--format json`).
-    pub fn format(&self) -> Option<Format> {
+    /// The format asked for, if any (`--json` is `--format json`), else
+    /// the one `SESSIONKIT_FORMAT` names.
+    pub fn format(&self) -> anyhow::Result<Option<Format>> {
         if self.json {
-            Some(Format::Json)
-        } else {
-            self.format
+            return Ok(Some(Format::Json));
+        }
+        if self.format.is_some() {
+            return Ok(self.format);
+        }
+        match std::env::var("SESSIONKIT_FORMAT") {
+            Ok(v) if !v.trim().is_empty() => {
+                use clap::ValueEnum;
+                Format::from_str(v.trim(), true).map(Some).map_err(|_| {
+                    anyhow::anyhow!(
+                        "SESSIONKIT_FORMAT={v:?} is not a format: table, json, jsonl, csv, text, dot, mermaid, markdown or otlp-json"
+                    )
+                })
+            }
+            _ => Ok(None),
         }
     }
 }

@@ -84,7 +84,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         return Ok(commands::statusline::run(db, color, a));
     }
     domain::clock::init_from_env()?;
-    let mut out = Output::new(cli.format(), cli.color, cli.quiet, cli.no_progress);
+    let mut out = Output::new(cli.format()?, cli.color, cli.quiet, cli.no_progress);
     out.wide = cli.wide;
     // Commands that need no database run before it is opened.
     match &cli.command {
