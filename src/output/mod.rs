@@ -184,10 +184,17 @@ impl Output {
             sanitize: true,
             quiet,
             progress: !quiet && !no_progress && std::io::stderr().is_terminal(),
+            // The terminal's width whatever the colour setting (a table
+            // that is not coloured must fit as well).
             width: std::env::var("COLUMNS")
                 .ok()
                 .and_then(|c| c.trim().parse::<u16>().ok())
-                .filter(|w| *w >= 20),
+                .filter(|w| *w >= 20)
+                .or_else(|| {
+                    tty.then(|| comfy_table::Table::new().width())
+                        .flatten()
+                        .filter(|w| *w >= 20)
+                }),
             tty,
             wide: false,
             ids_of: None,

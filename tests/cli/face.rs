@@ -711,3 +711,46 @@ fn the_format_can_come_from_the_environment() {
             .contains("SESSIONKIT_FORMAT=\"xml\" is not a format")
     );
 }
+
+/// On an 80-column terminal with colour off (`NO_COLOR`, `--color never`)
+/// and no `COLUMNS`, a table still fits the terminal.
+#[test]
+fn an_uncoloured_table_fits_the_terminal() {
+    let env = fixture_home();
+    let sk = assert_cmd::cargo::cargo_bin("sessionkit");
+    for colour in ["NO_COLOR=1", "SESSIONKIT_UNUSED=1"] {
+        let line = format!(
+            "stty cols 80 rows 50; env -i HOME='{}' SESSIONKIT_DB='{}' {colour} '{}' sessions --color {}",
+            env.path("home").display(),
+            env.db().display(),
+            sk.display(),
+            if colour.starts_with("NO_COLOR") {
+                "auto"
+            } else {
+                "never"
+            }
+        );
+        let out = std::process::Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .output();
+        let Ok(out) = out else {
+            crate::support::skip("util-linux `script` is not installed: no terminal to test on");
+            return;
+        };
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("SESSION"), "{text}");
+        // The table's lines (the note under it is stderr's, wrapped by
+        // the terminal).
+        for l in text.lines().filter(|l| !l.starts_with("sessionkit: ")) {
+            let l = l.trim_end_matches('\r');
+            assert!(
+                l.chars().count() <= 80,
+                "{colour}: a line of {}: {l}",
+                l.chars().count()
+            );
+        }
+        assert!(text.contains("left out to fit the width"), "{text}");
+    }
+}
