@@ -41,23 +41,19 @@ pub fn esc(s: &str) -> String {
     out
 }
 
-/// Dollars as people read them: `$1,234.57`, small amounts to the cent's
-/// tenth.
+/// Dollars as every table prints them (`render::money`).
 pub fn dollars(v: f64) -> String {
-    if v != 0.0 && v.abs() < 0.01 {
-        return format!("${v:.4}");
+    super::render::money(v)
+}
+
+/// What a row cost, in dollars; `-` when none of its messages has a price
+/// (as the tables print an unpriced cost).
+pub fn money_of(t: &Totals) -> String {
+    if t.priced_messages == 0 && t.messages > 0 {
+        "-".to_string()
+    } else {
+        dollars(cost(t))
     }
-    let cents = (v * 100.0).round() as i64;
-    let (whole, frac) = (cents / 100, (cents % 100).abs());
-    let digits = whole.abs().to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("{}${grouped}.{frac:02}", if v < 0.0 { "-" } else { "" })
 }
 
 /// A token count as people read it: `987`, `12.3k`, `4.56M`, `1.2B`.
@@ -215,7 +211,7 @@ fn summary(out: &mut String, o: &Overview) {
          <div><dt>messages</dt><dd>{}</dd></div>\
          <div><dt>sessions</dt><dd>{}</dd></div>\
          <div><dt>cache reads of input</dt><dd>{cache_share:.1}%</dd></div></dl>",
-        dollars(cost(t)),
+        money_of(t),
         tokens(t.tokens.total() as f64),
         t.messages,
         o.top_sessions.len(),
@@ -334,7 +330,7 @@ fn top(out: &mut String, o: &Overview) {
                 esc(s.row.project.as_deref().unwrap_or(&s.row.project_slug)),
                 esc(&s.row.harness),
                 tokens(s.in_period.tokens.total() as f64),
-                dollars(cost(&s.in_period)),
+                money_of(&s.in_period),
             ]
         })
         .collect();
@@ -353,7 +349,7 @@ fn top(out: &mut String, o: &Overview) {
                 esc(if p.is_empty() { "-" } else { p }),
                 t.messages.to_string(),
                 tokens(t.tokens.total() as f64),
-                dollars(cost(t)),
+                money_of(t),
             ]
         })
         .collect();
@@ -368,8 +364,16 @@ mod tests {
     #[test]
     fn figures_read_as_people_read_them() {
         assert_eq!(dollars(1234.567), "$1,234.57");
+        // As the tables print them: two significant digits below a cent.
         assert_eq!(dollars(0.004), "$0.0040");
+        assert_eq!(dollars(0.00031), "$0.00031");
         assert_eq!(dollars(0.0), "$0.00");
+        let unpriced = Totals {
+            messages: 2,
+            ..Totals::default()
+        };
+        assert_eq!(money_of(&unpriced), "-");
+        assert_eq!(money_of(&Totals::default()), "$0.00");
         assert_eq!(tokens(12_345.0), "12.3k");
         assert_eq!(tokens(4_560_000.0), "4.56M");
         assert_eq!(

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::svg::{self, Series};
-use super::{cost, dollars, esc, legend, table, tokens};
+use super::{esc, legend, money_of, table, tokens};
 use crate::domain::clock::format_instant;
 use crate::output::tree::{self, Tree};
 use crate::store::overview::{Overview, SessionPart};
@@ -43,7 +43,7 @@ fn agent(out: &mut String, t: &Tree, main_id: &str) {
         esc(&n.status),
         ran,
         tokens(n.totals.tokens.total() as f64),
-        dollars(cost(&n.totals)),
+        money_of(&n.totals),
     );
     if !t.children.is_empty() {
         let _ = write!(
@@ -51,7 +51,7 @@ fn agent(out: &mut String, t: &Tree, main_id: &str) {
             " <span class=\"subtree\">(with its {} subagent{}: {})</span>",
             t.children.len(),
             if t.children.len() == 1 { "" } else { "s" },
-            dollars(cost(&t.subtree))
+            money_of(&t.subtree)
         );
     }
     if t.children.is_empty() {
@@ -104,7 +104,7 @@ fn session(out: &mut String, s: &SessionPart) {
             .map(format_instant)
             .unwrap_or_else(|| "-".into()),
         r.agents,
-        dollars(cost(&s.in_period)),
+        money_of(&s.in_period),
     );
     let trees = tree::build(s.nodes.clone(), s.reported.clone());
     out.push_str("<div class=\"tree\">");
@@ -120,7 +120,7 @@ fn session(out: &mut String, s: &SessionPart) {
                 vec![
                     esc(if k.is_empty() { "main" } else { k }),
                     tokens(t.tokens.total() as f64),
-                    dollars(cost(t)),
+                    money_of(t),
                 ]
             })
             .collect();
