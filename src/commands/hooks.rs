@@ -219,6 +219,18 @@ fn change(
         turn_nudge_on(ctx)?;
     }
     print_changes(ctx, &rows, a.dry_run)?;
+    if target.is_some() && a.harness.is_empty() {
+        let bare: Vec<&str> = crate::domain::clients::found_without_hooks()
+            .iter()
+            .map(|c| c.label)
+            .collect();
+        if !bare.is_empty() {
+            ctx.out.note(&format!(
+                "also found {}, with no hooks to register: `sessionkit ingest` reads their sessions",
+                bare.join(", ")
+            ));
+        }
+    }
     if let Some(t) = target.as_ref().filter(|_| !a.dry_run) {
         after_install(ctx, places, &harnesses, a.scope, t, any);
     }

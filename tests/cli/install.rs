@@ -1201,3 +1201,36 @@ fn qwen_code_gets_claude_code_s_layout_in_its_own_settings() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(read(&file), original);
 }
+
+/// An install over every harness found also names the clients found on
+/// the machine that take no hooks (their sessions are read by ingest).
+#[test]
+fn install_names_the_found_clients_that_take_no_hooks() {
+    let env = Env::new();
+    let home = env.path("home");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    crate::common::copy_tree(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/golden/vibe/corpus/unified"),
+        &home.join(".vibe/logs/session/unified"),
+    );
+    let (code, _, err) = env.run(&["hooks", "install", "--dry-run", "--program", "sessionkit"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            "also found Mistral Vibe, with no hooks to register: `sessionkit ingest` reads their sessions"
+        ),
+        "{err}"
+    );
+    // Named harnesses: only what was asked.
+    let (_, _, err) = env.run(&[
+        "hooks",
+        "install",
+        "--dry-run",
+        "--harness",
+        "claude-code",
+        "--program",
+        "sessionkit",
+    ]);
+    assert!(!err.contains("also found"), "{err}");
+}

@@ -247,6 +247,24 @@ pub fn default_roots() -> Vec<PathBuf> {
         .collect()
 }
 
+/// The clients whose sessions are on this machine (in their default
+/// folders) but which run no hooks sessionkit could register.
+pub fn found_without_hooks() -> Vec<&'static Client> {
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    ALL.iter()
+        .copied()
+        .filter(|c| c.hooks.is_none())
+        .filter(|c| {
+            (c.roots)(home.as_deref(), &env)
+                .iter()
+                .any(|p| c.keeps_sessions_in(p))
+        })
+        .collect()
+}
+
 /// The folders of a client's own home given as a root (`~/.codex`, not
 /// `~/.codex/sessions`): where that client keeps its sessions, those of
 /// them that exist; `None` for any other folder, read as it is.
