@@ -2025,3 +2025,47 @@ fn recall_by_project_uses_the_index_token_and_the_index_stays_whole() {
     c.execute_batch("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')")
         .unwrap();
 }
+
+/// Memories made in the same minute share the first characters of their
+/// UUIDv7 ids: the ids `memories` and `recall` show in a fitted table each
+/// name one memory, and `memory show` takes them as shown.
+#[test]
+fn memory_ids_shown_in_tables_paste_back() {
+    let env = Env::new();
+    let mut made = Vec::new();
+    for n in 0..6 {
+        let (code, out, err) = env.run(&[
+            "remember",
+            "--kind",
+            "decision",
+            "--topic",
+            &format!("billing {n}"),
+            "--content",
+            &format!("we chose ledger option {n}"),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        made.push(out);
+    }
+    for args in [
+        vec!["memories", "--format", "table"],
+        vec!["recall", "ledger", "--format", "table"],
+    ] {
+        let o = env.cmd().env("COLUMNS", "80").args(&args).output().unwrap();
+        let table = String::from_utf8(o.stdout).unwrap();
+        let ids: Vec<&str> = table
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| w.chars().all(|c| c.is_ascii_hexdigit() || c == '-'))
+            .collect();
+        assert_eq!(ids.len(), 6, "{args:?}: {table}");
+        for id in ids {
+            assert!(!id.ends_with('…'));
+            let (code, out, err) = env.run(&["memory", "show", id, "--format", "json"]);
+            assert_eq!(code, 0, "{args:?} {id}: {err}");
+            assert!(out.contains(id), "{out}");
+        }
+    }
+}
