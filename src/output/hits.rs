@@ -6,6 +6,7 @@
 
 use crate::domain::text;
 use crate::output::records::SearchHitRecord;
+use crate::output::tree::clip;
 
 /// Columns a snippet line is indented by.
 const INDENT: usize = 2;
@@ -98,15 +99,6 @@ fn cut(w: &Word, mut n: usize) -> Word {
     out
 }
 
-/// `s` cut to `n` columns, `…` where it was cut.
-fn fit(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        return s.to_string();
-    }
-    let cut: String = s.chars().take(n.saturating_sub(1)).collect();
-    format!("{cut}…")
-}
-
 /// A hit's heading: `at  project · harness who`, and the command that
 /// opens it at the right; the project gives way first, then the command.
 fn heading(h: &SearchHitRecord, open: &str, width: usize, (dim, undim): (&str, &str)) -> String {
@@ -133,12 +125,12 @@ fn heading(h: &SearchHitRecord, open: &str, width: usize, (dim, undim): (&str, &
         (project, open)
     } else if fixed + 8 + 2 + open.chars().count() <= width {
         let room = width - fixed - 2 - open.chars().count();
-        (fit(&project, room), open)
+        (clip(&project, room), open)
     } else {
-        (fit(&project, width.saturating_sub(fixed).max(4)), "")
+        (clip(&project, width.saturating_sub(fixed).max(4)), "")
     };
     let heading = format!("{at}  {project} · {harness} {who}");
-    let heading = fit(&heading, width);
+    let heading = clip(&heading, width);
     let pad = width.saturating_sub(heading.chars().count() + open.chars().count());
     if open.is_empty() {
         format!("{heading}\n")

@@ -283,11 +283,12 @@ fn duration(n: &AgentNode) -> String {
     }
 }
 
-fn clip(s: &str, n: usize) -> String {
+/// `s` cut to `n` characters, `…` where it was cut.
+pub(super) fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {
-        s.chars().take(n - 1).collect::<String>() + "…"
+        s.chars().take(n.saturating_sub(1)).collect::<String>() + "…"
     }
 }
 

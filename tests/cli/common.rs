@@ -65,7 +65,6 @@ impl Env {
         )
     }
 
-    /// `run` with the clock at `now`.
     /// `run` with more environment variables.
     pub fn run_with_env(&self, args: &[&str], vars: &[(&str, &str)]) -> (i32, String, String) {
         let mut c = self.cmd();
@@ -80,6 +79,7 @@ impl Env {
         )
     }
 
+    /// `run` with the clock at `now`.
     pub fn run_at(&self, now: &str, args: &[&str]) -> (i32, String, String) {
         let out = self
             .cmd()

@@ -597,18 +597,12 @@ fn the_text_names_no_work_items() {
 fn tables_say_what_they_hide_and_wide_never_wraps() {
     let env = fixture_home();
     let run = |args: &[&str], columns: &str| -> (String, String) {
-        let o = env
-            .cmd()
-            .env("SESSIONKIT_NOW", GOLDEN_NOW)
-            .env("COLUMNS", columns)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(o.status.success());
-        (
-            String::from_utf8(o.stdout).unwrap(),
-            String::from_utf8(o.stderr).unwrap(),
-        )
+        let (code, out, err) = env.run_with_env(
+            args,
+            &[("SESSIONKIT_NOW", GOLDEN_NOW), ("COLUMNS", columns)],
+        );
+        assert_eq!(code, 0, "{err}");
+        (out, err)
     };
     let (narrow, err) = run(&["sessions", "--format", "table"], "80");
     let said = err
@@ -684,32 +678,14 @@ fn readme_s_first_screen_fits_fifty_lines() {
 #[test]
 fn the_format_can_come_from_the_environment() {
     let env = fixture_home();
-    let o = env
-        .cmd()
-        .env("SESSIONKIT_FORMAT", "table")
-        .args(["sessions", "--limit", "1"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8(o.stdout).unwrap().starts_with("SESSION"));
-    let o = env
-        .cmd()
-        .env("SESSIONKIT_FORMAT", "table")
-        .args(["sessions", "--limit", "1", "--json"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8(o.stdout).unwrap().starts_with('['));
-    let o = env
-        .cmd()
-        .env("SESSIONKIT_FORMAT", "xml")
-        .args(["sessions"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8(o.stderr)
-            .unwrap()
-            .contains("SESSIONKIT_FORMAT=\"xml\" is not a format")
-    );
+    let table = [("SESSIONKIT_FORMAT", "table")];
+    let (_, out, _) = env.run_with_env(&["sessions", "--limit", "1"], &table);
+    assert!(out.starts_with("SESSION"));
+    let (_, out, _) = env.run_with_env(&["sessions", "--limit", "1", "--json"], &table);
+    assert!(out.starts_with('['));
+    let (code, _, err) = env.run_with_env(&["sessions"], &[("SESSIONKIT_FORMAT", "xml")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("SESSIONKIT_FORMAT=\"xml\" is not a format"));
 }
 
 /// On an 80-column terminal with colour off (`NO_COLOR`, `--color never`)

@@ -104,10 +104,8 @@ fn a_date_is_a_day_in_the_zone_for_every_command() {
         assert_eq!(search(&env, &p), two_days, "search {tz} two days");
     }
     // With no --tz, the local zone (TZ) decides.
-    let out = env
-        .cmd()
-        .env("TZ", "Asia/Tokyo")
-        .args([
+    let (_, out, _) = env.run_with_env(
+        &[
             "cost",
             "--since",
             "2025-10-19",
@@ -115,10 +113,10 @@ fn a_date_is_a_day_in_the_zone_for_every_command() {
             "2025-10-19",
             "--format",
             "json",
-        ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        ],
+        &[("TZ", "Asia/Tokyo")],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["totals"]["output_tokens"], 11);
     // A date that is no date is refused.
     let (code, _, err) = env.run(&["cost", "--since", "20251032"]);

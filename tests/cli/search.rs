@@ -561,19 +561,8 @@ fn prune_index_drops_it_and_replay_rebuilds_it() {
     assert_eq!(env.scalar("SELECT COUNT(*) FROM said_texts"), 0);
     assert_eq!(env.scalar("SELECT COUNT(*) FROM said_sessions"), 0);
     // With the index off, a search builds nothing and says why.
-    let (code, out, err) = env
-        .cmd()
-        .env("SESSIONKIT_SEARCH_INDEX", "off")
-        .args(["search", "ledger"])
-        .output()
-        .map(|o| {
-            (
-                o.status.code().unwrap(),
-                String::from_utf8(o.stdout).unwrap(),
-                String::from_utf8(o.stderr).unwrap(),
-            )
-        })
-        .unwrap();
+    let (code, out, err) =
+        env.run_with_env(&["search", "ledger"], &[("SESSIONKIT_SEARCH_INDEX", "off")]);
     assert_eq!((code, out.as_str()), (0, ""));
     assert!(
         err.contains("1 session(s) are not in the search index, and were not searched: the setting search.index is off"),

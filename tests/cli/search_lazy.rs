@@ -35,22 +35,12 @@ fn said(env: &Env) -> Vec<String> {
 /// `search ARGS --format json` in `env`, with the search index set to
 /// `mode`.
 fn search(env: &Env, mode: &str, args: &[&str]) -> (serde_json::Value, String) {
-    let out = env
-        .cmd()
-        .env("SESSIONKIT_SEARCH_INDEX", mode)
-        .args(["search", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (code, out, err) = env.run_with_env(
+        &[&["search", "--format", "json"], args].concat(),
+        &[("SESSIONKIT_SEARCH_INDEX", mode)],
     );
-    (
-        serde_json::from_slice(&out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    assert_eq!(code, 0, "{err}");
+    (serde_json::from_str(&out).unwrap(), err)
 }
 
 fn ingest(env: &Env, mode: &str, root: &Path) {
@@ -58,17 +48,12 @@ fn ingest(env: &Env, mode: &str, root: &Path) {
 }
 
 fn ingest_roots(env: &Env, mode: &str, roots: &[PathBuf]) {
-    let mut cmd = env.cmd();
-    cmd.env("SESSIONKIT_SEARCH_INDEX", mode).arg("ingest");
+    let mut args = vec!["ingest"];
     for r in roots {
-        cmd.arg("--root").arg(r);
+        args.extend(["--root", r.to_str().unwrap()]);
     }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, _, err) = env.run_with_env(&args, &[("SESSIONKIT_SEARCH_INDEX", mode)]);
+    assert_eq!(code, 0, "{err}");
 }
 
 /// Every client's golden corpus (each folder in it a root, as `check

@@ -358,16 +358,13 @@ fn limits_lists_stated_windows_and_estimated_blocks() {
     crate::schema::holds_contract(&env, "limits", "LimitRecord", "sessionkit.limits/1", &rows);
     // A window's bounds keep their hours in a table that fits a width,
     // although its rows span days.
-    let fitted = String::from_utf8(
-        env.cmd()
-            .env("SESSIONKIT_NOW", "2026-02-01T11:00:00Z")
-            .env("COLUMNS", "200")
-            .args(["limits", "--format", "table"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let (_, fitted, _) = env.run_with_env(
+        &["limits", "--format", "table"],
+        &[
+            ("SESSIONKIT_NOW", "2026-02-01T11:00:00Z"),
+            ("COLUMNS", "200"),
+        ],
+    );
     assert!(
         fitted.contains("2026-01-31 23:00  2026-02-01 04:00"),
         "{fitted}"

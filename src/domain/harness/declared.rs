@@ -328,6 +328,30 @@ pub struct Answers {
     pub max_bytes: Option<usize>,
 }
 
+impl Answers {
+    /// A harness's answers that are only these: it sends no context again
+    /// after a resume, its transcript is not caught up by the hooks (ingest
+    /// reads it), it shows no stderr, escapes nothing, and takes context up
+    /// to the shared ceiling.
+    pub const fn plain(
+        start: fn(&str) -> Option<String>,
+        prompt: fn(&str) -> Option<String>,
+        stop: fn(&str) -> String,
+    ) -> Answers {
+        Answers {
+            start,
+            prompt,
+            stop,
+            replays_start_context: false,
+            catch_up: false,
+            shows_stderr: false,
+            escapes_angles: false,
+            own_ceiling: false,
+            max_bytes: None,
+        }
+    }
+}
+
 /// What `hooks doctor` checks of a hook's output for a harness.
 #[derive(Debug)]
 pub struct Output {

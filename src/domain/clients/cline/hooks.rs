@@ -77,18 +77,8 @@ pub static HOOKS: Hooks = Hooks {
         R::new("SessionShutdown", "session-end", 0).no_timeout(),
     ],
     handlers: Handlers::grouped(&["command"], 30_000),
-    answers: Answers {
-        start: takes_none,
-        prompt: takes_none,
-        stop: |_| String::new(),
-        replays_start_context: false,
-        // The payload names no transcript: `ingest` reads it.
-        catch_up: false,
-        shows_stderr: false,
-        escapes_angles: false,
-        own_ceiling: false,
-        max_bytes: None,
-    },
+    // The payload names no transcript: `ingest` reads it.
+    answers: Answers::plain(takes_none, takes_none, |_| String::new()),
     sample,
     output: Output {
         plain_text: &[],

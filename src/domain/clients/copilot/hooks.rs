@@ -71,17 +71,9 @@ pub static HOOKS: Hooks = Hooks {
         whole_file: false,
         runs_identical_once: false,
     },
-    answers: Answers {
-        start: flat_context,
-        prompt: flat_context,
-        stop: |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
-        replays_start_context: false,
-        catch_up: false,
-        shows_stderr: false,
-        escapes_angles: false,
-        own_ceiling: false,
-        max_bytes: None,
-    },
+    answers: Answers::plain(flat_context, flat_context, |prompt| {
+        json!({"decision": "block", "reason": prompt}).to_string()
+    }),
     sample,
     output: Output {
         plain_text: &[],

@@ -63,17 +63,9 @@ pub static HOOKS: Hooks = Hooks {
         whole_file: false,
         runs_identical_once: false,
     },
-    answers: Answers {
-        start: takes_none,
-        prompt: takes_none,
-        stop: |prompt| json!({"followup_message": prompt}).to_string(),
-        replays_start_context: false,
-        catch_up: false,
-        shows_stderr: false,
-        escapes_angles: false,
-        own_ceiling: false,
-        max_bytes: None,
-    },
+    answers: Answers::plain(takes_none, takes_none, |prompt| {
+        json!({"followup_message": prompt}).to_string()
+    }),
     sample,
     output: Output {
         plain_text: &[],

@@ -80,18 +80,12 @@ pub static HOOKS: Hooks = Hooks {
         R::new("on_session_finalize", "session-end", 5),
     ],
     handlers: Handlers::grouped(&["command"], 60_000),
-    answers: Answers {
-        start: |c| Some(json!({"context": c}).to_string()),
-        prompt: takes_none,
-        stop: |_| String::new(),
-        replays_start_context: false,
-        // Its sessions are in a database: `ingest` reads them.
-        catch_up: false,
-        shows_stderr: false,
-        escapes_angles: false,
-        own_ceiling: false,
-        max_bytes: None,
-    },
+    // Its sessions are in a database: `ingest` reads them.
+    answers: Answers::plain(
+        |c| Some(json!({"context": c}).to_string()),
+        takes_none,
+        |_| String::new(),
+    ),
     sample,
     output: Output {
         plain_text: &[],

@@ -61,21 +61,11 @@ pub static HOOKS: Hooks = Hooks {
         R::new("SessionEnd", "session-end", 5),
     ],
     handlers: Handlers::grouped(&["command"], 30_000),
-    answers: Answers {
-        start: takes_none,
-        prompt: takes_none,
-        stop: |prompt| {
-            json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": prompt}})
+    // The payload names no transcript: `ingest` reads it.
+    answers: Answers::plain(takes_none, takes_none, |prompt| {
+        json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": prompt}})
                 .to_string()
-        },
-        replays_start_context: false,
-        // The payload names no transcript: `ingest` reads it.
-        catch_up: false,
-        shows_stderr: false,
-        escapes_angles: false,
-        own_ceiling: false,
-        max_bytes: None,
-    },
+    }),
     sample,
     output: Output {
         plain_text: &[],

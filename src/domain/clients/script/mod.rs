@@ -37,17 +37,11 @@ pub fn script(name: &str, label: &str, template: &str, handlers: &[Handler<'_>])
 /// What a script takes back from a hook: context as `additionalContext`
 /// (the script adds it to the model's system prompt), a continued turn as
 /// Claude Code's `decision: block` with its `reason`.
-pub const ANSWERS: Answers = Answers {
-    start: |c| Some(json!({"additionalContext": c}).to_string()),
-    prompt: |c| Some(json!({"additionalContext": c}).to_string()),
-    stop: |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
-    replays_start_context: false,
-    catch_up: false,
-    shows_stderr: false,
-    escapes_angles: false,
-    own_ceiling: false,
-    max_bytes: None,
-};
+pub const ANSWERS: Answers = Answers::plain(
+    |c| Some(json!({"additionalContext": c}).to_string()),
+    |c| Some(json!({"additionalContext": c}).to_string()),
+    |prompt| json!({"decision": "block", "reason": prompt}).to_string(),
+);
 
 /// The keys a script reads of a hook's output.
 pub const OUTPUT: Output = Output {
