@@ -96,10 +96,8 @@ fn a_first_search_builds_the_index_ingest_would_have_kept() {
         let (_, note) = search(&lazy, "lazy", &["the"]);
         assert!(!note.contains("indexed what was said"), "{name}: {note}");
     }
-    // Cline, Hermes Agent, Kimi CLI, OpenClaw, Mistral Vibe and OpenCode's
-    // older storage are read for their numbers only: nothing they said is
-    // indexed yet.
-    assert_eq!(indexed, 10, "clients whose words are indexed");
+    // Every client's words are indexed.
+    assert_eq!(indexed, 16, "clients whose words are indexed");
 }
 
 /// A corpus of `n` Claude Code sessions, each saying a word of its own

@@ -10,7 +10,10 @@
 //! parts (`text`, `functionCall`, `functionResponse`), pi's messages
 //! (`text`, `toolCall`, `toolResult`), Copilot CLI's events
 //! (`user.message`, `assistant.message` with `toolRequests`,
-//! `tool.execution_complete`) and OpenCode's parts (`text`, `tool`).
+//! `tool.execution_complete`) and OpenCode's parts (`text`, `tool`); the
+//! clients whose records have shapes of their own (Kimi CLI's wire, Cline's
+//! documents, Hermes Agent's rows, Mistral Vibe's journal) read theirs in
+//! their own folders with the helpers here.
 //!
 //! Never kept: reasoning (thinking blocks), images and documents, text the
 //! client injects rather than a person or model writes (a prompt that is
@@ -220,6 +223,14 @@ pub fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
     });
 }
 
+/// Adds a tool call in the Chat Completions shape (`{"function": {"name",
+/// "arguments"}}`, the arguments a JSON string).
+pub fn push_function_call(out: &mut Vec<Piece>, call: &Value) {
+    let f = &call["function"];
+    let name = f.get("name").and_then(Value::as_str).unwrap_or("tool");
+    push_call(out, name, f.get("arguments").unwrap_or(&Value::Null));
+}
+
 /// Adds a tool's output (its text, however nested), when outputs are kept.
 pub fn push_output(out: &mut Vec<Piece>, opts: SaidOptions, name: Option<&str>, output: &Value) {
     if !opts.outputs {
@@ -234,7 +245,7 @@ pub fn push_output(out: &mut Vec<Piece>, opts: SaidOptions, name: Option<&str>, 
 /// objects; an image or document block says nothing.
 fn output_strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
     match v {
-        Value::String(s) => out.push(s),
+        Value::String(s) if !s.is_empty() => out.push(s),
         Value::Array(items) => items.iter().for_each(|i| output_strings(i, out)),
         Value::Object(map) => {
             if matches!(
@@ -466,6 +477,50 @@ pub fn role_message_line(
     opts: SaidOptions,
 ) -> Vec<(String, Option<Millis>, Vec<Piece>)> {
     one_record(v, line, opts, role_message)
+}
+
+/// A piece where it stands, for tests: agent, record, time, role, tool,
+/// text.
+#[cfg(test)]
+pub type Row = (
+    String,
+    String,
+    Option<Millis>,
+    String,
+    Option<String>,
+    String,
+);
+
+/// Each piece of `said` where it stands, for tests.
+#[cfg(test)]
+pub fn rows(said: Vec<Said>) -> Vec<Row> {
+    said.into_iter()
+        .flat_map(|s| {
+            s.pieces.into_iter().map(move |x| {
+                let (agent, record) = (s.agent_id.clone(), s.record.clone());
+                (agent, record, s.at, x.role.to_string(), x.tool, x.text)
+            })
+        })
+        .collect()
+}
+
+/// A `Row` from borrowed parts, for tests.
+#[cfg(test)]
+pub fn row(
+    (agent, record, at): (&str, &str, Option<Millis>),
+    role: &str,
+    tool: Option<&str>,
+    text: &str,
+) -> Row {
+    let own = str::to_string;
+    (
+        own(agent),
+        own(record),
+        at,
+        own(role),
+        tool.map(own),
+        own(text),
+    )
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::domain::clock::Millis;
 use crate::domain::transcript::BadLine;
 use crate::domain::transcript::kit::SessionParser;
 use crate::domain::transcript::kit::{Owner, saw, whole_document};
+use crate::domain::transcript::said::{Piece, Role, SaidOptions, blocks};
 use crate::domain::transcript::usage::Buckets;
 
 /// Whether a transcript path is a Cline session document: the lead's
@@ -91,12 +92,58 @@ pub(super) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
-    whole_document(b, file, bytes, |b, doc: Document, owner, _| {
+    whole_document(b, file, bytes, |b, doc: Document, owner, body| {
         for m in doc.messages {
             b.out.records += 1;
             message(b, m, owner);
         }
+        if let Some(opts) = b.said {
+            // What the messages say, read again as values.
+            let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+            for (i, m) in v["messages"].as_array().into_iter().flatten().enumerate() {
+                let (record, pieces) = said(m, opts);
+                let record = record.unwrap_or_else(|| format!("{}/message:{i}", owner.agent));
+                b.keep_said(
+                    owner.agent,
+                    record,
+                    m["ts"].as_i64().filter(|t| *t > 0),
+                    pieces,
+                );
+            }
+        }
     })
+}
+
+/// What a message says (Anthropic content blocks: text, tool calls, tool
+/// results), under its id. The person's prompt comes wrapped in
+/// `<user_input mode="…">`: its inside is what they typed.
+fn said(m: &serde_json::Value, opts: SaidOptions) -> (Option<String>, Vec<Piece>) {
+    let mut content = m["content"].clone();
+    let role = match m["role"].as_str() {
+        Some("assistant") => Role::Assistant,
+        _ => Role::User,
+    };
+    if role == Role::User {
+        for b in content.as_array_mut().into_iter().flatten() {
+            if let Some(inner) = b["text"].as_str().and_then(typed) {
+                b["text"] = inner.to_string().into();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    blocks(&content, role, opts, &mut out);
+    let id = m["id"]
+        .as_str()
+        .filter(|i| !i.is_empty())
+        .map(str::to_string);
+    (id, out)
+}
+
+/// The text a person typed, inside Cline's `<user_input …>` wrapper.
+fn typed(text: &str) -> Option<&str> {
+    let rest = text.trim().strip_prefix("<user_input")?;
+    let (_, inner) = rest.split_once('>')?;
+    inner.strip_suffix("</user_input>")
 }
 
 fn message(b: &mut SessionParser, m: Message, owner: &mut Owner<'_>) {
@@ -139,8 +186,47 @@ fn message(b: &mut SessionParser, m: Message, owner: &mut Owner<'_>) {
 mod tests {
     use super::*;
     use crate::domain::transcript::kit::SessionParser;
+    use crate::domain::transcript::said::{row, rows};
 
     const S: &str = "1796497512091_9ed0q";
+
+    /// What the person typed is said without Cline's wrapper; what Cline
+    /// adds to the prompt (its environment details) is not; an answer's
+    /// calls and a tool's output are.
+    #[test]
+    fn a_document_says_the_typed_prompt_and_the_answers() {
+        let doc = r#"{"version":1,"messages":[
+            {"id":"u1","role":"user","content":[{"type":"text","text":"<user_input mode=\"act\">fix the flaky login test</user_input>"},{"type":"text","text":"<environment_details>cwd /w</environment_details>"}],"ts":1796497512774},
+            {"id":"m1","role":"assistant","content":[{"type":"text","text":"Running it."},{"type":"tool_use","id":"c1","name":"run_commands","input":{"commands":["npm test -- login"]}}],"ts":1796497513312},
+            {"id":"u2","role":"user","content":[{"type":"tool_result","tool_use_id":"c1","name":"run_commands","content":[{"query":"npm test","result":"1 passing"}]}],"ts":1796497513439},
+            {"role":"assistant","content":[{"type":"text","text":"Fixed."}],"ts":1796497513617}]}"#;
+        let mut p = SessionParser::new(S, false);
+        p.said = Some(SaidOptions { outputs: true });
+        let f = p.begin_main(&format!("{S}/{S}.messages.json"));
+        p.block(f, doc.as_bytes()).unwrap();
+        let at = |ms: i64| Some(1_796_497_512_000 + ms);
+        let fourth = format!("{S}/message:3");
+        assert_eq!(
+            rows(p.finish().said),
+            [
+                row((S, "u1", at(774)), "user", None, "fix the flaky login test"),
+                row((S, "m1", at(1312)), "assistant", None, "Running it."),
+                row(
+                    (S, "m1", at(1312)),
+                    "tool",
+                    Some("run_commands"),
+                    "npm test -- login"
+                ),
+                row(
+                    (S, "u2", at(1439)),
+                    "tool",
+                    Some("run_commands"),
+                    "1 passing"
+                ),
+                row((S, &fourth, at(1617)), "assistant", None, "Fixed."),
+            ]
+        );
+    }
 
     #[test]
     fn each_response_counts_once_without_its_cached_input() {

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use rusqlite::Connection;
 
+use super::read::MessageRow;
 use super::read::SessionTotals;
 use crate::domain::corpus::kit::{
     OpenStore, SessionStore, Tree, file_at, group_trees, open_database,
@@ -63,9 +64,16 @@ impl OpenStore for Opened {
         trees(&self.0)
     }
 
-    fn parse(&self, label: &str, tree: &Tree, _: Option<SaidOptions>) -> Result<ParsedSession> {
+    fn parse(&self, label: &str, tree: &Tree, said: Option<SaidOptions>) -> Result<ParsedSession> {
         let totals = totals(&self.0, tree)?;
-        Ok(super::read::parse_tree(label, &tree.sessions, &totals))
+        let mut parsed = super::read::parse_tree(label, &tree.sessions, &totals);
+        if let Some(o) = said {
+            // A database without messages (an older schema) says nothing.
+            if let Ok(rows) = messages(&self.0, tree) {
+                parsed.said = super::read::said_of_messages(&rows, o);
+            }
+        }
+        Ok(parsed)
     }
 }
 
@@ -142,6 +150,32 @@ pub fn totals(conn: &Connection, tree: &Tree) -> Result<Vec<SessionTotals>> {
             // Deleted since the trees were read: not there now.
             Err(rusqlite::Error::QueryReturnedNoRows) => {}
             Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(out)
+}
+
+/// The `messages` rows of a tree's sessions, each session's in order.
+pub fn messages(conn: &Connection, tree: &Tree) -> Result<Vec<MessageRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, session_id, role, content, tool_calls, tool_name, timestamp
+         FROM messages WHERE session_id = ?1 ORDER BY timestamp, id",
+    )?;
+    let mut out = Vec::new();
+    for s in &tree.sessions {
+        let rows = stmt.query_map([&s.id], |r| {
+            Ok(MessageRow {
+                id: r.get(0)?,
+                session_id: r.get(1)?,
+                role: r.get(2)?,
+                content: r.get(3)?,
+                tool_calls: r.get(4)?,
+                tool_name: r.get(5)?,
+                at: r.get::<_, Option<f64>>(6)?.map(|t| millis(Some(t))),
+            })
+        })?;
+        for row in rows {
+            out.push(row?);
         }
     }
     Ok(out)

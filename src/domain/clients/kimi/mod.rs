@@ -21,7 +21,10 @@ pub static KIMI: Client = Client {
         sessions: &["sessions"],
     }),
     finds: Finds::Layout(&find::FIND),
-    reads: Reads::lines(read::is_wire, read::parse_block),
+    reads: Reads {
+        said: Some(read::said),
+        ..Reads::lines(read::is_wire, read::parse_block)
+    },
     hooks: Some(&hooks::HOOKS),
 };
 

@@ -16,6 +16,9 @@ use crate::domain::clock::Millis;
 use crate::domain::transcript::BadLine;
 use crate::domain::transcript::kit::SessionParser;
 use crate::domain::transcript::kit::{Owner, saw, typed_records, uuid_like};
+use crate::domain::transcript::said::{
+    Piece, Role, SaidOptions, blocks, push_function_call, push_output, push_text,
+};
 use crate::domain::transcript::usage::Buckets;
 
 /// Whether a transcript path is a Kimi CLI wire: `<work dir>/<session
@@ -71,10 +74,7 @@ pub(super) fn parse_block(
 }
 
 fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
-    let at = rec
-        .timestamp
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map(|t| (t * 1000.0).round() as Millis);
+    let at = seconds(rec.timestamp);
     let Some(m) = rec.message else {
         // The `metadata` line.
         return;
@@ -111,6 +111,52 @@ fn event(b: &mut SessionParser, agent: &str, kind: &str, payload: &Value, at: Op
         }
         _ => {}
     }
+}
+
+/// What a line of a wire says: the prompt a turn began with
+/// (`TurnBegin.user_input`, a string or content parts), the answer's text
+/// (`ContentPart` of type `text`; `think` is reasoning), a tool call
+/// (`ToolCall`, Chat Completions' shape) and its result (`ToolResult`'s
+/// `return_value.output`). A `SubagentEvent` repeats what the subagent's
+/// own wire says, and is not read again. Lines have no ids: a record is
+/// its line.
+pub(super) fn said(
+    v: &Value,
+    line: u64,
+    opts: SaidOptions,
+) -> Vec<(String, Option<Millis>, Vec<Piece>)> {
+    let m = &v["message"];
+    let p = &m["payload"];
+    let mut out = Vec::new();
+    match m["type"].as_str() {
+        Some("TurnBegin") => blocks(&p["user_input"], Role::User, opts, &mut out),
+        Some("ContentPart") if p["type"] == "text" => {
+            push_text(
+                &mut out,
+                Role::Assistant,
+                None,
+                false,
+                p["text"].as_str().unwrap_or(""),
+            );
+        }
+        Some("ToolCall") => push_function_call(&mut out, p),
+        Some("ToolResult") => push_output(&mut out, opts, None, &p["return_value"]["output"]),
+        _ => {}
+    }
+    if out.is_empty() {
+        return Vec::new();
+    }
+    vec![(
+        format!("line:{line}"),
+        seconds(v["timestamp"].as_f64()),
+        out,
+    )]
+}
+
+/// A wire time (epoch seconds, with a fraction) in milliseconds.
+fn seconds(t: Option<f64>) -> Option<Millis> {
+    t.filter(|t| t.is_finite() && *t > 0.0)
+        .map(|t| (t * 1000.0).round() as Millis)
 }
 
 /// The subagent `child` a `SubagentEvent` of `parent` names: the call that
@@ -184,6 +230,7 @@ fn usage(b: &mut SessionParser, agent: &str, payload: &Value, at: Option<Millis>
 mod tests {
     use super::*;
     use crate::domain::transcript::kit::SessionParser;
+    use crate::domain::transcript::said::{row, rows};
 
     const S: &str = "71db871f-1743-4c09-b333-697b531f3d64";
 
@@ -237,6 +284,71 @@ mod tests {
             ]
         );
         assert_eq!(out.started_at, Some(1_796_496_998_831));
+    }
+
+    /// A wire's prompt, answer and tool call are said, each under its
+    /// line; a subagent's lines under its own name; reasoning, usage and
+    /// the parent's repeat of the subagent's events are not.
+    #[test]
+    fn a_wire_says_its_prompts_answers_and_calls() {
+        use crate::domain::transcript::{AgentLayout, FileRole};
+        let main = [
+            r#"{"type": "metadata", "protocol_version": "1.10"}"#,
+            r#"{"timestamp": 1796496998.5, "message": {"type": "TurnBegin", "payload": {"user_input": [{"type": "text", "text": "rotate the staging keys"}]}}}"#,
+            r#"{"timestamp": 1796496999.0, "message": {"type": "ContentPart", "payload": {"type": "think", "think": "secret plan"}}}"#,
+            r#"{"timestamp": 1796497000.0, "message": {"type": "ToolCall", "payload": {"type": "function", "id": "c1", "function": {"name": "Shell", "arguments": "{\"command\": \"kubectl rollout\"}"}}}}"#,
+            r#"{"timestamp": 1796497000.5, "message": {"type": "SubagentEvent", "payload": {"agent_id": "a1", "parent_tool_call_id": "c1", "event": {"type": "ContentPart", "payload": {"type": "text", "text": "repeat"}}}}}"#,
+            r#"{"timestamp": 1796497001.0, "message": {"type": "ToolResult", "payload": {"tool_call_id": "c1", "return_value": {"is_error": false, "output": "rolled out\n"}}}}"#,
+            r#"{"timestamp": 1796497001.25, "message": {"type": "ContentPart", "payload": {"type": "text", "text": "Keys rotated."}}}"#,
+        ];
+        let sub = [
+            r#"{"type": "metadata", "protocol_version": "1.10"}"#,
+            r#"{"timestamp": 1796497000.2, "message": {"type": "TurnBegin", "payload": {"user_input": "check the pods"}}}"#,
+        ];
+        let mut p = SessionParser::new(S, false);
+        p.said = Some(SaidOptions { outputs: true });
+        let f = p.begin_main(&format!("abc/{S}/wire.jsonl"));
+        p.block(f, (main.join("\n") + "\n").as_bytes()).unwrap();
+        let role = FileRole::Agent {
+            agent_id: "a1".into(),
+            layout: AgentLayout::Child,
+            workflow_id: None,
+        };
+        let g = p
+            .begin_agent(&format!("abc/{S}/subagents/a1/wire.jsonl"), &role, None)
+            .unwrap();
+        p.block(g, (sub.join("\n") + "\n").as_bytes()).unwrap();
+        let at = |ms: i64| Some(1_796_496_000_000 + ms);
+        assert_eq!(
+            rows(p.finish().said),
+            [
+                row(
+                    (S, "line:2", at(998_500)),
+                    "user",
+                    None,
+                    "rotate the staging keys"
+                ),
+                row(
+                    (S, "line:4", at(1_000_000)),
+                    "tool",
+                    Some("Shell"),
+                    "kubectl rollout"
+                ),
+                row((S, "line:6", at(1_001_000)), "tool", None, "rolled out\n"),
+                row(
+                    (S, "line:7", at(1_001_250)),
+                    "assistant",
+                    None,
+                    "Keys rotated."
+                ),
+                row(
+                    ("a1", "a1/line:2", at(1_000_200)),
+                    "user",
+                    None,
+                    "check the pods"
+                ),
+            ]
+        );
     }
 
     /// A step the API refused is `StepInterrupted`; the turn's `TurnEnd`

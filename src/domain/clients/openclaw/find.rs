@@ -43,9 +43,14 @@ impl OpenStore for Opened {
         trees(&self.0)
     }
 
-    fn parse(&self, label: &str, tree: &Tree, _: Option<SaidOptions>) -> Result<ParsedSession> {
+    fn parse(&self, label: &str, tree: &Tree, said: Option<SaidOptions>) -> Result<ParsedSession> {
         let events = events(&self.0, tree)?;
-        Ok(super::read::parse_tree(label, &tree.sessions, &events))
+        Ok(super::read::parse_tree(
+            label,
+            &tree.sessions,
+            &events,
+            said,
+        ))
     }
 }
 

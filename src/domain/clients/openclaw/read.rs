@@ -8,6 +8,7 @@
 
 use crate::domain::transcript::SessionRow;
 use crate::domain::transcript::kit::SessionParser;
+use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{AgentLayout, BadLine, Ending, FileRole, ParsedSession};
 
 /// OpenClaw's per-agent database: its sessions' paths are
@@ -28,9 +29,15 @@ pub struct EventRow {
 }
 
 /// The tree of `sessions` (the top one first) from their `events`, each
-/// session's in order.
-pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], events: &[EventRow]) -> ParsedSession {
+/// session's in order; with `said`, what they say (pi's records).
+pub fn parse_tree(
+    db_rel: &str,
+    sessions: &[SessionRow],
+    events: &[EventRow],
+    said: Option<SaidOptions>,
+) -> ParsedSession {
     let mut p = SessionParser::new(&sessions[0].id, false);
+    p.said = said;
     for (i, s) in sessions.iter().enumerate() {
         let rel = format!("{db_rel}#{}", s.id);
         let file = if i == 0 {
@@ -114,7 +121,12 @@ mod tests {
             },
             event("p", 3, &answer("a3", 1807, "error")),
         ];
-        let out = parse_tree(DATABASE, &[row("p", None), row("c", Some("p"))], &events);
+        let out = parse_tree(
+            DATABASE,
+            &[row("p", None), row("c", Some("p"))],
+            &events,
+            None,
+        );
         assert_eq!(out.usage.len(), 3);
         let by = |id: &str| out.usage.iter().find(|u| u.message_id == id).unwrap();
         assert_eq!(by("r-a1").buckets.reasoning, 1);

@@ -55,9 +55,13 @@ impl OpenStore for Opened {
         trees(&self.0)
     }
 
-    fn parse(&self, label: &str, tree: &Tree, _: Option<SaidOptions>) -> Result<ParsedSession> {
+    fn parse(&self, label: &str, tree: &Tree, said: Option<SaidOptions>) -> Result<ParsedSession> {
         let files = files(&self.0, tree);
-        Ok(super::read::parse_tree(label, &tree.sessions, &files))
+        let mut parsed = super::read::parse_tree(label, &tree.sessions, &files);
+        if let Some(o) = said {
+            parsed.said = super::said::said_of_journals(&files, o);
+        }
+        Ok(parsed)
     }
 }
 

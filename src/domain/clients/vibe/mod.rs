@@ -3,6 +3,7 @@
 
 mod find;
 mod read;
+mod said;
 use std::path::{Path, PathBuf};
 
 use super::{Client, Finds, Home, Reads};

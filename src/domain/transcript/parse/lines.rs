@@ -176,6 +176,12 @@ fn keep_said(
         return;
     };
     for (record, at, pieces) in read(&v, n, opts) {
+        // A subagent's own file numbers its lines from 1 too: its line
+        // names it apart from the main file's.
+        let record = match record.strip_prefix("line:") {
+            Some(_) if agent != b.out.session_id => format!("{agent}/{record}"),
+            _ => record,
+        };
         b.keep_said(agent, record, at, pieces);
     }
 }
