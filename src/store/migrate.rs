@@ -85,6 +85,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0028_search_sessions",
         include_str!("migrations/0028_search_sessions.sql"),
     ),
+    (
+        "0029_search_hash",
+        include_str!("migrations/0029_search_hash.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -278,6 +282,10 @@ mod tests {
             (
                 "0028_search_sessions",
                 "858f16fdefe121372e33929f6e26cb77c062e94cf78a9d998b0aa06b27f197fd",
+            ),
+            (
+                "0029_search_hash",
+                "c9d21a0ce573f2ef7ed67011843e0b898f4f634f7463b4b68d13faa7fc60ff3e",
             ),
         ];
         assert!(MIGRATIONS.len() >= LANDED.len());
