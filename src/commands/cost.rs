@@ -139,6 +139,8 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
         block: None,
         day: None,
         harness: None,
+        last_activity_at: None,
+        title: None,
         machine: None,
         model: None,
         month: None,
@@ -212,7 +214,21 @@ fn print_rows(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<()> {
     let row = |key: &[String], t: &Totals| -> Value {
         serde_json::to_value(cost_record(&args.by, key, t)).expect("a record is JSON")
     };
-    let mut rows: Vec<Value> = costs.groups.iter().map(|(k, t)| row(k, t)).collect();
+    let session = args.by.iter().position(|k| *k == Key::Session);
+    let mut rows: Vec<Value> = ordered(costs, session)
+        .iter()
+        .map(|(k, t)| {
+            let mut r = cost_record(&args.by, k, t);
+            if let Some(b) = session.and_then(|i| costs.sessions.get(&k[i])) {
+                r.title.clone_from(&b.title);
+                r.last_activity_at = b.last_activity_at.map(format_instant);
+                if r.project.is_none() {
+                    r.project.clone_from(&b.project);
+                }
+            }
+            serde_json::to_value(r).expect("a record is JSON")
+        })
+        .collect();
     if ctx.out.format == Format::Json {
         let doc = serde_json::json!({
             "rows": rows,
@@ -243,6 +259,15 @@ fn print_rows(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<()> {
         });
     }
     let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();
+    if let Some(i) = session {
+        // A session named so a person knows it.
+        let mut named = vec![col("title", "title").one_line()];
+        if !args.by.contains(&Key::Project) {
+            named.push(col("project", "project").optional(2));
+        }
+        named.push(col("last_activity_at", "last activity").optional(3));
+        cols.splice(i + 1..i + 1, named);
+    }
     // A spreadsheet gets the fields JSON has.
     if ctx.out.format == Format::Csv {
         cols.extend(CSV_AMOUNTS);
@@ -250,6 +275,29 @@ fn print_rows(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<()> {
         cols.extend(AMOUNTS);
     }
     ctx.out.records(&cols, &rows)
+}
+
+/// The groups in the order they are shown: by their keys, but sessions
+/// (key `session`, when grouped by it) costliest first within the other
+/// keys' groups.
+fn ordered(costs: &report::Costs, session: Option<usize>) -> Vec<(&Vec<String>, &Totals)> {
+    let mut groups: Vec<(&Vec<String>, &Totals)> = costs.groups.iter().collect();
+    if let Some(i) = session {
+        let others = |k: &[String]| -> Vec<String> {
+            k.iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        groups.sort_by(|a, b| {
+            others(a.0)
+                .cmp(&others(b.0))
+                .then(b.1.cost_nanousd.cmp(&a.1.cost_nanousd))
+                .then(a.0.cmp(b.0))
+        });
+    }
+    groups
 }
 
 /// What a cost report says after its rows: an empty result, unpriced

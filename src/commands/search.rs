@@ -179,6 +179,7 @@ fn record(found: SearchHit) -> SearchHitRecord {
         output: h.output,
         harness: h.harness,
         project: h.project,
+        title: h.title,
         snippet: found
             .snippet
             .split_whitespace()

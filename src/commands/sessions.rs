@@ -48,6 +48,7 @@ pub struct Args {
 
 const COLUMNS: &[Column] = &[
     col("session_id", "session"),
+    col("title", "title").one_line(),
     col("harness", "harness").optional(1),
     col("status", "status"),
     col("project", "project").optional(2),

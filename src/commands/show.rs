@@ -45,6 +45,7 @@ const SAID_COLUMNS: &[Column] = &[
 
 const SESSION_COLUMNS: &[Column] = &[
     col("session_id", "session"),
+    col("title", "title"),
     col("project", "project"),
     col("project_slug", "slug"),
     col("cwd", "cwd"),

@@ -117,6 +117,11 @@ fn heading(h: &SearchHitRecord, open: &str, width: usize, (dim, undim): (&str, &
         who
     };
     let project = text::one_line(h.project.as_deref().unwrap_or("-"));
+    // The session's title after its project: both give way together.
+    let project = match h.title.as_deref() {
+        Some(t) => format!("{project}: {}", text::one_line(t)),
+        None => project,
+    };
     let harness = text::one_line(&h.harness);
     // The heading: `at  project · harness who` then the opener at the
     // right; the project gives way first, then the opener goes.

@@ -16,6 +16,9 @@ pub struct Column {
     pub key: &'static str,
     pub header: &'static str,
     pub drop: u8,
+    /// Prose shown on one line, cut at the column's width with `…`
+    /// (a title), never wrapped.
+    pub cut: bool,
 }
 
 pub const fn col(key: &'static str, header: &'static str) -> Column {
@@ -23,10 +26,17 @@ pub const fn col(key: &'static str, header: &'static str) -> Column {
         key,
         header,
         drop: 0,
+        cut: false,
     }
 }
 
 impl Column {
+    /// The same column, its cells one line each in a fitted table, cut
+    /// with `…` where the column is narrower than them.
+    pub const fn one_line(self) -> Column {
+        Column { cut: true, ..self }
+    }
+
     /// The same column, left out of a fitted table before those with a
     /// lower rank (`--wide` and every machine format keep it).
     pub const fn optional(self, rank: u8) -> Column {
@@ -161,7 +171,7 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> Drawn {
         day_only,
         sanitize: out.sanitize,
     };
-    let cells: Vec<Vec<String>> = rows.iter().map(|r| shapes.row(cols, r)).collect();
+    let mut cells: Vec<Vec<String>> = rows.iter().map(|r| shapes.row(cols, r)).collect();
     let mut t = new_table(out);
     let widths = column_widths(cols, &cells);
     let keep = if fitted {
@@ -169,19 +179,15 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> Drawn {
     } else {
         vec![true; cols.len()]
     };
+    let allotted = fitted
+        .then(|| out.width.or_else(|| t.width()))
+        .flatten()
+        .map(|width| allot_kept(cols, &widths, &keep, &mut cells, usize::from(width)));
     fill(&mut t, cols, rows, cells, &keep, out.color);
-    if fitted && let Some(width) = out.width.or_else(|| t.width()) {
-        let kept: Vec<&ColumnWidth> = widths
-            .iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(w, _)| w)
-            .collect();
-        for (i, w) in allot(&kept, usize::from(width)).into_iter().enumerate() {
-            if let Some(c) = t.column_mut(i) {
-                let w = u16::try_from(w + 2).unwrap_or(u16::MAX);
-                c.set_constraint(ColumnConstraint::Absolute(Width::Fixed(w)));
-            }
+    for (i, w) in allotted.into_iter().flatten().enumerate() {
+        if let Some(c) = t.column_mut(i) {
+            let w = u16::try_from(w + 2).unwrap_or(u16::MAX);
+            c.set_constraint(ColumnConstraint::Absolute(Width::Fixed(w)));
         }
     }
     Drawn {
@@ -193,6 +199,36 @@ pub(super) fn table(cols: &[Column], rows: &[Value], out: &Output) -> Drawn {
             .map(|(c, _)| c.header)
             .collect(),
     }
+}
+
+/// The kept columns' widths at `width` (`allot`), the cells of the
+/// one-line columns cut to theirs.
+fn allot_kept(
+    cols: &[Column],
+    widths: &[ColumnWidth],
+    keep: &[bool],
+    cells: &mut [Vec<String>],
+    width: usize,
+) -> Vec<usize> {
+    let kept: Vec<usize> = (0..cols.len()).filter(|&i| keep[i]).collect();
+    let w = allot(&kept.iter().map(|&i| &widths[i]).collect::<Vec<_>>(), width);
+    for (&i, &w) in kept.iter().zip(&w) {
+        if cols[i].cut {
+            cells.iter_mut().for_each(|r| r[i] = cut_to(&r[i], w));
+        }
+    }
+    w
+}
+
+/// `text` in at most `width` characters: cut with `…` when longer.
+fn cut_to(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    out.truncate(out.trim_end().len());
+    out.push('…');
+    out
 }
 
 /// The kept columns' header and rows into `t` (numbers right-aligned).
@@ -343,10 +379,11 @@ fn column_widths(cols: &[Column], cells: &[Vec<String>]) -> Vec<ColumnWidth> {
             let header = c.header.split(' ').map(str::len).max().unwrap_or(0);
             // Prose wraps at its spaces, and so does a very long word (a
             // path); a name (a setting, a model, an id) is kept whole.
-            let wraps = !is_time_key(c.key)
-                && cells
-                    .iter()
-                    .any(|r| r[i].contains(' ') || r[i].chars().count() > 40);
+            let wraps = c.cut
+                || (!is_time_key(c.key)
+                    && cells
+                        .iter()
+                        .any(|r| r[i].contains(' ') || r[i].chars().count() > 40));
             let body = if wraps { longest.min(16) } else { longest };
             let word = c.header.split(' ').map(str::len).max().unwrap_or(0);
             ColumnWidth {

@@ -81,6 +81,9 @@ pub struct Costs {
     pub uncounted_compactions: u64,
     /// The models without a price, when some tokens are unpriced.
     pub unpriced_models: Vec<String>,
+    /// Grouped by session (in this store): each session's title, project
+    /// and last activity, by id.
+    pub sessions: std::collections::HashMap<String, crate::store::reports::SessionBrief>,
 }
 
 /// The cost report `q` asks for.
@@ -95,6 +98,10 @@ pub fn costs(store: &Store, q: &Query<'_>) -> Result<Costs> {
                 .into_iter()
                 .map(|(m, _, _)| m)
                 .collect();
+        }
+        if let Some(i) = q.by.iter().position(|k| *k == Key::Session) {
+            let ids: Vec<&str> = out.groups.keys().map(|k| k[i].as_str()).collect();
+            out.sessions = store.session_briefs(&ids)?;
         }
     }
     Ok(out)

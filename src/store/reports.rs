@@ -74,6 +74,17 @@ pub struct SessionRow {
     pub totals: Totals,
     /// Known only from hook events: no transcript read yet.
     pub heard: bool,
+    /// Its title (`sessions.title`), when one is known.
+    pub title: Option<String>,
+}
+
+/// What names a session to a person: its title, project and last
+/// activity.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionBrief {
+    pub title: Option<String>,
+    pub project: Option<String>,
+    pub last_activity_at: Option<Millis>,
 }
 
 #[derive(Debug, Clone)]
@@ -135,6 +146,29 @@ pub(crate) fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
 }
 
 impl Store {
+    /// The briefs of the sessions `ids` (those stored), by id.
+    pub fn session_briefs(
+        &self,
+        ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, SessionBrief>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.session_id, s.title, s.project, s.last_activity_at
+             FROM json_each(?1) j JOIN sessions s ON s.session_id = j.value",
+        )?;
+        let ids = serde_json::to_string(ids)?;
+        let rows = stmt.query_map([ids], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                SessionBrief {
+                    title: r.get(1)?,
+                    project: r.get(2)?,
+                    last_activity_at: r.get(3)?,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Sessions matching `f`, most recent activity first.
     pub fn sessions(&self, f: &SessionFilter) -> Result<Vec<SessionRow>> {
         let sql = format!(
@@ -142,7 +176,7 @@ impl Store {
                   a AS (SELECT session_id, COUNT(*) AS n FROM agents GROUP BY session_id)
              SELECT s.session_id, s.harness, s.project, s.project_slug, s.cwd, s.git_branch, s.harness_version,
                     s.started_at, s.last_activity_at, s.status, s.status_at, s.records, s.unknown_records,
-                    s.synthetic_messages, s.degraded_lines, COALESCE(a.n, 0), t.*
+                    s.synthetic_messages, s.degraded_lines, COALESCE(a.n, 0), s.title, t.*
              FROM sessions s LEFT JOIN a USING (session_id) LEFT JOIN t USING (session_id)
              WHERE (?1 IS NULL OR s.project = ?1 OR s.project_slug = ?1)
                AND (?2 IS NULL OR s.last_activity_at >= ?2)
@@ -184,7 +218,8 @@ impl Store {
                     degraded_lines: r.get(14)?,
                     agents: r.get(15)?,
                     models: Vec::new(),
-                    totals: totals_at(r, 17)?,
+                    title: r.get(16)?,
+                    totals: totals_at(r, 18)?,
                     heard: false,
                 })
             },
@@ -242,6 +277,7 @@ impl Store {
                     models: Vec::new(),
                     totals: Totals::default(),
                     heard: true,
+                    title: None,
                 },
             );
         }

@@ -223,6 +223,8 @@ pub struct Hit {
     pub tool: Option<String>,
     pub harness: String,
     pub project: Option<String>,
+    /// The session's title.
+    pub title: Option<String>,
     /// The whole text (the caller cuts its snippet).
     pub text: String,
     /// Places the text was said (within the filters).
@@ -405,7 +407,7 @@ impl Store {
         let conds: String = f.conds.iter().map(|c| format!(" AND {c}")).collect();
         let sql = format!(
             "SELECT s.session_id, s.agent_id, s.record, s.at, s.role, s.output, t.tool,
-                    x.harness, x.project, COUNT(*) OVER (), t.text
+                    x.harness, x.project, COUNT(*) OVER (), t.text, x.title
              FROM said s JOIN sessions x ON x.session_id = s.session_id
              JOIN said_texts t ON t.text_id = s.text_id
              WHERE s.text_id = ?{conds}
@@ -428,6 +430,7 @@ impl Store {
                     harness: r.get(7)?,
                     project: r.get(8)?,
                     text: r.get(10)?,
+                    title: r.get(11)?,
                     places: r.get::<_, i64>(9)? as u64,
                     score,
                     similar: 0,

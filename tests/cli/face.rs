@@ -616,7 +616,7 @@ fn tables_say_what_they_hide_and_wide_never_wraps() {
     for name in &names {
         assert!(!header.contains(&name.to_uppercase()), "{name} in {header}");
     }
-    let (wide, err) = run(&["sessions", "--format", "table"], "250");
+    let (wide, err) = run(&["sessions", "--format", "table"], "300");
     assert!(!err.contains("left out"), "{err}");
     for name in &names {
         assert!(wide.contains(&name.to_uppercase()), "{name} not in {wide}");

@@ -51,6 +51,7 @@ mod status;
 mod statusline;
 #[path = "../support/mod.rs"]
 mod support;
+mod titles;
 mod tree;
 mod triage;
 mod vibe;

@@ -64,9 +64,9 @@ fn piped_output_is_json_lines_and_csv_is_flat() {
     assert_eq!(lines[1]["session_id"], C);
     let (_, csv, _) = env.run(&["sessions", "--project", "alpha", "--format", "csv"]);
     let expected = format!(
-        "session_id,harness,status,project,started_at,last_activity_at,agents,models,input_tokens,output_tokens,cache_write_5m_tokens,cache_write_1h_tokens,cache_read_tokens,total_tokens,cost_usd,unpriced_tokens,degraded_lines\n\
-         {B},claude-code,unknown,alpha,2026-01-11T09:00:00.000Z,2026-01-11T09:01:00.000Z,2,claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,8,81,700,0,7111,7900,0.005863,0,0\n\
-         {A},claude-code,unknown,alpha,2026-01-10T10:00:00.000Z,2026-01-10T10:02:00.000Z,2,<synthetic>;claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,20,130,150,300,850,1450,0.004103,0,0\n"
+        "session_id,title,harness,status,project,started_at,last_activity_at,agents,models,input_tokens,output_tokens,cache_write_5m_tokens,cache_write_1h_tokens,cache_read_tokens,total_tokens,cost_usd,unpriced_tokens,degraded_lines\n\
+         {B},Run the tests,claude-code,unknown,alpha,2026-01-11T09:00:00.000Z,2026-01-11T09:01:00.000Z,2,claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,8,81,700,0,7111,7900,0.005863,0,0\n\
+         {A},Where is the config?,claude-code,unknown,alpha,2026-01-10T10:00:00.000Z,2026-01-10T10:02:00.000Z,2,<synthetic>;claude-haiku-4-5-20251001;claude-sonnet-4-5-20250929,20,130,150,300,850,1450,0.004103,0,0\n"
     );
     assert_eq!(csv, expected);
 }

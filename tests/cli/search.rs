@@ -849,8 +849,11 @@ fn hits_on_a_terminal_are_three_lines_with_their_matches_highlighted() {
     let headings: Vec<&&str> = lines.iter().filter(|l| !l.starts_with("  ")).collect();
     assert_eq!(headings.len(), 3, "{plain}");
     assert!(lines.len() <= 9, "{plain}");
+    // The project and the session's title (the typed command) give way
+    // to the rest.
     assert!(
-        headings[0].starts_with("2026-02-01 10:07  shop · claude-code assistant"),
+        headings[0].starts_with("2026-02-01 10:07  shop: /orch")
+            && headings[0].contains("… · claude-code assistant"),
         "{plain}"
     );
     assert!(

@@ -241,6 +241,90 @@ pub struct ParsedSession {
     /// was asked to read it: `SessionParser::read_said`).
     #[serde(skip)]
     pub said: Vec<said::Said>,
+    /// The session's title (`TitleRank` says where it came from),
+    /// redacted, one line, cut.
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub title_rank: TitleRank,
+}
+
+impl ParsedSession {
+    /// Offers the first prompt the person typed in `said` (the main
+    /// agent's) as the title.
+    pub fn offer_prompt_of(&mut self, said: &[said::Said]) {
+        let first = said
+            .iter()
+            .filter(|s| s.agent_id == self.session_id)
+            .flat_map(|s| &s.pieces)
+            .find(|p| p.role == said::Role::User);
+        if let Some(p) = first {
+            self.offer_title(&p.text, TitleRank::Prompt);
+        }
+    }
+
+    /// Offers `text` (redacted here) as the session's title from `rank`:
+    /// taken over a weaker source's, and over the same source's when that
+    /// source is a latest-wins one (a client's title, a name).
+    pub fn offer_title(&mut self, text: &str, rank: TitleRank) {
+        let cur = self.title_rank;
+        if rank < cur || (rank == cur && rank <= TitleRank::Prompt) {
+            return;
+        }
+        if let Some(t) = title_of(&crate::domain::redact::redact_text(text)) {
+            self.title = Some(t);
+            self.title_rank = rank;
+        }
+    }
+}
+
+/// Where a session's title came from, weakest first: a title from a
+/// stronger source replaces one from a weaker.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+pub enum TitleRank {
+    #[default]
+    None,
+    /// The first prompt the person typed.
+    Prompt,
+    /// A title the client made (a model's summary of the session): its
+    /// latest.
+    Client,
+    /// A name the person gave the session: its latest.
+    Named,
+}
+
+/// A session title's longest form, in characters.
+pub const TITLE_CHARS: usize = 80;
+
+/// `text` as a title: one line, runs of white space as one space, cut at a
+/// word within `TITLE_CHARS` (`…` says it was cut); `None` when nothing is
+/// left.
+pub fn title_of(text: &str) -> Option<String> {
+    let whole = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if whole.is_empty() {
+        return None;
+    }
+    if whole.chars().count() <= TITLE_CHARS {
+        return Some(whole);
+    }
+    // Cut at the last space that leaves room for the `…`, else mid-word.
+    let room: String = whole.chars().take(TITLE_CHARS - 1).collect();
+    let kept = match room.rfind(' ') {
+        Some(i) if i > 0 => &room[..i],
+        _ => room.as_str(),
+    };
+    Some(format!("{kept}…"))
 }
 
 /// What the harness itself says a session cost, as its last `cost-state`

@@ -209,6 +209,7 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "file-history-snapshot",
     "attachment",
     "custom-title",
+    "ai-title",
     "agent-name",
     "tag",
 ];

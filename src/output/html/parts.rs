@@ -96,15 +96,27 @@ fn session(out: &mut String, s: &SessionPart) {
     let r = &s.row;
     let _ = write!(
         out,
-        "<article class=\"session\" id=\"session-{0}\"><h3>{1} <small>{0}</small></h3><p class=\"meta\">{2} · {3} · {4} agents · {5} in the period</p>",
+        "<article class=\"session\" id=\"session-{0}\"><h3>{1} <small>{0}</small></h3><p class=\"meta\">{6}{2} · {3} · {4} agents · {5} in the period</p>",
         esc(&r.session_id),
-        esc(r.project.as_deref().unwrap_or(&r.project_slug)),
+        esc(r
+            .title
+            .as_deref()
+            .or(r.project.as_deref())
+            .unwrap_or(&r.project_slug)),
         esc(&r.harness),
         r.started_at
             .map(format_instant)
             .unwrap_or_else(|| "-".into()),
         r.agents,
         money_of(&s.in_period),
+        // Titled, the project moves from the heading to the line under it.
+        match r.title {
+            Some(_) => format!(
+                "{} · ",
+                esc(r.project.as_deref().unwrap_or(&r.project_slug))
+            ),
+            None => String::new(),
+        },
     );
     let trees = tree::build(s.nodes.clone(), s.reported.clone());
     out.push_str("<div class=\"tree\">");

@@ -27,6 +27,8 @@ pub struct SearchHitRecord {
     pub output: bool,
     pub harness: String,
     pub project: Option<String>,
+    /// The session's title (see `sessionkit.session/1`).
+    pub title: Option<String>,
     /// The text around the match, matched words between `**`.
     pub snippet: String,
     /// How many places said this very text (within the filters); the hit

@@ -51,6 +51,10 @@ pub struct SessionRecord {
     pub status_at: Option<String>,
     /// Messages the harness made up (model `<synthetic>`), not billed.
     pub synthetic_messages: i64,
+    /// The name the person gave the session, else the title its client
+    /// made, else the first prompt the person typed: one line, redacted,
+    /// at most 80 characters.
+    pub title: Option<String>,
     /// Records of kinds sessionkit does not know (counted, skipped).
     pub unknown_records: i64,
     #[serde(flatten)]
@@ -77,6 +81,7 @@ pub fn session_record(s: &SessionRow) -> SessionRecord {
         status: s.status.clone(),
         status_at: s.status_at.map(format_instant),
         synthetic_messages: s.synthetic_messages,
+        title: s.title.clone(),
         unknown_records: s.unknown_records,
         totals: totals_fields(&s.totals),
     }
@@ -161,6 +166,9 @@ pub struct CostRecord {
     /// `--by harness`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub harness: Option<String>,
+    /// `--by session`: the session's last activity (RFC 3339 UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_activity_at: Option<String>,
     /// `--by machine`: the machine that pushed it (`--from`), else this
     /// one's label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,7 +179,7 @@ pub struct CostRecord {
     /// `--by month`: YYYY-MM in the zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub month: Option<String>,
-    /// `--by project`.
+    /// `--by project`; with `--by session`, the session's project.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
     /// The contract and its version: `sessionkit.cost/1`.
@@ -179,6 +187,9 @@ pub struct CostRecord {
     /// `--by session`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// `--by session`: the session's title (see `sessionkit.session/1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// `--by user`: the person's label it was pushed with (`-`: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,

@@ -381,15 +381,16 @@ fn upsert_session(
     tx.execute(
         "INSERT INTO sessions(session_id, harness, project_slug, cwd, project, git_branch, harness_version,
            started_at, last_activity_at, status, status_at, records, unknown_records, synthetic_messages,
-           bytes, degraded_lines)
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,'working',?9,?10,?11,?12,?13,?14)
+           bytes, degraded_lines, title)
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,'working',?9,?10,?11,?12,?13,?14,?15)
          ON CONFLICT(session_id) DO UPDATE SET harness = excluded.harness,
            project_slug = excluded.project_slug, cwd = excluded.cwd, project = excluded.project,
            git_branch = excluded.git_branch, harness_version = excluded.harness_version,
            started_at = excluded.started_at, last_activity_at = excluded.last_activity_at,
            records = excluded.records, unknown_records = excluded.unknown_records,
            synthetic_messages = excluded.synthetic_messages, bytes = excluded.bytes,
-           degraded_lines = excluded.degraded_lines",
+           degraded_lines = excluded.degraded_lines,
+           title = COALESCE(excluded.title, sessions.title)",
         params![
             p.session_id,
             meta.harness,
@@ -404,7 +405,8 @@ fn upsert_session(
             p.unknown_records as i64,
             synthetic as i64,
             p.bytes as i64,
-            p.degraded() as i64
+            p.degraded() as i64,
+            p.title
         ],
     )?;
     Ok(())

@@ -97,11 +97,21 @@ pub(super) fn parse_block(
             b.out.records += 1;
             message(b, m, owner);
         }
-        if let Some(opts) = b.said {
-            // What the messages say, read again as values.
+        let title = owner.main && b.wants_prompt_title();
+        if b.said.is_some() || title {
+            // What the messages say, read again as values (or, for the
+            // title alone, up to the first prompt).
+            let opts = b.said.unwrap_or_default();
             let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
             for (i, m) in v["messages"].as_array().into_iter().flatten().enumerate() {
                 let (record, pieces) = said(m, opts);
+                if b.said.is_none() {
+                    b.offer_prompt(&pieces);
+                    if !b.wants_prompt_title() {
+                        break;
+                    }
+                    continue;
+                }
                 let record = record.unwrap_or_else(|| format!("{}/message:{i}", owner.agent));
                 b.keep_said(
                     owner.agent,

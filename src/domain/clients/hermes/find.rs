@@ -20,6 +20,7 @@ use super::read::SessionTotals;
 use crate::domain::corpus::kit::{
     OpenStore, SessionStore, Tree, file_at, group_trees, open_database,
 };
+use crate::domain::transcript::TitleRank;
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{ParsedSession, SessionRow};
 
@@ -67,10 +68,19 @@ impl OpenStore for Opened {
     fn parse(&self, label: &str, tree: &Tree, said: Option<SaidOptions>) -> Result<ParsedSession> {
         let totals = totals(&self.0, tree)?;
         let mut parsed = super::read::parse_tree(label, &tree.sessions, &totals);
-        if let Some(o) = said {
+        if let Some(t) = tree.sessions[0].title.as_deref() {
+            parsed.offer_title(t, TitleRank::Client);
+        }
+        // Without a title of its own, the session's first prompt is its title.
+        let wants_title = parsed.title_rank == TitleRank::None;
+        if let Some(o) = said.or(wants_title.then(SaidOptions::default)) {
             // A database without messages (an older schema) says nothing.
             if let Ok(rows) = messages(&self.0, tree) {
-                parsed.said = super::read::said_of_messages(&rows, o);
+                let found = super::read::said_of_messages(&rows, o);
+                parsed.offer_prompt_of(&found);
+                if said.is_some() {
+                    parsed.said = found;
+                }
             }
         }
         Ok(parsed)

@@ -65,6 +65,12 @@ pub struct PartRow {
     pub data: String,
 }
 
+/// Whether a session's title is the one OpenCode (and Kilo) give a new
+/// session before any is made (`New session - <ISO time>`): no title.
+pub fn default_title(title: &str) -> bool {
+    title.starts_with("New session - ") || title.starts_with("Child session - ")
+}
+
 /// What a tree's parts say: each part's pieces (`part_said`),
 /// the part's role its message's; the part's own id is its record.
 pub fn said_of_parts(messages: &[MessageRow], parts: &[PartRow], opts: SaidOptions) -> Vec<Said> {

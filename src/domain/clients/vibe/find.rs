@@ -22,6 +22,7 @@ use serde::Deserialize;
 
 use super::read::{STORE, SessionFiles, Totals};
 use crate::domain::corpus::kit::{OpenStore, SessionStore, Tree, group_trees};
+use crate::domain::transcript::TitleRank;
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{BadLine, ParsedSession, SessionRow};
 
@@ -58,8 +59,17 @@ impl OpenStore for Opened {
     fn parse(&self, label: &str, tree: &Tree, said: Option<SaidOptions>) -> Result<ParsedSession> {
         let files = files(&self.0, tree);
         let mut parsed = super::read::parse_tree(label, &tree.sessions, &files);
-        if let Some(o) = said {
-            parsed.said = super::said::said_of_journals(&files, o);
+        if let Some(t) = tree.sessions[0].title.as_deref() {
+            parsed.offer_title(t, TitleRank::Client);
+        }
+        // Without a title of its own, the session's first prompt is its title.
+        let wants_title = parsed.title_rank == TitleRank::None;
+        if let Some(o) = said.or(wants_title.then(SaidOptions::default)) {
+            let found = super::said::said_of_journals(&files, o);
+            parsed.offer_prompt_of(&found);
+            if said.is_some() {
+                parsed.said = found;
+            }
         }
         Ok(parsed)
     }

@@ -9,6 +9,7 @@ use super::spawned::{LOCAL_COMMAND, resolve_inline, see_spawn_evidence, wants_co
 use super::lines::{Lines, classify_error, complete_body};
 use super::{OpenFile, SessionParser, SideRecord, Span, SpareCores, long_line_reason};
 use crate::domain::clock::{Millis, parse_instant};
+use crate::domain::transcript::TitleRank;
 use crate::domain::transcript::ending;
 use crate::domain::transcript::said::{self, Piece, SaidOptions};
 use crate::domain::transcript::scan;
@@ -264,8 +265,39 @@ fn read_line<'a>(
         } else {
             b.keep_said(st.agent, record, at, pieces);
         }
+    } else if st.main
+        && slot.is_sidechain != Some(true)
+        && slot.kind.as_deref() == Some("user")
+        && n <= TITLE_LINES
+        && b.wants_prompt_title()
+    {
+        let pieces = said_of(slot, line, content, SaidOptions::default());
+        b.offer_prompt(&pieces);
+    }
+    if st.main {
+        named(b, slot.kind.as_deref(), line);
     }
     Ok(())
+}
+
+/// How far into a main transcript its first prompt is looked for.
+const TITLE_LINES: u64 = 1000;
+
+/// A title record's title: the name the person gave the session
+/// (`custom-title`, `customTitle`, from `/rename`) or the one Claude Code
+/// made (`ai-title`, `aiTitle`); the latest of each counts.
+fn named(b: &mut SessionParser, kind: Option<&str>, line: &[u8]) {
+    let (key, rank) = match kind {
+        Some("custom-title") => ("customTitle", TitleRank::Named),
+        Some("ai-title") => ("aiTitle", TitleRank::Client),
+        _ => return,
+    };
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+        return;
+    };
+    if let Some(t) = v[key].as_str() {
+        b.offer_title(t, rank);
+    }
 }
 
 /// What a Claude Code user or assistant record says: from its content's

@@ -114,7 +114,7 @@ pub(crate) fn json_records(
         c.agent_id.clone(),
         c.main,
     );
-    let said = b.said.zip(c.format().client().reads.said);
+    let reads_said = c.format().client().reads.said;
     let mut span = Span::new();
     let mut owner = Owner {
         agent: &agent,
@@ -143,9 +143,7 @@ pub(crate) fn json_records(
             match each(b, line, n, &mut owner) {
                 Ok(()) => {
                     b.out.records += 1;
-                    if let Some(said) = said {
-                        keep_said(b, owner.agent, (line, n), said);
-                    }
+                    words(b, (owner.agent, main), (line, n), reads_said);
                 }
                 Err(e) => match classify_error(line, &e) {
                     Some(reason) => b.bad(&rel, n, reason)?,
@@ -162,6 +160,39 @@ pub(crate) fn json_records(
     f.line = n;
     b.out.bytes += done;
     result.map(|()| done)
+}
+
+/// How far into a main file its first prompt is looked for (a session
+/// that starts without one, a subagent's run, costs no more).
+const TITLE_LINES: u64 = 64;
+
+/// What line `n` of `agent`'s file says, read by its client's `read`:
+/// kept for search when the parser reads words, else only looked at for
+/// the session's title near the start of its main file.
+fn words(
+    b: &mut SessionParser,
+    (agent, main): (&str, bool),
+    (line, n): (&[u8], u64),
+    read: Option<said::LineSaid>,
+) {
+    let Some(read) = read else {
+        return;
+    };
+    if let Some(opts) = b.said {
+        keep_said(b, agent, (line, n), (opts, read));
+    } else if main && n <= TITLE_LINES && b.wants_prompt_title() {
+        title_from(b, line, n, read);
+    }
+}
+
+/// Offers the prompt line `n` holds, if any, as the session's title.
+fn title_from(b: &mut SessionParser, line: &[u8], n: u64, read: said::LineSaid) {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+        return;
+    };
+    for (_, _, pieces) in read(&v, n, SaidOptions::default()) {
+        b.offer_prompt(&pieces);
+    }
 }
 
 /// Keeps what line `n` of a client's lines says, read by its client's

@@ -37,9 +37,9 @@ use super::SessionInput;
 use super::ending::Ending;
 use super::usage::UsageObservation;
 use super::wire::Record;
-use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession};
+use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession, TitleRank};
 use crate::domain::clock::Millis;
-use crate::domain::transcript::said::{Piece, Said, SaidOptions};
+use crate::domain::transcript::said::{self, Piece, Said, SaidOptions};
 
 /// The first malformed line of a session parsed with `strict` set.
 pub type StrictFailure = BadLine;
@@ -200,6 +200,9 @@ impl SessionParser {
         at: Option<Millis>,
         pieces: Vec<Piece>,
     ) {
+        if agent == self.out.session_id && self.wants_prompt_title() {
+            self.offer_prompt(&pieces);
+        }
         if !pieces.is_empty() {
             self.out.said.push(Said {
                 agent_id: agent.to_string(),
@@ -521,9 +524,29 @@ impl SessionParser {
             delta: self.out.delta,
             harness_cost: self.out.harness_cost.clone(),
             said: std::mem::take(&mut self.out.said),
+            title: self.out.title.clone(),
+            title_rank: self.out.title_rank,
         };
         self.out.delta = true;
         part
+    }
+
+    /// Whether the session has no title from its first prompt or better.
+    pub(crate) fn wants_prompt_title(&self) -> bool {
+        self.out.title_rank == TitleRank::None
+    }
+
+    /// Offers `text` as the session's title (`ParsedSession::offer_title`).
+    pub(crate) fn offer_title(&mut self, text: &str, rank: TitleRank) {
+        self.out.offer_title(text, rank);
+    }
+
+    /// Offers the first of `pieces` a person said as the title (the
+    /// client's injections are no pieces).
+    pub(crate) fn offer_prompt(&mut self, pieces: &[Piece]) {
+        if let Some(p) = pieces.iter().find(|p| p.role == said::Role::User) {
+            self.offer_title(&p.text, TitleRank::Prompt);
+        }
     }
 
     /// The session's facts: the last part.
