@@ -42,7 +42,7 @@ pub use usage::{Billing, Buckets, UsageObservation};
 use crate::domain::clock::Millis;
 
 /// Bump when parsing semantics change: it invalidates every ingest checkpoint.
-pub const PARSER_REVISION: i64 = 12;
+pub const PARSER_REVISION: i64 = 13;
 
 /// The kind of a transcript file inside a session, decided by its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
