@@ -3586,7 +3586,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__report)
-            opts="-q -h --out --html --since --until --tz --project --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --out --html --since --until --tz --project --harness --db --format --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3610,6 +3610,10 @@ _sessionkit() {
                     ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --harness)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
                 --db)

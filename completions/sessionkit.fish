@@ -373,6 +373,20 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l since -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l until -d 'Messages before T (same forms as --since; a date or a calendar word includes its whole span)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l project -d 'Only this project (name or folder slug)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l harness -d 'Only this agent\'s sessions (its name or an alias: claude, codex, gemini, ...)' -r -f -a "claude-code\t'Claude Code'
+codex\t'Codex'
+gemini\t'Gemini CLI'
+copilot\t'Copilot CLI'
+qwen-code\t'Qwen Code'
+pi\t'pi'
+opencode\t'OpenCode'
+kilo\t'Kilo'
+kimi\t'Kimi CLI'
+cline\t'Cline'
+droid\t'Factory Droid'
+hermes\t'Hermes Agent'
+openclaw\t'OpenClaw'
+vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''

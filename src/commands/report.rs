@@ -30,6 +30,10 @@ pub struct Args {
     /// Only this project (name or folder slug)
     #[arg(long, value_name = "P")]
     pub project: Option<String>,
+
+    /// Only this agent's sessions (its name or an alias: claude, codex, gemini, ...)
+    #[arg(long, value_name = "NAME", value_parser = crate::domain::clients::harness_arg())]
+    pub harness: Option<String>,
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
@@ -39,7 +43,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         until,
         project: args.project.clone(),
         session: None,
-        harness: None,
+        harness: args.harness.clone(),
     };
     let store = ctx.open()?;
     let o = overview::overview(

@@ -112,6 +112,7 @@ pub fn overview(store: &Store, ask: &Ask<'_>) -> Result<Overview> {
         since: f.since,
         until: f.until,
         project: ask.project.map(str::to_string),
+        harness: f.harness.clone(),
         generated_at: ask.now,
         bucket,
         periods,

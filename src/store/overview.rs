@@ -35,6 +35,8 @@ pub struct Overview {
     pub since: Option<Millis>,
     pub until: Option<Millis>,
     pub project: Option<String>,
+    /// Only this client's sessions (its name), when asked.
+    pub harness: Option<String>,
     pub generated_at: Millis,
     pub bucket: Bucket,
     /// Every period from the first message's to the last's (empty ones

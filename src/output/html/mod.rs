@@ -177,6 +177,7 @@ fn data(o: &Overview) -> String {
         "since": o.since.map(format_instant),
         "until": o.until.map(format_instant),
         "project": o.project,
+        "harness": o.harness,
         "bucket": match o.bucket { Bucket::Day => "day", Bucket::Week => "week" },
         "total": totals(&o.total),
         "by_model": by(&o.by_model),

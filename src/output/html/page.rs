@@ -70,7 +70,11 @@ pub fn document(o: &Overview, body: &str, data: &str) -> String {
         .project
         .as_deref()
         .map(|p| format!(" · project {}", esc(p)))
-        .unwrap_or_default();
+        .unwrap_or_default()
+        + &o.harness
+            .as_deref()
+            .map(|h| format!(" · {}", esc(crate::domain::clients::named(h).map_or(h, |c| c.label))))
+            .unwrap_or_default();
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
