@@ -598,7 +598,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__archive)
-            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --session-run-id --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -608,12 +608,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -628,7 +628,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__brief)
-            opts="-q -h --project --cwd --harness --budget --max-bytes --explain --full --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --project --cwd --harness --budget --max-bytes --explain --full --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -654,12 +654,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -674,7 +674,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__check)
-            opts="-q -h --root --max-line-size --no-recount --labels --golden --bless --reprice --min-accuracy --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --root --max-line-size --no-recount --labels --golden --bless --reprice --min-accuracy --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -700,12 +700,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -720,7 +720,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__completions)
-            opts="-q -h --dir --db --format --json --quiet --no-progress --wide --color --help bash elvish fish powershell zsh"
+            opts="-q -h --dir --json --format --db --quiet --no-progress --wide --color --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -730,12 +730,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -750,18 +750,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help get set unset list help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help get set unset list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -776,18 +776,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__get)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -886,18 +886,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__list)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -912,18 +912,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__set)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -938,18 +938,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__config__subcmd__unset)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -964,7 +964,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__cost)
-            opts="-q -h --by --since --until --tz --project --session --harness --chart --totals --segments --from --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --by --since --until --tz --project --session --harness --chart --totals --segments --from --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1002,12 +1002,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1022,18 +1022,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__eval)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help closer help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help closer help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1048,7 +1048,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__eval__subcmd__closer)
-            opts="-q -h --cases --judge --min-recall --max-spurious --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --cases --judge --min-recall --max-spurious --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1070,12 +1070,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1132,7 +1132,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__export)
-            opts="-q -h --project --otlp-endpoint --otlp-header --out --since --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --project --otlp-endpoint --otlp-header --out --since --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1158,12 +1158,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "jsonl otlp-json" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2144,18 +2144,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help event session-start session-end stop user-prompt-submit pre-compact help"
+            opts="-q -h --json --format --db --quiet --no-progress --wide --color --help event session-start session-end stop user-prompt-submit pre-compact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2170,7 +2170,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__event)
-            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2188,12 +2188,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2320,7 +2320,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__pre__subcmd__compact)
-            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2338,12 +2338,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2358,7 +2358,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__session__subcmd__end)
-            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2376,12 +2376,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2396,7 +2396,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__session__subcmd__start)
-            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2414,12 +2414,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2434,7 +2434,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__stop)
-            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2452,12 +2452,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2472,7 +2472,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hook__subcmd__user__subcmd__prompt__subcmd__submit)
-            opts="-q -h --harness --delivery-id --event --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --delivery-id --event --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2490,12 +2490,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2510,18 +2510,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help install uninstall status doctor help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help install uninstall status doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2536,7 +2536,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__doctor)
-            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --scope --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2550,12 +2550,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "user project" -- "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2654,7 +2654,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__install)
-            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --statusline --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --statusline --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2672,12 +2672,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2692,7 +2692,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__status)
-            opts="-q -h --harness --scope --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --scope --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2706,12 +2706,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "user project" -- "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2726,7 +2726,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__uninstall)
-            opts="-q -h --harness --scope --dry-run --force --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --scope --dry-run --force --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2740,12 +2740,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "user project" -- "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2760,18 +2760,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__import)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2786,7 +2786,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__ingest)
-            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2804,12 +2804,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2824,7 +2824,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__limits)
-            opts="-q -h --since --chart --snapshots --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --since --chart --snapshots --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2834,12 +2834,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2854,7 +2854,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__man)
-            opts="-q -h --dir --roff --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --dir --roff --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2864,12 +2864,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2884,7 +2884,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memories)
-            opts="-q -h --kind --project --status --all --since --full --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --kind --project --status --all --since --full --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2906,12 +2906,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2926,18 +2926,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memory)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help show redact help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help show redact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3008,7 +3008,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memory__subcmd__redact)
-            opts="-q -h --reason --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --reason --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3018,12 +3018,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3038,18 +3038,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__memory__subcmd__show)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3064,18 +3064,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help list set import help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help list set import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3160,18 +3160,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing__subcmd__import)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3186,7 +3186,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing__subcmd__list)
-            opts="-q -h --model --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --model --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3196,12 +3196,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3216,7 +3216,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__pricing__subcmd__set)
-            opts="-q -h --input --output --cache-read --cache-write-5m --cache-write-1h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --input --output --cache-read --cache-write-5m --cache-write-1h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3242,12 +3242,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3262,18 +3262,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__prompt)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help debrief help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help debrief help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3288,7 +3288,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__prompt__subcmd__debrief)
-            opts="-q -h --agent --session-id --project --scope --harness --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --agent --session-id --project --scope --harness --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3314,12 +3314,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3376,7 +3376,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__prune)
-            opts="-q -h --before --index --project --dry-run --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --before --index --project --dry-run --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3390,12 +3390,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3410,7 +3410,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__push)
-            opts="-q -h --machine --since --dry-run --with-memory --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --machine --since --dry-run --with-memory --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3424,12 +3424,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3444,7 +3444,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__recall)
-            opts="-q -h --kind --project --limit --all --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --kind --project --limit --all --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3462,12 +3462,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3482,7 +3482,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__remember)
-            opts="-q -h --kind --topic --description --content --project --scope --tag --due --owner --pin --force --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --kind --topic --description --content --project --scope --tag --due --owner --pin --force --session-run-id --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3528,12 +3528,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3548,7 +3548,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__replay)
-            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --root --max-line-size --strict --strict-pricing --harness --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3566,12 +3566,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3586,7 +3586,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__report)
-            opts="-q -h --out --html --since --until --tz --project --harness --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --out --html --since --until --tz --project --harness --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3616,12 +3616,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3636,7 +3636,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__resolve)
-            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --session-run-id --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3646,12 +3646,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3666,7 +3666,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__revise)
-            opts="-q -h --kind --topic --description --content --project --scope --tag --clear-tags --due --owner --pin --unpin --status --force --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --kind --topic --description --content --project --scope --tag --clear-tags --due --owner --pin --unpin --status --force --session-run-id --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3716,12 +3716,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3736,18 +3736,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__schema)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3762,7 +3762,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__search)
-            opts="-q -h --project --harness --session --role --since --until --tz --newest --limit --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --project --harness --session --role --since --until --tz --newest --limit --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3800,12 +3800,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3820,18 +3820,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help open heartbeat close show list events help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help open heartbeat close show list events help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3846,7 +3846,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__close)
-            opts="-q -h --agent --session-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --agent --session-id --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3860,12 +3860,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3880,7 +3880,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__events)
-            opts="-q -h --cursor --limit --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --cursor --limit --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3894,12 +3894,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3914,7 +3914,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__heartbeat)
-            opts="-q -h --agent --session-id --excerpt --turn --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --agent --session-id --excerpt --turn --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3932,12 +3932,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4064,7 +4064,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__list)
-            opts="-q -h --live --project --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --live --project --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4074,12 +4074,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4094,7 +4094,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__open)
-            opts="-q -h --agent --session-id --source --project --scope --selector --briefed --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --agent --session-id --source --project --scope --selector --briefed --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4128,12 +4128,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4148,7 +4148,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__session__subcmd__show)
-            opts="-q -h --agent --session-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --agent --session-id --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4162,12 +4162,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4182,7 +4182,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sessions)
-            opts="-q -h --project --since --until --tz --limit --degraded --harness --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --project --since --until --tz --limit --degraded --harness --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4212,12 +4212,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -W "claude-code codex gemini copilot qwen-code pi opencode kilo kimi cline droid hermes openclaw vibe" -- "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4232,7 +4232,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__show)
-            opts="-q -h --at --context --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --at --context --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4246,12 +4246,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl text markdown" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4266,7 +4266,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sources)
-            opts="-q -h --root --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --root --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4276,12 +4276,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4296,7 +4296,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__status)
-            opts="-q -h --all --project --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --all --project --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4306,12 +4306,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4326,7 +4326,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__statusline)
-            opts="-q -h --template --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --template --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4336,12 +4336,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4356,18 +4356,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__sweep)
-            opts="-q -h --dry-run --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --dry-run --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4382,7 +4382,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__tree)
-            opts="-q -h --all --since --project --ascii --why --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --all --since --project --ascii --why --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4396,12 +4396,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl text dot mermaid" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4416,18 +4416,18 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__triage)
-            opts="-q -h --db --format --json --quiet --no-progress --wide --color --help begin complete help"
+            opts="-q -h --format --db --json --quiet --no-progress --wide --color --help begin complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4442,7 +4442,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__triage__subcmd__begin)
-            opts="-q -h --agent --session-id --stop-hook-active --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --agent --session-id --stop-hook-active --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4456,12 +4456,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4476,7 +4476,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__triage__subcmd__complete)
-            opts="-q -h --agent --session-id --attempt --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --agent --session-id --attempt --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4494,12 +4494,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4570,7 +4570,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__unresolve)
-            opts="-q -h --session-run-id --db --format --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --session-run-id --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4580,12 +4580,12 @@ _sessionkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

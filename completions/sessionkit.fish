@@ -43,7 +43,7 @@ complete -c sessionkit -n "__fish_sessionkit_needs_command" -l no-progress -d 'N
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -s V -l version -d 'Print version'
-complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "ingest" -d 'Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "ingest" -d 'Read every agent\'s transcripts on this machine into the database (incremental)'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sources" -d 'Which agents\' transcripts are on this machine: roots, sessions, what is skipped and why'
 complete -c sessionkit -n "__fish_sessionkit_needs_command" -f -a "sessions" -d 'List sessions with their token totals'
@@ -98,16 +98,12 @@ droid\t'Factory Droid'
 hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand ingest" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -134,16 +130,12 @@ droid\t'Factory Droid'
 hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -155,16 +147,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l root -d 'A root to look at, repeatable [default: every agent\'s own folders, as `ingest` reads them]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sources" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -192,16 +180,12 @@ droid\t'Factory Droid'
 hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -213,16 +197,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -l wide 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sessions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l at -d 'The conversation around this record (an id `search` prints): the pieces said before and after it by its agent; on a terminal the text itself with its line breaks, piped (or with --format) as records, or as Markdown with `--format markdown`' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l context -d 'With --at: how many pieces before and after it' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''
+markdown\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -252,16 +232,11 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l since -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l until -d 'Messages before T (same forms as --since; a date or a calendar word includes its whole span)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l tz -d 'Time zone of days, weeks and months (IANA name) [default: the local zone]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l limit -d 'At most N hits' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+csv\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -273,16 +248,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -l wide -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l since -d 'With --all: sessions active since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l project -d 'With --all: only this project' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''
+dot\t''
+mermaid\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand tree" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -326,16 +298,11 @@ hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l from -d 'Report from a team database `sessionkit push` writes (postgres://…; the password from PGPASSWORD), every machine\'s messages' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
-csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+csv\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -348,16 +315,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l no-progre
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l since -d 'Windows that end after T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -387,7 +350,6 @@ droid\t'Factory Droid'
 hermes\t'Hermes Agent'
 openclaw\t'OpenClaw'
 vibe\t'Mistral Vibe'"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -397,6 +359,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -406,16 +369,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -s q -l qu
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -429,16 +388,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not _
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -f -a "import" -d 'Import LiteLLM\'s model_prices_and_context_window.json; reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and not __fish_seen_subcommand_from list set import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l model -d 'Only models whose id contains PATTERN' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -446,22 +401,18 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l input -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l output -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l cache-read -d '[default: the input rate]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l cache-write-5m -d '[default: the input rate]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l cache-write-1h -d '[default: the 5-minute write rate]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -469,17 +420,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -487,23 +434,19 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from help" -f -a "list" -d 'The prices in force ($ per million tokens), embedded or set by you'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set a model\'s price ($ per million tokens); reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import LiteLLM\'s model_prices_and_context_window.json; reprices stored messages'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand pricing; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l before -d 'Remove sessions last active before this (RFC 3339, YYYY-MM-DD, or a span such as 90d)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l project -d 'Only sessions of this project (name or folder slug)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -516,16 +459,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -l wide -d 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l machine -d 'This machine\'s label there [default: the push.machine setting, else the host name]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l since -d 'Only sessions active since (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand push" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -541,16 +480,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l max-line
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l labels -d 'Compare stored parents with hand-written labels (`<session>.json` files in DIR)' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l golden -d 'Check a golden directory instead of this database: DIR/corpus/ read into two scratch databases (yours is never opened) must give equal rows, a clean recount, exactly the records in DIR/expected/ (a unified diff per file that differs) and the parents in DIR/labels/; prices pinned in DIR/prices.json. The first run on a new corpus blesses' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l min-accuracy -d 'With --labels: exit 1 when the share of correct parents is below this' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand check" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -567,16 +502,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l cwd -d '
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l harness -d 'The harness the briefing is for: its byte ceiling (briefing.max_bytes.<harness>; Codex at most 9,600)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l budget -d 'Token budget of the competing sections [default: setting briefing.budget_tokens]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l max-bytes -d 'Hard ceiling in bytes [default: setting briefing.max_bytes, or the harness\'s]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -587,7 +518,6 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -s q -l qui
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand brief" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -597,6 +527,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -604,7 +535,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fi
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fish_seen_subcommand_from event session-start session-end stop user-prompt-submit pre-compact help" -f -a "session-end" -d 'SessionEnd: close this conversation\'s run (fast; no output)'
@@ -615,7 +546,6 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and not __fi
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -625,6 +555,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from event" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -636,7 +567,6 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -646,6 +576,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -657,7 +588,6 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -667,6 +597,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -674,11 +605,10 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -688,6 +618,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from stop" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -699,7 +630,6 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -709,6 +639,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from user-prompt-submit" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -720,7 +651,6 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l harness -d 'The harness that runs the hook: claude-code (or claude), codex, gemini, cursor, copilot [default: detected]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l delivery-id -d 'A unique id for this delivery: the same id twice stores one event' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l event -d 'The event\'s name, for a harness whose payloads do not name it (`hooks install` writes it) [default: the payload\'s, else the verb\'s]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -730,6 +660,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -737,7 +668,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "event" -d 'Record one lifecycle event from stdin and apply its status (any harness, any event)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "session-start" -d 'SessionStart: inject the briefing and open this conversation\'s run'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "session-end" -d 'SessionEnd: close this conversation\'s run (fast; no output)'
@@ -746,7 +677,6 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "pre-compact" -d 'PreCompact: heartbeat this conversation\'s run (never opens one; no output)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l template -d 'The line\'s layout: text with fields in braces [default: the model, the costs, then the limits when Claude Code states them]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -756,6 +686,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -764,16 +695,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -s q -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand statusline" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status doctor help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -803,16 +730,12 @@ cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l program -d 'The program the registrations run: a path (made absolute) or a name looked up on the client\'s PATH [default: this sessionkit\'s absolute path]' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -840,16 +763,12 @@ hermes\t'Hermes Agent'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l scope -d 'Whose settings: the user\'s, or the project\'s (the enclosing git work tree)' -r -f -a "user\t''
 project\t''"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -875,16 +794,12 @@ hermes\t'Hermes Agent'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from status" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -908,16 +823,12 @@ hermes\t'Hermes Agent'
 cursor\t'Cursor'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l scope -d 'Only this scope [default: both]' -r -f -a "user\t''
 project\t''"
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from doctor" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -932,16 +843,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "doctor" -d 'Run each registered hook with its client\'s payload, check its output, latency and the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l project -d 'Only this project (its name, or Claude Code\'s folder slug)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -951,16 +858,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -s q -l qu
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand sweep" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -980,16 +883,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l tag -
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l due -d 'A commitment\'s due date: RFC 3339, YYYY-MM-DD, or a span ahead (3d, 12h, 2w)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l owner -d 'A commitment\'s owner' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand remember" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1011,16 +910,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l due -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l owner -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l status -d 'Move a commitment between open and waiting' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1034,16 +929,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l no-prog
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand revise" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1053,16 +944,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l no-pro
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand resolve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1072,16 +959,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l no-p
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand unresolve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l session-run-id -d 'The run this write belongs to (its events carry the id); without it, the write joins the project\'s only live run, if exactly one is live' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1093,16 +976,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand archive" -s h -l h
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l kind -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l project -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l limit -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand recall" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1116,16 +995,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l kind 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l project -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l status -d 'active, archived, or a commitment status: open, waiting, resolved, expired' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l since -d 'Only memories created since T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1136,16 +1011,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s q -l 
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memories" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1153,20 +1024,16 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and not __fish_seen_subcommand_from show redact help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1176,16 +1043,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l reason -d 'Why (kept in the audit event; never the content)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1193,7 +1056,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from redact" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "show" -d 'One memory: its commitment state, its supersession chain and its events'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "redact" -d 'Replace a memory\'s content with a marker (a secret slipped in); the only way content leaves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1202,16 +1065,9 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l otlp-en
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l otlp-header -d 'A header for the OTLP endpoint (KEY=VALUE; repeatable)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l out -d 'With --format otlp-json: write the OTLP/JSON lines here (`-`: standard output), as the Collector\'s otlpjsonfile receiver reads them' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l since -d 'The OpenTelemetry export\'s messages since T (RFC 3339, YYYY-MM-DD, or a span such as 30d)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "jsonl\t''
+otlp-json\t''"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
-json\t''
-jsonl\t''
-csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1220,16 +1076,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -s q -l qu
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1238,16 +1090,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s q -l qu
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and not __fish_seen_subcommand_from open heartbeat close show list events help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1270,16 +1118,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l scope -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l selector -d 'The briefing selector, a JSON object [default: {"kind":"all"}]' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l briefed -d 'The memories the briefing showed: a JSON array of {id, topic, status}, or - for stdin' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1287,20 +1131,16 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from open" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l session-id -d 'The harness\'s session id' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l excerpt -d 'The last message, kept for the closer (trimmed, at most 4,000 characters); - reads stdin' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1309,19 +1149,15 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from heartbeat" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l session-id -d 'The harness\'s session id' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1329,19 +1165,15 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from close" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l agent -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l session-id -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1349,18 +1181,14 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l project -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1369,19 +1197,15 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l cursor -d 'The last event id of the previous page' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l limit -d 'Events per page (at most 100)' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1389,7 +1213,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from events" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "open" -d 'Open a run (or heartbeat, resume or reopen the existing one)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "heartbeat" -d 'Refresh a run\'s lease (a closed or stale run comes back to life)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "close" -d 'Close a run explicitly (idempotent)'
@@ -1397,16 +1221,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fis
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "list" -d 'Runs, newest first'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "events" -d 'The memory events a run produced, a page at a time'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1420,16 +1240,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and not __fish_seen_subcommand_from begin complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l session-id -d 'The harness\'s session id' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from begin" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1442,16 +1258,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l agent -d 'The harness: claude-code (or claude), codex, gemini, cursor, copilot, or another kebab-case name' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l session-id -d 'The harness\'s session id' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l attempt -d 'The attempt `triage begin` armed' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from complete" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1463,16 +1275,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from help" -f -a "begin" -d 'Arm a triage attempt when the run has something to debrief'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from help" -f -a "complete" -d 'Finalize the pending attempt: completed when events arrived since its begin, expired when none did, overflowed past 500'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand triage; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and not __fish_seen_subcommand_from debrief help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1488,16 +1296,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l project -d 'The project, when no run is named' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l scope -d 'The scope, when no run is named' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l harness -d 'Size the prompt for this harness\'s ceiling' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1508,16 +1312,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from debrief" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from help" -f -a "debrief" -d 'The debrief prompt: what to record, and which briefed commitments may be resolved'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand prompt; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and not __fish_seen_subcommand_from closer help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1532,16 +1332,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l judge -d 'The judge: evidence (offline), or endpoint (the model that SESSIONKIT_CLOSER_ENDPOINT, SESSIONKIT_CLOSER_MODEL, SESSIONKIT_CLOSER_API and SESSIONKIT_CLOSER_API_KEY name; each case spends real calls)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l min-recall -d 'Exit 1 when the total recall is below this (0 to 1)' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l max-spurious -d 'Exit 1 when the total spurious resolves are more than this' -r
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1552,16 +1348,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from help" -f -a "closer" -d 'Replay labeled cases through the closer; recall, precision, spurious resolves'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1575,16 +1367,12 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "unset" -d 'Remove a stored value (the default applies again)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "list" -d 'Every setting: value in force, where it comes from, its variable and default'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and not __fish_seen_subcommand_from get set unset list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1592,17 +1380,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1610,17 +1394,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1628,17 +1408,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from unset" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1646,14 +1422,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "get" -d 'Print the value in force (environment, else database, else default)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Store a value in the database'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "unset" -d 'Remove a stored value (the default applies again)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "list" -d 'Every setting: value in force, where it comes from, its variable and default'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l dir -d 'Write bash, zsh and fish completions into DIR instead (what `completions/` holds)' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -1663,6 +1438,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1670,9 +1446,8 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l js
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l dir -d 'Write sessionkit.1 and one page per command into DIR (what `man/` holds)' -r -F
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
@@ -1682,6 +1457,7 @@ dot\t'Graphviz (`tree` only)'
 mermaid\t'Mermaid flowchart (`tree` only)'
 markdown\t'A conversation as readable Markdown (`show` only)'
 otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1690,17 +1466,13 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l json -d 'S
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand man" -s h -l help -d 'Print help'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''
 csv\t''
-text\t'The tree\'s indented drawing (`tree` only; other commands print a table)'
-dot\t'Graphviz (`tree` only)'
-mermaid\t'Mermaid flowchart (`tree` only)'
-markdown\t'A conversation as readable Markdown (`show` only)'
-otlp-json\t'OpenTelemetry\'s OTLP/JSON, one request a line (`export` only)'"
+text\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l db -d 'Database file [default: $SESSIONKIT_DB, else $XDG_DATA_HOME/sessionkit/sessionkit.db]' -r -F
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -1708,8 +1480,8 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l json -d
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l no-progress -d 'Never draw a progress bar'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "ingest" -d 'Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "ingest" -d 'Read every agent\'s transcripts on this machine into the database (incremental)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "replay" -d 'Re-project every session whose files still exist, ignoring checkpoints'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sources" -d 'Which agents\' transcripts are on this machine: roots, sessions, what is skipped and why'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand help; and not __fish_seen_subcommand_from ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help" -f -a "sessions" -d 'List sessions with their token totals'

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
 
 use crate::commands;
@@ -22,7 +23,64 @@ pub fn parse() -> Result<Cli, clap::Error> {
         .skip(1)
         .any(|a| a == "--help" || a == "-h" || a == "help");
     FULL_HELP.store(help, std::sync::atomic::Ordering::Relaxed);
-    <Cli as Parser>::try_parse()
+    let matches = command().try_get_matches()?;
+    <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+}
+
+/// The formats a command prints (its `--format` takes only these, and its
+/// help lists only these); `None` for a command whose output is not
+/// records (a hook's answer, a shell script, a page), whose help leaves
+/// `--format` out.
+pub fn formats_of(command: &str) -> Option<&'static [Format]> {
+    use Format::{Csv, Dot, Json, Jsonl, Markdown, Mermaid, OtlpJson, Table, Text};
+    Some(match command {
+        "hook" | "statusline" | "completions" | "man" | "report" | "help" => return None,
+        "tree" => &[Table, Json, Jsonl, Text, Dot, Mermaid],
+        "show" => &[Table, Json, Jsonl, Text, Markdown],
+        "cost" | "search" => &[Table, Json, Jsonl, Csv],
+        "export" => &[Jsonl, OtlpJson],
+        _ => &[Table, Json, Jsonl, Csv, Text],
+    })
+}
+
+/// The command line's definition, each command's `--format` narrowed to
+/// the formats it prints (`formats_of`): each command declares its own
+/// copy of the global option, which the global one then does not replace.
+pub fn command() -> clap::Command {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let format = cmd
+        .get_arguments()
+        .find(|a| a.get_id() == "format")
+        .expect("--format is declared")
+        .clone();
+    let json = cmd
+        .get_arguments()
+        .find(|a| a.get_id() == "json")
+        .expect("--json is declared")
+        .clone();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        if formats_of(&name).is_none() {
+            let hidden = json.clone().hide(true);
+            cmd = cmd.mut_subcommand(&name, |sc| sc.arg(hidden));
+        }
+        let narrowed = match formats_of(&name) {
+            None => format.clone().hide(true),
+            Some(f) => format.clone().value_parser(
+                clap::builder::PossibleValuesParser::new(
+                    f.iter().map(|f| crate::output::format_name(*f)),
+                )
+                .map(|s: String| {
+                    <Format as clap::ValueEnum>::from_str(&s, true).expect("a format's own name")
+                }),
+            ),
+        };
+        cmd = cmd.mut_subcommand(&name, |sc| sc.arg(narrowed));
+    }
+    cmd
 }
 
 /// Observability and continuity for AI coding agents, from their own
@@ -75,7 +133,7 @@ pub struct Cli {
 /// Every command; each variant's doc line is its one-line help.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code and pi transcripts into the database (incremental)
+    /// Read every agent's transcripts on this machine into the database (incremental)
     Ingest(commands::ingest::Args),
     /// Re-project every session whose files still exist, ignoring checkpoints
     Replay(commands::ingest::Args),

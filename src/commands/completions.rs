@@ -3,10 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
 use crate::commands::Exit;
 
 #[derive(Debug, clap::Args)]
@@ -29,7 +27,7 @@ pub const CHECKED_IN: &[(Shell, &str)] = &[
 
 /// The completion script for one shell.
 pub fn render(shell: Shell) -> Vec<u8> {
-    let mut cmd = Cli::command();
+    let mut cmd = crate::cli::command();
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, "sessionkit", &mut buf);
     buf

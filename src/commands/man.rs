@@ -3,9 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use clap::CommandFactory;
 
-use crate::cli::Cli;
 use crate::commands::Exit;
 
 #[derive(Debug, clap::Args)]
@@ -27,7 +25,7 @@ pub struct Args {
 /// Every page: (file name, roff text), the top page first.
 pub fn pages() -> Result<Vec<(String, Vec<u8>)>> {
     crate::cli::FULL_HELP.store(true, std::sync::atomic::Ordering::Relaxed);
-    let cmd = Cli::command();
+    let cmd = crate::cli::command();
     let mut out = Vec::new();
     let mut buf = Vec::new();
     clap_mangen::Man::new(cmd.clone()).render(&mut buf)?;
@@ -82,7 +80,7 @@ pub fn run(args: &Args) -> Result<Exit> {
     }
     // No `man` here: the same text as the command's long help.
     crate::cli::FULL_HELP.store(true, std::sync::atomic::Ordering::Relaxed);
-    let mut cmd = Cli::command();
+    let mut cmd = crate::cli::command();
     for word in &args.command {
         cmd = cmd
             .find_subcommand(word)

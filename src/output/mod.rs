@@ -403,7 +403,7 @@ impl Output {
     }
 }
 
-fn format_name(f: Format) -> &'static str {
+pub fn format_name(f: Format) -> &'static str {
     match f {
         Format::Table => "table",
         Format::Json => "json",

@@ -730,3 +730,55 @@ fn an_uncoloured_table_fits_the_terminal() {
         assert!(text.contains("left out to fit the width"), "{text}");
     }
 }
+
+/// Each command's help lists only the formats it prints, and a format it
+/// does not print is refused before anything is read (exit 2, the formats
+/// it takes named); a command whose output is not records leaves
+/// `--format` out of its help.
+#[test]
+fn help_lists_only_the_formats_a_command_takes() {
+    let env = Env::new();
+    let cases: &[(&str, &[&str])] = &[
+        ("cost", &["table", "json", "jsonl", "csv"]),
+        ("search", &["table", "json", "jsonl", "csv"]),
+        (
+            "tree",
+            &["table", "json", "jsonl", "text", "dot", "mermaid"],
+        ),
+        ("show", &["table", "json", "jsonl", "text", "markdown"]),
+        ("export", &["jsonl", "otlp-json"]),
+        ("sessions", &["table", "json", "jsonl", "csv", "text"]),
+        ("memories", &["table", "json", "jsonl", "csv", "text"]),
+    ];
+    let all = [
+        "table",
+        "json",
+        "jsonl",
+        "csv",
+        "text",
+        "dot",
+        "mermaid",
+        "markdown",
+        "otlp-json",
+    ];
+    for (command, takes) in cases {
+        let (code, help, _) = env.run(&[command, "--help"]);
+        assert_eq!(code, 0);
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let option = &flat[flat
+            .find("--format <FORMAT>")
+            .unwrap_or_else(|| panic!("{command}: {flat}"))..];
+        let values = &option[option.find("[possible values: ").expect("its formats") + 18..];
+        let listed: Vec<&str> = values[..values.find(']').unwrap()].split(", ").collect();
+        assert_eq!(&listed, takes, "{command}");
+        for f in all.iter().filter(|f| !takes.contains(f)) {
+            let (code, _, err) = env.run(&[command, "--format", f]);
+            assert_eq!(code, 2, "{command} --format {f}");
+            assert!(err.contains(&format!("invalid value '{f}'")), "{err}");
+            assert!(err.contains(&takes.join(", ")), "{err}");
+        }
+    }
+    let (_, help, _) = env.run(&["hook", "--help"]);
+    assert!(!help.contains("--format"), "{help}");
+    assert!(!env.db().exists(), "nothing was read or created");
+}

@@ -189,8 +189,15 @@ fn a_harness_narrows_it() {
         let html = report(&env, &["--harness", name, "--since", "2020-01-01"]);
         let d = data(&html);
         let cost = env.json(&["cost", "--harness", name, "--since", "2020-01-01"]);
-        assert_eq!(d["total"]["cost_nanousd"], cost["totals"]["cost_nanousd"], "{name}");
-        let harness = if name == "claude" { "claude-code" } else { name };
+        assert_eq!(
+            d["total"]["cost_nanousd"], cost["totals"]["cost_nanousd"],
+            "{name}"
+        );
+        let harness = if name == "claude" {
+            "claude-code"
+        } else {
+            name
+        };
         assert_eq!(d["harness"], harness);
         let by: Vec<&String> = d["by_harness"]
             .as_object()
@@ -200,12 +207,19 @@ fn a_harness_narrows_it() {
             .collect();
         assert!(by.iter().all(|k| k.ends_with(harness)), "{by:?}");
         let drawn = d["sessions_drawn"].as_array().unwrap().len() as u64;
-        let sessions = env.json(&["sessions", "--harness", name]).as_array().unwrap().len() as u64;
+        let sessions = env
+            .json(&["sessions", "--harness", name])
+            .as_array()
+            .unwrap()
+            .len() as u64;
         assert_eq!(d["sessions"].as_u64(), Some(sessions), "{name}");
         assert!(drawn >= 1 && drawn <= sessions);
     }
     let html = report(&env, &["--harness", "codex"]);
-    assert!(html.contains(" · Codex · generated"), "the page says which client");
+    assert!(
+        html.contains(" · Codex · generated"),
+        "the page says which client"
+    );
 }
 
 #[test]

@@ -105,6 +105,10 @@ fn show_resolves_prefixes_and_refuses_csv() {
     assert!(err.contains("matches 4 sessions"), "{err}");
     let (code, _, err) = env.run(&["show", A, "--format", "csv"]);
     assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'csv'"), "{err}");
+    // Asked for where every command's formats are taken, the same answer.
+    let (code, _, err) = env.run(&["--format", "csv", "show", A]);
+    assert_eq!(code, 2);
     assert!(err.contains("cannot be printed as csv"), "{err}");
     let (code, out, _) = env.run(&["show", A, "--format", "table"]);
     assert_eq!(code, 0);

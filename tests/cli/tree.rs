@@ -255,8 +255,14 @@ fn text_dot_and_mermaid_drawings() {
     );
     let (code, _, err) = env.run(&["tree", "1111", "--format", "csv"]);
     assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'csv'"), "{err}");
+    let (code, _, err) = env.run(&["--format", "csv", "tree", "1111"]);
+    assert_eq!(code, 2);
     assert!(err.contains("a tree cannot be printed as csv"), "{err}");
     let (code, _, err) = env.run(&["sessions", "--format", "dot"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'dot'"), "{err}");
+    let (code, _, err) = env.run_with_env(&["sessions"], &[("SESSIONKIT_FORMAT", "dot")]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot be printed as dot"), "{err}");
     let (_, all, _) = env.run(&[

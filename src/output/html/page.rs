@@ -73,7 +73,12 @@ pub fn document(o: &Overview, body: &str, data: &str) -> String {
         .unwrap_or_default()
         + &o.harness
             .as_deref()
-            .map(|h| format!(" · {}", esc(crate::domain::clients::named(h).map_or(h, |c| c.label))))
+            .map(|h| {
+                format!(
+                    " · {}",
+                    esc(crate::domain::clients::named(h).map_or(h, |c| c.label))
+                )
+            })
             .unwrap_or_default();
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
