@@ -51,6 +51,25 @@ impl Snapshot {
     }
 }
 
+/// A window's reset time as a payload states it: seconds since the epoch
+/// (Claude Code's form), milliseconds when the number is too large to be
+/// seconds (past the year 5000), or an RFC 3339 time.
+fn reset_time(v: &Value) -> Option<Millis> {
+    const MILLIS_FROM: f64 = 1e11;
+    match v {
+        Value::Number(n) => {
+            let t = n.as_f64().filter(|t| t.is_finite() && *t > 0.0)?;
+            Some(if t >= MILLIS_FROM {
+                t.round()
+            } else {
+                (t * 1000.0).round()
+            } as Millis)
+        }
+        Value::String(s) => crate::domain::clock::parse_instant(s.trim()),
+        _ => None,
+    }
+}
+
 /// Reads a status line payload. Fields the client left out (rate limits
 /// come only on a subscription, and only after the session's first
 /// response) are `None`; a field of the wrong type is left out, not an
@@ -60,10 +79,10 @@ pub fn from_statusline(v: &Value) -> Snapshot {
     let window = |name: &str| -> Option<Window> {
         let w = v.get("rate_limits")?.get(name)?;
         let used_pct = w.get("used_percentage")?.as_f64()?;
-        let resets_s = w.get("resets_at")?.as_f64()?;
-        (used_pct.is_finite() && resets_s.is_finite() && used_pct >= 0.0).then(|| Window {
+        let resets_at = reset_time(w.get("resets_at")?)?;
+        (used_pct.is_finite() && used_pct >= 0.0).then_some(Window {
             used_pct,
-            resets_at: (resets_s * 1000.0).round() as Millis,
+            resets_at,
         })
     };
     Snapshot {
@@ -180,6 +199,26 @@ mod tests {
         assert_eq!(s.seven_day.unwrap().resets_at, 1_738_857_600_000);
         assert_eq!(s.context_pct, Some(41.5));
         assert_eq!(s.stated_cost_nanousd, Some(1_234_567_800));
+    }
+
+    /// A reset time in seconds, in milliseconds or as an RFC 3339 time is
+    /// the same instant; one that is none of these leaves its window out.
+    #[test]
+    fn a_reset_time_is_read_in_any_of_its_forms() {
+        let at = |r: Value| {
+            from_statusline(&serde_json::json!({
+                "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": r}}
+            }))
+            .five_hour
+            .map(|w| w.resets_at)
+        };
+        let want = Some(1_738_425_600_000);
+        assert_eq!(at(serde_json::json!(1_738_425_600)), want);
+        assert_eq!(at(serde_json::json!(1_738_425_600_000_i64)), want);
+        assert_eq!(at(serde_json::json!("2025-02-01T16:00:00Z")), want);
+        assert_eq!(at(serde_json::json!("2025-02-01T17:00:00+01:00")), want);
+        assert_eq!(at(serde_json::json!("soon")), None);
+        assert_eq!(at(serde_json::json!(-5)), None);
     }
 
     /// Before the first response (or off a subscription) there are no rate
