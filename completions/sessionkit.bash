@@ -2824,13 +2824,17 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__limits)
-            opts="-q -h --since --chart --snapshots --format --db --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --since --tz --chart --snapshots --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tz)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

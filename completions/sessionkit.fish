@@ -315,6 +315,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l no-progre
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -l wide -d 'Tables show ids and model names whole (else a table fitting a width shortens ids to their shortest unique prefix, which `show`, `tree` and the memory commands take, and model names to `sonnet-4-5`)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand cost" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l since -d 'Windows that end after T (RFC 3339, YYYY-MM-DD, or a span such as 7d)' -r
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l tz -d 'Time zone a table shows times in (IANA name) [default: the local zone]; JSON keeps UTC' -r
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand limits" -l format -d 'Output format [default: SESSIONKIT_FORMAT, else table on a terminal and jsonl when piped: `cost | less` gets JSON Lines]' -r -f -a "table\t''
 json\t''
 jsonl\t''

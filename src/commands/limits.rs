@@ -10,7 +10,7 @@ use anyhow::Result;
 
 use super::Ctx;
 use crate::commands::Exit;
-use crate::domain::clock::{format_instant, parse_bound};
+use crate::domain::clock::{Millis, format_instant, format_instant_in, parse_bound};
 use crate::output::records::{
     LIMIT_SNAPSHOT_SCHEMA, LIMITS_SCHEMA, LimitRecord, LimitSnapshotRecord, totals_fields,
 };
@@ -24,6 +24,11 @@ pub struct Args {
     /// Windows that end after T (RFC 3339, YYYY-MM-DD, or a span such as 7d)
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
+
+    /// Time zone a table shows times in (IANA name) [default: the local
+    /// zone]; JSON keeps UTC
+    #[arg(long, value_name = "ZONE")]
+    pub tz: Option<String>,
 
     /// Draw each window's last stated share as a bar after the table
     /// (table format only)
@@ -40,6 +45,7 @@ const COLUMNS: &[Column] = &[
     col("window", "window"),
     col("starts_at", "starts"),
     col("resets_at", "resets"),
+    col("minutes_left", "min left"),
     col("first_pct", "first %").optional(3),
     col("last_pct", "last %"),
     col("pace_pct_per_hour", "%/h").optional(2),
@@ -47,6 +53,7 @@ const COLUMNS: &[Column] = &[
     col("messages", "messages").optional(3),
     col("total_tokens", "tokens").optional(1),
     col("cost_usd", "cost"),
+    col("projected_cost_usd", "projected").optional(1),
     col("estimated", "estimated").optional(2),
 ];
 
@@ -73,13 +80,38 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             .records_of(SNAPSHOT_COLUMNS, seen.iter().map(snapshot_record))?;
         return Ok(Exit::Success);
     }
-    let windows = limits::history(&store, since, crate::domain::clock::now())?;
+    let now = crate::domain::clock::now();
+    let windows = limits::history(&store, since, now)?;
     if windows.is_empty() {
         ctx.out.note(
             "no usage-limit windows and no messages: register `sessionkit statusline` as Claude Code's statusLine command to record the stated limits",
         );
     }
-    ctx.out.records_of(COLUMNS, windows.iter().map(record))?;
+    // A table shows its times in the zone; the machine formats keep UTC.
+    let tz = matches!(ctx.out.format, Format::Table | Format::Text)
+        .then(|| super::time_zone(a.tz.as_deref()))
+        .transpose()?;
+    ctx.out
+        .records_of(COLUMNS, windows.iter().map(|w| record(w, now, tz.as_ref())))?;
+    if let Some(w) = windows.iter().find(|w| w.active(now) && w.kind != "7d") {
+        let left = w.left(now).unwrap_or(0) / 60_000;
+        ctx.out.note(&format!(
+            "the {} window resets in {}h {:02}m{}",
+            if w.kind == "block" {
+                "five-hour (estimated)"
+            } else {
+                "five-hour"
+            },
+            left / 60,
+            left % 60,
+            w.projected_nanousd(now)
+                .map(|p| format!(
+                    "; at this pace it will have cost {}",
+                    crate::output::money(crate::domain::pricing::usd(p))
+                ))
+                .unwrap_or_default()
+        ));
+    }
     if a.chart && ctx.out.format == Format::Table {
         if !windows.iter().any(|w| w.last.is_some()) {
             ctx.out.note(
@@ -120,12 +152,16 @@ fn snapshot_record(s: &Seen) -> LimitSnapshotRecord {
     }
 }
 
-fn record(w: &Window) -> LimitRecord {
+fn record(w: &Window, now: Millis, tz: Option<&jiff::tz::TimeZone>) -> LimitRecord {
+    let at = |ms: Millis| tz.map_or_else(|| format_instant(ms), |tz| format_instant_in(ms, tz));
     LimitRecord {
         schema: LIMITS_SCHEMA.to_string(),
         window: w.kind.to_string(),
-        starts_at: format_instant(w.starts_at),
-        resets_at: format_instant(w.resets_at),
+        starts_at: at(w.starts_at),
+        resets_at: at(w.resets_at),
+        active: w.active(now),
+        minutes_left: w.left(now).map(|l| l.div_euclid(60_000)),
+        projected_cost_usd: w.projected_nanousd(now).map(crate::domain::pricing::usd),
         first_pct: w.first.map(|f| f.0),
         last_pct: w.last.map(|l| l.0),
         snapshots: w.snapshots,

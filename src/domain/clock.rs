@@ -143,6 +143,26 @@ pub fn parse_instant(s: &str) -> Option<Millis> {
     Some(ts.as_millisecond())
 }
 
+/// Formats an instant as RFC 3339 in `tz`, to the second, with the zone's
+/// offset: `2025-09-03T09:47:19+09:00`.
+pub fn format_instant_in(ms: Millis, tz: &jiff::tz::TimeZone) -> String {
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(ts) => {
+            let d = tz.to_datetime(ts);
+            let secs = tz.to_offset(ts).seconds();
+            let sign = if secs < 0 { '-' } else { '+' };
+            let secs = secs.unsigned_abs();
+            format!(
+                "{}{sign}{:02}:{:02}",
+                d.strftime("%Y-%m-%dT%H:%M:%S"),
+                secs / 3600,
+                (secs / 60) % 60
+            )
+        }
+        Err(_) => format_instant(ms),
+    }
+}
+
 /// Formats an instant as RFC 3339 UTC with milliseconds: `2025-09-03T00:47:19.293Z`.
 pub fn format_instant(ms: Millis) -> String {
     if let Some(b) = instant_ascii(ms) {

@@ -21,7 +21,7 @@ use std::io::{IsTerminal, Write};
 use anyhow::Result;
 use serde_json::Value;
 
-pub use render::{Column, col};
+pub use render::{Column, col, money};
 
 /// Writes `v` as JSON (pretty or compact) with DEL, the C1 controls,
 /// the line and paragraph separators and the bidirectional controls

@@ -32,6 +32,27 @@ pub struct Window {
 }
 
 impl Window {
+    /// Whether `now` is in the window.
+    pub fn active(&self, now: Millis) -> bool {
+        self.starts_at <= now && now < self.resets_at
+    }
+
+    /// The time left until it resets, while it is active.
+    pub fn left(&self, now: Millis) -> Option<Millis> {
+        self.active(now).then(|| self.resets_at - now)
+    }
+
+    /// What the window will have cost when it resets, spending on at its
+    /// pace so far (its cost over the time since it began, once a minute
+    /// has passed), while it is active.
+    pub fn projected_nanousd(&self, now: Millis) -> Option<i64> {
+        let elapsed = now - self.starts_at;
+        (self.active(now) && elapsed >= 60_000).then(|| {
+            let whole = (self.resets_at - self.starts_at) as f64;
+            (self.totals.cost_nanousd as f64 * whole / elapsed as f64).round() as i64
+        })
+    }
+
     /// Percentage points an hour, from the first snapshot to the last.
     pub fn pace(&self) -> Option<f64> {
         let ((p0, t0), (p1, t1)) = (self.first?, self.last?);

@@ -355,11 +355,48 @@ fn limits_lists_stated_windows_and_estimated_blocks() {
             "5h 2026-02-01T08:00:00.000Z 2026-02-01T13:00:00.000Z 30.0 40.0 2 10.0 0.9 false",
         ]
     );
+    // At 11:00 the week and the five-hour window are active: time left,
+    // and what they will cost at their pace so far ($0.90 in 3 of 5 hours:
+    // $1.50; $1.50 in 117 of 168 hours: $2.153846).
+    let active: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {}",
+                r["window"], r["active"], r["minutes_left"], r["projected_cost_usd"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        active,
+        [
+            "\"7d\" true 3060 2.153846",
+            "\"block\" false null null",
+            "\"5h\" true 120 1.5"
+        ]
+    );
+    let (_, _, err) = env.run_at("2026-02-01T11:00:00Z", &["limits", "--format", "table"]);
+    assert!(
+        err.contains("the five-hour window resets in 2h 00m; at this pace it will have cost $1.50"),
+        "{err}"
+    );
+    // A table shows the times in --tz; JSON keeps UTC.
+    let (_, tokyo, _) = env.run_with_env(
+        &["limits", "--format", "table", "--tz", "Asia/Tokyo"],
+        &[
+            ("SESSIONKIT_NOW", "2026-02-01T11:00:00Z"),
+            ("COLUMNS", "200"),
+        ],
+    );
+    assert!(
+        tokyo.contains("2026-02-01 17:00  2026-02-01 22:00"),
+        "{tokyo}"
+    );
     crate::schema::holds_contract(&env, "limits", "LimitRecord", "sessionkit.limits/1", &rows);
     // A window's bounds keep their hours in a table that fits a width,
     // although its rows span days.
     let (_, fitted, _) = env.run_with_env(
-        &["limits", "--format", "table"],
+        &["limits", "--format", "table", "--tz", "UTC"],
         &[
             ("SESSIONKIT_NOW", "2026-02-01T11:00:00Z"),
             ("COLUMNS", "200"),

@@ -346,6 +346,13 @@ pub struct LimitRecord {
     pub pace_pct_per_hour: Option<f64>,
     /// True for a block derived from message times, not stated.
     pub estimated: bool,
+    /// True for the window that holds now.
+    pub active: bool,
+    /// Minutes until the active window resets (null for the others).
+    pub minutes_left: Option<i64>,
+    /// What the active window will have cost when it resets, spending on
+    /// at its pace so far (null for the others, and in its first minute).
+    pub projected_cost_usd: Option<f64>,
     /// What the messages in the window (up to now) used and cost.
     #[serde(flatten)]
     pub totals: TotalsFields,
