@@ -178,10 +178,8 @@ fn cost_difference(
             theirs - mine
         )
     } else if t.unpriced_tokens > 0 {
-        format!(
-            "{} tokens have no price here (sessionkit pricing set)",
-            t.unpriced_tokens
-        )
+        // The tokens we cannot price are the unpriced-model finding's.
+        return Ok(None);
     } else if theirs < mine {
         format!(
             "the transcript holds {} tokens the harness's totals do not (a resumed or forked session's history?)",

@@ -346,6 +346,33 @@ pub struct HarnessModelCost {
     pub cost_nanousd: i64,
 }
 
+impl HarnessCost {
+    /// Adds one response the client priced itself (pi and OpenCode write
+    /// each message's cost, in dollars): its tokens and cost under its
+    /// model. Zero is no figure (both write 0 for a model they have no
+    /// price for), nor is a cost that is not a finite positive number.
+    pub fn add_response(&mut self, model: &str, at: Option<Millis>, tokens: Buckets, usd: f64) {
+        if !usd.is_finite() || usd <= 0.0 {
+            return;
+        }
+        let nano = (usd * 1e9).round() as i64;
+        self.at = self.at.max(at);
+        self.cost_nanousd += nano;
+        match self.models.iter_mut().find(|m| m.model == model) {
+            Some(m) => {
+                m.tokens.add(tokens);
+                m.cost_nanousd += nano;
+            }
+            None => self.models.push(HarnessModelCost {
+                model: model.to_string(),
+                tokens,
+                web_searches: 0,
+                cost_nanousd: nano,
+            }),
+        }
+    }
+}
+
 impl ParsedSession {
     /// Lines and files of the session that could not be read, in all.
     pub fn degraded(&self) -> u64 {

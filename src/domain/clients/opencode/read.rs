@@ -120,6 +120,9 @@ struct Data {
     /// Why the response failed: `APIError` (the model's API refused or
     /// failed it), `MessageAbortedError` (the user stopped it), ...
     error: Option<MessageError>,
+    /// What OpenCode itself says the response cost, in dollars (0 for a
+    /// model it has no price for).
+    cost: Option<f64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -205,31 +208,44 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
         if let Some(a) = out.agents.iter_mut().find(|a| a.agent_id == m.session_id) {
             a.ending = ending_of(&data).map(|e| (e, Some(m.time_created)));
         }
-        let (Some("assistant"), Some(t)) = (data.role.as_deref(), data.tokens) else {
-            continue;
-        };
-        out.usage.push(UsageObservation {
-            message_id: m.id.clone(),
-            agent_id: m.session_id.clone(),
-            record_session_id: root.id.clone(),
-            model: data.model_id.unwrap_or_default(),
-            at: Some(m.time_created),
-            buckets: Buckets {
-                input: t.input,
-                output: t.output_with_reasoning(),
-                cache_write_5m: t.cache.write,
-                cache_write_1h: 0,
-                cache_read: t.cache.read,
-                reasoning: t.reasoning,
-            },
-            billing: Billing::default(),
-        });
+        answer(&mut out, m, data, &root.id);
     }
     // A subagent session whose last answer ended its turn finished its task.
     for a in out.agents.iter_mut().skip(1) {
         a.finished = a.ending.is_some_and(|(e, _)| e == Ending::TurnEnd);
     }
     out
+}
+
+/// An answer's usage under its message id and, when OpenCode priced it,
+/// its cost as the figure the client reported; a prompt says nothing.
+fn answer(out: &mut ParsedSession, m: &MessageRow, data: Data, root: &str) {
+    let (Some("assistant"), Some(t)) = (data.role.as_deref(), data.tokens) else {
+        return;
+    };
+    let buckets = Buckets {
+        input: t.input,
+        output: t.output_with_reasoning(),
+        cache_write_5m: t.cache.write,
+        cache_write_1h: 0,
+        cache_read: t.cache.read,
+        reasoning: t.reasoning,
+    };
+    let model = data.model_id.unwrap_or_default();
+    if let Some(usd) = data.cost.filter(|u| *u > 0.0) {
+        out.harness_cost
+            .get_or_insert_with(Default::default)
+            .add_response(&model, Some(m.time_created), buckets, usd);
+    }
+    out.usage.push(UsageObservation {
+        message_id: m.id.clone(),
+        agent_id: m.session_id.clone(),
+        record_session_id: root.to_string(),
+        model,
+        at: Some(m.time_created),
+        buckets,
+        billing: Billing::default(),
+    });
 }
 
 /// How a session whose latest message is `data` stands: an answer that
@@ -412,5 +428,39 @@ mod tests {
         };
         assert_eq!(ending("APIError"), Some(Ending::ApiError));
         assert_eq!(ending("MessageAbortedError"), Some(Ending::Interrupt));
+    }
+
+    /// OpenCode's own cost of each answer adds up, by model, as the figure
+    /// the client reported; a zero (its word for "no price") is no figure.
+    #[test]
+    fn the_client_s_own_costs_add_up_by_model() {
+        let answer = |model: &str, cost: f64| {
+            format!(
+                r#"{{"role":"assistant","modelID":"{model}","cost":{cost},"tokens":{{"input":100,"output":10,"reasoning":0,"cache":{{"read":5,"write":0}}}}}}"#
+            )
+        };
+        let out = parse_tree(
+            DATABASE,
+            &[session("ses_a", None)],
+            &[
+                message("msg_1", "ses_a", &answer("m1", 0.0015)),
+                message("msg_2", "ses_a", &answer("m1", 0.0005)),
+                message("msg_3", "ses_a", &answer("m2", 0.0)),
+            ],
+        );
+        let own = out.harness_cost.expect("OpenCode priced m1");
+        assert_eq!(own.cost_nanousd, 2_000_000);
+        let by: Vec<(String, i64, u64)> = own
+            .models
+            .iter()
+            .map(|m| (m.model.clone(), m.cost_nanousd, m.tokens.input))
+            .collect();
+        assert_eq!(by, [("m1".to_string(), 2_000_000, 200)]);
+        let none = parse_tree(
+            DATABASE,
+            &[session("ses_a", None)],
+            &[message("msg_3", "ses_a", &answer("m2", 0.0))],
+        );
+        assert_eq!(none.harness_cost, None);
     }
 }

@@ -85,6 +85,14 @@ struct Usage {
     /// Of the output (OpenClaw writes it; pi does not).
     #[serde(rename = "reasoningTokens")]
     reasoning: u64,
+    /// What pi itself says the response cost (`total`, in dollars).
+    cost: Cost,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(default)]
+struct Cost {
+    total: Option<f64>,
 }
 
 /// Reads a block's complete lines of a pi session into the parser; returns
@@ -140,21 +148,43 @@ fn read_line(b: &mut SessionParser, rec: Line, owner: &mut Owner<'_>) {
     ) else {
         return;
     };
+    usage_of(b, owner.agent, id, m.model.unwrap_or_default(), usage, at);
+}
+
+/// A response's usage (keyed by `id`) and, when pi priced it, its cost as
+/// the figure the client reported.
+fn usage_of(
+    b: &mut SessionParser,
+    agent: &str,
+    id: String,
+    model: String,
+    usage: Usage,
+    at: Option<crate::domain::clock::Millis>,
+) {
     let sid = b.out.session_id.clone();
+    let buckets = Buckets {
+        input: usage.input,
+        output: usage.output,
+        cache_write_5m: usage.cache_write,
+        cache_write_1h: 0,
+        cache_read: usage.cache_read,
+        reasoning: usage.reasoning,
+    };
+    if let Some(usd) = usage.cost.total.filter(|u| *u > 0.0)
+        && !b.knows_message(&id)
+    {
+        b.out
+            .harness_cost
+            .get_or_insert_with(Default::default)
+            .add_response(&model, at, buckets, usd);
+    }
     b.add_usage(UsageObservation {
         message_id: id,
-        agent_id: owner.agent.to_string(),
+        agent_id: agent.to_string(),
         record_session_id: sid,
-        model: m.model.unwrap_or_default(),
+        model,
         at,
-        buckets: Buckets {
-            input: usage.input,
-            output: usage.output,
-            cache_write_5m: usage.cache_write,
-            cache_write_1h: 0,
-            cache_read: usage.cache_read,
-            reasoning: usage.reasoning,
-        },
+        buckets,
         billing: Billing::default(),
     });
 }
@@ -196,6 +226,16 @@ mod tests {
             (2714, 300, 36)
         );
         assert_eq!(out.usage[0].model, "m1");
+        // pi's own figure for the two responses, beside the tokens it covers.
+        let own = out.harness_cost.as_ref().expect("pi priced its responses");
+        assert_eq!(own.cost_nanousd, 2_000_000);
+        assert_eq!(own.models.len(), 1);
+        assert_eq!(own.models[0].model, "m1");
+        assert_eq!(
+            own.models[0].tokens.input + own.models[0].tokens.output,
+            2714 + 36
+        );
+        assert_eq!(own.at, out.last_activity_at);
         assert_eq!(out.cwd.as_deref(), Some("/w/proj"));
         assert_eq!(
             out.started_at,

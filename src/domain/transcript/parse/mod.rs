@@ -531,6 +531,11 @@ impl SessionParser {
         part
     }
 
+    /// Whether this part has already seen message `id`'s usage.
+    pub(crate) fn knows_message(&self, id: &str) -> bool {
+        self.usage_index.contains_key(id)
+    }
+
     /// Whether the session has no title from its first prompt or better.
     pub(crate) fn wants_prompt_title(&self) -> bool {
         self.out.title_rank == TitleRank::None
