@@ -217,5 +217,6 @@ fn session_part(
         reported: store.reported_by_parent(id)?,
         compactions: detail.compactions,
         by_agent_type: ranked(by_type.groups),
+        client_cost_nanousd: detail.reported.map(|r| r.cost_nanousd),
     })
 }

@@ -27,6 +27,8 @@ pub struct SessionPart {
     pub compactions: Vec<CompactionRow>,
     /// Its cost by the agent type that spent it (`main` for the main agent).
     pub by_agent_type: Vec<(String, Totals)>,
+    /// What its client itself said the whole session cost, when it says.
+    pub client_cost_nanousd: Option<i64>,
 }
 
 /// Everything the report shows.

@@ -220,6 +220,15 @@ fn a_harness_narrows_it() {
         html.contains(" · Codex · generated"),
         "the page says which client"
     );
+    // A session whose client states its own cost carries that figure,
+    // marked as the client's.
+    let html = report(&env, &["--harness", "claude", "--since", "2020-01-01"]);
+    let reported = env.json(&["show", "4b497318"])["harness_reported"]["cost_usd"]
+        .as_f64()
+        .unwrap();
+    assert!(reported > 0.0);
+    let want = format!(" · ${reported:.2} by claude-code's own prices");
+    assert!(html.contains(&want), "{want} not in the page");
 }
 
 #[test]

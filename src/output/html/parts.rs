@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::svg::{self, Series};
 use super::{esc, legend, money_of, table, tokens};
 use crate::domain::clock::format_instant;
+use crate::output::money;
 use crate::output::tree::{self, Tree};
 use crate::store::overview::{Overview, SessionPart};
 
@@ -96,7 +97,7 @@ fn session(out: &mut String, s: &SessionPart) {
     let r = &s.row;
     let _ = write!(
         out,
-        "<article class=\"session\" id=\"session-{0}\"><h3>{1} <small>{0}</small></h3><p class=\"meta\">{6}{2} · {3} · {4} agents · {5} in the period</p>",
+        "<article class=\"session\" id=\"session-{0}\"><h3>{1} <small>{0}</small></h3><p class=\"meta\">{6}{2} · {3} · {4} agents · {5} in the period{7}</p>",
         esc(&r.session_id),
         esc(r
             .title
@@ -117,6 +118,14 @@ fn session(out: &mut String, s: &SessionPart) {
             ),
             None => String::new(),
         },
+        // The client's own figure for the whole session, marked as its.
+        s.client_cost_nanousd
+            .map(|n| format!(
+                " · {} by {}'s own prices",
+                money(crate::domain::pricing::usd(n)),
+                esc(&r.harness)
+            ))
+            .unwrap_or_default(),
     );
     let trees = tree::build(s.nodes.clone(), s.reported.clone());
     out.push_str("<div class=\"tree\">");
