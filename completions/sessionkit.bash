@@ -1048,7 +1048,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__eval__subcmd__closer)
-            opts="-q -h --cases --judge --min-recall --max-spurious --format --db --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --cases --judge --min-recall --max-spurious --explain --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1342,6 +1342,7 @@ complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_s
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l color -d 'When to use colour (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l explain -d 'Also say, on stderr, why each commitment was resolved (the clause the judge read) and whether the case\'s label agrees'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l json -d 'Short for --format json'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -s q -l quiet -d 'Print no notes or progress on stderr (errors still print)'
 complete -c sessionkit -n "__fish_sessionkit_using_subcommand eval; and __fish_seen_subcommand_from closer" -l no-progress -d 'Never draw a progress bar'

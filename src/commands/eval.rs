@@ -53,6 +53,10 @@ pub struct CloserArgs {
     /// Exit 1 when the total spurious resolves are more than this
     #[arg(long, value_name = "N")]
     pub max_spurious: Option<usize>,
+    /// Also say, on stderr, why each commitment was resolved (the clause
+    /// the judge read) and whether the case's label agrees
+    #[arg(long)]
+    pub explain: bool,
 }
 
 const COLUMNS: &[Column] = &[
@@ -226,6 +230,20 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         };
         let r =
             replay(&mut store, case, &judge, now).with_context(|| format!("case {}", case.name))?;
+        if c.explain {
+            for (id, why) in &r.evidence {
+                let verdict = if r.expected.contains(id) {
+                    "right"
+                } else {
+                    "SPURIOUS"
+                };
+                ctx.out.note(&format!(
+                    "{}: {id} resolved ({verdict}) by: {}",
+                    case.name,
+                    crate::domain::text::one_line(why)
+                ));
+            }
+        }
         drop(store);
         let took = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let hits = r

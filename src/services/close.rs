@@ -443,6 +443,8 @@ pub struct Turn {
 pub struct Replayed {
     /// The commitments the closer resolved.
     pub resolved: Vec<String>,
+    /// Each resolve's commitment and the evidence the judge gave.
+    pub evidence: Vec<(String, String)>,
     /// Completed and left to the closer (not resolved by the agent).
     pub expected: Vec<String>,
     /// Model tokens the judge spent (input and output).
@@ -559,6 +561,12 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
             .iter()
             .filter(|c| c.run_id == run.run_id)
             .filter_map(|c| label(&c.memory_id))
+            .collect(),
+        evidence: done
+            .closed
+            .iter()
+            .filter(|c| c.run_id == run.run_id)
+            .filter_map(|c| Some((label(&c.memory_id)?, c.evidence.clone())))
             .collect(),
         expected: case
             .expected_completed

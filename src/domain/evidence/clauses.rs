@@ -15,6 +15,8 @@ pub(super) struct Clause<'a> {
     pub(super) heading: Option<bool>,
     /// The line it is on (a bare "done" after it speaks of it).
     pub(super) line: usize,
+    /// Its sentence, counted through the text.
+    pub(super) sentence: usize,
     /// Its sentence says the work was undone.
     pub(super) reversed: bool,
 }
@@ -122,6 +124,7 @@ pub(super) const JOINS: &[&str] = &[
 pub(super) fn clauses(text: &str) -> Vec<Clause<'_>> {
     let mut out = Vec::new();
     let mut heading: Option<bool> = None;
+    let mut count = 0;
     for (n, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() {
@@ -132,6 +135,7 @@ pub(super) fn clauses(text: &str) -> Vec<Clause<'_>> {
             continue;
         }
         for (sentence, question) in sentences(line) {
+            count += 1;
             let reversed = clause_words(sentence)
                 .iter()
                 .any(|w| REVERSAL.contains(&w.as_str()));
@@ -151,6 +155,7 @@ pub(super) fn clauses(text: &str) -> Vec<Clause<'_>> {
                         question,
                         heading,
                         line: n,
+                        sentence: count,
                         reversed,
                     });
                 }

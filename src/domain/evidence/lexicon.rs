@@ -295,6 +295,8 @@ pub(super) const DONE_HEADINGS: &[&str] = &[
 ];
 pub(super) const OPEN_HEADINGS: &[&str] = &[
     "todo",
+    "problem",
+    "problems",
     "next",
     "remaining",
     "open",
@@ -305,4 +307,35 @@ pub(super) const OPEN_HEADINGS: &[&str] = &[
     "follow-up",
     "follow-ups",
     "left",
+];
+
+/// Marks that put a line among the failures or warnings (`❌ build
+/// broken`, `⚠️ untested on Windows`).
+pub(super) const VETO_MARKS: &[&str] = &["❌", "⚠", "✗", "✘", "🚫"];
+
+/// Participles that say the work itself was not done (a state of the
+/// work, not of what it handles: `unauthenticated requests` is neither).
+pub(super) const NOT_DONE: &[&str] = &[
+    "unaddressed",
+    "unapplied",
+    "unchanged",
+    "uncommitted",
+    "undeployed",
+    "unfixed",
+    "unimplemented",
+    "unmerged",
+    "unpushed",
+    "unreleased",
+    "unresolved",
+    "unreviewed",
+    "unshipped",
+    "unsolved",
+    "unstarted",
+    "unverified",
+];
+
+/// Words that end a topic's head and begin its setting (`cache product
+/// listings in the BFF`).
+pub(super) const PREPOSITIONS: &[&str] = &[
+    "on", "in", "for", "of", "at", "from", "into", "within", "across", "under", "via", "inside",
 ];

@@ -27,7 +27,9 @@ use clauses::{Clause, clauses, unquoted};
 
 mod lexicon;
 
-use lexicon::{CONTRASTS, DONE, DONE_PAIRS, LOOKED, LOOKING, VETO};
+use lexicon::{
+    CONTRASTS, DONE, DONE_PAIRS, LOOKED, LOOKING, NOT_DONE, PREPOSITIONS, VETO, VETO_MARKS,
+};
 
 use std::collections::HashMap;
 
@@ -63,6 +65,27 @@ struct Profile<'a> {
     c: &'a Commitment<'a>,
     topic: Vec<Unit>,
     content: Vec<Unit>,
+    /// The keys of the topic's head: its words before its first
+    /// preposition (`page numbers` of `page numbers on statement PDFs`).
+    head: Vec<String>,
+}
+
+/// The keys of a topic's head: the words before its first preposition,
+/// when it has one and words before it (else none: the whole topic is its
+/// head).
+fn head_keys(topic: &str, aliases: &Aliases) -> Vec<String> {
+    let words: Vec<&str> = topic.split_whitespace().collect();
+    let Some(at) = words
+        .iter()
+        .position(|w| PREPOSITIONS.contains(&w.to_lowercase().as_str()))
+        .filter(|&at| at > 0)
+    else {
+        return Vec::new();
+    };
+    matching::terms(&words[..at].join(" "), aliases)
+        .into_iter()
+        .map(|t| t.key)
+        .collect()
 }
 
 #[derive(Debug, Clone)]
@@ -127,6 +150,7 @@ impl Clause<'_> {
             || self.reversed
             || self.heading == Some(false)
             || t.starts_with("[ ]")
+            || VETO_MARKS.iter().any(|m| t.contains(m))
             || self.words.iter().any(|w| {
                 VETO.contains(&w.as_str())
                     || LOOKING.contains(&w.as_str())
@@ -134,6 +158,7 @@ impl Clause<'_> {
                     || w.ends_with("'ll")
                     || w == "can't"
                     || w == "won't"
+                    || NOT_DONE.contains(&w.as_str())
             })
     }
 
@@ -189,6 +214,68 @@ impl Clause<'_> {
     }
 }
 
+/// The commitments a text takes back without naming them where it does:
+/// a clause that takes something back and names nothing (`…, but it
+/// fails`) speaks of what its sentence names; a reversal that names an
+/// identifier (a commit, a file) speaks of what any clause naming that
+/// identifier names (`committed as a7c90e2` … `git revert a7c90e2`).
+fn referred_back<'p>(
+    all: &[Clause<'_>],
+    profiles: &'p [Profile<'p>],
+    ids: &[String],
+    shared: &HashMap<String, usize>,
+    aliases: &Aliases,
+) -> Vec<&'p str> {
+    let keyed: Vec<(Vec<matching::Term>, Vec<&'p str>)> = all
+        .iter()
+        .map(|c| {
+            let terms = matching::terms(c.text, aliases);
+            let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
+            let named = profiles
+                .iter()
+                .filter(|p| names_id(&c.words, p.c.id, ids) || p.named_by(&keys, shared))
+                .map(|p| p.c.id)
+                .collect();
+            (terms, named)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (c, (terms, named)) in all.iter().zip(&keyed) {
+        if !c.vetoed() {
+            continue;
+        }
+        if named.is_empty() {
+            for (d, (_, theirs)) in all.iter().zip(&keyed) {
+                if d.sentence == c.sentence {
+                    out.extend(theirs.iter().copied());
+                }
+            }
+        }
+        if c.reversed {
+            let marks: Vec<&String> = terms
+                .iter()
+                .filter(|t| t.strength >= Strength::Identifier || hash_like(&t.key))
+                .map(|t| &t.key)
+                .collect();
+            for (other, theirs) in &keyed {
+                if other.iter().any(|t| marks.contains(&&t.key)) {
+                    out.extend(theirs.iter().copied());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A word that names one thing as a commit does (`a7c90e2`): letters and
+/// digits mixed, six or more.
+fn hash_like(k: &str) -> bool {
+    k.len() >= 6
+        && k.bytes().all(|b| b.is_ascii_alphanumeric())
+        && k.bytes().any(|b| b.is_ascii_digit())
+        && k.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
 /// A clause that is only a completion word or two (`done`, `fixed, merged`).
 fn bare_done(c: &Clause<'_>) -> bool {
     !c.words.is_empty() && c.words.len() <= 2 && c.words.iter().all(|w| DONE.contains(&w.as_str()))
@@ -236,15 +323,24 @@ impl Profile<'_> {
         if ident {
             return true;
         }
-        [&self.topic, &self.content].iter().any(|field| {
-            let (cover, named, own) = field_score(field, keys, shared);
-            let needed = field
-                .iter()
-                .filter(|u| u.strength > Strength::Part)
-                .count()
-                .min(2);
-            own && named >= needed.max(1) && cover >= COVERAGE && named >= 2.min(field.len())
-        })
+        // A topic named only by its setting (`statement PDFs` of `page
+        // numbers on statement PDFs`) is another thing in the same place.
+        let head = self.head.is_empty() || self.head.iter().any(|k| keys.contains(k));
+        [&self.topic, &self.content]
+            .iter()
+            .enumerate()
+            .any(|(i, field)| {
+                if i == 0 && !head {
+                    return false;
+                }
+                let (cover, named, own) = field_score(field, keys, shared);
+                let needed = field
+                    .iter()
+                    .filter(|u| u.strength > Strength::Part)
+                    .count()
+                    .min(2);
+                own && named >= needed.max(1) && cover >= COVERAGE && named >= 2.min(field.len())
+            })
     }
 }
 
@@ -291,6 +387,7 @@ pub fn judge_with(
             c,
             topic: units(c.topic, aliases),
             content: units(c.content, aliases),
+            head: head_keys(c.topic, aliases),
         })
         .collect();
     // How many commitments have each key: a key two of them share names
@@ -320,6 +417,7 @@ pub fn judge_with(
         let text = unquoted(text);
         let all = clauses(&text);
         let clean = !all.iter().any(Clause::vetoed);
+        taken_back.extend(referred_back(&all, &profiles, &ids, &shared, aliases));
         for (i, clause) in all.iter().enumerate() {
             // A bare `done` (`…; done.`) speaks of the clause before it.
             let (clause, forced) = match i.checked_sub(1).map(|p| &all[p]) {

@@ -262,3 +262,139 @@ fn a_file_of_its_own_written_is_evidence() {
         .is_empty()
     );
 }
+
+/// A clause that takes something back without naming it (`…, but it
+/// fails`) takes back what its sentence names; the same clause alone
+/// resolves.
+#[test]
+fn a_failure_in_the_same_sentence_takes_it_back() {
+    let c = [(
+        "c1",
+        "convert orders.payload to jsonb",
+        "orders.payload is TEXT; migrate the column to jsonb",
+    )];
+    let done = "Wrote the migration converting `orders.payload` to jsonb.";
+    assert_eq!(judge(&c, &[done]), ["c1"]);
+    assert!(judge(&c, &["Wrote the migration converting `orders.payload` to jsonb, but it fails on the CI snapshot."]).is_empty());
+    // Another commitment failing in the sentence takes back only itself.
+    let two = [c[0], ("c2", "rotate the signing keys", "rotate keys.pem")];
+    assert_eq!(
+        judge(
+            &two,
+            &["Converted `orders.payload` to jsonb, but `keys.pem` is still failing its check."]
+        ),
+        ["c1"]
+    );
+}
+
+/// A revert that names the commit a clause called done takes it back.
+#[test]
+fn a_revert_of_the_same_commit_takes_it_back() {
+    let c = [(
+        "c1",
+        "cache the product listings",
+        "cache GET /products in `withRedisCache`",
+    )];
+    let did = "Wrapped the handler in `withRedisCache` and committed it as `a7c90e2`.";
+    assert_eq!(judge(&c, &[did]), ["c1"]);
+    assert!(
+        judge(
+            &c,
+            &[&format!(
+                "{did}\nLoad was worse. Reverted with `git revert a7c90e2`."
+            )]
+        )
+        .is_empty()
+    );
+    // A revert of another commit leaves it.
+    assert_eq!(
+        judge(
+            &c,
+            &[&format!(
+                "{did}\nReverted `b81d3f0`, the old logging change."
+            )]
+        ),
+        ["c1"]
+    );
+}
+
+/// A participle of work not done (`unchanged`, `unmerged`) takes it back;
+/// one that describes what the work handles (`unauthenticated requests`)
+/// does not.
+#[test]
+fn work_left_unchanged_is_not_done() {
+    let c = [(
+        "c1",
+        "pool mode in prod",
+        "switch `infra/prod/pgbouncer.yaml` to transaction pooling",
+    )];
+    assert!(judge(&c, &["`infra/prod/pgbouncer.yaml` is unchanged."]).is_empty());
+    assert!(
+        judge(
+            &c,
+            &["`infra/prod/pgbouncer.yaml` is updated but unmerged."]
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        judge(&c, &["`infra/prod/pgbouncer.yaml` is updated."]),
+        ["c1"]
+    );
+    let a = [(
+        "c2",
+        "Authentication for the admin panel",
+        "Require authentication for the admin panel",
+    )];
+    assert_eq!(
+        judge(
+            &a,
+            &["Admin panel auth is enforced: unauthenticated requests get a 401."]
+        ),
+        ["c2"]
+    );
+}
+
+/// A topic named only by its setting (`statement PDFs` of `page numbers
+/// on statement PDFs`) is not named; its head names it.
+#[test]
+fn a_topic_s_setting_alone_does_not_name_it() {
+    let c = [(
+        "c1",
+        "page numbers on statement PDFs",
+        "Multi-page statements have no footer",
+    )];
+    assert!(
+        judge(
+            &c,
+            &["Statement PDFs now format every amount in the account's currency."]
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        judge(&c, &["Statement PDFs now show page numbers."]),
+        ["c1"]
+    );
+}
+
+/// A line marked as failed or warned (`❌`, `⚠️`), or under a `Problem`
+/// heading, is not done.
+#[test]
+fn failure_marks_and_problem_headings_take_it_back() {
+    let c = [(
+        "c1",
+        "rate limiting on the login endpoint",
+        "limit POST /login to 5 a minute",
+    )];
+    assert_eq!(
+        judge(&c, &["Added rate limiting to the login endpoint."]),
+        ["c1"]
+    );
+    assert!(judge(&c, &["❌ Added rate limiting to the login endpoint."]).is_empty());
+    assert!(
+        judge(
+            &c,
+            &["### Problem\n- Added rate limiting to the login endpoint."]
+        )
+        .is_empty()
+    );
+}

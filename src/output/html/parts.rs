@@ -93,7 +93,9 @@ pub(super) fn sessions(out: &mut String, o: &Overview) {
     out.push_str("</section>");
 }
 
-fn session(out: &mut String, s: &SessionPart) {
+/// A session's heading (its title, else its project, and its id) and the
+/// line under it.
+fn heading(out: &mut String, s: &SessionPart) {
     let r = &s.row;
     let _ = write!(
         out,
@@ -127,6 +129,11 @@ fn session(out: &mut String, s: &SessionPart) {
             ))
             .unwrap_or_default(),
     );
+}
+
+fn session(out: &mut String, s: &SessionPart) {
+    let r = &s.row;
+    heading(out, s);
     let trees = tree::build(s.nodes.clone(), s.reported.clone());
     out.push_str("<div class=\"tree\">");
     for t in &trees {
