@@ -257,6 +257,7 @@ mod tests {
         let tools = crate::domain::evidence::Tools {
             tests: &tests,
             files: &files,
+            commits: &[],
         };
         let p = closer_prompt(
             &[PARSER, hostile],

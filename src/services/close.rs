@@ -157,6 +157,8 @@ pub struct Tail {
     pub texts: Vec<String>,
     pub tests: Vec<String>,
     pub files: Vec<String>,
+    /// The commits the run made, each `<hash> <message>`.
+    pub commits: Vec<String>,
 }
 
 impl Tail {
@@ -165,6 +167,7 @@ impl Tail {
         crate::domain::evidence::Tools {
             tests: &self.tests,
             files: &self.files,
+            commits: &self.commits,
         }
     }
 }
@@ -300,6 +303,7 @@ fn transcript_tail(path: &std::path::Path) -> Tail {
         )),
         tests: redacted(crate::domain::transcript::passing_tests(&buf, start == 0)),
         files: redacted(crate::domain::transcript::written_files(&buf, start == 0)),
+        commits: redacted(crate::domain::transcript::commits(&buf, start == 0)),
     }
 }
 
@@ -542,13 +546,24 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
             .map(|t| crate::domain::redact::redact_text(t).into_owned())
             .collect()
     };
-    let (tests, files) = (redacted(&case.passing_tests), redacted(&case.written_files));
+    // A tool turn is a shell command (`$ cmd`) and its output.
+    let shell: Vec<String> = case
+        .transcript_tail
+        .iter()
+        .filter(|t| t.role == "tool")
+        .map(|t| with_ids(&t.text))
+        .collect();
+    let (mut ran, commits) = crate::domain::transcript::shell_runs(&shell);
+    ran.extend(case.passing_tests.iter().cloned());
+    let (tests, files) = (redacted(&ran), redacted(&case.written_files));
+    let commits = redacted(&commits);
     let done = run_batch(store, candidates, now + 1, false, judge, |c| {
         if c.run_id == run.run_id {
             Tail {
                 texts: tail.clone(),
                 tests: tests.clone(),
                 files: files.clone(),
+                commits: commits.clone(),
             }
         } else {
             Tail::default()

@@ -267,6 +267,23 @@ fn referred_back<'p>(
     out
 }
 
+/// The messages of the run's commits that `words` name by their hash (a
+/// prefix of seven characters or more).
+fn committed<'c>(words: &[String], commits: &'c [String]) -> impl Iterator<Item = String> + 'c {
+    let named: Vec<String> = words
+        .iter()
+        .filter(|w| w.len() >= 7 && w.bytes().all(|b| b.is_ascii_hexdigit()))
+        .cloned()
+        .collect();
+    commits.iter().filter_map(move |c| {
+        let (hash, message) = c.split_once(' ')?;
+        named
+            .iter()
+            .any(|w| hash.starts_with(w.as_str()))
+            .then(|| message.to_string())
+    })
+}
+
 /// A word that names one thing as a commit does (`a7c90e2`): letters and
 /// digits mixed, six or more.
 fn hash_like(k: &str) -> bool {
@@ -361,6 +378,8 @@ fn names_id(words: &[String], id: &str, ids: &[String]) -> bool {
 pub struct Tools<'a> {
     pub tests: &'a [String],
     pub files: &'a [String],
+    /// The commits the run made, each `<hash> <message>`.
+    pub commits: &'a [String],
 }
 
 /// The evidence judge with the built-in aliases.
@@ -425,7 +444,13 @@ pub fn judge_with(
                 _ => (clause, false),
             };
             let vetoed = clause.vetoed();
-            let keys: Vec<String> = matching::terms(clause.text, aliases)
+            // A commit of the run's that the clause names by its hash says
+            // what the clause speaks of.
+            let said = std::iter::once(clause.text.to_string())
+                .chain(committed(&clause.words, tools.commits))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let keys: Vec<String> = matching::terms(&said, aliases)
                 .into_iter()
                 .map(|t| t.key)
                 .collect();

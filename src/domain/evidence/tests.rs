@@ -196,6 +196,7 @@ fn judge_tests(commitments: &[(&str, &str, &str)], texts: &[&str], tests: &[&str
     let tools = Tools {
         tests: &tests,
         files: &[],
+        commits: &[],
     };
     judge_with(&cs, texts, &tools, Aliases::built_in())
         .into_iter()
@@ -245,6 +246,7 @@ fn a_file_of_its_own_written_is_evidence() {
         let tools = Tools {
             tests: &[],
             files: &files,
+            commits: &[],
         };
         judge_with(&cs, texts, &tools, Aliases::built_in())
             .into_iter()
@@ -397,4 +399,36 @@ fn failure_marks_and_problem_headings_take_it_back() {
         )
         .is_empty()
     );
+}
+
+/// A clause that names a commit of the run's by its hash speaks of what
+/// the commit's message says; a hash of no commit of the run's names
+/// nothing.
+#[test]
+fn a_commit_named_by_its_hash_says_what_was_done() {
+    let cs = [Commitment {
+        id: "c1",
+        topic: "reject expired API keys",
+        content: "API keys past expires_at still authenticate",
+    }];
+    let commits = ["8c1e4b7 fix(auth): reject API keys past expires_at".to_string()];
+    let with = |commits: &[String]| -> Vec<String> {
+        let tools = Tools {
+            tests: &[],
+            files: &[],
+            commits,
+        };
+        judge_with(
+            &cs,
+            &["Done, it's in 8c1e4b7."],
+            &tools,
+            Aliases::built_in(),
+        )
+        .into_iter()
+        .map(|v| v.id)
+        .collect()
+    };
+    assert_eq!(with(&commits), ["c1"]);
+    assert!(with(&[]).is_empty());
+    assert!(with(&["5d1e3f8 docs: typo".to_string()]).is_empty());
 }

@@ -36,7 +36,7 @@ pub(crate) mod kit {
 }
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, SpawnResult, background_end};
-pub use tail::{assistant_tail, passing_tests, written_files};
+pub use tail::{assistant_tail, commits, passing_tests, shell_runs, written_files};
 pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::domain::clock::Millis;

@@ -118,9 +118,7 @@ pub fn passing_tests(bytes: &[u8], whole: bool) -> Vec<String> {
                             .join("\n"),
                         _ => continue,
                     };
-                    if runs_tests(cmd) && passed(&output) {
-                        out.push(format!("{cmd}\n{output}"));
-                    }
+                    out.extend(test_run(cmd, &output));
                 }
                 _ => {}
             }
@@ -178,6 +176,87 @@ fn lower_words(s: &str) -> impl Iterator<Item = String> + '_ {
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
+}
+
+/// A shell command and its output as a passing test run (`command`, then
+/// its output), when the command runs a test suite and the output says it
+/// passed and nothing failed.
+pub fn test_run(cmd: &str, output: &str) -> Option<String> {
+    (runs_tests(cmd) && passed(output)).then(|| format!("{cmd}\n{output}"))
+}
+
+/// A shell command and its output as a commit the run made (`<hash>
+/// <message>`), when the command commits with git and the output says
+/// which commit (`[main 8c1e4b7] fix(auth): …`).
+pub fn commit_of(cmd: &str, output: &str) -> Option<String> {
+    if !cmd.contains("git commit") && !cmd.contains("git revert") {
+        return None;
+    }
+    output.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix('[')?;
+        let (head, message) = rest.split_once("] ")?;
+        let hash = head.split_whitespace().last()?;
+        (hash.len() >= 7 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| format!("{} {}", hash.to_ascii_lowercase(), message.trim()))
+    })
+}
+
+/// Shell runs written as `$ command` then its output: the passing test
+/// runs and the commits among them, as a transcript's would be read.
+pub fn shell_runs(texts: &[String]) -> (Vec<String>, Vec<String>) {
+    let (mut ran, mut commits) = (Vec::new(), Vec::new());
+    for text in texts {
+        let Some((cmd, output)) = text
+            .trim_start()
+            .strip_prefix("$ ")
+            .and_then(|t| t.split_once('\n'))
+        else {
+            continue;
+        };
+        ran.extend(test_run(cmd, output));
+        commits.extend(commit_of(cmd, output));
+    }
+    (ran, commits)
+}
+
+/// The commits the run made in `bytes` (a transcript's last part, its
+/// first line skipped unless `whole`), each as `<hash> <message>`, oldest
+/// first.
+pub fn commits(bytes: &[u8], whole: bool) -> Vec<String> {
+    let mut commands: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        if (n == 0 && !whole) || line.is_empty() {
+            continue;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+            continue;
+        };
+        for b in v["message"]["content"].as_array().into_iter().flatten() {
+            if b["type"] == "tool_use" && b["name"] == "Bash" {
+                if let (Some(id), Some(cmd)) = (b["id"].as_str(), b["input"]["command"].as_str()) {
+                    commands.push((id.to_string(), cmd.to_string()));
+                }
+            } else if b["type"] == "tool_result" && b["is_error"] != true {
+                let cmd = b["tool_use_id"]
+                    .as_str()
+                    .and_then(|id| commands.iter().find(|(i, _)| i == id));
+                let output = match &b["content"] {
+                    Value::String(s) => s.clone(),
+                    Value::Array(parts) => parts
+                        .iter()
+                        .filter_map(|p| p["text"].as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    _ => continue,
+                };
+                if let Some((_, cmd)) = cmd {
+                    out.extend(commit_of(cmd, &output));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn runs_tests(cmd: &str) -> bool {
@@ -303,5 +382,51 @@ mod tests {
                 "go test ./...\nok  example.com/pkg 0.2s"
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod commit_tests {
+    use super::*;
+
+    /// A `git commit` the run made, by its hash and message; another
+    /// command's output that looks like one, or a refused commit, is none.
+    #[test]
+    fn the_run_s_commits_are_read_from_its_git_commands() {
+        let call = |id: &str, cmd: &str| {
+            serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": cmd}}]}})
+            .to_string()
+        };
+        let result = |id: &str, text: &str, error: bool| {
+            serde_json::json!({"type": "user", "message": {"content": [
+                {"type": "tool_result", "tool_use_id": id, "is_error": error, "content": text}]}})
+            .to_string()
+        };
+        let lines = [
+            call("t1", "git commit -am 'fix(auth): reject expired keys'"),
+            result(
+                "t1",
+                "[main 8C1E4B7] fix(auth): reject expired keys\n 2 files changed",
+                false,
+            ),
+            call("t2", "cat notes.txt"),
+            result("t2", "[main abcdef1] not a commit of this run", false),
+            call("t3", "git commit -m wip"),
+            result("t3", "[main 1234567] wip", true),
+        ]
+        .join("\n");
+        assert_eq!(
+            commits(lines.as_bytes(), true),
+            ["8c1e4b7 fix(auth): reject expired keys"]
+        );
+        assert_eq!(
+            commit_of(
+                "git revert --no-edit a7c90e2",
+                "[main 5d1e3f8] Revert \"x\""
+            ),
+            Some("5d1e3f8 Revert \"x\"".into())
+        );
+        assert_eq!(commit_of("git commit -m x", "nothing to commit"), None);
     }
 }
