@@ -173,6 +173,15 @@ pub(super) fn clauses(text: &str) -> Vec<Clause<'_>> {
 /// lines are done (`Some(Some(true))`), open (`Some(Some(false))`) or
 /// neither (`Some(None)`); `None` for a line that is no heading.
 pub(super) fn heading_of(line: &str) -> Option<Option<bool>> {
+    // A list item is an item, whatever it ends with (`- \`tax.rs\`:`).
+    let item = line.starts_with("- ")
+        || line.starts_with("* ")
+        || line
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if item && !line.starts_with("**") {
+        return None;
+    }
     let marked = line.starts_with('#')
         || (line.ends_with(':') && line.split_whitespace().count() <= 4)
         || (line.starts_with("**") && line.ends_with("**"));

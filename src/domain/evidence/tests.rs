@@ -432,3 +432,30 @@ fn a_commit_named_by_its_hash_says_what_was_done() {
     assert!(with(&[]).is_empty());
     assert!(with(&["5d1e3f8 docs: typo".to_string()]).is_empty());
 }
+
+/// A list item ending in a colon is an item, not a heading: under a done
+/// heading it is done, under an open one it is not.
+#[test]
+fn a_list_item_with_a_colon_is_no_heading() {
+    let c = [(
+        "c1",
+        "sync retries spin in a hot loop",
+        "`nextDelay()` in internal/sync/backoff.go overflows; cap the delay",
+    )];
+    assert_eq!(
+        judge(
+            &c,
+            &[
+                "### Changes\n- `internal/sync/backoff.go` — `nextDelay()`:\n  capped at five minutes"
+            ]
+        ),
+        ["c1"]
+    );
+    assert!(
+        judge(
+            &c,
+            &["### Next steps\n- `internal/sync/backoff.go` — `nextDelay()`:\n  cap it"]
+        )
+        .is_empty()
+    );
+}
