@@ -138,11 +138,23 @@ fn cases(dir: &Path) -> Result<Vec<(String, Case)>> {
         .map(|(split, f)| {
             let text =
                 std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
-            let case: Case = serde_json::from_str(&text)
+            let mut case: Case = serde_json::from_str(&text)
                 .with_context(|| format!("{}: not a closer case", f.display()))?;
+            if case.category.is_none() {
+                case.category = category_of_name(f);
+            }
             Ok((split.clone(), case))
         })
         .collect()
+}
+
+/// A case's category from its file's name, `<category>-<n>.json`, when
+/// the case names none.
+fn category_of_name(f: &Path) -> Option<String> {
+    let stem = f.file_stem()?.to_str()?;
+    let (category, n) = stem.rsplit_once('-')?;
+    (!category.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| category.to_string())
 }
 
 /// Sums of case rows: `(total)` for each split and category within it,

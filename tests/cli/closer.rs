@@ -359,6 +359,77 @@ fn the_evidence_judge_on_every_labeled_case() {
     assert!(err.contains("x.json: not a closer case"), "{err}");
 }
 
+/// A case without a category takes its file name's (`<category>-<n>`),
+/// totalled so; `--explain` says on stderr which clause resolved what and
+/// whether its label agrees.
+#[test]
+fn cases_are_totalled_by_their_file_s_category_and_explained() {
+    let env = Env::new();
+    let dir = env.path("named");
+    std::fs::create_dir_all(&dir).unwrap();
+    let case = |name: &str, last: &str, done: &[&str]| {
+        json!({"name": name,
+               "commitments": [{"id": "c1", "topic": "rotate the staging keys", "content": "rotate keys.pem on staging"}],
+               "transcript_tail": [], "final_message": last, "resolved_by_agent": [],
+               "expected_completed": done})
+        .to_string()
+    };
+    std::fs::write(
+        dir.join("plain-1.json"),
+        case("plain-1", "Rotated the staging keys.", &["c1"]),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("hedge-1.json"),
+        case("hedge-1", "The staging keys are probably rotated.", &[]),
+    )
+    .unwrap();
+    let (code, out, err) = at(
+        &env,
+        NOW,
+        &[
+            "eval",
+            "closer",
+            "--cases",
+            dir.to_str().unwrap(),
+            "--explain",
+            "--format",
+            "jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let by: Vec<(String, String, u64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["case"].as_str().unwrap().to_string(),
+                r["category"].as_str().unwrap().to_string(),
+                r["resolved"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let row = |c: &str, k: &str, n: u64| (c.to_string(), k.to_string(), n);
+    assert_eq!(
+        by,
+        [
+            row("hedge-1", "hedge", 0),
+            row("plain-1", "plain", 1),
+            row("(total)", "hedge", 0),
+            row("(total)", "plain", 1),
+            row("(total)", "-", 1),
+        ]
+    );
+    assert!(
+        err.contains("plain-1: c1 resolved (right) by: Rotated the staging keys"),
+        "{err}"
+    );
+    assert!(!err.contains("hedge-1:"), "{err}");
+}
+
 /// With the run's transcript ingested, the closer reads its last assistant
 /// words too: the final excerpt says nothing, the transcript says it.
 #[test]
