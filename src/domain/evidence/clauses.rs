@@ -3,7 +3,7 @@
 //! lines under them as done or open.
 
 use super::MAX_CLAUSE;
-use super::lexicon::{DONE_HEADINGS, OPEN_HEADINGS, REVERSAL};
+use super::lexicon::{DONE_HEADINGS, OPEN_HEADINGS, REVERSAL, VETO_MARKS};
 
 /// A clause of the run's words: its text, its lowercased words, and
 /// whether a heading above it said its lines are done (`Some(true)`) or
@@ -187,6 +187,13 @@ pub(super) fn heading_of(line: &str) -> Option<Option<bool>> {
         || (line.starts_with("**") && line.ends_with("**"));
     if !marked {
         return None;
+    }
+    // A heading's mark says it first: failed or warned, else done.
+    if VETO_MARKS.iter().any(|m| line.contains(m)) {
+        return Some(Some(false));
+    }
+    if ["✅", "✓", "✔"].iter().any(|m| line.contains(m)) {
+        return Some(Some(true));
     }
     let words = clause_words(line);
     if words.iter().any(|w| OPEN_HEADINGS.contains(&w.as_str())) {

@@ -59,6 +59,28 @@ fn contrasted(units: &[&Unit], keys: &[String]) -> bool {
     })
 }
 
+/// Whether the clause names a sibling of a hyphenated name of the
+/// commitment's (`billing-service` for `invoicing-service`: the same kind
+/// of thing, another one) and not the commitment's own.
+fn sibling(c: &Commitment<'_>, clause: &str) -> bool {
+    fn names(text: &str) -> Vec<(String, String)> {
+        text.to_lowercase()
+            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-'))
+            .filter_map(|w| {
+                let (head, tail) = w.trim_matches('-').rsplit_once('-')?;
+                (head.len() >= 2 && tail.len() >= 2 && !head.contains('-'))
+                    .then(|| (head.to_string(), tail.to_string()))
+            })
+            .collect()
+    }
+    let mine = names(&format!("{} {}", c.topic, c.content));
+    let said = names(clause);
+    mine.iter().any(|(head, tail)| {
+        !said.iter().any(|(h, t)| h == head && t == tail)
+            && said.iter().any(|(h, t)| t == tail && h != head)
+    })
+}
+
 /// One commitment's terms: units of the topic and of the content, each a
 /// key (and, for an identifier or compound, its words) with a weight.
 struct Profile<'a> {
@@ -464,7 +486,7 @@ pub fn judge_with(
                     .filter(|p| p.named_by(&keys, &shared))
                     .filter(|p| {
                         let units: Vec<&Unit> = p.topic.iter().chain(&p.content).collect();
-                        !contrasted(&units, &keys)
+                        !contrasted(&units, &keys) && !sibling(p.c, clause.text)
                     })
                     .collect()
             } else {

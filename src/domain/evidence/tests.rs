@@ -459,3 +459,37 @@ fn a_list_item_with_a_colon_is_no_heading() {
         .is_empty()
     );
 }
+
+/// A heading marked done (`✅`) files its lines as done; one marked failed
+/// (`❌`) as open.
+#[test]
+fn a_heading_s_mark_files_its_lines() {
+    let c = [(
+        "c1",
+        "accept ISO week dates",
+        "`parse_date` raises on 2024-W23-2",
+    )];
+    let line = "- `parse_date()` tries `date.fromisocalendar()` first.";
+    assert_eq!(
+        judge(&c, &[&format!("### ✅ ISO week dates\n{line}")]),
+        ["c1"]
+    );
+    assert!(judge(&c, &[&format!("### ❌ ISO week dates\n{line}")]).is_empty());
+    assert!(judge(&c, &[&format!("### Notes\n{line}")]).is_empty());
+}
+
+/// Work on a sibling of the commitment's hyphenated name (another service,
+/// another app of the same kind) is not the commitment's.
+#[test]
+fn a_sibling_service_is_another_thing() {
+    let c = [(
+        "c1",
+        "invoicing-service: skip empty invoices",
+        "In the invoicing-service repo, `InvoiceSender` should skip invoices with no line items",
+    )];
+    let done = |repo: &str| {
+        format!("`InvoiceSender` of the {repo} repo now returns early on empty invoices.")
+    };
+    assert!(judge(&c, &[&done("billing-service")]).is_empty());
+    assert_eq!(judge(&c, &[&done("invoicing-service")]), ["c1"]);
+}
