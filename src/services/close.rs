@@ -295,15 +295,19 @@ fn transcript_tail(path: &std::path::Path) -> Tail {
             .map(|t| crate::domain::redact::redact_text(&t).into_owned())
             .collect()
     };
+    // The shell runs read once: the passing test runs and the commits.
+    let (tests, commits) = crate::domain::transcript::tool_evidence(
+        &crate::domain::transcript::bash_runs(&buf, start == 0),
+    );
     Tail {
         texts: redacted(crate::domain::transcript::assistant_tail(
             &buf,
             start == 0,
             TAIL_TEXTS,
         )),
-        tests: redacted(crate::domain::transcript::passing_tests(&buf, start == 0)),
+        tests: redacted(tests),
         files: redacted(crate::domain::transcript::written_files(&buf, start == 0)),
-        commits: redacted(crate::domain::transcript::commits(&buf, start == 0)),
+        commits: redacted(commits),
     }
 }
 
@@ -553,7 +557,8 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
         .filter(|t| t.role == "tool")
         .map(|t| with_ids(&t.text))
         .collect();
-    let (mut ran, commits) = crate::domain::transcript::shell_runs(&shell);
+    let (mut ran, commits) =
+        crate::domain::transcript::tool_evidence(&crate::domain::transcript::shell_runs(&shell));
     ran.extend(case.passing_tests.iter().cloned());
     let (tests, files) = (redacted(&ran), redacted(&case.written_files));
     let commits = redacted(&commits);

@@ -20,7 +20,7 @@ pub(crate) mod kit {
     };
     pub(crate) use super::read::read_head;
     pub(crate) use super::stores::{
-        OpenStore, SessionStore, Tree, file_at, group_trees, open_database,
+        OpenStore, SessionStore, Tree, file_at, group_trees, open_database, tree_rows,
     };
     pub(crate) use super::{Folders, places_none};
     pub(crate) use super::{Skip, SkipReason};

@@ -116,6 +116,24 @@ impl Tree {
     }
 }
 
+/// The rows `sql` (its one parameter a session's id) gives for each
+/// session of `tree`, in the tree's order, each read by `row`.
+pub fn tree_rows<T>(
+    conn: &Connection,
+    tree: &Tree,
+    sql: &str,
+    mut row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut out = Vec::new();
+    for s in &tree.sessions {
+        for r in stmt.query_map([&s.id], &mut row)? {
+            out.push(r?);
+        }
+    }
+    Ok(out)
+}
+
 /// Opens a client's database to read, without ever writing it: the client
 /// may be writing it, and never waits on sessionkit for long.
 pub fn open_database(path: &Path) -> Result<Connection> {

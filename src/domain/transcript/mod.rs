@@ -36,7 +36,7 @@ pub(crate) mod kit {
 }
 pub use placed::place;
 pub use spawns::{BackgroundEnd, ProgressRef, QueueOp, Spawn, SpawnResult, background_end};
-pub use tail::{assistant_tail, commits, passing_tests, shell_runs, written_files};
+pub use tail::{assistant_tail, bash_runs, shell_runs, tool_evidence, written_files};
 pub use usage::{Billing, Buckets, UsageObservation};
 
 use crate::domain::clock::Millis;
@@ -250,15 +250,42 @@ pub struct ParsedSession {
 }
 
 impl ParsedSession {
-    /// Offers the first prompt the person typed in `said` (the main
-    /// agent's) as the title.
-    pub fn offer_prompt_of(&mut self, said: &[said::Said]) {
-        let first = said
-            .iter()
-            .filter(|s| s.agent_id == self.session_id)
-            .flat_map(|s| &s.pieces)
-            .find(|p| p.role == said::Role::User);
-        if let Some(p) = first {
+    /// A session read whole from a store: its client's own title, when it
+    /// has one (`TitleRank::Client`), then what it said, read by `read`
+    /// with `said`'s options when asked for search, or without them only
+    /// for its first prompt when it has no title yet.
+    pub fn title_and_said(
+        &mut self,
+        client_title: Option<&str>,
+        said: Option<said::SaidOptions>,
+        read: impl FnOnce(said::SaidOptions) -> Option<Vec<said::Said>>,
+    ) {
+        if let Some(t) = client_title {
+            self.offer_title(t, TitleRank::Client);
+        }
+        let wants_title = self.title_rank == TitleRank::None;
+        let Some(found) = said
+            .or(wants_title.then(said::SaidOptions::default))
+            .and_then(read)
+        else {
+            return;
+        };
+        let main = self.session_id.clone();
+        self.offer_prompt(
+            found
+                .iter()
+                .filter(|s| s.agent_id == main)
+                .flat_map(|s| &s.pieces),
+        );
+        if said.is_some() {
+            self.said = found;
+        }
+    }
+
+    /// Offers the first of `pieces` a person said as the title (the
+    /// client's injections are no pieces).
+    pub fn offer_prompt<'a>(&mut self, pieces: impl IntoIterator<Item = &'a said::Piece>) {
+        if let Some(p) = pieces.into_iter().find(|p| p.role == said::Role::User) {
             self.offer_title(&p.text, TitleRank::Prompt);
         }
     }

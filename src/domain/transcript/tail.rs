@@ -73,11 +73,10 @@ const NOT_PASSED: &[&str] = &[
     "fail", "failed", "failing", "failure", "failures", "error", "errors", "panicked", "broken",
 ];
 
-/// The test runs in `bytes` (a transcript's last part, its first line
-/// skipped unless `whole`) that passed: each shell command that runs a test
-/// suite and whose result is not an error and says it passed and nothing
-/// failed, as `command` and its output on the lines after, oldest first.
-pub fn passing_tests(bytes: &[u8], whole: bool) -> Vec<String> {
+/// The shell commands the run's main agent ran in `bytes` (a
+/// transcript's last part, its first line skipped unless `whole`) and
+/// their output, for each whose result is not an error, oldest first.
+pub fn bash_runs(bytes: &[u8], whole: bool) -> Vec<(String, String)> {
     let mut commands: Vec<(String, String)> = Vec::new();
     let mut out = Vec::new();
     for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
@@ -118,13 +117,35 @@ pub fn passing_tests(bytes: &[u8], whole: bool) -> Vec<String> {
                             .join("\n"),
                         _ => continue,
                     };
-                    out.extend(test_run(cmd, &output));
+                    out.push((cmd.clone(), output));
                 }
                 _ => {}
             }
         }
     }
     out
+}
+
+/// What shell runs show of the work, for the closer's judge: the test runs
+/// that passed (each shell command that runs a test suite whose output says
+/// it passed and nothing failed, as `command` and its output on the lines
+/// after) and the commits made (`<hash> <message>`), oldest first.
+pub fn tool_evidence(runs: &[(String, String)]) -> (Vec<String>, Vec<String>) {
+    let tests = runs.iter().filter_map(|(c, o)| test_run(c, o)).collect();
+    let commits = runs.iter().filter_map(|(c, o)| commit_of(c, o)).collect();
+    (tests, commits)
+}
+
+/// The commits made in `bytes` (`tool_evidence`'s second half).
+#[cfg(test)]
+fn commits(bytes: &[u8], whole: bool) -> Vec<String> {
+    tool_evidence(&bash_runs(bytes, whole)).1
+}
+
+/// The test runs in `bytes` that passed (`tool_evidence`'s first half).
+#[cfg(test)]
+fn passing_tests(bytes: &[u8], whole: bool) -> Vec<String> {
+    tool_evidence(&bash_runs(bytes, whole)).0
 }
 
 /// The files the run's own edit tools wrote in `bytes` (Claude Code's
@@ -201,62 +222,16 @@ pub fn commit_of(cmd: &str, output: &str) -> Option<String> {
     })
 }
 
-/// Shell runs written as `$ command` then its output: the passing test
-/// runs and the commits among them, as a transcript's would be read.
-pub fn shell_runs(texts: &[String]) -> (Vec<String>, Vec<String>) {
-    let (mut ran, mut commits) = (Vec::new(), Vec::new());
-    for text in texts {
-        let Some((cmd, output)) = text
-            .trim_start()
-            .strip_prefix("$ ")
-            .and_then(|t| t.split_once('\n'))
-        else {
-            continue;
-        };
-        ran.extend(test_run(cmd, output));
-        commits.extend(commit_of(cmd, output));
-    }
-    (ran, commits)
-}
-
-/// The commits the run made in `bytes` (a transcript's last part, its
-/// first line skipped unless `whole`), each as `<hash> <message>`, oldest
-/// first.
-pub fn commits(bytes: &[u8], whole: bool) -> Vec<String> {
-    let mut commands: Vec<(String, String)> = Vec::new();
-    let mut out = Vec::new();
-    for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
-        if (n == 0 && !whole) || line.is_empty() {
-            continue;
-        }
-        let Ok(v) = serde_json::from_slice::<Value>(line) else {
-            continue;
-        };
-        for b in v["message"]["content"].as_array().into_iter().flatten() {
-            if b["type"] == "tool_use" && b["name"] == "Bash" {
-                if let (Some(id), Some(cmd)) = (b["id"].as_str(), b["input"]["command"].as_str()) {
-                    commands.push((id.to_string(), cmd.to_string()));
-                }
-            } else if b["type"] == "tool_result" && b["is_error"] != true {
-                let cmd = b["tool_use_id"]
-                    .as_str()
-                    .and_then(|id| commands.iter().find(|(i, _)| i == id));
-                let output = match &b["content"] {
-                    Value::String(s) => s.clone(),
-                    Value::Array(parts) => parts
-                        .iter()
-                        .filter_map(|p| p["text"].as_str())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                    _ => continue,
-                };
-                if let Some((_, cmd)) = cmd {
-                    out.extend(commit_of(cmd, &output));
-                }
-            }
-        }
-    }
-    out
+/// Shell runs written as `$ command` then its output (a case's tool
+/// turns), as `bash_runs` gives a transcript's.
+pub fn shell_runs(texts: &[String]) -> Vec<(String, String)> {
+    texts
+        .iter()
+        .filter_map(|t| {
+            let (cmd, output) = t.trim_start().strip_prefix("$ ")?.split_once('\n')?;
+            Some((cmd.to_string(), output.to_string()))
+        })
+        .collect()
 }
 
 fn runs_tests(cmd: &str) -> bool {

@@ -18,9 +18,8 @@ use rusqlite::Connection;
 use super::read::MessageRow;
 use super::read::SessionTotals;
 use crate::domain::corpus::kit::{
-    OpenStore, SessionStore, Tree, file_at, group_trees, open_database,
+    OpenStore, SessionStore, Tree, file_at, group_trees, open_database, tree_rows,
 };
-use crate::domain::transcript::TitleRank;
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{ParsedSession, SessionRow};
 
@@ -68,21 +67,13 @@ impl OpenStore for Opened {
     fn parse(&self, label: &str, tree: &Tree, said: Option<SaidOptions>) -> Result<ParsedSession> {
         let totals = totals(&self.0, tree)?;
         let mut parsed = super::read::parse_tree(label, &tree.sessions, &totals);
-        if let Some(t) = tree.sessions[0].title.as_deref() {
-            parsed.offer_title(t, TitleRank::Client);
-        }
-        // Without a title of its own, the session's first prompt is its title.
-        let wants_title = parsed.title_rank == TitleRank::None;
-        if let Some(o) = said.or(wants_title.then(SaidOptions::default)) {
-            // A database without messages (an older schema) says nothing.
-            if let Ok(rows) = messages(&self.0, tree) {
-                let found = super::read::said_of_messages(&rows, o);
-                parsed.offer_prompt_of(&found);
-                if said.is_some() {
-                    parsed.said = found;
-                }
-            }
-        }
+        // A database without messages (an older schema) says nothing.
+        parsed.title_and_said(tree.sessions[0].title.as_deref(), said, |o| {
+            Some(super::read::said_of_messages(
+                &messages(&self.0, tree).ok()?,
+                o,
+            ))
+        });
         Ok(parsed)
     }
 }
@@ -167,13 +158,12 @@ pub fn totals(conn: &Connection, tree: &Tree) -> Result<Vec<SessionTotals>> {
 
 /// The `messages` rows of a tree's sessions, each session's in order.
 pub fn messages(conn: &Connection, tree: &Tree) -> Result<Vec<MessageRow>> {
-    let mut stmt = conn.prepare_cached(
+    tree_rows(
+        conn,
+        tree,
         "SELECT id, session_id, role, content, tool_calls, tool_name, timestamp
          FROM messages WHERE session_id = ?1 ORDER BY timestamp, id",
-    )?;
-    let mut out = Vec::new();
-    for s in &tree.sessions {
-        let rows = stmt.query_map([&s.id], |r| {
+        |r| {
             Ok(MessageRow {
                 id: r.get(0)?,
                 session_id: r.get(1)?,
@@ -183,12 +173,8 @@ pub fn messages(conn: &Connection, tree: &Tree) -> Result<Vec<MessageRow>> {
                 tool_name: r.get(5)?,
                 at: r.get::<_, Option<f64>>(6)?.map(|t| millis(Some(t))),
             })
-        })?;
-        for row in rows {
-            out.push(row?);
-        }
-    }
-    Ok(out)
+        },
+    )
 }
 
 /// Hermes's times are seconds since the epoch, as a real number.

@@ -14,7 +14,9 @@ use anyhow::{Context, Result};
 use rusqlite::Connection;
 
 use super::read::{DATABASE, EventRow};
-use crate::domain::corpus::kit::{OpenStore, SessionStore, Tree, group_trees, open_database};
+use crate::domain::corpus::kit::{
+    OpenStore, SessionStore, Tree, group_trees, open_database, tree_rows,
+};
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{ParsedSession, SessionRow};
 
@@ -108,22 +110,17 @@ pub fn trees(conn: &Connection) -> Result<Vec<Tree>> {
 
 /// The events of a tree's sessions, each session's in order.
 pub fn events(conn: &Connection, tree: &Tree) -> Result<Vec<EventRow>> {
-    let mut stmt = conn.prepare_cached(
+    tree_rows(
+        conn,
+        tree,
         "SELECT session_id, seq, event_json FROM transcript_events
          WHERE session_id = ?1 ORDER BY seq",
-    )?;
-    let mut out = Vec::new();
-    for s in &tree.sessions {
-        let rows = stmt.query_map([&s.id], |r| {
+        |r| {
             Ok(EventRow {
                 session_id: r.get(0)?,
                 seq: r.get(1)?,
                 json: r.get(2)?,
             })
-        })?;
-        for row in rows {
-            out.push(row?);
-        }
-    }
-    Ok(out)
+        },
+    )
 }

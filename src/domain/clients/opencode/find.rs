@@ -27,7 +27,6 @@ use crate::domain::clock::Millis;
 use crate::domain::corpus::kit::{
     OpenStore, SessionStore, Tree, file_at, group_trees, open_database,
 };
-use crate::domain::transcript::TitleRank;
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{ParsedSession, SessionRow};
 
@@ -109,28 +108,17 @@ impl OpenStore for Opened {
             Opened::Storage(dir) => storage_messages(dir, tree)?,
         };
         let mut parsed = super::read::parse_tree(label, &tree.sessions, &messages);
-        if let Some(t) = tree.sessions[0]
+        let title = tree.sessions[0]
             .title
             .as_deref()
-            .filter(|t| !super::read::default_title(t))
-        {
-            parsed.offer_title(t, TitleRank::Client);
-        }
-        // Without a title of its own, the session's first prompt is its title.
-        let wants_title = parsed.title_rank == TitleRank::None;
-        if let Some(o) = said.or(wants_title.then(SaidOptions::default)) {
+            .filter(|t| !super::read::default_title(t));
+        parsed.title_and_said(title, said, |o| {
             let parts = match self {
                 Opened::Sqlite(c) => parts(c, tree),
                 Opened::Storage(dir) => storage_parts(dir, &messages),
             };
-            if let Ok(parts) = parts {
-                let found = super::read::said_of_parts(&messages, &parts, o);
-                parsed.offer_prompt_of(&found);
-                if said.is_some() {
-                    parsed.said = found;
-                }
-            }
-        }
+            Some(super::read::said_of_parts(&messages, &parts.ok()?, o))
+        });
         Ok(parsed)
     }
 }

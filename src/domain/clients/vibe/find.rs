@@ -22,7 +22,6 @@ use serde::Deserialize;
 
 use super::read::{STORE, SessionFiles, Totals};
 use crate::domain::corpus::kit::{OpenStore, SessionStore, Tree, group_trees};
-use crate::domain::transcript::TitleRank;
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{BadLine, ParsedSession, SessionRow};
 
@@ -59,18 +58,9 @@ impl OpenStore for Opened {
     fn parse(&self, label: &str, tree: &Tree, said: Option<SaidOptions>) -> Result<ParsedSession> {
         let files = files(&self.0, tree);
         let mut parsed = super::read::parse_tree(label, &tree.sessions, &files);
-        if let Some(t) = tree.sessions[0].title.as_deref() {
-            parsed.offer_title(t, TitleRank::Client);
-        }
-        // Without a title of its own, the session's first prompt is its title.
-        let wants_title = parsed.title_rank == TitleRank::None;
-        if let Some(o) = said.or(wants_title.then(SaidOptions::default)) {
-            let found = super::said::said_of_journals(&files, o);
-            parsed.offer_prompt_of(&found);
-            if said.is_some() {
-                parsed.said = found;
-            }
-        }
+        parsed.title_and_said(tree.sessions[0].title.as_deref(), said, |o| {
+            Some(super::said::said_of_journals(&files, o))
+        });
         Ok(parsed)
     }
 }

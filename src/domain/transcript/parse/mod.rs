@@ -39,7 +39,7 @@ use super::usage::UsageObservation;
 use super::wire::Record;
 use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession, TitleRank};
 use crate::domain::clock::Millis;
-use crate::domain::transcript::said::{self, Piece, Said, SaidOptions};
+use crate::domain::transcript::said::{Piece, Said, SaidOptions};
 
 /// The first malformed line of a session parsed with `strict` set.
 pub type StrictFailure = BadLine;
@@ -549,9 +549,7 @@ impl SessionParser {
     /// Offers the first of `pieces` a person said as the title (the
     /// client's injections are no pieces).
     pub(crate) fn offer_prompt(&mut self, pieces: &[Piece]) {
-        if let Some(p) = pieces.iter().find(|p| p.role == said::Role::User) {
-            self.offer_title(&p.text, TitleRank::Prompt);
-        }
+        self.out.offer_prompt(pieces);
     }
 
     /// The session's facts: the last part.
