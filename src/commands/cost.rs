@@ -7,7 +7,8 @@ use serde_json::{Map, Value, json};
 
 use super::{Ctx, put_totals};
 use crate::commands::Exit;
-use crate::domain::clock::format_instant;
+use crate::domain::clock::{format_instant, format_instant_in, parse_instant};
+use crate::domain::limits::FIVE_HOURS;
 use crate::domain::pricing::cents;
 use crate::output::records::{
     COST_SCHEMA, CostRecord, SEGMENT_SCHEMA, SegmentRecord, totals_fields,
@@ -137,6 +138,7 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
         agent_id: None,
         agent_type: None,
         block: None,
+        block_ends_at: None,
         day: None,
         harness: None,
         last_activity_at: None,
@@ -169,7 +171,22 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
         };
         *slot = Some(v.clone());
     }
+    r.block_ends_at = r
+        .block
+        .as_deref()
+        .and_then(parse_instant)
+        .map(|ms| format_instant(ms + FIVE_HOURS));
     r
+}
+
+/// A table's block times in the zone the person reads them in (the
+/// records keep UTC).
+fn block_times_in(r: &mut CostRecord, tz: &jiff::tz::TimeZone) {
+    for t in [&mut r.block, &mut r.block_ends_at].into_iter().flatten() {
+        if let Some(ms) = parse_instant(t) {
+            *t = format_instant_in(ms, tz);
+        }
+    }
 }
 
 pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
@@ -198,18 +215,23 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         &report::Query {
             by: &args.by,
             filter,
-            tz,
+            tz: tz.clone(),
             from: from.as_ref(),
         },
     )?;
-    print_rows(ctx, args, &costs)?;
+    print_rows(ctx, args, &costs, &tz)?;
     finish(ctx, args, &costs)
 }
 
 /// The groups' rows: JSON one document with the totals; a table with a
 /// totals row; CSV and JSON Lines with one when asked for (a spreadsheet
 /// summing the column would count it twice).
-fn print_rows(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<()> {
+fn print_rows(
+    ctx: &Ctx,
+    args: &Args,
+    costs: &report::Costs,
+    tz: &jiff::tz::TimeZone,
+) -> Result<()> {
     let total = &costs.total;
     let row = |key: &[String], t: &Totals| -> Value {
         serde_json::to_value(cost_record(&args.by, key, t)).expect("a record is JSON")
@@ -225,6 +247,9 @@ fn print_rows(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<()> {
                 if r.project.is_none() {
                     r.project.clone_from(&b.project);
                 }
+            }
+            if ctx.out.format == Format::Table {
+                block_times_in(&mut r, tz);
             }
             serde_json::to_value(r).expect("a record is JSON")
         })
@@ -258,7 +283,13 @@ fn print_rows(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<()> {
             row(&label, total)
         });
     }
-    let mut cols: Vec<Column> = args.by.iter().map(|k| col(k.field(), k.field())).collect();
+    let mut cols: Vec<Column> = Vec::new();
+    for k in &args.by {
+        cols.push(col(k.field(), k.field()));
+        if *k == Key::Block {
+            cols.push(col("block_ends_at", "ends"));
+        }
+    }
     if let Some(i) = session {
         // A session named so a person knows it.
         let mut named = vec![col("title", "title").one_line()];

@@ -269,7 +269,18 @@ fn cost_by_block_follows_the_five_hour_rule() {
             ],
             "{extra:?}"
         );
+        assert_eq!(rows[0]["block_ends_at"], "2026-02-01T14:00:00.000Z");
     }
+    // A table shows a block's start and end in the zone asked for.
+    let (code, out, err) = env.run(&[
+        "cost", "--by", "block", "--format", "table", "--tz", "Asia/Tokyo",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().nth(1).unwrap();
+    assert!(
+        first.starts_with("2026-02-01T18:00:00+09:00  2026-02-01T23:00:00+09:00"),
+        "{out}"
+    );
 }
 
 /// `--since today` and the other calendar words are spans in `--tz`.

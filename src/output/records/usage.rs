@@ -160,6 +160,10 @@ pub struct CostRecord {
     /// floored to the hour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block: Option<String>,
+    /// `--by block`: when the block ends, five hours after it starts
+    /// (RFC 3339 UTC; a table shows both in `--tz`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_ends_at: Option<String>,
     /// `--by day`: YYYY-MM-DD in the zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub day: Option<String>,
@@ -193,7 +197,7 @@ pub struct CostRecord {
     /// `--by user`: the person's label it was pushed with (`-`: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
-    /// `--by week`: the ISO week's Monday, YYYY-MM-DD, in the zone.
+    /// `--by week`: the ISO week in the zone (`2026-W49`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub week: Option<String>,
     /// JSON Lines with `--totals`: the last line, every group summed (it
