@@ -208,6 +208,34 @@ fn totals(rows: &[EvalRecord], judge: &str) -> Vec<EvalRecord> {
     out
 }
 
+/// The resolves by the rule that made them, spurious ones first, then
+/// the most used: where a wrong resolve came from.
+fn rule_table(tallies: &std::collections::BTreeMap<String, (usize, usize)>) -> String {
+    let mut by_rule: Vec<(&String, usize, usize)> = tallies
+        .iter()
+        .map(|(r, (right, bad))| (r, *right, *bad))
+        .collect();
+    by_rule.sort_by(|a, b| {
+        b.2.cmp(&a.2)
+            .then((b.1 + b.2).cmp(&(a.1 + a.2)))
+            .then(a.0.cmp(b.0))
+    });
+    let width = by_rule
+        .iter()
+        .map(|r| r.0.len())
+        .chain([4])
+        .max()
+        .unwrap_or(4);
+    let mut out = format!("resolves by rule:\n{:<width$}  RIGHT  SPURIOUS", "RULE");
+    for (rule, right, spurious) in &by_rule {
+        out.push_str(&format!("\n{rule:<width$}  {right:>5}  {spurious:>8}"));
+    }
+    if by_rule.is_empty() {
+        out.push_str("\n(no resolves)");
+    }
+    out
+}
+
 /// A scratch database file, removed (with its journal) when dropped.
 struct Scratch(PathBuf);
 
@@ -229,6 +257,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
     let all = cases(&c.cases)?;
     let now = crate::domain::clock::now();
     let mut rows = Vec::new();
+    // Each rule's resolves: right and spurious.
+    let mut by_rule: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     for (n, (split, case)) in all.iter().enumerate() {
         let scratch = Scratch(
             std::env::temp_dir().join(format!("sessionkit-eval-{}-{n}.db", std::process::id())),
@@ -243,17 +273,25 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         let r =
             replay(&mut store, case, &judge, now).with_context(|| format!("case {}", case.name))?;
         if c.explain {
-            for (id, why) in &r.evidence {
+            for (id, why, rule) in &r.evidence {
                 let verdict = if r.expected.contains(id) {
                     "right"
                 } else {
                     "SPURIOUS"
                 };
                 ctx.out.note(&format!(
-                    "{}: {id} resolved ({verdict}) by: {}",
+                    "{}: {id} resolved ({verdict}) by {rule}: {}",
                     case.name,
                     crate::domain::text::one_line(why)
                 ));
+            }
+        }
+        for (id, _, rule) in &r.evidence {
+            let tally = by_rule.entry(rule.clone()).or_default();
+            if r.expected.contains(id) {
+                tally.0 += 1;
+            } else {
+                tally.1 += 1;
             }
         }
         drop(store);
@@ -279,5 +317,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         || c.max_spurious.is_some_and(|max| total.spurious > max);
     rows.extend(sums);
     ctx.out.records_of(COLUMNS, &rows)?;
+    for line in rule_table(&by_rule).lines() {
+        ctx.out.note(line);
+    }
     Ok(if below { Exit::Found } else { Exit::Success })
 }

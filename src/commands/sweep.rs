@@ -178,6 +178,7 @@ fn rows(ctx: &Ctx, swept: &Swept, dry_run: bool) -> Result<()> {
             agent: c.agent.clone(),
             dry_run,
             evidence: c.evidence.clone(),
+            rule: c.rule.clone(),
             memory_id: c.memory_id.clone(),
             run_id: c.run_id.clone(),
             schema: SWEEP_SCHEMA.to_string(),

@@ -42,11 +42,14 @@ pub struct Commitment<'a> {
     pub content: &'a str,
 }
 
-/// A commitment the judge found done, and the sentence that says so.
+/// A commitment the judge found done, the sentence that says so, and
+/// the rule that read it: how the sentence names the commitment and how
+/// it says it is done (`topic+done-word`), or `endpoint` for the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
     pub id: String,
     pub evidence: String,
+    pub rule: String,
 }
 
 /// The endpoint judge's prompt: an audit
@@ -164,6 +167,7 @@ pub fn parse_reply(text: &str, briefed: &[&str]) -> anyhow::Result<Reply> {
         }
         if !out.completed.iter().any(|v| v.id == it.id) {
             out.completed.push(Verdict {
+                rule: "endpoint".into(),
                 id: it.id,
                 evidence: it.evidence.trim().chars().take(500).collect(),
             });
@@ -231,7 +235,8 @@ mod tests {
             v,
             [Verdict {
                 id: PARSER.id.into(),
-                evidence: "The transcript parser shipped and is merged".into()
+                evidence: "The transcript parser shipped and is merged".into(),
+                rule: "topic+done-word".into(),
             }]
         );
         assert_eq!(judged("✓ migration docs written, done"), [DOCS.id]);
@@ -291,7 +296,8 @@ mod tests {
             r.completed,
             [Verdict {
                 id: PARSER.id.into(),
-                evidence: "parser merged".into()
+                evidence: "parser merged".into(),
+                rule: "endpoint".into(),
             }]
         );
         assert_eq!(r.rejected, 1);

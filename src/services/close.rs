@@ -21,6 +21,8 @@ pub struct Closed {
     pub session_id: String,
     pub memory_id: String,
     pub evidence: String,
+    /// The judge's rule (see `closer::Verdict`).
+    pub rule: String,
 }
 
 /// What the batch did besides the resolves.
@@ -377,6 +379,7 @@ fn closed(c: &Candidate, v: &closer::Verdict) -> Closed {
         session_id: c.session_id.clone(),
         memory_id: v.id.clone(),
         evidence: v.evidence.clone(),
+        rule: v.rule.clone(),
     }
 }
 
@@ -396,7 +399,7 @@ fn one(
     let found = judge(store)?;
     let mut resolved = Vec::new();
     for v in found {
-        match store.closer_resolve(c, &token, &v.id, &v.evidence, now)? {
+        match store.closer_resolve(c, &token, &v, now)? {
             Resolve::Resolved => resolved.push(v),
             Resolve::Skipped => {}
             Resolve::Fenced => return Ok((resolved, false)),
@@ -452,7 +455,7 @@ pub struct Replayed {
     /// The commitments the closer resolved.
     pub resolved: Vec<String>,
     /// Each resolve's commitment and the evidence the judge gave.
-    pub evidence: Vec<(String, String)>,
+    pub evidence: Vec<(String, String, String)>,
     /// Completed and left to the closer (not resolved by the agent).
     pub expected: Vec<String>,
     /// Model tokens the judge spent (input and output).
@@ -586,7 +589,7 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
             .closed
             .iter()
             .filter(|c| c.run_id == run.run_id)
-            .filter_map(|c| Some((label(&c.memory_id)?, c.evidence.clone())))
+            .filter_map(|c| Some((label(&c.memory_id)?, c.evidence.clone(), c.rule.clone())))
             .collect(),
         expected: case
             .expected_completed

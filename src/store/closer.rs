@@ -122,10 +122,10 @@ impl Store {
         &mut self,
         c: &Candidate,
         token: &str,
-        memory_id: &str,
-        evidence: &str,
+        verdict: &crate::domain::closer::Verdict,
         now: Millis,
     ) -> Result<Resolve> {
+        let memory_id = verdict.id.as_str();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -146,12 +146,13 @@ impl Store {
             "UPDATE commitments SET status = 'resolved', resolved_at = ?2, updated_at = ?2 WHERE memory_id = ?1",
         )?
         .execute(params![memory_id, now])?;
-        let reason: String = evidence.chars().take(500).collect();
+        // Why it closed, kept with the resolve: the rule, then the words.
+        let reason: String = verdict.evidence.chars().take(500).collect();
         tx.prepare_cached(
             "INSERT INTO memory_events(event_id, memory_id, kind, actor, session_run_id, reason, created_at)
              VALUES (?1, ?2, 'resolve', 'closer', ?3, ?4, ?5)",
         )?
-        .execute(params![new_id(now), memory_id, c.run_id, format!("closer evidence: {reason}"), now])?;
+        .execute(params![new_id(now), memory_id, c.run_id, format!("closer evidence ({}): {reason}", verdict.rule), now])?;
         tx.commit()?;
         Ok(Resolve::Resolved)
     }

@@ -163,13 +163,15 @@ fn the_closer_resolves_only_what_a_finished_run_says_it_finished() {
             r["action"].as_str(),
             r["memory_id"].as_str(),
             r["run_id"].as_str(),
-            r["evidence"].as_str()
+            r["evidence"].as_str(),
+            r["rule"].as_str()
         ),
         (
             Some("resolve"),
             Some(parser.as_str()),
             Some(run.as_str()),
-            Some("The transcript parser is done and merged")
+            Some("The transcript parser is done and merged"),
+            Some("topic+done-word")
         )
     );
     assert_eq!(status_of(&env, &parser), "resolved");
@@ -193,7 +195,7 @@ fn the_closer_resolves_only_what_a_finished_run_says_it_finished() {
     );
     assert_eq!(
         reason,
-        "closer evidence: The transcript parser is done and merged"
+        "closer evidence (topic+done-word): The transcript parser is done and merged"
     );
     // The run: completed, never resurrected, excerpt cleared, its events stamped.
     let (triage, closed, excerpt, epoch): (String, Option<i64>, Option<String>, i64) = c
@@ -384,6 +386,12 @@ fn cases_are_totalled_by_their_file_s_category_and_explained() {
         case("hedge-1", "The staging keys are probably rotated.", &[]),
     )
     .unwrap();
+    // A label that disagrees with the judge: its resolve counts as spurious.
+    std::fs::write(
+        dir.join("mislabelled-1.json"),
+        case("mislabelled-1", "Rotated the staging keys.", &[]),
+    )
+    .unwrap();
     let (code, out, err) = at(
         &env,
         NOW,
@@ -417,14 +425,27 @@ fn cases_are_totalled_by_their_file_s_category_and_explained() {
         by,
         [
             row("hedge-1", "hedge", 0),
+            row("mislabelled-1", "mislabelled", 1),
             row("plain-1", "plain", 1),
             row("(total)", "hedge", 0),
+            row("(total)", "mislabelled", 1),
             row("(total)", "plain", 1),
-            row("(total)", "-", 1),
+            row("(total)", "-", 2),
         ]
     );
     assert!(
-        err.contains("plain-1: c1 resolved (right) by: Rotated the staging keys"),
+        err.contains("plain-1: c1 resolved (right) by topic+past-tense: Rotated the staging keys"),
+        "{err}"
+    );
+    assert!(
+        err.contains("mislabelled-1: c1 resolved (SPURIOUS) by topic+past-tense"),
+        "{err}"
+    );
+    // The confusion table: each rule's right and spurious resolves.
+    assert!(
+        err.contains(
+            "sessionkit: RULE              RIGHT  SPURIOUS\nsessionkit: topic+past-tense      1         1\n"
+        ),
         "{err}"
     );
     assert!(!err.contains("hedge-1:"), "{err}");

@@ -273,7 +273,13 @@ fn cost_by_block_follows_the_five_hour_rule() {
     }
     // A table shows a block's start and end in the zone asked for.
     let (code, out, err) = env.run(&[
-        "cost", "--by", "block", "--format", "table", "--tz", "Asia/Tokyo",
+        "cost",
+        "--by",
+        "block",
+        "--format",
+        "table",
+        "--tz",
+        "Asia/Tokyo",
     ]);
     assert_eq!(code, 0, "{err}");
     let first = out.lines().nth(1).unwrap();

@@ -3,7 +3,7 @@
 //! lines under them as done or open.
 
 use super::MAX_CLAUSE;
-use super::lexicon::{DONE_HEADINGS, OPEN_HEADINGS, REVERSAL, VETO_MARKS};
+use super::lexicon::{DONE_HEADINGS, OPEN_HEADINGS, VETO_MARKS, reversal};
 
 /// A clause of the run's words: its text, its lowercased words, and
 /// whether a heading above it said its lines are done (`Some(true)`) or
@@ -136,9 +136,7 @@ pub(super) fn clauses(text: &str) -> Vec<Clause<'_>> {
         }
         for (sentence, question) in sentences(line) {
             count += 1;
-            let reversed = clause_words(sentence)
-                .iter()
-                .any(|w| REVERSAL.contains(&w.as_str()));
+            let reversed = clause_words(sentence).iter().any(|w| reversal(w));
             let mut rest = sentence;
             loop {
                 let lower = rest.to_ascii_lowercase();

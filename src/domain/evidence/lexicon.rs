@@ -144,98 +144,212 @@ pub(super) const LOOKED: &[&str] = &[
     "wondered",
 ];
 
-/// Words that take a statement back: negation, hedge, plan, failure,
-/// reversal, condition, a blanket or an instruction.
-pub(super) const VETO: &[&str] = &[
-    "abandoned",
-    "almost",
-    "appears",
-    "attempted",
-    "backed",
-    "began",
-    "begin",
-    "beginning",
-    "begun",
-    "blocked",
-    "blocker",
-    "broke",
-    "broken",
-    "cannot",
-    "claim",
-    "could",
-    "deferred",
-    "dropped",
-    "everything",
-    "except",
-    "failed",
-    "failing",
-    "fails",
-    "going",
-    "half",
-    "halfway",
-    "hopefully",
-    "if",
-    "ignore",
-    "incomplete",
-    "later",
-    "likely",
-    "mark",
-    "may",
-    "maybe",
-    "might",
-    "mostly",
-    "nearly",
-    "never",
-    "next",
-    "no",
-    "not",
-    "once",
-    "parked",
-    "partial",
-    "partially",
-    "partly",
-    "pending",
-    "perhaps",
-    "plan",
-    "planned",
-    "planning",
-    "postponed",
-    "pretend",
-    "probably",
-    "punted",
-    "remain",
-    "remaining",
-    "remains",
-    "resolve",
-    "revert",
-    "reverted",
-    "reverting",
-    "rolled",
-    "seems",
-    "should",
-    "skip",
-    "skipped",
-    "started",
-    "starting",
-    "still",
-    "todo",
-    "tomorrow",
-    "tried",
-    "trying",
-    "unable",
-    "undid",
-    "undo",
-    "undone",
-    "unfinished",
-    "unless",
-    "untested",
-    "untouched",
-    "until",
-    "whether",
-    "wip",
-    "will",
-    "would",
+/// Why a clause takes a statement back: the function its words serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Veto {
+    /// A question (`fixed?`).
+    Question,
+    /// `not`, `never`, `didn't`, `can't`.
+    Negation,
+    /// `probably`, `should be`, `I think`: a guess, not a fact.
+    Hedge,
+    /// `will`, `next`, `TODO`, `going to`, `not yet`: work ahead.
+    Plan,
+    /// `partly`, `started`, `only for`, `for now`: some of it, or a
+    /// stopgap.
+    Scope,
+    /// `failed`, `broken`, `skipped`, `untested`: it did not work, or no
+    /// one knows.
+    Failure,
+    /// `reverted`, `rolled back`: done, then undone.
+    Reversal,
+    /// `if`, `unless`, `whether`: only on a condition.
+    Condition,
+    /// `ignore`, `pretend`, `mark … resolved`: an instruction or a claim,
+    /// not a report.
+    Instruction,
+    /// `looking into`, `investigating`: work going on.
+    Looking,
+    /// A line under a heading of work to come (`## Next steps`), an
+    /// unchecked box (`- [ ]`), or a failure mark (`❌`, `⚠`).
+    Open,
+}
+
+/// Single words that take a statement back, by function. Matched as
+/// written (lowercased); contractions are words (`won't`, `we'll`).
+pub(super) const VETO_WORDS: &[(Veto, &[&str])] = &[
+    (
+        Veto::Negation,
+        &[
+            "ain't", "can't", "cannot", "never", "no", "nor", "not", "unable", "won't",
+        ],
+    ),
+    (
+        Veto::Hedge,
+        &[
+            "almost",
+            "apparently",
+            "appears",
+            "could",
+            "guess",
+            "hopefully",
+            "likely",
+            "may",
+            "maybe",
+            "might",
+            "mostly",
+            "nearly",
+            "perhaps",
+            "presumably",
+            "probably",
+            "seems",
+            "should",
+            "supposedly",
+            "would",
+        ],
+    ),
+    (
+        Veto::Plan,
+        &[
+            "deferred",
+            "going",
+            "gonna",
+            "later",
+            "next",
+            "parked",
+            "pending",
+            "plan",
+            "planned",
+            "planning",
+            "postponed",
+            "punted",
+            "remain",
+            "remaining",
+            "remains",
+            "still",
+            "todo",
+            "tomorrow",
+            "will",
+            "once",
+            "until",
+        ],
+    ),
+    (
+        Veto::Scope,
+        &[
+            "attempted",
+            "began",
+            "begin",
+            "beginning",
+            "begun",
+            "except",
+            "half",
+            "halfway",
+            "incomplete",
+            "partial",
+            "partially",
+            "partly",
+            "started",
+            "starting",
+            "stopgap",
+            "tried",
+            "trying",
+            "unfinished",
+            "wip",
+        ],
+    ),
+    (
+        Veto::Failure,
+        &[
+            "abandoned",
+            "blocked",
+            "blocker",
+            "broke",
+            "broken",
+            "dropped",
+            "failed",
+            "failing",
+            "fails",
+            "skip",
+            "skipped",
+            "untested",
+            "untouched",
+        ],
+    ),
+    (
+        Veto::Reversal,
+        &[
+            "backed",
+            "revert",
+            "reverted",
+            "reverting",
+            "rolled",
+            "undid",
+            "undo",
+            "undone",
+        ],
+    ),
+    (Veto::Condition, &["if", "unless", "whether"]),
+    (
+        Veto::Instruction,
+        &[
+            "claim",
+            "everything",
+            "ignore",
+            "mark",
+            "pretend",
+            "resolve",
+        ],
+    ),
 ];
+
+/// Forms of more than one word that take a statement back, by function:
+/// each is a run of words in the clause.
+pub(super) const VETO_PHRASES: &[(Veto, &[&str])] = &[
+    (
+        Veto::Hedge,
+        &[
+            "as far as i can tell",
+            "as far as i know",
+            "i believe",
+            "i think",
+            "in theory",
+            "not sure",
+            "ought to",
+        ],
+    ),
+    (
+        Veto::Plan,
+        &[
+            "about to",
+            "follow up",
+            "has to",
+            "have to",
+            "in progress",
+            "left to",
+            "need to",
+            "needs to",
+            "still to",
+            "to be done",
+            "yet to",
+        ],
+    ),
+    (
+        Veto::Scope,
+        &[
+            "first pass",
+            "for now",
+            "for the time being",
+            "only for",
+            "only in",
+            "only on",
+            "some of",
+        ],
+    ),
+];
+
+/// A contraction's tail that takes a statement back: `didn't`, `we'll`.
+pub(super) const VETO_ENDINGS: &[(Veto, &str)] = &[(Veto::Negation, "n't"), (Veto::Plan, "'ll")];
 
 /// Words of looking and talking, as they go on: not doing.
 pub(super) const LOOKING: &[&str] = &[
@@ -260,16 +374,11 @@ pub(super) const LOOKING: &[&str] = &[
 
 /// Words that undo what a sentence says was done: they take back the
 /// whole sentence (`X was enabled, but we rolled it back`).
-pub(super) const REVERSAL: &[&str] = &[
-    "backed",
-    "revert",
-    "reverted",
-    "reverting",
-    "rolled",
-    "undid",
-    "undo",
-    "undone",
-];
+pub(super) fn reversal(word: &str) -> bool {
+    VETO_WORDS
+        .iter()
+        .any(|(v, words)| *v == Veto::Reversal && words.contains(&word))
+}
 
 /// Words that name one of several exclusive things (an environment, a
 /// platform, a side): a clause that names another of the group, and not
@@ -313,7 +422,7 @@ pub(super) const OPEN_HEADINGS: &[&str] = &[
 /// broken`, `⚠️ untested on Windows`).
 pub(super) const VETO_MARKS: &[&str] = &["❌", "⚠", "✗", "✘", "🚫"];
 
-/// Participles that say the work itself was not done (a state of the
+/// Participles that say the work itself was not done (negation) (a state of the
 /// work, not of what it handles: `unauthenticated requests` is neither).
 pub(super) const NOT_DONE: &[&str] = &[
     "unaddressed",

@@ -27,8 +27,10 @@ use clauses::{Clause, clauses, unquoted};
 
 mod lexicon;
 
+use lexicon::Veto;
 use lexicon::{
-    CONTRASTS, DONE, DONE_PAIRS, LOOKED, LOOKING, NOT_DONE, PREPOSITIONS, VETO, VETO_MARKS,
+    CONTRASTS, DONE, DONE_PAIRS, LOOKED, LOOKING, NOT_DONE, PREPOSITIONS, VETO_ENDINGS, VETO_MARKS,
+    VETO_PHRASES, VETO_WORDS,
 };
 
 use std::collections::HashMap;
@@ -167,55 +169,88 @@ impl Unit {
 impl Clause<'_> {
     /// Whether anything in the clause takes a statement back.
     fn vetoed(&self) -> bool {
-        let t = self.text.trim_start_matches(['-', '*', ' ']);
-        self.question
-            || self.reversed
-            || self.heading == Some(false)
-            || t.starts_with("[ ]")
-            || VETO_MARKS.iter().any(|m| t.contains(m))
-            || self.words.iter().any(|w| {
-                VETO.contains(&w.as_str())
-                    || LOOKING.contains(&w.as_str())
-                    || w.ends_with("n't")
-                    || w.ends_with("'ll")
-                    || w == "can't"
-                    || w == "won't"
-                    || NOT_DONE.contains(&w.as_str())
-            })
+        self.veto().is_some()
     }
 
-    /// Whether the clause says something is done, for commitments whose
-    /// unit keys are `own` (their own verbs count in the past).
-    fn done(&self, own: &[&Unit]) -> bool {
+    /// What in the clause takes a statement back, if anything: the
+    /// first function that does, in the order the section, the sentence
+    /// and the words say it.
+    fn veto(&self) -> Option<Veto> {
         let t = self.text.trim_start_matches(['-', '*', ' ']);
-        if self.heading == Some(true)
-            || t.starts_with('✓')
+        if self.heading == Some(false)
+            || t.starts_with("[ ]")
+            || VETO_MARKS.iter().any(|m| t.contains(m))
+        {
+            return Some(Veto::Open);
+        }
+        if self.question {
+            return Some(Veto::Question);
+        }
+        if self.reversed {
+            return Some(Veto::Reversal);
+        }
+        let w = &self.words;
+        for word in w {
+            if let Some((v, _)) = VETO_WORDS.iter().find(|(_, l)| l.contains(&word.as_str())) {
+                return Some(*v);
+            }
+            if let Some((v, _)) = VETO_ENDINGS.iter().find(|(_, e)| word.ends_with(e)) {
+                return Some(*v);
+            }
+            if LOOKING.contains(&word.as_str()) {
+                return Some(Veto::Looking);
+            }
+            if NOT_DONE.contains(&word.as_str()) {
+                return Some(Veto::Negation);
+            }
+        }
+        VETO_PHRASES.iter().find_map(|(v, phrases)| {
+            phrases
+                .iter()
+                .any(|p| {
+                    let p: Vec<&str> = p.split(' ').collect();
+                    w.windows(p.len())
+                        .any(|x| x.iter().zip(&p).all(|(a, b)| a == b))
+                })
+                .then_some(*v)
+        })
+    }
+
+    /// How the clause says something is done, if it does, for
+    /// commitments whose unit keys are `own` (their own verbs count in the
+    /// past): the rule's name.
+    fn done(&self, own: &[&Unit]) -> Option<&'static str> {
+        let t = self.text.trim_start_matches(['-', '*', ' ']);
+        if self.heading == Some(true) {
+            return Some("done-section");
+        }
+        if t.starts_with('✓')
             || t.starts_with('✅')
             || t.starts_with("[x]")
             || t.starts_with("[X]")
             || t.contains(" ✓")
             || t.contains(" ✅")
         {
-            return true;
+            return Some("check-mark");
         }
         let w = &self.words;
         if w.iter().any(|x| DONE.contains(&x.as_str()))
             || w.windows(2)
                 .any(|p| DONE_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
         {
-            return true;
+            return Some("done-word");
         }
         // `now` after the thing it speaks of (`the endpoint now
         // paginates`, `tests pass now`): a state that came about.
         if w.iter().skip(1).any(|x| x == "now") {
-            return true;
+            return Some("now");
         }
         // A state reached: `is restricted`, `are pinned`, `was migrated`.
         let past = |x: &String| x.ends_with("ed") && !LOOKED.contains(&x.as_str());
         if w.windows(2)
             .any(|p| matches!(p[0].as_str(), "is" | "are" | "was" | "were" | "been") && past(&p[1]))
         {
-            return true;
+            return Some("state-reached");
         }
         // A past tense opening the clause (`Added retries`, `We renamed`),
         // or the commitment's own verb in the past.
@@ -228,11 +263,16 @@ impl Clause<'_> {
                 )
             })
             .is_some_and(past);
-        opening
-            || w.iter().filter(|x| past(x)).any(|x| {
+        if opening {
+            return Some("past-tense");
+        }
+        w.iter()
+            .filter(|x| past(x))
+            .any(|x| {
                 let k = matching::stem(x);
                 own.iter().any(|u| u.all_keys().any(|key| *key == k))
             })
+            .then_some("own-verb")
     }
 }
 
@@ -352,6 +392,13 @@ fn field_score(
 impl Profile<'_> {
     /// Whether the clause with term keys `keys` names this commitment.
     fn named_by(&self, keys: &[String], shared: &HashMap<String, usize>) -> bool {
+        self.named_how(keys, shared).is_some()
+    }
+
+    /// How the clause with term keys `keys` names this commitment, if it
+    /// does: by an `identifier` of its own, or by its `topic`'s or
+    /// `content`'s words.
+    fn named_how(&self, keys: &[String], shared: &HashMap<String, usize>) -> Option<&'static str> {
         // An identifier, file name or number of its own.
         let ident = self
             .topic
@@ -360,16 +407,16 @@ impl Profile<'_> {
             .filter(|u| u.strength == Strength::Identifier && keys.contains(&u.key))
             .any(|u| shared.get(&u.key).copied().unwrap_or(0) <= 1);
         if ident {
-            return true;
+            return Some("identifier");
         }
         // A topic named only by its setting (`statement PDFs` of `page
         // numbers on statement PDFs`) is another thing in the same place.
         let head = self.head.is_empty() || self.head.iter().any(|k| keys.contains(k));
-        [&self.topic, &self.content]
+        [(&self.topic, "topic"), (&self.content, "content")]
             .iter()
             .enumerate()
-            .any(|(i, field)| {
-                if i == 0 && !head {
+            .find(|(i, (field, _))| {
+                if *i == 0 && !head {
                     return false;
                 }
                 let (cover, named, own) = field_score(field, keys, shared);
@@ -380,6 +427,7 @@ impl Profile<'_> {
                     .min(2);
                 own && named >= needed.max(1) && cover >= COVERAGE && named >= 2.min(field.len())
             })
+            .map(|(_, (_, how))| *how)
     }
 }
 
@@ -500,19 +548,30 @@ pub fn judge_with(
                 .iter()
                 .flat_map(|p| p.topic.iter().chain(&p.content))
                 .collect();
-            if named.is_empty() || !(forced || clause.done(&own)) {
+            let done = if forced {
+                Some("bare-done")
+            } else {
+                clause.done(&own)
+            };
+            let Some(done) = done.filter(|_| !named.is_empty()) else {
                 for p in named.iter().filter(|_| clean) {
                     named_only
                         .entry(p.c.id)
                         .or_insert_with(|| clause.text.to_string());
                 }
                 continue;
-            }
+            };
             for p in named {
                 if !out.iter().any(|v| v.id == p.c.id) {
+                    let how = if names_id(&clause.words, p.c.id, &ids) {
+                        "id"
+                    } else {
+                        p.named_how(&keys, &shared).unwrap_or("topic")
+                    };
                     out.push(Verdict {
                         id: p.c.id.to_string(),
                         evidence: clause.text.to_string(),
+                        rule: format!("{how}+{done}"),
                     });
                 }
             }
@@ -560,14 +619,18 @@ pub fn judge_with(
                     .any(|i| t.key == **i || t.key.ends_with(&format!("-{i}")))
             })
         });
-        let why = match (ran, wrote) {
-            (Some(run), _) => format!("`{}` passed", run.lines().next().unwrap_or_default()),
-            (None, Some(file)) => format!("{file} was written"),
+        let (why, rule) = match (ran, wrote) {
+            (Some(run), _) => (
+                format!("`{}` passed", run.lines().next().unwrap_or_default()),
+                "identifier+test-run",
+            ),
+            (None, Some(file)) => (format!("{file} was written"), "identifier+file-written"),
             (None, None) => continue,
         };
         out.push(Verdict {
             id: id.to_string(),
             evidence: format!("{clause} (and {why} in this run)"),
+            rule: rule.into(),
         });
     }
     out

@@ -46,6 +46,10 @@ pub enum SweepChange {
         dry_run: bool,
         /// The sentence of the run's own words that states it done.
         evidence: String,
+        /// How the judge read it: how the sentence names the commitment
+        /// and how it says it is done (`topic+done-word`,
+        /// `identifier+test-run`), or `endpoint` for the model's verdict.
+        rule: String,
         /// The commitment (`sessionkit unresolve ID` undoes it).
         memory_id: String,
         run_id: String,
