@@ -263,6 +263,7 @@ mod tests {
             tests: &tests,
             files: &files,
             commits: &[],
+            failed: &[],
         };
         let p = closer_prompt(
             &[PARSER, hostile],

@@ -161,6 +161,8 @@ pub struct Tail {
     pub files: Vec<String>,
     /// The commits the run made, each `<hash> <message>`.
     pub commits: Vec<String>,
+    /// The test runs that failed and were not run again to a pass.
+    pub failed: Vec<String>,
 }
 
 impl Tail {
@@ -170,6 +172,7 @@ impl Tail {
             tests: &self.tests,
             files: &self.files,
             commits: &self.commits,
+            failed: &self.failed,
         }
     }
 }
@@ -298,18 +301,20 @@ fn transcript_tail(path: &std::path::Path) -> Tail {
             .collect()
     };
     // The shell runs read once: the passing test runs and the commits.
-    let (tests, commits) = crate::domain::transcript::tool_evidence(
-        &crate::domain::transcript::bash_runs(&buf, start == 0),
-    );
+    let ran = crate::domain::transcript::tool_evidence(&crate::domain::transcript::bash_runs(
+        &buf,
+        start == 0,
+    ));
     Tail {
         texts: redacted(crate::domain::transcript::assistant_tail(
             &buf,
             start == 0,
             TAIL_TEXTS,
         )),
-        tests: redacted(tests),
+        tests: redacted(ran.tests),
         files: redacted(crate::domain::transcript::written_files(&buf, start == 0)),
-        commits: redacted(commits),
+        commits: redacted(ran.commits),
+        failed: redacted(ran.failed),
     }
 }
 
@@ -560,11 +565,11 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
         .filter(|t| t.role == "tool")
         .map(|t| with_ids(&t.text))
         .collect();
-    let (mut ran, commits) =
+    let mut ran =
         crate::domain::transcript::tool_evidence(&crate::domain::transcript::shell_runs(&shell));
-    ran.extend(case.passing_tests.iter().cloned());
-    let (tests, files) = (redacted(&ran), redacted(&case.written_files));
-    let commits = redacted(&commits);
+    ran.tests.extend(case.passing_tests.iter().cloned());
+    let (tests, files) = (redacted(&ran.tests), redacted(&case.written_files));
+    let (commits, failed) = (redacted(&ran.commits), redacted(&ran.failed));
     let done = run_batch(store, candidates, now + 1, false, judge, |c| {
         if c.run_id == run.run_id {
             Tail {
@@ -572,6 +577,7 @@ pub fn replay(store: &mut Store, case: &Case, judge: &Judge, now: Millis) -> Res
                 tests: tests.clone(),
                 files: files.clone(),
                 commits: commits.clone(),
+                failed: failed.clone(),
             }
         } else {
             Tail::default()

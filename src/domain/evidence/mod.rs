@@ -450,6 +450,10 @@ pub struct Tools<'a> {
     pub files: &'a [String],
     /// The commits the run made, each `<hash> <message>`.
     pub commits: &'a [String],
+    /// The test runs that failed and were not run again to a pass (the
+    /// command, then its output): a commitment one of them names is not
+    /// done, whatever the words say.
+    pub failed: &'a [String],
 }
 
 /// The evidence judge with the built-in aliases.
@@ -576,6 +580,19 @@ pub fn judge_with(
                 }
             }
         }
+    }
+    // A failing test run that names a commitment contradicts the words.
+    for run in tools.failed {
+        let keys: Vec<String> = matching::terms(run, aliases)
+            .into_iter()
+            .map(|t| t.key)
+            .collect();
+        taken_back.extend(
+            profiles
+                .iter()
+                .filter(|p| p.named_by(&keys, &shared))
+                .map(|p| p.c.id),
+        );
     }
     out.retain(|v| !taken_back.contains(&v.id.as_str()));
     // Each passing test run's words, once.

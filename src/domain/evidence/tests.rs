@@ -197,6 +197,7 @@ fn judge_tests(commitments: &[(&str, &str, &str)], texts: &[&str], tests: &[&str
         tests: &tests,
         files: &[],
         commits: &[],
+        failed: &[],
     };
     judge_with(&cs, texts, &tools, Aliases::built_in())
         .into_iter()
@@ -247,6 +248,7 @@ fn a_file_of_its_own_written_is_evidence() {
             tests: &[],
             files: &files,
             commits: &[],
+            failed: &[],
         };
         judge_with(&cs, texts, &tools, Aliases::built_in())
             .into_iter()
@@ -417,6 +419,7 @@ fn a_commit_named_by_its_hash_says_what_was_done() {
             tests: &[],
             files: &[],
             commits,
+            failed: &[],
         };
         judge_with(
             &cs,
@@ -623,5 +626,38 @@ fn a_verdict_names_its_rule() {
     assert_eq!(
         rules("The dark mode toggle now switches themes."),
         ["topic+now"]
+    );
+}
+
+/// A test run that failed, and was not run again to a pass, contradicts
+/// a "fixed" for the commitment it names; one it does not name, or a run
+/// passed later, does not.
+#[test]
+fn a_failing_test_run_that_names_it_takes_it_back() {
+    let cs = [Commitment {
+        id: "c1",
+        topic: "Fix the login redirect",
+        content: "The login redirect loops on expired sessions (auth/redirect.ts)",
+    }];
+    let text = ["Fixed the login redirect loop."];
+    let judge = |failed: &[&str]| -> Vec<String> {
+        let failed: Vec<String> = failed.iter().map(ToString::to_string).collect();
+        let tools = Tools {
+            failed: &failed,
+            ..Tools::default()
+        };
+        judge_with(&cs, &text, &tools, Aliases::built_in())
+            .into_iter()
+            .map(|v| v.id)
+            .collect()
+    };
+    assert_eq!(judge(&[]), ["c1"]);
+    assert_eq!(
+        judge(&["npm test\nFAIL auth/redirect.test.ts\n  login redirect loops\n1 failed"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        judge(&["npm test\nFAIL billing/invoice.test.ts\n1 failed"]),
+        ["c1"]
     );
 }

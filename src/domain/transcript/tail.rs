@@ -73,10 +73,14 @@ const NOT_PASSED: &[&str] = &[
     "fail", "failed", "failing", "failure", "failures", "error", "errors", "panicked", "broken",
 ];
 
+/// One shell command the run ran: the command, its output, and whether
+/// its result was an error (a non-zero exit).
+pub type ShellRun = (String, String, bool);
+
 /// The shell commands the run's main agent ran in `bytes` (a
-/// transcript's last part, its first line skipped unless `whole`) and
-/// their output, for each whose result is not an error, oldest first.
-pub fn bash_runs(bytes: &[u8], whole: bool) -> Vec<(String, String)> {
+/// transcript's last part, its first line skipped unless `whole`) with
+/// their output, oldest first.
+pub fn bash_runs(bytes: &[u8], whole: bool) -> Vec<ShellRun> {
     let mut commands: Vec<(String, String)> = Vec::new();
     let mut out = Vec::new();
     for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
@@ -101,7 +105,7 @@ pub fn bash_runs(bytes: &[u8], whole: bool) -> Vec<(String, String)> {
                         commands.push((id.to_string(), cmd.to_string()));
                     }
                 }
-                Some("tool_result") if b["is_error"] != true => {
+                Some("tool_result") => {
                     let Some(id) = b["tool_use_id"].as_str() else {
                         continue;
                     };
@@ -117,7 +121,7 @@ pub fn bash_runs(bytes: &[u8], whole: bool) -> Vec<(String, String)> {
                             .join("\n"),
                         _ => continue,
                     };
-                    out.push((cmd.clone(), output));
+                    out.push((cmd.clone(), output, b["is_error"] == true));
                 }
                 _ => {}
             }
@@ -126,26 +130,51 @@ pub fn bash_runs(bytes: &[u8], whole: bool) -> Vec<(String, String)> {
     out
 }
 
-/// What shell runs show of the work, for the closer's judge: the test runs
-/// that passed (each shell command that runs a test suite whose output says
-/// it passed and nothing failed, as `command` and its output on the lines
-/// after) and the commits made (`<hash> <message>`), oldest first.
-pub fn tool_evidence(runs: &[(String, String)]) -> (Vec<String>, Vec<String>) {
-    let tests = runs.iter().filter_map(|(c, o)| test_run(c, o)).collect();
-    let commits = runs.iter().filter_map(|(c, o)| commit_of(c, o)).collect();
-    (tests, commits)
+/// What shell runs show of the work, for the closer's judge, oldest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolEvidence {
+    /// Test runs that passed: each shell command that runs a test suite
+    /// whose output says it passed and nothing failed, as `command` and its
+    /// output on the lines after.
+    pub tests: Vec<String>,
+    /// Test runs that failed, and were not run again to a pass: the same
+    /// command's last run said something failed.
+    pub failed: Vec<String>,
+    /// The commits made, `<hash> <message>`.
+    pub commits: Vec<String>,
+}
+
+pub fn tool_evidence(runs: &[ShellRun]) -> ToolEvidence {
+    let ok = || runs.iter().filter(|r| !r.2);
+    let tests = ok().filter_map(|(c, o, _)| test_run(c, o)).collect();
+    let commits = ok().filter_map(|(c, o, _)| commit_of(c, o)).collect();
+    let failed = runs
+        .iter()
+        .enumerate()
+        .filter(|(i, (c, o, error))| {
+            runs_tests(c)
+                && (*error || failed(o))
+                && !runs[i + 1..].iter().any(|(later, _, _)| later == c)
+        })
+        .map(|(_, (c, o, _))| format!("{c}\n{o}"))
+        .collect();
+    ToolEvidence {
+        tests,
+        failed,
+        commits,
+    }
 }
 
 /// The commits made in `bytes` (`tool_evidence`'s second half).
 #[cfg(test)]
 fn commits(bytes: &[u8], whole: bool) -> Vec<String> {
-    tool_evidence(&bash_runs(bytes, whole)).1
+    tool_evidence(&bash_runs(bytes, whole)).commits
 }
 
 /// The test runs in `bytes` that passed (`tool_evidence`'s first half).
 #[cfg(test)]
 fn passing_tests(bytes: &[u8], whole: bool) -> Vec<String> {
-    tool_evidence(&bash_runs(bytes, whole)).0
+    tool_evidence(&bash_runs(bytes, whole)).tests
 }
 
 /// The files the run's own edit tools wrote in `bytes` (Claude Code's
@@ -223,13 +252,14 @@ pub fn commit_of(cmd: &str, output: &str) -> Option<String> {
 }
 
 /// Shell runs written as `$ command` then its output (a case's tool
-/// turns), as `bash_runs` gives a transcript's.
-pub fn shell_runs(texts: &[String]) -> Vec<(String, String)> {
+/// turns), as `bash_runs` gives a transcript's (the output says whether
+/// it failed).
+pub fn shell_runs(texts: &[String]) -> Vec<ShellRun> {
     texts
         .iter()
         .filter_map(|t| {
             let (cmd, output) = t.trim_start().strip_prefix("$ ")?.split_once('\n')?;
-            Some((cmd.to_string(), output.to_string()))
+            Some((cmd.to_string(), output.to_string(), false))
         })
         .collect()
 }
@@ -241,12 +271,17 @@ fn runs_tests(cmd: &str) -> bool {
 /// Whether a test run's output says it passed: a pass word, and no word of
 /// failure other than a count of none (`0 failed`).
 fn passed(output: &str) -> bool {
+    !failed(output) && lower_words(output).any(|w| PASSED.contains(&w.as_str()))
+}
+
+/// Whether a test run's output says something failed: a word of failure
+/// other than a count of none (`0 failed`, `no errors`).
+fn failed(output: &str) -> bool {
     let words: Vec<String> = lower_words(output).collect();
-    let failing = words.iter().enumerate().any(|(i, w)| {
+    words.iter().enumerate().any(|(i, w)| {
         NOT_PASSED.contains(&w.as_str())
             && !(i > 0 && (words[i - 1] == "0" || words[i - 1] == "no"))
-    });
-    !failing && words.iter().any(|w| PASSED.contains(&w.as_str()))
+    })
 }
 
 #[cfg(test)]
@@ -403,5 +438,31 @@ mod commit_tests {
             Some("5d1e3f8 Revert \"x\"".into())
         );
         assert_eq!(commit_of("git commit -m x", "nothing to commit"), None);
+    }
+
+    /// A test run whose result is an error or whose output says something
+    /// failed is a failure, unless the same command ran again later; an
+    /// errored run is never a pass nor a commit.
+    #[test]
+    fn a_failing_test_run_counts_until_it_is_run_again() {
+        let run = |c: &str, o: &str, e: bool| (c.to_string(), o.to_string(), e);
+        let got = tool_evidence(&[
+            run(
+                "cargo test",
+                "test result: FAILED. 3 passed; 1 failed",
+                true,
+            ),
+            run("npm test", "Tests: 1 failed, 4 passed", false),
+            run("cargo test", "test result: ok. 4 passed; 0 failed", false),
+            run("pytest -q", "2 passed", true),
+        ]);
+        assert_eq!(
+            got.failed,
+            ["npm test\nTests: 1 failed, 4 passed", "pytest -q\n2 passed"]
+        );
+        assert_eq!(
+            got.tests,
+            ["cargo test\ntest result: ok. 4 passed; 0 failed"]
+        );
     }
 }
