@@ -561,7 +561,7 @@ fn the_text_names_no_work_items() {
         root.join("ARCHITECTURE.md"),
         root.join("CONTRIBUTING.md"),
     ];
-    let mut dirs = vec![root.join("src")];
+    let mut dirs = vec![root.join("src"), root.join("docs")];
     while let Some(d) = dirs.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();
@@ -663,7 +663,7 @@ fn tables_say_what_they_hide_and_wide_never_wraps() {
 fn readme_s_first_screen_fits_fifty_lines() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-    let first = readme.split("\n## What it does today").next().unwrap();
+    let first = readme.split("\n### The agents it reads").next().unwrap();
     assert!(
         first.lines().count() <= 50,
         "{} lines",
@@ -671,6 +671,37 @@ fn readme_s_first_screen_fits_fifty_lines() {
     );
     assert!(first.contains("sessionkit hooks install --dry-run"));
     assert!(first.contains("HARNESS      MESSAGES"), "a sample table");
+}
+
+/// README stays short and sends the reader to the pages under `docs/`;
+/// every link between them lands on a file that exists, and every page is
+/// linked from README.
+#[test]
+fn readme_s_links_land_and_every_page_is_linked() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    assert!(
+        readme.split_whitespace().count() <= 1500,
+        "{} words",
+        readme.split_whitespace().count()
+    );
+    let link = regex_automata::meta::Regex::new(r"\]\(([^)#:]+)\)").unwrap();
+    let mut pages = vec![(repo.to_path_buf(), readme.clone())];
+    for e in std::fs::read_dir(repo.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        assert!(
+            readme.contains(&format!("(docs/{name})")),
+            "README links no docs/{name}"
+        );
+        pages.push((repo.join("docs"), std::fs::read_to_string(&p).unwrap()));
+    }
+    for (dir, text) in &pages {
+        for caps in link.captures_iter(text) {
+            let target = &text[caps.get_group(1).unwrap().range()];
+            assert!(dir.join(target).exists(), "a link to {target} from {}", dir.display());
+        }
+    }
 }
 
 /// `SESSIONKIT_FORMAT` is the format when none is asked: a table stays a
