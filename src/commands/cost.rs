@@ -141,6 +141,8 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
         block_ends_at: None,
         day: None,
         harness: None,
+        harness_reported_usd: (t.harness_nanousd != 0)
+            .then(|| crate::domain::pricing::usd(t.harness_nanousd)),
         last_activity_at: None,
         title: None,
         machine: None,
@@ -283,29 +285,48 @@ fn print_rows(
             row(&label, total)
         });
     }
+    let cols = columns(ctx.out.format, &args.by, costs.total.harness_nanousd != 0);
+    ctx.out.records(&cols, &rows)
+}
+
+/// A cost table's columns: the keys (a block with its end, a session
+/// with its title, project and last activity), the amounts, and the
+/// clients' own figure beside our cost when any client gave one.
+fn columns(format: Format, by: &[Key], client_figures: bool) -> Vec<Column> {
     let mut cols: Vec<Column> = Vec::new();
-    for k in &args.by {
+    for k in by {
         cols.push(col(k.field(), k.field()));
         if *k == Key::Block {
             cols.push(col("block_ends_at", "ends"));
         }
-    }
-    if let Some(i) = session {
-        // A session named so a person knows it.
-        let mut named = vec![col("title", "title").one_line()];
-        if !args.by.contains(&Key::Project) {
-            named.push(col("project", "project").optional(2));
+        if *k == Key::Session {
+            // A session named so a person knows it.
+            cols.push(col("title", "title").one_line());
+            if !by.contains(&Key::Project) {
+                cols.push(col("project", "project").optional(2));
+            }
+            cols.push(col("last_activity_at", "last activity").optional(3));
         }
-        named.push(col("last_activity_at", "last activity").optional(3));
-        cols.splice(i + 1..i + 1, named);
     }
     // A spreadsheet gets the fields JSON has.
-    if ctx.out.format == Format::Csv {
+    if format == Format::Csv {
         cols.extend(CSV_AMOUNTS);
     } else {
         cols.extend(AMOUNTS);
     }
-    ctx.out.records(&cols, &rows)
+    if client_figures {
+        let at = cols
+            .iter()
+            .position(|c| c.key == "cost_usd")
+            .map_or(cols.len(), |i| i + 1);
+        let header = if format == Format::Csv {
+            "harness_reported_usd"
+        } else {
+            "client's cost"
+        };
+        cols.insert(at, col("harness_reported_usd", header));
+    }
+    cols
 }
 
 /// The groups in the order they are shown: by their keys, but sessions

@@ -208,6 +208,33 @@ fn totals(rows: &[EvalRecord], judge: &str) -> Vec<EvalRecord> {
     out
 }
 
+/// Counts a case's resolves by rule, right or spurious, and with
+/// `explain` says on stderr why each was made.
+fn tally(
+    ctx: &Ctx,
+    explain: bool,
+    case: &str,
+    r: &crate::services::close::Replayed,
+    by_rule: &mut std::collections::BTreeMap<String, (usize, usize)>,
+) {
+    for (id, why, rule) in &r.evidence {
+        let right = r.expected.contains(id);
+        if explain {
+            let verdict = if right { "right" } else { "SPURIOUS" };
+            ctx.out.note(&format!(
+                "{case}: {id} resolved ({verdict}) by {rule}: {}",
+                crate::domain::text::one_line(why)
+            ));
+        }
+        let t = by_rule.entry(rule.clone()).or_default();
+        if right {
+            t.0 += 1;
+        } else {
+            t.1 += 1;
+        }
+    }
+}
+
 /// The resolves by the rule that made them, spurious ones first, then
 /// the most used: where a wrong resolve came from.
 fn rule_table(tallies: &std::collections::BTreeMap<String, (usize, usize)>) -> String {
@@ -272,28 +299,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
         };
         let r =
             replay(&mut store, case, &judge, now).with_context(|| format!("case {}", case.name))?;
-        if c.explain {
-            for (id, why, rule) in &r.evidence {
-                let verdict = if r.expected.contains(id) {
-                    "right"
-                } else {
-                    "SPURIOUS"
-                };
-                ctx.out.note(&format!(
-                    "{}: {id} resolved ({verdict}) by {rule}: {}",
-                    case.name,
-                    crate::domain::text::one_line(why)
-                ));
-            }
-        }
-        for (id, _, rule) in &r.evidence {
-            let tally = by_rule.entry(rule.clone()).or_default();
-            if r.expected.contains(id) {
-                tally.0 += 1;
-            } else {
-                tally.1 += 1;
-            }
-        }
+        tally(ctx, c.explain, &case.name, &r, &mut by_rule);
         drop(store);
         let took = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let hits = r

@@ -167,6 +167,13 @@ pub fn sums(store: &Store, q: &Query<'_>) -> Result<Costs> {
             None => store.each_cost_row(&q.filter, &mut visit)?,
         }
     }
+    // What the clients said the messages cost that have no price here.
+    if q.from.is_none() {
+        store.each_harness_priced_row(&q.filter, |r| {
+            let key = group(q.by, &r.keys, labels, |k| when.of(r.at, k));
+            add(key, &r.totals);
+        })?;
+    }
     Ok(out)
 }
 

@@ -55,6 +55,7 @@ pub fn one(tokens: Buckets, cost_nanousd: Option<i64>) -> Totals {
         } else {
             tokens.total()
         },
+        harness_nanousd: 0,
     }
 }
 
@@ -97,6 +98,51 @@ impl Store {
                 },
                 at: r.get(3)?,
                 totals: one(tokens, r.get(9)?),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Visits each message matching `f` that has no price here and whose
+    /// client priced it, as a row holding only the client's figure.
+    pub fn each_harness_priced_row(
+        &self,
+        f: &CostFilter,
+        mut visit: impl FnMut(CostRow),
+    ) -> Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT t.session_id, t.agent_id, t.model, t.occurred_at, h.cost_nanousd,
+                    s.project, s.harness, a.agent_type
+             FROM harness_message_costs h
+             JOIN token_usage t ON t.session_id = h.session_id AND t.message_id = h.message_id
+             JOIN sessions s ON s.session_id = t.session_id
+             LEFT JOIN agents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
+             WHERE t.cost_nanousd IS NULL
+               AND (?1 IS NULL OR t.occurred_at >= ?1) AND (?2 IS NULL OR t.occurred_at < ?2)
+               AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
+               AND (?4 IS NULL OR t.session_id = ?4)
+               AND (?5 IS NULL OR s.harness = ?5)",
+        )?;
+        let mut rows = stmt.query(params![f.since, f.until, f.project, f.session, f.harness])?;
+        while let Some(r) = rows.next()? {
+            visit(CostRow {
+                keys: RowKeys {
+                    session_id: r.get(0)?,
+                    agent_id: r.get(1)?,
+                    model: r.get(2)?,
+                    project: r.get(5)?,
+                    harness: r.get(6)?,
+                    agent_type: r.get(7)?,
+                    machine: None,
+                    user: None,
+                },
+                at: r.get(3)?,
+                totals: Totals {
+                    harness_nanousd: r.get(4)?,
+                    ..Totals::default()
+                },
             });
         }
         Ok(())

@@ -93,6 +93,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0030_session_titles",
         include_str!("migrations/0030_session_titles.sql"),
     ),
+    (
+        "0031_harness_message_costs",
+        include_str!("migrations/0031_harness_message_costs.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -38,6 +38,9 @@ pub struct Totals {
     pub priced_messages: u64,
     pub cost_nanousd: i64,
     pub unpriced_tokens: u64,
+    /// Of the messages with no price here, what their client said they
+    /// cost by its own prices (pi, OpenCode): never part of `cost_nanousd`.
+    pub harness_nanousd: i64,
 }
 
 /// The one sum of two totals: every count adds (the buckets by
@@ -49,6 +52,7 @@ impl std::ops::AddAssign<&Totals> for Totals {
         self.priced_messages += o.priced_messages;
         self.cost_nanousd += o.cost_nanousd;
         self.unpriced_tokens += o.unpriced_tokens;
+        self.harness_nanousd += o.harness_nanousd;
     }
 }
 
@@ -142,6 +146,7 @@ pub(crate) fn totals_at(r: &Row<'_>, i: usize) -> rusqlite::Result<Totals> {
         priced_messages: g(6)?,
         cost_nanousd: r.get::<_, Option<i64>>(i + 7)?.unwrap_or(0),
         unpriced_tokens: g(8)?,
+        harness_nanousd: 0,
     })
 }
 

@@ -479,3 +479,119 @@ fn cost_narrows_to_one_client() {
     let (code, _, err) = env.run(&["cost", "--harness", "nosuch"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// A pi session whose assistant messages carry pi's own cost: two of a
+/// model with no price here ($0.0125 on one day, $0.0375 the next), one of
+/// a priced model ($0.5 by pi, priced by our table instead).
+fn pi_session_with_its_own_costs(env: &Env, extra: &[(&str, &str, f64)]) -> std::path::PathBuf {
+    let dir = env.path("pi/sessions/--home-dev-shop--");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("2026-12-04T10-00-00-000Z_01a24232-e13b-774b-bf98-00000000c057.jsonl");
+    let mut lines = vec![
+        r#"{"type":"session","version":3,"id":"01a24232-e13b-774b-bf98-00000000c057","timestamp":"2026-12-04T10:00:00.000Z","cwd":"/home/dev/shop"}"#.to_string(),
+    ];
+    let answers = [
+        ("a1", "2026-12-04T10:00:02.000Z", "acme-coder-1", 0.0125),
+        ("a2", "2026-12-05T10:00:02.000Z", "acme-coder-1", 0.0375),
+        ("a3", "2026-12-05T11:00:02.000Z", "claude-sonnet-4-5", 0.5),
+    ];
+    for (id, at, model, usd) in answers
+        .iter()
+        .copied()
+        .chain(extra.iter().map(|(i, a, u)| (*i, *a, "acme-coder-1", *u)))
+    {
+        lines.push(serde_json::json!({
+            "type": "message", "id": id, "parentId": null, "timestamp": at,
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "done"}],
+                "provider": "p", "model": model,
+                "usage": {"input": 1000, "output": 100, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 1100,
+                          "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": usd}},
+                "stopReason": "stop", "timestamp": 0}
+        }).to_string());
+    }
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    env.path("pi/sessions")
+}
+
+/// A model with no price here is shown at the client's own figure, per
+/// period, marked as the client's and never added to our dollars; a
+/// priced model's client figure is not used; appending keeps it exact.
+#[test]
+fn the_client_s_own_cost_stands_for_a_model_with_no_price() {
+    let env = Env::new();
+    let root = pi_session_with_its_own_costs(&env, &[]);
+    env.ingest(&root);
+    let doc = env.json(&["cost", "--by", "day,model", "--tz", "UTC"]);
+    let rows: Vec<(String, String, Value, Value)> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["day"].as_str().unwrap().to_string(),
+                r["model"].as_str().unwrap().to_string(),
+                r["cost_usd"].clone(),
+                r.get("harness_reported_usd")
+                    .cloned()
+                    .unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    // 1,000 input at $3/M and 100 output at $15/M.
+    let sonnet = 0.0045;
+    assert_eq!(
+        rows,
+        [
+            (
+                "2026-12-04".into(),
+                "acme-coder-1".into(),
+                Value::Null,
+                serde_json::json!(0.0125)
+            ),
+            (
+                "2026-12-05".into(),
+                "acme-coder-1".into(),
+                Value::Null,
+                serde_json::json!(0.0375)
+            ),
+            (
+                "2026-12-05".into(),
+                "claude-sonnet-4-5".into(),
+                serde_json::json!(sonnet),
+                Value::Null
+            ),
+        ]
+    );
+    assert_eq!(doc["totals"]["harness_reported_usd"], 0.05);
+    assert_eq!(doc["totals"]["cost_usd"], serde_json::json!(sonnet));
+    assert_eq!(doc["totals"]["unpriced_tokens"], 2200);
+    // A table shows it beside our cost, under its own heading.
+    let (code, out, err) = env.run(&["cost", "--by", "model", "--format", "table", "--wide"]);
+    assert_eq!(code, 0, "{err}");
+    let head = out.lines().next().unwrap();
+    assert!(
+        head.contains("COST") && head.contains("CLIENT'S COST"),
+        "{out}"
+    );
+    let acme = out.lines().find(|l| l.starts_with("acme-coder-1")).unwrap();
+    assert!(acme.contains("$0.05"), "{out}");
+    // Read on after an append: the new response's figure is added once.
+    pi_session_with_its_own_costs(&env, &[("a4", "2026-12-05T12:00:02.000Z", 0.25)]);
+    env.ingest(&root);
+    env.ingest(&root);
+    let doc = env.json(&["cost", "--by", "model"]);
+    assert_eq!(doc["totals"]["harness_reported_usd"], 0.3);
+    // Priced later, the model's messages are ours again, the client's figure gone.
+    let (code, _, err) = env.run(&[
+        "pricing",
+        "set",
+        "acme-coder-1",
+        "--input",
+        "1",
+        "--output",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc = env.json(&["cost", "--by", "model"]);
+    assert!(doc["totals"].get("harness_reported_usd").is_none(), "{doc}");
+}

@@ -699,7 +699,11 @@ fn readme_s_links_land_and_every_page_is_linked() {
     for (dir, text) in &pages {
         for caps in link.captures_iter(text) {
             let target = &text[caps.get_group(1).unwrap().range()];
-            assert!(dir.join(target).exists(), "a link to {target} from {}", dir.display());
+            assert!(
+                dir.join(target).exists(),
+                "a link to {target} from {}",
+                dir.display()
+            );
         }
     }
 }

@@ -27,10 +27,13 @@ use clauses::{Clause, clauses, unquoted};
 
 mod lexicon;
 
+mod naming;
+
+use naming::{Profile, Unit, contrasted, head_keys, names_id, sibling, units};
+
 use lexicon::Veto;
 use lexicon::{
-    CONTRASTS, DONE, DONE_PAIRS, LOOKED, LOOKING, NOT_DONE, PREPOSITIONS, VETO_ENDINGS, VETO_MARKS,
-    VETO_PHRASES, VETO_WORDS,
+    DONE, DONE_PAIRS, LOOKED, LOOKING, NOT_DONE, VETO_ENDINGS, VETO_MARKS, VETO_PHRASES, VETO_WORDS,
 };
 
 use std::collections::HashMap;
@@ -40,131 +43,6 @@ use crate::domain::matching::{self, Aliases, Strength};
 
 /// The longest clause the judge reads as one statement (bytes).
 const MAX_CLAUSE: usize = 400;
-
-/// Share of a field's term weight a clause must name.
-const COVERAGE: f32 = 0.5;
-
-/// Whether `keys` name another of a contrast group the commitment's units
-/// name, and not the commitment's own.
-fn contrasted(units: &[&Unit], keys: &[String]) -> bool {
-    CONTRASTS.iter().any(|group| {
-        let mine: Vec<&str> = group
-            .iter()
-            .copied()
-            .filter(|g| units.iter().any(|u| u.key == *g))
-            .collect();
-        !mine.is_empty()
-            && !mine.iter().any(|m| keys.iter().any(|k| k == m))
-            && group
-                .iter()
-                .any(|g| !mine.contains(g) && keys.iter().any(|k| k == g))
-    })
-}
-
-/// Whether the clause names a sibling of a hyphenated name of the
-/// commitment's (`billing-service` for `invoicing-service`: the same kind
-/// of thing, another one) and not the commitment's own.
-fn sibling(c: &Commitment<'_>, clause: &str) -> bool {
-    fn names(text: &str) -> Vec<(String, String)> {
-        text.to_lowercase()
-            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-'))
-            .filter_map(|w| {
-                let (head, tail) = w.trim_matches('-').rsplit_once('-')?;
-                (head.len() >= 2 && tail.len() >= 2 && !head.contains('-'))
-                    .then(|| (head.to_string(), tail.to_string()))
-            })
-            .collect()
-    }
-    let mine = names(&format!("{} {}", c.topic, c.content));
-    let said = names(clause);
-    mine.iter().any(|(head, tail)| {
-        !said.iter().any(|(h, t)| h == head && t == tail)
-            && said.iter().any(|(h, t)| t == tail && h != head)
-    })
-}
-
-/// One commitment's terms: units of the topic and of the content, each a
-/// key (and, for an identifier or compound, its words) with a weight.
-struct Profile<'a> {
-    c: &'a Commitment<'a>,
-    topic: Vec<Unit>,
-    content: Vec<Unit>,
-    /// The keys of the topic's head: its words before its first
-    /// preposition (`page numbers` of `page numbers on statement PDFs`).
-    head: Vec<String>,
-}
-
-/// The keys of a topic's head: the words before its first preposition,
-/// when it has one and words before it (else none: the whole topic is its
-/// head).
-fn head_keys(topic: &str, aliases: &Aliases) -> Vec<String> {
-    let words: Vec<&str> = topic.split_whitespace().collect();
-    let Some(at) = words
-        .iter()
-        .position(|w| PREPOSITIONS.contains(&w.to_lowercase().as_str()))
-        .filter(|&at| at > 0)
-    else {
-        return Vec::new();
-    };
-    matching::terms(&words[..at].join(" "), aliases)
-        .into_iter()
-        .map(|t| t.key)
-        .collect()
-}
-
-#[derive(Debug, Clone)]
-struct Unit {
-    key: String,
-    parts: Vec<String>,
-    strength: Strength,
-}
-
-/// The units of a text: each term, with the words of an identifier or a
-/// compound folded into it; a key counted once.
-fn units(text: &str, aliases: &Aliases) -> Vec<Unit> {
-    let mut out: Vec<Unit> = Vec::new();
-    for t in matching::terms(text, aliases) {
-        let whole_before = out
-            .last()
-            .is_some_and(|u| u.strength >= Strength::Compound && t.strength == Strength::Part);
-        if whole_before {
-            let last = out.last_mut().expect("checked");
-            if !last.parts.contains(&t.key) {
-                last.parts.push(t.key);
-            }
-            continue;
-        }
-        if let Some(u) = out.iter_mut().find(|u| u.key == t.key) {
-            u.strength = u.strength.max(t.strength);
-            continue;
-        }
-        out.push(Unit {
-            key: t.key,
-            parts: Vec::new(),
-            strength: t.strength,
-        });
-    }
-    out
-}
-
-impl Unit {
-    /// How much of the unit `keys` name (0 to 1): all of it when its key is
-    /// there, else the share of its words that are.
-    fn matched(&self, keys: &[String]) -> f32 {
-        if keys.contains(&self.key) {
-            return 1.0;
-        }
-        if self.parts.is_empty() {
-            return 0.0;
-        }
-        let n = self.parts.iter().filter(|p| keys.contains(p)).count();
-        n as f32 / self.parts.len() as f32
-    }
-
-    fn all_keys(&self) -> impl Iterator<Item = &String> {
-        std::iter::once(&self.key).chain(&self.parts)
-    }
-}
 
 impl Clause<'_> {
     /// Whether anything in the clause takes a statement back.
@@ -358,88 +236,6 @@ fn hash_like(k: &str) -> bool {
 /// A clause that is only a completion word or two (`done`, `fixed, merged`).
 fn bare_done(c: &Clause<'_>) -> bool {
     !c.words.is_empty() && c.words.len() <= 2 && c.words.iter().all(|w| DONE.contains(&w.as_str()))
-}
-
-/// How well `keys` name a profile's field: the share of its weight named,
-/// the number of its non-generic units named, and whether one of those is
-/// the commitment's alone.
-fn field_score(
-    units: &[Unit],
-    keys: &[String],
-    shared: &HashMap<String, usize>,
-) -> (f32, usize, bool) {
-    let total: f32 = units.iter().map(|u| u.strength.weight()).sum();
-    if total == 0.0 {
-        return (0.0, 0, false);
-    }
-    let (mut got, mut named, mut own) = (0.0, 0, false);
-    for u in units {
-        let m = u.matched(keys);
-        if m == 0.0 {
-            continue;
-        }
-        got += m * u.strength.weight();
-        if u.strength > Strength::Part {
-            named += 1;
-            if shared.get(&u.key).copied().unwrap_or(0) <= 1 {
-                own = true;
-            }
-        }
-    }
-    (got / total, named, own)
-}
-
-impl Profile<'_> {
-    /// Whether the clause with term keys `keys` names this commitment.
-    fn named_by(&self, keys: &[String], shared: &HashMap<String, usize>) -> bool {
-        self.named_how(keys, shared).is_some()
-    }
-
-    /// How the clause with term keys `keys` names this commitment, if it
-    /// does: by an `identifier` of its own, or by its `topic`'s or
-    /// `content`'s words.
-    fn named_how(&self, keys: &[String], shared: &HashMap<String, usize>) -> Option<&'static str> {
-        // An identifier, file name or number of its own.
-        let ident = self
-            .topic
-            .iter()
-            .chain(&self.content)
-            .filter(|u| u.strength == Strength::Identifier && keys.contains(&u.key))
-            .any(|u| shared.get(&u.key).copied().unwrap_or(0) <= 1);
-        if ident {
-            return Some("identifier");
-        }
-        // A topic named only by its setting (`statement PDFs` of `page
-        // numbers on statement PDFs`) is another thing in the same place.
-        let head = self.head.is_empty() || self.head.iter().any(|k| keys.contains(k));
-        [(&self.topic, "topic"), (&self.content, "content")]
-            .iter()
-            .enumerate()
-            .find(|(i, (field, _))| {
-                if *i == 0 && !head {
-                    return false;
-                }
-                let (cover, named, own) = field_score(field, keys, shared);
-                let needed = field
-                    .iter()
-                    .filter(|u| u.strength > Strength::Part)
-                    .count()
-                    .min(2);
-                own && named >= needed.max(1) && cover >= COVERAGE && named >= 2.min(field.len())
-            })
-            .map(|(_, (_, how))| *how)
-    }
-}
-
-/// Whether a word of the clause (8 characters or more) begins this
-/// commitment's id and no other's: a briefing's short id.
-fn names_id(words: &[String], id: &str, ids: &[String]) -> bool {
-    let id = id.to_lowercase();
-    words.iter().any(|w| {
-        w.len() >= 8
-            && id.starts_with(w.as_str())
-            && ids.iter().filter(|i| i.starts_with(w.as_str())).count() == 1
-    })
 }
 
 /// What a run's tools did, from its transcript: the test runs that passed
@@ -655,3 +451,6 @@ pub fn judge_with(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod rule_tests;

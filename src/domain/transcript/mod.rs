@@ -363,6 +363,10 @@ pub struct HarnessCost {
     pub cost_nanousd: i64,
     /// `modelUsage`, by model.
     pub models: Vec<HarnessModelCost>,
+    /// Each response the client priced in this read (its message id, the
+    /// cost): written as read, never carried in the resume state.
+    #[serde(skip)]
+    pub responses: Vec<(String, i64)>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -378,11 +382,19 @@ impl HarnessCost {
     /// each message's cost, in dollars): its tokens and cost under its
     /// model. Zero is no figure (both write 0 for a model they have no
     /// price for), nor is a cost that is not a finite positive number.
-    pub fn add_response(&mut self, model: &str, at: Option<Millis>, tokens: Buckets, usd: f64) {
+    pub fn add_response(
+        &mut self,
+        message_id: &str,
+        model: &str,
+        at: Option<Millis>,
+        tokens: Buckets,
+        usd: f64,
+    ) {
         if !usd.is_finite() || usd <= 0.0 {
             return;
         }
         let nano = (usd * 1e9).round() as i64;
+        self.responses.push((message_id.to_string(), nano));
         self.at = self.at.max(at);
         self.cost_nanousd += nano;
         match self.models.iter_mut().find(|m| m.model == model) {

@@ -170,6 +170,12 @@ pub struct CostRecord {
     /// `--by harness`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub harness: Option<String>,
+    /// What the clients said the group's messages with no price here cost,
+    /// by their own price tables (pi, OpenCode and their formats write it
+    /// per response), in dollars rounded to 6 decimals; absent when none
+    /// did. Never part of `cost_usd`, which is this price table's alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness_reported_usd: Option<f64>,
     /// `--by session`: the session's last activity (RFC 3339 UTC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_activity_at: Option<String>,

@@ -155,6 +155,10 @@ fn landed_migrations_are_never_edited() {
             "0030_session_titles",
             "fc925d5d3f0ec562cd125b542ea8f54086ca31256ff5726a51f8740009a6708b",
         ),
+        (
+            "0031_harness_message_costs",
+            "829d5b7094d2d6904433478d1d35c24b4f136b783ce9295c3fee95a017d16bf8",
+        ),
     ];
     assert!(MIGRATIONS.len() >= LANDED.len());
     for ((name, sql), (landed, sum)) in MIGRATIONS.iter().zip(LANDED) {

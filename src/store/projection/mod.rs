@@ -43,9 +43,24 @@ pub struct Projection<'a> {
     pub said: bool,
 }
 
-/// Stores the harness's own figure, the last one its files state.
-fn write_harness_cost(tx: &Transaction<'_>, p: &ParsedSession) -> Result<()> {
+/// Stores the harness's own figure, the last one its files state, and
+/// the responses it priced in this read (`whole`: the session read from its
+/// start, so those it priced before are replaced).
+fn write_harness_cost(tx: &Transaction<'_>, p: &ParsedSession, whole: bool) -> Result<()> {
     let sid = p.session_id.as_str();
+    if whole {
+        tx.prepare_cached("DELETE FROM harness_message_costs WHERE session_id = ?1")?
+            .execute([sid])?;
+    }
+    if let Some(c) = &p.harness_cost {
+        let mut stmt = tx.prepare_cached(
+            "INSERT OR REPLACE INTO harness_message_costs(session_id, message_id, cost_nanousd)
+             VALUES (?1, ?2, ?3)",
+        )?;
+        for (id, nano) in &c.responses {
+            stmt.execute(params![sid, id, nano])?;
+        }
+    }
     let Some(c) = &p.harness_cost else {
         tx.execute("DELETE FROM harness_costs WHERE session_id = ?1", [sid])?;
         return Ok(());
@@ -276,7 +291,7 @@ impl Store {
         replace_lines(&tx, p)?;
         super::said::write_said(&tx, p, true)?;
         super::said_whole::mark(&tx, sid, w.said)?;
-        write_harness_cost(&tx, p)?;
+        write_harness_cost(&tx, p, true)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;
         Ok(())
@@ -323,7 +338,7 @@ impl Store {
         } else {
             super::said_whole::mark(&tx, sid, false)?;
         }
-        write_harness_cost(&tx, p)?;
+        write_harness_cost(&tx, p, false)?;
         finish_part(&tx, sid, w)?;
         tx.commit()?;
         Ok(())

@@ -235,7 +235,7 @@ fn answer(out: &mut ParsedSession, m: &MessageRow, data: Data, root: &str) {
     if let Some(usd) = data.cost.filter(|u| *u > 0.0) {
         out.harness_cost
             .get_or_insert_with(Default::default)
-            .add_response(&model, Some(m.time_created), buckets, usd);
+            .add_response(&m.id, &model, Some(m.time_created), buckets, usd);
     }
     out.usage.push(UsageObservation {
         message_id: m.id.clone(),

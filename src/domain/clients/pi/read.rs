@@ -176,7 +176,7 @@ fn usage_of(
         b.out
             .harness_cost
             .get_or_insert_with(Default::default)
-            .add_response(&model, at, buckets, usd);
+            .add_response(&id, &model, at, buckets, usd);
     }
     b.add_usage(UsageObservation {
         message_id: id,

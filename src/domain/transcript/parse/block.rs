@@ -505,6 +505,7 @@ pub(super) fn harness_cost(
         at: ts.and_then(parse_instant),
         cost_nanousd: nano(w.total_cost_usd.unwrap_or(0.0)),
         models,
+        responses: Vec::new(),
     })
 }
 
