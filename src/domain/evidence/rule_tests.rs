@@ -54,6 +54,14 @@ fn each_veto_function_keeps_it_open_and_its_absence_resolves() {
             Veto::Scope,
         ),
         ("Fixed some of the webhook delivery retries.", Veto::Scope),
+        (
+            "Fixed the webhook delivery retries in the other repo.",
+            Veto::Scope,
+        ),
+        (
+            "Fixed the webhook delivery retries on my machine.",
+            Veto::Scope,
+        ),
         ("Started fixing the webhook delivery retries.", Veto::Scope),
         (
             "The webhook delivery retries haven't been fixed.",
