@@ -1132,7 +1132,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__export)
-            opts="-q -h --project --otlp-endpoint --otlp-header --out --since --format --db --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --project --otlp-endpoint --otlp-header --out --since --json --format --db --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -63,7 +63,7 @@ pub fn command() -> clap::Command {
         .map(|c| c.get_name().to_string())
         .collect();
     for name in names {
-        if formats_of(&name).is_none() {
+        if formats_of(&name).is_none_or(|f| !f.contains(&Format::Json)) {
             let hidden = json.clone().hide(true);
             cmd = cmd.mut_subcommand(&name, |sc| sc.arg(hidden));
         }

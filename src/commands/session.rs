@@ -106,7 +106,7 @@ pub struct EventsArgs {
 
 const RUN_COLUMNS: &[Column] = &[
     col("run_id", "run"),
-    col("agent", "agent"),
+    col("agent", "agent").named(),
     col("session_id", "session"),
     col("state", "state"),
     col("project", "project"),
@@ -237,7 +237,7 @@ fn close(runs: &mut Runs<'_>, k: &Key) -> Result<()> {
 
 fn show(runs: &Runs<'_>, s: &ShowArgs) -> Result<()> {
     let r = match (&s.run_id, &s.agent, &s.session_id) {
-        (Some(id), _, _) => runs.store.run(id)?,
+        (Some(id), _, _) => runs.store.run(&runs.store.resolve_run(id)?)?,
         (None, Some(agent), Some(sid)) => {
             let agent = runs::check_agent(agent)?;
             runs.store
@@ -256,10 +256,11 @@ fn events(runs: &Runs<'_>, e: &EventsArgs) -> Result<()> {
         bail!("--limit must be 1 to {MAX_EVENTS_PAGE}");
     }
     let out = &runs.ctx.out;
+    let run_id = runs.store.resolve_run(&e.run_id)?;
     let page = runs
         .store
-        .run_events(&e.run_id, e.cursor.as_deref(), e.limit)?;
-    let doc = serde_json::to_value(RunEventsRecord::of(&e.run_id, &page))?;
+        .run_events(&run_id, e.cursor.as_deref(), e.limit)?;
+    let doc = serde_json::to_value(RunEventsRecord::of(&run_id, &page))?;
     if !matches!(out.format, Format::Table | Format::Csv) {
         return out.record(
             &[
@@ -284,8 +285,7 @@ fn events(runs: &Runs<'_>, e: &EventsArgs) -> Result<()> {
     )?;
     if let Some(c) = &page.next_cursor {
         out.note(&format!(
-            "more events: sessionkit session events {} --cursor {c}",
-            e.run_id
+            "more events: sessionkit session events {run_id} --cursor {c}"
         ));
     }
     Ok(())

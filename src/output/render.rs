@@ -19,6 +19,9 @@ pub struct Column {
     /// Prose shown on one line, cut at the column's width with `…`
     /// (a title), never wrapped.
     pub cut: bool,
+    /// A name shown whole, never cut to a prefix as an id of the same key
+    /// would be (a run's `agent` is its client's name).
+    pub name: bool,
 }
 
 pub const fn col(key: &'static str, header: &'static str) -> Column {
@@ -27,6 +30,7 @@ pub const fn col(key: &'static str, header: &'static str) -> Column {
         header,
         drop: 0,
         cut: false,
+        name: false,
     }
 }
 
@@ -35,6 +39,12 @@ impl Column {
     /// with `…` where the column is narrower than them.
     pub const fn one_line(self) -> Column {
         Column { cut: true, ..self }
+    }
+
+    /// The same column, its cells names shown whole (never shortened as
+    /// ids).
+    pub const fn named(self) -> Column {
+        Column { name: true, ..self }
     }
 
     /// The same column, left out of a fitted table before those with a

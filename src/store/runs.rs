@@ -391,6 +391,26 @@ impl Store {
         Ok(Some((run, Outcome::Closed)))
     }
 
+    /// A run's id from the id or a prefix that names it alone (what a
+    /// table shows); an unknown or shared prefix is an error that says so.
+    pub fn resolve_run(&self, prefix: &str) -> Result<String> {
+        let prefix = prefix.trim();
+        if by_id(&self.conn, prefix)?.is_some() {
+            return Ok(prefix.to_string());
+        }
+        if prefix.len() < 4 {
+            anyhow::bail!("give at least 4 characters of a run id, not {prefix:?}");
+        }
+        match self.match_prefix("agent_sessions", "run_id", prefix)? {
+            super::PrefixMatch::None => Err(RunError::UnknownRun(prefix.to_string()).into()),
+            super::PrefixMatch::One(id) => Ok(id),
+            super::PrefixMatch::Many { count, examples } => anyhow::bail!(
+                "{prefix:?} matches {count} runs ({}...): give more characters",
+                examples.join(", ")
+            ),
+        }
+    }
+
     pub fn run(&self, run_id: &str) -> Result<Run> {
         by_id(&self.conn, run_id)?.ok_or_else(|| RunError::UnknownRun(run_id.to_string()).into())
     }

@@ -2069,3 +2069,25 @@ fn memory_ids_shown_in_tables_paste_back() {
         }
     }
 }
+
+/// `export` writes JSON Lines; `--json` (one document) is refused with
+/// the formats it writes, and nothing to export says so on stderr.
+#[test]
+fn export_refuses_one_document_and_says_when_it_has_nothing() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path("nothing")).unwrap();
+    env.ingest(&env.path("nothing"));
+    let (code, out, err) = env.run(&["export", "--json"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("export writes JSON Lines (--format jsonl, the default) or OpenTelemetry"),
+        "{err}"
+    );
+    let (code, out, err) = env.run(&["export"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(err.contains("no memories to export"), "{err}");
+    remember(&env, "decision", "Database", "Use PostgreSQL 16");
+    let (code, out, err) = env.run(&["export"]);
+    assert_eq!((code, out.lines().count()), (0, 2), "{err}");
+    assert!(!err.contains("no memories"), "{err}");
+}

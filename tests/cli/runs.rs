@@ -766,3 +766,89 @@ fn a_briefing_is_stamped_when_an_open_carries_it() {
     assert!(err.contains("is not a harness name"), "{err}");
     assert_eq!(env.dump(), before);
 }
+
+/// A run id as a table shows it (its shortest unique prefix) pastes back
+/// into every command that takes a run id; a prefix two runs share is an
+/// error naming both; the client's name is shown whole, never cut.
+#[test]
+fn run_ids_shown_in_tables_paste_back() {
+    let env = Env::new();
+    let (code, first, err) = open(&env, T0, "startup", "p");
+    assert_eq!(code, 0, "{err}");
+    let (code, second, err) = at(
+        &env,
+        T0,
+        &[
+            "session",
+            "open",
+            "--agent",
+            "codex",
+            "--session-id",
+            "s-2",
+            "--source",
+            "startup",
+            "--project",
+            "p",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = env
+        .cmd()
+        .env("SESSIONKIT_NOW", T0)
+        .env("COLUMNS", "120")
+        .args(["session", "list", "--format", "table"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    let mut agents: Vec<&str> = rows.iter().map(|r| r[1]).collect();
+    agents.sort_unstable();
+    assert_eq!(agents, ["claude-code", "codex"], "{table}");
+    for row in &rows {
+        let shown = row[0];
+        let full = [&first, &second]
+            .iter()
+            .map(|r| r["run_id"].as_str().unwrap())
+            .find(|id| id.starts_with(shown))
+            .unwrap();
+        assert!(shown.len() < full.len(), "{table}");
+        let (code, v, err) = at(&env, T0, &["session", "show", shown]);
+        assert_eq!((code, v["run_id"].as_str()), (0, Some(full)), "{err}");
+        let (code, v, err) = at(&env, T0, &["session", "events", shown]);
+        assert_eq!((code, v["run_id"].as_str()), (0, Some(full)), "{err}");
+    }
+    // A memory written with the shown prefix records the whole run id.
+    let shown = rows.iter().find(|r| r[1] == "codex").unwrap()[0];
+    let (code, _, err) = at(
+        &env,
+        T0,
+        &[
+            "remember",
+            "--kind",
+            "decision",
+            "--project",
+            "p",
+            "--topic",
+            "t",
+            "--content",
+            "c",
+            "--session-run-id",
+            shown,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        runs_of_events(&env).last().unwrap().as_deref(),
+        second["run_id"].as_str()
+    );
+    // Both runs were opened in one millisecond's id space: their first
+    // eight characters are shared.
+    let (code, _, err) = at(&env, T0, &["session", "show", &shown[..8]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("matches 2 runs"), "{err}");
+}

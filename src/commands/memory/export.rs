@@ -50,8 +50,25 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> Result<Exit> {
         a.since.is_none() && a.out == "-",
         "--since and --out are the OpenTelemetry export's (--format otlp-json or --otlp-endpoint)"
     );
+    anyhow::ensure!(
+        ctx.out.format != crate::output::Format::Json,
+        "export writes JSON Lines (--format jsonl, the default) or OpenTelemetry (--format otlp-json), not one JSON document"
+    );
     let store = ctx.open()?;
     let (memories, events) = store.export_rows(a.project.as_deref())?;
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        // What a person running it bare may have wanted instead.
+        ctx.out.note(
+            "these are the memories, for `sessionkit import`; what the agents cost: `sessionkit cost --json`; the transcripts as OpenTelemetry: `--format otlp-json`",
+        );
+    }
+    if memories.is_empty() {
+        ctx.out.note(if a.project.is_some() {
+            "no memories in this project to export"
+        } else {
+            "no memories to export: `sessionkit remember` records one"
+        });
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in export_lines(&memories, &events) {
         // Through a value, whose keys are sorted: the file's stable form

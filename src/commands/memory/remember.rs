@@ -77,7 +77,12 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     check(&draft)?;
     draft.project = crate::services::project::chosen(&store, a.project.as_deref(), None)?;
     let m = check(&draft)?;
-    let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
+    let run = a
+        .session_run_id
+        .as_deref()
+        .map(|r| store.resolve_run(r))
+        .transpose()?;
+    let who = cli_actor(&store, run.as_deref(), now)?;
     let id = match store.remember(&m, a.force, &who)? {
         Remembered::Created(id) => id,
         Remembered::Existing(id) => {

@@ -105,7 +105,12 @@ pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
     }
     let draft = redact_if_on(&store, draft)?;
     let next = check(&draft)?;
-    let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
+    let run = a
+        .session_run_id
+        .as_deref()
+        .map(|r| store.resolve_run(r))
+        .transpose()?;
+    let who = cli_actor(&store, run.as_deref(), now)?;
     let live = store.revise(&id, &next, status, a.force, &who)?;
     print_id_or_record(ctx, &store, &live)
 }

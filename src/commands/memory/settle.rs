@@ -25,7 +25,12 @@ pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: Settle) -> Result<Exit> {
     let now = now();
     let mut store = ctx.open_writer()?;
     let id = store.resolve_memory(&a.id)?;
-    let who = cli_actor(&store, a.session_run_id.as_deref(), now)?;
+    let run = a
+        .session_run_id
+        .as_deref()
+        .map(|r| store.resolve_run(r))
+        .transpose()?;
+    let who = cli_actor(&store, run.as_deref(), now)?;
     let changed = store.settle_memory(&id, verb, &who)?;
     if !changed {
         ctx.out

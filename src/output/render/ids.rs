@@ -17,7 +17,7 @@ pub(super) fn id_lengths(
 ) -> Vec<Option<usize>> {
     cols.iter()
         .map(|c| {
-            (ID_KEYS.contains(&c.key) && fitted)
+            (ID_KEYS.contains(&c.key) && !c.name && fitted)
                 .then(|| {
                     let known = out
                         .ids_of
