@@ -31,6 +31,8 @@ pub struct Heard {
     /// The main agent's status by the events' evidence, in arrival order
     /// (`unknown` at the last event when none carries a status).
     pub evidence: Evidence,
+    /// The first prompt its events carried, as a title (one line, cut).
+    pub title: Option<String>,
 }
 
 /// A session with a transcript to catch up: its harness and the path its
@@ -55,7 +57,9 @@ impl Store {
                     CASE WHEN e.event = 'SubagentStop' THEN json_extract(e.payload, '$.agent_type') END,
                     CASE WHEN json_type(e.payload, '$.cwd') = 'text' THEN json_extract(e.payload, '$.cwd') END,
                     CASE WHEN e.agent_id IS NULL AND json_type(e.payload, '$.transcript_path') = 'text'
-                         THEN json_extract(e.payload, '$.transcript_path') END
+                         THEN json_extract(e.payload, '$.transcript_path') END,
+                    CASE WHEN e.agent_id IS NULL AND json_type(e.payload, '$.prompt') = 'text'
+                         THEN json_extract(e.payload, '$.prompt') END
              FROM events_raw e
              WHERE e.id > (SELECT COALESCE(MAX(id), 0) FROM events_raw) - ?1
                AND e.session_id IS NOT NULL
@@ -84,6 +88,7 @@ impl Store {
                             first_at: at,
                             last_at: at,
                             evidence: Evidence::new(Status::Unknown, None, Cause::Watchdog),
+                            title: None,
                         },
                         None,
                     ))
@@ -97,6 +102,14 @@ impl Store {
                 h.transcript_path = Some(path);
             }
             let event: String = r.get(2)?;
+            // The person's first prompt names the session, as a transcript's
+            // first typed prompt would.
+            if h.title.is_none() && Kind::of(&event) == Kind::PromptSubmit {
+                h.title = r
+                    .get::<_, Option<String>>(9)?
+                    .as_deref()
+                    .and_then(crate::domain::transcript::title_of);
+            }
             let agent: Option<String> = r.get(3)?;
             let source: Option<String> = r.get(5)?;
             let agent_type: Option<String> = r.get(6)?;
@@ -229,8 +242,9 @@ mod tests {
 
     /// A heard session's facts come from its events: first and last
     /// instant, latest cwd and main transcript (a subagent's path is not
-    /// the session's), and the main agent's status by the status rule (a
-    /// failed turn outlasts the end; a subagent's stop is not the main's).
+    /// the session's), the main agent's status by the status rule (a
+    /// failed turn outlasts the end; a subagent's stop is not the main's),
+    /// and its first prompt as its title.
     #[test]
     fn a_heard_session_is_what_its_events_say() {
         let dir = tempfile::tempdir().unwrap();
@@ -243,7 +257,12 @@ mod tests {
         deliver(
             &mut store,
             200,
-            r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/w/a","prompt":"go"}"#,
+            r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/w/a","prompt":"Fix the\n  login   redirect"}"#,
+        );
+        deliver(
+            &mut store,
+            210,
+            r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/w/a","prompt":"and then the rest"}"#,
         );
         deliver(
             &mut store,
@@ -278,6 +297,7 @@ mod tests {
                     first_at: 100,
                     last_at: 400,
                     evidence: Evidence::new(Status::Error, Some(300), Cause::StopFailure),
+                    title: Some("Fix the login redirect".into()),
                 },
                 Heard {
                     session_id: "s2".into(),
@@ -288,6 +308,7 @@ mod tests {
                     first_at: 500,
                     last_at: 500,
                     evidence: Evidence::new(Status::Unknown, Some(500), Cause::Watchdog),
+                    title: None,
                 },
             ]
         );

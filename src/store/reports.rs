@@ -282,7 +282,7 @@ impl Store {
                     models: Vec::new(),
                     totals: Totals::default(),
                     heard: true,
-                    title: None,
+                    title: h.title,
                 },
             );
         }
