@@ -10,9 +10,12 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::Store;
+
+mod pack;
 use crate::domain::clock::Millis;
 use crate::domain::transcript::ParsedSession;
 use crate::domain::transcript::said::{Piece, Role};
+use pack::{pack, unpack};
 
 /// Matches looked at per hit asked for: a tool's repeated calls (a todo
 /// list sent again each turn) fold into one hit.
@@ -44,7 +47,8 @@ fn insert_text(tx: &Transaction<'_>, start: i64, hash: i64, p: &Piece) -> Result
         "INSERT INTO said_texts(text_id, hash, tool, text) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(text_id) DO NOTHING",
     )?;
-    while ins.execute(params![id, hash, p.tool, p.text])? == 0 {
+    let stored = pack(&p.text);
+    while ins.execute(params![id, hash, p.tool, stored])? == 0 {
         id += 1;
     }
     tx.prepare_cached("INSERT INTO said_unindexed(text_id) VALUES (?1)")?
@@ -56,7 +60,7 @@ fn insert_text(tx: &Transaction<'_>, start: i64, hash: i64, p: &Piece) -> Result
 fn delete_text(tx: &Transaction<'_>, id: i64) -> Result<()> {
     let row: Option<(Option<String>, String)> = tx
         .prepare_cached("SELECT tool, text FROM said_texts WHERE text_id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row([id], |r| Ok((r.get(0)?, unpack(r.get_ref(1)?)?)))
         .optional()?;
     let unindexed = tx
         .prepare_cached("DELETE FROM said_unindexed WHERE text_id = ?1")?
@@ -86,7 +90,7 @@ fn text_id(tx: &Transaction<'_>, p: &Piece, at: Option<Millis>) -> Result<i64> {
         let mut rows = stmt.query([hash])?;
         let mut found = None;
         while let Some(r) = rows.next()? {
-            let (tool, text): (Option<String>, String) = (r.get(1)?, r.get(2)?);
+            let (tool, text): (Option<String>, String) = (r.get(1)?, unpack(r.get_ref(2)?)?);
             if tool == p.tool && text == p.text {
                 found = Some(r.get(0)?);
                 break;
@@ -429,7 +433,7 @@ impl Store {
                     tool: r.get(6)?,
                     harness: r.get(7)?,
                     project: r.get(8)?,
-                    text: r.get(10)?,
+                    text: unpack(r.get_ref(10)?)?,
                     title: r.get(11)?,
                     places: r.get::<_, i64>(9)? as u64,
                     score,
@@ -487,12 +491,22 @@ impl Store {
         let Some(last) = last else {
             return Ok(0);
         };
-        tx.execute(
-            "INSERT INTO said_fts(rowid, tool, text)
-             SELECT t.text_id, t.tool, t.text FROM said_unindexed u
-             CROSS JOIN said_texts t ON t.text_id = u.text_id WHERE u.text_id <= ?1",
-            [last],
-        )?;
+        {
+            // The index takes each text as it was said.
+            let mut read = tx.prepare_cached(
+                "SELECT t.text_id, t.tool, t.text FROM said_unindexed u
+                 CROSS JOIN said_texts t ON t.text_id = u.text_id WHERE u.text_id <= ?1
+                 ORDER BY u.text_id",
+            )?;
+            let mut add =
+                tx.prepare_cached("INSERT INTO said_fts(rowid, tool, text) VALUES (?1, ?2, ?3)")?;
+            let mut rows = read.query([last])?;
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                let tool: Option<String> = r.get(1)?;
+                add.execute(params![id, tool, unpack(r.get_ref(2)?)?])?;
+            }
+        }
         tx.execute("DELETE FROM said_unindexed WHERE text_id <= ?1", [last])?;
         tx.commit()?;
         self.pacer.committed();
@@ -524,7 +538,7 @@ impl Store {
                 role: r.get(4)?,
                 output: r.get(5)?,
                 tool: r.get(6)?,
-                text: r.get(7)?,
+                text: unpack(r.get_ref(7)?)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

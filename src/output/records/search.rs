@@ -80,7 +80,7 @@ pub struct PruneIndexRecord {
     pub dry_run: bool,
     /// Places something was said.
     pub places: u64,
-    /// Distinct texts, and their bytes.
+    /// Distinct texts, and the bytes they are stored in (deflated).
     pub texts: u64,
     pub text_bytes: u64,
     /// The database file's size before and after (the space is given back).
