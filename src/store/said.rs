@@ -47,7 +47,7 @@ fn insert_text(tx: &Transaction<'_>, start: i64, hash: i64, p: &Piece) -> Result
         "INSERT INTO said_texts(text_id, hash, tool, text) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(text_id) DO NOTHING",
     )?;
-    let stored = pack(&p.text);
+    let stored = pack(p);
     while ins.execute(params![id, hash, p.tool, stored])? == 0 {
         id += 1;
     }

@@ -61,6 +61,22 @@ pub struct Piece {
     pub output: bool,
     /// Redacted.
     pub text: String,
+    /// The text deflated, when that is smaller (`deflated`): made where
+    /// the piece is read, on a reader thread, for the index to store.
+    pub deflated: Option<Vec<u8>>,
+}
+
+/// Texts shorter than this are not deflated: it gains nothing.
+const DEFLATE_FROM: usize = 128;
+
+/// `text` deflated (raw DEFLATE, level 1), when that is smaller; the same
+/// text always gives the same bytes.
+pub fn deflated(text: &str) -> Option<Vec<u8>> {
+    if text.len() < DEFLATE_FROM {
+        return None;
+    }
+    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 1);
+    (packed.len() < text.len()).then_some(packed)
 }
 
 /// The pieces of one record, with where it stands.
@@ -176,6 +192,7 @@ pub fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: b
         role,
         tool: tool.map(str::to_string),
         output,
+        deflated: deflated(&text),
         text,
     });
 }
@@ -219,6 +236,7 @@ pub fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
         role: Role::Tool,
         tool: Some(name.to_string()),
         output: false,
+        deflated: deflated(&text),
         text,
     });
 }

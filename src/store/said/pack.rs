@@ -1,21 +1,16 @@
 //! How `said_texts` stores a text: deflated when that makes it smaller.
 
-/// Texts shorter than this are stored as they are: deflating them gains
-/// nothing.
-const PACK_FROM: usize = 128;
+use crate::domain::transcript::said::Piece;
 
-/// A text as `said_texts` stores it: deflated (a BLOB) when that is
-/// smaller, else as it is (TEXT). Deterministic: the same text is stored
-/// the same way.
-pub(super) fn pack(text: &str) -> rusqlite::types::Value {
+/// A piece's text as `said_texts` stores it: deflated (a BLOB) when that
+/// is smaller, else as it is (TEXT). The piece was deflated where it was
+/// read (`said::deflated`), so the writer only copies bytes.
+pub(super) fn pack(p: &Piece) -> rusqlite::types::Value {
     use rusqlite::types::Value;
-    if text.len() >= PACK_FROM {
-        let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 1);
-        if packed.len() < text.len() {
-            return Value::Blob(packed);
-        }
+    match &p.deflated {
+        Some(b) => Value::Blob(b.clone()),
+        None => Value::Text(p.text.clone()),
     }
-    Value::Text(text.to_string())
 }
 
 /// A stored text as it was said (`pack`'s inverse; a text stored before
@@ -45,7 +40,18 @@ pub(super) fn unpack(v: rusqlite::types::ValueRef<'_>) -> rusqlite::Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::transcript::said::{Role, deflated};
     use rusqlite::types::{Value, ValueRef};
+
+    fn piece(text: &str) -> Piece {
+        Piece {
+            role: Role::Assistant,
+            tool: None,
+            output: false,
+            text: text.to_string(),
+            deflated: deflated(text),
+        }
+    }
 
     /// A long text is stored deflated and comes back as it was; a short
     /// one, or one that would not shrink, is stored as it is; a text
@@ -53,16 +59,16 @@ mod tests {
     #[test]
     fn a_stored_text_comes_back_as_it_was_said() {
         let long = "cargo test --workspace; ".repeat(40);
-        let Value::Blob(b) = pack(&long) else {
+        let Value::Blob(b) = pack(&piece(&long)) else {
             panic!("a long repetitive text is deflated");
         };
         assert!(b.len() * 4 < long.len(), "{}", b.len());
         assert_eq!(unpack(ValueRef::Blob(&b)).unwrap(), long);
-        assert_eq!(pack("ls -la"), Value::Text("ls -la".into()));
+        assert_eq!(pack(&piece("ls -la")), Value::Text("ls -la".into()));
         let noise: String = (0..200u32)
             .map(|i| char::from_u32(0x4e00 + (i * 7919) % 20000).unwrap())
             .collect();
-        match pack(&noise) {
+        match pack(&piece(&noise)) {
             Value::Text(t) => assert_eq!(t, noise),
             Value::Blob(b) => assert_eq!(unpack(ValueRef::Blob(&b)).unwrap(), noise),
             _ => unreachable!(),
