@@ -1,13 +1,13 @@
-//! How `said_texts` stores a text: deflated when that makes it smaller.
+//! How `said_texts` stores a text: compressed when that makes it smaller.
 
 use crate::domain::transcript::said::Piece;
 
-/// A piece's text as `said_texts` stores it: deflated (a BLOB) when that
-/// is smaller, else as it is (TEXT). The piece was deflated where it was
-/// read (`said::deflated`), so the writer only copies bytes.
+/// A piece's text as `said_texts` stores it: compressed (a BLOB) when
+/// that is smaller, else as it is (TEXT). The piece was compressed where
+/// it was read (`said::packed`), so the writer only copies bytes.
 pub(super) fn pack(p: &Piece) -> rusqlite::types::Value {
     use rusqlite::types::Value;
-    match &p.deflated {
+    match &p.packed {
         Some(b) => Value::Blob(b.clone()),
         None => Value::Text(p.text.clone()),
     }
@@ -19,16 +19,13 @@ pub(super) fn unpack(v: rusqlite::types::ValueRef<'_>) -> rusqlite::Result<Strin
     use rusqlite::types::{FromSqlError, ValueRef};
     match v {
         ValueRef::Text(t) => Ok(String::from_utf8_lossy(t).into_owned()),
-        ValueRef::Blob(b) => miniz_oxide::inflate::decompress_to_vec(b)
-            .ok()
-            .and_then(|raw| String::from_utf8(raw).ok())
-            .ok_or_else(|| {
-                rusqlite::Error::FromSqlConversionFailure(
-                    0,
-                    rusqlite::types::Type::Blob,
-                    "a stored text that does not inflate".into(),
-                )
-            }),
+        ValueRef::Blob(b) => crate::domain::transcript::said::unpacked(b).ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                0,
+                rusqlite::types::Type::Blob,
+                "a stored text that does not unpack".into(),
+            )
+        }),
         _ => Err(rusqlite::Error::FromSqlConversionFailure(
             0,
             v.data_type(),
@@ -40,7 +37,7 @@ pub(super) fn unpack(v: rusqlite::types::ValueRef<'_>) -> rusqlite::Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::said::{Role, deflated};
+    use crate::domain::transcript::said::{Role, packed};
     use rusqlite::types::{Value, ValueRef};
 
     fn piece(text: &str) -> Piece {
@@ -49,7 +46,7 @@ mod tests {
             tool: None,
             output: false,
             text: text.to_string(),
-            deflated: deflated(text),
+            packed: packed(text),
         }
     }
 
@@ -60,7 +57,7 @@ mod tests {
     fn a_stored_text_comes_back_as_it_was_said() {
         let long = "cargo test --workspace; ".repeat(40);
         let Value::Blob(b) = pack(&piece(&long)) else {
-            panic!("a long repetitive text is deflated");
+            panic!("a long repetitive text is compressed");
         };
         assert!(b.len() * 4 < long.len(), "{}", b.len());
         assert_eq!(unpack(ValueRef::Blob(&b)).unwrap(), long);
@@ -74,6 +71,8 @@ mod tests {
             _ => unreachable!(),
         }
         assert_eq!(unpack(ValueRef::Text(b"as it was")).unwrap(), "as it was");
-        assert!(unpack(ValueRef::Blob(b"not deflate")).is_err());
+        assert!(unpack(ValueRef::Blob(b"not lz4")).is_err());
+        // A stored length past any text is damage, never an allocation.
+        assert!(unpack(ValueRef::Blob(&[0xff, 0xff, 0xff, 0x7f, 0])).is_err());
     }
 }
