@@ -92,12 +92,35 @@ fn a_first_search_builds_the_index_ingest_would_have_kept() {
             "{name}: every session whole"
         );
         indexed += usize::from(!said(&lazy).is_empty());
+        // Per byte read: the index stores no more text than the
+        // transcripts hold (a reader that copied a record's words twice,
+        // or the client's own injected context, would).
+        let text =
+            lazy.scalar("SELECT COALESCE(SUM(LENGTH(CAST(text AS BLOB))), 0) FROM said_texts");
+        let read: i64 = roots.iter().map(|r| bytes_under(r)).sum();
+        assert!(text <= read, "{name}: {text} bytes of text for {read} read");
         // Built: the next search reads nothing again.
         let (_, note) = search(&lazy, "lazy", &["the"]);
         assert!(!note.contains("indexed what was said"), "{name}: {note}");
     }
     // Every client's words are indexed.
     assert_eq!(indexed, 16, "clients whose words are indexed");
+}
+
+/// The bytes of every file under `dir` (a client's folders: transcripts,
+/// its databases, their sidecars).
+fn bytes_under(dir: &Path) -> i64 {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let meta = std::fs::symlink_metadata(&p).unwrap();
+        if meta.is_dir() {
+            n += bytes_under(&p);
+        } else if meta.is_file() {
+            n += meta.len() as i64;
+        }
+    }
+    n
 }
 
 /// A corpus of `n` Claude Code sessions, each saying a word of its own
