@@ -53,7 +53,7 @@ fn the_captured_qwen_run_equals_what_was_served() {
 /// own file (`subagents/<session>/agent-<id>.jsonl`) is read with its
 /// `.meta.json`, its response counted once with the model the sidecar
 /// names (its lines name none), and it hangs under the `agent` call that
-/// started it. Every served response is counted, exactly.
+/// started it, finished as its sidecar says. Every served response is counted, exactly.
 #[test]
 fn a_qwen_subagent_counts_under_its_call() {
     const S: &str = "56143677-cf0c-4929-b562-b4723a0f4342";
@@ -94,5 +94,11 @@ fn a_qwen_subagent_counts_under_its_call() {
             Some("probe agent"),
             Some(2707)
         )
+    );
+    // Its sidecar's `status: completed` settles it, at its last record,
+    // however long ago.
+    assert_eq!(
+        (child["status"].as_str(), child["ended_at"].as_str()),
+        (Some("completed"), Some("2026-12-05T00:32:22.493Z"))
     );
 }

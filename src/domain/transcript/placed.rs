@@ -98,6 +98,11 @@ fn transcript_evidence(
     let result = call
         .and_then(|c| c.result.as_ref())
         .filter(|r| !r.launched_only);
+    // A subagent its own sidecar says finished (Qwen Code's `status`),
+    // with no result of its call to say more.
+    if !main && a.finished && result.is_none() {
+        return Evidence::new(Status::Completed, a.last_seen, Cause::SidecarFinished);
+    }
     match (result, a.ending) {
         (Some(r), _) if r.is_error => Evidence::new(Status::Error, r.at, Cause::ToolResultError),
         (Some(r), _) => Evidence::new(Status::Completed, r.at, Cause::ToolResult),

@@ -157,6 +157,9 @@ pub(crate) struct Sidecar {
     pub spawn_depth: Option<i64>,
     /// Claude Code 2.1.3xx marks a background agent's sidecar when it ends.
     pub finished: Option<bool>,
+    /// Qwen Code writes its agent's state (`running`, `completed`, …)
+    /// into its sidecar as it goes.
+    pub status: Option<String>,
     /// The model the agent ran on (Qwen Code's sidecars).
     pub model: Option<String>,
 }

@@ -49,7 +49,8 @@ pub(super) fn read_sidecar(
                 .map(|d| crate::domain::redact::redact_text(&d).into_owned());
             agent.sidecar_tool_use_id = meta.tool_use_id.filter(|s| !s.is_empty());
             agent.spawn_depth = meta.spawn_depth;
-            agent.finished = meta.finished == Some(true);
+            agent.finished =
+                meta.finished == Some(true) || meta.status.as_deref() == Some("completed");
             if let Some(model) = meta.model.filter(|m| !m.is_empty()) {
                 b.sidecar_models.insert(agent.agent_id.clone(), model);
             }
