@@ -178,6 +178,10 @@ pub fn parse_tree(db_rel: &str, sessions: &[SessionRow], messages: &[MessageRow]
     };
     for (i, s) in sessions.iter().enumerate() {
         let mut a = s.agent(db_rel, i);
+        // The placeholder title describes nothing.
+        if a.description.as_deref().is_some_and(default_title) {
+            a.description = None;
+        }
         a.agent_type = s.agent.clone();
         out.agents.push(a);
         out.last_activity_at = out.last_activity_at.max(Some(s.time_updated));
