@@ -181,12 +181,17 @@ fn cost_record(by: &[Key], key: &[String], t: &Totals) -> CostRecord {
     r
 }
 
-/// A table's block times in the zone the person reads them in (the
-/// records keep UTC).
+/// A table's block times in the zone the person reads them in, short
+/// enough for both to fit a terminal: the start's day and time
+/// (`2026-01-10 19:00`), the end's time (`00:00`, five hours on). The
+/// records keep UTC.
 fn block_times_in(r: &mut CostRecord, tz: &jiff::tz::TimeZone) {
-    for t in [&mut r.block, &mut r.block_ends_at].into_iter().flatten() {
-        if let Some(ms) = parse_instant(t) {
-            *t = format_instant_in(ms, tz);
+    for (t, keep) in [(&mut r.block, 0..16), (&mut r.block_ends_at, 11..16)] {
+        if let Some(t) = t
+            && let Some(ms) = parse_instant(t)
+        {
+            let local = format_instant_in(ms, tz).replacen('T', " ", 1);
+            *t = local.get(keep).unwrap_or(&local).to_string();
         }
     }
 }

@@ -109,10 +109,10 @@ const RUN_COLUMNS: &[Column] = &[
     col("agent", "agent").named(),
     col("session_id", "session"),
     col("state", "state"),
-    col("project", "project"),
-    col("activation_epoch", "epoch"),
+    col("project", "project").optional(1),
+    col("activation_epoch", "epoch").optional(2),
     col("last_seen_at", "last seen"),
-    col("outcome", "outcome"),
+    col("outcome", "outcome").optional(3),
 ];
 
 /// What every `session` verb works with.

@@ -809,6 +809,18 @@ fn run_ids_shown_in_tables_paste_back() {
     let mut agents: Vec<&str> = rows.iter().map(|r| r[1]).collect();
     agents.sort_unstable();
     assert_eq!(agents, ["claude-code", "codex"], "{table}");
+    // At 80 columns, colour off, it still fits and keeps the names whole.
+    let narrow = env
+        .cmd()
+        .env("SESSIONKIT_NOW", T0)
+        .env("COLUMNS", "80")
+        .env("NO_COLOR", "1")
+        .args(["session", "list", "--format", "table"])
+        .output()
+        .unwrap();
+    let narrow = String::from_utf8(narrow.stdout).unwrap();
+    assert!(narrow.lines().all(|l| l.chars().count() <= 80), "{narrow}");
+    assert!(narrow.contains(" claude-code "), "{narrow}");
     for row in &rows {
         let shown = row[0];
         let full = [&first, &second]
