@@ -59,21 +59,46 @@ pub fn one(tokens: Buckets, cost_nanousd: Option<i64>) -> Totals {
     }
 }
 
+/// A message's keys and filters: its session, agent and model first, its
+/// session's project and harness and its agent's type after the columns
+/// a query puts between (`{}`); `?1`..`?5` are a `CostFilter`'s since,
+/// until, project, session and harness.
+fn message_query(between: &str, from: &str, more: &str) -> String {
+    format!(
+        "SELECT t.session_id, t.agent_id, t.model, {between}, s.project, s.harness, a.agent_type
+         FROM {from}
+         JOIN sessions s ON s.session_id = t.session_id
+         LEFT JOIN agents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
+         WHERE (?1 IS NULL OR t.occurred_at >= ?1) AND (?2 IS NULL OR t.occurred_at < ?2)
+           AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
+           AND (?4 IS NULL OR t.session_id = ?4)
+           AND (?5 IS NULL OR s.harness = ?5){more}"
+    )
+}
+
+/// A row's keys from `message_query`'s columns, the last three at `tail`.
+fn message_keys(r: &rusqlite::Row<'_>, tail: usize) -> rusqlite::Result<RowKeys> {
+    Ok(RowKeys {
+        session_id: r.get(0)?,
+        agent_id: r.get(1)?,
+        model: r.get(2)?,
+        project: r.get(tail)?,
+        harness: r.get(tail + 1)?,
+        agent_type: r.get(tail + 2)?,
+        machine: None,
+        user: None,
+    })
+}
+
 impl Store {
     /// Visits every counted message matching `f` (no collection of the whole set).
     pub fn each_cost_row(&self, f: &CostFilter, mut visit: impl FnMut(CostRow)) -> Result<()> {
-        let mut stmt = self.conn.prepare(
-            "SELECT t.session_id, t.agent_id, t.model, t.occurred_at, t.input_tokens, t.output_tokens,
-                    t.cache_write_5m_tokens, t.cache_write_1h_tokens, t.cache_read_tokens, t.cost_nanousd,
-                    s.project, s.harness, a.agent_type, t.reasoning_tokens
-             FROM token_usage t
-             JOIN sessions s ON s.session_id = t.session_id
-             LEFT JOIN agents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
-             WHERE (?1 IS NULL OR t.occurred_at >= ?1) AND (?2 IS NULL OR t.occurred_at < ?2)
-               AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
-               AND (?4 IS NULL OR t.session_id = ?4)
-               AND (?5 IS NULL OR s.harness = ?5)",
-        )?;
+        let mut stmt = self.conn.prepare(&message_query(
+            "t.occurred_at, t.input_tokens, t.output_tokens, t.cache_write_5m_tokens,
+             t.cache_write_1h_tokens, t.cache_read_tokens, t.cost_nanousd, t.reasoning_tokens",
+            "token_usage t",
+            "",
+        ))?;
         let mut rows = stmt.query(params![f.since, f.until, f.project, f.session, f.harness])?;
         while let Some(r) = rows.next()? {
             let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)? as u64) };
@@ -83,28 +108,17 @@ impl Store {
                 cache_write_5m: n(6)?,
                 cache_write_1h: n(7)?,
                 cache_read: n(8)?,
-                reasoning: n(13)?,
+                reasoning: n(10)?,
             };
             visit(CostRow {
-                keys: RowKeys {
-                    session_id: r.get(0)?,
-                    agent_id: r.get(1)?,
-                    model: r.get(2)?,
-                    project: r.get(10)?,
-                    harness: r.get(11)?,
-                    agent_type: r.get(12)?,
-                    machine: None,
-                    user: None,
-                },
+                keys: message_keys(r, 11)?,
                 at: r.get(3)?,
                 totals: one(tokens, r.get(9)?),
             });
         }
         Ok(())
     }
-}
 
-impl Store {
     /// Visits each message matching `f` that has no price here and whose
     /// client priced it, as a row holding only the client's figure.
     pub fn each_harness_priced_row(
@@ -112,32 +126,16 @@ impl Store {
         f: &CostFilter,
         mut visit: impl FnMut(CostRow),
     ) -> Result<()> {
-        let mut stmt = self.conn.prepare(
-            "SELECT t.session_id, t.agent_id, t.model, t.occurred_at, h.cost_nanousd,
-                    s.project, s.harness, a.agent_type
-             FROM harness_message_costs h
-             JOIN token_usage t ON t.session_id = h.session_id AND t.message_id = h.message_id
-             JOIN sessions s ON s.session_id = t.session_id
-             LEFT JOIN agents a ON a.session_id = t.session_id AND a.agent_id = t.agent_id
-             WHERE t.cost_nanousd IS NULL
-               AND (?1 IS NULL OR t.occurred_at >= ?1) AND (?2 IS NULL OR t.occurred_at < ?2)
-               AND (?3 IS NULL OR s.project = ?3 OR s.project_slug = ?3)
-               AND (?4 IS NULL OR t.session_id = ?4)
-               AND (?5 IS NULL OR s.harness = ?5)",
-        )?;
+        let mut stmt = self.conn.prepare(&message_query(
+            "t.occurred_at, h.cost_nanousd",
+            "harness_message_costs h
+             JOIN token_usage t ON t.session_id = h.session_id AND t.message_id = h.message_id",
+            " AND t.cost_nanousd IS NULL",
+        ))?;
         let mut rows = stmt.query(params![f.since, f.until, f.project, f.session, f.harness])?;
         while let Some(r) = rows.next()? {
             visit(CostRow {
-                keys: RowKeys {
-                    session_id: r.get(0)?,
-                    agent_id: r.get(1)?,
-                    model: r.get(2)?,
-                    project: r.get(5)?,
-                    harness: r.get(6)?,
-                    agent_type: r.get(7)?,
-                    machine: None,
-                    user: None,
-                },
+                keys: message_keys(r, 5)?,
                 at: r.get(3)?,
                 totals: Totals {
                     harness_nanousd: r.get(4)?,

@@ -792,14 +792,18 @@ fn run_ids_shown_in_tables_paste_back() {
         ],
     );
     assert_eq!(code, 0, "{err}");
-    let out = env
-        .cmd()
-        .env("SESSIONKIT_NOW", T0)
-        .env("COLUMNS", "120")
-        .args(["session", "list", "--format", "table"])
-        .output()
-        .unwrap();
-    let table = String::from_utf8(out.stdout).unwrap();
+    let list = |columns: &str| -> String {
+        let out = env
+            .cmd()
+            .env("SESSIONKIT_NOW", T0)
+            .env("COLUMNS", columns)
+            .env("NO_COLOR", "1")
+            .args(["session", "list", "--format", "table"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = list("120");
     let rows: Vec<Vec<&str>> = table
         .lines()
         .skip(1)
@@ -810,15 +814,7 @@ fn run_ids_shown_in_tables_paste_back() {
     agents.sort_unstable();
     assert_eq!(agents, ["claude-code", "codex"], "{table}");
     // At 80 columns, colour off, it still fits and keeps the names whole.
-    let narrow = env
-        .cmd()
-        .env("SESSIONKIT_NOW", T0)
-        .env("COLUMNS", "80")
-        .env("NO_COLOR", "1")
-        .args(["session", "list", "--format", "table"])
-        .output()
-        .unwrap();
-    let narrow = String::from_utf8(narrow.stdout).unwrap();
+    let narrow = list("80");
     assert!(narrow.lines().all(|l| l.chars().count() <= 80), "{narrow}");
     assert!(narrow.contains(" claude-code "), "{narrow}");
     for row in &rows {

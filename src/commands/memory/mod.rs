@@ -32,6 +32,11 @@ use crate::output::memory::MemoryRecord;
 use crate::output::{Column, col};
 use crate::store::Store;
 
+/// The run `--session-run-id` names, by its id or a prefix of it.
+fn run_named(store: &Store, given: Option<&str>) -> Result<Option<String>> {
+    given.map(|r| store.resolve_run(r)).transpose()
+}
+
 /// The CLI as the writer, with the run named by `--session-run-id` if any.
 fn cli_actor<'a>(store: &Store, run: Option<&'a str>, now: Millis) -> Result<Actor<'a>> {
     Ok(Actor {

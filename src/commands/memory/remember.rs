@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::{cli_actor, print_id_or_record, redact_if_on, writer_help};
+use super::{cli_actor, print_id_or_record, redact_if_on, run_named, writer_help};
 use crate::commands::Exit;
 use crate::commands::{Ctx, value_or_stdin};
 use crate::domain::clock::now;
@@ -77,11 +77,7 @@ pub fn remember(ctx: &Ctx, a: &RememberArgs) -> Result<Exit> {
     check(&draft)?;
     draft.project = crate::services::project::chosen(&store, a.project.as_deref(), None)?;
     let m = check(&draft)?;
-    let run = a
-        .session_run_id
-        .as_deref()
-        .map(|r| store.resolve_run(r))
-        .transpose()?;
+    let run = run_named(&store, a.session_run_id.as_deref())?;
     let who = cli_actor(&store, run.as_deref(), now)?;
     let id = match store.remember(&m, a.force, &who)? {
         Remembered::Created(id) => id,

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use super::{cli_actor, print_id_or_record, redact_if_on, writer_help};
+use super::{cli_actor, print_id_or_record, redact_if_on, run_named, writer_help};
 use crate::commands::Exit;
 use crate::commands::{Ctx, value_or_stdin};
 use crate::domain::clock::now;
@@ -105,11 +105,7 @@ pub fn revise(ctx: &Ctx, a: &ReviseArgs) -> Result<Exit> {
     }
     let draft = redact_if_on(&store, draft)?;
     let next = check(&draft)?;
-    let run = a
-        .session_run_id
-        .as_deref()
-        .map(|r| store.resolve_run(r))
-        .transpose()?;
+    let run = run_named(&store, a.session_run_id.as_deref())?;
     let who = cli_actor(&store, run.as_deref(), now)?;
     let live = store.revise(&id, &next, status, a.force, &who)?;
     print_id_or_record(ctx, &store, &live)

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use super::{cli_actor, print_id_or_record, writer_help};
+use super::{cli_actor, print_id_or_record, run_named, writer_help};
 use crate::commands::Ctx;
 use crate::commands::Exit;
 use crate::domain::clock::now;
@@ -25,11 +25,7 @@ pub fn settle(ctx: &Ctx, a: &SettleArgs, verb: Settle) -> Result<Exit> {
     let now = now();
     let mut store = ctx.open_writer()?;
     let id = store.resolve_memory(&a.id)?;
-    let run = a
-        .session_run_id
-        .as_deref()
-        .map(|r| store.resolve_run(r))
-        .transpose()?;
+    let run = run_named(&store, a.session_run_id.as_deref())?;
     let who = cli_actor(&store, run.as_deref(), now)?;
     let changed = store.settle_memory(&id, verb, &who)?;
     if !changed {

@@ -1,18 +1,8 @@
 //! The veto functions on both sides of the line, each verdict's rule,
 //! and a tool result that contradicts the words.
 
+use super::tests::judge;
 use super::*;
-
-fn judge(commitments: &[(&str, &str, &str)], texts: &[&str]) -> Vec<String> {
-    let cs: Vec<Commitment<'_>> = commitments
-        .iter()
-        .map(|(id, topic, content)| Commitment { id, topic, content })
-        .collect();
-    judge_evidence(&cs, texts)
-        .into_iter()
-        .map(|v| v.id)
-        .collect()
-}
 
 /// Each function of the lexicon on both sides of the line: the sentence
 /// with the word or form stays open (and the veto names its function),

@@ -1,6 +1,6 @@
 use super::*;
 
-fn judge(commitments: &[(&str, &str, &str)], texts: &[&str]) -> Vec<String> {
+pub(super) fn judge(commitments: &[(&str, &str, &str)], texts: &[&str]) -> Vec<String> {
     let cs: Vec<Commitment<'_>> = commitments
         .iter()
         .map(|(id, topic, content)| Commitment { id, topic, content })

@@ -5,12 +5,12 @@ use crate::domain::transcript::said::Piece;
 /// A piece's text as `said_texts` stores it: compressed (a BLOB) when
 /// that is smaller, else as it is (TEXT). The piece was compressed where
 /// it was read (`said::packed`), so the writer only copies bytes.
-pub(super) fn pack(p: &Piece) -> rusqlite::types::Value {
-    use rusqlite::types::Value;
-    match &p.packed {
-        Some(b) => Value::Blob(b.clone()),
-        None => Value::Text(p.text.clone()),
-    }
+pub(super) fn pack(p: &Piece) -> rusqlite::types::ToSqlOutput<'_> {
+    use rusqlite::types::{ToSqlOutput, ValueRef};
+    ToSqlOutput::Borrowed(match &p.packed {
+        Some(b) => ValueRef::Blob(b),
+        None => ValueRef::Text(p.text.as_bytes()),
+    })
 }
 
 /// A stored text as it was said (`pack`'s inverse; a text stored before
@@ -38,7 +38,7 @@ pub(super) fn unpack(v: rusqlite::types::ValueRef<'_>) -> rusqlite::Result<Strin
 mod tests {
     use super::*;
     use crate::domain::transcript::said::{Role, packed};
-    use rusqlite::types::{Value, ValueRef};
+    use rusqlite::types::{ToSqlOutput, ValueRef};
 
     fn piece(text: &str) -> Piece {
         Piece {
@@ -56,18 +56,25 @@ mod tests {
     #[test]
     fn a_stored_text_comes_back_as_it_was_said() {
         let long = "cargo test --workspace; ".repeat(40);
-        let Value::Blob(b) = pack(&piece(&long)) else {
+        let stored = piece(&long);
+        let ToSqlOutput::Borrowed(ValueRef::Blob(b)) = pack(&stored) else {
             panic!("a long repetitive text is compressed");
         };
         assert!(b.len() * 4 < long.len(), "{}", b.len());
-        assert_eq!(unpack(ValueRef::Blob(&b)).unwrap(), long);
-        assert_eq!(pack(&piece("ls -la")), Value::Text("ls -la".into()));
+        assert_eq!(unpack(ValueRef::Blob(b)).unwrap(), long);
+        assert_eq!(
+            pack(&piece("ls -la")),
+            ToSqlOutput::Borrowed(ValueRef::Text(b"ls -la"))
+        );
         let noise: String = (0..200u32)
             .map(|i| char::from_u32(0x4e00 + (i * 7919) % 20000).unwrap())
             .collect();
-        match pack(&piece(&noise)) {
-            Value::Text(t) => assert_eq!(t, noise),
-            Value::Blob(b) => assert_eq!(unpack(ValueRef::Blob(&b)).unwrap(), noise),
+        let noisy = piece(&noise);
+        match pack(&noisy) {
+            ToSqlOutput::Borrowed(ValueRef::Text(t)) => assert_eq!(t, noise.as_bytes()),
+            ToSqlOutput::Borrowed(ValueRef::Blob(b)) => {
+                assert_eq!(unpack(ValueRef::Blob(b)).unwrap(), noise);
+            }
             _ => unreachable!(),
         }
         assert_eq!(unpack(ValueRef::Text(b"as it was")).unwrap(), "as it was");
