@@ -385,6 +385,67 @@ console.log(JSON.stringify(system))
     );
 }
 
+/// A continued turn: the plugin hands the debrief to the client and
+/// returns only once the client has stored it (the turn's loop, waiting
+/// on the hook, then finds it); a client without `promptAsync` gets the
+/// plain prompt, not awaited.
+#[test]
+fn the_opencode_plugin_returns_once_the_debrief_is_stored() {
+    let env = Env::new();
+    let (code, _, err) = env.run(&["hooks", "install", "--harness", "opencode", "--with-nudge"]);
+    assert_eq!(code, 0, "{err}");
+    let plugin = env.path("home/.config/opencode/plugin/sessionkit.js");
+    let block = env.path("block.sh");
+    put(
+        &block,
+        "#!/bin/sh\ncat >/dev/null\necho '{\"decision\":\"block\",\"reason\":\"debrief now\"}'\n",
+    );
+    std::fs::set_permissions(&block, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cmd = assert_cmd::cargo::cargo_bin("sessionkit")
+        .display()
+        .to_string();
+    let text = std::fs::read_to_string(&plugin).unwrap();
+    let stop = format!("\"{cmd} hook stop");
+    assert!(text.contains(&stop), "{text}");
+    let patched = env.path("patched.js");
+    std::fs::write(
+        &patched,
+        text.replace(&stop, &format!("\"{} hook stop", block.display())),
+    )
+    .unwrap();
+    // The message lands 300 ms after the request is taken.
+    let driver = r#"
+const stored = []
+const log = []
+const session = {
+  promptAsync: async (x) => {
+    log.push("queued")
+    setTimeout(() => stored.push({ info: { role: "user" }, parts: x.parts }), 300)
+  },
+  messages: async () => ({ data: stored.slice() }),
+}
+const h = await Sessionkit({ client: { session }, directory: "/tmp" })
+await h.event({ event: { type: "session.created", properties: { sessionID: "s", info: { id: "s" } } } })
+await h["experimental.text.complete"]({ sessionID: "s" }, { text: "done" })
+log.push("returned with " + stored.length)
+await h["experimental.text.complete"]({ sessionID: "s" }, { text: "debriefed" })
+log.push("second turn end: " + stored.length)
+const old = []
+const h2 = await Sessionkit({ client: { session: { prompt: async (x) => old.push(x.parts[0].text) } } })
+await h2.event({ event: { type: "session.created", properties: { sessionID: "t", info: { id: "t" } } } })
+await h2["experimental.text.complete"]({ sessionID: "t" }, { text: "done" })
+log.push("older client: " + old.join())
+console.log(log.join("; "))
+"#;
+    let Some(out) = node(&env, &patched, driver) else {
+        return;
+    };
+    assert_eq!(
+        out.trim(),
+        "queued; returned with 1; second turn end: 1; older client: debrief now"
+    );
+}
+
 #[test]
 fn the_pi_extension_and_the_kilo_plugin_load_and_are_removed_whole() {
     let env = Env::new();

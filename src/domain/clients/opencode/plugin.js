@@ -26,6 +26,35 @@ export const Sessionkit = async (input) => {
     return starts.get(sid)
   }
 
+  // Queues `reason` as the session's next user message and returns once
+  // the client has stored it: the turn's loop, which waits for this hook,
+  // then finds it and goes on. Returning earlier races the end of the
+  // turn (`run` exits on an idle session before the message lands).
+  const queue = async (sid, reason) => {
+    const parts = [{ type: "text", text: reason }]
+    const args = { sessionID: sid, parts, path: { id: sid }, body: { parts } }
+    const s = client.session
+    if (typeof s.promptAsync !== "function") {
+      // An older client: its prompt answers only when the loop it joins
+      // ends, so it cannot be awaited here.
+      Promise.resolve(s.prompt(args)).catch(() => {})
+      return
+    }
+    await s.promptAsync(args)
+    if (typeof s.messages !== "function") return
+    const until = Date.now() + 5000
+    while (Date.now() < until) {
+      const r = await s.messages({ sessionID: sid, path: { id: sid } })
+      const list = (r && (r.data || r)) || []
+      const stored = Array.isArray(list) && list.some((m) => {
+        const info = (m && m.info) || {}
+        return info.role === "user" && (m.parts || []).some((x) => x && x.text === reason)
+      })
+      if (stored) return
+      await new Promise((done) => setTimeout(done, 25))
+    }
+  }
+
   const safe =
     (f) =>
     async (...args) => {
@@ -98,10 +127,7 @@ export const Sessionkit = async (input) => {
       const reason = text(a, "reason")
       if (!again && a && a.decision === "block" && reason && client && client.session) {
         continuing.add(sid)
-        const parts = [{ type: "text", text: reason }]
-        Promise.resolve(
-          client.session.prompt({ sessionID: sid, parts, path: { id: sid }, body: { parts } }),
-        ).catch(() => {})
+        await queue(sid, reason)
       }
     }),
     "experimental.session.compacting": safe(async (inp) => {
