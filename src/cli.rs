@@ -34,7 +34,7 @@ pub fn parse() -> Result<Cli, clap::Error> {
 pub fn formats_of(command: &str) -> Option<&'static [Format]> {
     use Format::{Csv, Dot, Json, Jsonl, Markdown, Mermaid, OtlpJson, Table, Text};
     Some(match command {
-        "hook" | "statusline" | "completions" | "man" | "report" | "help" => return None,
+        "hook" | "statusline" | "completions" | "man" | "report" | "mcp" | "help" => return None,
         "tree" => &[Table, Json, Jsonl, Text, Dot, Mermaid],
         "show" => &[Table, Json, Jsonl, Text, Markdown],
         "cost" | "search" => &[Table, Json, Jsonl, Csv],
@@ -163,6 +163,8 @@ pub enum Command {
     Check(commands::check::Args),
     /// The briefing a session starts with (what a hook injects); --explain says why
     Brief(commands::brief::Args),
+    /// A read-only Model Context Protocol server on stdio: agents search their history, memories, sessions and costs mid-session
+    Mcp(commands::mcp::Args),
     /// Record a harness's lifecycle event from stdin (register in the harness's hook settings)
     Hook(commands::hook::Args),
     /// Claude Code's status line: model, exact costs, the five-hour and weekly limits and their pace

@@ -106,7 +106,7 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
             built.utility_active,
         ))?;
     } else {
-        let mut out = std::io::stdout().lock();
+        let mut out = ctx.out.data();
         out.write_all(built.briefing.text.as_bytes())?;
         if a.explain {
             out.write_all(explain_lines(&built, &limits).as_bytes())?;

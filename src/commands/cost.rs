@@ -266,7 +266,7 @@ fn print_rows(
             "rows": rows,
             "totals": row(&[], total),
         });
-        let mut out = std::io::stdout().lock();
+        let mut out = ctx.out.data();
         crate::output::write_json(&mut out, &doc, true)?;
         writeln!(out)?;
         return Ok(());
@@ -394,7 +394,7 @@ fn finish(ctx: &Ctx, args: &Args, costs: &report::Costs) -> Result<Exit> {
                 cents(t.cost_nanousd)
             ));
         }
-        write!(std::io::stdout().lock(), "\n{out}")?;
+        write!(ctx.out.data(), "\n{out}")?;
     }
     Ok(Exit::Success)
 }

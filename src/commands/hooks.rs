@@ -104,6 +104,14 @@ pub struct InstallArgs {
     /// only sessionkit's)
     #[arg(long)]
     pub statusline: bool,
+    /// Also register `sessionkit mcp` (a read-only MCP server over the
+    /// database) where the client takes MCP servers, at user scope: Claude
+    /// Code ~/.claude.json, Gemini CLI and Qwen Code their settings.json,
+    /// Copilot CLI ~/.copilot/mcp-config.json, Droid ~/.factory/mcp.json,
+    /// Kimi CLI ~/.kimi/mcp.json; an entry named sessionkit of your own is
+    /// left as it is, and uninstall takes out only sessionkit's
+    #[arg(long)]
+    pub with_mcp: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -182,6 +190,9 @@ fn change(
     db_given: bool,
 ) -> Result<Exit> {
     let target = install.map(|i| target_of(ctx, i, db_given)).transpose()?;
+    if target.as_ref().is_some_and(|t| t.mcp) && a.scope == install::Scope::Project {
+        bail!("--with-mcp registers the MCP server in the user's settings only: use --scope user");
+    }
     let mut harnesses = chosen(places, &a.harness)?;
     if let Some(h) = a.harness.iter().find(|h| !install::has_scope(**h, a.scope)) {
         bail!(
@@ -261,6 +272,7 @@ fn target_of(ctx: &Ctx, i: &InstallArgs, db_given: bool) -> Result<Target> {
         program,
         db: db_given.then(|| absolute_db(&ctx.db)).transpose()?,
         statusline: i.statusline,
+        mcp: i.with_mcp,
     })
 }
 
@@ -332,6 +344,18 @@ fn after_install(
                 h.as_str()
             ));
         }
+    }
+    let no_mcp: Vec<&str> = harnesses
+        .iter()
+        .filter(|h| t.mcp && h.settings.mcp.is_none())
+        .map(|h| h.label)
+        .collect();
+    if !no_mcp.is_empty() {
+        ctx.out.note(&format!(
+            "{}: sessionkit does not register its MCP server there; add `{} mcp` to the client's MCP servers by hand",
+            no_mcp.join(", "),
+            t.program
+        ));
     }
     // Project hooks have a second gate, the client's own (and so do all
     // of a client that reads no project hooks).

@@ -11,6 +11,7 @@ pub mod hooks;
 pub mod ingest;
 pub mod limits;
 pub mod man;
+pub mod mcp;
 pub mod memory;
 pub mod pricing;
 pub mod prompt;
@@ -76,6 +77,9 @@ pub struct Ctx {
     /// default place).
     pub db_given: bool,
     pub out: Output,
+    /// Never write: every open is read-only, a command that would write
+    /// (a search's index, a recall's demand) leaves it (`sessionkit mcp`).
+    pub read_only: bool,
 }
 
 impl Ctx {
@@ -86,7 +90,7 @@ impl Ctx {
     /// empty database). The default place, or `SESSIONKIT_DB`, is created
     /// as a writer would (a new machine's first `sessions` says "none").
     pub fn open(&self) -> Result<Store> {
-        if self.db_given && std::fs::symlink_metadata(&self.db).is_err() {
+        if (self.db_given || self.read_only) && std::fs::symlink_metadata(&self.db).is_err() {
             anyhow::bail!(
                 "there is no database at {} (--db): a command that reads does not create one; check the path, or run `sessionkit --db {} ingest` to make it",
                 self.db.display(),
@@ -99,6 +103,9 @@ impl Ctx {
     /// `open`, creating the database when it is not there (a command that
     /// sets something up: `config`, `prompt`).
     pub fn open_creating(&self) -> Result<Store> {
+        if self.read_only {
+            return Store::open_read_only(&self.db);
+        }
         match Store::open(&self.db) {
             Ok(s) => Ok(s),
             Err(e) if crate::store::is_read_only(&e) && self.db.is_file() => {
@@ -114,6 +121,9 @@ impl Ctx {
     /// being the next writer (`store::spool`). A drain that fails leaves the
     /// spool as it is, says so, and the command goes on.
     pub fn open_writer(&self) -> Result<Store> {
+        if self.read_only {
+            return self.open();
+        }
         let mut store = Store::open(&self.db)?;
         if let Err(e) = store.drain_spool() {
             self.out.note(&format!(
@@ -563,6 +573,8 @@ pub(crate) fn note_built(
             "another sessionkit has been indexing them since {}; search again when it is done",
             crate::domain::clock::format_instant(since)
         )
+    } else if b.unwritable && ctx.read_only {
+        "this only reads; one `sessionkit search` on the command line indexes them".to_string()
     } else if b.unwritable {
         "the database cannot be written now".to_string()
     } else if mode == crate::services::ingest::IndexMode::Off {

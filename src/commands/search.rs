@@ -153,7 +153,8 @@ fn note(ctx: &Ctx, found: &search::Found, query: &str) {
             "over {RANK_WINDOW} texts match {query:?}: the {RANK_WINDOW} newest were ranked; add a word or a filter to rank them all"
         ));
     }
-    if found.hits.is_empty() {
+    // An empty index with sessions left out was said above.
+    if found.hits.is_empty() && !(found.empty && found.built.left > 0) {
         if found.empty {
             ctx.out.note(
                 "the search index holds nothing: no session is stored yet (`sessionkit ingest` reads them), or none said anything it keeps",

@@ -197,7 +197,7 @@ fn conversation(ctx: &Ctx, args: &Args) -> Result<Exit> {
         _ => None,
     };
     if let Some(text) = text {
-        let mut out = std::io::stdout().lock();
+        let mut out = ctx.out.data();
         std::io::Write::write_all(&mut out, text.as_bytes())?;
         return Ok(Exit::Success);
     }

@@ -85,7 +85,7 @@ pub fn escape_unsafe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 
 /// Rows on their way out (`Output::sink`).
 pub enum Sink {
-    Lines(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    Lines(std::io::BufWriter<Box<dyn Write>>),
     Rows(Vec<Value>),
 }
 
@@ -161,6 +161,39 @@ pub struct Output {
     /// from (every session, memory, run and agent, not only the rows
     /// shown), so that a shown prefix pastes back.
     pub ids_of: Option<std::path::PathBuf>,
+    /// Where data and notes go instead of stdout and stderr (a command run
+    /// for `sessionkit mcp`).
+    pub capture: Option<Capture>,
+}
+
+/// What a captured command printed (`Output::capture`).
+#[derive(Debug, Default)]
+pub struct Captured {
+    /// What it printed on stdout.
+    pub data: Vec<u8>,
+    /// Its notes, each without the `sessionkit:` prefix.
+    pub notes: Vec<String>,
+}
+
+/// A shared `Captured`.
+pub type Capture = std::sync::Arc<std::sync::Mutex<Captured>>;
+
+/// Writes into a `Capture`'s data.
+struct CaptureWriter(Capture);
+
+impl Write for CaptureWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut c = self
+            .0
+            .lock()
+            .map_err(|_| std::io::Error::other("the capture was poisoned"))?;
+        c.data.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Output {
@@ -198,6 +231,15 @@ impl Output {
             tty,
             wide: false,
             ids_of: None,
+            capture: None,
+        }
+    }
+
+    /// Where data goes: stdout, or the capture.
+    pub fn data(&self) -> Box<dyn Write> {
+        match &self.capture {
+            Some(c) => Box::new(CaptureWriter(c.clone())),
+            None => Box::new(std::io::stdout().lock()),
         }
     }
 
@@ -212,7 +254,7 @@ impl Output {
     /// `jsonl`.
     pub fn document<T: serde::Serialize>(&self, doc: &T) -> anyhow::Result<()> {
         use std::io::Write;
-        let mut out = std::io::stdout().lock();
+        let mut out = self.data();
         if self.format == Format::Json {
             write_json(&mut out, doc, true)?;
         } else {
@@ -226,7 +268,11 @@ impl Output {
     /// A note on stderr; control characters in it (transcript text can
     /// reach a note) are escaped.
     pub fn note(&self, msg: &str) {
-        if !self.quiet {
+        if let Some(c) = &self.capture {
+            if let Ok(mut c) = c.lock() {
+                c.notes.push(sanitize(msg));
+            }
+        } else if !self.quiet {
             eprintln!("sessionkit: {}", sanitize(msg));
         }
     }
@@ -234,7 +280,7 @@ impl Output {
     /// Prints a list of records.
     pub fn records(&self, cols: &[Column], rows: &[Value]) -> Result<()> {
         self.refuse("these records", &TREE_ONLY)?;
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, self.data());
         match self.format {
             Format::Json => {
                 write_json(&mut out, rows, true)?;
@@ -289,10 +335,7 @@ impl Output {
     /// gathered for the format that needs them all (`finish` prints them).
     pub fn sink(&self) -> Sink {
         if self.format == Format::Jsonl {
-            Sink::Lines(std::io::BufWriter::with_capacity(
-                1 << 16,
-                std::io::stdout().lock(),
-            ))
+            Sink::Lines(std::io::BufWriter::with_capacity(1 << 16, self.data()))
         } else {
             Sink::Rows(Vec::new())
         }
@@ -329,7 +372,7 @@ impl Output {
     /// key/value rows; nested lists are for JSON.
     pub fn record(&self, cols: &[Column], row: &Value) -> Result<()> {
         self.refuse("this record", &TREE_ONLY)?;
-        let mut out = std::io::stdout().lock();
+        let mut out = self.data();
         match self.format {
             Format::Json => {
                 write_json(&mut out, row, true)?;
@@ -356,7 +399,7 @@ impl Output {
     /// A section heading between tables (table format only).
     pub fn section(&self, title: &str) -> Result<()> {
         if matches!(self.format, Format::Table | Format::Text) {
-            let mut out = std::io::stdout().lock();
+            let mut out = self.data();
             writeln!(out, "\n{title}")?;
         }
         Ok(())

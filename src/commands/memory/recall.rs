@@ -63,7 +63,10 @@ pub fn recall(ctx: &Ctx, a: &RecallArgs) -> Result<Exit> {
         ctx.out.note(&format!("no memories match {:?}", a.query));
     }
     let ids: Vec<&str> = hits.iter().map(|h| h.memory.memory_id.as_str()).collect();
-    store.record_demand(Demand::Recall, None, &ids, None, now)?;
+    // Read-only (an agent asking through `sessionkit mcp`): not recorded.
+    if !ctx.read_only {
+        store.record_demand(Demand::Recall, None, &ids, None, now)?;
+    }
     let rows = hits.iter().map(|h| RecallRecord {
         memory: MemoryRecord::of(&h.memory.view(), true),
         rank: rounded(h.rank, 6),

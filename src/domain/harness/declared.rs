@@ -107,8 +107,24 @@ pub struct Settings {
     /// Whether install also offers sessionkit's status line (Claude
     /// Code's `statusLine`).
     pub status_line: bool,
+    /// Where it takes MCP servers (`hooks install --with-mcp`), if
+    /// sessionkit registers its server there.
+    pub mcp: Option<McpServers>,
     /// What holds its handlers on disk.
     pub form: Form,
+}
+
+/// Where a client takes the MCP servers it starts (stdio): an object of
+/// a JSON file, keyed by each server's name.
+#[derive(Debug)]
+pub struct McpServers {
+    /// The user's file, given the home folder and the environment.
+    pub file: fn(&Path, Env<'_>) -> PathBuf,
+    /// The key of the servers' object in it.
+    pub key: &'static str,
+    /// A server's entry, given its program and arguments, in the shape
+    /// the client's own `mcp add` writes.
+    pub entry: fn(&str, &[String]) -> Value,
 }
 
 /// What holds a harness's handlers on disk.

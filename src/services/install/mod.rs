@@ -7,6 +7,7 @@ pub mod edit;
 mod files;
 pub mod json;
 mod keep;
+pub mod mcp;
 pub mod own;
 pub mod plan;
 pub mod trust;
@@ -201,6 +202,8 @@ pub struct Target {
     pub db: Option<String>,
     /// Also register `statusline` as Claude Code's status line.
     pub statusline: bool,
+    /// Also register `mcp` where the client takes MCP servers.
+    pub mcp: bool,
 }
 
 /// The key of Claude Code's status line in its settings.
@@ -324,7 +327,13 @@ fn absolute(path: &Path) -> Result<PathBuf> {
 /// registrations for `h` at `scope`. Nothing is written.
 pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) -> Result<Pending> {
     if !matches!(h.settings.form, crate::domain::harness::Form::Json) {
-        return own::plan(places, h, scope, target);
+        let mut p = own::plan(places, h, scope, target)?;
+        if scope == Scope::User
+            && let Some(f) = mcp::change(places, h, target, &mut p.change)?
+        {
+            p.files.push(f);
+        }
+        return Ok(p);
     }
     let path = absolute(&places.settings(h, scope))?;
     let before_text = read(&path)?;
@@ -352,6 +361,12 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     if h.settings.status_line {
         status_line(&mut after, target, &mut change);
     }
+    // The MCP server, when the client keeps it in this same file.
+    let mcp_here = mcp::file(places, h)
+        .filter(|(p, _)| scope == Scope::User && absolute(p).is_ok_and(|p| p == path));
+    if let Some((_, m)) = mcp_here {
+        mcp::edit(&mut after, m, target, &mut change);
+    }
     checked(&path, h, &before, &after)?;
     let after_text = if change.is_empty() {
         before_text.clone()
@@ -369,6 +384,12 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     }];
     if let Some(config) = places.trust_file(h).filter(|_| !change.is_empty()) {
         files.push(trust_change(&config, &path, &before, &after)?);
+    }
+    if scope == Scope::User
+        && mcp_here.is_none()
+        && let Some(f) = mcp::change(places, h, target, &mut change)?
+    {
+        files.push(f);
     }
     Ok(Pending {
         harness: h,

@@ -60,6 +60,19 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: true,
+        // Its user-scoped MCP servers are in `.claude.json` beside its
+        // settings folder (in `$CLAUDE_CONFIG_DIR` when set), as `claude mcp
+        // add --scope user` writes them.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, env| {
+                env("CLAUDE_CONFIG_DIR")
+                    .filter(|v| !v.is_empty())
+                    .map_or_else(|| home.to_path_buf(), PathBuf::from)
+                    .join(".claude.json")
+            },
+            key: "mcpServers",
+            entry: |command, args| json!({"type": "stdio", "command": command, "args": args, "env": {}}),
+        }),
         form: crate::domain::harness::Form::Json,
     },
     // SessionStart's matcher lists every source (`fork` since 2.1.214);

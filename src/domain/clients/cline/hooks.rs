@@ -41,6 +41,7 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        mcp: None,
         form: Form::Files(Owned {
             comment: "#",
             render,

@@ -43,6 +43,7 @@ pub static HOOKS: Hooks = Hooks {
         ),
         trust: true,
         status_line: false,
+        mcp: None,
         form: crate::domain::harness::Form::Json,
     },
     // It clamps SessionEnd and Interrupt to 3 s. No matchers: trust hashes

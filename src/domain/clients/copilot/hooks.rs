@@ -34,6 +34,12 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        // `copilot mcp add`: every tool of a local server.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, _| home.join(".copilot/mcp-config.json"),
+            key: "mcpServers",
+            entry: |command, args| json!({"tools": ["*"], "type": "local", "command": command, "args": args}),
+        }),
         form: crate::domain::harness::Form::Json,
     },
     kinds: &[

@@ -32,6 +32,7 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        mcp: None,
         form: crate::domain::harness::Form::Json,
     },
     kinds: &[

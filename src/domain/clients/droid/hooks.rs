@@ -34,6 +34,12 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        // `droid mcp add`.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, _| home.join(".factory/mcp.json"),
+            key: "mcpServers",
+            entry: |command, args| json!({"type": "stdio", "command": command, "args": args, "disabled": false}),
+        }),
         form: crate::domain::harness::Form::Json,
     },
     // Claude Code's names.

@@ -63,6 +63,12 @@ pub static HOOKS: Hooks = Hooks {
         ),
         trust: false,
         status_line: false,
+        // `gemini mcp add --scope user`: the same settings file.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, env| user_dir(home, env).join("settings.json"),
+            key: "mcpServers",
+            entry: |command, args| json!({"command": command, "args": args}),
+        }),
         form: crate::domain::harness::Form::Json,
     },
     // PreCompress is not registered: Gemini fires it before every turn, so

@@ -50,6 +50,7 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        mcp: None,
         form: Form::Block(Block {
             comment: "#",
             render,

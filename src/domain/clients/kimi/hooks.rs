@@ -42,6 +42,17 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        // `kimi mcp add --transport stdio`.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, env| {
+                env("KIMI_SHARE_DIR")
+                    .filter(|d| !d.is_empty())
+                    .map_or_else(|| home.join(".kimi"), std::path::PathBuf::from)
+                    .join("mcp.json")
+            },
+            key: "mcpServers",
+            entry: |command, args| json!({"command": command, "args": args}),
+        }),
         form: Form::Block(Block {
             comment: "#",
             render,

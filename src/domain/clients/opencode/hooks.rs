@@ -87,6 +87,7 @@ pub const fn plugin_hooks(
             project_note: None,
             trust: false,
             status_line: false,
+            mcp: None,
             form: Form::Files(crate::domain::harness::Owned {
                 comment: "//",
                 render,

@@ -49,6 +49,12 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
+        // `qwen mcp add --scope user`: the same settings file.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, env| user_dir(home, env).join("settings.json"),
+            key: "mcpServers",
+            entry: |command, args| json!({"command": command, "args": args}),
+        }),
         form: crate::domain::harness::Form::Json,
     },
     // Claude Code's names.
