@@ -4,9 +4,13 @@
 
 use serde_json::Value;
 
-/// `T`'s JSON Schema as JSON.
+/// `T`'s JSON Schema as JSON, as it is written (a field left out when
+/// empty is not required).
 pub fn json_schema<T: schemars::JsonSchema>() -> Value {
-    serde_json::to_value(schemars::schema_for!(T)).expect("a schema is JSON")
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    serde_json::to_value(generator.into_root_schema_for::<T>()).expect("a schema is JSON")
 }
 
 /// The field list for a command's `--help`, from its schema: every

@@ -29,7 +29,7 @@ pub struct Args {
 
     /// At most N bytes of JSON in a tool's result: past it, records are
     /// left out and the result says how many
-    #[arg(long, value_name = "N", default_value_t = 65_536, value_parser = clap::value_parser!(u32).range(4096..))]
+    #[arg(long, value_name = "N", default_value_t = 65_536, value_parser = clap::value_parser!(u32).range(1024..))]
     pub max_bytes: u32,
 }
 

@@ -242,6 +242,37 @@ fn period(since: Option<&String>, until: Option<&String>) -> Result<Vec<String>,
     Ok([opt("--since", since), opt("--until", until)].concat())
 }
 
+/// A number given as a number or as its digits (some clients send every
+/// argument as a string).
+fn lenient_u32<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    use serde::de::Error;
+    match Option::<Value>::deserialize(d)? {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| D::Error::custom(format!("{n} is not a whole number from 0"))),
+        Some(Value::String(t)) => t
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| D::Error::custom(format!("{t:?} is not a whole number from 0"))),
+        Some(v) => Err(D::Error::custom(format!("{v} is not a number"))),
+    }
+}
+
+/// A yes or no given as a boolean or as `"true"`/`"false"`.
+fn lenient_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    use serde::de::Error;
+    match Value::deserialize(d)? {
+        Value::Null => Ok(false),
+        Value::Bool(b) => Ok(b),
+        Value::String(t) if t == "true" || t == "false" => Ok(t == "true"),
+        v => Err(D::Error::custom(format!("{v} is not true or false"))),
+    }
+}
+
 /// A tool's input: the fields a project-scoped call takes.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -251,7 +282,7 @@ struct SearchArgs {
     /// Only this project (default: the server's project)
     project: Option<String>,
     /// Every project, not only the server's
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_bool")]
     all_projects: bool,
     /// Only this agent's sessions (claude-code, codex, gemini, ...)
     harness: Option<String>,
@@ -262,9 +293,10 @@ struct SearchArgs {
     /// Only what was said until (same forms; a date includes its day)
     until: Option<String>,
     /// Newest first instead of best first
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_bool")]
     newest: bool,
     /// At most this many hits (1 to 100; default 10)
+    #[serde(default, deserialize_with = "lenient_u32")]
     limit: Option<u32>,
 }
 
@@ -295,14 +327,15 @@ struct RecallArgs {
     /// Only this project's memories (default: the server's project)
     project: Option<String>,
     /// Every project's memories
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_bool")]
     all_projects: bool,
     /// Only this kind: decision, commitment, constraint, fact, preference, blocker, ...
     kind: Option<String>,
     /// Superseded and archived memories too
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_bool")]
     all: bool,
     /// At most this many (1 to 100; default 10)
+    #[serde(default, deserialize_with = "lenient_u32")]
     limit: Option<u32>,
 }
 
@@ -329,7 +362,7 @@ struct MemoriesArgs {
     /// Only this project (default: the server's project)
     project: Option<String>,
     /// Every project's
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_bool")]
     all_projects: bool,
     /// Only this kind (default: open commitments, then constraints)
     kind: Option<String>,
@@ -365,7 +398,7 @@ struct SessionsArgs {
     /// Only this project (default: the server's project)
     project: Option<String>,
     /// Every project's sessions
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_bool")]
     all_projects: bool,
     /// Only this agent's sessions
     harness: Option<String>,
@@ -374,6 +407,7 @@ struct SessionsArgs {
     /// Only sessions started until (same forms)
     until: Option<String>,
     /// At most this many, most recent first (1 to 200; default 20)
+    #[serde(default, deserialize_with = "lenient_u32")]
     limit: Option<u32>,
 }
 
@@ -396,6 +430,7 @@ struct ShowArgs {
     /// A record id (as a search hit names it): the conversation around it
     at: Option<String>,
     /// With at: how many pieces before and after it (0 to 20; default 5)
+    #[serde(default, deserialize_with = "lenient_u32")]
     context: Option<u32>,
 }
 
@@ -432,7 +467,7 @@ struct CostArgs {
     /// Only this project (default: the server's project)
     project: Option<String>,
     /// Every project
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_bool")]
     all_projects: bool,
     /// Only this agent's sessions
     harness: Option<String>,
@@ -478,9 +513,10 @@ fn brief_argv(c: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
     ])
 }
 
-/// An input's JSON Schema.
+/// An input's JSON Schema (as it is read: a field with a default is not
+/// required).
 fn schema_of<T: JsonSchema>() -> Value {
-    let mut s = crate::output::schema::json_schema::<T>();
+    let mut s = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
     if let Some(o) = s.as_object_mut() {
         o.remove("$schema");
         o.remove("title");
@@ -528,11 +564,32 @@ fn rooted(result: Value, defs: Value) -> Value {
     })
 }
 
-/// A schema as the JSON object MCP carries.
-fn object(v: Value) -> JsonObject {
+/// A schema as the JSON object MCP carries, without schemars' numeric
+/// formats (`uint64`, `double`: not JSON Schema's, and validators warn
+/// of each).
+fn object(mut v: Value) -> JsonObject {
+    numeric_formats_out(&mut v);
     match v {
         Value::Object(o) => o,
         _ => JsonObject::new(),
+    }
+}
+
+fn numeric_formats_out(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            let numeric = o.get("format").and_then(Value::as_str).is_some_and(|f| {
+                ["int", "uint", "double", "float"]
+                    .iter()
+                    .any(|p| f.starts_with(p))
+            });
+            if numeric {
+                o.remove("format");
+            }
+            o.values_mut().for_each(numeric_formats_out);
+        }
+        Value::Array(a) => a.iter_mut().for_each(numeric_formats_out),
+        _ => {}
     }
 }
 
@@ -594,4 +651,64 @@ fn bound(result: &mut Value, max: usize) -> Option<(usize, usize)> {
     }
     list.truncate(shown);
     Some((shown, of))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_keeps_the_records_that_fit_and_counts_the_rest() {
+        let mut v = json!([{"a": "x".repeat(40)}, {"a": "y".repeat(40)}, {"a": "z".repeat(40)}]);
+        // Each record is 50 bytes of JSON, and a comma: two fit in 110.
+        assert_eq!(bound(&mut v, 110), Some((2, 3)));
+        assert_eq!(v.as_array().map(Vec::len), Some(2));
+        assert!(serde_json::to_vec(&v).unwrap().len() <= 110);
+        let mut small = json!([1, 2]);
+        assert_eq!(bound(&mut small, 110), None);
+        assert_eq!(small, json!([1, 2]));
+    }
+
+    #[test]
+    fn a_document_loses_records_of_its_largest_list_only() {
+        let rows: Vec<Value> = (0..10)
+            .map(|i| json!({"day": i, "pad": "p".repeat(20)}))
+            .collect();
+        let mut v = json!({"rows": rows, "totals": {"n": 10}, "tags": ["a"]});
+        let cut = bound(&mut v, 200);
+        assert_eq!(cut.map(|c| c.1), Some(10));
+        let shown = cut.unwrap().0;
+        assert_eq!(v["rows"].as_array().map(Vec::len), Some(shown));
+        assert!(shown >= 1 && serde_json::to_vec(&v).unwrap().len() <= 200);
+        assert_eq!(
+            (v["totals"]["n"].clone(), v["tags"].clone()),
+            (json!(10), json!(["a"]))
+        );
+    }
+
+    #[test]
+    fn a_long_piece_is_cut_at_a_character_and_says_how_much_is_left() {
+        let long = "é".repeat(PIECE_CHARS + 7);
+        let mut v = json!([{"text": long}, {"text": "short"}]);
+        let mut notes = Vec::new();
+        cut_texts(&mut v, &mut notes);
+        let t = v[0]["text"].as_str().unwrap();
+        assert_eq!(t.chars().filter(|c| *c == 'é').count(), PIECE_CHARS);
+        assert!(t.ends_with(" [… 7 more characters]"), "{t}");
+        assert_eq!(v[1]["text"], "short");
+        assert_eq!(notes.len(), 1);
+    }
+
+    #[test]
+    fn every_tool_declares_object_schemas_without_numeric_formats() {
+        for t in list() {
+            for s in [
+                Value::Object((*t.input_schema).clone()),
+                Value::Object((*t.output_schema.clone().unwrap()).clone()),
+            ] {
+                assert_eq!(s["type"], "object", "{}", t.name);
+                assert!(!s.to_string().contains("\"format\":\"uint"), "{}", t.name);
+            }
+        }
+    }
 }

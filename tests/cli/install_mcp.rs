@@ -1,0 +1,186 @@
+//! `hooks install --with-mcp`: `sessionkit mcp` registered where each
+//! client takes MCP servers, in the shape its own `mcp add` writes (seen
+//! with Claude Code 2.1.332, Gemini CLI 0.61, Qwen Code 0.24, Copilot CLI
+//! 1.0, Droid 0.225 and Kimi CLI 1.52), beside the user's own servers;
+//! idempotent; uninstall gives the file's bytes back; an entry named
+//! `sessionkit` of the user's own is never touched.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::common::Env;
+
+fn put(p: &Path, text: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Each client, its MCP file under HOME, and its entry for `sessionkit
+/// --db DB mcp`.
+fn clients(db: &str) -> Vec<(&'static str, &'static str, Value)> {
+    let args = json!(["--db", db, "mcp"]);
+    vec![
+        (
+            "claude-code",
+            ".claude.json",
+            json!({"type": "stdio", "command": "sessionkit", "args": args, "env": {}}),
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            json!({"command": "sessionkit", "args": args}),
+        ),
+        (
+            "qwen-code",
+            ".qwen/settings.json",
+            json!({"command": "sessionkit", "args": args}),
+        ),
+        (
+            "copilot",
+            ".copilot/mcp-config.json",
+            json!({"tools": ["*"], "type": "local", "command": "sessionkit", "args": args}),
+        ),
+        (
+            "droid",
+            ".factory/mcp.json",
+            json!({"type": "stdio", "command": "sessionkit", "args": args, "disabled": false}),
+        ),
+        (
+            "kimi",
+            ".kimi/mcp.json",
+            json!({"command": "sessionkit", "args": args}),
+        ),
+    ]
+}
+
+fn install(env: &Env, harness: &str, extra: &[&str]) -> (i32, Vec<Value>, String) {
+    let db = env.db().display().to_string();
+    let (code, out, err) = env.run(
+        &[
+            &[
+                "hooks",
+                "install",
+                "--harness",
+                harness,
+                "--program",
+                "sessionkit",
+                "--db",
+                &db,
+                "--format",
+                "jsonl",
+            ][..],
+            extra,
+        ]
+        .concat(),
+    );
+    let rows = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (code, rows, err)
+}
+
+#[test]
+fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back() {
+    let env = Env::new();
+    let db = env.db().display().to_string();
+    for (harness, rel, entry) in clients(&db) {
+        let file = env.path("home").join(rel);
+        // The user's own server, in the client's indentation.
+        let before = "{\n    \"mcpServers\": {\n        \"mine\": {\"command\": \"my-server\"}\n    },\n    \"theme\": \"dark\"\n}\n";
+        put(&file, before);
+        let (code, rows, err) = install(&env, harness, &["--with-mcp"]);
+        assert_eq!(code, 0, "{harness}: {err}");
+        assert!(
+            rows[0]["added"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("mcp server")),
+            "{harness}: {rows:?}"
+        );
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(doc["mcpServers"]["sessionkit"], entry, "{harness}");
+        assert_eq!(
+            doc["mcpServers"]["mine"],
+            json!({"command": "my-server"}),
+            "{harness}"
+        );
+        assert_eq!(doc["theme"], "dark", "{harness}");
+        // Again: nothing changes.
+        let (code, rows, _) = install(&env, harness, &["--with-mcp"]);
+        assert_eq!(code, 0);
+        assert_eq!(rows[0]["changed"], false, "{harness}: {rows:?}");
+        // Uninstall: the bytes the user had.
+        let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", harness]);
+        assert_eq!(code, 0, "{harness}: {err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "{harness}");
+    }
+}
+
+#[test]
+fn a_file_install_made_is_removed_again_and_a_dry_run_writes_nothing() {
+    let env = Env::new();
+    let file = env.path("home/.copilot/mcp-config.json");
+    let (code, _, err) = install(&env, "copilot", &["--with-mcp", "--dry-run"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!file.exists());
+    let (code, _, err) = install(&env, "copilot", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(file.exists());
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "copilot"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!file.exists());
+}
+
+#[test]
+fn an_entry_named_sessionkit_of_the_users_own_is_left_alone() {
+    let env = Env::new();
+    let file = env.path("home/.kimi/mcp.json");
+    let own = "{\"mcpServers\": {\"sessionkit\": {\"command\": \"/opt/sk-proxy\", \"args\": [\"serve\"]}}}\n";
+    put(&file, own);
+    let (code, rows, err) = install(&env, "kimi", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !rows[0]["added"].to_string().contains("mcp server"),
+        "{rows:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), own);
+    let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "kimi"]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), own);
+}
+
+#[test]
+fn the_server_is_registered_at_user_scope_only_and_kept_by_an_install_without_it() {
+    let env = Env::new();
+    let (code, rows, err) = install(&env, "gemini", &["--with-mcp", "--scope", "project"]);
+    assert_eq!((code, rows.len()), (2, 0));
+    assert!(
+        err.contains("--with-mcp registers the MCP server in the user's settings only"),
+        "{err}"
+    );
+    let file = env.path("home/.gemini/settings.json");
+    let (code, _, err) = install(&env, "gemini", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    // An install without --with-mcp leaves the server registered.
+    let (code, rows, _) = install(&env, "gemini", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(rows[0]["changed"], false, "{rows:?}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["mcpServers"]["sessionkit"]["args"][2], "mcp");
+    // A client that takes no server from sessionkit is named.
+    let (code, _, err) = install(&env, "codex", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "Codex: sessionkit does not register its MCP server there; add `sessionkit mcp`"
+        ),
+        "{err}"
+    );
+    let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "gemini"]);
+    assert_eq!(code, 0);
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or("{}".into())).unwrap();
+    assert_eq!(doc.get("mcpServers"), None, "{doc}");
+}
