@@ -360,7 +360,7 @@ impl Raw {
         };
         let init = raw.ask(
             "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+            &json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
         );
         assert_eq!(init["result"]["serverInfo"]["name"], "sessionkit", "{init}");
         raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
@@ -373,7 +373,7 @@ impl Raw {
         stdin.flush().unwrap();
     }
 
-    fn ask(&mut self, method: &str, params: Value) -> Value {
+    fn ask(&mut self, method: &str, params: &Value) -> Value {
         let id = self.next;
         self.next += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -391,8 +391,8 @@ impl Raw {
         }
     }
 
-    fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.ask("tools/call", json!({"name": tool, "arguments": args}))
+    fn call(&mut self, tool: &str, args: &Value) -> Value {
+        self.ask("tools/call", &json!({"name": tool, "arguments": args}))
     }
 
     /// Closes stdin: the server ends, with exit 0.
@@ -409,7 +409,7 @@ fn a_result_past_its_bound_is_cut_and_says_so() {
     let full = cli(&env, &["show", C, "--at", "c-a1", "--context", "20"]);
     let mut raw = Raw::start(&env, &["--max-bytes", "2048"], &env.path(""));
     let everything = cli(&env, &["sessions"]);
-    let r = raw.call("sessions", json!({"all_projects": true}));
+    let r = raw.call("sessions", &json!({"all_projects": true}));
     let s = &r["result"]["structuredContent"];
     // Four sessions of about 850 bytes each: two fit in 2 kB.
     let shown = s["cut"]["shown"].as_u64().unwrap() as usize;
@@ -429,7 +429,7 @@ fn a_result_past_its_bound_is_cut_and_says_so() {
     );
     // A conversation's pieces are whole here (none is over 2,000
     // characters): the same as the CLI's.
-    let r = raw.call("show", json!({"session": C, "at": "c-a1", "context": 20}));
+    let r = raw.call("show", &json!({"session": C, "at": "c-a1", "context": 20}));
     assert_eq!(r["result"]["structuredContent"]["result"], full);
     raw.end();
 }
@@ -440,7 +440,7 @@ fn calls_default_to_the_project_of_the_servers_directory() {
     let beta = env.path("work/beta");
     std::fs::create_dir_all(&beta).unwrap();
     let mut raw = Raw::start(&env, &[], &beta);
-    let r = raw.call("memories", json!({}));
+    let r = raw.call("memories", &json!({}));
     let topics: Vec<&str> = r["result"]["structuredContent"]["result"]
         .as_array()
         .unwrap()
@@ -448,7 +448,7 @@ fn calls_default_to_the_project_of_the_servers_directory() {
         .map(|m| m["topic"].as_str().unwrap())
         .collect();
     assert_eq!(topics, ["Billing schema", "No network in tests"], "{r}");
-    let r = raw.call("sessions", json!({}));
+    let r = raw.call("sessions", &json!({}));
     let projects: Vec<&str> = r["result"]["structuredContent"]["result"]
         .as_array()
         .unwrap()
@@ -456,7 +456,7 @@ fn calls_default_to_the_project_of_the_servers_directory() {
         .map(|s| s["project"].as_str().unwrap())
         .collect();
     assert_eq!(projects, ["beta", "beta"], "{r}");
-    let r = raw.call("sessions", json!({"all_projects": true}));
+    let r = raw.call("sessions", &json!({"all_projects": true}));
     assert_eq!(
         r["result"]["structuredContent"]["result"]
             .as_array()
@@ -466,7 +466,7 @@ fn calls_default_to_the_project_of_the_servers_directory() {
     raw.end();
     // --project names it instead.
     let mut raw = Raw::start(&env, &["--project", "alpha"], &beta);
-    let r = raw.call("sessions", json!({}));
+    let r = raw.call("sessions", &json!({}));
     assert_eq!(
         r["result"]["structuredContent"]["result"]
             .as_array()
@@ -483,7 +483,7 @@ fn a_search_before_the_index_exists_says_so_and_writes_nothing() {
     env.ingest(&fixtures());
     let before = fingerprint(&env.db());
     let mut raw = Raw::start(&env, &[], &env.path(""));
-    let r = raw.call("search", json!({"query": "the", "all_projects": true}));
+    let r = raw.call("search", &json!({"query": "the", "all_projects": true}));
     let s = &r["result"]["structuredContent"];
     assert_eq!(s["result"], json!([]), "{r}");
     assert_eq!(
@@ -493,7 +493,10 @@ fn a_search_before_the_index_exists_says_so_and_writes_nothing() {
         ])
     );
     // A recall records no demand here.
-    let r = raw.call("recall", json!({"query": "anything", "all_projects": true}));
+    let r = raw.call(
+        "recall",
+        &json!({"query": "anything", "all_projects": true}),
+    );
     assert_eq!(r["result"]["structuredContent"]["result"], json!([]), "{r}");
     raw.end();
     assert!(before == fingerprint(&env.db()), "the database changed");
@@ -504,7 +507,7 @@ fn a_search_before_the_index_exists_says_so_and_writes_nothing() {
 fn a_missing_database_is_the_tools_error_and_nothing_is_made() {
     let env = Env::new();
     let mut raw = Raw::start(&env, &[], &env.path(""));
-    let r = raw.call("sessions", json!({}));
+    let r = raw.call("sessions", &json!({}));
     assert_eq!(r["result"]["isError"], true, "{r}");
     let text = r["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("there is no database at"), "{text}");

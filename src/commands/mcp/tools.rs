@@ -45,6 +45,9 @@ pub struct Call<'a> {
     pub max_bytes: usize,
 }
 
+/// The command lines a call stands for, or why its arguments do not fit.
+type Lines = Result<Vec<Vec<String>>, Failure>;
+
 /// A tool: its name, what it is for, its input's shape, the published
 /// schema of its records, and the command lines a call stands for.
 struct Spec {
@@ -52,7 +55,7 @@ struct Spec {
     about: &'static str,
     input: fn() -> Value,
     output: fn() -> Value,
-    argv: fn(&Call<'_>, Value) -> Result<Vec<Vec<String>>, Failure>,
+    argv: fn(&Call<'_>, Value) -> Lines,
 }
 
 const TOOLS: &[Spec] = &[
@@ -300,7 +303,7 @@ struct SearchArgs {
     limit: Option<u32>,
 }
 
-fn search_argv(c: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
+fn search_argv(c: &Call<'_>, args: Value) -> Lines {
     let a: SearchArgs = parse(args)?;
     if a.query.trim().is_empty() {
         return Err(Failure::Arguments("query has no words".into()));
@@ -339,7 +342,7 @@ struct RecallArgs {
     limit: Option<u32>,
 }
 
-fn recall_argv(c: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
+fn recall_argv(c: &Call<'_>, args: Value) -> Lines {
     let a: RecallArgs = parse(args)?;
     if a.query.trim().is_empty() {
         return Err(Failure::Arguments("query has no words".into()));
@@ -370,7 +373,7 @@ struct MemoriesArgs {
     status: Option<String>,
 }
 
-fn memories_argv(c: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
+fn memories_argv(c: &Call<'_>, args: Value) -> Lines {
     let a: MemoriesArgs = parse(args)?;
     let line = |kind: &str, status: Option<&str>| {
         let mut argv: Vec<String> = vec!["memories".into(), "--format".into(), "json".into()];
@@ -411,7 +414,7 @@ struct SessionsArgs {
     limit: Option<u32>,
 }
 
-fn sessions_argv(c: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
+fn sessions_argv(c: &Call<'_>, args: Value) -> Lines {
     let a: SessionsArgs = parse(args)?;
     let mut argv = vec!["sessions".into(), "--format".into(), "json".into()];
     argv.extend(c.project(a.project.as_ref(), a.all_projects));
@@ -434,7 +437,7 @@ struct ShowArgs {
     context: Option<u32>,
 }
 
-fn show_argv(_: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
+fn show_argv(_: &Call<'_>, args: Value) -> Lines {
     let a: ShowArgs = parse(args)?;
     let mut argv = vec!["show".into(), "--format".into(), "json".into()];
     match (&a.at, a.context) {
@@ -475,7 +478,7 @@ struct CostArgs {
     session: Option<String>,
 }
 
-fn cost_argv(c: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
+fn cost_argv(c: &Call<'_>, args: Value) -> Lines {
     let a: CostArgs = parse(args)?;
     let mut argv = vec!["cost".into(), "--format".into(), "json".into()];
     argv.extend(opt("--by", a.by.as_ref()));
@@ -496,7 +499,7 @@ struct BriefArgs {
     project: Option<String>,
 }
 
-fn brief_argv(c: &Call<'_>, args: Value) -> Result<Vec<Vec<String>>, Failure> {
+fn brief_argv(c: &Call<'_>, args: Value) -> Lines {
     let a: BriefArgs = parse(args)?;
     let project = c.project(a.project.as_ref(), false);
     if project.is_empty() {
@@ -547,10 +550,9 @@ fn listed(command: &str) -> Value {
 /// An answer's schema: its result shaped by `result`, the definitions
 /// `result` refers to at the root.
 fn rooted(result: Value, defs: Value) -> Value {
-    json!({
+    let mut answer = json!({
         "type": "object",
         "properties": {
-            "result": result,
             "notes": {"type": "array", "items": {"type": "string"}},
             "cut": {"anyOf": [
                 {"type": "null"},
@@ -560,8 +562,10 @@ fn rooted(result: Value, defs: Value) -> Value {
             ]},
         },
         "required": ["result", "notes", "cut"],
-        "$defs": defs,
-    })
+    });
+    answer["properties"]["result"] = result;
+    answer["$defs"] = defs;
+    answer
 }
 
 /// A schema as the JSON object MCP carries, without schemars' numeric
