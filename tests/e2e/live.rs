@@ -217,6 +217,13 @@ impl Live {
     /// The client started with `args` (after its usual flags), as `run.sh`
     /// runs it: in the project folder, with nothing but its own variables.
     pub fn spawn(&self, args: &[&str]) -> Child {
+        let mut c = self.command(true);
+        c.args(args).spawn().unwrap()
+    }
+
+    /// The client's command as `run.sh` runs it, with its usual flags when
+    /// `flags` (else only its environment).
+    pub fn command(&self, flags: bool) -> Command {
         let base = format!("http://127.0.0.1:{}", self.port);
         let mut c = Command::new(&self.bin);
         c.env_clear()
@@ -240,13 +247,16 @@ impl Live {
                     .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
                     .env("DISABLE_TELEMETRY", "1")
                     .env("DISABLE_AUTOUPDATER", "1")
-                    .env("DISABLE_ERROR_REPORTING", "1")
-                    .args(["--output-format", "json", "--max-turns", "8"]);
+                    .env("DISABLE_ERROR_REPORTING", "1");
+                if flags {
+                    c.args(["--output-format", "json", "--max-turns", "8"]);
+                }
             }
             "codex" => {
                 c.env("CODEX_HOME", self.home.join(".codex"))
-                    .env("RIG_FAKE_OPENAI_KEY", "sk-rig-fake-key")
-                    .args([
+                    .env("RIG_FAKE_OPENAI_KEY", "sk-rig-fake-key");
+                if flags {
+                    c.args([
                         "exec",
                         "--json",
                         "--skip-git-repo-check",
@@ -257,6 +267,7 @@ impl Live {
                         "otel.metrics_exporter=\"none\"",
                     ])
                     .args(CODEX_OFFLINE);
+                }
             }
             _ => {
                 let gm = self.home.join(".gemini");
@@ -270,11 +281,13 @@ impl Live {
                     .env(
                         "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
                         gm.join("rig-system-defaults.json"),
-                    )
-                    .args(["--model", "gemini-2.5-flash", "--output-format", "json"]);
+                    );
+                if flags {
+                    c.args(["--model", "gemini-2.5-flash", "--output-format", "json"]);
+                }
             }
         }
-        c.args(args).spawn().unwrap()
+        c
     }
 
     /// Runs the client to its end (at most 120 s); its exit code and stdout.

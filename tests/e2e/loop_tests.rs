@@ -344,3 +344,87 @@ fn the_nudge_install_turns_on_blocks_once_and_the_client_continues() {
         );
     }
 }
+
+/// `hooks install --with-mcp` registers `sessionkit mcp` where Claude Code
+/// takes MCP servers: `claude mcp list` finds it connected, and a session's
+/// init record lists its seven tools and the server connected; uninstall
+/// takes it out again.
+#[test]
+fn claude_code_lists_sessionkit_s_tools_after_install_with_mcp() {
+    let work = tempfile::tempdir().unwrap();
+    let Some(live) = Live::new(work.path(), "mcp", "claude", &[], None) else {
+        return;
+    };
+    // Claude Code keeps its MCP servers in `.claude.json` in its config
+    // folder (the rig's CLAUDE_CONFIG_DIR).
+    let config = live.home.join(".claude");
+    let config_dir = config.display().to_string();
+    let (code, out, err) = live.sk(
+        &["hooks", "install", "--harness", "claude-code", "--with-mcp"],
+        &[("CLAUDE_CONFIG_DIR", &config_dir)],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(config.join(".claude.json").exists());
+    let out = live.command(false).args(["mcp", "list"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with("sessionkit: "))
+        .unwrap_or_else(|| panic!("{listed}{}", String::from_utf8_lossy(&out.stderr)));
+    assert!(line.ends_with(" mcp - ✔ Connected"), "{line}");
+    let out = live
+        .command(false)
+        .args([
+            "-p",
+            "hello",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--max-turns",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let init: Value = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["type"] == "system" && v["subtype"] == "init")
+        .unwrap_or_else(|| panic!("no init record: {stdout}"));
+    let mut tools: Vec<&str> = init["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|t| t.starts_with("mcp__sessionkit__"))
+        .collect();
+    tools.sort_unstable();
+    assert_eq!(
+        tools,
+        [
+            "mcp__sessionkit__brief",
+            "mcp__sessionkit__cost",
+            "mcp__sessionkit__memories",
+            "mcp__sessionkit__recall",
+            "mcp__sessionkit__search",
+            "mcp__sessionkit__sessions",
+            "mcp__sessionkit__show",
+        ],
+        "{init}"
+    );
+    assert!(
+        init["mcp_servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "sessionkit" && s["status"] == "connected"),
+        "{init}"
+    );
+    let (code, _, err) = live.sk(
+        &["hooks", "uninstall", "--harness", "claude-code"],
+        &[("CLAUDE_CONFIG_DIR", &config_dir)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let left = std::fs::read_to_string(config.join(".claude.json")).unwrap_or_default();
+    assert!(!left.contains("\"sessionkit\""), "{left}");
+}
