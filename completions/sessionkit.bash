@@ -61,6 +61,9 @@ _sessionkit() {
             sessionkit,man)
                 cmd="sessionkit__subcmd__man"
                 ;;
+            sessionkit,mcp)
+                cmd="sessionkit__subcmd__mcp"
+                ;;
             sessionkit,memories)
                 cmd="sessionkit__subcmd__memories"
                 ;;
@@ -219,6 +222,9 @@ _sessionkit() {
                 ;;
             sessionkit__subcmd__help,man)
                 cmd="sessionkit__subcmd__help__subcmd__man"
+                ;;
+            sessionkit__subcmd__help,mcp)
+                cmd="sessionkit__subcmd__help__subcmd__mcp"
                 ;;
             sessionkit__subcmd__help,memories)
                 cmd="sessionkit__subcmd__help__subcmd__memories"
@@ -572,7 +578,7 @@ _sessionkit() {
 
     case "${cmd}" in
         sessionkit)
-            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="-q -h -V --db --format --json --quiet --no-progress --wide --color --help --version ingest replay sources sessions show search tree cost limits report pricing prune push check brief mcp hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1178,7 +1184,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help)
-            opts="ingest replay sources sessions show search tree cost limits report pricing prune push check brief hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
+            opts="ingest replay sources sessions show search tree cost limits report pricing prune push check brief mcp hook statusline hooks status sweep remember revise resolve unresolve archive recall memories memory export import session triage prompt eval config completions man schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1598,6 +1604,20 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2654,7 +2674,7 @@ _sessionkit() {
             return 0
             ;;
         sessionkit__subcmd__hooks__subcmd__install)
-            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --statusline --format --db --json --quiet --no-progress --wide --color --help"
+            opts="-q -h --harness --scope --dry-run --force --with-nudge --program --statusline --with-mcp --format --db --json --quiet --no-progress --wide --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2865,6 +2885,40 @@ _sessionkit() {
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json jsonl csv text dot mermaid markdown otlp-json" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sessionkit__subcmd__mcp)
+            opts="-q -h --project --max-bytes --json --format --db --quiet --no-progress --wide --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -20,6 +20,7 @@ pub mod closer;
 pub mod confined;
 pub mod corpus;
 pub mod debrief;
+pub mod diff;
 pub mod evidence;
 pub mod harness;
 pub mod integrity;

@@ -114,11 +114,7 @@ fn ingest_into(path: &Path, corpus: &Path, prices: Option<&[Price]>, now: Millis
 
 /// The first lines where two dumps differ (at most `most`).
 fn first_differences(a: &str, b: &str, most: usize) -> String {
-    let diff = similar::TextDiff::from_lines(a, b);
-    diff.unified_diff()
-        .context_radius(1)
-        .header("first ingest", "second ingest")
-        .to_string()
+    crate::domain::diff::unified(a, b, "first ingest", "second ingest", 1)
         .lines()
         .take(most)
         .collect::<Vec<_>>()
@@ -284,11 +280,13 @@ pub fn compare_or_bless(
             want.map_or("", String::as_str),
             got.map_or("", String::as_str),
         );
-        let diff = similar::TextDiff::from_lines(w, g)
-            .unified_diff()
-            .context_radius(3)
-            .header(&format!("expected/{name}"), &format!("got/{name}"))
-            .to_string();
+        let diff = crate::domain::diff::unified(
+            w,
+            g,
+            &format!("expected/{name}"),
+            &format!("got/{name}"),
+            3,
+        );
         diffs.push((name.clone(), diff));
     }
     let check = Check {

@@ -175,10 +175,7 @@ impl FileChange {
         } else {
             "/dev/null".to_string()
         };
-        similar::TextDiff::from_lines(old, new)
-            .unified_diff()
-            .header(&old_name, &new_name)
-            .to_string()
+        crate::domain::diff::unified(old, new, &old_name, &new_name, 3)
     }
 }
 
