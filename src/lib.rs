@@ -22,7 +22,6 @@ mod store;
 use anyhow::Result;
 
 use crate::cli::{Cli, Command};
-use crate::domain::memory::Settle;
 use crate::output::Output;
 
 pub use commands::Exit;
@@ -105,88 +104,5 @@ pub fn run(cli: Cli) -> Result<Exit> {
     if let Command::Mcp(a) = &cli.command {
         return commands::mcp::run(&ctx, a);
     }
-    dispatch(&ctx, cli.command)
-}
-
-/// Runs a command line for `sessionkit mcp`: read-only on `db`, its JSON
-/// and notes captured, never printed.
-pub(crate) fn run_captured(db: &std::path::Path, argv: &[String]) -> Result<output::Captured> {
-    let matches = cli::command().try_get_matches_from(
-        std::iter::once("sessionkit".to_string()).chain(argv.iter().cloned()),
-    )?;
-    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
-    anyhow::ensure!(
-        matches!(
-            cli.command,
-            Command::Search(_)
-                | Command::Recall(_)
-                | Command::Memories(_)
-                | Command::Sessions(_)
-                | Command::Show(_)
-                | Command::Cost(_)
-                | Command::Brief(_)
-        ),
-        "not a command that only reads"
-    );
-    let capture = output::Capture::default();
-    let mut out = Output::new(cli.format()?, output::ColorChoice::Never, false, true);
-    out.width = None;
-    out.capture = Some(capture.clone());
-    let ctx = commands::Ctx {
-        db: db.to_path_buf(),
-        db_given: true,
-        out,
-        read_only: true,
-    };
-    dispatch(&ctx, cli.command)?;
-    drop(ctx);
-    let captured = std::mem::take(&mut *capture.lock().map_err(|_| anyhow::anyhow!("poisoned"))?);
-    Ok(captured)
-}
-
-/// Runs a command that reads or writes the database.
-fn dispatch(ctx: &commands::Ctx, command: Command) -> Result<Exit> {
-    match command {
-        Command::Ingest(a) => commands::ingest::run(ctx, &a),
-        Command::Replay(a) => commands::ingest::replay(ctx, &a),
-        Command::Sessions(a) => commands::sessions::run(ctx, &a),
-        Command::Show(a) => commands::show::run(ctx, &a),
-        Command::Search(a) => commands::search::run(ctx, &a),
-        Command::Report(a) => commands::report::run(ctx, &a),
-        Command::Tree(a) => commands::tree::run(ctx, &a),
-        Command::Sources(a) => commands::sources::run(ctx, &a),
-        Command::Cost(a) => commands::cost::run(ctx, &a),
-        Command::Limits(a) => commands::limits::run(ctx, &a),
-        Command::Pricing(a) => commands::pricing::run(ctx, &a),
-        Command::Prune(a) => commands::prune::run(ctx, &a),
-        Command::Push(a) => commands::push::run(ctx, &a),
-        Command::Check(a) => commands::check::run(ctx, &a),
-        Command::Config(a) => commands::config::run(ctx, &a),
-        Command::Status(a) => commands::status::run(ctx, &a),
-        Command::Session(a) => commands::session::run(ctx, &a),
-        Command::Triage(a) => commands::triage::run(ctx, &a),
-        Command::Prompt(a) => commands::prompt::run(ctx, &a),
-        Command::Eval(a) => commands::eval::run(ctx, &a),
-        Command::Brief(a) => commands::brief::run(ctx, &a),
-        Command::Remember(a) => commands::memory::remember(ctx, &a),
-        Command::Revise(a) => commands::memory::revise(ctx, &a),
-        Command::Resolve(a) => commands::memory::settle(ctx, &a, Settle::Resolve),
-        Command::Unresolve(a) => commands::memory::settle(ctx, &a, Settle::Unresolve),
-        Command::Archive(a) => commands::memory::settle(ctx, &a, Settle::Archive),
-        Command::Recall(a) => commands::memory::recall(ctx, &a),
-        Command::Memories(a) => commands::memory::memories(ctx, &a),
-        Command::Memory(a) => commands::memory::memory(ctx, &a),
-        Command::Export(a) => commands::memory::export(ctx, &a),
-        Command::Import(a) => commands::memory::import(ctx, &a),
-        Command::Sweep(a) => commands::sweep::run(ctx, &a),
-        Command::Hooks(a) => commands::hooks::run(ctx, &a, ctx.db_given),
-        Command::Completions(_)
-        | Command::Mcp(_)
-        | Command::Man(_)
-        | Command::Schema(_)
-        | Command::Hook(_)
-        | Command::Statusline(_) => {
-            unreachable!("handled above")
-        }
-    }
+    commands::dispatch(&ctx, cli.command)
 }

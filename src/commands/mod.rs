@@ -4,6 +4,7 @@ pub mod brief;
 pub mod check;
 pub mod completions;
 pub mod config;
+mod contracts;
 pub mod cost;
 pub mod eval;
 pub mod hook;
@@ -33,11 +34,11 @@ pub mod triage;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use serde_json::Value;
 
 use crate::output::Output;
 pub(crate) use crate::output::records::put_totals;
 use crate::store::Store;
+pub(crate) use contracts::{TYPED, contract};
 
 /// How a command that did not fail ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,245 +255,6 @@ impl PeriodArgs {
     }
 }
 
-/// The commands whose JSON output is typed, with a schema.
-pub(crate) const TYPED: &[&str] = &[
-    "archive",
-    "brief",
-    "check",
-    "check-golden",
-    "config",
-    "cost",
-    "cost-segments",
-    "eval",
-    "export",
-    "hooks",
-    "hooks-doctor",
-    "hooks-status",
-    "import",
-    "ingest",
-    "limits",
-    "limits-snapshots",
-    "memories",
-    "memory",
-    "pricing",
-    "pricing-change",
-    "prompt",
-    "prune",
-    "prune-index",
-    "push",
-    "recall",
-    "remember",
-    "resolve",
-    "revise",
-    "search",
-    "session",
-    "session-events",
-    "sessions",
-    "show",
-    "show-at",
-    "sources",
-    "status",
-    "sweep",
-    "tree",
-    "triage",
-    "unresolve",
-];
-
-/// Each typed command's record type (its JSON Schema) and what it prints.
-type Contract = (&'static [&'static str], fn() -> Value, &'static str);
-
-const CONTRACTS: &[Contract] = {
-    use crate::output::schema::json_schema;
-    use crate::output::{memory, records, tree};
-    &[
-        (
-            &["check"],
-            json_schema::<records::FindingRecord>,
-            "one object per finding",
-        ),
-        (
-            &["check-golden"],
-            json_schema::<records::GoldenCheckRecord>,
-            "check --golden: one object per check",
-        ),
-        (
-            &["config"],
-            json_schema::<records::SettingRecord>,
-            "config list: one object per setting; config get: one",
-        ),
-        (
-            &["prune"],
-            json_schema::<records::PruneRecord>,
-            "one object",
-        ),
-        (&["push"], json_schema::<records::PushRecord>, "one object"),
-        (
-            &["hooks"],
-            json_schema::<records::HooksChangeRecord>,
-            "hooks install / uninstall: one object per harness settings file",
-        ),
-        (
-            &["hooks-status"],
-            json_schema::<records::HookStandingRecord>,
-            "hooks status: one object per harness, scope and event",
-        ),
-        (
-            &["hooks-doctor"],
-            json_schema::<records::HookCheckRecord>,
-            "hooks doctor: one object per check",
-        ),
-        (
-            &["show"],
-            json_schema::<records::ShowRecord>,
-            "one object: the session's fields as `sessions` prints them, then its parts",
-        ),
-        (
-            &["cost"],
-            json_schema::<records::CostRecord>,
-            "one object per group, the --by keys as grouped by; --format json: {\"rows\": [these], \"totals\": one without keys}",
-        ),
-        (
-            &["ingest"],
-            json_schema::<crate::services::ingest::Summary>,
-            "one summary per run",
-        ),
-        (
-            &["sessions"],
-            json_schema::<records::SessionRecord>,
-            "one object per session",
-        ),
-        (
-            &["status"],
-            json_schema::<records::AgentStatusRecord>,
-            "one object per agent",
-        ),
-        (
-            &["sweep"],
-            json_schema::<records::SweepChange>,
-            "one object per change; action watchdog or lease",
-        ),
-        (
-            &["tree"],
-            json_schema::<tree::TreeDoc>,
-            "one document per session; --all: a list",
-        ),
-        (
-            &["brief"],
-            json_schema::<records::BriefRecord<'_>>,
-            "with --format json: one document",
-        ),
-        (
-            &["prune-index"],
-            json_schema::<records::PruneIndexRecord>,
-            "prune --index: one object",
-        ),
-        (
-            &["search"],
-            json_schema::<records::SearchHitRecord>,
-            "one object per hit, best (or newest) first",
-        ),
-        (
-            &["show-at"],
-            json_schema::<records::SaidRecord>,
-            "show --at: one object per piece of the conversation around the record",
-        ),
-        (
-            &["limits"],
-            json_schema::<records::LimitRecord>,
-            "one object per window",
-        ),
-        (
-            &["limits-snapshots"],
-            json_schema::<records::LimitSnapshotRecord>,
-            "limits --snapshots: one object per recorded change",
-        ),
-        (
-            &["cost-segments"],
-            json_schema::<records::SegmentRecord>,
-            "cost --session S --segments: one object per segment",
-        ),
-        (
-            &["pricing"],
-            json_schema::<records::PriceRecord<'_>>,
-            "one object per model",
-        ),
-        (
-            &["pricing-change"],
-            json_schema::<records::PriceChangeRecord>,
-            "one object",
-        ),
-        (
-            &["session"],
-            json_schema::<crate::output::runs::RunRecord<'_>>,
-            "one object per run",
-        ),
-        (
-            &["session-events"],
-            json_schema::<crate::output::runs::RunEventsRecord<'_>>,
-            "one object per page",
-        ),
-        (
-            &["memories"],
-            json_schema::<memory::MemoryRecord<'_>>,
-            "one object per memory; content only with --full",
-        ),
-        (
-            &["remember", "revise", "resolve", "unresolve", "archive"],
-            json_schema::<memory::MemoryRecord<'_>>,
-            "one object, with --format",
-        ),
-        (
-            &["memory"],
-            json_schema::<memory::MemoryShowRecord<'_>>,
-            "memory show: one object",
-        ),
-        (
-            &["recall"],
-            json_schema::<memory::RecallRecord<'_>>,
-            "one object per hit, best first",
-        ),
-        (
-            &["import"],
-            json_schema::<memory::ImportRecord>,
-            "one object per record of the file, in file order",
-        ),
-        (
-            &["sources"],
-            json_schema::<records::SourceRecord>,
-            "one object per agent found under each root",
-        ),
-        (
-            &["eval"],
-            json_schema::<records::EvalRecord>,
-            "eval closer: one object per case, then the total",
-        ),
-        (
-            &["triage"],
-            json_schema::<crate::output::runs::TriageRecord<'_>>,
-            "one object; begin's fields or complete's",
-        ),
-        (
-            &["prompt"],
-            json_schema::<crate::output::runs::PromptRecord<'_>>,
-            "with --format json: one object",
-        ),
-        (
-            &["export"],
-            json_schema::<crate::domain::memory::export::ExportLine<'_>>,
-            "one line per memory, then commitment, then event",
-        ),
-    ]
-};
-
-/// The JSON Schema of `command`'s records and what it prints, when it is
-/// typed.
-pub(crate) fn contract(command: &str) -> Option<(Value, &'static str)> {
-    CONTRACTS
-        .iter()
-        .find(|(names, _, _)| names.contains(&command))
-        .map(|(_, schema, what)| (schema(), *what))
-}
-
 /// A typed command's `--help` field list, from its schema.
 pub(crate) fn help_fields(command: &str) -> String {
     // Rendering every typed command's schema costs ~4 ms of CPU, paid by
@@ -588,22 +350,95 @@ pub(crate) fn note_built(
     ));
 }
 
-#[cfg(test)]
-mod tests {
-    /// Every command said to be typed has its contract, and its help
-    /// names the schema.
-    #[test]
-    fn every_typed_command_has_a_contract() {
-        crate::cli::FULL_HELP.store(true, std::sync::atomic::Ordering::Relaxed);
-        for c in super::TYPED {
-            assert!(super::contract(c).is_some(), "{c}");
-            assert!(
-                super::help_fields(c).contains(&format!("`sessionkit schema {c}`")),
-                "{c}"
-            );
+/// Runs a command line for `sessionkit mcp`: read-only on `db`, its JSON
+/// and notes captured, never printed.
+pub(crate) fn run_captured(
+    db: &std::path::Path,
+    argv: &[String],
+) -> Result<crate::output::Captured> {
+    let matches = crate::cli::command().try_get_matches_from(
+        std::iter::once("sessionkit".to_string()).chain(argv.iter().cloned()),
+    )?;
+    let cli = <crate::cli::Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
+    anyhow::ensure!(
+        matches!(
+            cli.command,
+            crate::cli::Command::Search(_)
+                | crate::cli::Command::Recall(_)
+                | crate::cli::Command::Memories(_)
+                | crate::cli::Command::Sessions(_)
+                | crate::cli::Command::Show(_)
+                | crate::cli::Command::Cost(_)
+                | crate::cli::Command::Brief(_)
+        ),
+        "not a command that only reads"
+    );
+    let capture = crate::output::Capture::default();
+    let mut out = Output::new(
+        cli.format()?,
+        crate::output::ColorChoice::Never,
+        false,
+        true,
+    );
+    out.width = None;
+    out.capture = Some(capture.clone());
+    let ctx = Ctx {
+        db: db.to_path_buf(),
+        db_given: true,
+        out,
+        read_only: true,
+    };
+    dispatch(&ctx, cli.command)?;
+    drop(ctx);
+    let captured = std::mem::take(&mut *capture.lock().map_err(|_| anyhow::anyhow!("poisoned"))?);
+    Ok(captured)
+}
+
+/// Runs a command that reads or writes the database.
+pub(crate) fn dispatch(ctx: &Ctx, command: crate::cli::Command) -> Result<Exit> {
+    use crate::cli::Command;
+    use crate::domain::memory::Settle;
+    match command {
+        Command::Ingest(a) => ingest::run(ctx, &a),
+        Command::Replay(a) => ingest::replay(ctx, &a),
+        Command::Sessions(a) => sessions::run(ctx, &a),
+        Command::Show(a) => show::run(ctx, &a),
+        Command::Search(a) => search::run(ctx, &a),
+        Command::Report(a) => report::run(ctx, &a),
+        Command::Tree(a) => tree::run(ctx, &a),
+        Command::Sources(a) => sources::run(ctx, &a),
+        Command::Cost(a) => cost::run(ctx, &a),
+        Command::Limits(a) => limits::run(ctx, &a),
+        Command::Pricing(a) => pricing::run(ctx, &a),
+        Command::Prune(a) => prune::run(ctx, &a),
+        Command::Push(a) => push::run(ctx, &a),
+        Command::Check(a) => check::run(ctx, &a),
+        Command::Config(a) => config::run(ctx, &a),
+        Command::Status(a) => status::run(ctx, &a),
+        Command::Session(a) => session::run(ctx, &a),
+        Command::Triage(a) => triage::run(ctx, &a),
+        Command::Prompt(a) => prompt::run(ctx, &a),
+        Command::Eval(a) => eval::run(ctx, &a),
+        Command::Brief(a) => brief::run(ctx, &a),
+        Command::Remember(a) => memory::remember(ctx, &a),
+        Command::Revise(a) => memory::revise(ctx, &a),
+        Command::Resolve(a) => memory::settle(ctx, &a, Settle::Resolve),
+        Command::Unresolve(a) => memory::settle(ctx, &a, Settle::Unresolve),
+        Command::Archive(a) => memory::settle(ctx, &a, Settle::Archive),
+        Command::Recall(a) => memory::recall(ctx, &a),
+        Command::Memories(a) => memory::memories(ctx, &a),
+        Command::Memory(a) => memory::memory(ctx, &a),
+        Command::Export(a) => memory::export(ctx, &a),
+        Command::Import(a) => memory::import(ctx, &a),
+        Command::Sweep(a) => sweep::run(ctx, &a),
+        Command::Hooks(a) => hooks::run(ctx, &a, ctx.db_given),
+        Command::Completions(_)
+        | Command::Mcp(_)
+        | Command::Man(_)
+        | Command::Schema(_)
+        | Command::Hook(_)
+        | Command::Statusline(_) => {
+            unreachable!("handled above")
         }
-        let mut sorted = super::TYPED.to_vec();
-        sorted.sort();
-        assert_eq!(sorted, super::TYPED);
     }
 }

@@ -5,6 +5,7 @@
 //! captured instead of printed (`tools`), so a tool's records are the
 //! CLI's records and `sessionkit schema` describes them.
 
+mod args;
 mod tools;
 
 use std::path::PathBuf;

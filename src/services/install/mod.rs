@@ -10,11 +10,14 @@ mod keep;
 pub mod mcp;
 pub mod own;
 pub mod plan;
+mod status_line;
 pub mod trust;
 pub mod validate;
 
 pub use files::{commit, refuse_read_only};
 use files::{is_bare_text, read_original};
+use status_line::status_line;
+pub use status_line::status_line_of;
 
 use std::path::{Path, PathBuf};
 
@@ -203,62 +206,6 @@ pub struct Target {
     pub mcp: bool,
 }
 
-/// The key of Claude Code's status line in its settings.
-pub const STATUS_LINE: &str = "statusLine";
-
-/// Claude Code's status line in `doc`: set to `target`'s when asked and
-/// the key is free or already sessionkit's (`added` or `updated`), taken
-/// out on uninstall when it is sessionkit's (`removed`). A status line of
-/// the user's own is left as it is.
-fn status_line(doc: &mut Json, target: Option<&Target>, change: &mut edit::Change) {
-    let current = doc
-        .get(STATUS_LINE)
-        .and_then(|s| s.get("command"))
-        .and_then(Json::as_str)
-        .map(str::to_string);
-    let ours = current
-        .as_deref()
-        .is_some_and(plan::is_sessionkit_statusline);
-    match target {
-        Some(t) if t.statusline => {
-            let command = plan::statusline_command(&t.program, t.db.as_deref());
-            if doc.get(STATUS_LINE).is_some() && !ours {
-                return;
-            }
-            if current.as_deref() == Some(command.as_str()) {
-                return;
-            }
-            let mut v = Json::object();
-            v.set("type", Json::str("command"));
-            v.set("command", Json::str(&command));
-            doc.set(STATUS_LINE, v);
-            let list = if ours {
-                &mut change.updated
-            } else {
-                &mut change.added
-            };
-            list.push(STATUS_LINE.to_string());
-        }
-        Some(_) => {}
-        None => {
-            if ours && doc.remove(STATUS_LINE) {
-                change.removed.push(STATUS_LINE.to_string());
-            }
-        }
-    }
-}
-
-/// The status line command `h`'s settings at `scope` name, if any.
-pub fn status_line_of(places: &Places, h: Harness, scope: Scope) -> Result<Option<String>> {
-    let path = absolute(&places.settings(h, scope))?;
-    let doc = parse(&path, read(&path)?.as_deref())?;
-    Ok(doc
-        .get(STATUS_LINE)
-        .and_then(|s| s.get("command"))
-        .and_then(Json::as_str)
-        .map(str::to_string))
-}
-
 /// A settings file's text (through a link: dotfiles), a regular file of at
 /// most 16 MiB, never a FIFO or device.
 fn read(path: &Path) -> Result<Option<String>> {
@@ -323,15 +270,32 @@ fn absolute(path: &Path) -> Result<PathBuf> {
 /// Plans installing (`install = true`) or removing sessionkit's
 /// registrations for `h` at `scope`. Nothing is written.
 pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) -> Result<Pending> {
-    if !matches!(h.settings.form, crate::domain::harness::Form::Json) {
-        let mut p = own::plan(places, h, scope, target)?;
-        if scope == Scope::User
-            && let Some(f) = mcp::change(places, h, target, &mut p.change)?
-        {
-            p.files.push(f);
-        }
-        return Ok(p);
+    let mut p = if matches!(h.settings.form, crate::domain::harness::Form::Json) {
+        plan_settings(places, h, scope, target)?
+    } else {
+        own::plan(places, h, scope, target)?
+    };
+    // The MCP server in a file of its own (one the settings file is not:
+    // that one `plan_settings` edits in place).
+    let apart = mcp::file(places, h)
+        .and_then(|(f, _)| absolute(&f).ok())
+        .is_some_and(|f| p.files.iter().all(|c| c.path != f));
+    if scope == Scope::User
+        && apart
+        && let Some(f) = mcp::change(places, h, target, &mut p.change)?
+    {
+        p.files.push(f);
     }
+    Ok(p)
+}
+
+/// `plan` for a client whose handlers are in its JSON settings file.
+fn plan_settings(
+    places: &Places,
+    h: Harness,
+    scope: Scope,
+    target: Option<&Target>,
+) -> Result<Pending> {
     let path = absolute(&places.settings(h, scope))?;
     let before_text = read(&path)?;
     let before = parse(&path, before_text.as_deref())?;
@@ -381,12 +345,6 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     }];
     if let Some(config) = places.trust_file(h).filter(|_| !change.is_empty()) {
         files.push(trust_change(&config, &path, &before, &after)?);
-    }
-    if scope == Scope::User
-        && mcp_here.is_none()
-        && let Some(f) = mcp::change(places, h, target, &mut change)?
-    {
-        files.push(f);
     }
     Ok(Pending {
         harness: h,
