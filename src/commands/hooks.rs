@@ -106,10 +106,12 @@ pub struct InstallArgs {
     pub statusline: bool,
     /// Also register `sessionkit mcp` (a read-only MCP server over the
     /// database) where the client takes MCP servers, at user scope: Claude
-    /// Code ~/.claude.json, Gemini CLI and Qwen Code their settings.json,
-    /// Copilot CLI ~/.copilot/mcp-config.json, Droid ~/.factory/mcp.json,
-    /// Kimi CLI ~/.kimi/mcp.json; an entry named sessionkit of your own is
-    /// left as it is, and uninstall takes out only sessionkit's
+    /// Code ~/.claude.json, Codex config.toml, Gemini CLI and Qwen Code
+    /// their settings.json, Copilot CLI ~/.copilot/mcp-config.json, Droid
+    /// ~/.factory/mcp.json, Kimi CLI ~/.kimi/mcp.json, OpenCode
+    /// opencode.json and Kilo kilo.json in their config folders; an entry
+    /// named sessionkit of your own is left as it is, and uninstall takes
+    /// out only sessionkit's
     #[arg(long)]
     pub with_mcp: bool,
 }

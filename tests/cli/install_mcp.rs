@@ -16,11 +16,13 @@ fn put(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
-/// Each client, its MCP file under HOME, and its entry for `sessionkit
-/// --db DB mcp`.
-fn clients(db: &str) -> Vec<(&'static str, &'static str, Value)> {
+/// Each JSON client, its MCP file under HOME, the key of its servers and
+/// its entry for `sessionkit --db DB mcp`.
+fn clients(db: &str) -> Vec<(&'static str, &'static str, &'static str, Value)> {
     let args = json!(["--db", db, "mcp"]);
-    vec![
+    let line = json!(["sessionkit", "--db", db, "mcp"]);
+    let local = json!({"type": "local", "command": line, "enabled": true});
+    let servers = vec![
         (
             "claude-code",
             ".claude.json",
@@ -51,7 +53,20 @@ fn clients(db: &str) -> Vec<(&'static str, &'static str, Value)> {
             ".kimi/mcp.json",
             json!({"command": "sessionkit", "args": args}),
         ),
-    ]
+    ];
+    servers
+        .into_iter()
+        .map(|(h, f, e)| (h, f, "mcpServers", e))
+        .chain([
+            (
+                "opencode",
+                ".config/opencode/opencode.json",
+                "mcp",
+                local.clone(),
+            ),
+            ("kilo", ".config/kilo/kilo.json", "mcp", local),
+        ])
+        .collect()
 }
 
 fn install(env: &Env, harness: &str, extra: &[&str]) -> (i32, Vec<Value>, String) {
@@ -85,11 +100,13 @@ fn install(env: &Env, harness: &str, extra: &[&str]) -> (i32, Vec<Value>, String
 fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back() {
     let env = Env::new();
     let db = env.db().display().to_string();
-    for (harness, rel, entry) in clients(&db) {
+    for (harness, rel, key, entry) in clients(&db) {
         let file = env.path("home").join(rel);
         // The user's own server, in the client's indentation.
-        let before = "{\n    \"mcpServers\": {\n        \"mine\": {\"command\": \"my-server\"}\n    },\n    \"theme\": \"dark\"\n}\n";
-        put(&file, before);
+        let before = format!(
+            "{{\n    \"{key}\": {{\n        \"mine\": {{\"command\": \"my-server\"}}\n    }},\n    \"theme\": \"dark\"\n}}\n"
+        );
+        put(&file, &before);
         let (code, rows, err) = install(&env, harness, &["--with-mcp"]);
         assert_eq!(code, 0, "{harness}: {err}");
         assert!(
@@ -100,9 +117,9 @@ fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back
             "{harness}: {rows:?}"
         );
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        assert_eq!(doc["mcpServers"]["sessionkit"], entry, "{harness}");
+        assert_eq!(doc[key]["sessionkit"], entry, "{harness}");
         assert_eq!(
-            doc["mcpServers"]["mine"],
+            doc[key]["mine"],
             json!({"command": "my-server"}),
             "{harness}"
         );
@@ -170,11 +187,11 @@ fn the_server_is_registered_at_user_scope_only_and_kept_by_an_install_without_it
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc["mcpServers"]["sessionkit"]["args"][2], "mcp");
     // A client that takes no server from sessionkit is named.
-    let (code, _, err) = install(&env, "codex", &["--with-mcp"]);
+    let (code, _, err) = install(&env, "cline", &["--with-mcp"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains(
-            "Codex: sessionkit does not register its MCP server there; add `sessionkit mcp`"
+            "Cline: sessionkit does not register its MCP server there; add `sessionkit mcp`"
         ),
         "{err}"
     );
@@ -183,4 +200,46 @@ fn the_server_is_registered_at_user_scope_only_and_kept_by_an_install_without_it
     let doc: Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or("{}".into())).unwrap();
     assert_eq!(doc.get("mcpServers"), None, "{doc}");
+}
+
+/// Codex keeps its servers as tables of its config.toml, beside the
+/// hooks' trust entries: both go in and both come out, the user's own
+/// text kept byte for byte.
+#[test]
+fn codex_gets_a_table_in_config_toml_beside_its_trust() {
+    let env = Env::new();
+    let config = env.path("home/.codex/config.toml");
+    let before = "model = \"gpt-5\" # mine\n\n[mcp_servers.other]\ncommand = \"x\"\n";
+    put(&config, before);
+    let (code, rows, err) = install(&env, "codex", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        rows[0]["added"].to_string().contains("mcp server"),
+        "{rows:?}"
+    );
+    let text = std::fs::read_to_string(&config).unwrap();
+    let db = env.db().display().to_string();
+    assert!(
+        text.contains(&format!(
+            "[mcp_servers.sessionkit]\ncommand = \"sessionkit\"\nargs = [\"--db\", \"{db}\", \"mcp\"]\n"
+        )),
+        "{text}"
+    );
+    assert!(text.starts_with(before), "{text}");
+    assert!(text.contains("trusted_hash"), "{text}");
+    let (code, rows, _) = install(&env, "codex", &["--with-mcp"]);
+    assert_eq!(code, 0);
+    assert_eq!(rows[0]["changed"], false, "{rows:?}");
+    // Only the server, when the hooks are there already.
+    let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "codex"]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
+    let (code, _, _) = install(&env, "codex", &[]);
+    assert_eq!(code, 0);
+    let (code, rows, err) = install(&env, "codex", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows[0]["added"], json!(["mcp server"]), "{rows:?}");
+    let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "codex"]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
 }

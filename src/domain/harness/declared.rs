@@ -125,6 +125,8 @@ pub struct McpServers {
     /// A server's entry, given its program and arguments, in the shape
     /// the client's own `mcp add` writes.
     pub entry: fn(&str, &[String]) -> Value,
+    /// The file is TOML (its table `key` holds the servers), not JSON.
+    pub toml: bool,
 }
 
 /// What holds a harness's handlers on disk.

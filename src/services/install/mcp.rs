@@ -29,14 +29,17 @@ pub fn args(db: Option<&str>) -> Vec<String> {
     words
 }
 
-/// Whether a server entry is sessionkit's: it runs `... mcp`.
+/// Whether a server entry is sessionkit's: its command line (a command
+/// and its `args`, or one list as OpenCode's) ends in `mcp`.
 fn is_ours(entry: &Json) -> bool {
-    entry
-        .get("args")
-        .and_then(Json::as_array)
-        .and_then(|a| a.last())
-        .and_then(Json::as_str)
-        == Some("mcp")
+    let last = |key: &str| {
+        entry
+            .get(key)
+            .and_then(Json::as_array)
+            .and_then(|a| a.last())
+            .and_then(Json::as_str)
+    };
+    last("args").or_else(|| last("command")) == Some("mcp")
 }
 
 /// The file `h` keeps its MCP servers in, when sessionkit registers there.
@@ -99,6 +102,21 @@ pub fn change(
         return Ok(None);
     };
     let path = absolute(&path)?;
+    if m.toml {
+        let before = read(&path)?;
+        let text = before.clone().unwrap_or_default();
+        return Ok(
+            toml_text(&text, m, target, change)?.map(|after| FileChange {
+                path,
+                // A file install made and left empty goes again.
+                after: (!(before.is_none() && after.trim().is_empty())).then_some(after),
+                before,
+                executable: false,
+                owned: false,
+                keep_original: false,
+            }),
+        );
+    }
     let before_text = read(&path)?;
     let before = parse(&path, before_text.as_deref())?;
     let mut after = before.clone();
@@ -124,6 +142,90 @@ pub fn change(
         owned: false,
         keep_original,
     }))
+}
+
+/// `f` (a change to the client's TOML settings already planned: Codex's
+/// trust) with sessionkit's server set or taken out of its new text too.
+pub fn retext(
+    f: &mut FileChange,
+    m: &McpServers,
+    target: Option<&Target>,
+    change: &mut edit::Change,
+) -> Result<()> {
+    let text = f.after.clone().unwrap_or_default();
+    if let Some(after) = toml_text(&text, m, target, change)? {
+        f.after = (!(f.before.is_none() && after.trim().is_empty())).then_some(after);
+    }
+    Ok(())
+}
+
+/// TOML `text` with sessionkit's server set (`target` asking for it) or
+/// taken out (`None`) of its table `key`; `None` when nothing changes.
+fn toml_text(
+    text: &str,
+    m: &McpServers,
+    target: Option<&Target>,
+    change: &mut edit::Change,
+) -> Result<Option<String>> {
+    use toml_edit::{Array, DocumentMut, Item, Table, value};
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e| anyhow::anyhow!("config.toml is not valid TOML ({e}); nothing was written"))?;
+    let words = |t: &Table| -> Option<(String, Vec<String>)> {
+        let command = t.get("command")?.as_str()?.to_string();
+        let args = t
+            .get("args")?
+            .as_array()?
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()?;
+        Some((command, args))
+    };
+    let current = doc
+        .get(m.key)
+        .and_then(|s| s.get(NAME))
+        .and_then(Item::as_table)
+        .map(words);
+    let ours = matches!(&current, Some(Some((_, a))) if a.last().is_some_and(|w| w == "mcp"));
+    match target {
+        Some(t) if t.mcp => {
+            let wanted = (t.program.clone(), args(t.db.as_deref()));
+            if current.is_some() && (!ours || current == Some(Some(wanted.clone()))) {
+                return Ok(None);
+            }
+            let mut entry = Table::new();
+            entry.insert("command", value(wanted.0));
+            entry.insert("args", value(wanted.1.iter().collect::<Array>()));
+            let servers = doc.entry(m.key).or_insert_with(|| {
+                let mut t = Table::new();
+                t.set_implicit(true);
+                Item::Table(t)
+            });
+            let Some(servers) = servers.as_table_mut() else {
+                anyhow::bail!("config.toml: {} is not a table; nothing was written", m.key);
+            };
+            servers.insert(NAME, Item::Table(entry));
+            if ours {
+                change.updated.push(LABEL.to_string());
+            } else {
+                change.added.push(LABEL.to_string());
+            }
+        }
+        Some(_) => return Ok(None),
+        None => {
+            if !ours {
+                return Ok(None);
+            }
+            if let Some(servers) = doc.get_mut(m.key).and_then(Item::as_table_mut) {
+                servers.remove(NAME);
+                if servers.is_empty() {
+                    doc.remove(m.key);
+                }
+            }
+            change.removed.push(LABEL.to_string());
+        }
+    }
+    Ok(Some(doc.to_string()))
 }
 
 /// The text the file gets: on uninstall, the user's own bytes from before

@@ -275,16 +275,22 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     } else {
         own::plan(places, h, scope, target)?
     };
-    // The MCP server in a file of its own (one the settings file is not:
-    // that one `plan_settings` edits in place).
-    let apart = mcp::file(places, h)
-        .and_then(|(f, _)| absolute(&f).ok())
-        .is_some_and(|f| p.files.iter().all(|c| c.path != f));
+    // The MCP server: in a file of its own, or in one planned already
+    // (Codex's config.toml, which holds its trust too); a JSON settings
+    // file `plan_settings` edited in place.
     if scope == Scope::User
-        && apart
-        && let Some(f) = mcp::change(places, h, target, &mut p.change)?
+        && let Some((f, m)) = mcp::file(places, h)
     {
-        p.files.push(f);
+        let f = absolute(&f)?;
+        match p.files.iter_mut().find(|c| c.path == f) {
+            Some(planned) if m.toml => mcp::retext(planned, m, target, &mut p.change)?,
+            Some(_) => {}
+            None => {
+                if let Some(c) = mcp::change(places, h, target, &mut p.change)? {
+                    p.files.push(c);
+                }
+            }
+        }
     }
     Ok(p)
 }

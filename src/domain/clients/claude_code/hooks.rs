@@ -71,6 +71,7 @@ pub static HOOKS: Hooks = Hooks {
                     .join(".claude.json")
             },
             key: "mcpServers",
+            toml: false,
             entry: |command, args| json!({"type": "stdio", "command": command, "args": args, "env": {}}),
         }),
         form: crate::domain::harness::Form::Json,

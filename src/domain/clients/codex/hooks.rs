@@ -43,7 +43,13 @@ pub static HOOKS: Hooks = Hooks {
         ),
         trust: true,
         status_line: false,
-        mcp: None,
+        // `codex mcp add`: a table of its config.toml.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, env| user_dir(home, env).join("config.toml"),
+            key: "mcp_servers",
+            entry: |command, args| serde_json::json!({"command": command, "args": args}),
+            toml: true,
+        }),
         form: crate::domain::harness::Form::Json,
     },
     // It clamps SessionEnd and Interrupt to 3 s. No matchers: trust hashes

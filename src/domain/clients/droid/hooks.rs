@@ -38,6 +38,7 @@ pub static HOOKS: Hooks = Hooks {
         mcp: Some(crate::domain::harness::McpServers {
             file: |home, _| home.join(".factory/mcp.json"),
             key: "mcpServers",
+            toml: false,
             entry: |command, args| json!({"type": "stdio", "command": command, "args": args, "disabled": false}),
         }),
         form: crate::domain::harness::Form::Json,

@@ -26,6 +26,12 @@ static HOOKS: crate::domain::harness::Hooks = super::opencode::hooks::plugin_hoo
     ".kilo/plugin",
     &["kilo"],
     |handlers| super::opencode::hooks::plugin("Kilo", handlers),
+    crate::domain::harness::McpServers {
+        file: |home, env| super::opencode::hooks::config_home(home, env).join("kilo/kilo.json"),
+        key: "mcp",
+        toml: false,
+        entry: super::opencode::hooks::local_server,
+    },
 );
 
 /// Its database: OpenCode's tables in a file of its own name.

@@ -51,6 +51,7 @@ pub static HOOKS: Hooks = Hooks {
                     .join("mcp.json")
             },
             key: "mcpServers",
+            toml: false,
             entry: |command, args| json!({"command": command, "args": args}),
         }),
         form: Form::Block(Block {

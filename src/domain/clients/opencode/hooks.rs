@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::domain::harness::{
-    Detect, Env, Form, Handler, Handlers, Hooks, OwnedFile, Registration as R, Settings, as_read,
-    no_env, no_env_sign,
+    Detect, Env, Form, Handler, Handlers, Hooks, McpServers, OwnedFile, Registration as R,
+    Settings, as_read, no_env, no_env_sign,
 };
 
 pub static HOOKS: Hooks = plugin_hooks(
@@ -25,7 +25,21 @@ pub static HOOKS: Hooks = plugin_hooks(
     ".opencode/plugin",
     &["opencode"],
     |handlers| plugin("OpenCode", handlers),
+    McpServers {
+        file: |home, env| config_home(home, env).join("opencode/opencode.json"),
+        key: "mcp",
+        toml: false,
+        entry: local_server,
+    },
 );
+
+/// A local MCP server as OpenCode's config has one: its command line as
+/// one list.
+pub fn local_server(command: &str, args: &[String]) -> serde_json::Value {
+    let mut line = vec![command.to_string()];
+    line.extend(args.iter().cloned());
+    serde_json::json!({"type": "local", "command": line, "enabled": true})
+}
 
 /// What the plugin hands to sessionkit, by Claude Code's event names.
 const REGISTRATIONS: &[crate::domain::harness::Registration] = &[
@@ -62,6 +76,7 @@ pub const fn plugin_hooks(
     project_file: &'static str,
     programs: &'static [&'static str],
     render: fn(&[Handler<'_>]) -> Vec<OwnedFile>,
+    mcp: McpServers,
 ) -> Hooks {
     Hooks {
         name,
@@ -87,7 +102,7 @@ pub const fn plugin_hooks(
             project_note: None,
             trust: false,
             status_line: false,
-            mcp: None,
+            mcp: Some(mcp),
             form: Form::Files(crate::domain::harness::Owned {
                 comment: "//",
                 render,
