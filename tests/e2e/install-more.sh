@@ -42,9 +42,12 @@ install cline cline 3.0.65
 # release supports (the first candidate that runs and fits).
 venv() {  # venv DIR MIN MAX (versions as 100 * major + minor)
   local dir=$1 lo=$2 hi=$3 c minor
-  # pyenv's shims run only the versions it has selected: its others by path.
-  for c in python3 python3.13 python3.12 python3.11 \
-    "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[1-3]*/bin/python3; do
+  # The newest first (Kimi CLI's slash commands fail on 3.12.1's typing,
+  # and work on 3.13); pyenv's shims run only the versions it has
+  # selected: its others by path.
+  local pyenv
+  pyenv=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[1-3]* 2>/dev/null | sort -t. -k2,2nr -k3,3nr || true)
+  for c in $(for v in $pyenv; do echo "$v/bin/python3"; done) python3.13 python3.12 python3.11 python3; do
     minor=$("$c" -c 'import sys; print(sys.version_info[0] * 100 + sys.version_info[1])' 2>/dev/null) || continue
     if [ "$minor" -ge "$lo" ] && [ "$minor" -le "$hi" ]; then
       echo "install-more.sh: a virtual environment of $c in $dir" >&2
