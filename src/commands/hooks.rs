@@ -109,7 +109,8 @@ pub struct InstallArgs {
     /// Code ~/.claude.json, Codex config.toml, Gemini CLI and Qwen Code
     /// their settings.json, Copilot CLI ~/.copilot/mcp-config.json, Droid
     /// ~/.factory/mcp.json, Kimi CLI ~/.kimi/mcp.json, OpenCode
-    /// opencode.json and Kilo kilo.json in their config folders; an entry
+    /// opencode.json and Kilo kilo.json in their config folders, Cline
+    /// ~/.cline/data/settings/cline_mcp_settings.json; an entry
     /// named sessionkit of your own is left as it is, and uninstall takes
     /// out only sessionkit's
     #[arg(long)]

@@ -65,6 +65,12 @@ fn clients(db: &str) -> Vec<(&'static str, &'static str, &'static str, Value)> {
                 local.clone(),
             ),
             ("kilo", ".config/kilo/kilo.json", "mcp", local),
+            (
+                "cline",
+                ".cline/data/settings/cline_mcp_settings.json",
+                "mcpServers",
+                json!({"transport": {"type": "stdio", "command": "sessionkit", "args": args}}),
+            ),
         ])
         .collect()
 }
@@ -187,12 +193,10 @@ fn the_server_is_registered_at_user_scope_only_and_kept_by_an_install_without_it
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc["mcpServers"]["sessionkit"]["args"][2], "mcp");
     // A client that takes no server from sessionkit is named.
-    let (code, _, err) = install(&env, "cline", &["--with-mcp"]);
+    let (code, _, err) = install(&env, "pi", &["--with-mcp"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains(
-            "Cline: sessionkit does not register its MCP server there; add `sessionkit mcp`"
-        ),
+        err.contains("pi: sessionkit does not register its MCP server there; add `sessionkit mcp`"),
         "{err}"
     );
     let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "gemini"]);

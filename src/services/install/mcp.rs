@@ -30,8 +30,10 @@ pub fn args(db: Option<&str>) -> Vec<String> {
 }
 
 /// Whether a server entry is sessionkit's: its command line (a command
-/// and its `args`, or one list as OpenCode's) ends in `mcp`.
+/// and its `args`, or one list as OpenCode's; under `transport` as
+/// Cline's) ends in `mcp`.
 fn is_ours(entry: &Json) -> bool {
+    let entry = entry.get("transport").unwrap_or(entry);
     let last = |key: &str| {
         entry
             .get(key)

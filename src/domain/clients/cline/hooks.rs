@@ -41,7 +41,18 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
-        mcp: None,
+        // `cline mcp add --yes NAME -- COMMAND ARGS`: a stdio transport.
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, env| {
+                env("CLINE_DIR")
+                    .filter(|d| !d.trim().is_empty())
+                    .map_or_else(|| home.join(".cline"), std::path::PathBuf::from)
+                    .join("data/settings/cline_mcp_settings.json")
+            },
+            key: "mcpServers",
+            toml: false,
+            entry: |command, args| serde_json::json!({"transport": {"type": "stdio", "command": command, "args": args}}),
+        }),
         form: Form::Files(Owned {
             comment: "#",
             render,
