@@ -112,7 +112,8 @@ pub struct InstallArgs {
     /// opencode.json and Kilo kilo.json in their config folders, Cline
     /// ~/.cline/data/settings/cline_mcp_settings.json; an entry
     /// named sessionkit of your own is left as it is, and uninstall takes
-    /// out only sessionkit's
+    /// out only sessionkit's. The search index is built now, since the
+    /// server only reads
     #[arg(long)]
     pub with_mcp: bool,
 }
@@ -233,6 +234,12 @@ fn change(
         turn_nudge_on(ctx)?;
     }
     print_changes(ctx, &rows, a.dry_run)?;
+    if let Some(i) = install
+        && i.with_mcp
+        && !a.dry_run
+    {
+        index_for_agents(ctx)?;
+    }
     if target.is_some() && a.harness.is_empty() {
         let bare: Vec<&str> = crate::domain::clients::found_without_hooks()
             .iter()
@@ -277,6 +284,22 @@ fn target_of(ctx: &Ctx, i: &InstallArgs, db_given: bool) -> Result<Target> {
         statusline: i.statusline,
         mcp: i.with_mcp,
     })
+}
+
+/// `--with-mcp`: the search index built now (the server only reads, so
+/// it cannot build it at an agent's first search); ingest keeps it
+/// current after.
+fn index_for_agents(ctx: &Ctx) -> Result<()> {
+    let mut store = ctx.open_writer()?;
+    let pb = ctx
+        .out
+        .progress_bar(0, "indexing what was said, for the agents' searches");
+    let built = crate::services::search::build_index(&mut store, pb.as_ref());
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    super::note_built(ctx, &built?, crate::services::ingest::index_mode(&store)?);
+    Ok(())
 }
 
 /// `--with-nudge`: the setting `nudge.enabled` on.

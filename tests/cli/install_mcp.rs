@@ -247,3 +247,23 @@ fn codex_gets_a_table_in_config_toml_beside_its_trust() {
     assert_eq!(code, 0);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
 }
+
+/// The server only reads, so it could not build the search index at an
+/// agent's first search: `--with-mcp` builds it, and a search through the
+/// server then finds what the sessions said.
+#[test]
+fn install_with_mcp_builds_the_search_index_the_server_reads() {
+    let env = Env::new();
+    env.ingest(&crate::common::fixtures());
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM said_sessions"), 0);
+    let (code, _, err) = install(&env, "gemini", &["--with-mcp", "--dry-run"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM said_sessions"), 0);
+    let (code, _, err) = install(&env, "gemini", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("indexed what was said in 4 session(s)"),
+        "{err}"
+    );
+    assert_eq!(env.scalar("SELECT COUNT(*) FROM said_sessions"), 4);
+}
