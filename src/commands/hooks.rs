@@ -194,18 +194,7 @@ fn change(
     db_given: bool,
 ) -> Result<Exit> {
     let target = install.map(|i| target_of(ctx, i, db_given)).transpose()?;
-    if target.as_ref().is_some_and(|t| t.mcp) && a.scope == install::Scope::Project {
-        bail!("--with-mcp registers the MCP server in the user's settings only: use --scope user");
-    }
-    let mut harnesses = chosen(places, &a.harness)?;
-    if let Some(h) = a.harness.iter().find(|h| !install::has_scope(**h, a.scope)) {
-        bail!(
-            "{} reads hooks from its user settings only ({}): use --scope user",
-            h.label,
-            places.settings(*h, install::Scope::User).display()
-        );
-    }
-    harnesses.retain(|h| install::has_scope(*h, a.scope));
+    let harnesses = in_scope(places, a, target.as_ref())?;
     let stamp = jiff::Timestamp::now()
         .strftime("%Y%m%dT%H%M%SZ")
         .to_string();
@@ -260,6 +249,24 @@ fn change(
     } else {
         Exit::Success
     })
+}
+
+/// The harnesses a change at `a.scope` applies to; a named one that has
+/// no such scope, or `--with-mcp` at project scope, is an error.
+fn in_scope(places: &Places, a: &ChangeArgs, target: Option<&Target>) -> Result<Vec<Harness>> {
+    if target.is_some_and(|t| t.mcp) && a.scope == install::Scope::Project {
+        bail!("--with-mcp registers the MCP server in the user's settings only: use --scope user");
+    }
+    let mut harnesses = chosen(places, &a.harness)?;
+    if let Some(h) = a.harness.iter().find(|h| !install::has_scope(**h, a.scope)) {
+        bail!(
+            "{} reads hooks from its user settings only ({}): use --scope user",
+            h.label,
+            places.settings(*h, install::Scope::User).display()
+        );
+    }
+    harnesses.retain(|h| install::has_scope(*h, a.scope));
+    Ok(harnesses)
 }
 
 /// What the registered command runs: `--program` (a relative path made
