@@ -110,7 +110,8 @@ pub struct InstallArgs {
     /// their settings.json, Copilot CLI ~/.copilot/mcp-config.json, Droid
     /// ~/.factory/mcp.json, Kimi CLI ~/.kimi/mcp.json, OpenCode
     /// opencode.json and Kilo kilo.json in their config folders, Cline
-    /// ~/.cline/data/settings/cline_mcp_settings.json; an entry
+    /// ~/.cline/data/settings/cline_mcp_settings.json, Hermes Agent its
+    /// config.yaml's mcp_servers; an entry
     /// named sessionkit of your own is left as it is, and uninstall takes
     /// out only sessionkit's. The search index is built now, since the
     /// server only reads

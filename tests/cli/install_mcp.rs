@@ -1,7 +1,9 @@
 //! `hooks install --with-mcp`: `sessionkit mcp` registered where each
 //! client takes MCP servers, in the shape its own `mcp add` writes (seen
-//! with Claude Code 2.1.332, Gemini CLI 0.61, Qwen Code 0.24, Copilot CLI
-//! 1.0, Droid 0.225 and Kimi CLI 1.52), beside the user's own servers;
+//! with Claude Code 2.1.332, Codex 0.171, Gemini CLI 0.61, Qwen Code 0.24,
+//! Copilot CLI 1.0, Droid 0.225, Kimi CLI 1.52, Cline 3.0 and Hermes Agent
+//! 0.19; OpenCode 1.18 and Kilo 7.7 as their config reads it), beside the
+//! user's own servers;
 //! idempotent; uninstall gives the file's bytes back; an entry named
 //! `sessionkit` of the user's own is never touched.
 
@@ -266,4 +268,52 @@ fn install_with_mcp_builds_the_search_index_the_server_reads() {
         "{err}"
     );
     assert_eq!(env.scalar("SELECT COUNT(*) FROM said_sessions"), 4);
+}
+
+/// Hermes Agent keeps its servers in a top-level `mcp_servers:` mapping of
+/// the config.yaml that holds sessionkit's hooks block: the entry goes
+/// under the user's own servers in their indentation, and comes out again
+/// with the hooks, the file's bytes given back; a file install made goes.
+#[test]
+fn hermes_gets_the_server_under_its_mcp_servers_and_gives_the_bytes_back() {
+    let env = Env::new();
+    let config = env.path("home/.hermes/config.yaml");
+    let before = "# mine\nmodel: x\nmcp_servers:\n    other:\n        command: y\n";
+    put(&config, before);
+    let (code, rows, err) = install(&env, "hermes", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        rows[0]["added"].to_string().contains("mcp server"),
+        "{rows:?}"
+    );
+    let db = env.db().display().to_string();
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "# mine\nmodel: x\nmcp_servers:\n    sessionkit:  # written by sessionkit hooks install\n        command: \"sessionkit\"\n        args: [\"--db\", \"{db}\", \"mcp\"]\n    other:\n        command: y\n"
+        )),
+        "{text}"
+    );
+    let (code, rows, _) = install(&env, "hermes", &["--with-mcp"]);
+    assert_eq!(code, 0);
+    assert_eq!(rows[0]["changed"], false, "{rows:?}");
+    let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "hermes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
+    // A flow mapping cannot take an entry by lines: refused, nothing written.
+    put(&config, "mcp_servers: {}\n");
+    let (code, _, err) = install(&env, "hermes", &["--with-mcp"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("mcp_servers is not a block mapping"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "mcp_servers: {}\n"
+    );
+    // No file before: none after.
+    std::fs::remove_file(&config).unwrap();
+    let (code, _, err) = install(&env, "hermes", &["--with-mcp"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "hermes"]);
+    assert_eq!(code, 0);
+    assert!(!config.exists());
 }

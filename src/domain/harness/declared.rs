@@ -125,8 +125,19 @@ pub struct McpServers {
     /// A server's entry, given its program and arguments, in the shape
     /// the client's own `mcp add` writes.
     pub entry: fn(&str, &[String]) -> Value,
-    /// The file is TOML (its table `key` holds the servers), not JSON.
-    pub toml: bool,
+    /// The file's language.
+    pub form: McpForm,
+}
+
+/// The language of a client's file of MCP servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpForm {
+    /// An object of a JSON document.
+    Json,
+    /// A table of a TOML document.
+    Toml,
+    /// A top-level block mapping of a YAML document.
+    Yaml,
 }
 
 /// What holds a harness's handlers on disk.

@@ -8,8 +8,8 @@ pub mod sender;
 
 pub use declared::{
     Answers, Block, Consent, Detect, Env, Form, Handler, Handlers, Hooks, Layout, Listed, MARK,
-    McpServers, Output, Owned, OwnedFile, Registration, Settings, as_read, decision_keys, extend,
-    listed, marker, no_env, no_env_sign, set, specific_output, str_of, takes_none,
+    McpForm, McpServers, Output, Owned, OwnedFile, Registration, Settings, as_read, decision_keys,
+    extend, listed, marker, no_env, no_env_sign, set, specific_output, str_of, takes_none,
 };
 
 use serde_json::{Map, Value};

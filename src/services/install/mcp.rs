@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use super::json::Json;
 use super::{FileChange, Places, Target, absolute, edit, parse, read, read_original};
-use crate::domain::harness::{Harness, McpServers};
+use crate::domain::harness::{Harness, McpForm, McpServers};
 
 /// The server's name in a client's list.
 pub const NAME: &str = "sessionkit";
@@ -104,7 +104,7 @@ pub fn change(
         return Ok(None);
     };
     let path = absolute(&path)?;
-    if m.toml {
+    if m.form != McpForm::Json {
         let before = read(&path)?;
         let text = before.clone().unwrap_or_default();
         return Ok(
@@ -146,8 +146,9 @@ pub fn change(
     }))
 }
 
-/// `f` (a change to the client's TOML settings already planned: Codex's
-/// trust) with sessionkit's server set or taken out of its new text too.
+/// `f` (a change to the client's TOML or YAML settings already planned:
+/// Codex's trust, Hermes Agent's hooks) with sessionkit's server set or
+/// taken out of its new text too.
 pub fn retext(
     f: &mut FileChange,
     m: &McpServers,
@@ -155,10 +156,31 @@ pub fn retext(
     change: &mut edit::Change,
 ) -> Result<()> {
     let text = f.after.clone().unwrap_or_default();
-    if let Some(after) = toml_text(&text, m, target, change)? {
-        f.after = (!(f.before.is_none() && after.trim().is_empty())).then_some(after);
+    if let Some(after) = other_text(&text, m, target, change)? {
+        // On uninstall, the user's own bytes when only blank lines differ;
+        // a file install made, left with nothing, goes.
+        let original = target.is_none().then(|| read_original(&f.path)).flatten();
+        f.after = match original {
+            Some(orig) if orig.trim() == after.trim() => Some(orig),
+            _ if after.trim().is_empty() => None,
+            _ => Some(after),
+        };
     }
     Ok(())
+}
+
+/// `text` in `m`'s language (TOML or YAML) with sessionkit's server set
+/// or taken out; `None` when nothing changes.
+fn other_text(
+    text: &str,
+    m: &McpServers,
+    target: Option<&Target>,
+    change: &mut edit::Change,
+) -> Result<Option<String>> {
+    match m.form {
+        McpForm::Yaml => super::mcp_yaml::text(text, m, target, change),
+        _ => toml_text(text, m, target, change),
+    }
 }
 
 /// TOML `text` with sessionkit's server set (`target` asking for it) or

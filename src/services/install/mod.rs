@@ -8,6 +8,7 @@ mod files;
 pub mod json;
 mod keep;
 pub mod mcp;
+mod mcp_yaml;
 pub mod own;
 pub mod plan;
 mod status_line;
@@ -283,7 +284,9 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
     {
         let f = absolute(&f)?;
         match p.files.iter_mut().find(|c| c.path == f) {
-            Some(planned) if m.toml => mcp::retext(planned, m, target, &mut p.change)?,
+            Some(planned) if m.form != crate::domain::harness::McpForm::Json => {
+                mcp::retext(planned, m, target, &mut p.change)?;
+            }
             Some(_) => {}
             None => {
                 if let Some(c) = mcp::change(places, h, target, &mut p.change)? {

@@ -71,7 +71,7 @@ pub static HOOKS: Hooks = Hooks {
                     .join(".claude.json")
             },
             key: "mcpServers",
-            toml: false,
+            form: crate::domain::harness::McpForm::Json,
             entry: |command, args| json!({"type": "stdio", "command": command, "args": args, "env": {}}),
         }),
         form: crate::domain::harness::Form::Json,

@@ -28,11 +28,7 @@ pub static HOOKS: Hooks = Hooks {
     names_events: true,
     normalize,
     settings: Settings {
-        user_dir: |home, env| {
-            env("CLINE_DIR")
-                .filter(|d| !d.trim().is_empty())
-                .map_or_else(|| home.join(".cline"), std::path::PathBuf::from)
-        },
+        user_dir: settings_dir,
         user_file: "hooks",
         project_file: ".clinerules/hooks",
         project_also: &[],
@@ -43,14 +39,9 @@ pub static HOOKS: Hooks = Hooks {
         status_line: false,
         // `cline mcp add --yes NAME -- COMMAND ARGS`: a stdio transport.
         mcp: Some(crate::domain::harness::McpServers {
-            file: |home, env| {
-                env("CLINE_DIR")
-                    .filter(|d| !d.trim().is_empty())
-                    .map_or_else(|| home.join(".cline"), std::path::PathBuf::from)
-                    .join("data/settings/cline_mcp_settings.json")
-            },
+            file: |home, env| settings_dir(home, env).join("data/settings/cline_mcp_settings.json"),
             key: "mcpServers",
-            toml: false,
+            form: crate::domain::harness::McpForm::Json,
             entry: |command, args| serde_json::json!({"transport": {"type": "stdio", "command": command, "args": args}}),
         }),
         form: Form::Files(Owned {
@@ -218,6 +209,16 @@ fn sample(event: &str, cwd: &str) -> Value {
         "hookName": name});
     crate::domain::harness::extend(&mut p, own);
     p
+}
+
+/// Its settings folder: `$CLINE_DIR`, else `~/.cline`.
+fn settings_dir(
+    home: &std::path::Path,
+    env: crate::domain::harness::Env<'_>,
+) -> std::path::PathBuf {
+    env("CLINE_DIR")
+        .filter(|d| !d.trim().is_empty())
+        .map_or_else(|| home.join(".cline"), std::path::PathBuf::from)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ pub static HOOKS: Hooks = Hooks {
             file: |home, env| user_dir(home, env).join("config.toml"),
             key: "mcp_servers",
             entry: |command, args| serde_json::json!({"command": command, "args": args}),
-            toml: true,
+            form: crate::domain::harness::McpForm::Toml,
         }),
         form: crate::domain::harness::Form::Json,
     },

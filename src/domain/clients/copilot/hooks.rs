@@ -38,7 +38,7 @@ pub static HOOKS: Hooks = Hooks {
         mcp: Some(crate::domain::harness::McpServers {
             file: |home, _| home.join(".copilot/mcp-config.json"),
             key: "mcpServers",
-            toml: false,
+            form: crate::domain::harness::McpForm::Json,
             entry: |command, args| json!({"tools": ["*"], "type": "local", "command": command, "args": args}),
         }),
         form: crate::domain::harness::Form::Json,

@@ -38,7 +38,7 @@ pub static HOOKS: Hooks = Hooks {
         mcp: Some(crate::domain::harness::McpServers {
             file: |home, _| home.join(".factory/mcp.json"),
             key: "mcpServers",
-            toml: false,
+            form: crate::domain::harness::McpForm::Json,
             entry: |command, args| json!({"type": "stdio", "command": command, "args": args, "disabled": false}),
         }),
         form: crate::domain::harness::Form::Json,

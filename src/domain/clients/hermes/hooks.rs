@@ -37,11 +37,7 @@ pub static HOOKS: Hooks = Hooks {
     names_events: true,
     normalize,
     settings: Settings {
-        user_dir: |home, env| {
-            env("HERMES_HOME")
-                .filter(|d| !d.is_empty())
-                .map_or_else(|| home.join(".hermes"), std::path::PathBuf::from)
-        },
+        user_dir: settings_dir,
         user_file: "config.yaml",
         project_file: "",
         project_also: &[],
@@ -50,7 +46,15 @@ pub static HOOKS: Hooks = Hooks {
         project_note: None,
         trust: false,
         status_line: false,
-        mcp: None,
+        // `hermes mcp add NAME --command C --args A...`: a top-level
+        // `mcp_servers:` mapping of the same config.yaml (written by lines,
+        // `services::install::mcp_yaml`).
+        mcp: Some(crate::domain::harness::McpServers {
+            file: |home, env| settings_dir(home, env).join("config.yaml"),
+            key: "mcp_servers",
+            entry: |command, args| serde_json::json!({"command": command, "args": args}),
+            form: crate::domain::harness::McpForm::Yaml,
+        }),
         form: Form::Block(Block {
             comment: "#",
             render,
@@ -271,4 +275,14 @@ mod tests {
         let ev = read(h, sample("pre_llm_call", "/w").as_object().unwrap(), None);
         assert_eq!(ev.source.as_deref(), Some("startup"));
     }
+}
+
+/// Its settings folder: `$HERMES_HOME`, else `~/.hermes`.
+fn settings_dir(
+    home: &std::path::Path,
+    env: crate::domain::harness::Env<'_>,
+) -> std::path::PathBuf {
+    env("HERMES_HOME")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| home.join(".hermes"), std::path::PathBuf::from)
 }

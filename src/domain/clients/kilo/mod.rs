@@ -29,7 +29,7 @@ static HOOKS: crate::domain::harness::Hooks = super::opencode::hooks::plugin_hoo
     crate::domain::harness::McpServers {
         file: |home, env| super::opencode::hooks::config_home(home, env).join("kilo/kilo.json"),
         key: "mcp",
-        toml: false,
+        form: crate::domain::harness::McpForm::Json,
         entry: super::opencode::hooks::local_server,
     },
 );

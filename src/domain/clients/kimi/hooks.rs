@@ -29,11 +29,7 @@ pub static HOOKS: Hooks = Hooks {
     names_events: true,
     normalize: as_read,
     settings: Settings {
-        user_dir: |home, env| {
-            env("KIMI_SHARE_DIR")
-                .filter(|d| !d.is_empty())
-                .map_or_else(|| home.join(".kimi"), std::path::PathBuf::from)
-        },
+        user_dir: settings_dir,
         user_file: "config.toml",
         project_file: "",
         project_also: &[],
@@ -44,14 +40,9 @@ pub static HOOKS: Hooks = Hooks {
         status_line: false,
         // `kimi mcp add --transport stdio`.
         mcp: Some(crate::domain::harness::McpServers {
-            file: |home, env| {
-                env("KIMI_SHARE_DIR")
-                    .filter(|d| !d.is_empty())
-                    .map_or_else(|| home.join(".kimi"), std::path::PathBuf::from)
-                    .join("mcp.json")
-            },
+            file: |home, env| settings_dir(home, env).join("mcp.json"),
             key: "mcpServers",
-            toml: false,
+            form: crate::domain::harness::McpForm::Json,
             entry: |command, args| json!({"command": command, "args": args}),
         }),
         form: Form::Block(Block {
@@ -159,4 +150,14 @@ mod tests {
         assert!(parses("hooks = 1\n").is_err());
         assert!(parses("[x\n").is_err());
     }
+}
+
+/// Its settings folder: `$KIMI_SHARE_DIR`, else `~/.kimi`.
+fn settings_dir(
+    home: &std::path::Path,
+    env: crate::domain::harness::Env<'_>,
+) -> std::path::PathBuf {
+    env("KIMI_SHARE_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| home.join(".kimi"), std::path::PathBuf::from)
 }

@@ -28,7 +28,7 @@ pub static HOOKS: Hooks = plugin_hooks(
     McpServers {
         file: |home, env| config_home(home, env).join("opencode/opencode.json"),
         key: "mcp",
-        toml: false,
+        form: crate::domain::harness::McpForm::Json,
         entry: local_server,
     },
 );

@@ -53,7 +53,7 @@ pub static HOOKS: Hooks = Hooks {
         mcp: Some(crate::domain::harness::McpServers {
             file: |home, env| user_dir(home, env).join("settings.json"),
             key: "mcpServers",
-            toml: false,
+            form: crate::domain::harness::McpForm::Json,
             entry: |command, args| json!({"command": command, "args": args}),
         }),
         form: crate::domain::harness::Form::Json,
