@@ -224,6 +224,16 @@ fn sample(event: &str, cwd: &str) -> Value {
         "session_id": sid, "cwd": cwd, "extra": extra})
 }
 
+/// Its settings folder: `$HERMES_HOME`, else `~/.hermes`.
+fn settings_dir(
+    home: &std::path::Path,
+    env: crate::domain::harness::Env<'_>,
+) -> std::path::PathBuf {
+    env("HERMES_HOME")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| home.join(".hermes"), std::path::PathBuf::from)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,14 +285,4 @@ mod tests {
         let ev = read(h, sample("pre_llm_call", "/w").as_object().unwrap(), None);
         assert_eq!(ev.source.as_deref(), Some("startup"));
     }
-}
-
-/// Its settings folder: `$HERMES_HOME`, else `~/.hermes`.
-fn settings_dir(
-    home: &std::path::Path,
-    env: crate::domain::harness::Env<'_>,
-) -> std::path::PathBuf {
-    env("HERMES_HOME")
-        .filter(|d| !d.is_empty())
-        .map_or_else(|| home.join(".hermes"), std::path::PathBuf::from)
 }

@@ -129,6 +129,16 @@ fn sample(event: &str, cwd: &str) -> Value {
     p
 }
 
+/// Its settings folder: `$KIMI_SHARE_DIR`, else `~/.kimi`.
+fn settings_dir(
+    home: &std::path::Path,
+    env: crate::domain::harness::Env<'_>,
+) -> std::path::PathBuf {
+    env("KIMI_SHARE_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| home.join(".kimi"), std::path::PathBuf::from)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,14 +160,4 @@ mod tests {
         assert!(parses("hooks = 1\n").is_err());
         assert!(parses("[x\n").is_err());
     }
-}
-
-/// Its settings folder: `$KIMI_SHARE_DIR`, else `~/.kimi`.
-fn settings_dir(
-    home: &std::path::Path,
-    env: crate::domain::harness::Env<'_>,
-) -> std::path::PathBuf {
-    env("KIMI_SHARE_DIR")
-        .filter(|d| !d.is_empty())
-        .map_or_else(|| home.join(".kimi"), std::path::PathBuf::from)
 }
