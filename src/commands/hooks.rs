@@ -463,12 +463,19 @@ fn record(
             .get(1)
             .filter(|f| {
                 // The second file is the client's trust or consent (each
-                // of a folder's files is sessionkit's own).
+                // of a folder's files is sessionkit's own), unless it is
+                // its file of MCP servers.
                 !matches!(
                     p.harness.settings.form,
                     crate::domain::harness::Form::Files(_)
                 ) && f.changes()
+                    && p.mcp_file.as_ref() != Some(&f.path)
             })
+            .map(|f| f.path.display().to_string()),
+        mcp_file: p
+            .files
+            .iter()
+            .find(|f| p.mcp_file.as_ref() == Some(&f.path) && f.changes())
             .map(|f| f.path.display().to_string()),
         updated: c.updated.clone(),
     }
@@ -500,6 +507,9 @@ fn summary(r: &HooksChangeRecord) -> String {
             "trust in"
         };
         parts.push(format!("{trust} {t}"));
+    }
+    if let Some(m) = &r.mcp_file {
+        parts.push(format!("mcp server in {m}"));
     }
     parts.join("; ")
 }

@@ -124,6 +124,14 @@ fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back
                 .contains(&json!("mcp server")),
             "{harness}: {rows:?}"
         );
+        // A file apart from the settings is named as the server's, never
+        // as a trust file.
+        let apart = !matches!(harness, "gemini" | "qwen-code");
+        assert_eq!(
+            (rows[0].get("mcp_file"), rows[0].get("trust_file")),
+            (apart.then(|| json!(file.display().to_string())).as_ref(), None),
+            "{harness}: {rows:?}"
+        );
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert_eq!(doc[key]["sessionkit"], entry, "{harness}");
         assert_eq!(

@@ -35,6 +35,10 @@ pub struct HooksChangeRecord {
     /// Codex: the config.toml whose hook trust entries changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trust_file: Option<String>,
+    /// The client's own file of MCP servers, when sessionkit's server in
+    /// it changed (`--with-mcp`, and uninstall).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_file: Option<String>,
     /// Events whose sessionkit handler was rewritten.
     pub updated: Vec<String>,
 }

@@ -192,8 +192,12 @@ pub struct Pending {
     /// The settings file, or the folder of sessionkit's own files.
     pub place: PathBuf,
     /// The settings file, then (Codex) its trust file; or each of
-    /// sessionkit's own files.
+    /// sessionkit's own files; then the client's file of MCP servers when
+    /// it is one of its own (`mcp_file`).
     pub files: Vec<FileChange>,
+    /// The client's file of MCP servers, when sessionkit's server is in a
+    /// file apart from the ones above.
+    pub mcp_file: Option<PathBuf>,
 }
 
 /// What install writes into a command: the program and the database.
@@ -290,6 +294,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
             Some(_) => {}
             None => {
                 if let Some(c) = mcp::change(places, h, target, &mut p.change)? {
+                    p.mcp_file = Some(c.path.clone());
                     p.files.push(c);
                 }
             }
@@ -361,6 +366,7 @@ fn plan_settings(
         change,
         place: path,
         files,
+        mcp_file: None,
     })
 }
 

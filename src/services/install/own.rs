@@ -115,6 +115,7 @@ pub fn plan(places: &Places, h: Harness, scope: Scope, target: Option<&Target>) 
         change,
         place: at,
         files,
+        mcp_file: None,
     })
 }
 
