@@ -21,6 +21,14 @@ pub fn project_of(store: &Store, cwd: &str) -> Result<String> {
     Ok(p)
 }
 
+/// The project of `cwd` as `project_of` names it, for a reader: the
+/// remembered one, else computed, never stored (a missing store: computed).
+pub fn named(store: Option<&Store>, cwd: &Path) -> String {
+    store
+        .and_then(|s| s.project_of_cwd(&cwd.to_string_lossy()).ok().flatten())
+        .unwrap_or_else(|| compute(cwd))
+}
+
 /// The project a command works on: `given` (`--project`), else the
 /// directory's (`dir`, the current one when `None`). An error when the
 /// directory names none (the file system root is `unknown`): every command

@@ -29,11 +29,7 @@ if [ ! -f "$huge/expected_totals.json" ]; then
   rm -rf "$huge"
   python3 "$GEN" --out "$huge" --sessions 1 --mib-per-session 4200 --subagent-share 0 --seed 7 >/dev/null
 fi
-big=$BENCH_DIR/corpus_1g
-if [ ! -f "$big/expected_totals.json" ]; then
-  rm -rf "$big"
-  python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
-fi
+big=$(bench_corpus)
 huge_file=$(ls "$huge"/projects/*/*.jsonl)
 sid=$(basename "$huge_file" .jsonl)
 

@@ -13,6 +13,7 @@ set -euo pipefail
 # its own cost, measured beside ccusage by tests/bench/search.sh.
 export SESSIONKIT_SEARCH_INDEX=${SESSIONKIT_SEARCH_INDEX:-off}
 cd "$(dirname "$0")/../.."
+source tests/bench/lib.sh
 ROOT=$PWD
 GEN=${GEN:-$ROOT/../shared/bench/gen_corpus.py}
 BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
@@ -23,11 +24,7 @@ cargo build --release --quiet --bin sessionkit --example floor
 SK=$ROOT/target/release/sessionkit
 FLOOR=$ROOT/target/release/examples/floor
 
-big=$BENCH_DIR/corpus_1g
-if [ ! -f "$big/expected_totals.json" ]; then
-  rm -rf "$big"
-  python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
-fi
+big=$(bench_corpus)
 many=$BENCH_DIR/corpus_many
 if [ ! -f "$many/.ready" ]; then
   # 150 sessions; nested subagent files multiplied to 2,500 in all.

@@ -20,3 +20,14 @@ timed_in() {
 
 # pct FILE P: the P-th percentile of FILE's microseconds, in milliseconds.
 pct() { sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f", v[i]/1000}'; }
+
+# bench_corpus: the 1 GiB bench corpus (40 sessions of 26 MiB, seed 1) in
+# $BENCH_DIR/corpus_1g, made by $GEN the first time; prints its folder.
+bench_corpus() {
+  local big=$BENCH_DIR/corpus_1g
+  if [ ! -f "$big/expected_totals.json" ]; then
+    rm -rf "$big"
+    python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
+  fi
+  echo "$big"
+}

@@ -11,6 +11,7 @@
 #   ROUNDS=20 CALLS=50 BENCH_DIR=/tmp/b tests/bench/mcp.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/bench/lib.sh
 ROOT=$PWD
 GEN=${GEN:-$ROOT/../shared/bench/gen_corpus.py}
 BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
@@ -20,11 +21,7 @@ mkdir -p "$BENCH_DIR"
 cargo build --release --quiet --bin sessionkit
 SK=$ROOT/target/release/sessionkit
 
-big=$BENCH_DIR/corpus_1g
-if [ ! -f "$big/expected_totals.json" ]; then
-  rm -rf "$big"
-  python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
-fi
+big=$(bench_corpus)
 db=$BENCH_DIR/mcp.db
 if [ ! -f "$db" ]; then
   "$SK" --db "$db" ingest --root "$big/projects" --quiet >/dev/null

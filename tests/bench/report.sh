@@ -15,11 +15,7 @@ mkdir -p "$BENCH_DIR"
 cargo build --release --quiet --bin sessionkit
 SK=$ROOT/target/release/sessionkit
 
-big=$BENCH_DIR/corpus_1g
-if [ ! -f "$big/expected_totals.json" ]; then
-  rm -rf "$big"
-  python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
-fi
+big=$(bench_corpus)
 year=$BENCH_DIR/corpus_year
 if [ ! -f "$year/expected_totals.json" ]; then
   rm -rf "$year"

@@ -27,11 +27,7 @@ mkdir -p "$BENCH_DIR"
 cargo build --release --quiet --bin sessionkit
 SK=$ROOT/target/release/sessionkit
 
-big=$BENCH_DIR/corpus_1g
-if [ ! -f "$big/expected_totals.json" ]; then
-  rm -rf "$big"
-  python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
-fi
+big=$(bench_corpus)
 CCUSAGE=${CCUSAGE:-$BENCH_DIR/ccusage/node_modules/.bin/ccusage}
 if [ ! -x "$CCUSAGE" ] && command -v npm >/dev/null; then
   timeout 300 npm i --prefix "$BENCH_DIR/ccusage" ccusage@20.0.24 >/dev/null 2>&1 || true

@@ -21,11 +21,7 @@ mkdir -p "$BENCH_DIR"
 cargo build --release --quiet --bin sessionkit
 SK=$ROOT/target/release/sessionkit
 
-big=$BENCH_DIR/corpus_1g
-if [ ! -f "$big/expected_totals.json" ]; then
-  rm -rf "$big"
-  python3 "$GEN" --out "$big" --sessions 40 --mib-per-session 26 --seed 1 >/dev/null
-fi
+big=$(bench_corpus)
 db=$BENCH_DIR/statusline.db
 if [ ! -f "$db" ]; then
   SESSIONKIT_DB=$db "$SK" ingest --root "$big/projects" --quiet >/dev/null

@@ -129,7 +129,10 @@ fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back
         let apart = !matches!(harness, "gemini" | "qwen-code");
         assert_eq!(
             (rows[0].get("mcp_file"), rows[0].get("trust_file")),
-            (apart.then(|| json!(file.display().to_string())).as_ref(), None),
+            (
+                apart.then(|| json!(file.display().to_string())).as_ref(),
+                None
+            ),
             "{harness}: {rows:?}"
         );
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();

@@ -441,40 +441,31 @@ fn calls_default_to_the_project_of_the_servers_directory() {
     std::fs::create_dir_all(&beta).unwrap();
     let mut raw = Raw::start(&env, &[], &beta);
     let r = raw.call("memories", &json!({}));
-    let topics: Vec<&str> = r["result"]["structuredContent"]["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["topic"].as_str().unwrap())
-        .collect();
-    assert_eq!(topics, ["Billing schema", "No network in tests"], "{r}");
-    let r = raw.call("sessions", &json!({}));
-    let projects: Vec<&str> = r["result"]["structuredContent"]["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["project"].as_str().unwrap())
-        .collect();
-    assert_eq!(projects, ["beta", "beta"], "{r}");
-    let r = raw.call("sessions", &json!({"all_projects": true}));
     assert_eq!(
-        r["result"]["structuredContent"]["result"]
-            .as_array()
-            .map(Vec::len),
-        Some(4)
+        each(&r, "topic"),
+        ["Billing schema", "No network in tests"],
+        "{r}"
     );
+    let r = raw.call("sessions", &json!({}));
+    assert_eq!(each(&r, "project"), ["beta", "beta"], "{r}");
+    let r = raw.call("sessions", &json!({"all_projects": true}));
+    assert_eq!(each(&r, "project").len(), 4);
     raw.end();
     // --project names it instead.
     let mut raw = Raw::start(&env, &["--project", "alpha"], &beta);
     let r = raw.call("sessions", &json!({}));
-    assert_eq!(
-        r["result"]["structuredContent"]["result"]
-            .as_array()
-            .map(Vec::len),
-        Some(2),
-        "{r}"
-    );
+    assert_eq!(each(&r, "project"), ["alpha", "alpha"], "{r}");
     raw.end();
+}
+
+/// `key` of each record of a call's structured result.
+fn each<'a>(r: &'a Value, key: &str) -> Vec<&'a str> {
+    r["result"]["structuredContent"]["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x[key].as_str().unwrap())
+        .collect()
 }
 
 #[test]

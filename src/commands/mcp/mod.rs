@@ -67,10 +67,8 @@ pub fn run(ctx: &Ctx, a: &Args) -> Result<Exit> {
 /// (remembered in the database, else computed; never stored from here).
 fn working_project(db: &std::path::Path) -> Option<String> {
     let cwd = std::env::current_dir().ok()?;
-    let remembered = crate::store::Store::open_read_only(db)
-        .ok()
-        .and_then(|s| s.project_of_cwd(&cwd.to_string_lossy()).ok().flatten());
-    let p = remembered.unwrap_or_else(|| crate::services::project::compute(&cwd));
+    let store = crate::store::Store::open_read_only(db).ok();
+    let p = crate::services::project::named(store.as_ref(), &cwd);
     (!p.is_empty() && p != "unknown").then_some(p)
 }
 

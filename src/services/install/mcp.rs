@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::json::Json;
 use super::{FileChange, Places, Target, absolute, edit, parse, read, read_original};
@@ -156,7 +156,9 @@ pub fn retext(
     change: &mut edit::Change,
 ) -> Result<()> {
     let text = f.after.clone().unwrap_or_default();
-    if let Some(after) = other_text(&text, m, target, change)? {
+    let after =
+        other_text(&text, m, target, change).with_context(|| f.path.display().to_string())?;
+    if let Some(after) = after {
         // On uninstall, the user's own bytes when only blank lines differ;
         // a file install made, left with nothing, goes.
         let original = target.is_none().then(|| read_original(&f.path)).flatten();
@@ -194,7 +196,7 @@ fn toml_text(
     use toml_edit::{Array, DocumentMut, Item, Table, value};
     let mut doc: DocumentMut = text
         .parse()
-        .map_err(|e| anyhow::anyhow!("config.toml is not valid TOML ({e}); nothing was written"))?;
+        .map_err(|e| anyhow::anyhow!("not valid TOML ({e}); nothing was written"))?;
     let words = |t: &Table| -> Option<(String, Vec<String>)> {
         let command = t.get("command")?.as_str()?.to_string();
         let args = t
@@ -226,7 +228,7 @@ fn toml_text(
                 Item::Table(t)
             });
             let Some(servers) = servers.as_table_mut() else {
-                anyhow::bail!("config.toml: {} is not a table; nothing was written", m.key);
+                anyhow::bail!("{} is not a table; nothing was written", m.key);
             };
             servers.insert(NAME, Item::Table(entry));
             if ours {

@@ -38,7 +38,7 @@ fn locate(lines: &[String], head: &str) -> Result<Place> {
         let rest = lines[i][head.len()..].trim();
         if !rest.is_empty() && !rest.starts_with('#') {
             bail!(
-                "config.yaml: {} is not a block mapping ({rest}); nothing was written: add sessionkit's server under it by hand, or install without --with-mcp",
+                "{} is not a block mapping ({rest}); nothing was written: add sessionkit's server under it by hand, or install without --with-mcp",
                 head.trim_end_matches(':')
             );
         }
