@@ -142,12 +142,6 @@ fn on_a_terminal(ctx: &Ctx, store: &crate::store::Store, rows: &[SearchHitRecord
 /// Says on stderr what the hits alone do not: texts not yet searchable, a
 /// ranking that saw only the newest matches, why nothing was found.
 fn note(ctx: &Ctx, found: &search::Found, query: &str) {
-    if found.unindexed > 0 {
-        ctx.out.note(&format!(
-            "{} texts are stored but not yet indexed (the database could not be written now); the next ingest or search indexes them",
-            found.unindexed
-        ));
-    }
     if found.window_full {
         ctx.out.note(&format!(
             "over {RANK_WINDOW} texts match {query:?}: the {RANK_WINDOW} newest were ranked; add a word or a filter to rank them all"

@@ -1,13 +1,13 @@
 //! `search`: what agents and users said, found by words. The query is read
 //! by the one text-matching layer (`domain::matching::search_expression`);
-//! texts a run wrote but did not index yet (a hook's catch-up, a killed
-//! run) are indexed first, so a search never misses what is stored.
+//! sessions the index does not hold whole yet are read first
+//! (`build_index`), so a search never misses what is stored.
 
 use anyhow::{Result, bail};
 
 use crate::domain::matching::{Aliases, Highlighter, search_expression};
 use crate::store::Store;
-use crate::store::said::{Hit, SearchQuery};
+use crate::store::said::{Hit, Matches, SearchQuery};
 
 /// Relevance ranks the newest this many matching texts (a word in every
 /// text costs a bounded time; a rarer word's matches are all ranked).
@@ -129,10 +129,6 @@ pub struct Found {
     /// What indexing the sessions not yet indexed did first.
     pub built: Built,
     pub hits: Vec<SearchHit>,
-    /// Texts indexed before searching (a hook's catch-up wrote them).
-    pub indexed_now: u64,
-    /// Texts still not indexed (the database could not be written).
-    pub unindexed: u64,
     /// Relevance ranked only the newest `RANK_WINDOW` matches: more match.
     pub window_full: bool,
     /// The index holds nothing at all.
@@ -158,18 +154,9 @@ pub fn search(
         built: build_index(store, progress)?,
         ..Found::default()
     };
-    let pending = store.unindexed()?;
-    if pending > 0 {
-        match store.index_pending(crate::services::ingest::INDEX_BATCH_BYTES, u64::MAX) {
-            Ok(n) => found.indexed_now = n,
-            Err(e) if crate::store::is_read_only(&e) || crate::store::is_busy(&e) => {
-                found.unindexed = pending;
-            }
-            Err(e) => return Err(e),
-        }
-    }
     let q = SearchQuery {
-        expression: &expression,
+        expression: &expression.fts,
+        phrases: &expression.phrases,
         project: f.project,
         harness: f.harness,
         session: f.session,
@@ -180,8 +167,8 @@ pub fn search(
         limit: f.limit,
         window: RANK_WINDOW,
     };
-    let (hits, matched) = store.search(&q)?;
-    found.window_full = !f.newest && matched >= RANK_WINDOW;
+    let Matches { hits, more, .. } = store.search(&q)?;
+    found.window_full = !f.newest && more;
     found.empty = hits.is_empty() && !store.index_holds_anything()?;
     let marks = Highlighter::new(query, &aliases);
     found.hits = hits

@@ -97,6 +97,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0031_harness_message_costs",
         include_str!("migrations/0031_harness_message_costs.sql"),
     ),
+    (
+        "0032_search_compact",
+        include_str!("migrations/0032_search_compact.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

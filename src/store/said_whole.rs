@@ -8,14 +8,14 @@
 use std::collections::BTreeSet;
 
 use anyhow::Result;
-use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::Store;
 use crate::domain::clock::Millis;
 use crate::domain::transcript::ParsedSession;
 
 /// Marks a session whole (`whole`) or not.
-pub(super) fn mark(tx: &Transaction<'_>, session_id: &str, whole: bool) -> Result<()> {
+pub(super) fn mark(tx: &rusqlite::Connection, session_id: &str, whole: bool) -> Result<()> {
     let sql = if whole {
         "INSERT INTO said_sessions(session_id) VALUES (?1) ON CONFLICT DO NOTHING"
     } else {
@@ -26,7 +26,7 @@ pub(super) fn mark(tx: &Transaction<'_>, session_id: &str, whole: bool) -> Resul
 }
 
 /// Whether a session is whole in the index.
-pub(super) fn is_whole(tx: &Transaction<'_>, session_id: &str) -> Result<bool> {
+pub(super) fn is_whole(tx: &rusqlite::Connection, session_id: &str) -> Result<bool> {
     Ok(tx
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM said_sessions WHERE session_id = ?1)")?
         .query_row([session_id], |r| r.get(0))?)
@@ -105,7 +105,8 @@ impl Store {
     pub fn record_prefix(&self, session_id: &str, record: &str, min: usize) -> Result<String> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT COUNT(DISTINCT record) FROM said
-             WHERE session_id = ?1 AND substr(record, 1, ?3) = ?2",
+             WHERE session = (SELECT n FROM said_names WHERE name = ?1)
+               AND substr(record, 1, ?3) = ?2",
         )?;
         let mut n = min;
         while n < record.len() {
@@ -125,7 +126,8 @@ impl Store {
     pub fn records_starting(&self, session_id: &str, prefix: &str) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT DISTINCT record FROM said
-             WHERE session_id = ?1 AND substr(record, 1, ?3) = ?2 LIMIT 3",
+             WHERE session = (SELECT n FROM said_names WHERE name = ?1)
+               AND substr(record, 1, ?3) = ?2 LIMIT 3",
         )?;
         let rows = stmt.query_map(params![session_id, prefix, prefix.len() as i64], |r| {
             r.get(0)
@@ -176,25 +178,54 @@ impl Store {
     /// first part in place of what the session said before. With `stamp`
     /// (the last part), the session is marked whole if ingest wrote
     /// nothing of it since the build planned it (else a later build reads
-    /// it again).
+    /// it again). Parts are written in one transaction until one is
+    /// written with `commit` (`commit_said` ends it too): a build commits
+    /// a batch of parts at a time, so the full-text index writes one
+    /// segment per batch rather than per part.
     pub fn write_said_only(
         &mut self,
         p: &ParsedSession,
         first: bool,
         stamp: Option<u64>,
+        commit: bool,
     ) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        super::said::write_said(&tx, p, first)?;
-        if let Some(stamp) = stamp
-            && stamp_in(&tx, &p.session_id)? == stamp
-        {
-            mark(&tx, &p.session_id, true)?;
+        if self.conn.is_autocommit() {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
         }
-        tx.commit()?;
-        self.pacer.committed();
+        let written = (|| -> Result<()> {
+            super::said::write_said(&self.conn, p, first)?;
+            if let Some(stamp) = stamp
+                && stamp_in(&self.conn, &p.session_id)? == stamp
+            {
+                mark(&self.conn, &p.session_id, true)?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = written {
+            self.abandon_said();
+            return Err(e);
+        }
+        if commit {
+            self.commit_said()?;
+        }
         Ok(())
+    }
+
+    /// Commits the parts `write_said_only` wrote and did not commit.
+    pub fn commit_said(&mut self) -> Result<()> {
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch("COMMIT")?;
+            self.pacer.committed();
+        }
+        Ok(())
+    }
+
+    /// Rolls back the parts `write_said_only` wrote and did not commit
+    /// (a build that failed: those sessions are read again next time).
+    pub fn abandon_said(&mut self) {
+        if !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
     }
 }
 
@@ -204,27 +235,28 @@ impl Store {
     /// can say: the `dbstat` table).
     pub fn index_stats(&self) -> Result<IndexStats> {
         let (places, sessions): (i64, i64) = self.conn.query_row(
-            "SELECT COUNT(*), COUNT(DISTINCT session_id) FROM said",
+            "SELECT COUNT(*), COUNT(DISTINCT session) FROM said",
             [],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         let (texts, text_bytes): (i64, i64) = self.conn.query_row(
-            "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(text AS BLOB))), 0) FROM said_texts",
+            "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM said_texts",
             [],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         let covered: i64 = self.conn.query_row(
             "SELECT COALESCE(SUM(bytes), 0) FROM sessions
-             WHERE session_id IN (SELECT DISTINCT session_id FROM said)",
+             WHERE session_id IN (SELECT name FROM said_names
+                                  WHERE n IN (SELECT DISTINCT session FROM said))",
             [],
             |r| r.get(0),
         )?;
         let disk: Option<i64> = self
             .conn
             .query_row(
-                "SELECT SUM(pgsize) FROM dbstat WHERE name IN
-                   ('said', 'said_by_text', 'said_texts', 'said_texts_hash')
-                   OR name LIKE 'said\\_fts%' ESCAPE '\\'",
+                "SELECT SUM(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema
+                   WHERE tbl_name IN ('said', 'said_texts', 'said_blocks', 'said_names')
+                      OR tbl_name LIKE 'said\\_fts%' ESCAPE '\\')",
                 [],
                 |r| r.get(0),
             )
@@ -266,7 +298,8 @@ impl Store {
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM said", [])?;
         tx.execute("DELETE FROM said_texts", [])?;
-        tx.execute("DELETE FROM said_unindexed", [])?;
+        tx.execute("DELETE FROM said_blocks", [])?;
+        tx.execute("DELETE FROM said_names", [])?;
         tx.execute("DELETE FROM said_sessions", [])?;
         tx.execute("INSERT INTO said_fts(said_fts) VALUES ('delete-all')", [])?;
         tx.commit()?;

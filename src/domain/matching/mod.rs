@@ -14,8 +14,10 @@ mod aliases;
 
 pub use aliases::Aliases;
 pub use query::{Highlighter, search_expression, too_large};
+pub use terms::{holds_phrase, index_terms};
 
 mod query;
+mod terms;
 
 use std::sync::LazyLock;
 

@@ -3,6 +3,7 @@
 //! also as a prefix) but every word required: a transcript search narrows
 //! as words are added, as a search box does.
 
+use super::terms::{fold, term};
 use super::{Aliases, is_stop};
 
 /// One required part of a query: a word (with its alias group and, for
@@ -16,9 +17,8 @@ enum Part {
 
 /// The words of a chunk, folded: runs of letters and digits.
 fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+    super::terms::words(s)
+        .map(|w| fold(w).into_owned())
         .collect()
 }
 
@@ -87,35 +87,71 @@ pub fn too_large(query: &str) -> Option<String> {
     })
 }
 
-fn quote(words: &[String]) -> String {
-    format!("\"{}\"", words.join(" ").replace('"', "\"\""))
+fn quote(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
 }
 
-/// The FTS5 expression for `query`: every part required (`AND`); a word
-/// matches any word of its alias group; the query's last part, when it
-/// is a word of three letters or more and not quoted, also matches as a
-/// prefix (`deplo` finds "deployment"). Every word is quoted, so no FTS5
-/// syntax in the query is read as syntax. `None` when the query has no
-/// words.
-pub fn search_expression(query: &str, aliases: &Aliases) -> Option<String> {
+/// A query as the transcript index takes it: an FTS5 expression over the
+/// index's terms (`index_terms`), and the phrases a text must also hold
+/// (`holds_phrase`), since the index knows which texts hold a term but
+/// not where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchExpression {
+    pub fts: String,
+    /// Each phrase's terms, in order (phrases of two terms or more).
+    pub phrases: Vec<Vec<String>>,
+}
+
+/// `words`' terms, all required: one term alone, else a group.
+fn all_of(terms: &[String]) -> String {
+    let mut seen: Vec<&String> = Vec::new();
+    for t in terms {
+        if !seen.contains(&t) {
+            seen.push(t);
+        }
+    }
+    let quoted: Vec<String> = seen.iter().map(|t| quote(t)).collect();
+    if quoted.len() == 1 {
+        quoted[0].clone()
+    } else {
+        format!("({})", quoted.join(" AND "))
+    }
+}
+
+/// The search expression for `query`: every part required (`AND`); a word
+/// matches any word of its alias group (a group's word of several words
+/// needs them all); the query's last part, when it is a word of three
+/// letters or more and not quoted, also matches as a prefix (`deplo` finds
+/// "deployment"); a phrase needs its terms, and a text holding them one
+/// after another. Every term is quoted, so no FTS5 syntax in the query is
+/// read as syntax. `None` when the query has no words.
+pub fn search_expression(query: &str, aliases: &Aliases) -> Option<SearchExpression> {
     let parts = parts(query);
     let open_end = !query.trim_end().ends_with('"');
     let n = parts.len();
+    let mut phrases = Vec::new();
     let groups: Vec<String> = parts
         .iter()
         .enumerate()
         .map(|(i, p)| match p {
-            Part::Phrase(w) => quote(w),
+            Part::Phrase(w) => {
+                let terms: Vec<String> = w.iter().map(|w| term(w)).collect();
+                if terms.len() > 1 && !phrases.contains(&terms) {
+                    phrases.push(terms.clone());
+                }
+                all_of(&terms)
+            }
             Part::Word(w) => {
                 let mut any: Vec<String> = Vec::new();
                 for v in aliases.variants(w) {
-                    let q = quote(&words(&v));
-                    if !any.contains(&q) {
+                    let terms: Vec<String> = words(&v).iter().map(|w| term(w)).collect();
+                    let q = all_of(&terms);
+                    if !terms.is_empty() && !any.contains(&q) {
                         any.push(q);
                     }
                 }
                 if i + 1 == n && open_end && w.chars().count() >= 3 {
-                    any.push(format!("{}*", quote(std::slice::from_ref(w))));
+                    any.push(format!("{}*", quote(&fold(w))));
                 }
                 if any.len() == 1 {
                     any.remove(0)
@@ -125,7 +161,10 @@ pub fn search_expression(query: &str, aliases: &Aliases) -> Option<String> {
             }
         })
         .collect();
-    (!groups.is_empty()).then(|| groups.join(" AND "))
+    (!groups.is_empty()).then(|| SearchExpression {
+        fts: groups.join(" AND "),
+        phrases,
+    })
 }
 
 /// What a search's words match in a text, to mark them in a snippet: the
@@ -144,7 +183,7 @@ impl Highlighter {
         let n = parts.len();
         let mut words = Vec::new();
         let mut add = |w: &str, prefix: bool| {
-            let entry = (super::stem(w), w.to_string(), prefix);
+            let entry = (term(w), w.to_string(), prefix);
             if !words.contains(&entry) {
                 words.push(entry);
             }
@@ -168,8 +207,8 @@ impl Highlighter {
     }
 
     fn matches(&self, token: &str) -> bool {
-        let folded = token.to_lowercase();
-        let stem = super::stem(&folded);
+        let folded = fold(token);
+        let stem = term(&folded);
         self.words.iter().any(|(s, w, prefix)| {
             *w == folded || *s == stem || (*prefix && folded.starts_with(w.as_str()))
         })
@@ -293,46 +332,65 @@ mod tests {
     }
 
     fn expr(q: &str) -> Option<String> {
-        search_expression(q, &Aliases::default())
+        search_expression(q, &Aliases::default()).map(|e| e.fts)
     }
 
+    fn phrases(q: &str) -> Vec<Vec<String>> {
+        search_expression(q, &Aliases::default())
+            .map(|e| e.phrases)
+            .unwrap_or_default()
+    }
+
+    /// Words are asked as the index's terms (folded, stemmed); the last
+    /// also as a prefix of its folded form.
     #[test]
     fn every_word_is_required_and_the_last_is_a_prefix_too() {
         assert_eq!(
-            expr("migrate deplo").as_deref(),
-            Some(r#""migrate" AND ("deplo" OR "deplo"*)"#)
+            expr("Migrating deplo").as_deref(),
+            Some(r#""migrat" AND ("deplo" OR "deplo"*)"#)
         );
         // Stop words say nothing unless they are all there is.
         assert_eq!(
-            expr("the cache").as_deref(),
-            Some(r#"("cache" OR "cache"*)"#)
+            expr("the caches").as_deref(),
+            Some(r#"("cach" OR "caches"*)"#)
         );
         assert_eq!(expr("the").as_deref(), Some(r#"("the" OR "the"*)"#));
+        assert_eq!(expr("Café").as_deref(), Some(r#"("cafe" OR "cafe"*)"#));
         assert_eq!(expr("  ,; ").as_deref(), None);
+        assert!(phrases("Migrating deplo").is_empty());
     }
 
+    /// A phrase asks for its terms, and is checked in the text.
     #[test]
     fn identifiers_paths_and_quotes_are_phrases() {
         assert_eq!(
             expr("src/api/routes.ts parse_config").as_deref(),
-            Some(r#""src api routes ts" AND "parse config""#)
+            Some(r#"("src" AND "api" AND "rout" AND "ts") AND ("pars" AND "config")"#)
+        );
+        assert_eq!(
+            phrases("src/api/routes.ts parse_config"),
+            vec![vec!["src", "api", "rout", "ts"], vec!["pars", "config"]]
         );
         assert_eq!(
             expr(r#""cargo test" ok"#).as_deref(),
-            Some(r#""cargo test" AND "ok""#)
+            Some(r#"("cargo" AND "test") AND "ok""#)
         );
-        // A quoted last part is not a prefix.
+        // A quoted last part is not a prefix; a quoted word is a word.
         assert_eq!(
             expr(r#"run "deploy""#).as_deref(),
             Some(r#""run" AND "deploy""#)
         );
+        assert!(phrases(r#"run "deploy""#).is_empty());
+        // A phrase's repeated word is asked once, and checked in place.
+        assert_eq!(expr(r#""a b a""#).as_deref(), Some(r#"("a" AND "b")"#));
+        assert_eq!(phrases(r#""a b a""#), vec![vec!["a", "b", "a"]]);
     }
 
     #[test]
     fn query_syntax_is_never_read_as_syntax() {
         assert_eq!(
             expr("NEAR(a b) OR col:x*").as_deref(),
-            Some(r#""near a" AND "b" AND "col x""#)
+            Some(r#"("near" AND "a") AND "b" AND ("col" AND "x")"#)
         );
     }
 
@@ -359,9 +417,9 @@ mod tests {
     #[test]
     fn a_word_finds_its_alias_group() {
         let a = Aliases::default();
-        let e = search_expression("postgres", &a).unwrap();
+        let e = search_expression("postgres", &a).unwrap().fts;
         for v in a.variants("postgres") {
-            assert!(e.contains(&format!("\"{v}\"")), "{e} lacks {v}");
+            assert!(e.contains(&format!("\"{}\"", term(&v))), "{e} lacks {v}");
         }
     }
 }

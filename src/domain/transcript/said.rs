@@ -61,37 +61,9 @@ pub struct Piece {
     pub output: bool,
     /// Redacted.
     pub text: String,
-    /// The text compressed, when that is smaller (`packed`): made where
-    /// the piece is read, on a reader thread, for the index to store.
-    pub packed: Option<Vec<u8>>,
-}
-
-/// Texts shorter than this are not compressed: it gains nothing.
-const PACK_FROM: usize = 128;
-
-/// `text` compressed (an LZ4 block after its length, 4 bytes little
-/// endian), when that is smaller; the same text always gives the same
-/// bytes.
-pub fn packed(text: &str) -> Option<Vec<u8>> {
-    if text.len() < PACK_FROM {
-        return None;
-    }
-    let packed = lz4_flex::block::compress_prepend_size(text.as_bytes());
-    (packed.len() < text.len()).then_some(packed)
-}
-
-/// The longest text `unpacked` gives back: a stored length beyond it is
-/// damage, not a text.
-const UNPACK_MOST: usize = 256 << 20;
-
-/// A `packed` text as it was; `None` when the bytes are not one.
-pub fn unpacked(bytes: &[u8]) -> Option<String> {
-    let len = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
-    if len > UNPACK_MOST {
-        return None;
-    }
-    let raw = lz4_flex::block::decompress_size_prepended(bytes).ok()?;
-    String::from_utf8(raw).ok()
+    /// What the search index holds of it (`matching::index_terms`): made
+    /// where the piece is read, on a reader thread.
+    pub terms: String,
 }
 
 /// The pieces of one record, with where it stands.
@@ -207,7 +179,7 @@ pub fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: b
         role,
         tool: tool.map(str::to_string),
         output,
-        packed: packed(&text),
+        terms: crate::domain::matching::index_terms(tool, &text),
         text,
     });
 }
@@ -251,7 +223,7 @@ pub fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
         role: Role::Tool,
         tool: Some(name.to_string()),
         output: false,
-        packed: packed(&text),
+        terms: crate::domain::matching::index_terms(Some(name), &text),
         text,
     });
 }

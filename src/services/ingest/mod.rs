@@ -314,10 +314,13 @@ pub fn run(
             ckpt: Some(&ckpt),
             strict_pricing: opts.strict_pricing,
             begun: BTreeSet::new(),
+            batched: 0,
         };
         let done = process(&mut sink, opts, &jobs, progress);
-        // With the bulk run's cache and checkpointer still at work.
-        let done = done.and_then(|()| store.index_pending(INDEX_BATCH_BYTES, u64::MAX).map(drop));
+        let done = done.and_then(|()| store.commit_said());
+        if done.is_err() {
+            store.abandon_said();
+        }
         store.end_bulk(ckpt)?;
         done?;
     } else if !jobs.is_empty() {
@@ -330,8 +333,14 @@ pub fn run(
             ckpt: None,
             strict_pricing: opts.strict_pricing,
             begun: BTreeSet::new(),
+            batched: 0,
         };
-        process(&mut sink, opts, &jobs, progress)?;
+        let done = process(&mut sink, opts, &jobs, progress);
+        let done = done.and_then(|()| store.commit_said());
+        if done.is_err() {
+            store.abandon_said();
+        }
+        done?;
     }
     let mut seen = database::Seen {
         checkpoints: &checkpoints,
@@ -342,10 +351,6 @@ pub fn run(
     for db in &databases {
         database::read_store(store, roots, opts, db, &mut seen, &mut sum)?;
     }
-    // The full-text index takes the run's new texts now, all at once
-    // (also those a killed run left, unless this run has a hook's budget:
-    // then about as much text as it read).
-    store.index_pending(INDEX_BATCH_BYTES, opts.max_bytes.unwrap_or(u64::MAX))?;
     sum.token_rows = store.token_row_count()?;
     sum.retained = known.iter().filter(|s| !present.contains(*s)).count() as u64;
     if opts.said_only && opts.only.is_empty() {
@@ -424,28 +429,8 @@ fn process(
         // a failure; more: the file grew, and the total grows with it).
         let mut read = vec![0u64; jobs_ref.len()];
         let result = (|| -> Result<()> {
-            // Texts written and not yet in the full-text index: indexed
-            // while no part waits, so the index is built beside the
-            // parsing rather than after it.
-            let mut unindexed = 0u64;
-            loop {
-                let (i, ev) = match rx.try_recv() {
-                    Ok(m) => m,
-                    Err(mpsc::TryRecvError::Disconnected) => break,
-                    Err(mpsc::TryRecvError::Empty) => {
-                        if unindexed >= INDEX_BATCH_BYTES {
-                            sink.store.index_batch(INDEX_BATCH_BYTES)?;
-                            unindexed = unindexed.saturating_sub(INDEX_BATCH_BYTES);
-                            continue;
-                        }
-                        match rx.recv() {
-                            Ok(m) => m,
-                            Err(_) => break,
-                        }
-                    }
-                };
+            while let Ok((i, ev)) = rx.recv() {
                 let (bytes, n) = (ev.bytes, ev.messages());
-                unindexed += ev.said_bytes();
                 let ends = ev.result.as_ref().map_or(true, |p| p.last);
                 sink.write(&jobs_ref[i], ev, opts)?;
                 queued.fetch_sub(n, Ordering::AcqRel);

@@ -22,6 +22,8 @@ pub(super) struct Sink<'a> {
     /// Building the index: the sessions a part of which is written (the
     /// first replaces what the session said before).
     pub begun: BTreeSet<String>,
+    /// Building the index: bytes of text written since the last commit.
+    pub batched: u64,
 }
 
 impl Sink<'_> {
@@ -30,11 +32,17 @@ impl Sink<'_> {
     fn write_said(&mut self, job: &Job, ev: Event) -> Result<()> {
         let sid = job.files.session_id.as_str();
         self.sum.bytes_read += ev.bytes;
+        self.batched += ev.said_bytes();
         match ev.result {
             Ok(part) => {
                 let first = self.begun.insert(sid.to_string());
                 let stamp = part.last.then_some(job.stamp);
-                self.store.write_said_only(&part.parsed, first, stamp)?;
+                let commit = self.batched >= super::INDEX_BATCH_BYTES;
+                if commit {
+                    self.batched = 0;
+                }
+                self.store
+                    .write_said_only(&part.parsed, first, stamp, commit)?;
                 if let Some(c) = self.ckpt {
                     c.nudge();
                 }
