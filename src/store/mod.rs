@@ -448,27 +448,16 @@ impl Store {
                         .any(|suffix| *t == format!("{f}{suffix}"))
                 })
         });
+        tables.retain(|t| !DUMPED_AS.iter().any(|(name, sql)| t == name && sql.is_none()));
         tables.sort();
         for t in tables {
             out.push_str(&format!("## {t}\n"));
-            // Where a row sits is left out: an observation's band depends on
-            // how its session was read (in parts, resumed), not on what it says.
-            let columns: Vec<String> = self
-                .conn
-                .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?
-                .query_map([&t], |r| r.get::<_, String>(0))?
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .filter(|c| !(t == "usage_observations" && c == "band"))
-                .map(|c| format!("\"{c}\""))
-                .collect();
-            let n = columns.len();
-            let order: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
-            let mut stmt = self.conn.prepare(&format!(
-                "SELECT {} FROM \"{t}\" ORDER BY {}",
-                columns.join(", "),
-                order.join(", ")
-            ))?;
+            let sql = match DUMPED_AS.iter().find(|(name, _)| *name == t) {
+                Some((_, Some(sql))) => (*sql).to_string(),
+                _ => self.dump_query(&t)?,
+            };
+            let mut stmt = self.conn.prepare(&sql)?;
+            let n = stmt.column_count();
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
                 let cells: Vec<String> = (0..n)
@@ -486,4 +475,46 @@ impl Store {
         }
         Ok(out)
     }
+
+    /// Every column of table `t`, rows in the order of their values.
+    fn dump_query(&self, t: &str) -> Result<String> {
+        // Where a row sits is left out: an observation's band depends on
+        // how its session was read (in parts, resumed), not on what it says.
+        let columns: Vec<String> = self
+            .conn
+            .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?
+            .query_map([t], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .filter(|c| !(t == "usage_observations" && c == "band"))
+            .map(|c| format!("\"{c}\""))
+            .collect();
+        let order: Vec<String> = (1..=columns.len()).map(|i| i.to_string()).collect();
+        Ok(format!(
+            "SELECT {} FROM \"{t}\" ORDER BY {}",
+            columns.join(", "),
+            order.join(", ")
+        ))
+    }
 }
+
+/// Tables `dump` writes by what their rows mean, not as stored: the search
+/// index numbers sessions, agents and blocks of texts in the order it
+/// wrote them, which parallel reading does not fix. `None`: not dumped (a
+/// text's bytes are its hash and length).
+const DUMPED_AS: &[(&str, Option<&str>)] = &[
+    (
+        "said",
+        Some(
+            "SELECT sn.name, s.record, s.piece, an.name, s.at, s.role, s.text_id
+             FROM said s JOIN said_names sn ON sn.n = s.session
+             LEFT JOIN said_names an ON an.n = s.agent ORDER BY 1, 2, 3",
+        ),
+    ),
+    (
+        "said_texts",
+        Some("SELECT text_id, hash, tool, len FROM said_texts ORDER BY 1"),
+    ),
+    ("said_blocks", None),
+    ("said_names", None),
+];

@@ -187,10 +187,12 @@ pub(super) fn forget_sessions(conn: &Connection, ids: &[String]) -> Result<()> {
 /// record said again (a client rewriting a message) keeps its last words.
 pub(super) fn write_said(conn: &Connection, p: &ParsedSession, replace: bool) -> Result<()> {
     let sid = p.session_id.as_str();
-    if p.said.is_empty() && !replace {
-        return Ok(());
-    }
-    let session = name_id(conn, sid)?;
+    // A session is numbered when it first says something.
+    let session = match known_name(conn, sid)? {
+        Some(n) => n,
+        None if p.said.is_empty() => return Ok(()),
+        None => name_id(conn, sid)?,
+    };
     let mut replaced = Vec::new();
     if replace {
         replaced = texts_of(conn, session)?;

@@ -199,6 +199,63 @@ impl Env {
         keys.map(|k| s[k].as_u64().unwrap_or_else(|| panic!("{k}: {s}")))
     }
 
+    /// Every place the search index holds, in order, each as
+    /// `session|record|piece|agent|at|role|tool|text` (texts read out of
+    /// their compressed blocks).
+    pub fn said_rows(&self) -> Vec<String> {
+        let texts = self.said_texts();
+        let c = rusqlite::Connection::open(self.db()).unwrap();
+        let mut stmt = c
+            .prepare(
+                "SELECT sn.name, s.record, s.piece, an.name, s.at, s.role, s.text_id
+                 FROM said s JOIN said_names sn ON sn.n = s.session
+                 LEFT JOIN said_names an ON an.n = s.agent ORDER BY 1, 2, 3",
+            )
+            .unwrap();
+        stmt.query_map([], |r| {
+            let v: Vec<String> = (0..6)
+                .map(|i| {
+                    r.get::<_, rusqlite::types::Value>(i)
+                        .map(|v| format!("{v:?}"))
+                })
+                .collect::<Result<_, _>>()?;
+            let (tool, text) = &texts[&r.get::<_, i64>(6)?];
+            Ok(format!("{}|{tool:?}|{text:?}", v.join("|")))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+    }
+
+    /// The search index's texts by id: each one's tool and text, read out
+    /// of the LZ4 blocks that hold them.
+    pub fn said_texts(&self) -> std::collections::BTreeMap<i64, (Option<String>, String)> {
+        let c = rusqlite::Connection::open(self.db()).unwrap();
+        let mut blocks = std::collections::HashMap::new();
+        let mut stmt = c
+            .prepare("SELECT block_id, data FROM said_blocks")
+            .unwrap();
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))
+            .unwrap();
+        for row in rows {
+            let (id, data) = row.unwrap();
+            blocks.insert(id, lz4_flex::block::decompress_size_prepended(&data).unwrap());
+        }
+        let mut stmt = c
+            .prepare("SELECT text_id, tool, block, start, len FROM said_texts")
+            .unwrap();
+        stmt.query_map([], |r| {
+            let (block, start, len): (i64, i64, i64) = (r.get(2)?, r.get(3)?, r.get(4)?);
+            let (start, end) = (start as usize, (start + len) as usize);
+            let text = String::from_utf8(blocks[&block][start..end].to_vec()).unwrap();
+            Ok((r.get(0)?, (r.get(1)?, text)))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+    }
+
     /// The one integer `sql` selects from the database.
     pub fn scalar(&self, sql: &str) -> i64 {
         rusqlite::Connection::open(self.db())

@@ -11,25 +11,7 @@ use crate::common::Env;
 
 /// Every place said, with its text, in order: what the index holds.
 fn said(env: &Env) -> Vec<String> {
-    let c = rusqlite::Connection::open(env.db()).unwrap();
-    let mut stmt = c
-        .prepare(
-            "SELECT s.session_id, s.record, s.piece, s.agent_id, s.at, s.role, s.output, t.tool, t.text
-             FROM said s JOIN said_texts t USING (text_id) ORDER BY 1, 2, 3",
-        )
-        .unwrap();
-    stmt.query_map([], |r| {
-        let v: Vec<String> = (0..9)
-            .map(|i| {
-                r.get::<_, rusqlite::types::Value>(i)
-                    .map(|v| format!("{v:?}"))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(v.join("|"))
-    })
-    .unwrap()
-    .collect::<Result<_, _>>()
-    .unwrap()
+    env.said_rows()
 }
 
 /// `search ARGS --format json` in `env`, with the search index set to
@@ -96,7 +78,7 @@ fn a_first_search_builds_the_index_ingest_would_have_kept() {
         // transcripts hold (a reader that copied a record's words twice,
         // or the client's own injected context, would).
         let text =
-            lazy.scalar("SELECT COALESCE(SUM(LENGTH(CAST(text AS BLOB))), 0) FROM said_texts");
+            lazy.scalar("SELECT COALESCE(SUM(len), 0) FROM said_texts");
         let read: i64 = roots.iter().map(|r| bytes_under(r)).sum();
         assert!(text <= read, "{name}: {text} bytes of text for {read} read");
         // Built: the next search reads nothing again.

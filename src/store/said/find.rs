@@ -168,49 +168,11 @@ impl Store {
     /// word in every text costs a bounded time; a phrase is looked for in
     /// the newest `window` texts holding its terms.
     pub fn search(&self, q: &SearchQuery<'_>) -> Result<Matches> {
-        let (exists, mut args) = walk_conditions(q);
         // Repeated tool calls fold into their best: more are looked at
         // than are shown.
         let look = q.limit.saturating_mul(FOLD_LOOK);
-        let take = if q.newest { look } else { q.window.max(look) };
-        let walk = if q.phrases.is_empty() {
-            take
-        } else {
-            q.window.max(look)
-        };
-        let sql = format!(
-            "SELECT f.rowid, bm25(said_fts) FROM said_fts f
-             WHERE said_fts MATCH ? {exists} ORDER BY f.rowid DESC LIMIT ?"
-        );
-        let mut stmt = self.conn.prepare(&sql)?;
-        args.insert(0, Box::new(q.expression));
-        args.push(Box::new(walk as i64));
-        let args: Vec<&dyn rusqlite::ToSql> = args.iter().map(AsRef::as_ref).collect();
         let mut reader = TextReader::default();
-        let mut found: Vec<(i64, f64)> = Vec::new();
-        let mut walked = 0;
-        let mut rows = stmt.query(args.as_slice())?;
-        while let Some(r) = rows.next()? {
-            walked += 1;
-            let (id, score): (i64, f64) = (r.get(0)?, r.get(1)?);
-            if !q.phrases.is_empty() {
-                let Some((_, text)) = self.text_of(&mut reader, id)? else {
-                    continue;
-                };
-                if !q
-                    .phrases
-                    .iter()
-                    .all(|p| crate::domain::matching::holds_phrase(&text, p))
-                {
-                    continue;
-                }
-            }
-            found.push((id, score));
-            if found.len() == take {
-                break;
-            }
-        }
-        let more = walked == walk;
+        let (mut found, more) = self.walk(q, look, &mut reader)?;
         if !q.newest {
             found.sort_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
         }
@@ -245,6 +207,55 @@ impl Store {
             hit.similar = self.similar_calls(q, hit, &ids)?;
         }
         Ok(Matches { hits: out, more })
+    }
+
+    /// The matching texts newest first, with their bm25 scores: `look`
+    /// of them newest first, else the newest `window` for relevance to
+    /// rank; a phrase is looked for in the newest `window` texts holding
+    /// its terms. Says whether the walk stopped at its end (older texts
+    /// may match too).
+    fn walk(
+        &self,
+        q: &SearchQuery<'_>,
+        look: usize,
+        reader: &mut TextReader,
+    ) -> Result<(Vec<(i64, f64)>, bool)> {
+        let (exists, mut args) = walk_conditions(q);
+        let take = if q.newest { look } else { q.window.max(look) };
+        let walk = if q.phrases.is_empty() {
+            take
+        } else {
+            q.window.max(look)
+        };
+        let sql = format!(
+            "SELECT f.rowid, bm25(said_fts) FROM said_fts f
+             WHERE said_fts MATCH ? {exists} ORDER BY f.rowid DESC LIMIT ?"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        args.insert(0, Box::new(q.expression));
+        args.push(Box::new(walk as i64));
+        let args: Vec<&dyn rusqlite::ToSql> = args.iter().map(AsRef::as_ref).collect();
+        let mut found: Vec<(i64, f64)> = Vec::new();
+        let mut walked = 0;
+        let mut rows = stmt.query(args.as_slice())?;
+        while let Some(r) = rows.next()? {
+            walked += 1;
+            let (id, score): (i64, f64) = (r.get(0)?, r.get(1)?);
+            if !q.phrases.is_empty() {
+                let Some((_, text)) = self.text_of(reader, id)? else {
+                    continue;
+                };
+                let holds = |p: &Vec<String>| crate::domain::matching::holds_phrase(&text, p);
+                if !q.phrases.iter().all(holds) {
+                    continue;
+                }
+            }
+            found.push((id, score));
+            if found.len() == take {
+                break;
+            }
+        }
+        Ok((found, walked == walk))
     }
 
     /// Whether the index holds any place at all.
