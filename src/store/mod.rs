@@ -499,21 +499,23 @@ impl Store {
 }
 
 /// Tables `dump` writes by what their rows mean, not as stored: the search
-/// index numbers sessions, agents and blocks of texts in the order it
-/// wrote them, which parallel reading does not fix. `None`: not dumped (a
-/// text's bytes are its hash and length).
+/// index numbers sessions, agents, texts and blocks of texts in the order
+/// it wrote them, which parallel reading does not fix (two texts first
+/// said in the same second take their ids in the order they came). A
+/// text is its hash, tool and length. `None`: not dumped.
 const DUMPED_AS: &[(&str, Option<&str>)] = &[
     (
         "said",
         Some(
-            "SELECT sn.name, s.record, s.piece, an.name, s.at, s.role, s.text_id
+            "SELECT sn.name, s.record, s.piece, an.name, s.at, s.role, t.hash, t.len
              FROM said s JOIN said_names sn ON sn.n = s.session
-             LEFT JOIN said_names an ON an.n = s.agent ORDER BY 1, 2, 3",
+             LEFT JOIN said_names an ON an.n = s.agent
+             JOIN said_texts t ON t.text_id = s.text_id ORDER BY 1, 2, 3",
         ),
     ),
     (
         "said_texts",
-        Some("SELECT text_id, hash, tool, len FROM said_texts ORDER BY 1"),
+        Some("SELECT hash, tool, len FROM said_texts ORDER BY 1, 2, 3"),
     ),
     ("said_blocks", None),
     ("said_names", None),

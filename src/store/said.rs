@@ -19,8 +19,14 @@ use crate::domain::transcript::ParsedSession;
 use crate::domain::transcript::said::{Piece, Role};
 use blocks::BlockWriter;
 
-/// Bits of a text's id below its first second (`said_texts`).
-const SECOND_SHIFT: u32 = 20;
+/// Bits of a text's id below its first second (`said_texts`): few, so
+/// that the full-text index, which stores each term's texts as the
+/// differences between their ids, stores small numbers.
+const SECOND_SHIFT: u32 = 2;
+
+/// Texts said at no known time take ids below this, by their hash (spread
+/// out: never a long run of taken ids to step over).
+const UNTIMED: i64 = 1 << 20;
 
 /// The hash a text is found by: xxh3-64 of its tool's name and its text.
 /// Two texts are one when their hashes, tools and lengths agree.
@@ -34,8 +40,13 @@ fn hash_of(tool: Option<&str>, text: &str) -> i64 {
 
 /// The id a text first said at `at` would take (before collisions).
 fn fresh_id(at: Option<Millis>, hash: i64) -> i64 {
-    let secs = at.map_or(0, |ms| ms.div_euclid(1000)).clamp(0, 1 << 40);
-    (secs << SECOND_SHIFT) | (hash & ((1 << SECOND_SHIFT) - 1))
+    match at {
+        None => hash & (UNTIMED - 1),
+        Some(ms) => {
+            let secs = ms.div_euclid(1000).clamp(0, 1 << 50);
+            ((secs << SECOND_SHIFT) | (hash & ((1 << SECOND_SHIFT) - 1))).max(UNTIMED)
+        }
+    }
 }
 
 /// How `said.role` holds who said a piece, and whether it is an output.
@@ -122,7 +133,7 @@ fn text_id(conn: &Connection, p: &Piece, at: Option<Millis>, blocks: &mut BlockW
     let start = fresh_id(at, hash);
     let mut index = conn.prepare_cached("INSERT INTO said_fts(rowid, terms) VALUES (?1, ?2)")?;
     match found {
-        Some(id) if id >> SECOND_SHIFT <= start >> SECOND_SHIFT => Ok(id),
+        Some(id) if at.is_none() || id >> SECOND_SHIFT <= start >> SECOND_SHIFT => Ok(id),
         Some(old) => {
             let id = free_id(conn, start)?;
             conn.prepare_cached("UPDATE said_texts SET text_id = ?2 WHERE text_id = ?1")?

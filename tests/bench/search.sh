@@ -67,10 +67,10 @@ fi
 python3 - "$db" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-idx = c.execute("""SELECT SUM(pgsize) FROM dbstat WHERE name IN
-  ('said','said_by_text','said_texts','said_texts_hash','said_unindexed','said_sessions') OR name LIKE 'said_fts%'""").fetchone()[0]
+idx = c.execute("""SELECT SUM(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema
+  WHERE tbl_name IN ('said','said_texts','said_blocks','said_names','said_sessions') OR tbl_name LIKE 'said_fts%')""").fetchone()[0]
 cov = c.execute("SELECT SUM(bytes) FROM sessions WHERE session_id IN (SELECT session_id FROM said_sessions)").fetchone()[0]
-texts, tb = c.execute("SELECT COUNT(*), SUM(LENGTH(CAST(text AS BLOB))) FROM said_texts").fetchone()
+texts, tb = c.execute("SELECT COUNT(*), SUM(len) FROM said_texts").fetchone()
 places = c.execute("SELECT COUNT(*) FROM said").fetchone()[0]
 print(f"index: {idx/2**20:.1f} MiB for {cov/2**20:.1f} MiB of transcripts = {idx*100/cov:.1f} % "
       f"({texts} distinct texts, {tb/2**20:.1f} MiB, said in {places} places)")

@@ -1,5 +1,5 @@
 -- The search index in a smaller shape: the texts in LZ4 blocks of about
--- 64 KiB (a session's texts side by side compress twice as well as one by
+-- 256 KiB (a session's texts side by side compress far better than one by
 -- one), the places by number (sessions and agents named once, in
 -- said_names; role and output in one small integer), and the full-text
 -- index contentless, holding which texts have a term but not where
@@ -19,9 +19,10 @@ CREATE TABLE said_names (
 );
 
 -- Each distinct text once. A text's id is the second it was first said,
--- shifted left 20 bits, plus the low 20 bits of its hash: ids grow with
--- time, so the index reads newest first by id, and an id does not depend
--- on the order of ingest.
+-- shifted left 2 bits, plus the low 2 bits of its hash (the next free id
+-- when that is taken; below 2^20 by its hash for a text said at no known
+-- time): ids grow with time, so the index reads newest first by id, and
+-- the full-text index stores small differences between ids.
 CREATE TABLE said_texts (
     text_id  INTEGER PRIMARY KEY,
     hash     INTEGER NOT NULL,   -- xxh3-64 of tool and text, as signed
@@ -33,7 +34,7 @@ CREATE TABLE said_texts (
 CREATE INDEX said_texts_hash ON said_texts (hash);
 
 -- Texts side by side, compressed: a session's new texts go on at the end
--- of its last block while that holds under 64 KiB.
+-- of its last block while that holds under 256 KiB.
 CREATE TABLE said_blocks (
     block_id  INTEGER PRIMARY KEY,
     session   INTEGER NOT NULL,  -- said_names: the session that filled it

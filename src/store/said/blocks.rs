@@ -11,7 +11,7 @@ use anyhow::{Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The bytes of text a block is filled to.
-pub(super) const BLOCK_BYTES: usize = 64 << 10;
+pub(super) const BLOCK_BYTES: usize = 256 << 10;
 
 /// The longest block `unpack` gives back: a stored length beyond it is
 /// damage, not a block.
@@ -147,7 +147,7 @@ pub(super) struct TextReader {
 }
 
 /// Blocks a reader keeps unpacked (4 MiB of text).
-const KEPT_BLOCKS: usize = 64;
+const KEPT_BLOCKS: usize = 16;
 
 impl TextReader {
     /// The text at `start`, `len` bytes long, of block `block`.

@@ -5,7 +5,7 @@ use anyhow::Result;
 use rusqlite::OptionalExtension;
 
 use super::blocks::TextReader;
-use super::{SECOND_SHIFT, role_code, role_of};
+use super::{role_code, role_of};
 use crate::domain::clock::Millis;
 use crate::domain::transcript::said::Role;
 use crate::store::Store;
@@ -138,28 +138,18 @@ impl PlaceFilter<'_> {
 }
 
 /// `q`'s conditions on the full-text index's walk: the texts said in a
-/// place the filter keeps (`EXISTS`), and with `--until` an upper bound on
-/// the ids; with their arguments.
+/// place the filter keeps (`EXISTS`), with their arguments.
 fn walk_conditions<'q>(q: &'q SearchQuery<'_>) -> (String, Vec<Box<dyn rusqlite::ToSql + 'q>>) {
     let f = place_filter(q);
-    let mut sql = String::new();
-    let mut args: Vec<Box<dyn rusqlite::ToSql + 'q>> = Vec::new();
-    if let Some(t) = q.until {
-        // A text said before `until` was first said before it: its id is
-        // below the next second's (ids are first seconds), a range the
-        // index starts its walk from.
-        sql.push_str("AND f.rowid < ? ");
-        args.push(Box::new((t.div_euclid(1000) + 1).max(0) << SECOND_SHIFT));
+    if f.conds.is_empty() {
+        return (String::new(), Vec::new());
     }
-    if !f.conds.is_empty() {
-        sql.push_str(&format!(
-            "AND EXISTS (SELECT 1 FROM said s {} WHERE s.text_id = f.rowid{})",
-            f.joins(),
-            f.and_conds()
-        ));
-        args.extend(f.args);
-    }
-    (sql, args)
+    let sql = format!(
+        "AND EXISTS (SELECT 1 FROM said s {} WHERE s.text_id = f.rowid{})",
+        f.joins(),
+        f.and_conds()
+    );
+    (sql, f.args)
 }
 
 impl Store {
