@@ -448,7 +448,11 @@ impl Store {
                         .any(|suffix| *t == format!("{f}{suffix}"))
                 })
         });
-        tables.retain(|t| !DUMPED_AS.iter().any(|(name, sql)| t == name && sql.is_none()));
+        tables.retain(|t| {
+            !DUMPED_AS
+                .iter()
+                .any(|(name, sql)| t == name && sql.is_none())
+        });
         tables.sort();
         for t in tables {
             out.push_str(&format!("## {t}\n"));

@@ -122,7 +122,12 @@ fn delete_text(conn: &Connection, id: i64) -> Result<()> {
 /// terms to the full-text index). A text said earlier than its id says
 /// moves to the earlier id, so that ids do not depend on the order
 /// sessions are read in.
-fn text_id(conn: &Connection, p: &Piece, at: Option<Millis>, blocks: &mut BlockWriter) -> Result<i64> {
+fn text_id(
+    conn: &Connection,
+    p: &Piece,
+    at: Option<Millis>,
+    blocks: &mut BlockWriter,
+) -> Result<i64> {
     let hash = hash_of(p.tool.as_deref(), &p.text);
     let found: Option<i64> = conn
         .prepare_cached(

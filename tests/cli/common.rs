@@ -232,15 +232,16 @@ impl Env {
     pub fn said_texts(&self) -> std::collections::BTreeMap<i64, (Option<String>, String)> {
         let c = rusqlite::Connection::open(self.db()).unwrap();
         let mut blocks = std::collections::HashMap::new();
-        let mut stmt = c
-            .prepare("SELECT block_id, data FROM said_blocks")
-            .unwrap();
+        let mut stmt = c.prepare("SELECT block_id, data FROM said_blocks").unwrap();
         let rows = stmt
             .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))
             .unwrap();
         for row in rows {
             let (id, data) = row.unwrap();
-            blocks.insert(id, lz4_flex::block::decompress_size_prepended(&data).unwrap());
+            blocks.insert(
+                id,
+                lz4_flex::block::decompress_size_prepended(&data).unwrap(),
+            );
         }
         let mut stmt = c
             .prepare("SELECT text_id, tool, block, start, len FROM said_texts")

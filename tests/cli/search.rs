@@ -90,6 +90,13 @@ fn a_query_finds_the_prompt_the_answer_the_command_and_the_path_in_their_agent()
     let path = hits(&env, &["src/api/routes.ts"]);
     assert_eq!(places(&path), [p("a-006", S, "tool")]);
     assert_eq!(path[0]["tool"], "Edit");
+    // A phrase is its words one after another in the text, not its words
+    // anywhere in it (the index keeps which texts hold a word, not where).
+    let quoted = hits(&env, &["\"BILLING databases\""]);
+    assert_eq!(places(&quoted), [p("u-001", S, "user")]);
+    assert!(hits(&env, &["\"database billing\""]).is_empty());
+    assert!(hits(&env, &["routes/api"]).is_empty());
+    assert!(hits(&env, &["\"test cargo\""]).is_empty());
     // The subagent's words are its own.
     assert_eq!(
         places(&hits(&env, &["banker's", "rounding"])),
@@ -151,7 +158,10 @@ fn tool_outputs_are_indexed_once_when_asked() {
     assert_eq!(h[0]["places"], 2);
     let quasars = env.said_texts();
     assert_eq!(
-        quasars.values().filter(|(_, t)| t.contains("quasar")).count(),
+        quasars
+            .values()
+            .filter(|(_, t)| t.contains("quasar"))
+            .count(),
         1
     );
     // And the subagent's result (role 3: a tool's output).

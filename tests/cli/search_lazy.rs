@@ -77,8 +77,7 @@ fn a_first_search_builds_the_index_ingest_would_have_kept() {
         // Per byte read: the index stores no more text than the
         // transcripts hold (a reader that copied a record's words twice,
         // or the client's own injected context, would).
-        let text =
-            lazy.scalar("SELECT COALESCE(SUM(len), 0) FROM said_texts");
+        let text = lazy.scalar("SELECT COALESCE(SUM(len), 0) FROM said_texts");
         let read: i64 = roots.iter().map(|r| bytes_under(r)).sum();
         assert!(text <= read, "{name}: {text} bytes of text for {read} read");
         // Built: the next search reads nothing again.

@@ -14,7 +14,10 @@ use unicode_normalization::UnicodeNormalization;
 
 /// A word folded: lower case, without diacritics (`Café` is `cafe`).
 pub fn fold(word: &str) -> Cow<'_, str> {
-    if word.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+    if word
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
         return Cow::Borrowed(word);
     }
     if word.is_ascii() {

@@ -159,6 +159,10 @@ fn landed_migrations_are_never_edited() {
             "0031_harness_message_costs",
             "829d5b7094d2d6904433478d1d35c24b4f136b783ce9295c3fee95a017d16bf8",
         ),
+        (
+            "0032_search_compact",
+            "99d1e7915d58831b72788728f4766ca17da663560306b948d74ad0c758e4039e",
+        ),
     ];
     assert!(MIGRATIONS.len() >= LANDED.len());
     for ((name, sql), (landed, sum)) in MIGRATIONS.iter().zip(LANDED) {
@@ -467,4 +471,34 @@ fn newer_file_is_refused() {
         .unwrap();
     let e = migrate(&mut c, Path::new("x.db")).unwrap_err();
     assert!(e.to_string().contains("newer sessionkit"), "{e}");
+}
+
+/// 0032 drops the search index of the old shape (the next search builds
+/// it again: no session is listed whole) and leaves one that takes a
+/// text, finds it by a term and deletes it by id alone.
+#[test]
+fn the_search_index_of_the_old_shape_is_dropped_in_0032() {
+    let mut c = Connection::open_in_memory().unwrap();
+    migrate_to(&mut c, Path::new(":memory:"), 31).unwrap();
+    c.execute_batch(
+        "INSERT INTO said_texts(text_id, hash, tool, text) VALUES (5, 1, NULL, 'old words');
+         INSERT INTO said(session_id, record, piece, agent_id, at, role, output, text_id)
+           VALUES ('s1', 'r1', 0, NULL, 1000, 'user', 0, 5);
+         INSERT INTO said_sessions(session_id) VALUES ('s1');",
+    )
+    .unwrap();
+    migrate(&mut c, Path::new(":memory:")).unwrap();
+    let count = |sql: &str| -> i64 { c.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT COUNT(*) FROM said_sessions"), 0);
+    assert_eq!(count("SELECT COUNT(*) FROM said"), 0);
+    c.execute(
+        "INSERT INTO said_fts(rowid, terms) VALUES (9, 'deploy the cafe ')",
+        [],
+    )
+    .unwrap();
+    let found = "SELECT COUNT(*) FROM said_fts WHERE said_fts MATCH '\"cafe\"'";
+    assert_eq!(count(found), 1);
+    c.execute("DELETE FROM said_fts WHERE rowid = 9", [])
+        .unwrap();
+    assert_eq!(count(found), 0);
 }

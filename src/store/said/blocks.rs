@@ -124,7 +124,13 @@ impl BlockWriter {
                 "INSERT INTO said_blocks(block_id, session, raw, live, data)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![o.id, self.session, o.raw.len() as i64, o.live, data])?;
+            .execute(params![
+                o.id,
+                self.session,
+                o.raw.len() as i64,
+                o.live,
+                data
+            ])?;
         }
         Ok(())
     }
@@ -223,18 +229,28 @@ mod tests {
         assert_eq!(r.text(&c, 2, 0, big.len() as i64).unwrap(), big);
         assert!(r.text(&c, 1, 16, 50).is_err());
         let live = |b: i64| -> i64 {
-            c.query_row("SELECT live FROM said_blocks WHERE block_id = ?1", [b], |r| r.get(0))
-                .unwrap()
+            c.query_row(
+                "SELECT live FROM said_blocks WHERE block_id = ?1",
+                [b],
+                |r| r.get(0),
+            )
+            .unwrap()
         };
         assert_eq!(live(1), 3);
         release(&c, 3).unwrap();
         let n: i64 = c
-            .query_row("SELECT COUNT(*) FROM said_blocks WHERE block_id = 3", [], |r| r.get(0))
+            .query_row(
+                "SELECT COUNT(*) FROM said_blocks WHERE block_id = 3",
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(n, 0);
         // Compressed: a block of repeated words is far smaller than its text.
         let data: Vec<u8> = c
-            .query_row("SELECT data FROM said_blocks WHERE block_id = 2", [], |r| r.get(0))
+            .query_row("SELECT data FROM said_blocks WHERE block_id = 2", [], |r| {
+                r.get(0)
+            })
             .unwrap();
         assert!(data.len() * 50 < big.len(), "{}", data.len());
         // A damaged block is an error, never an allocation.

@@ -256,7 +256,11 @@ impl Store {
     }
 
     /// Text `id`'s tool and text.
-    fn text_of(&self, reader: &mut TextReader, id: i64) -> Result<Option<(Option<String>, String)>> {
+    fn text_of(
+        &self,
+        reader: &mut TextReader,
+        id: i64,
+    ) -> Result<Option<(Option<String>, String)>> {
         let row: Option<(Option<String>, i64, i64, i64)> = self
             .conn
             .prepare_cached("SELECT tool, block, start, len FROM said_texts WHERE text_id = ?1")?
