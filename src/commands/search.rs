@@ -142,7 +142,11 @@ fn on_a_terminal(ctx: &Ctx, store: &crate::store::Store, rows: &[SearchHitRecord
 /// Says on stderr what the hits alone do not: texts not yet searchable, a
 /// ranking that saw only the newest matches, why nothing was found.
 fn note(ctx: &Ctx, found: &search::Found, query: &str) {
-    if found.window_full {
+    if found.window_full && found.phrase {
+        ctx.out.note(&format!(
+            "over {RANK_WINDOW} texts hold the words of {query:?}: its phrases were looked for in the {RANK_WINDOW} newest; add a word or a filter to look further"
+        ));
+    } else if found.window_full {
         ctx.out.note(&format!(
             "over {RANK_WINDOW} texts match {query:?}: the {RANK_WINDOW} newest were ranked; add a word or a filter to rank them all"
         ));

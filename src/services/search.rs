@@ -131,6 +131,8 @@ pub struct Found {
     pub hits: Vec<SearchHit>,
     /// Relevance ranked only the newest `RANK_WINDOW` matches: more match.
     pub window_full: bool,
+    /// The query has a phrase: the window counted texts holding its words.
+    pub phrase: bool,
     /// The index holds nothing at all.
     pub empty: bool,
 }
@@ -147,13 +149,16 @@ pub fn search(
         bail!("{why}");
     }
     let aliases = Aliases::with(&crate::services::settings::choice(store, "match.aliases")?)?;
-    let Some(expression) = search_expression(query, &aliases) else {
+    if search_expression(query, &aliases, &|_| false).is_none() {
         bail!("the query {query:?} has no words to search for");
-    };
+    }
     let mut found = Found {
         built: build_index(store, progress)?,
         ..Found::default()
     };
+    let indexed = |t: &str| store.holds_term(t).unwrap_or(false);
+    let expression = search_expression(query, &aliases, &indexed)
+        .expect("a query with words has an expression");
     let q = SearchQuery {
         expression: &expression.fts,
         phrases: &expression.phrases,
@@ -169,6 +174,7 @@ pub fn search(
     };
     let Matches { hits, more, .. } = store.search(&q)?;
     found.window_full = !f.newest && more;
+    found.phrase = !expression.phrases.is_empty();
     found.empty = hits.is_empty() && !store.index_holds_anything()?;
     let marks = Highlighter::new(query, &aliases);
     found.hits = hits

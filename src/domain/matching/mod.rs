@@ -14,7 +14,7 @@ mod aliases;
 
 pub use aliases::Aliases;
 pub use query::{Highlighter, search_expression, too_large};
-pub use terms::{holds_phrase, index_terms};
+pub use terms::{holds_phrases, index_terms};
 
 mod query;
 mod terms;

@@ -93,7 +93,7 @@ fn quote(term: &str) -> String {
 
 /// A query as the transcript index takes it: an FTS5 expression over the
 /// index's terms (`index_terms`), and the phrases a text must also hold
-/// (`holds_phrase`), since the index knows which texts hold a term but
+/// (`holds_phrases`), since the index knows which texts hold a term but
 /// not where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchExpression {
@@ -121,11 +121,16 @@ fn all_of(terms: &[String]) -> String {
 /// The search expression for `query`: every part required (`AND`); a word
 /// matches any word of its alias group (a group's word of several words
 /// needs them all); the query's last part, when it is a word of three
-/// letters or more and not quoted, also matches as a prefix (`deplo` finds
+/// letters or more, not quoted, and not a term the index holds (`indexed`:
+/// a word still being typed), also matches as a prefix (`deplo` finds
 /// "deployment"); a phrase needs its terms, and a text holding them one
 /// after another. Every term is quoted, so no FTS5 syntax in the query is
 /// read as syntax. `None` when the query has no words.
-pub fn search_expression(query: &str, aliases: &Aliases) -> Option<SearchExpression> {
+pub fn search_expression(
+    query: &str,
+    aliases: &Aliases,
+    indexed: &dyn Fn(&str) -> bool,
+) -> Option<SearchExpression> {
     let parts = parts(query);
     let open_end = !query.trim_end().ends_with('"');
     let n = parts.len();
@@ -150,7 +155,7 @@ pub fn search_expression(query: &str, aliases: &Aliases) -> Option<SearchExpress
                         any.push(q);
                     }
                 }
-                if i + 1 == n && open_end && w.chars().count() >= 3 {
+                if i + 1 == n && open_end && w.chars().count() >= 3 && !indexed(&term(w)) {
                     any.push(format!("{}*", quote(&fold(w))));
                 }
                 if any.len() == 1 {
@@ -318,12 +323,12 @@ mod tests {
         let a = Aliases::with("").unwrap();
         let many = "deploy ".repeat(800);
         assert_eq!(
-            search_expression(&many, &a),
-            search_expression("deploy", &a)
+            search_expression(&many, &a, &|_| false),
+            search_expression("deploy", &a, &|_| false)
         );
         assert_eq!(
-            search_expression("deploy fix deploy", &a),
-            search_expression("fix deploy", &a)
+            search_expression("deploy fix deploy", &a, &|_| false),
+            search_expression("fix deploy", &a, &|_| false)
         );
         assert_eq!(too_large(&"deploy ".repeat(140)), None);
         assert!(too_large(&"x".repeat(1025)).unwrap().contains("1025 bytes"));
@@ -332,11 +337,11 @@ mod tests {
     }
 
     fn expr(q: &str) -> Option<String> {
-        search_expression(q, &Aliases::default()).map(|e| e.fts)
+        search_expression(q, &Aliases::default(), &|_| false).map(|e| e.fts)
     }
 
     fn phrases(q: &str) -> Vec<Vec<String>> {
-        search_expression(q, &Aliases::default())
+        search_expression(q, &Aliases::default(), &|_| false)
             .map(|e| e.phrases)
             .unwrap_or_default()
     }
@@ -358,6 +363,10 @@ mod tests {
         assert_eq!(expr("Café").as_deref(), Some(r#"("cafe" OR "cafe"*)"#));
         assert_eq!(expr("  ,; ").as_deref(), None);
         assert!(phrases("Migrating deplo").is_empty());
+        // A whole word the index holds is not a prefix: it is not being
+        // typed, and a prefix reads every term it starts.
+        let held = search_expression("cache", &Aliases::default(), &|t| t == "cach");
+        assert_eq!(held.unwrap().fts, r#""cach""#);
     }
 
     /// A phrase asks for its terms, and is checked in the text.
@@ -417,7 +426,7 @@ mod tests {
     #[test]
     fn a_word_finds_its_alias_group() {
         let a = Aliases::default();
-        let e = search_expression("postgres", &a).unwrap().fts;
+        let e = search_expression("postgres", &a, &|_| false).unwrap().fts;
         for v in a.variants("postgres") {
             assert!(e.contains(&format!("\"{}\"", term(&v))), "{e} lacks {v}");
         }

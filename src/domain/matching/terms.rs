@@ -3,7 +3,7 @@
 //! only splits on spaces: each word (a run of letters and digits) case
 //! folded, its diacritics removed, and stemmed (Snowball English). A
 //! query's words become terms by the same functions, and a phrase is
-//! checked against the text itself (`holds_phrase`): the index keeps which
+//! checked against the text itself (`holds_phrases`): the index keeps which
 //! texts hold a term, not where.
 
 use std::borrow::Cow;
@@ -85,31 +85,16 @@ pub fn index_terms(tool: Option<&str>, text: &str) -> String {
     out
 }
 
-/// Whether `text` holds the terms `phrase` one after another.
-pub fn holds_phrase(text: &str, phrase: &[String]) -> bool {
-    let Some(first) = phrase.first() else {
-        return true;
-    };
-    let mut terms = words(text).map(term);
-    'from: loop {
-        // The next place the phrase's first term stands.
-        loop {
-            match terms.next() {
-                Some(t) if t == *first => break,
-                Some(_) => {}
-                None => return false,
-            }
-        }
-        let mut ahead = terms.clone();
-        for want in &phrase[1..] {
-            match ahead.next() {
-                Some(t) if t == *want => {}
-                Some(_) => continue 'from,
-                None => return false,
-            }
-        }
-        return true;
-    }
+/// Whether `text` holds each phrase's terms one after another.
+pub fn holds_phrases(text: &str, phrases: &[Vec<String>]) -> bool {
+    let terms = index_terms(None, text);
+    let terms: Vec<&str> = terms.split_terminator(' ').collect();
+    phrases.iter().all(|p| {
+        p.is_empty()
+            || terms
+                .windows(p.len())
+                .any(|w| w.iter().zip(p).all(|(a, b)| *a == b.as_str()))
+    })
 }
 
 #[cfg(test)]
@@ -136,15 +121,19 @@ mod tests {
     /// they are apart or out of order.
     #[test]
     fn a_phrase_is_its_terms_one_after_another() {
-        let p = |s: &str| words(s).map(term).collect::<Vec<_>>();
+        let p = |s: &str| vec![words(s).map(term).collect::<Vec<_>>()];
         let text = "It returns the value; parse_config(path) reads src/api/routes.ts";
-        assert!(holds_phrase(text, &p("returns the values")));
-        assert!(holds_phrase(text, &p("parse config")));
-        assert!(holds_phrase(text, &p("api/routes.ts")));
-        assert!(!holds_phrase(text, &p("returns value")));
-        assert!(!holds_phrase(text, &p("config parse")));
-        assert!(!holds_phrase(text, &p("routes ts js")));
-        assert!(holds_phrase("a a b", &p("a b")));
-        assert!(holds_phrase(text, &[]));
+        assert!(holds_phrases(text, &p("returns the values")));
+        assert!(holds_phrases(text, &p("parse config")));
+        assert!(holds_phrases(text, &p("api/routes.ts")));
+        assert!(!holds_phrases(text, &p("returns value")));
+        assert!(!holds_phrases(text, &p("config parse")));
+        assert!(!holds_phrases(text, &p("routes ts js")));
+        assert!(holds_phrases("a a b", &p("a b")));
+        assert!(holds_phrases(text, &[]));
+        let both = [p("parse config").remove(0), p("src api").remove(0)];
+        assert!(holds_phrases(text, &both));
+        let one = [p("parse config").remove(0), p("api src").remove(0)];
+        assert!(!holds_phrases(text, &one));
     }
 }

