@@ -1,5 +1,5 @@
 -- The search index in a smaller shape: the texts in LZ4 blocks of about
--- 256 KiB (a session's texts side by side compress far better than one by
+-- 128 KiB (a session's texts side by side compress far better than one by
 -- one), the places by number (sessions and agents named once, in
 -- said_names; role and output in one small integer), and the full-text
 -- index contentless, holding which texts have a term but not where
@@ -34,7 +34,7 @@ CREATE TABLE said_texts (
 CREATE INDEX said_texts_hash ON said_texts (hash);
 
 -- Texts side by side, compressed: a session's new texts go on at the end
--- of its last block while that holds under 256 KiB.
+-- of its last block while that holds under 128 KiB.
 CREATE TABLE said_blocks (
     block_id  INTEGER PRIMARY KEY,
     session   INTEGER NOT NULL,  -- said_names: the session that filled it

@@ -11,7 +11,7 @@ use anyhow::{Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The bytes of text a block is filled to.
-pub(super) const BLOCK_BYTES: usize = 256 << 10;
+pub(super) const BLOCK_BYTES: usize = 128 << 10;
 
 /// The longest block `unpack` gives back: a stored length beyond it is
 /// damage, not a block.

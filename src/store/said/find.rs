@@ -14,8 +14,6 @@ use crate::store::Store;
 /// list sent again each turn) fold into one hit.
 const FOLD_LOOK: usize = 10;
 
-/// Texts whose phrases are checked together, their blocks unpacked once.
-const PHRASE_CHUNK: usize = 250;
 
 /// What a search asks for.
 #[derive(Debug, Clone, Default)]
@@ -231,36 +229,28 @@ impl Store {
         let mut rows = stmt.query(args.as_slice())?;
         let mut found: Vec<(i64, f64)> = Vec::new();
         let mut walked = 0;
-        let mut chunk: Vec<(i64, f64)> = Vec::new();
         while let Some(r) = rows.next()? {
             walked += 1;
-            let row: (i64, f64) = (r.get(0)?, r.get(1)?);
-            if q.phrases.is_empty() {
-                found.push(row);
-            } else {
-                chunk.push(row);
-                if chunk.len() == PHRASE_CHUNK {
-                    self.holding_phrases(q.phrases, &mut chunk, reader, &mut found)?;
-                }
-            }
-            if found.len() >= take {
+            found.push((r.get(0)?, r.get(1)?));
+            if q.phrases.is_empty() && found.len() >= take {
                 break;
             }
         }
-        self.holding_phrases(q.phrases, &mut chunk, reader, &mut found)?;
+        if !q.phrases.is_empty() {
+            found = self.holding_phrases(q.phrases, found, reader)?;
+        }
         found.truncate(take);
         Ok((found, walked == walk))
     }
 
-    /// Moves the texts of `chunk` that hold every phrase to `found`, in
-    /// order: their texts read block by block (each block unpacked once).
+    /// The texts of `chunk` that hold every phrase, in order: their texts
+    /// read block by block (each block unpacked once).
     fn holding_phrases(
         &self,
         phrases: &[Vec<String>],
-        chunk: &mut Vec<(i64, f64)>,
+        chunk: Vec<(i64, f64)>,
         reader: &mut TextReader,
-        found: &mut Vec<(i64, f64)>,
-    ) -> Result<()> {
+    ) -> Result<Vec<(i64, f64)>> {
         let mut at: Vec<(i64, i64, i64, usize)> = Vec::with_capacity(chunk.len());
         let mut locate = self
             .conn
@@ -279,8 +269,12 @@ impl Store {
             let text = reader.text(&self.conn, block, start, len)?;
             holds[i] = crate::domain::matching::holds_phrases(&text, phrases);
         }
-        found.extend(chunk.drain(..).zip(holds).filter(|(_, h)| *h).map(|(c, _)| c));
-        Ok(())
+        Ok(chunk
+            .into_iter()
+            .zip(holds)
+            .filter(|(_, h)| *h)
+            .map(|(c, _)| c)
+            .collect())
     }
 
     /// Whether some text holds the term `term`.
