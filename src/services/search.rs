@@ -157,8 +157,8 @@ pub fn search(
         ..Found::default()
     };
     let indexed = |t: &str| store.holds_term(t).unwrap_or(false);
-    let expression = search_expression(query, &aliases, &indexed)
-        .expect("a query with words has an expression");
+    let expression =
+        search_expression(query, &aliases, &indexed).expect("a query with words has an expression");
     let q = SearchQuery {
         expression: &expression.fts,
         phrases: &expression.phrases,

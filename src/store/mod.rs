@@ -165,6 +165,9 @@ pub struct Store {
     pub(crate) prices: std::cell::OnceCell<crate::domain::pricing::PriceTable>,
     /// Gaps in a long run of session writes (an ingest), for waiting hooks.
     pacer: Pacer,
+    /// Terms of texts a build wrote in its open batch, for the full-text
+    /// index at the batch's commit (`said::PendingTerms`).
+    said_terms: said::PendingTerms,
 }
 
 /// A read transaction: every read until `finish` (or the drop) sees one
@@ -231,6 +234,7 @@ impl Store {
             path: path.to_path_buf(),
             prices: std::cell::OnceCell::new(),
             pacer: Pacer::new(),
+            said_terms: said::PendingTerms::default(),
         };
         migrate::migrate(&mut store.conn, path)?;
         Ok(store)
@@ -257,6 +261,7 @@ impl Store {
             path: path.to_path_buf(),
             prices: std::cell::OnceCell::new(),
             pacer: Pacer::new(),
+            said_terms: said::PendingTerms::default(),
         })
     }
 

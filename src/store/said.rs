@@ -91,6 +91,38 @@ fn known_name(conn: &Connection, name: &str) -> Result<Option<i64>> {
         .optional()?)
 }
 
+/// Terms waiting to go into the full-text index, written in order of id
+/// at the end (`flush`): FTS5 writes its in-memory postings out as a
+/// segment whenever a text's id is below the one before (and then merges
+/// the segments), and texts come in the order sessions were read.
+#[derive(Debug, Default)]
+pub(super) struct PendingTerms(std::collections::BTreeMap<i64, String>);
+
+impl PendingTerms {
+    /// Writes the waiting terms, in order of id.
+    pub(super) fn flush(&mut self, conn: &Connection) -> Result<()> {
+        let mut add = conn.prepare_cached("INSERT INTO said_fts(rowid, terms) VALUES (?1, ?2)")?;
+        for (id, terms) in std::mem::take(&mut self.0) {
+            add.execute(params![id, terms])?;
+        }
+        Ok(())
+    }
+
+    /// Forgets the waiting terms (their transaction was rolled back).
+    pub(super) fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Takes text `id` out of the full-text index, or out of the wait.
+    fn remove(&mut self, conn: &Connection, id: i64) -> Result<()> {
+        if self.0.remove(&id).is_none() {
+            conn.prepare_cached("DELETE FROM said_fts WHERE rowid = ?1")?
+                .execute([id])?;
+        }
+        Ok(())
+    }
+}
+
 /// The first id from `start` no text holds.
 fn free_id(conn: &Connection, start: i64) -> Result<i64> {
     let mut id = start;
@@ -103,7 +135,7 @@ fn free_id(conn: &Connection, start: i64) -> Result<i64> {
 }
 
 /// Takes a text out of `said_texts`, its block and the full-text index.
-fn delete_text(conn: &Connection, id: i64) -> Result<()> {
+fn delete_text(conn: &Connection, id: i64, terms: &mut PendingTerms) -> Result<()> {
     let block: Option<i64> = conn
         .prepare_cached("SELECT block FROM said_texts WHERE text_id = ?1")?
         .query_row([id], |r| r.get(0))
@@ -111,8 +143,7 @@ fn delete_text(conn: &Connection, id: i64) -> Result<()> {
     if let Some(block) = block {
         conn.prepare_cached("DELETE FROM said_texts WHERE text_id = ?1")?
             .execute([id])?;
-        conn.prepare_cached("DELETE FROM said_fts WHERE rowid = ?1")?
-            .execute([id])?;
+        terms.remove(conn, id)?;
         blocks::release(conn, block)?;
     }
     Ok(())
@@ -127,6 +158,7 @@ fn text_id(
     p: &Piece,
     at: Option<Millis>,
     blocks: &mut BlockWriter,
+    terms: &mut PendingTerms,
 ) -> Result<i64> {
     let hash = hash_of(p.tool.as_deref(), &p.text);
     let found: Option<i64> = conn
@@ -136,7 +168,6 @@ fn text_id(
         .query_row(params![hash, p.tool, p.text.len() as i64], |r| r.get(0))
         .optional()?;
     let start = fresh_id(at, hash);
-    let mut index = conn.prepare_cached("INSERT INTO said_fts(rowid, terms) VALUES (?1, ?2)")?;
     match found {
         Some(id) if at.is_none() || id >> SECOND_SHIFT <= start >> SECOND_SHIFT => Ok(id),
         Some(old) => {
@@ -145,9 +176,8 @@ fn text_id(
                 .execute(params![old, id])?;
             conn.prepare_cached("UPDATE said SET text_id = ?2 WHERE text_id = ?1")?
                 .execute(params![old, id])?;
-            conn.prepare_cached("DELETE FROM said_fts WHERE rowid = ?1")?
-                .execute([old])?;
-            index.execute(params![id, p.terms])?;
+            terms.remove(conn, old)?;
+            terms.0.insert(id, p.terms.clone());
             Ok(id)
         }
         None => {
@@ -158,20 +188,20 @@ fn text_id(
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![id, hash, p.tool, block, at, p.text.len() as i64])?;
-            index.execute(params![id, p.terms])?;
+            terms.0.insert(id, p.terms.clone());
             Ok(id)
         }
     }
 }
 
 /// Removes the texts among `ids` that nothing says any more.
-fn drop_unsaid(conn: &Connection, ids: &[i64]) -> Result<()> {
+fn drop_unsaid(conn: &Connection, ids: &[i64], terms: &mut PendingTerms) -> Result<()> {
     for &id in ids {
         let said: bool = conn
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM said WHERE text_id = ?1)")?
             .query_row([id], |r| r.get(0))?;
         if !said {
-            delete_text(conn, id)?;
+            delete_text(conn, id, terms)?;
         }
     }
     Ok(())
@@ -193,7 +223,7 @@ pub(super) fn forget_sessions(conn: &Connection, ids: &[String]) -> Result<()> {
         };
         let texts = texts_of(conn, n)?;
         conn.execute("DELETE FROM said WHERE session = ?1", [n])?;
-        drop_unsaid(conn, &texts)?;
+        drop_unsaid(conn, &texts, &mut PendingTerms::default())?;
     }
     Ok(())
 }
@@ -202,6 +232,19 @@ pub(super) fn forget_sessions(conn: &Connection, ids: &[String]) -> Result<()> {
 /// the session said before (texts nothing says any more are dropped); a
 /// record said again (a client rewriting a message) keeps its last words.
 pub(super) fn write_said(conn: &Connection, p: &ParsedSession, replace: bool) -> Result<()> {
+    let mut terms = PendingTerms::default();
+    write_said_into(conn, p, replace, &mut terms)?;
+    terms.flush(conn)
+}
+
+/// `write_said`, its new texts' terms left in `terms` for the caller to
+/// flush before it commits.
+pub(super) fn write_said_into(
+    conn: &Connection,
+    p: &ParsedSession,
+    replace: bool,
+    terms: &mut PendingTerms,
+) -> Result<()> {
     let sid = p.session_id.as_str();
     // A session is numbered when it first says something.
     let session = match known_name(conn, sid)? {
@@ -231,7 +274,7 @@ pub(super) fn write_said(conn: &Connection, p: &ParsedSession, replace: bool) ->
         };
         let again = !records.insert(s.record.as_str());
         for (n, piece) in s.pieces.iter().enumerate() {
-            let id = text_id(conn, piece, s.at, &mut blocks)?;
+            let id = text_id(conn, piece, s.at, &mut blocks, terms)?;
             let before: Option<i64> = if replace && !again {
                 None
             } else {
@@ -264,5 +307,5 @@ pub(super) fn write_said(conn: &Connection, p: &ParsedSession, replace: bool) ->
     blocks.flush(conn)?;
     replaced.sort_unstable();
     replaced.dedup();
-    drop_unsaid(conn, &replaced)
+    drop_unsaid(conn, &replaced, terms)
 }

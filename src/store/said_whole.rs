@@ -193,7 +193,8 @@ impl Store {
             self.conn.execute_batch("BEGIN IMMEDIATE")?;
         }
         let written = (|| -> Result<()> {
-            super::said::write_said(&self.conn, p, first)?;
+            // Its terms wait for the batch's commit (`commit_said`).
+            super::said::write_said_into(&self.conn, p, first, &mut self.said_terms)?;
             if let Some(stamp) = stamp
                 && stamp_in(&self.conn, &p.session_id)? == stamp
             {
@@ -214,6 +215,7 @@ impl Store {
     /// Commits the parts `write_said_only` wrote and did not commit.
     pub fn commit_said(&mut self) -> Result<()> {
         if !self.conn.is_autocommit() {
+            self.said_terms.flush(&self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             self.pacer.committed();
         }
@@ -223,6 +225,7 @@ impl Store {
     /// Rolls back the parts `write_said_only` wrote and did not commit
     /// (a build that failed: those sessions are read again next time).
     pub fn abandon_said(&mut self) {
+        self.said_terms.clear();
         if !self.conn.is_autocommit() {
             let _ = self.conn.execute_batch("ROLLBACK");
         }

@@ -14,7 +14,6 @@ use crate::store::Store;
 /// list sent again each turn) fold into one hit.
 const FOLD_LOOK: usize = 10;
 
-
 /// What a search asks for.
 #[derive(Debug, Clone, Default)]
 pub struct SearchQuery<'a> {
