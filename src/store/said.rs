@@ -181,13 +181,16 @@ fn text_id(
             Ok(id)
         }
         None => {
-            let id = free_id(conn, start)?;
             let (block, at) = blocks.add(conn, &p.text)?;
-            conn.prepare_cached(
+            let mut add = conn.prepare_cached(
                 "INSERT INTO said_texts(text_id, hash, tool, block, start, len)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![id, hash, p.tool, block, at, p.text.len() as i64])?;
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(text_id) DO NOTHING",
+            )?;
+            // The first free id from `start`, taken as it is found.
+            let mut id = start;
+            while add.execute(params![id, hash, p.tool, block, at, p.text.len() as i64])? == 0 {
+                id += 1;
+            }
             terms.0.insert(id, p.terms.clone());
             Ok(id)
         }

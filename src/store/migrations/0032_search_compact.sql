@@ -31,7 +31,8 @@ CREATE TABLE said_texts (
     start    INTEGER NOT NULL,   -- where the text starts in the block's bytes
     len      INTEGER NOT NULL    -- its bytes (redacted UTF-8)
 );
-CREATE INDEX said_texts_hash ON said_texts (hash);
+-- Covering how a text is found again: by its hash, length and tool.
+CREATE INDEX said_texts_hash ON said_texts (hash, len, tool);
 
 -- Texts side by side, compressed: a session's new texts go on at the end
 -- of its last block while that holds under 128 KiB.
