@@ -16,7 +16,8 @@ use crate::services::search::{self, Filters, RANK_WINDOW, SearchHit};
 pub struct Args {
     /// Words to look for: every word must be there (in any form: `deploy`
     /// finds "deployed"; an alias finds its group: `postgres`, "PostgreSQL");
-    /// the last word also as a prefix; an identifier or path
+    /// the last word also as a prefix unless some text has it whole (`deplo`
+    /// finds "deployment"); an identifier or path
     /// (`parse_config`, `src/api/routes.ts`) or "quoted words" as a phrase
     #[arg(required = true, value_name = "WORDS")]
     pub words: Vec<String>,
