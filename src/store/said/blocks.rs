@@ -164,21 +164,20 @@ impl TextReader {
         start: i64,
         len: i64,
     ) -> Result<String> {
-        let raw = match self.blocks.get(&block) {
-            Some(raw) => Rc::clone(raw),
-            None => {
-                let data: Vec<u8> = conn
-                    .prepare_cached("SELECT data FROM said_blocks WHERE block_id = ?1")?
-                    .query_row([block], |r| r.get(0))
-                    .optional()?
-                    .ok_or_else(|| anyhow::anyhow!("the search index lacks block {block}"))?;
-                let raw = Rc::new(unpack(&data)?);
-                if self.blocks.len() >= KEPT_BLOCKS {
-                    self.blocks.clear();
-                }
-                self.blocks.insert(block, Rc::clone(&raw));
-                raw
+        let raw = if let Some(raw) = self.blocks.get(&block) {
+            Rc::clone(raw)
+        } else {
+            let data: Vec<u8> = conn
+                .prepare_cached("SELECT data FROM said_blocks WHERE block_id = ?1")?
+                .query_row([block], |r| r.get(0))
+                .optional()?
+                .ok_or_else(|| anyhow::anyhow!("the search index lacks block {block}"))?;
+            let raw = Rc::new(unpack(&data)?);
+            if self.blocks.len() >= KEPT_BLOCKS {
+                self.blocks.clear();
             }
+            self.blocks.insert(block, Rc::clone(&raw));
+            raw
         };
         let (a, b) = (start as usize, (start + len) as usize);
         let Some(bytes) = raw.get(a..b) else {
