@@ -2,8 +2,10 @@
 # `sessionkit search` on the 1 GiB bench corpus, everything side by side in
 # one run:
 #   - cold ingest with the default settings (search.index lazy: no words
-#     read), beside `ccusage daily` (target: <= 0.5x, <= 80 MiB peak) and
-#     with search.index on (words indexed as ingest reads);
+#     read), beside `ccusage daily` (target: <= 0.5x, <= 80 MiB peak), the
+#     serde floor (every line parsed to IgnoredAny on every core,
+#     `tests/bench/floor.rs`) and with search.index on (words indexed as
+#     ingest reads);
 #   - the first search, which builds the index (target: <= one ccusage
 #     daily), and the index's size against the transcript bytes it covers;
 #   - appending 1 MiB to a session, then ingest with the index kept current
@@ -24,8 +26,9 @@ BENCH_DIR=${BENCH_DIR:-/tmp/sessionkit-bench}
 ROUNDS=${ROUNDS:-3}
 CALLS=${CALLS:-20}
 mkdir -p "$BENCH_DIR"
-cargo build --release --quiet --bin sessionkit
+cargo build --release --quiet --bin sessionkit --example floor
 SK=$ROOT/target/release/sessionkit
+FLOOR=$ROOT/target/release/examples/floor
 
 big=$(bench_corpus)
 CCUSAGE=${CCUSAGE:-$BENCH_DIR/ccusage/node_modules/.bin/ccusage}
@@ -41,9 +44,10 @@ time_it() {
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 cat "$big"/projects/*/*.jsonl "$big"/projects/*/*/subagents/*.jsonl >/dev/null 2>&1 || true
-declare -a T_LAZY=() M_LAZY=() T_ON=() T_BUILD=() M_BUILD=() T_CC=()
+declare -a T_LAZY=() M_LAZY=() T_ON=() T_BUILD=() M_BUILD=() T_CC=() T_FLOOR=()
 db=$BENCH_DIR/search.db
 for r in $(seq 1 "$ROUNDS"); do
+  read -r t _ < <(time_it "$FLOOR" "$big/projects"); T_FLOOR+=("$t")
   rm -f "$BENCH_DIR"/search-on.db*
   read -r t _ < <(SESSIONKIT_SEARCH_INDEX=on time_it "$SK" --db "$BENCH_DIR/search-on.db" ingest --root "$big/projects" --quiet); T_ON+=("$t")
   rm -f "$db"*
@@ -57,6 +61,7 @@ done
 lazy=$(median "${T_LAZY[@]}"); on=$(median "${T_ON[@]}"); build=$(median "${T_BUILD[@]}")
 echo "cold ingest of $(du -sh "$big/projects" | cut -f1) (median of $ROUNDS):"
 printf '  %-40s %6s s  %6s MiB peak\n' "ingest, default (search.index lazy)" "$lazy" "$(( $(median "${M_LAZY[@]}") / 1024 ))"
+printf '  %-40s %6s s\n' "serde floor (IgnoredAny, $(nproc) threads)" "$(median "${T_FLOOR[@]}")"
 printf '  %-40s %6s s\n' "ingest, search.index on" "$on"
 printf '  %-40s %6s s  %6s MiB peak\n' "first search (builds the index)" "$build" "$(( $(median "${M_BUILD[@]}") / 1024 ))"
 if [ ${#T_CC[@]} -gt 0 ]; then
