@@ -67,31 +67,29 @@ thread_local! {
     static STEMS: RefCell<Stems> = RefCell::new(Stems::default());
 }
 
-/// The term of a folded word: its stem (a number or version as it is).
-fn push_term(folded: &str, out: &mut String) {
-    if folded.starts_with(|c: char| c.is_ascii_digit()) {
+/// The term of a folded word: its stem (a number or version, or a word of
+/// one or two letters, which Snowball leaves alone, as it is).
+fn push_term(stems: &mut Stems, folded: &str, out: &mut String) {
+    if folded.len() <= 2 || folded.starts_with(|c: char| c.is_ascii_digit()) {
         out.push_str(folded);
         return;
     }
-    STEMS.with(|stems| {
-        let mut stems = stems.borrow_mut();
-        if let Some(s) = stems.get(folded) {
-            out.push_str(s);
-            return;
-        }
-        let stem = super::stem(folded);
-        out.push_str(&stem);
-        if stems.len() >= STEMS_KEPT {
-            stems.clear();
-        }
-        stems.insert(folded.into(), stem.into_boxed_str());
-    });
+    if let Some(s) = stems.get(folded) {
+        out.push_str(s);
+        return;
+    }
+    let stem = super::stem(folded);
+    out.push_str(&stem);
+    if stems.len() >= STEMS_KEPT {
+        stems.clear();
+    }
+    stems.insert(folded.into(), stem.into_boxed_str());
 }
 
 /// The term of a word (folded and stemmed).
 pub fn term(word: &str) -> String {
     let mut out = String::new();
-    push_term(&fold(word), &mut out);
+    STEMS.with(|stems| push_term(&mut stems.borrow_mut(), &fold(word), &mut out));
     out
 }
 
@@ -105,10 +103,13 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> + Clone {
 /// first): its terms, each followed by a space.
 pub fn index_terms(tool: Option<&str>, text: &str) -> String {
     let mut out = String::with_capacity(text.len() / 2 + 16);
-    for w in tool.into_iter().flat_map(words).chain(words(text)) {
-        push_term(&fold(w), &mut out);
-        out.push(' ');
-    }
+    STEMS.with(|stems| {
+        let stems = &mut stems.borrow_mut();
+        for w in tool.into_iter().flat_map(words).chain(words(text)) {
+            push_term(stems, &fold(w), &mut out);
+            out.push(' ');
+        }
+    });
     out
 }
 

@@ -82,12 +82,25 @@ pub struct Said {
 /// not words: cut out of any text before it is kept.
 pub const BLOB_MIN: usize = 200;
 
+/// The bytes of base64 (and its URL-safe form), as a table: every byte of
+/// every text is looked up.
+static B64: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_');
+        c += 1;
+    }
+    t
+};
+
 /// The text with every base64-looking run of `BLOB_MIN` characters or more
 /// (a `data:` URL's payload, an image pasted as text) replaced by
 /// `[binary N bytes]`.
 pub fn strip_blobs(text: &str) -> Cow<'_, str> {
     let b = text.as_bytes();
-    let b64 = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'-' | b'_');
+    let b64 = |c: u8| B64[usize::from(c)];
     let mut out: Option<String> = None;
     let mut last = 0;
     let mut i = 0;

@@ -107,9 +107,11 @@ impl Options {
     }
 }
 
-/// Bytes of text the search index takes in one transaction: a hook
-/// waiting for the lock waits for one batch (about a quarter second).
+/// Bytes of text the search index takes in one transaction, and the
+/// longest a batch is kept open: a hook waiting for the lock waits for one
+/// batch (about a quarter second), on a slow machine too.
 pub const INDEX_BATCH_BYTES: u64 = 8 << 20;
+pub const INDEX_BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The line cap: `given` (the command line's), else the setting
 /// `ingest.max_line_size`, else the older `ingest.max_file_size` where only
@@ -314,7 +316,7 @@ pub fn run(
             ckpt: Some(&ckpt),
             strict_pricing: opts.strict_pricing,
             begun: BTreeSet::new(),
-            batched: 0,
+            batched: (0, None),
         };
         let done = process(&mut sink, opts, &jobs, progress);
         let done = done.and_then(|()| store.commit_said());
@@ -333,7 +335,7 @@ pub fn run(
             ckpt: None,
             strict_pricing: opts.strict_pricing,
             begun: BTreeSet::new(),
-            batched: 0,
+            batched: (0, None),
         };
         let done = process(&mut sink, opts, &jobs, progress);
         let done = done.and_then(|()| store.commit_said());

@@ -22,8 +22,9 @@ pub(super) struct Sink<'a> {
     /// Building the index: the sessions a part of which is written (the
     /// first replaces what the session said before).
     pub begun: BTreeSet<String>,
-    /// Building the index: bytes of text written since the last commit.
-    pub batched: u64,
+    /// Building the index: bytes of text written since the last commit,
+    /// and when the first of them was.
+    pub batched: (u64, Option<std::time::Instant>),
 }
 
 impl Sink<'_> {
@@ -32,14 +33,16 @@ impl Sink<'_> {
     fn write_said(&mut self, job: &Job, ev: Event) -> Result<()> {
         let sid = job.files.session_id.as_str();
         self.sum.bytes_read += ev.bytes;
-        self.batched += ev.said_bytes();
+        self.batched.0 += ev.said_bytes();
+        let began = *self.batched.1.get_or_insert_with(std::time::Instant::now);
         match ev.result {
             Ok(part) => {
                 let first = self.begun.insert(sid.to_string());
                 let stamp = part.last.then_some(job.stamp);
-                let commit = self.batched >= super::INDEX_BATCH_BYTES;
+                let commit = self.batched.0 >= super::INDEX_BATCH_BYTES
+                    || began.elapsed() >= super::INDEX_BATCH_TIME;
                 if commit {
-                    self.batched = 0;
+                    self.batched = (0, None);
                 }
                 self.store
                     .write_said_only(&part.parsed, first, stamp, commit)?;
