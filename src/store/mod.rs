@@ -293,15 +293,11 @@ impl Store {
     /// temporary file, 480 MB of writes for one 4 GiB session (each journal
     /// holds one statement's pages, a few dozen). `messages`: false when
     /// the run writes no messages (building the search index): the message
-    /// index stays, and the page cache is twice as large (the index's
-    /// b-trees take texts in no order, and with 32 MiB a twentieth of the
-    /// build's writer was reading back pages it had evicted).
+    /// index stays.
     pub fn begin_bulk(&self, messages: bool) -> Result<Checkpointer> {
-        self.conn.execute_batch(if messages {
-            "PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = MEMORY;"
-        } else {
-            "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = MEMORY;"
-        })?;
+        self.conn.execute_batch(
+            "PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 0; PRAGMA temp_store = MEMORY;",
+        )?;
         // Rebuilding the index at the end holds the write lock about 0.5 µs
         // per row: on a database already this large, that would keep hooks
         // waiting too long, so the index stays and takes the
