@@ -9,7 +9,7 @@ use crate::domain::clock::format_instant;
 use crate::domain::transcript::said::Role;
 use crate::output::records::{SEARCH_SCHEMA, SearchHitRecord};
 use crate::output::{Column, Format, col};
-use crate::services::search::{self, Filters, RANK_WINDOW, SearchHit};
+use crate::services::search::{self, Filters, PHRASE_WINDOW, RANK_WINDOW, SearchHit};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("search"))]
@@ -145,7 +145,7 @@ fn on_a_terminal(ctx: &Ctx, store: &crate::store::Store, rows: &[SearchHitRecord
 fn note(ctx: &Ctx, found: &search::Found, query: &str) {
     if found.window_full && found.phrase {
         ctx.out.note(&format!(
-            "over {RANK_WINDOW} texts hold the words of {query:?}: its phrases were looked for in the {RANK_WINDOW} newest; add a word or a filter to look further"
+            "over {PHRASE_WINDOW} texts hold the words of {query:?}: its phrases were looked for in the {PHRASE_WINDOW} newest; add a word or a filter to look further"
         ));
     } else if found.window_full {
         ctx.out.note(&format!(

@@ -13,6 +13,11 @@ use crate::store::said::{Hit, Matches, SearchQuery};
 /// text costs a bounded time; a rarer word's matches are all ranked).
 pub const RANK_WINDOW: usize = 2000;
 
+/// A phrase is looked for in the newest this many texts holding its words:
+/// each is read from its block and checked, which costs far more than a
+/// score.
+pub const PHRASE_WINDOW: usize = 1000;
+
 /// What a search asks for, besides its words.
 #[derive(Debug, Clone, Default)]
 pub struct Filters<'a> {
@@ -171,6 +176,7 @@ pub fn search(
         newest: f.newest,
         limit: f.limit,
         window: RANK_WINDOW,
+        phrase_window: PHRASE_WINDOW,
     };
     let Matches { hits, more, .. } = store.search(&q)?;
     found.window_full = !f.newest && more;

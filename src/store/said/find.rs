@@ -31,9 +31,11 @@ pub struct SearchQuery<'a> {
     /// Newest first rather than by relevance.
     pub newest: bool,
     pub limit: usize,
-    /// Relevance ranks the newest this many matching texts; a phrase is
-    /// looked for in the newest this many texts holding its terms.
+    /// Relevance ranks the newest this many matching texts.
     pub window: usize,
+    /// A phrase is looked for in the newest this many texts holding its
+    /// terms (each read and checked: fewer than `window`).
+    pub phrase_window: usize,
 }
 
 /// One text a search found, where it was said last (within the filters).
@@ -156,7 +158,7 @@ impl Store {
     /// The texts matching `q`, best (or newest) first, each where it was
     /// said last. Relevance (bm25) ranks the newest `window` matches, so a
     /// word in every text costs a bounded time; a phrase is looked for in
-    /// the newest `window` texts holding its terms.
+    /// the newest `phrase_window` texts holding its terms.
     pub fn search(&self, q: &SearchQuery<'_>) -> Result<Matches> {
         // Repeated tool calls fold into their best: more are looked at
         // than are shown.
@@ -201,7 +203,7 @@ impl Store {
 
     /// The matching texts newest first, with their bm25 scores: `look`
     /// of them newest first, else the newest `window` for relevance to
-    /// rank; a phrase is looked for in the newest `window` texts holding
+    /// rank; a phrase is looked for in the newest `phrase_window` texts holding
     /// its terms. Says whether the walk stopped at its end (older texts
     /// may match too).
     fn walk(
@@ -215,7 +217,7 @@ impl Store {
         let walk = if q.phrases.is_empty() {
             take
         } else {
-            q.window.max(look)
+            q.phrase_window.max(look)
         };
         let sql = format!(
             "SELECT f.rowid, bm25(said_fts) FROM said_fts f
