@@ -2054,9 +2054,12 @@ fn memory_ids_shown_in_tables_paste_back() {
     ] {
         let o = env.cmd().env("COLUMNS", "80").args(&args).output().unwrap();
         let table = String::from_utf8(o.stdout).unwrap();
+        // A row's first column; a snippet wrapped onto the next line
+        // leaves that line's id column blank.
         let ids: Vec<&str> = table
             .lines()
             .skip(1)
+            .filter(|l| !l.starts_with(char::is_whitespace))
             .filter_map(|l| l.split_whitespace().next())
             .filter(|w| w.chars().all(|c| c.is_ascii_hexdigit() || c == '-'))
             .collect();
