@@ -71,11 +71,7 @@ fn role_of(code: i64) -> (&'static str, bool) {
 
 /// The number of a session's or agent's id (`said_names`), added when new.
 fn name_id(conn: &Connection, name: &str) -> Result<i64> {
-    let found: Option<i64> = conn
-        .prepare_cached("SELECT n FROM said_names WHERE name = ?1")?
-        .query_row([name], |r| r.get(0))
-        .optional()?;
-    match found {
+    match known_name(conn, name)? {
         Some(n) => Ok(n),
         None => Ok(conn
             .prepare_cached("INSERT INTO said_names(name) VALUES (?1) RETURNING n")?
