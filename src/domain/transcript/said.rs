@@ -103,19 +103,30 @@ pub fn strip_blobs(text: &str) -> Cow<'_, str> {
     let b64 = |c: u8| B64[usize::from(c)];
     let mut out: Option<String> = None;
     let mut last = 0;
+    // No run of `BLOB_MIN` starts before `i` unless already handled, and
+    // `i` is 0 or follows a byte that ends a run. A long run that starts
+    // in `i..=probe` holds the byte at `probe`: when that byte cannot be in
+    // a run, none starts there, and the scan moves on by `BLOB_MIN` bytes
+    // having looked at one (prose has a space every few bytes).
     let mut i = 0;
-    while i < b.len() {
-        if !b64(b[i]) {
-            i += 1;
+    while i + BLOB_MIN <= b.len() {
+        let probe = i + BLOB_MIN - 1;
+        if !b64(b[probe]) {
+            i = probe + 1;
             continue;
         }
-        let start = i;
-        while i < b.len() && b64(b[i]) {
-            i += 1;
+        let mut start = probe;
+        while start > i && b64(b[start - 1]) {
+            start -= 1;
         }
+        let mut end = probe + 1;
+        while end < b.len() && b64(b[end]) {
+            end += 1;
+        }
+        i = end;
         // A long identifier or path is not a blob: a blob mixes cases and
         // digits throughout, and has few separators.
-        let run = &b[start..i];
+        let run = &b[start..end];
         if run.len() >= BLOB_MIN
             && run.iter().filter(|c| c.is_ascii_digit()).count() * 20 >= run.len()
             && run.iter().filter(|c| c.is_ascii_uppercase()).count() * 8 >= run.len()
@@ -123,7 +134,7 @@ pub fn strip_blobs(text: &str) -> Cow<'_, str> {
             let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
             o.push_str(&text[last..start]);
             o.push_str(&format!("[binary {} bytes]", run.len() * 3 / 4));
-            last = i;
+            last = end;
         }
     }
     match out {

@@ -185,3 +185,63 @@ fn every_line_based_client_is_read() {
         [(Role::Tool, Some("bash"), false, "echo hi")]
     );
 }
+
+/// `strip_blobs` looks at one byte in `BLOB_MIN` where prose is: it cuts
+/// exactly the runs a byte-by-byte walk finds, wherever they start and
+/// end (at the text's edges, one byte either side of the bound, after
+/// other characters).
+#[test]
+fn blobs_are_cut_as_a_walk_of_every_byte_would_cut_them() {
+    fn every_byte(text: &str) -> String {
+        let b = text.as_bytes();
+        let (mut out, mut last, mut i) = (String::new(), 0, 0);
+        while i < b.len() {
+            if !B64[usize::from(b[i])] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && B64[usize::from(b[i])] {
+                i += 1;
+            }
+            let run = &b[start..i];
+            if run.len() >= BLOB_MIN
+                && run.iter().filter(|c| c.is_ascii_digit()).count() * 20 >= run.len()
+                && run.iter().filter(|c| c.is_ascii_uppercase()).count() * 8 >= run.len()
+            {
+                out.push_str(&text[last..start]);
+                out.push_str(&format!("[binary {} bytes]", run.len() * 3 / 4));
+                last = i;
+            }
+        }
+        out + &text[last..]
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let blob = "Qk9yVzBLR2dvQUFBQU5TVWhFVWdBQUFBRUFBQUFCQ0FZQUFBQWZGY1NKQUFBQURVbEVRVlI0Mm1OazEy";
+    let mut cut = 0;
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..next(6) + 1 {
+            match next(5) {
+                0 => text.push_str(&blob[..next(blob.len())]),
+                1 => {
+                    let len = BLOB_MIN - 2 + next(5);
+                    text.extend(blob.chars().cycle().skip(next(blob.len())).take(len));
+                }
+                2 => text.push_str(["é ", " ", "\n", "/", "ß", "日本"][next(6)]),
+                3 => text.push_str(&"ab".repeat(next(150))),
+                _ => text.push_str("plain words here. "),
+            }
+        }
+        let want = every_byte(&text);
+        cut += usize::from(want != text);
+        assert_eq!(strip_blobs(&text), want.as_str(), "{text:?}");
+    }
+    assert!(cut > 300, "the cases cut blobs ({cut} did)");
+}
