@@ -271,28 +271,57 @@ pub fn find(text: &str) -> Vec<Found> {
 fn woken_rules(engine: &Engine, lower: &str) -> Vec<usize> {
     let mut woken: Vec<usize> = Vec::new();
     for m in engine.keywords.get().find_overlapping_iter(lower) {
-        let after = &lower.as_bytes()[m.end()..];
-        let short_ok = m.len() > 3 || token_run(after, SHORT_KEYWORD_RUN);
-        for &r in &engine.wakes[m.pattern().as_usize()] {
-            let wake = if engine.rules[r].assigned {
-                super::assignment_near(after)
-            } else {
-                short_ok
-            };
-            if wake && !woken.contains(&r) {
-                woken.push(r);
-            }
-        }
+        wake(
+            m.pattern().as_usize(),
+            m.len(),
+            &lower.as_bytes()[m.end()..],
+            &mut woken,
+        );
     }
     woken
+}
+
+/// `woken_rules` with the catalogue's own automaton, sorted.
+#[cfg(test)]
+pub(super) fn woken_alone(lower: &str) -> Vec<usize> {
+    let mut woken = woken_rules(&ENGINE, lower);
+    woken.sort_unstable();
+    woken
+}
+
+/// The catalogue's keywords, lowercase: pattern `i` of an automaton built
+/// on them is what `wake` takes as `keyword`.
+pub(super) fn keywords() -> &'static [Vec<u8>] {
+    &ENGINE.keywords.words
+}
+
+/// Adds to `woken` the rules keyword `keyword` (found `len` bytes long,
+/// `after` the lowercased text after it) wakes.
+pub(super) fn wake(keyword: usize, len: usize, after: &[u8], woken: &mut Vec<usize>) {
+    let engine = &*ENGINE;
+    let short_ok = len > 3 || token_run(after, SHORT_KEYWORD_RUN);
+    for &r in &engine.wakes[keyword] {
+        let wake = if engine.rules[r].assigned {
+            super::assignment_near(after)
+        } else {
+            short_ok
+        };
+        if wake && !woken.contains(&r) {
+            woken.push(r);
+        }
+    }
 }
 
 /// Every secret the catalogue's rules find in `text` (`lower` is `text`
 /// lowercased, ASCII only), in no set order (ranges may overlap; the
 /// caller keeps the first of overlapping ones).
 pub fn find_lowered(text: &str, lower: &str) -> Vec<Found> {
+    find_woken(text, woken_rules(&ENGINE, lower))
+}
+
+/// `find_lowered` for the rules `woken` (as `wake` found them).
+pub(super) fn find_woken(text: &str, mut woken: Vec<usize>) -> Vec<Found> {
     let engine = &*ENGINE;
-    let mut woken = woken_rules(engine, lower);
     woken.sort_unstable();
     let mut out = Vec::new();
     for i in woken {
@@ -379,7 +408,7 @@ pub fn uncompilable() -> Vec<(&'static str, String)> {
 
 #[cfg(test)]
 #[rustfmt::skip]
-mod examples;
+pub(super) mod examples;
 #[cfg(test)]
 pub(super) mod boundaries;
 #[cfg(test)]

@@ -91,32 +91,60 @@ impl Needles {
     }
 }
 
-/// Every rule's needles in one automaton, each with its rule's index: one
-/// pass over a text tells which rules may match it (a search per needle per
-/// text was most of the redaction's time in a bulk import).
-static NEEDLES: LazyLock<(Needles, Vec<usize>)> = LazyLock::new(|| {
-    let (mut needles, mut owners) = (Vec::new(), Vec::new());
+/// What a needle found in a text stands for: one of sessionkit's rules,
+/// or one of the catalogue's keywords.
+#[derive(Clone, Copy)]
+enum Owner {
+    Rule(usize),
+    Keyword(usize),
+}
+
+/// Every rule's needles and the catalogue's keywords in one automaton,
+/// each word with what it stands for: one pass over a text tells which
+/// rules may match it (a search per needle per text was most of the
+/// redaction's time in a bulk import; two passes, one per rule set, a
+/// sixth of the search index's build).
+static NEEDLES: LazyLock<(Needles, Vec<Vec<Owner>>)> = LazyLock::new(|| {
+    let (mut words, mut owners): (Vec<Vec<u8>>, Vec<Vec<Owner>>) = (Vec::new(), Vec::new());
+    let mut add = |word: &[u8], owner: Owner| {
+        if let Some(at) = words.iter().position(|w| w == word) {
+            owners[at].push(owner);
+        } else {
+            words.push(word.to_vec());
+            owners.push(vec![owner]);
+        }
+    };
     for (i, rule) in RULES.iter().enumerate() {
         for n in rule.needles {
-            needles.push(*n);
-            owners.push(i);
+            add(n, Owner::Rule(i));
         }
     }
-    (Needles::new(&needles), owners)
+    for (i, k) in gitleaks::keywords().iter().enumerate() {
+        add(k, Owner::Keyword(i));
+    }
+    (Needles::new(&words), owners)
 });
 
-/// Which rules may match `lower` (the text, lowercased): a needle of the
-/// rule is there (followed by an assignment, for a rule that needs one).
-fn may_match(lower: &[u8]) -> Vec<bool> {
+/// Which of sessionkit's rules may match `lower` (the text, lowercased):
+/// a needle of the rule is there (followed by an assignment, for a rule
+/// that needs one); and which of the catalogue's rules its keywords wake.
+fn may_match(lower: &[u8]) -> (Vec<bool>, Vec<usize>) {
     let (automaton, owners) = &*NEEDLES;
     let mut may = vec![false; RULES.len()];
+    let mut woken = Vec::new();
     for m in automaton.get().find_overlapping_iter(lower) {
-        let i = owners[m.pattern().as_usize()];
-        if !RULES[i].assigned || assignment_follows(&lower[m.end()..]) {
-            may[i] = true;
+        for owner in &owners[m.pattern().as_usize()] {
+            match *owner {
+                Owner::Rule(i) => {
+                    if !RULES[i].assigned || assignment_follows(&lower[m.end()..]) {
+                        may[i] = true;
+                    }
+                }
+                Owner::Keyword(k) => gitleaks::wake(k, m.len(), &lower[m.end()..], &mut woken),
+            }
         }
     }
-    may
+    (may, woken)
 }
 
 /// Whether `rest` starts with name characters, spaces (`\s`, vertical tab
@@ -198,7 +226,7 @@ pub fn redact_text(s: &str) -> Cow<'_, str> {
     }
     let lower = s.to_ascii_lowercase();
     let mut out: Cow<'_, str> = Cow::Borrowed(s);
-    let may = may_match(lower.as_bytes());
+    let (may, woken) = may_match(lower.as_bytes());
     for (rule, _) in RULES.iter().zip(may).filter(|(_, may)| *may) {
         let re = rule.regex();
         if !re.is_match(out.as_bytes()) {
@@ -236,20 +264,19 @@ pub fn redact_text(s: &str) -> Cow<'_, str> {
             out = Cow::Owned(text);
         }
     }
-    // The lowercased text the rules above read serves the catalogue too,
-    // unless they changed the text.
-    let lower = match &out {
-        Cow::Borrowed(_) => lower,
-        Cow::Owned(t) => t.to_ascii_lowercase(),
+    // The catalogue's keywords found in the same pass serve, unless the
+    // rules above changed the text.
+    let found = match &out {
+        Cow::Borrowed(_) => gitleaks::find_woken(&out, woken),
+        Cow::Owned(t) => gitleaks::find_lowered(t, &t.to_ascii_lowercase()),
     };
-    catalogue_pass(out, &lower)
+    catalogue_pass(out, found)
 }
 
 /// gitleaks' catalogue over what the rules above left: each secret it
-/// finds (outside a marker; of overlapping ones, the first and longest)
-/// becomes a marker named by the gitleaks rule.
-fn catalogue_pass<'a>(out: Cow<'a, str>, lower: &str) -> Cow<'a, str> {
-    let mut found = gitleaks::find_lowered(&out, lower);
+/// found there (`found`; outside a marker; of overlapping ones, the first
+/// and longest) becomes a marker named by the gitleaks rule.
+fn catalogue_pass(out: Cow<'_, str>, mut found: Vec<gitleaks::Found>) -> Cow<'_, str> {
     if found.is_empty() {
         return out;
     }

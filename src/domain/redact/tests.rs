@@ -313,3 +313,25 @@ fn redaction_is_idempotent() {
     let once = redact_text(text).into_owned();
     assert_eq!(redact_text(&once), once);
 }
+
+/// One automaton holds sessionkit's needles and the catalogue's keywords
+/// (some words are both): the pass over a text wakes exactly the
+/// catalogue's rules its own automaton wakes, on every pinned example.
+#[test]
+fn one_pass_wakes_what_the_catalogue_alone_wakes() {
+    let mut texts: Vec<&str> = gitleaks::examples::TRUE_EXAMPLES
+        .iter()
+        .map(|e| e.1)
+        .collect();
+    texts.push("export GITHUB_TOKEN=ghp_abc and password: hunter2 sk- key=x");
+    texts.push("plain prose about a key, a token and a secret");
+    let mut woke = 0;
+    for text in texts {
+        let lower = text.to_ascii_lowercase();
+        let (_, mut one) = may_match(lower.as_bytes());
+        one.sort_unstable();
+        assert_eq!(one, gitleaks::woken_alone(&lower), "{text:?}");
+        woke += usize::from(!one.is_empty());
+    }
+    assert!(woke > 100, "{woke} examples woke a rule");
+}
