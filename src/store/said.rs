@@ -90,28 +90,43 @@ fn known_name(conn: &Connection, name: &str) -> Result<Option<i64>> {
 /// Terms waiting to go into the full-text index, written in order of id
 /// at the end (`flush`): FTS5 writes its in-memory postings out as a
 /// segment whenever a text's id is below the one before (and then merges
-/// the segments), and texts come in the order sessions were read.
+/// the segments), and texts come in the order sessions were read. Each
+/// text's terms are copied into one buffer (a build holds a batch of
+/// tens of thousands: one allocation each was a tenth of its writer).
 #[derive(Debug, Default)]
-pub(super) struct PendingTerms(std::collections::BTreeMap<i64, String>);
+pub(super) struct PendingTerms {
+    /// Text id -> where its terms are in `buf`.
+    at: std::collections::BTreeMap<i64, (usize, usize)>,
+    buf: String,
+}
 
 impl PendingTerms {
+    /// Text `id`'s terms wait for the next flush.
+    fn add(&mut self, id: i64, terms: &str) {
+        let start = self.buf.len();
+        self.buf.push_str(terms);
+        self.at.insert(id, (start, self.buf.len()));
+    }
+
     /// Writes the waiting terms, in order of id.
     pub(super) fn flush(&mut self, conn: &Connection) -> Result<()> {
         let mut add = conn.prepare_cached("INSERT INTO said_fts(rowid, terms) VALUES (?1, ?2)")?;
-        for (id, terms) in std::mem::take(&mut self.0) {
-            add.execute(params![id, terms])?;
+        for (id, (start, end)) in std::mem::take(&mut self.at) {
+            add.execute(params![id, &self.buf[start..end]])?;
         }
+        self.buf.clear();
         Ok(())
     }
 
     /// Forgets the waiting terms (their transaction was rolled back).
     pub(super) fn clear(&mut self) {
-        self.0.clear();
+        self.at.clear();
+        self.buf.clear();
     }
 
     /// Takes text `id` out of the full-text index, or out of the wait.
     fn remove(&mut self, conn: &Connection, id: i64) -> Result<()> {
-        if self.0.remove(&id).is_none() {
+        if self.at.remove(&id).is_none() {
             conn.prepare_cached("DELETE FROM said_fts WHERE rowid = ?1")?
                 .execute([id])?;
         }
@@ -173,7 +188,7 @@ fn text_id(
             conn.prepare_cached("UPDATE said SET text_id = ?2 WHERE text_id = ?1")?
                 .execute(params![old, id])?;
             terms.remove(conn, old)?;
-            terms.0.insert(id, p.terms.clone());
+            terms.add(id, &p.terms);
             Ok(id)
         }
         None => {
@@ -187,7 +202,7 @@ fn text_id(
             while add.execute(params![id, hash, p.tool, block, at, p.text.len() as i64])? == 0 {
                 id += 1;
             }
-            terms.0.insert(id, p.terms.clone());
+            terms.add(id, &p.terms);
             Ok(id)
         }
     }

@@ -94,19 +94,103 @@ pub fn term(word: &str) -> String {
 }
 
 /// The words of a text: runs of letters and digits.
-pub fn words(text: &str) -> impl Iterator<Item = &str> + Clone {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+pub fn words(text: &str) -> Words<'_> {
+    Words { text, at: 0 }
+}
+
+/// ASCII letters and digits, as a table: every byte of a text is looked
+/// up.
+static ALNUM: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = (c as u8).is_ascii_alphanumeric();
+        c += 1;
+    }
+    t
+};
+
+/// The words of a text (`words`): read byte by byte where the text is
+/// ASCII, character by character elsewhere.
+#[derive(Clone)]
+pub struct Words<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+/// Whether the character at byte `i` of `text` (not ASCII: ASCII bytes
+/// are looked up in `ALNUM` by the caller) is a letter or digit, and its
+/// length.
+#[cold]
+fn alnum_char(text: &str, i: usize) -> (bool, usize) {
+    let c = text[i..].chars().next().expect("a character starts here");
+    (c.is_alphanumeric(), c.len_utf8())
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.text.as_bytes();
+        let mut i = self.at;
+        // Up to the next letter or digit, then to the next other character.
+        let start = loop {
+            match b.get(i) {
+                None => {
+                    self.at = i;
+                    return None;
+                }
+                Some(&c) if c < 0x80 => {
+                    if ALNUM[usize::from(c)] {
+                        break i;
+                    }
+                    i += 1;
+                }
+                Some(_) => match alnum_char(self.text, i) {
+                    (true, _) => break i,
+                    (false, n) => i += n,
+                },
+            }
+        };
+        loop {
+            match b.get(i) {
+                Some(&c) if c < 0x80 => {
+                    if !ALNUM[usize::from(c)] {
+                        break;
+                    }
+                    i += 1;
+                }
+                Some(_) => match alnum_char(self.text, i) {
+                    (true, n) => i += n,
+                    (false, _) => break,
+                },
+                None => break,
+            }
+        }
+        self.at = i;
+        Some(&self.text[start..i])
+    }
 }
 
 /// What the index holds for a text said by `tool` (its name's words
 /// first): its terms, each followed by a space.
 pub fn index_terms(tool: Option<&str>, text: &str) -> String {
     let mut out = String::with_capacity(text.len() / 2 + 16);
+    let mut lower = String::new();
     STEMS.with(|stems| {
         let stems = &mut stems.borrow_mut();
         for w in tool.into_iter().flat_map(words).chain(words(text)) {
-            push_term(stems, &fold(w), &mut out);
+            // An ASCII word is folded into one reused buffer; only a
+            // word with other letters is folded by `fold`.
+            if w.bytes().any(|b| b.is_ascii_uppercase()) && w.is_ascii() {
+                lower.clear();
+                lower.push_str(w);
+                lower.make_ascii_lowercase();
+                push_term(stems, &lower, &mut out);
+            } else {
+                push_term(stems, &fold(w), &mut out);
+            }
             out.push(' ');
         }
     });
@@ -131,6 +215,40 @@ mod tests {
 
     /// Words fold and stem the same in a text and in a query, whatever
     /// their case and accents; numbers stay whole.
+    /// The words are the runs of letters and digits of any script, as
+    /// splitting at every other character makes them.
+    #[test]
+    fn words_are_the_runs_of_letters_and_digits() {
+        let pieces = [
+            "ab", "Z9", " ", "-", "é", "日本", "ß", "\u{301}", "_", "\n", "٣", "🦀", "x",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..next(12) {
+                text.push_str(pieces[next(pieces.len())]);
+            }
+            seen.insert(text.clone());
+            let split: Vec<&str> = text
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert_eq!(words(&text).collect::<Vec<_>>(), split, "{text:?}");
+        }
+        assert!(seen.len() > 1500, "{} texts", seen.len());
+        assert_eq!(
+            words("Café, naïve 日本 x_y").collect::<Vec<_>>(),
+            ["Café", "naïve", "日本", "x", "y"]
+        );
+    }
+
     #[test]
     fn a_text_and_a_query_make_the_same_terms() {
         assert_eq!(
