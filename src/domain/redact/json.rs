@@ -4,6 +4,7 @@
 use super::rules::entropy;
 use super::{is_whole_marker, marker, redact_text};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 pub(super) fn normalise_key(key: &str) -> String {
     key.chars()
@@ -109,6 +110,63 @@ pub fn redact(v: &Value) -> Value {
             Value::Object(out)
         }
         other => other.clone(),
+    }
+}
+
+/// The strings `redact(v)` holds (not blank), in its order, without
+/// making the copy: a tool call's input is kept as its strings only, and
+/// the copy of every input was a tenth of the search index's reading.
+pub fn redacted_strings<'a>(whole: &'a Value, out: &mut Vec<Cow<'a, str>>) {
+    match whole {
+        Value::String(s) => push_unblank(out, redact_text(s)),
+        Value::Array(items) => items.iter().for_each(|i| redacted_strings(i, out)),
+        Value::Object(map) => {
+            let start = out.len();
+            for (k, v) in map {
+                let norm = normalise_key(k);
+                if STRUCTURAL.contains(&norm.as_str()) {
+                    plain_strings(v, out);
+                    continue;
+                }
+                if matches!(redact_text(k), Cow::Owned(_)) {
+                    // A key that holds a secret: the copy orders its
+                    // entries by the keys as redacted.
+                    out.truncate(start);
+                    let copy = redact(whole);
+                    let mut strings = Vec::new();
+                    plain_strings(&copy, &mut strings);
+                    out.extend(strings.into_iter().map(|s| Cow::Owned(s.into_owned())));
+                    return;
+                }
+                let counts = is_count_key(&norm) && !holds_text(v);
+                if v.as_str().is_some_and(is_whole_marker) {
+                    plain_strings(v, out);
+                } else if is_secret_key(&norm) && !counts {
+                    out.push(Cow::Owned(marker("by-key", value_len(v))));
+                } else if is_keylike_key(&norm) && v.as_str().is_some_and(high_entropy) {
+                    out.push(Cow::Owned(marker("high-entropy", value_len(v))));
+                } else {
+                    redacted_strings(v, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn push_unblank<'a>(out: &mut Vec<Cow<'a, str>>, s: Cow<'a, str>) {
+    if !s.trim().is_empty() {
+        out.push(s);
+    }
+}
+
+/// The strings of `v` (not blank), as they are.
+fn plain_strings<'a>(v: &'a Value, out: &mut Vec<Cow<'a, str>>) {
+    match v {
+        Value::String(s) => push_unblank(out, Cow::Borrowed(s)),
+        Value::Array(items) => items.iter().for_each(|i| plain_strings(i, out)),
+        Value::Object(map) => map.values().for_each(|i| plain_strings(i, out)),
+        _ => {}
     }
 }
 

@@ -30,7 +30,7 @@
 mod json;
 mod rules;
 
-pub use json::redact;
+pub use json::{redact, redacted_strings};
 use rules::RULES;
 pub use rules::entropy;
 

@@ -19,7 +19,7 @@ fn needles_find_the_same_before_and_after_the_switch() {
     assert!(n.dfa.get().is_some());
     assert_eq!(found(n.get()), first);
 }
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn kind_of(s: &str) -> Option<&str> {
     let start = s.find("[redacted:")? + "[redacted:".len();
@@ -335,4 +335,98 @@ fn one_pass_wakes_what_the_catalogue_alone_wakes() {
         woke += usize::from(!one.is_empty());
     }
     assert!(woke > 100, "{woke} examples woke a rule");
+}
+
+/// A tool call's input is kept as its strings: read without making the
+/// redacted copy, they are the copy's strings, in its order, for inputs
+/// with secret keys, counts, structural fields, markers, random values
+/// under key-like names and keys that are secrets themselves.
+#[test]
+fn an_inputs_strings_are_its_redacted_copys_strings() {
+    fn copys(v: &Value) -> Vec<String> {
+        fn walk(v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::String(s) if !s.trim().is_empty() => out.push(s.clone()),
+                Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+                Value::Object(map) => map.values().for_each(|i| walk(i, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&redact(v), &mut out);
+        out
+    }
+    let keys = [
+        "command",
+        "file_path",
+        "password",
+        "api_key",
+        "cwd",
+        "input_tokens",
+        "signing_key",
+        "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+        "ghp_abcdefghij0123456789ABCDEFGHIJabcdef",
+        "zzz",
+        "description",
+        "token_count",
+    ];
+    let strings = [
+        "cargo test",
+        " ",
+        "",
+        "AKIAIOSFODNN7EXAMPLE",
+        "[redacted:by-key:~16]",
+        "12",
+        "kJ8sP2qX9vL4mN7rT1wZ5yB3",
+        "see ghp_0123456789abcdefghijABCDEFGHIJ012345 here",
+        "plain words",
+    ];
+    let mut seed = 0x853c_49e6_748f_ea9b_u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    fn value(
+        next: &mut dyn FnMut(usize) -> usize,
+        depth: u32,
+        keys: &[&str],
+        strings: &[&str],
+    ) -> Value {
+        match if depth > 2 { next(3) } else { next(6) } {
+            0 => json!(strings[next(strings.len())]),
+            1 => json!(next(100)),
+            2 => Value::Null,
+            3 => Value::Array(
+                (0..next(4))
+                    .map(|_| value(next, depth + 1, keys, strings))
+                    .collect(),
+            ),
+            _ => Value::Object(
+                (0..next(5))
+                    .map(|_| {
+                        (
+                            keys[next(keys.len())].to_string(),
+                            value(next, depth + 1, keys, strings),
+                        )
+                    })
+                    .collect(),
+            ),
+        }
+    }
+    let (mut secret_keys, mut redacted) = (0, 0);
+    for _ in 0..3000 {
+        let v = value(&mut next, 0, &keys, &strings);
+        let mut mine = Vec::new();
+        redacted_strings(&v, &mut mine);
+        let want = copys(&v);
+        assert_eq!(mine, want, "{v}");
+        secret_keys += usize::from(v.to_string().contains("\"ghp_"));
+        redacted += usize::from(want.iter().any(|s| s.contains("[redacted:")));
+    }
+    assert!(
+        secret_keys > 100 && redacted > 500,
+        "{secret_keys} {redacted}"
+    );
 }

@@ -225,19 +225,9 @@ fn input_text(input: &Value) -> String {
         }
         v => v,
     };
-    let clean = redact::redact(input);
     let mut lines = Vec::new();
-    strings(&clean, &mut lines);
+    redact::redacted_strings(input, &mut lines);
     lines.join("\n")
-}
-
-fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
-    match v {
-        Value::String(s) if !s.trim().is_empty() => out.push(s),
-        Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
-        Value::Object(map) => map.values().for_each(|i| strings(i, out)),
-        _ => {}
-    }
 }
 
 /// Adds a tool call: its name and its input's strings.
