@@ -61,35 +61,52 @@ impl std::hash::Hasher for WordHasher {
     }
 }
 
-type Stems = HashMap<Box<str>, Box<str>, std::hash::BuildHasherDefault<WordHasher>>;
+/// A folded word's stem, and the last text (by `TEXTS`) it was a term of.
+type Stems = HashMap<Box<str>, (Box<str>, u64), std::hash::BuildHasherDefault<WordHasher>>;
 
 thread_local! {
     static STEMS: RefCell<Stems> = RefCell::new(Stems::default());
+    /// Texts made into terms on this thread, numbering each.
+    static TEXTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// The term of a folded word: its stem (a number or version, or a word of
-/// one or two letters, which Snowball leaves alone, as it is).
-fn push_term(stems: &mut Stems, folded: &str, out: &mut String) {
-    if folded.len() <= 2 || folded.starts_with(|c: char| c.is_ascii_digit()) {
+/// Pushes the term of a folded word to `out`: its stem (a number or
+/// version as it is; Snowball leaves words of one or two letters alone).
+/// With `text` (the text's number), a word the text already gave is not
+/// pushed again: whether it was is known from the stem's own entry.
+/// Whether it pushed.
+fn push_term(stems: &mut Stems, folded: &str, text: Option<u64>, out: &mut String) -> bool {
+    if folded.starts_with(|c: char| c.is_ascii_digit()) {
         out.push_str(folded);
-        return;
+        return true;
     }
-    if let Some(s) = stems.get(folded) {
-        out.push_str(s);
-        return;
+    if let Some((stem, last)) = stems.get_mut(folded) {
+        if let Some(t) = text {
+            if *last == t {
+                return false;
+            }
+            *last = t;
+        }
+        out.push_str(stem);
+        return true;
     }
-    let stem = super::stem(folded);
+    let stem = if folded.len() <= 2 {
+        folded.to_string()
+    } else {
+        super::stem(folded)
+    };
     out.push_str(&stem);
     if stems.len() >= STEMS_KEPT {
         stems.clear();
     }
-    stems.insert(folded.into(), stem.into_boxed_str());
+    stems.insert(folded.into(), (stem.into_boxed_str(), text.unwrap_or(0)));
+    true
 }
 
 /// The term of a word (folded and stemmed).
 pub fn term(word: &str) -> String {
     let mut out = String::new();
-    STEMS.with(|stems| push_term(&mut stems.borrow_mut(), &fold(word), &mut out));
+    STEMS.with(|stems| push_term(&mut stems.borrow_mut(), &fold(word), None, &mut out));
     out
 }
 
@@ -174,8 +191,19 @@ impl<'a> Iterator for Words<'a> {
 }
 
 /// What the index holds for a text said by `tool` (its name's words
-/// first): its terms, each followed by a space.
+/// first): its terms, each once (the index keeps which texts hold a term,
+/// not how often), each followed by a space.
 pub fn index_terms(tool: Option<&str>, text: &str) -> String {
+    let serial = TEXTS.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
+    terms_of(tool, text, Some(serial))
+}
+
+/// The terms of a text, in order, each followed by a space; with
+/// `once` (the text's number), each term once.
+fn terms_of(tool: Option<&str>, text: &str, once: Option<u64>) -> String {
     let mut out = String::with_capacity(text.len() / 2 + 16);
     let mut lower = String::new();
     STEMS.with(|stems| {
@@ -183,15 +211,17 @@ pub fn index_terms(tool: Option<&str>, text: &str) -> String {
         for w in tool.into_iter().flat_map(words).chain(words(text)) {
             // An ASCII word is folded into one reused buffer; only a
             // word with other letters is folded by `fold`.
-            if w.bytes().any(|b| b.is_ascii_uppercase()) && w.is_ascii() {
+            let pushed = if w.bytes().any(|b| b.is_ascii_uppercase()) && w.is_ascii() {
                 lower.clear();
                 lower.push_str(w);
                 lower.make_ascii_lowercase();
-                push_term(stems, &lower, &mut out);
+                push_term(stems, &lower, once, &mut out)
             } else {
-                push_term(stems, &fold(w), &mut out);
+                push_term(stems, &fold(w), once, &mut out)
+            };
+            if pushed {
+                out.push(' ');
             }
-            out.push(' ');
         }
     });
     out
@@ -199,7 +229,7 @@ pub fn index_terms(tool: Option<&str>, text: &str) -> String {
 
 /// Whether `text` holds each phrase's terms one after another.
 pub fn holds_phrases(text: &str, phrases: &[Vec<String>]) -> bool {
-    let terms = index_terms(None, text);
+    let terms = terms_of(None, text, None);
     let terms: Vec<&str> = terms.split_terminator(' ').collect();
     phrases.iter().all(|p| {
         p.is_empty()
@@ -253,8 +283,14 @@ mod tests {
     fn a_text_and_a_query_make_the_same_terms() {
         assert_eq!(
             index_terms(Some("Bash"), "Migrating the CAFÉ's tables: café_v2 1.4.0"),
-            "bash migrat the cafe s tabl cafe v2 1 4 0 "
+            "bash migrat the cafe s tabl v2 1 4 0 "
         );
+        // Each term once per text, whatever its case; numbers as they come.
+        assert_eq!(
+            index_terms(None, "The cat and the hat, THE end: 7 7"),
+            "the cat and hat end 7 7 "
+        );
+        assert_eq!(index_terms(None, "the cat"), "the cat ");
         assert_eq!(term("migrated"), "migrat");
         assert_eq!(term("Café"), "cafe");
         assert_eq!(term("2024"), "2024");
@@ -276,6 +312,8 @@ mod tests {
         assert!(!holds_phrases(text, &p("config parse")));
         assert!(!holds_phrases(text, &p("routes ts js")));
         assert!(holds_phrases("a a b", &p("a b")));
+        // A term said twice still stands where it stands each time.
+        assert!(holds_phrases("the cat and the hat", &p("the hat")));
         assert!(holds_phrases(text, &[]));
         let both = [p("parse config").remove(0), p("src api").remove(0)];
         assert!(holds_phrases(text, &both));
