@@ -27,6 +27,9 @@ use serde_json::value::RawValue;
 
 use super::wire::{CacheCreation, Fast, Lazy, Message, Record, ServerToolUse, Text, UsOnly, Usage};
 
+mod blocks;
+pub(crate) use blocks::ContentBlock;
+
 /// The scanner is not sure about this line: serde must read it.
 struct Unsure;
 
@@ -37,6 +40,9 @@ type Step<T> = Result<T, Unsure>;
 /// decided after reading, from the record itself (`parse.rs`).
 pub(crate) struct Scanned<'a> {
     spans: Spans<'a>,
+    /// `message.content`'s blocks, when asked for and it is an array of
+    /// objects.
+    blocks: blocks::Blocks<'a>,
 }
 
 /// The lazy values of a record.
@@ -73,7 +79,7 @@ impl<'a> Spans<'a> {
 /// never "malformed".
 #[cfg(test)]
 pub(crate) fn scan<'a>(line: &'a [u8], rec: &mut Record<'a>) -> Option<Scanned<'a>> {
-    scan_line(line, rec)
+    scan_line(line, rec, false)
         .filter(|&(_, end)| end == line.len())
         .map(|(s, _)| s)
 }
@@ -86,16 +92,30 @@ pub(crate) fn scan<'a>(line: &'a [u8], rec: &mut Record<'a>) -> Option<Scanned<'
 /// raw one in a string is a control byte), so a caller holding a whole file
 /// need not search each line for its end first. `None` means "ask serde",
 /// never "malformed"; `rec` then holds a partial reading.
-pub(crate) fn scan_line<'a>(text: &'a [u8], rec: &mut Record<'a>) -> Option<(Scanned<'a>, usize)> {
+/// With `blocks`, `message.content`'s blocks are found too
+/// (`Scanned::blocks`).
+pub(crate) fn scan_line<'a>(
+    text: &'a [u8],
+    rec: &mut Record<'a>,
+    blocks: bool,
+) -> Option<(Scanned<'a>, usize)> {
     *rec = Record::default();
     let mut s = Scanner {
         b: text,
         at: 0,
         spans: Spans::default(),
+        want_blocks: blocks,
+        blocks: None,
     };
     s.record(rec).ok()?;
     s.ws();
-    matches!(text.get(s.at), None | Some(b'\n')).then_some((Scanned { spans: s.spans }, s.at))
+    matches!(text.get(s.at), None | Some(b'\n')).then_some((
+        Scanned {
+            spans: s.spans,
+            blocks: s.blocks,
+        },
+        s.at,
+    ))
 }
 
 /// `scan` with the lazy values kept when `capture` is set, as serde keeps
@@ -120,6 +140,12 @@ impl<'a> Scanned<'a> {
     /// (checked against the JSON grammar, not yet for UTF-8).
     pub(crate) fn message_content(&self) -> Option<&'a [u8]> {
         self.spans.get(LazyField::MessageContent)
+    }
+
+    /// Takes `message.content`'s blocks, when they were asked for and it
+    /// is an array of objects given once.
+    pub(crate) fn take_blocks(&mut self) -> Option<Vec<ContentBlock<'a>>> {
+        self.blocks.take().filter(|_| !self.spans.replaced)
     }
 
     /// Keeps the lazy values in `rec` when `capture` is set. serde makes each
@@ -231,6 +257,9 @@ struct Scanner<'a> {
     b: &'a [u8],
     at: usize,
     spans: Spans<'a>,
+    /// Whether `message.content`'s blocks are wanted (`content_blocks`).
+    want_blocks: bool,
+    blocks: blocks::Blocks<'a>,
 }
 
 impl<'a> Scanner<'a> {
@@ -549,6 +578,7 @@ impl<'a> Scanner<'a> {
         let mut m = Message::default();
         self.object(|s, key| {
             match key {
+                b"content" if s.want_blocks => s.content_blocks()?,
                 b"content" => s.lazy(LazyField::MessageContent)?,
                 b"id" => m.id = s.text()?,
                 b"model" => m.model = s.text()?,
@@ -945,17 +975,7 @@ mod tests {
             // Counted by .ci/run like the integration tests' skips.
             let why =
                 "the public transcript corpus beside the repository is absent: the fixtures only";
-            eprintln!("skipped in part: {why}");
-            if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS") {
-                use std::io::Write;
-                let _ = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .and_then(|mut f| {
-                        writeln!(f, "transcript::scan::tests::corpus_lines_are_scanned_as_serde_reads_them: {why}")
-                    });
-            }
+            crate::test_skipped(&format!("in part: {why}"));
         }
         let files = jsonl_files(vec![root.join("fixtures"), public]);
         let (lines, scanned) = scan_as_serde(&files);

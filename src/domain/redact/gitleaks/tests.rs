@@ -13,22 +13,7 @@ use super::*;
 
 const TOML: &str = "gitleaks-v8.30.0-27.toml";
 
-/// Says why a test cannot run here, and records it where `.ci/run` counts
-/// skips.
-fn skip(reason: &str) {
-    eprintln!("skipped: {reason}");
-    if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS") {
-        use std::io::Write;
-        let test = std::thread::current().name().unwrap_or("?").to_string();
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        {
-            let _ = f.write_all(format!("{test}: {reason}\n").as_bytes());
-        }
-    }
-}
+use crate::test_skipped as skip;
 
 fn data() -> Option<PathBuf> {
     let d = std::env::var_os("SESSIONKIT_REFERENCE_DATA")

@@ -172,6 +172,7 @@ fn read_lines<'a>(
         body: first,
         at: 0,
         n: cursor.line,
+        blocks: b.said.is_some(),
     };
     let read = || -> Result<(), BadLine> {
         let mut slot = Record::default();
@@ -221,7 +222,7 @@ fn read_line<'a>(
     n: u64,
     line: &'a [u8],
     len: u64,
-    scanned: Option<scan::Scanned<'a>>,
+    mut scanned: Option<scan::Scanned<'a>>,
     slot: &mut Record<'a>,
 ) -> Result<(), BadLine> {
     // `len` holds the line ending: at least one byte more than `line`.
@@ -236,6 +237,7 @@ fn read_line<'a>(
             None => LOCAL_COMMAND.find(line).is_some(),
         };
     let content = scanned.as_ref().and_then(scan::Scanned::message_content);
+    let blocks = scanned.as_mut().and_then(scan::Scanned::take_blocks);
     let wants =
         |rec: &Record<'_>| wants_content(rec, line, st.main, st.first_user_seen, &st.open.pending);
     if let Err(e) = read_record(line, scanned, slot, wants) {
@@ -252,7 +254,7 @@ fn read_line<'a>(
     if let Some(opts) = b.said
         && matches!(slot.kind.as_deref(), Some("user" | "assistant"))
     {
-        let pieces = said_of(slot, line, content, opts);
+        let pieces = said_of(slot, line, content, blocks.as_deref(), opts);
         let record = slot
             .uuid
             .as_deref()
@@ -271,7 +273,13 @@ fn read_line<'a>(
         && n <= TITLE_LINES
         && b.wants_prompt_title()
     {
-        let pieces = said_of(slot, line, content, SaidOptions::default());
+        let pieces = said_of(
+            slot,
+            line,
+            content,
+            blocks.as_deref(),
+            SaidOptions::default(),
+        );
         b.offer_prompt(&pieces);
     }
     if st.main {
@@ -301,18 +309,29 @@ fn named(b: &mut SessionParser, kind: Option<&str>, line: &[u8]) {
 }
 
 /// What a Claude Code user or assistant record says: from its content's
-/// raw text where the scanner found it, or kept by serde, or (a line serde
-/// read without it) from the line read again.
-fn said_of(rec: &Record<'_>, line: &[u8], content: Option<&[u8]>, opts: SaidOptions) -> Vec<Piece> {
+/// blocks where the scanner found them, else its raw text where the
+/// scanner found it, or kept by serde, or (a line serde read without it)
+/// from the line read again.
+fn said_of(
+    rec: &Record<'_>,
+    line: &[u8],
+    content: Option<&[u8]>,
+    blocks: Option<&[scan::ContentBlock<'_>]>,
+    opts: SaidOptions,
+) -> Vec<Piece> {
     let assistant = rec.kind.as_deref() == Some("assistant");
-    let raw = content
-        .and_then(|c| std::str::from_utf8(c).ok())
-        .or_else(|| {
-            rec.message
-                .as_ref()
-                .and_then(|m| m.content.0)
-                .map(serde_json::value::RawValue::get)
-        });
+    let raw = content.and_then(|c| std::str::from_utf8(c).ok());
+    if raw.is_some()
+        && let Some(pieces) = blocks.and_then(|b| said::claude_blocks(b, assistant, opts))
+    {
+        return pieces;
+    }
+    let raw = raw.or_else(|| {
+        rec.message
+            .as_ref()
+            .and_then(|m| m.content.0)
+            .map(serde_json::value::RawValue::get)
+    });
     if let Some(raw) = raw {
         return said::claude_content(raw, assistant, opts);
     }

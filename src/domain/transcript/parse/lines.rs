@@ -31,6 +31,9 @@ pub(super) struct Lines<'a> {
     pub(super) body: &'a [u8],
     pub(super) at: usize,
     pub(super) n: u64,
+    /// Whether the scanner finds each message's content blocks (for what
+    /// the records say).
+    pub(super) blocks: bool,
 }
 
 impl<'a> Lines<'a> {
@@ -49,7 +52,7 @@ impl<'a> Lines<'a> {
         loop {
             let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
             self.n += 1;
-            let (end, scanned) = match scan::scan_line(rest, rec) {
+            let (end, scanned) = match scan::scan_line(rest, rec, self.blocks) {
                 Some((s, end)) => (end, Some(s)),
                 None => (memchr::memchr(b'\n', rest).unwrap_or(rest.len()), None),
             };

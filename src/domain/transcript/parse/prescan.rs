@@ -69,7 +69,12 @@ pub fn scan_later(block: &[u8], share: u32) -> Option<(usize, ScannedLines<'_>)>
 /// Scans every line of `body`, which begins at a line start and ends with
 /// a newline (what `Lines` gives, blank lines counted and passed over).
 pub(super) fn scan_lines(body: &[u8]) -> ScannedLines<'_> {
-    let mut lines = Lines { body, at: 0, n: 0 };
+    let mut lines = Lines {
+        body,
+        at: 0,
+        n: 0,
+        blocks: false,
+    };
     let mut out = Vec::with_capacity(body.len() / 2048);
     loop {
         let mut rec = Record::default();

@@ -61,7 +61,12 @@ fn lines_equal_a_plain_split() {
             let through_last_newline = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             prop_assert_eq!(complete as usize, through_last_newline);
             let mut got: Vec<(u64, Vec<u8>)> = Vec::new();
-            let mut reader = Lines { body, at: 0, n: 0 };
+            let mut reader = Lines {
+                body,
+                at: 0,
+                n: 0,
+                blocks: false,
+            };
             let mut rec = Record::default();
             while let Some((n, l, scanned)) = reader.next_into(&mut rec) {
                 // The two well-formed records are the scanner's to read.
