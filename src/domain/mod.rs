@@ -37,3 +37,21 @@ pub mod status;
 pub mod text;
 pub mod transcript;
 pub mod triage;
+
+/// Says why a unit test cannot run here (in whole or in part), and
+/// records it where `.ci/run` counts skips.
+#[cfg(test)]
+pub(crate) fn test_skipped(reason: &str) {
+    eprintln!("skipped: {reason}");
+    if let Some(path) = std::env::var_os("SESSIONKIT_TEST_SKIPS") {
+        use std::io::Write;
+        let test = std::thread::current().name().unwrap_or("?").to_string();
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = f.write_all(format!("{test}: {reason}\n").as_bytes());
+        }
+    }
+}

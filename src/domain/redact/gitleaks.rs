@@ -1,7 +1,8 @@
 //! gitleaks' default rule catalogue as redaction rules: the table in
 //! `catalogue.rs` (generated from the pinned `config/gitleaks.toml`; see the
 //! test at the end), run the way gitleaks runs it. A rule's keywords are
-//! found in one pass over the lowercased text (Aho-Corasick), and only the
+//! found in one pass over the text (Aho-Corasick, in any ASCII case; the
+//! pass redaction makes for its own rules too), and only the
 //! rules whose keywords occur are compiled (once) and run, so ordinary text
 //! costs one scan. A match counts when its secret (the rule's secret group,
 //! else its first non-empty group, else the whole match) has more than the
@@ -204,7 +205,7 @@ static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
             }
         }
     }
-    // Over lowercased text (keywords are lowercase), without case folding.
+    // The keywords are lowercase; the automaton folds ASCII case.
     let keywords = super::Needles::new(&words);
     Engine {
         rules,
@@ -296,7 +297,7 @@ pub(super) fn keywords() -> &'static [Vec<u8>] {
 }
 
 /// Adds to `woken` the rules keyword `keyword` (found `len` bytes long,
-/// `after` the lowercased text after it) wakes.
+/// `after` the text after it, in any ASCII case) wakes.
 pub(super) fn wake(keyword: usize, len: usize, after: &[u8], woken: &mut Vec<usize>) {
     let engine = &*ENGINE;
     let short_ok = len > 3 || token_run(after, SHORT_KEYWORD_RUN);

@@ -975,7 +975,7 @@ mod tests {
             // Counted by .ci/run like the integration tests' skips.
             let why =
                 "the public transcript corpus beside the repository is absent: the fixtures only";
-            crate::test_skipped(&format!("in part: {why}"));
+            crate::domain::test_skipped(&format!("in part: {why}"));
         }
         let files = jsonl_files(vec![root.join("fixtures"), public]);
         let (lines, scanned) = scan_as_serde(&files);

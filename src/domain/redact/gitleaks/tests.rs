@@ -13,7 +13,7 @@ use super::*;
 
 const TOML: &str = "gitleaks-v8.30.0-27.toml";
 
-use crate::test_skipped as skip;
+use crate::domain::test_skipped as skip;
 
 fn data() -> Option<PathBuf> {
     let d = std::env::var_os("SESSIONKIT_REFERENCE_DATA")

@@ -251,10 +251,29 @@ fn read_line<'a>(
     }
     b.out.records += 1;
     take_record(b, st, n, line, slot, local_command)?;
+    said_in(b, st, n, line, slot, (content, blocks.as_deref()));
+    if st.main {
+        named(b, slot.kind.as_deref(), line);
+    }
+    Ok(())
+}
+
+/// What record `slot` (line `n`) says, kept when the parser reads what
+/// records say, else offered as the session's title when it may be its
+/// first prompt; `found` is the content's raw text and blocks where the
+/// scanner found them.
+fn said_in<'a>(
+    b: &mut SessionParser,
+    st: &mut BlockRead<'a>,
+    n: u64,
+    line: &[u8],
+    slot: &Record<'_>,
+    (content, blocks): (Option<&[u8]>, Option<&[scan::ContentBlock<'_>]>),
+) {
     if let Some(opts) = b.said
         && matches!(slot.kind.as_deref(), Some("user" | "assistant"))
     {
-        let pieces = said_of(slot, line, content, blocks.as_deref(), opts);
+        let pieces = said_of(slot, line, content, blocks, opts);
         let record = slot
             .uuid
             .as_deref()
@@ -273,19 +292,9 @@ fn read_line<'a>(
         && n <= TITLE_LINES
         && b.wants_prompt_title()
     {
-        let pieces = said_of(
-            slot,
-            line,
-            content,
-            blocks.as_deref(),
-            SaidOptions::default(),
-        );
+        let pieces = said_of(slot, line, content, blocks, SaidOptions::default());
         b.offer_prompt(&pieces);
     }
-    if st.main {
-        named(b, slot.kind.as_deref(), line);
-    }
-    Ok(())
 }
 
 /// How far into a main transcript its first prompt is looked for.

@@ -182,7 +182,7 @@ mod tests {
             dirs.push(corpus.join("public"));
             dirs.push(corpus.join("captured"));
         } else {
-            crate::test_skipped(
+            crate::domain::test_skipped(
                 "in part: the transcript corpora beside the repository are absent: the fixtures only",
             );
         }

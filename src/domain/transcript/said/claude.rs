@@ -1,0 +1,138 @@
+//! A Claude Code record's `message.content`, read for what it says: from
+//! its raw JSON by serde, or from the blocks the line's scanner found.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::{Piece, Role, SaidOptions, push_call, push_output, push_text};
+
+/// A Claude Code content block, read without copying what is skipped.
+#[derive(Deserialize)]
+struct ClaudeBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    input: Option<&'a RawValue>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+}
+
+/// The pieces of a Claude Code record's `message.content` (raw JSON): a
+/// user record's prompt or tool results, an assistant record's text and
+/// tool calls. Reads only what it keeps: a tool result's output is not
+/// parsed unless outputs are kept.
+pub fn claude_content(raw: &str, assistant: bool, opts: SaidOptions) -> Vec<Piece> {
+    let role = role_of(assistant);
+    let mut out = Vec::new();
+    let t = raw.trim_start();
+    if t.starts_with('"') {
+        if let Ok(s) = serde_json::from_str::<Cow<'_, str>>(raw) {
+            push_text(&mut out, role, None, false, &s);
+        }
+        return out;
+    }
+    let Ok(items) = serde_json::from_str::<Vec<ClaudeBlock<'_>>>(raw) else {
+        return out;
+    };
+    for b in items {
+        claude_block(
+            &b,
+            b.input.map(RawValue::get),
+            b.content.map(RawValue::get),
+            role,
+            opts,
+            &mut out,
+        );
+    }
+    out
+}
+
+fn role_of(assistant: bool) -> Role {
+    if assistant {
+        Role::Assistant
+    } else {
+        Role::User
+    }
+}
+
+/// The pieces of one content block (its input and content as raw JSON).
+fn claude_block(
+    b: &ClaudeBlock<'_>,
+    input: Option<&str>,
+    content: Option<&str>,
+    role: Role,
+    opts: SaidOptions,
+    out: &mut Vec<Piece>,
+) {
+    let value = |raw: Option<&str>| {
+        raw.and_then(|r| serde_json::from_str::<Value>(r).ok())
+            .unwrap_or(Value::Null)
+    };
+    match b.kind.as_deref() {
+        Some("text") => {
+            if let Some(t) = &b.text {
+                push_text(out, role, None, false, t);
+            }
+        }
+        Some("tool_use" | "server_tool_use") => {
+            push_call(out, b.name.as_deref().unwrap_or("tool"), &value(input));
+        }
+        Some("tool_result") if opts.outputs => {
+            push_output(out, opts, None, &value(content));
+        }
+        _ => {}
+    }
+}
+
+/// `claude_content` over the blocks the line's scanner found (each field
+/// as raw JSON, in valid UTF-8): the same pieces, read without parsing
+/// the content again; `None` where a block is not as serde would read it
+/// (a field given twice, or not a string or null where one is wanted), for
+/// `claude_content` to judge.
+pub fn claude_blocks(
+    blocks: &[crate::domain::transcript::scan::ContentBlock<'_>],
+    assistant: bool,
+    opts: SaidOptions,
+) -> Option<Vec<Piece>> {
+    fn text(raw: Option<&[u8]>) -> Option<Option<Cow<'_, str>>> {
+        match raw {
+            None => Some(None),
+            Some(r) if !r.contains(&b'\\') => serde_json::from_slice::<Option<&str>>(r)
+                .ok()
+                .map(|s| s.map(Cow::Borrowed)),
+            Some(r) => serde_json::from_slice::<Option<String>>(r)
+                .ok()
+                .map(|s| s.map(Cow::Owned)),
+        }
+    }
+    fn raw(r: Option<&[u8]>) -> Option<Option<&str>> {
+        r.map_or(Some(None), |r| std::str::from_utf8(r).ok().map(Some))
+    }
+    let mut read = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        if b.repeated {
+            return None;
+        }
+        let block = ClaudeBlock {
+            kind: text(b.kind)?,
+            text: text(b.text)?,
+            name: text(b.name)?,
+            input: None,
+            content: None,
+        };
+        read.push((block, raw(b.input)?, raw(b.content)?));
+    }
+    let role = role_of(assistant);
+    let mut out = Vec::new();
+    for (b, input, content) in &read {
+        claude_block(b, *input, *content, role, opts, &mut out);
+    }
+    Some(out)
+}
