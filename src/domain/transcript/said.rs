@@ -207,8 +207,9 @@ pub fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: b
 }
 
 /// The strings of a tool's input, redacted by key and by shape, one per
-/// line, in the input's order (a JSON string that holds JSON is read as
-/// JSON: Codex's `arguments`).
+/// line: an array's in order, an object's by key (as serde_json's map
+/// holds them); a JSON string that holds JSON is read as JSON (Codex's
+/// `arguments`).
 fn input_text(input: &Value) -> String {
     let parsed;
     let input = match input {
