@@ -55,3 +55,16 @@ pub(crate) fn test_skipped(reason: &str) {
         }
     }
 }
+
+/// A deterministic stream of draws for the unit tests' generated cases
+/// (xorshift from `seed`): each call gives a number below `n`, so a
+/// failure reproduces.
+#[cfg(test)]
+pub(crate) fn test_draws(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}

@@ -252,13 +252,7 @@ mod tests {
         let pieces = [
             "ab", "Z9", " ", "-", "é", "日本", "ß", "\u{301}", "_", "\n", "٣", "🦀", "x",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::domain::test_draws(0x2545_f491_4f6c_dd1d_u64);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..2000 {
             let mut text = String::new();

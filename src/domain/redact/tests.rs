@@ -381,13 +381,7 @@ fn an_inputs_strings_are_its_redacted_copys_strings() {
         "see ghp_0123456789abcdefghijABCDEFGHIJ012345 here",
         "plain words",
     ];
-    let mut seed = 0x853c_49e6_748f_ea9b_u64;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = crate::domain::test_draws(0x853c_49e6_748f_ea9b_u64);
     fn value(
         next: &mut dyn FnMut(usize) -> usize,
         depth: u32,

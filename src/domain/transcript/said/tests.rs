@@ -216,13 +216,7 @@ fn blobs_are_cut_as_a_walk_of_every_byte_would_cut_them() {
         }
         out + &text[last..]
     }
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = crate::domain::test_draws(0x9e37_79b9_7f4a_7c15_u64);
     let blob = "Qk9yVzBLR2dvQUFBQU5TVWhFVWdBQUFBRUFBQUFCQ0FZQUFBQWZGY1NKQUFBQURVbEVRVlI0Mm1OazEy";
     let mut cut = 0;
     for _ in 0..3000 {
