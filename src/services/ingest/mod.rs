@@ -379,17 +379,16 @@ fn process(
         return Ok(());
     }
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    // Building the index, the writer has as much to do as the readers
-    // (the full-text index, the texts' blocks): it keeps a core of its own.
-    let writer = usize::from(opts.said_only && cores > 1);
-    let workers = (cores - writer).min(jobs.len());
+    let workers = cores.min(jobs.len());
     // Cores no worker holds (fewer sessions than cores, or workers that ran
     // out of sessions) help parse large blocks of the sessions still read.
-    let spare = SpareCores::new(cores - writer - workers);
+    let spare = SpareCores::new(cores - workers);
     let next = AtomicUsize::new(0);
     // Parts are small (at most `PART_BYTES` read each); a deep queue lets
-    // parsing run ahead of writing.
-    let (tx, rx) = mpsc::sync_channel::<(usize, Event)>(workers * 8);
+    // parsing run ahead of writing. Building the index, the writer is the
+    // slower end: a deeper queue would only hold more texts in memory.
+    let depth = if opts.said_only { 2 } else { 8 };
+    let (tx, rx) = mpsc::sync_channel::<(usize, Event)>(workers * depth);
     let jobs_ref = jobs;
     // Messages parsed and not yet written: a worker waits while the queue
     // holds more than `QUEUED_MESSAGES`, so sessions of any size queue a
@@ -402,6 +401,9 @@ fn process(
             let next = &next;
             let spare = Arc::clone(&spare);
             scope.spawn(move || {
+                if opts.said_only {
+                    index::yield_to_writer();
+                }
                 let mut buf = Buffers::sharing(Arc::clone(&spare));
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
