@@ -168,6 +168,8 @@ pub struct Store {
     /// Terms of texts a build wrote in its open batch, for the full-text
     /// index at the batch's commit (`said::PendingTerms`).
     said_terms: said::PendingTerms,
+    /// Texts a build wrote, to find them again without a lookup.
+    said_known: said::KnownTexts,
 }
 
 /// A read transaction: every read until `finish` (or the drop) sees one
@@ -235,6 +237,7 @@ impl Store {
             prices: std::cell::OnceCell::new(),
             pacer: Pacer::new(),
             said_terms: said::PendingTerms::default(),
+            said_known: said::KnownTexts::default(),
         };
         migrate::migrate(&mut store.conn, path)?;
         Ok(store)
@@ -262,6 +265,7 @@ impl Store {
             prices: std::cell::OnceCell::new(),
             pacer: Pacer::new(),
             said_terms: said::PendingTerms::default(),
+            said_known: said::KnownTexts::default(),
         })
     }
 

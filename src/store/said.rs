@@ -11,6 +11,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 mod blocks;
 mod find;
+mod known;
 
 pub use find::{Hit, Matches, Place, SearchQuery};
 
@@ -18,6 +19,8 @@ use crate::domain::clock::Millis;
 use crate::domain::transcript::ParsedSession;
 use crate::domain::transcript::said::{Piece, Role};
 use blocks::BlockWriter;
+use known::Known;
+pub(crate) use known::KnownTexts;
 
 /// Bits of a text's id below its first second (`said_texts`): few, so
 /// that the full-text index, which stores each term's texts as the
@@ -27,16 +30,6 @@ const SECOND_SHIFT: u32 = 2;
 /// Texts said at no known time take ids below this, by their hash (spread
 /// out: never a long run of taken ids to step over).
 const UNTIMED: i64 = 1 << 20;
-
-/// The hash a text is found by: xxh3-64 of its tool's name and its text.
-/// Two texts are one when their hashes, tools and lengths agree.
-fn hash_of(tool: Option<&str>, text: &str) -> i64 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(tool.unwrap_or("").as_bytes());
-    h.update(&[0]);
-    h.update(text.as_bytes());
-    h.digest() as i64
-}
 
 /// The id a text first said at `at` would take (before collisions).
 fn fresh_id(at: Option<Millis>, hash: i64) -> i64 {
@@ -145,16 +138,23 @@ fn free_id(conn: &Connection, start: i64) -> Result<i64> {
     Ok(id)
 }
 
-/// Takes a text out of `said_texts`, its block and the full-text index.
-fn delete_text(conn: &Connection, id: i64, terms: &mut PendingTerms) -> Result<()> {
-    let block: Option<i64> = conn
-        .prepare_cached("SELECT block FROM said_texts WHERE text_id = ?1")?
-        .query_row([id], |r| r.get(0))
+/// Takes a text out of `said_texts`, its block, the full-text index and
+/// the build's map.
+fn delete_text(
+    conn: &Connection,
+    id: i64,
+    terms: &mut PendingTerms,
+    known: &mut KnownTexts,
+) -> Result<()> {
+    let row: Option<(i64, i64, Option<String>, i64)> = conn
+        .prepare_cached("SELECT block, hash, tool, len FROM said_texts WHERE text_id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .optional()?;
-    if let Some(block) = block {
+    if let Some((block, hash, tool, len)) = row {
         conn.prepare_cached("DELETE FROM said_texts WHERE text_id = ?1")?
             .execute([id])?;
         terms.remove(conn, id)?;
+        known.remove(known::key(hash, tool.as_deref(), len as usize));
         blocks::release(conn, block)?;
     }
     Ok(())
@@ -169,18 +169,28 @@ fn text_id(
     p: &Piece,
     at: Option<Millis>,
     blocks: &mut BlockWriter,
-    terms: &mut PendingTerms,
+    batch: (&mut PendingTerms, &mut KnownTexts),
 ) -> Result<i64> {
-    let hash = hash_of(p.tool.as_deref(), &p.text);
-    let found: Option<i64> = conn
-        .prepare_cached(
-            "SELECT text_id FROM said_texts WHERE hash = ?1 AND tool IS ?2 AND len = ?3 LIMIT 1",
-        )?
-        .query_row(params![hash, p.tool, p.text.len() as i64], |r| r.get(0))
-        .optional()?;
+    let (terms, known) = batch;
+    // Made on the reader (`said::text_hash`), stored signed.
+    let hash = p.hash as i64;
+    let key = known::key(hash, p.tool.as_deref(), p.text.len());
+    let found: Option<i64> = match known.get(key) {
+        Known::Id(id) => Some(id),
+        Known::New => None,
+        Known::Unsure => conn
+            .prepare_cached(
+                "SELECT text_id FROM said_texts WHERE hash = ?1 AND tool IS ?2 AND len = ?3 LIMIT 1",
+            )?
+            .query_row(params![hash, p.tool, p.text.len() as i64], |r| r.get(0))
+            .optional()?,
+    };
     let start = fresh_id(at, hash);
     match found {
-        Some(id) if at.is_none() || id >> SECOND_SHIFT <= start >> SECOND_SHIFT => Ok(id),
+        Some(id) if at.is_none() || id >> SECOND_SHIFT <= start >> SECOND_SHIFT => {
+            known.set(key, id);
+            Ok(id)
+        }
         Some(old) => {
             let id = free_id(conn, start)?;
             conn.prepare_cached("UPDATE said_texts SET text_id = ?2 WHERE text_id = ?1")?
@@ -189,6 +199,7 @@ fn text_id(
                 .execute(params![old, id])?;
             terms.remove(conn, old)?;
             terms.add(id, &p.terms);
+            known.set(key, id);
             Ok(id)
         }
         None => {
@@ -203,19 +214,25 @@ fn text_id(
                 id += 1;
             }
             terms.add(id, &p.terms);
+            known.set(key, id);
             Ok(id)
         }
     }
 }
 
 /// Removes the texts among `ids` that nothing says any more.
-fn drop_unsaid(conn: &Connection, ids: &[i64], terms: &mut PendingTerms) -> Result<()> {
+fn drop_unsaid(
+    conn: &Connection,
+    ids: &[i64],
+    terms: &mut PendingTerms,
+    known: &mut KnownTexts,
+) -> Result<()> {
     for &id in ids {
         let said: bool = conn
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM said WHERE text_id = ?1)")?
             .query_row([id], |r| r.get(0))?;
         if !said {
-            delete_text(conn, id, terms)?;
+            delete_text(conn, id, terms, known)?;
         }
     }
     Ok(())
@@ -237,7 +254,12 @@ pub(super) fn forget_sessions(conn: &Connection, ids: &[String]) -> Result<()> {
         };
         let texts = texts_of(conn, n)?;
         conn.execute("DELETE FROM said WHERE session = ?1", [n])?;
-        drop_unsaid(conn, &texts, &mut PendingTerms::default())?;
+        drop_unsaid(
+            conn,
+            &texts,
+            &mut PendingTerms::default(),
+            &mut KnownTexts::default(),
+        )?;
     }
     Ok(())
 }
@@ -247,18 +269,19 @@ pub(super) fn forget_sessions(conn: &Connection, ids: &[String]) -> Result<()> {
 /// record said again (a client rewriting a message) keeps its last words.
 pub(super) fn write_said(conn: &Connection, p: &ParsedSession, replace: bool) -> Result<()> {
     let mut terms = PendingTerms::default();
-    write_said_into(conn, p, replace, &mut terms)?;
+    write_said_into(conn, p, replace, (&mut terms, &mut KnownTexts::default()))?;
     terms.flush(conn)
 }
 
 /// `write_said`, its new texts' terms left in `terms` for the caller to
-/// flush before it commits.
+/// flush before it commits, the texts it finds or adds kept in `known`.
 pub(super) fn write_said_into(
     conn: &Connection,
     p: &ParsedSession,
     replace: bool,
-    terms: &mut PendingTerms,
+    batch: (&mut PendingTerms, &mut KnownTexts),
 ) -> Result<()> {
+    let (terms, known) = batch;
     let sid = p.session_id.as_str();
     // A session is numbered when it first says something.
     let session = match known_name(conn, sid)? {
@@ -288,7 +311,7 @@ pub(super) fn write_said_into(
         };
         let again = !records.insert(s.record.as_str());
         for (n, piece) in s.pieces.iter().enumerate() {
-            let id = text_id(conn, piece, s.at, &mut blocks, terms)?;
+            let id = text_id(conn, piece, s.at, &mut blocks, (&mut *terms, &mut *known))?;
             let before: Option<i64> = if replace && !again {
                 None
             } else {
@@ -321,5 +344,5 @@ pub(super) fn write_said_into(
     blocks.flush(conn)?;
     replaced.sort_unstable();
     replaced.dedup();
-    drop_unsaid(conn, &replaced, terms)
+    drop_unsaid(conn, &replaced, terms, known)
 }

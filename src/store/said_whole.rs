@@ -32,6 +32,15 @@ pub(super) fn is_whole(tx: &rusqlite::Connection, session_id: &str) -> Result<bo
         .query_row([session_id], |r| r.get(0))?)
 }
 
+/// Segments of one level the full-text index merges (FTS5's default).
+const AUTOMERGE: i64 = 4;
+
+fn set_automerge(conn: &rusqlite::Connection, n: i64) -> Result<()> {
+    conn.prepare_cached("INSERT INTO said_fts(said_fts, rank) VALUES ('automerge', ?1)")?
+        .execute([n])?;
+    Ok(())
+}
+
 /// The stamp of what ingest last wrote of a session (its resume state and
 /// checkpoint), by which a build knows that no ingest wrote the session
 /// while it read it.
@@ -189,12 +198,14 @@ impl Store {
         stamp: Option<u64>,
         commit: bool,
     ) -> Result<()> {
-        if self.conn.is_autocommit() {
-            self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        }
         let written = (|| -> Result<()> {
+            if self.conn.is_autocommit() {
+                self.conn.execute_batch("BEGIN IMMEDIATE")?;
+                self.said_known.begin(&self.conn)?;
+            }
             // Its terms wait for the batch's commit (`commit_said`).
-            super::said::write_said_into(&self.conn, p, first, &mut self.said_terms)?;
+            let batch = (&mut self.said_terms, &mut self.said_known);
+            super::said::write_said_into(&self.conn, p, first, batch)?;
             if let Some(stamp) = stamp
                 && stamp_in(&self.conn, &p.session_id)? == stamp
             {
@@ -222,10 +233,27 @@ impl Store {
         Ok(())
     }
 
+    /// Before a build's batches: the full-text index merges none of the
+    /// segments its batches write until the build ends (each batch's
+    /// commit writes one; merging them as they come rewrote the postings
+    /// two or three times over).
+    pub fn begin_said_batches(&mut self) -> Result<()> {
+        set_automerge(&self.conn, 0)
+    }
+
+    /// After a build's batches (committed or not): the texts they wrote are
+    /// forgotten (`said::KnownTexts`), and the full-text index merges its
+    /// segments again, a little at each later write (FTS5's `automerge`).
+    pub fn end_said_batches(&mut self) -> Result<()> {
+        self.said_known.clear();
+        set_automerge(&self.conn, AUTOMERGE)
+    }
+
     /// Rolls back the parts `write_said_only` wrote and did not commit
     /// (a build that failed: those sessions are read again next time).
     pub fn abandon_said(&mut self) {
         self.said_terms.clear();
+        self.said_known.clear();
         if !self.conn.is_autocommit() {
             let _ = self.conn.execute_batch("ROLLBACK");
         }

@@ -62,6 +62,19 @@ pub struct Piece {
     /// What the search index holds of it (`matching::index_terms`): made
     /// where the piece is read, on a reader thread.
     pub terms: String,
+    /// The hash the index finds the text by (`text_hash`), made there too.
+    pub hash: u64,
+}
+
+/// The hash a text is found by in the search index: xxh3-64 of its tool's
+/// name, a zero byte and the text. Two texts are one when their hashes,
+/// tools and lengths agree.
+pub fn text_hash(tool: Option<&str>, text: &str) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(tool.unwrap_or("").as_bytes());
+    h.update(&[0]);
+    h.update(text.as_bytes());
+    h.digest()
 }
 
 /// The pieces of one record, with where it stands.
@@ -202,6 +215,7 @@ pub fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: b
         tool: tool.map(str::to_string),
         output,
         terms: crate::domain::matching::index_terms(tool, &text),
+        hash: text_hash(tool, &text),
         text,
     });
 }
@@ -237,6 +251,7 @@ pub fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
         tool: Some(name.to_string()),
         output: false,
         terms: crate::domain::matching::index_terms(Some(name), &text),
+        hash: text_hash(Some(name), &text),
         text,
     });
 }

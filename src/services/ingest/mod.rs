@@ -318,11 +318,7 @@ pub fn run(
             begun: BTreeSet::new(),
             batched: (0, None),
         };
-        let done = process(&mut sink, opts, &jobs, progress);
-        let done = done.and_then(|()| store.commit_said());
-        if done.is_err() {
-            store.abandon_said();
-        }
+        let done = run_jobs(&mut sink, opts, &jobs, progress);
         store.end_bulk(ckpt)?;
         done?;
     } else if !jobs.is_empty() {
@@ -337,11 +333,7 @@ pub fn run(
             begun: BTreeSet::new(),
             batched: (0, None),
         };
-        let done = process(&mut sink, opts, &jobs, progress);
-        let done = done.and_then(|()| store.commit_said());
-        if done.is_err() {
-            store.abandon_said();
-        }
+        let done = run_jobs(&mut sink, opts, &jobs, progress);
         done?;
     }
     let mut seen = database::Seen {
@@ -367,6 +359,29 @@ pub fn run(
     }
     sum.elapsed_ms = started.elapsed().as_millis() as u64;
     Ok(sum)
+}
+
+/// Reads `jobs` into `sink`, committing what a build wrote last (or
+/// rolling it back on failure); a build's batches begin and end around it.
+fn run_jobs(
+    sink: &mut Sink<'_>,
+    opts: &Options,
+    jobs: &[Job],
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<()> {
+    if opts.said_only {
+        sink.store.begin_said_batches()?;
+    }
+    let done = process(sink, opts, jobs, progress).and_then(|()| sink.store.commit_said());
+    if done.is_err() {
+        sink.store.abandon_said();
+    }
+    let ended = if opts.said_only {
+        sink.store.end_said_batches()
+    } else {
+        Ok(())
+    };
+    done.and(ended)
 }
 
 fn process(

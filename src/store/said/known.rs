@@ -1,0 +1,164 @@
+//! The texts a build has written, kept in memory so that a text said
+//! again is found without a lookup in `said_texts`: a build writes most of
+//! the index, and looking each piece's text up by hash was a fifth of its
+//! writer's statements. What the map holds is trusted only while no other
+//! connection has written the database (`PRAGMA data_version`, read as each
+//! batch begins); when another has, or a batch is rolled back, it starts
+//! again empty.
+
+use std::collections::HashMap;
+
+use anyhow::Result;
+use rusqlite::Connection;
+
+/// A text's key: its hash (`said::text_hash`), its length and its tool's name
+/// hashed (the same three a lookup in `said_texts` matches).
+type Key = (i64, u32, u64);
+
+#[derive(Debug, Default)]
+pub(crate) struct KnownTexts {
+    /// `data_version` when the map was last known to be current.
+    version: Option<i64>,
+    /// The map holds every text of the index (it began with the index
+    /// empty): a text it lacks is new, with no lookup.
+    whole: bool,
+    ids: HashMap<Key, i64>,
+}
+
+/// How a text the map was asked for stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Known {
+    /// The index holds it, with this id.
+    Id(i64),
+    /// The index does not hold it.
+    New,
+    /// The map cannot say: look it up.
+    Unsure,
+}
+
+pub(super) fn key(hash: i64, tool: Option<&str>, len: usize) -> Key {
+    let tool = tool.map_or(0, |t| xxhash_rust::xxh3::xxh3_64(t.as_bytes()) | 1);
+    (hash, len as u32, tool)
+}
+
+impl KnownTexts {
+    /// Called as a batch's transaction begins: keeps the map only when no
+    /// other connection has written since the map was last current.
+    pub(crate) fn begin(&mut self, conn: &Connection) -> Result<()> {
+        let version: i64 = conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        if self.version != Some(version) {
+            self.ids.clear();
+            self.whole = !conn.query_row("SELECT EXISTS (SELECT 1 FROM said_texts)", [], |r| {
+                r.get::<_, bool>(0)
+            })?;
+            self.version = Some(version);
+        }
+        Ok(())
+    }
+
+    /// Forgets everything (a batch was rolled back, or the map is done).
+    pub(crate) fn clear(&mut self) {
+        self.ids.clear();
+        self.whole = false;
+        self.version = None;
+    }
+
+    pub(super) fn get(&self, key: Key) -> Known {
+        match self.ids.get(&key) {
+            Some(&id) => Known::Id(id),
+            None if self.whole => Known::New,
+            None => Known::Unsure,
+        }
+    }
+
+    pub(super) fn set(&mut self, key: Key, id: i64) {
+        self.ids.insert(key, id);
+    }
+
+    /// A text gone from the index.
+    pub(super) fn remove(&mut self, key: Key) {
+        self.ids.remove(&key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::transcript::ParsedSession;
+    use crate::domain::transcript::said::{Role, Said, push_text};
+    use crate::store::Store;
+
+    /// A time, in milliseconds, the texts are said after.
+    const T: i64 = 1_700_000_000_000;
+
+    fn session(id: &str, texts: &[(&str, i64)]) -> ParsedSession {
+        let mut p = ParsedSession {
+            session_id: id.to_string(),
+            ..ParsedSession::default()
+        };
+        for (n, (text, at)) in texts.iter().enumerate() {
+            let mut pieces = Vec::new();
+            push_text(&mut pieces, Role::User, None, false, text);
+            p.said.push(Said {
+                agent_id: id.to_string(),
+                record: format!("r{n}"),
+                at: Some(T + *at),
+                pieces,
+            });
+        }
+        p
+    }
+
+    fn texts(store: &Store) -> Vec<(i64, i64)> {
+        let mut stmt = store
+            .conn
+            .prepare("SELECT text_id, len FROM said_texts ORDER BY text_id")
+            .unwrap();
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+        rows.map(Result::unwrap).collect()
+    }
+
+    /// A build's batches find the texts they wrote in memory; when
+    /// another connection writes between two batches (here: it says a
+    /// text the build is about to say again, then forgets what the build
+    /// wrote), the map is dropped and the next batch looks texts up: each
+    /// text is held once, under the id of its first saying, as a build with
+    /// no map writes them.
+    #[test]
+    fn a_text_another_connection_wrote_between_batches_is_found() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("k.db");
+        let mut build = Store::open(&path).unwrap();
+        let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
+        let b = session("b", &[("deploy the cache", 2_000), ("fresh words", 3_000)]);
+        let c = session("c", &[("rotate logs", 1_000), ("fresh words", 4_000)]);
+        build.write_said_only(&a, true, None, true).unwrap();
+        // Another connection (a hook's ingest) says b, then forgets a.
+        {
+            let mut other = Store::open(&path).unwrap();
+            let tx = other.conn.transaction().unwrap();
+            super::super::write_said(&tx, &b, true).unwrap();
+            super::super::forget_sessions(&tx, &["a".to_string()]).unwrap();
+            tx.commit().unwrap();
+        }
+        build.write_said_only(&a, true, None, false).unwrap();
+        build.write_said_only(&c, true, None, true).unwrap();
+        build.end_said_batches().unwrap();
+        let with_map = texts(&build);
+
+        let mut plain = Store::open(&d.path().join("p.db")).unwrap();
+        for p in [&b, &a, &c] {
+            let tx = plain.conn.transaction().unwrap();
+            super::super::write_said(&tx, p, true).unwrap();
+            tx.commit().unwrap();
+        }
+        assert_eq!(with_map, texts(&plain));
+        // Three texts, each once, each at its earliest saying.
+        assert_eq!(
+            with_map
+                .iter()
+                .map(|t| (t.0 >> super::super::SECOND_SHIFT) - T / 1000)
+                .collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+    }
+}
