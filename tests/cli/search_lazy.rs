@@ -73,6 +73,7 @@ fn a_first_search_builds_the_index_ingest_would_have_kept() {
             lazy.scalar("SELECT COUNT(*) FROM sessions"),
             "{name}: every session whole"
         );
+        assert_eq!(automerge(&lazy), 4, "{name}");
         indexed += usize::from(!said(&lazy).is_empty());
         // Per byte read: the index stores no more text than the
         // transcripts hold (a reader that copied a record's words twice,
@@ -221,4 +222,13 @@ fn a_killed_build_goes_on_and_a_search_beside_one_says_what_it_missed() {
     assert_eq!(env.scalar("SELECT COUNT(*) FROM said_sessions"), 150);
     assert_eq!(found, want);
     assert_eq!(said(&env), said(&eager));
+    // The build merges no segments of the full-text index while it runs;
+    // the one that finished gave merging back.
+    assert_eq!(automerge(&env), 4);
+}
+
+/// How many segments of a level the full-text index merges (FTS5's
+/// default, 4, when never set).
+fn automerge(env: &Env) -> i64 {
+    env.scalar("SELECT COALESCE((SELECT v FROM said_fts_config WHERE k = 'automerge'), 4)")
 }
