@@ -48,11 +48,15 @@ pub fn index_options(store: &Store) -> Result<SaidOptions> {
     })
 }
 
+/// Whether a build's readers can yield their cores to the writer
+/// (`yield_to_writer`): then they run one per core beside it.
+pub(super) const READERS_YIELD: bool = cfg!(target_os = "linux");
+
 /// Lowers the calling thread's scheduling priority (its nice value, by 10)
 /// on Linux, where a thread has a priority of its own: a build's readers
 /// run one per core beside the writer, which then never waits for a core
-/// (the writer is the longer of the two halves: with it waiting, a second
-/// reader made the build no faster). Elsewhere, nothing.
+/// (with the writer waiting, a second reader made the build no faster).
+/// Elsewhere, nothing.
 pub(super) fn yield_to_writer() {
     #[cfg(target_os = "linux")]
     {

@@ -394,10 +394,13 @@ fn process(
         return Ok(());
     }
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    let workers = cores.min(jobs.len());
+    // Building the index, the writer has as much to do as the readers: it
+    // keeps a core of its own, unless the readers can yield theirs to it.
+    let writer = usize::from(opts.said_only && cores > 1 && !index::READERS_YIELD);
+    let workers = (cores - writer).min(jobs.len());
     // Cores no worker holds (fewer sessions than cores, or workers that ran
     // out of sessions) help parse large blocks of the sessions still read.
-    let spare = SpareCores::new(cores - workers);
+    let spare = SpareCores::new(cores - writer - workers);
     let next = AtomicUsize::new(0);
     // Parts are small (at most `PART_BYTES` read each); a deep queue lets
     // parsing run ahead of writing. Building the index, the writer is the
