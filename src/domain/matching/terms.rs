@@ -49,12 +49,30 @@ impl std::hash::Hasher for WordHasher {
             let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
             self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
         }
-        let mut tail = [0u8; 8];
+        // The last up to seven bytes, read without a copy: four from each
+        // end when there are four (they may overlap), else the first,
+        // middle and last.
         let rest = chunks.remainder();
-        tail[..rest.len()].copy_from_slice(rest);
-        self.0 =
-            (self.0.rotate_left(5) ^ u64::from_le_bytes(tail) ^ bytes.len() as u64).wrapping_mul(K);
+        let n = rest.len();
+        let four = |at: usize| {
+            u64::from(u32::from_le_bytes(
+                rest[at..at + 4].try_into().expect("four"),
+            ))
+        };
+        let tail = if n >= 4 {
+            four(0) << 32 | four(n - 4)
+        } else if n > 0 {
+            u64::from(rest[0]) << 16 | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1])
+        } else {
+            0
+        };
+        self.0 = (self.0.rotate_left(5) ^ tail ^ bytes.len() as u64).wrapping_mul(K);
     }
+
+    /// `str`'s hash ends with a 0xff byte, so that a tuple's strings
+    /// stay apart; the cache's keys are single words: nothing to mix.
+    #[inline]
+    fn write_u8(&mut self, _: u8) {}
 
     fn finish(&self) -> u64 {
         self.0
@@ -112,20 +130,35 @@ pub fn term(word: &str) -> String {
 
 /// The words of a text: runs of letters and digits.
 pub fn words(text: &str) -> Words<'_> {
-    Words { text, at: 0 }
+    Words {
+        text,
+        at: 0,
+        upper: false,
+        wide: false,
+    }
 }
 
-/// ASCII letters and digits, as a table: every byte of a text is looked
-/// up.
-static ALNUM: [bool; 128] = {
-    let mut t = [false; 128];
+/// ASCII letters and digits, as a table (`UPPER` for a capital, 1 for
+/// the rest, 0 for any other byte): every byte of a text is looked up.
+static ALNUM: [u8; 128] = {
+    let mut t = [0; 128];
     let mut c = 0;
     while c < 128 {
-        t[c] = (c as u8).is_ascii_alphanumeric();
+        let b = c as u8;
+        t[c] = if b.is_ascii_uppercase() {
+            UPPER
+        } else if b.is_ascii_alphanumeric() {
+            1
+        } else {
+            0
+        };
         c += 1;
     }
     t
 };
+
+/// `ALNUM`'s mark of an upper-case ASCII letter.
+const UPPER: u8 = 2;
 
 /// The words of a text (`words`): read byte by byte where the text is
 /// ASCII, character by character elsewhere.
@@ -133,6 +166,10 @@ static ALNUM: [bool; 128] = {
 pub struct Words<'a> {
     text: &'a str,
     at: usize,
+    /// The last word has an upper-case ASCII letter.
+    upper: bool,
+    /// The last word has a character that is not ASCII.
+    wide: bool,
 }
 
 /// Whether the character at byte `i` of `text` (not ASCII: ASCII bytes
@@ -159,7 +196,7 @@ impl<'a> Iterator for Words<'a> {
                     return None;
                 }
                 Some(&c) if c < 0x80 => {
-                    if ALNUM[usize::from(c)] {
+                    if ALNUM[usize::from(c)] != 0 {
                         break i;
                     }
                     i += 1;
@@ -170,22 +207,30 @@ impl<'a> Iterator for Words<'a> {
                 },
             }
         };
+        let (mut upper, mut wide) = (false, false);
         loop {
             match b.get(i) {
                 Some(&c) if c < 0x80 => {
-                    if !ALNUM[usize::from(c)] {
+                    let k = ALNUM[usize::from(c)];
+                    if k == 0 {
                         break;
                     }
+                    upper |= k == UPPER;
                     i += 1;
                 }
                 Some(_) => match alnum_char(self.text, i) {
-                    (true, n) => i += n,
+                    (true, n) => {
+                        wide = true;
+                        i += n;
+                    }
                     (false, _) => break,
                 },
                 None => break,
             }
         }
         self.at = i;
+        self.upper = upper;
+        self.wide = wide;
         Some(&self.text[start..i])
     }
 }
@@ -208,19 +253,27 @@ fn terms_of(tool: Option<&str>, text: &str, once: Option<u64>) -> String {
     let mut lower = String::new();
     STEMS.with(|stems| {
         let stems = &mut stems.borrow_mut();
-        for w in tool.into_iter().flat_map(words).chain(words(text)) {
+        let mut push = |w: &str, upper: bool, wide: bool| {
             // An ASCII word is folded into one reused buffer; only a
             // word with other letters is folded by `fold`.
-            let pushed = if w.bytes().any(|b| b.is_ascii_uppercase()) && w.is_ascii() {
+            let pushed = if wide {
+                push_term(stems, &fold(w), once, &mut out)
+            } else if upper {
                 lower.clear();
                 lower.push_str(w);
                 lower.make_ascii_lowercase();
                 push_term(stems, &lower, once, &mut out)
             } else {
-                push_term(stems, &fold(w), once, &mut out)
+                push_term(stems, w, once, &mut out)
             };
             if pushed {
                 out.push(' ');
+            }
+        };
+        for text in tool.into_iter().chain([text]) {
+            let mut words = words(text);
+            while let Some(w) = words.next() {
+                push(w, words.upper, words.wide);
             }
         }
     });
@@ -265,6 +318,15 @@ mod tests {
                 .filter(|w| !w.is_empty())
                 .collect();
             assert_eq!(words(&text).collect::<Vec<_>>(), split, "{text:?}");
+            // Each word's marks, and the terms they fold by, are the
+            // word's own: an ASCII capital, a character past ASCII.
+            let mut it = words(&text);
+            while let Some(w) = it.next() {
+                assert_eq!(it.upper, w.bytes().any(|b| b.is_ascii_uppercase()), "{w:?}");
+                assert_eq!(it.wide, !w.is_ascii(), "{w:?}");
+            }
+            let each: String = split.iter().map(|w| term(w) + " ").collect();
+            assert_eq!(terms_of(None, &text, None), each, "{text:?}");
         }
         assert!(seen.len() > 1500, "{} texts", seen.len());
         assert_eq!(
