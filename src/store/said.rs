@@ -273,6 +273,25 @@ pub(super) fn write_said(conn: &Connection, p: &ParsedSession, replace: bool) ->
     terms.flush(conn)
 }
 
+/// The number of a record's agent (`said_names`), `None` for the
+/// session's main one; `agents` remembers those numbered in this part.
+fn agent_of<'a>(
+    conn: &Connection,
+    session_id: &str,
+    agent_id: &'a str,
+    agents: &mut std::collections::HashMap<&'a str, i64>,
+) -> Result<Option<i64>> {
+    if agent_id == session_id {
+        return Ok(None);
+    }
+    if let Some(&n) = agents.get(agent_id) {
+        return Ok(Some(n));
+    }
+    let n = name_id(conn, agent_id)?;
+    agents.insert(agent_id, n);
+    Ok(Some(n))
+}
+
 /// `write_said`, its new texts' terms left in `terms` for the caller to
 /// flush before it commits, the texts it finds or adds kept in `known`.
 pub(super) fn write_said_into(
@@ -298,17 +317,9 @@ pub(super) fn write_said_into(
     // After a replace, a place can only be there already when this part
     // said its record twice: only then is it looked up.
     let mut records: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut agents: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+    let mut agents = std::collections::HashMap::new();
     for s in &p.said {
-        let agent = if s.agent_id == sid {
-            None
-        } else if let Some(&n) = agents.get(s.agent_id.as_str()) {
-            Some(n)
-        } else {
-            let n = name_id(conn, &s.agent_id)?;
-            agents.insert(s.agent_id.as_str(), n);
-            Some(n)
-        };
+        let agent = agent_of(conn, sid, &s.agent_id, &mut agents)?;
         let again = !records.insert(s.record.as_str());
         for (n, piece) in s.pieces.iter().enumerate() {
             let id = text_id(conn, piece, s.at, &mut blocks, (&mut *terms, &mut *known))?;
