@@ -11,6 +11,12 @@ use std::collections::HashMap;
 use anyhow::Result;
 use rusqlite::Connection;
 
+/// Texts the map holds at most (about 40 bytes each): past it, it starts
+/// again empty and no longer holds every text (a history of several GiB
+/// is then looked up in part, as before the map). Four in unit tests, so
+/// that they cross it.
+const KNOWN_MOST: usize = if cfg!(test) { 4 } else { 500_000 };
+
 /// A text's key: its hash (`said::text_hash`), its length and its tool's name
 /// hashed (the same three a lookup in `said_texts` matches).
 type Key = (i64, u32, u64);
@@ -72,6 +78,10 @@ impl KnownTexts {
     }
 
     pub(super) fn set(&mut self, key: Key, id: i64) {
+        if self.ids.len() >= KNOWN_MOST && !self.ids.contains_key(&key) {
+            self.ids.clear();
+            self.whole = false;
+        }
         self.ids.insert(key, id);
     }
 
@@ -117,6 +127,64 @@ mod tests {
         rows.map(Result::unwrap).collect()
     }
 
+    /// Each text's second (its id's), after `T`.
+    fn seconds(texts: &[(i64, i64)]) -> Vec<i64> {
+        texts
+            .iter()
+            .map(|t| (t.0 >> super::super::SECOND_SHIFT) - T / 1000)
+            .collect()
+    }
+
+    /// Texts written by a build and by plain writes, in that order.
+    fn written(
+        build: &[&ParsedSession],
+        plain: &[&ParsedSession],
+    ) -> (Vec<(i64, i64)>, Vec<(i64, i64)>) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut b = Store::open(&dir.path().join("b.db")).unwrap();
+        for p in build {
+            b.write_said_only(p, true, None, false).unwrap();
+        }
+        b.commit_said().unwrap();
+        b.end_said_batches().unwrap();
+        let mut w = Store::open(&dir.path().join("w.db")).unwrap();
+        for p in plain {
+            let tx = w.conn.transaction().unwrap();
+            super::super::write_said(&tx, p, true).unwrap();
+            tx.commit().unwrap();
+        }
+        (texts(&b), texts(&w))
+    }
+
+    /// A build that says more texts than the map holds (four in tests)
+    /// from an empty index: past the bound the map no longer holds every
+    /// text, so texts said again are looked up, not taken for new.
+    #[test]
+    fn past_its_bound_the_map_looks_texts_up() {
+        // More texts than the map holds: it starts again part way.
+        let more: Vec<String> = (0..9).map(|n| format!("text number {n}")).collect();
+        let d = session(
+            "d",
+            &more
+                .iter()
+                .enumerate()
+                .map(|(n, t)| (t.as_str(), 20_000 + n as i64 * 1000))
+                .collect::<Vec<_>>(),
+        );
+        let e = session(
+            "e",
+            &more
+                .iter()
+                .rev()
+                .enumerate()
+                .map(|(n, t)| (t.as_str(), 10_000 + n as i64 * 1000))
+                .collect::<Vec<_>>(),
+        );
+        let (build, plain) = written(&[&d, &e], &[&d, &e]);
+        assert_eq!(build, plain);
+        assert_eq!(seconds(&build), (10..19).collect::<Vec<_>>());
+    }
+
     /// A build's batches find the texts they wrote in memory; when
     /// another connection writes between two batches (here: it says a
     /// text the build is about to say again, then forgets what the build
@@ -125,8 +193,8 @@ mod tests {
     /// no map writes them.
     #[test]
     fn a_text_another_connection_wrote_between_batches_is_found() {
-        let d = tempfile::tempdir().unwrap();
-        let path = d.path().join("k.db");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.db");
         let mut build = Store::open(&path).unwrap();
         let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
         let b = session("b", &[("deploy the cache", 2_000), ("fresh words", 3_000)]);
@@ -145,7 +213,7 @@ mod tests {
         build.end_said_batches().unwrap();
         let with_map = texts(&build);
 
-        let mut plain = Store::open(&d.path().join("p.db")).unwrap();
+        let mut plain = Store::open(&dir.path().join("p.db")).unwrap();
         for p in [&b, &a, &c] {
             let tx = plain.conn.transaction().unwrap();
             super::super::write_said(&tx, p, true).unwrap();
@@ -153,12 +221,6 @@ mod tests {
         }
         assert_eq!(with_map, texts(&plain));
         // Three texts, each once, each at its earliest saying.
-        assert_eq!(
-            with_map
-                .iter()
-                .map(|t| (t.0 >> super::super::SECOND_SHIFT) - T / 1000)
-                .collect::<Vec<_>>(),
-            vec![1, 2, 3]
-        );
+        assert_eq!(seconds(&with_map), vec![1, 2, 3]);
     }
 }
