@@ -118,7 +118,10 @@ mod tests {
         p
     }
 
-    fn texts(store: &Store) -> Vec<(i64, i64)> {
+    /// A text's id and length.
+    type Text = (i64, i64);
+
+    fn texts(store: &Store) -> Vec<Text> {
         let mut stmt = store
             .conn
             .prepare("SELECT text_id, len FROM said_texts ORDER BY text_id")
@@ -128,7 +131,7 @@ mod tests {
     }
 
     /// Each text's second (its id's), after `T`.
-    fn seconds(texts: &[(i64, i64)]) -> Vec<i64> {
+    fn seconds(texts: &[Text]) -> Vec<i64> {
         texts
             .iter()
             .map(|t| (t.0 >> super::super::SECOND_SHIFT) - T / 1000)
@@ -136,10 +139,7 @@ mod tests {
     }
 
     /// Texts written by a build and by plain writes, in that order.
-    fn written(
-        build: &[&ParsedSession],
-        plain: &[&ParsedSession],
-    ) -> (Vec<(i64, i64)>, Vec<(i64, i64)>) {
+    fn written(build: &[&ParsedSession], plain: &[&ParsedSession]) -> (Vec<Text>, Vec<Text>) {
         let dir = tempfile::tempdir().unwrap();
         let mut b = Store::open(&dir.path().join("b.db")).unwrap();
         for p in build {
