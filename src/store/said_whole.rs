@@ -238,6 +238,7 @@ impl Store {
     /// commit writes one; merging them as they come rewrote the postings
     /// two or three times over).
     pub fn begin_said_batches(&mut self) -> Result<()> {
+        self.said_known.start();
         set_automerge(&self.conn, 0)
     }
 
@@ -245,7 +246,7 @@ impl Store {
     /// forgotten (`said::KnownTexts`), and the full-text index merges its
     /// segments again, a little at each later write (FTS5's `automerge`).
     pub fn end_said_batches(&mut self) -> Result<()> {
-        self.said_known.clear();
+        self.said_known.end();
         set_automerge(&self.conn, AUTOMERGE)
     }
 

@@ -4,7 +4,9 @@
 //! writer's statements. What the map holds is trusted only while no other
 //! connection has written the database (`PRAGMA data_version`, read as each
 //! batch begins); when another has, or a batch is rolled back, it starts
-//! again empty.
+//! again empty. It is used only between a build's `start` and `end`: any
+//! other write through the same connection (which `data_version` does not
+//! see) happens outside them.
 
 use std::collections::HashMap;
 
@@ -23,6 +25,8 @@ type Key = (i64, u32, u64);
 
 #[derive(Debug, Default)]
 pub(crate) struct KnownTexts {
+    /// A build is writing (`start`): the map is kept.
+    active: bool,
     /// `data_version` when the map was last known to be current.
     version: Option<i64>,
     /// The map holds every text of the index (it began with the index
@@ -51,6 +55,9 @@ impl KnownTexts {
     /// Called as a batch's transaction begins: keeps the map only when no
     /// other connection has written since the map was last current.
     pub(crate) fn begin(&mut self, conn: &Connection) -> Result<()> {
+        if !self.active {
+            return Ok(());
+        }
         let version: i64 = conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
         if self.version != Some(version) {
             self.ids.clear();
@@ -62,7 +69,20 @@ impl KnownTexts {
         Ok(())
     }
 
-    /// Forgets everything (a batch was rolled back, or the map is done).
+    /// A build begins writing: the map is kept from its first batch.
+    pub(crate) fn start(&mut self) {
+        self.clear();
+        self.active = true;
+    }
+
+    /// The build is done: the map is dropped and no longer kept.
+    pub(crate) fn end(&mut self) {
+        self.clear();
+        self.active = false;
+        self.ids.shrink_to_fit();
+    }
+
+    /// Forgets what the map holds (a batch was rolled back).
     pub(crate) fn clear(&mut self) {
         self.ids.clear();
         self.whole = false;
@@ -78,6 +98,9 @@ impl KnownTexts {
     }
 
     pub(super) fn set(&mut self, key: Key, id: i64) {
+        if !self.active {
+            return;
+        }
         if self.ids.len() >= KNOWN_MOST && !self.ids.contains_key(&key) {
             self.ids.clear();
             self.whole = false;
@@ -142,6 +165,7 @@ mod tests {
     fn written(build: &[&ParsedSession], plain: &[&ParsedSession]) -> (Vec<Text>, Vec<Text>) {
         let dir = tempfile::tempdir().unwrap();
         let mut b = Store::open(&dir.path().join("b.db")).unwrap();
+        b.begin_said_batches().unwrap();
         for p in build {
             b.write_said_only(p, true, None, false).unwrap();
         }
@@ -154,6 +178,35 @@ mod tests {
             tx.commit().unwrap();
         }
         (texts(&b), texts(&w))
+    }
+
+    /// Outside a build's batches the map is not kept: a write through the
+    /// same connection (which `data_version` does not see) cannot leave
+    /// it stale. Here the connection forgets what it wrote, then says one
+    /// of those texts again: it is written anew, as plain writes do.
+    #[test]
+    fn outside_a_build_nothing_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("o.db")).unwrap();
+        let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
+        let c = session("c", &[("rotate logs", 7_000)]);
+        store.write_said_only(&a, true, None, true).unwrap();
+        {
+            let tx = store.conn.transaction().unwrap();
+            super::super::forget_sessions(&tx, &["a".to_string()]).unwrap();
+            tx.commit().unwrap();
+        }
+        store.write_said_only(&c, true, None, true).unwrap();
+        assert_eq!(seconds(&texts(&store)), vec![7]);
+        let said: i64 = store
+            .conn
+            .query_row(
+                "SELECT COUNT(*) FROM said JOIN said_texts USING (text_id)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(said, 1, "the place names a text the index holds");
     }
 
     /// A build that says more texts than the map holds (four in tests)
@@ -196,6 +249,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("k.db");
         let mut build = Store::open(&path).unwrap();
+        build.begin_said_batches().unwrap();
         let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
         let b = session("b", &[("deploy the cache", 2_000), ("fresh words", 3_000)]);
         let c = session("c", &[("rotate logs", 1_000), ("fresh words", 4_000)]);
