@@ -154,7 +154,7 @@ pub fn redacted_strings<'a>(whole: &'a Value, out: &mut Vec<Cow<'a, str>>) {
     }
 }
 
-fn push_unblank<'a>(out: &mut Vec<Cow<'a, str>>, s: Cow<'a, str>) {
+pub(super) fn push_unblank<'a>(out: &mut Vec<Cow<'a, str>>, s: Cow<'a, str>) {
     if !s.trim().is_empty() {
         out.push(s);
     }

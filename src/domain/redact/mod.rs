@@ -27,9 +27,11 @@
 //! `rules` holds the rules by shape, `json` the redaction by key, and
 //! `gitleaks` the catalogue's pass.
 
+mod doc;
 mod json;
 mod rules;
 
+pub use doc::{Doc, doc_strings};
 pub use json::{redact, redacted_strings};
 use rules::RULES;
 pub use rules::entropy;

@@ -243,9 +243,47 @@ fn input_text(input: &Value) -> String {
     lines.join("\n")
 }
 
+/// `input_text` of the input `raw` (JSON) holds: read without a `Value`
+/// (`redact::Doc`) unless it has a key `redact::doc_strings` leaves to the
+/// `Value`'s reading (a tool call's input, parsed into a `Value` to be
+/// walked, was a tenth of reading a transcript's words).
+fn input_text_raw(raw: &str) -> String {
+    let Ok(whole) = serde_json::from_str::<redact::Doc>(raw) else {
+        return String::new();
+    };
+    let inner;
+    let doc = match &whole {
+        redact::Doc::Str(s) if s.trim_start().starts_with(['{', '[']) => {
+            match serde_json::from_str::<redact::Doc>(s) {
+                Ok(d) => {
+                    inner = d;
+                    &inner
+                }
+                Err(_) => &whole,
+            }
+        }
+        d => d,
+    };
+    let mut lines = Vec::new();
+    if redact::doc_strings(doc, &mut lines) {
+        return lines.join("\n");
+    }
+    input_text(&serde_json::from_str(raw).unwrap_or(Value::Null))
+}
+
 /// Adds a tool call: its name and its input's strings.
 pub fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
-    let text = strip_blobs(&input_text(input)).into_owned();
+    push_call_text(out, name, &input_text(input));
+}
+
+/// Adds a tool call whose input is raw JSON (`None`: no input).
+pub fn push_call_raw(out: &mut Vec<Piece>, name: &str, input: Option<&str>) {
+    push_call_text(out, name, &input.map(input_text_raw).unwrap_or_default());
+}
+
+/// Adds a tool call: its name and its input's strings, one per line.
+fn push_call_text(out: &mut Vec<Piece>, name: &str, strings: &str) {
+    let text = strip_blobs(strings).into_owned();
     out.push(Piece {
         role: Role::Tool,
         tool: Some(name.to_string()),

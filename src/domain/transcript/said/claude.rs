@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::{Piece, Role, SaidOptions, push_call, push_output, push_text};
+use super::{Piece, Role, SaidOptions, push_call_raw, push_output, push_text};
 
 /// A Claude Code content block, read without copying what is skipped.
 #[derive(Deserialize)]
@@ -82,7 +82,7 @@ fn claude_block(
             }
         }
         Some("tool_use" | "server_tool_use") => {
-            push_call(out, b.name.as_deref().unwrap_or("tool"), &value(input));
+            push_call_raw(out, b.name.as_deref().unwrap_or("tool"), input);
         }
         Some("tool_result") if opts.outputs => {
             push_output(out, opts, None, &value(content));

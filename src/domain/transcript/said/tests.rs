@@ -239,3 +239,92 @@ fn blobs_are_cut_as_a_walk_of_every_byte_would_cut_them() {
     }
     assert!(cut > 300, "the cases cut blobs ({cut} did)");
 }
+
+/// A tool call's input read as raw JSON gives the strings its `Value`
+/// gives, on generated inputs: keys given twice, escapes, nesting, JSON
+/// inside a string, numbers, and the keys whose inputs go to the
+/// `Value`'s reading (secrets, key-like names, structural fields), and
+/// input that is not JSON.
+#[test]
+fn an_inputs_raw_reading_is_its_values() {
+    let keys = [
+        "command",
+        "file_path",
+        "cwd",
+        "old_string",
+        "b",
+        "a",
+        "password",
+        "signing_key",
+        "input_tokens",
+        "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+        "esc\\\"aped",
+        "caf\\u00e9",
+    ];
+    let strings = [
+        r#""cargo test""#,
+        r#""line one\nline two""#,
+        r#""quote \" and slash \\ and \u00e9""#,
+        r#"" ""#,
+        r#""""#,
+        r#""kJ8sP2qX9vL4mN7rT1wZ5yB3""#,
+        r#""[redacted:by-key:~16]""#,
+        r#""see ghp_0123456789abcdefghijABCDEFGHIJ012345 here""#,
+        r#""{\"inner\": \"json in a string\", \"n\": [1, \"two\"]}""#,
+        r#""[not json""#,
+        "12",
+        "-3.5e2",
+        "true",
+        "null",
+    ];
+    fn value(
+        next: &mut dyn FnMut(usize) -> usize,
+        depth: u32,
+        keys: &[&str],
+        strings: &[&str],
+    ) -> String {
+        match if depth > 2 { next(2) } else { next(4) } {
+            0 | 1 => strings[next(strings.len())].to_string(),
+            2 => {
+                let items: Vec<String> = (0..next(4))
+                    .map(|_| value(next, depth + 1, keys, strings))
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
+            _ => {
+                let entries: Vec<String> = (0..next(5))
+                    .map(|_| {
+                        format!(
+                            "\"{}\": {}",
+                            keys[next(keys.len())],
+                            value(next, depth + 1, keys, strings)
+                        )
+                    })
+                    .collect();
+                format!("{{{}}}", entries.join(","))
+            }
+        }
+    }
+    let mut next = crate::domain::test_draws(0x1f83_d9ab_fb41_bd6b_u64);
+    let (mut twice, mut raw_read) = (0, 0);
+    for n in 0..4000 {
+        let mut raw = value(&mut next, 0, &keys, &strings);
+        if n % 97 == 0 {
+            raw.push_str(" trailing");
+        }
+        let want = input_text(&serde_json::from_str(&raw).unwrap_or(Value::Null));
+        assert_eq!(input_text_raw(&raw), want, "{raw}");
+        let doc = serde_json::from_str::<redact::Doc>(&raw);
+        raw_read += usize::from(
+            doc.as_ref()
+                .is_ok_and(|d| redact::doc_strings(d, &mut Vec::new())),
+        );
+        let keyed: Vec<&str> = keys
+            .iter()
+            .copied()
+            .filter(|k| raw.matches(&format!("\"{k}\":")).count() > 1)
+            .collect();
+        twice += usize::from(!keyed.is_empty());
+    }
+    assert!(twice > 300 && raw_read > 1500, "{twice} {raw_read}");
+}
