@@ -28,31 +28,6 @@ pub enum Doc<'a> {
     Other,
 }
 
-/// A string, borrowed when it holds no escape.
-struct Text<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Text<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Text<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(s.to_string())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
 impl<'de> Deserialize<'de> for Doc<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -97,7 +72,11 @@ impl<'de> Deserialize<'de> for Doc<'de> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc<'de>, A::Error> {
                 let mut entries: Vec<(Cow<'de, str>, Doc<'de>)> = Vec::new();
-                while let Some(Text(k)) = map.next_key()? {
+                // serde_json reads a key as a string, borrowed where it can.
+                while let Some(key) = map.next_key::<Doc<'de>>()? {
+                    let Doc::Str(k) = key else {
+                        return Err(serde::de::Error::custom("a key that is not a string"));
+                    };
                     entries.push((k, map.next_value()?));
                 }
                 // As `serde_json::Map` holds them: by key, the last of a
