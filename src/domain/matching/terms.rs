@@ -8,9 +8,12 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use unicode_normalization::UnicodeNormalization;
+
+mod stems;
+
+use stems::{Stems, push_term};
 
 /// A word folded: lower case, without diacritics (`Café` is `cafe`).
 pub fn fold(word: &str) -> Cow<'_, str> {
@@ -31,101 +34,18 @@ pub fn fold(word: &str) -> Cow<'_, str> {
     )
 }
 
-/// Stems remembered per thread: the same few thousand words make most of
-/// any text, and a lookup costs a tenth of stemming.
-const STEMS_KEPT: usize = 100_000;
-
-/// A hasher for the short words of the stem cache: a multiply and rotate
-/// per eight bytes (the shape of rustc's `FxHasher`), several times
-/// quicker than a general hash on words of a few bytes.
-#[derive(Default, Clone, Copy)]
-struct WordHasher(u64);
-
-impl std::hash::Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
-            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        // The last up to seven bytes, read without a copy: four from each
-        // end when there are four (they may overlap), else the first,
-        // middle and last.
-        let rest = chunks.remainder();
-        let n = rest.len();
-        let four = |at: usize| {
-            u64::from(u32::from_le_bytes(
-                rest[at..at + 4].try_into().expect("four"),
-            ))
-        };
-        let tail = if n >= 4 {
-            four(0) << 32 | four(n - 4)
-        } else if n > 0 {
-            u64::from(rest[0]) << 16 | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1])
-        } else {
-            0
-        };
-        self.0 = (self.0.rotate_left(5) ^ tail ^ bytes.len() as u64).wrapping_mul(K);
-    }
-
-    /// `str`'s hash ends with a 0xff byte, so that a tuple's strings
-    /// stay apart; the cache's keys are single words: nothing to mix.
-    #[inline]
-    fn write_u8(&mut self, _: u8) {}
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// A folded word's stem, and the last text (by `TEXTS`) it was a term of.
-type Stems = HashMap<Box<str>, (Box<str>, u64), std::hash::BuildHasherDefault<WordHasher>>;
-
 thread_local! {
     static STEMS: RefCell<Stems> = RefCell::new(Stems::default());
     /// Texts made into terms on this thread, numbering each.
     static TEXTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Pushes the term of a folded word to `out`: its stem (a number or
-/// version as it is; Snowball leaves words of one or two letters alone).
-/// With `text` (the text's number), a word the text already gave is not
-/// pushed again: whether it was is known from the stem's own entry.
-/// Whether it pushed.
-fn push_term(stems: &mut Stems, folded: &str, text: Option<u64>, out: &mut String) -> bool {
-    if folded.starts_with(|c: char| c.is_ascii_digit()) {
-        out.push_str(folded);
-        return true;
-    }
-    if let Some((stem, last)) = stems.get_mut(folded) {
-        if let Some(t) = text {
-            if *last == t {
-                return false;
-            }
-            *last = t;
-        }
-        out.push_str(stem);
-        return true;
-    }
-    let stem = if folded.len() <= 2 {
-        folded.to_string()
-    } else {
-        super::stem(folded)
-    };
-    out.push_str(&stem);
-    if stems.len() >= STEMS_KEPT {
-        stems.clear();
-    }
-    stems.insert(folded.into(), (stem.into_boxed_str(), text.unwrap_or(0)));
-    true
-}
-
 /// The term of a word (folded and stemmed).
 pub fn term(word: &str) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     STEMS.with(|stems| push_term(&mut stems.borrow_mut(), &fold(word), None, &mut out));
-    out
+    out.pop();
+    String::from_utf8(out).expect("terms are text")
 }
 
 /// The words of a text: runs of letters and digits.
@@ -138,30 +58,8 @@ pub fn words(text: &str) -> Words<'_> {
     }
 }
 
-/// ASCII letters and digits, as a table (`UPPER` for a capital, 1 for
-/// the rest, 0 for any other byte): every byte of a text is looked up.
-static ALNUM: [u8; 128] = {
-    let mut t = [0; 128];
-    let mut c = 0;
-    while c < 128 {
-        let b = c as u8;
-        t[c] = if b.is_ascii_uppercase() {
-            UPPER
-        } else if b.is_ascii_alphanumeric() {
-            1
-        } else {
-            0
-        };
-        c += 1;
-    }
-    t
-};
-
-/// `ALNUM`'s mark of an upper-case ASCII letter.
-const UPPER: u8 = 2;
-
-/// The words of a text (`words`): read byte by byte where the text is
-/// ASCII, character by character elsewhere.
+/// The words of a text (`words`): read sixteen bytes at a time where the
+/// text is ASCII, character by character elsewhere.
 #[derive(Clone)]
 pub struct Words<'a> {
     text: &'a str,
@@ -173,12 +71,73 @@ pub struct Words<'a> {
 }
 
 /// Whether the character at byte `i` of `text` (not ASCII: ASCII bytes
-/// are looked up in `ALNUM` by the caller) is a letter or digit, and its
-/// length.
+/// are classed by `masks`) is a letter or digit, and its length.
 #[cold]
 fn alnum_char(text: &str, i: usize) -> (bool, usize) {
     let c = text[i..].chars().next().expect("a character starts here");
     (c.is_alphanumeric(), c.len_utf8())
+}
+
+/// Of the 16 bytes of `b` from `at` (those past its end read as 0), as
+/// bits (bit k for the byte at `at + k`): the ASCII letters and digits,
+/// the capitals among them, and the bytes that are not ASCII.
+#[inline]
+fn masks(b: &[u8], at: usize) -> (u32, u32, u32) {
+    if let Some(c) = b.get(at..at + 16) {
+        return classify(c.try_into().expect("sixteen bytes"));
+    }
+    let mut buf = [0; 16];
+    let rest = &b[at.min(b.len())..];
+    buf[..rest.len()].copy_from_slice(rest);
+    classify(&buf)
+}
+
+/// `masks` of sixteen bytes, compared all at once (SSE2, which every
+/// x86-64 processor has).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[allow(unsafe_code)]
+fn classify(c: &[u8; 16]) -> (u32, u32, u32) {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x,
+        _mm_set1_epi8,
+    };
+    let half = |at: usize| i64::from_le_bytes(c[at..at + 8].try_into().expect("eight bytes"));
+    // SAFETY: these take and give values only (no pointers), and need
+    // SSE2, which x86-64 has in its baseline: every processor this code
+    // is built for runs them.
+    unsafe {
+        let v = _mm_set_epi64x(half(8), half(0));
+        // Whether a byte is in `from..from + n`: moved so that the range
+        // starts at -128, then compared as signed.
+        let within = |x: __m128i, from: u8, n: u8| {
+            let moved = _mm_add_epi8(x, _mm_set1_epi8(0x80u8.wrapping_sub(from) as i8));
+            _mm_cmplt_epi8(moved, _mm_set1_epi8((0x80u8 + n) as i8))
+        };
+        let letter = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', 26);
+        let alnum = _mm_or_si128(letter, within(v, b'0', 10));
+        let bits = |x: __m128i| _mm_movemask_epi8(x) as u32;
+        (bits(alnum), bits(within(v, b'A', 26)), bits(v))
+    }
+}
+
+/// `masks` of sixteen bytes, one at a time.
+#[cfg(not(target_arch = "x86_64"))]
+fn classify(c: &[u8; 16]) -> (u32, u32, u32) {
+    classify_bytes(c)
+}
+
+/// `classify`, one byte at a time: what other processors run (and what
+/// the tests hold the SSE2 reading to).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn classify_bytes(c: &[u8; 16]) -> (u32, u32, u32) {
+    let (mut alnum, mut upper, mut wide) = (0, 0, 0);
+    for (k, &b) in c.iter().enumerate() {
+        alnum |= u32::from(b.is_ascii_alphanumeric()) << k;
+        upper |= u32::from(b.is_ascii_uppercase()) << k;
+        wide |= u32::from(!b.is_ascii()) << k;
+    }
+    (alnum, upper, wide)
 }
 
 impl<'a> Iterator for Words<'a> {
@@ -188,44 +147,48 @@ impl<'a> Iterator for Words<'a> {
     fn next(&mut self) -> Option<&'a str> {
         let b = self.text.as_bytes();
         let mut i = self.at;
-        // Up to the next letter or digit, then to the next other character.
+        // Up to the next letter or digit, sixteen bytes at a time; a
+        // character that is not ASCII is looked at on its own.
         let start = loop {
-            match b.get(i) {
-                None => {
-                    self.at = i;
-                    return None;
-                }
-                Some(&c) if c < 0x80 => {
-                    if ALNUM[usize::from(c)] != 0 {
-                        break i;
-                    }
-                    i += 1;
-                }
-                Some(_) => match alnum_char(self.text, i) {
-                    (true, _) => break i,
-                    (false, n) => i += n,
-                },
+            if i >= b.len() {
+                self.at = b.len();
+                return None;
+            }
+            let (alnum, _, wide) = masks(b, i);
+            let maybe = alnum | wide;
+            if maybe == 0 {
+                i += 16;
+                continue;
+            }
+            let k = maybe.trailing_zeros();
+            i += k as usize;
+            if wide >> k & 1 == 0 {
+                break i;
+            }
+            match alnum_char(self.text, i) {
+                (true, _) => break i,
+                (false, n) => i += n,
             }
         };
+        // Then to the next other character.
         let (mut upper, mut wide) = (false, false);
         loop {
-            match b.get(i) {
-                Some(&c) if c < 0x80 => {
-                    let k = ALNUM[usize::from(c)];
-                    if k == 0 {
-                        break;
-                    }
-                    upper |= k == UPPER;
-                    i += 1;
+            let (alnum, capitals, other) = masks(b, i);
+            let run = (!alnum).trailing_zeros();
+            upper |= capitals & ((1 << run) - 1) != 0;
+            i += run as usize;
+            if run == 16 {
+                continue;
+            }
+            if other >> run & 1 == 0 {
+                break;
+            }
+            match alnum_char(self.text, i) {
+                (true, n) => {
+                    wide = true;
+                    i += n;
                 }
-                Some(_) => match alnum_char(self.text, i) {
-                    (true, n) => {
-                        wide = true;
-                        i += n;
-                    }
-                    (false, _) => break,
-                },
-                None => break,
+                (false, _) => break,
             }
         }
         self.at = i;
@@ -249,25 +212,22 @@ pub fn index_terms(tool: Option<&str>, text: &str) -> String {
 /// The terms of a text, in order, each followed by a space; with
 /// `once` (the text's number), each term once.
 fn terms_of(tool: Option<&str>, text: &str, once: Option<u64>) -> String {
-    let mut out = String::with_capacity(text.len() / 2 + 16);
+    let mut out = Vec::with_capacity(text.len() / 2 + 16);
     let mut lower = String::new();
     STEMS.with(|stems| {
         let stems = &mut stems.borrow_mut();
         let mut push = |w: &str, upper: bool, wide: bool| {
             // An ASCII word is folded into one reused buffer; only a
             // word with other letters is folded by `fold`.
-            let pushed = if wide {
-                push_term(stems, &fold(w), once, &mut out)
+            if wide {
+                push_term(stems, &fold(w), once, &mut out);
             } else if upper {
                 lower.clear();
                 lower.push_str(w);
                 lower.make_ascii_lowercase();
-                push_term(stems, &lower, once, &mut out)
+                push_term(stems, &lower, once, &mut out);
             } else {
-                push_term(stems, w, once, &mut out)
-            };
-            if pushed {
-                out.push(' ');
+                push_term(stems, w, once, &mut out);
             }
         };
         for text in tool.into_iter().chain([text]) {
@@ -277,7 +237,7 @@ fn terms_of(tool: Option<&str>, text: &str, once: Option<u64>) -> String {
             }
         }
     });
-    out
+    String::from_utf8(out).expect("terms are text")
 }
 
 /// Whether `text` holds each phrase's terms one after another.
@@ -302,14 +262,41 @@ mod tests {
     /// splitting at every other character makes them.
     #[test]
     fn words_are_the_runs_of_letters_and_digits() {
+        // Long runs too: a word read over more than sixteen bytes, and
+        // longer than the stem cache keeps inline.
         let pieces = [
-            "ab", "Z9", " ", "-", "é", "日本", "ß", "\u{301}", "_", "\n", "٣", "🦀", "x",
+            "ab",
+            "Z9",
+            " ",
+            "-",
+            "é",
+            "日本",
+            "ß",
+            "\u{301}",
+            "_",
+            "\n",
+            "٣",
+            "🦀",
+            "x",
+            "Migrations",
+            "abcdefghijklmnopq",
+            "0123456789abcdef",
+            "THE",
         ];
+        // Stemmed without the cache, for the cache to be held to.
+        let uncached = |w: &str| {
+            let f = fold(w);
+            if f.starts_with(|c: char| c.is_ascii_digit()) || f.len() <= 2 {
+                f.into_owned()
+            } else {
+                super::super::stem(&f)
+            }
+        };
         let mut next = crate::domain::test_draws(0x2545_f491_4f6c_dd1d_u64);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..2000 {
             let mut text = String::new();
-            for _ in 0..next(12) {
+            for _ in 0..next(24) {
                 text.push_str(pieces[next(pieces.len())]);
             }
             seen.insert(text.clone());
@@ -325,7 +312,7 @@ mod tests {
                 assert_eq!(it.upper, w.bytes().any(|b| b.is_ascii_uppercase()), "{w:?}");
                 assert_eq!(it.wide, !w.is_ascii(), "{w:?}");
             }
-            let each: String = split.iter().map(|w| term(w) + " ").collect();
+            let each: String = split.iter().map(|w| uncached(w) + " ").collect();
             assert_eq!(terms_of(None, &text, None), each, "{text:?}");
         }
         assert!(seen.len() > 1500, "{} texts", seen.len());
@@ -333,6 +320,25 @@ mod tests {
             words("Café, naïve 日本 x_y").collect::<Vec<_>>(),
             ["Café", "naïve", "日本", "x", "y"]
         );
+    }
+
+    /// Sixteen bytes classed at once are classed as one at a time: every
+    /// byte value at every place among the others.
+    #[test]
+    fn sixteen_bytes_at_once_class_as_one_at_a_time() {
+        let mut next = crate::domain::test_draws(0x9e37_79b9_7f4a_7c15_u64);
+        for b in 0..=255u8 {
+            for k in 0..16 {
+                let mut chunk = [0u8; 16];
+                chunk.iter_mut().for_each(|c| *c = next(256) as u8);
+                chunk[k] = b;
+                assert_eq!(classify(&chunk), classify_bytes(&chunk), "{chunk:?}");
+            }
+        }
+        let (alnum, upper, wide) = classify(b"aZ9_ \x80\xff@[`{/:0zA");
+        assert_eq!(alnum, 0b1110_0000_0000_0111);
+        assert_eq!(upper, 0b1000_0000_0000_0010);
+        assert_eq!(wide, 0b0000_0000_0110_0000);
     }
 
     #[test]
