@@ -178,12 +178,14 @@ fn text_id(
     let found: Option<i64> = match known.get(key) {
         Known::Id(id) => Some(id),
         Known::New => None,
-        Known::Unsure => conn
-            .prepare_cached(
+        Known::Unsure => {
+            known.index_lookups(conn)?;
+            conn.prepare_cached(
                 "SELECT text_id FROM said_texts WHERE hash = ?1 AND tool IS ?2 AND len = ?3 LIMIT 1",
             )?
             .query_row(params![hash, p.tool, p.text.len() as i64], |r| r.get(0))
-            .optional()?,
+            .optional()?
+        }
     };
     let start = fresh_id(at, hash);
     match found {

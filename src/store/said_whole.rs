@@ -236,17 +236,19 @@ impl Store {
     /// Before a build's batches: the full-text index merges none of the
     /// segments its batches write until the build ends (each batch's
     /// commit writes one; merging them as they come rewrote the postings
-    /// two or three times over).
+    /// two or three times over); on an empty index, the texts' hash index
+    /// waits for the end too (`said::KnownTexts`).
     pub fn begin_said_batches(&mut self) -> Result<()> {
-        self.said_known.start();
+        self.said_known.start(&self.conn)?;
         set_automerge(&self.conn, 0)
     }
 
     /// After a build's batches (committed or not): the texts they wrote are
-    /// forgotten (`said::KnownTexts`), and the full-text index merges its
-    /// segments again, a little at each later write (FTS5's `automerge`).
+    /// forgotten (`said::KnownTexts`), the texts' hash index is there, and
+    /// the full-text index merges its segments again, a little at each
+    /// later write (FTS5's `automerge`).
     pub fn end_said_batches(&mut self) -> Result<()> {
-        self.said_known.end();
+        self.said_known.end(&self.conn)?;
         set_automerge(&self.conn, AUTOMERGE)
     }
 

@@ -7,6 +7,15 @@
 //! again empty. It is used only between a build's `start` and `end`: any
 //! other write through the same connection (which `data_version` does not
 //! see) happens outside them.
+//!
+//! A build that begins on an empty index writes it without the texts' hash
+//! index (`said_texts_hash`, a random insert per text, more than half of
+//! writing the texts' rows): the map answers every lookup. The index is
+//! made again, sorted in one pass, when the build ends (`end`), and before
+//! any text is looked up without the map (`index_lookups`), by whichever
+//! connection looks first: a hook writing while a build runs, the build
+//! itself once its map no longer holds every text, or the next build after
+//! one that was killed.
 
 use std::collections::HashMap;
 
@@ -32,8 +41,15 @@ pub(crate) struct KnownTexts {
     /// The map holds every text of the index (it began with the index
     /// empty): a text it lacks is new, with no lookup.
     whole: bool,
+    /// The hash index is known to be there (`index_lookups`) in this
+    /// transaction or an earlier committed one.
+    indexed: bool,
     ids: HashMap<Key, i64>,
 }
+
+/// The texts' hash index (as migrations make it), made when missing.
+const HASH_INDEX: &str =
+    "CREATE INDEX IF NOT EXISTS said_texts_hash ON said_texts (hash, len, tool)";
 
 /// How a text the map was asked for stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,24 +85,47 @@ impl KnownTexts {
         Ok(())
     }
 
-    /// A build begins writing: the map is kept from its first batch.
-    pub(crate) fn start(&mut self) {
+    /// A build begins writing: the map is kept from its first batch. On
+    /// an empty index, the texts' hash index goes until `end`.
+    pub(crate) fn start(&mut self, conn: &Connection) -> Result<()> {
         self.clear();
         self.active = true;
+        let empty = !conn.query_row("SELECT EXISTS (SELECT 1 FROM said_texts)", [], |r| {
+            r.get::<_, bool>(0)
+        })?;
+        if empty {
+            conn.execute_batch("DROP INDEX IF EXISTS said_texts_hash")?;
+        }
+        Ok(())
     }
 
-    /// The build is done: the map is dropped and no longer kept.
-    pub(crate) fn end(&mut self) {
+    /// The build is done (or failed): the map is dropped and no longer
+    /// kept, and the hash index is there again.
+    pub(crate) fn end(&mut self, conn: &Connection) -> Result<()> {
         self.clear();
         self.active = false;
         self.ids.shrink_to_fit();
+        conn.execute_batch(HASH_INDEX)?;
+        Ok(())
     }
 
-    /// Forgets what the map holds (a batch was rolled back).
+    /// Forgets what the map holds (a batch was rolled back, and with it
+    /// perhaps the hash index it made).
     pub(crate) fn clear(&mut self) {
         self.ids.clear();
         self.whole = false;
+        self.indexed = false;
         self.version = None;
+    }
+
+    /// Before a text is looked up in `said_texts`: its hash index is there
+    /// (made now, sorted, when a build began without it).
+    pub(super) fn index_lookups(&mut self, conn: &Connection) -> Result<()> {
+        if !self.indexed {
+            conn.execute_batch(HASH_INDEX)?;
+            self.indexed = true;
+        }
+        Ok(())
     }
 
     pub(super) fn get(&self, key: Key) -> Known {
@@ -153,6 +192,18 @@ mod tests {
         rows.map(Result::unwrap).collect()
     }
 
+    /// Whether the texts' hash index is there.
+    fn hash_index(store: &Store) -> bool {
+        store
+            .conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'said_texts_hash')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    }
+
     /// Each text's second (its id's), after `T`.
     fn seconds(texts: &[Text]) -> Vec<i64> {
         texts
@@ -171,6 +222,7 @@ mod tests {
         }
         b.commit_said().unwrap();
         b.end_said_batches().unwrap();
+        assert!(hash_index(&b), "a build leaves the hash index");
         let mut w = Store::open(&dir.path().join("w.db")).unwrap();
         for p in plain {
             let tx = w.conn.transaction().unwrap();
@@ -250,17 +302,20 @@ mod tests {
         let path = dir.path().join("k.db");
         let mut build = Store::open(&path).unwrap();
         build.begin_said_batches().unwrap();
+        assert!(!hash_index(&build), "a build on an empty index drops it");
         let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
         let b = session("b", &[("deploy the cache", 2_000), ("fresh words", 3_000)]);
         let c = session("c", &[("rotate logs", 1_000), ("fresh words", 4_000)]);
         build.write_said_only(&a, true, None, true).unwrap();
-        // Another connection (a hook's ingest) says b, then forgets a.
+        // Another connection (a hook's ingest) says b, then forgets a; it
+        // looks b's texts up, so it makes the hash index first.
         {
             let mut other = Store::open(&path).unwrap();
             let tx = other.conn.transaction().unwrap();
             super::super::write_said(&tx, &b, true).unwrap();
             super::super::forget_sessions(&tx, &["a".to_string()]).unwrap();
             tx.commit().unwrap();
+            assert!(hash_index(&other));
         }
         build.write_said_only(&a, true, None, false).unwrap();
         build.write_said_only(&c, true, None, true).unwrap();
@@ -276,5 +331,34 @@ mod tests {
         assert_eq!(with_map, texts(&plain));
         // Three texts, each once, each at its earliest saying.
         assert_eq!(seconds(&with_map), vec![1, 2, 3]);
+    }
+
+    /// A build killed after a batch (here: dropped without its end) leaves
+    /// no hash index; the next connection to look a text up makes it, and
+    /// finds the text the build wrote rather than writing it twice. A
+    /// build that begins on a non-empty index keeps it.
+    #[test]
+    fn a_killed_builds_hash_index_is_made_by_the_next_lookup() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
+        let b = session("b", &[("rotate logs", 7_000)]);
+        {
+            let mut build = Store::open(&path).unwrap();
+            build.begin_said_batches().unwrap();
+            build.write_said_only(&a, true, None, true).unwrap();
+        }
+        let mut hook = Store::open(&path).unwrap();
+        assert!(!hash_index(&hook));
+        let tx = hook.conn.transaction().unwrap();
+        super::super::write_said(&tx, &b, true).unwrap();
+        tx.commit().unwrap();
+        assert!(hash_index(&hook));
+        // One text each, "rotate logs" moved to b's earlier saying.
+        assert_eq!(seconds(&texts(&hook)), vec![5, 7]);
+        let mut next = Store::open(&path).unwrap();
+        next.begin_said_batches().unwrap();
+        assert!(hash_index(&next), "kept: the index is not empty");
+        next.end_said_batches().unwrap();
     }
 }
