@@ -134,20 +134,20 @@ static NEEDLES: LazyLock<(Needles, Vec<Vec<Owner>>)> = LazyLock::new(|| {
     (Needles::new(&words), owners)
 });
 
-/// Which of sessionkit's rules may match `text`: a needle of the rule is
-/// there (followed by an assignment, for a rule that needs one); and
-/// which of the catalogue's rules its keywords wake. (What follows a
-/// needle is read without regard to ASCII case.)
-fn may_match(text: &[u8]) -> (Vec<bool>, Vec<usize>) {
+/// Which of sessionkit's rules may match `text` (bit `i` for `RULES[i]`):
+/// a needle of the rule is there (followed by an assignment, for a rule
+/// that needs one); and which of the catalogue's rules its keywords wake.
+/// (What follows a needle is read without regard to ASCII case.)
+fn may_match(text: &[u8]) -> (u64, Vec<usize>) {
     let (automaton, owners) = &*NEEDLES;
-    let mut may = vec![false; RULES.len()];
+    let mut may = 0u64;
     let mut woken = Vec::new();
     for m in automaton.get().find_overlapping_iter(text) {
         for owner in &owners[m.pattern().as_usize()] {
             match *owner {
                 Owner::Rule(i) => {
                     if !RULES[i].assigned || assignment_follows(&text[m.end()..]) {
-                        may[i] = true;
+                        may |= 1 << i;
                     }
                 }
                 Owner::Keyword(k) => gitleaks::wake(k, m.len(), &text[m.end()..], &mut woken),
@@ -236,7 +236,7 @@ pub fn redact_text(s: &str) -> Cow<'_, str> {
     }
     let mut out: Cow<'_, str> = Cow::Borrowed(s);
     let (may, woken) = may_match(s.as_bytes());
-    for (rule, _) in RULES.iter().zip(may).filter(|(_, may)| *may) {
+    for (_, rule) in RULES.iter().enumerate().filter(|(i, _)| may >> i & 1 == 1) {
         let re = rule.regex();
         if !re.is_match(out.as_bytes()) {
             continue;

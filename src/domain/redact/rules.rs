@@ -137,7 +137,7 @@ macro_rules! rule {
 }
 
 pub(super) static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    vec![
+    let rules = vec![
         // gitleaks private-key
         rule!(
             "private-key",
@@ -347,5 +347,8 @@ pub(super) static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             ],
             r#"(?i)\b([A-Z0-9_.-]*(?:PASSWORD|PASSWD|PASSPHRASE|_PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)|PASS)['"]?\s*[=:]\s*("[^"\n]+"|'[^'\n]+'|[^\s"',;&]+)"#
         ),
-    ]
+    ];
+    // `may_match` keeps one bit per rule.
+    assert!(rules.len() <= 64, "at most 64 rules");
+    rules
 });

@@ -198,18 +198,34 @@ fn slash_command(text: &str) -> Option<String> {
 /// Adds a text piece: blobs cut, redacted; nothing for empty text. A
 /// prompt that is the client's injection is left out, but for a slash
 /// command the person typed in it.
-pub fn push_text(out: &mut Vec<Piece>, role: Role, tool: Option<&str>, output: bool, text: &str) {
+pub fn push_text<'t>(
+    out: &mut Vec<Piece>,
+    role: Role,
+    tool: Option<&str>,
+    output: bool,
+    text: impl Into<Cow<'t, str>>,
+) {
+    let text = text.into();
     if text.trim().is_empty() {
         return;
     }
-    if role == Role::User && injected(text) {
-        if let Some(command) = slash_command(text) {
-            push_text(out, role, tool, output, &command);
+    if role == Role::User && injected(&text) {
+        if let Some(command) = slash_command(&text) {
+            push_text(out, role, tool, output, command);
         }
         return;
     }
-    let text = strip_blobs(text);
-    let text = redact::redact_text(&text).into_owned();
+    // A text given owned (unescaped) and left as it is is kept, not copied.
+    let stripped = match strip_blobs(&text) {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    };
+    let text = stripped.map_or(text, Cow::Owned);
+    let redacted = match redact::redact_text(&text) {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    };
+    let text = redacted.unwrap_or_else(|| text.into_owned());
     out.push(Piece {
         role,
         tool: tool.map(str::to_string),
@@ -309,7 +325,7 @@ pub fn push_output(out: &mut Vec<Piece>, opts: SaidOptions, name: Option<&str>, 
     }
     let mut lines = Vec::new();
     output_strings(output, &mut lines);
-    push_text(out, Role::Tool, name, true, &lines.join("\n"));
+    push_text(out, Role::Tool, name, true, lines.join("\n"));
 }
 
 /// The text of an output: strings, and the `text`/`content`/`output` of

@@ -169,7 +169,7 @@ mod tests {
         };
         for (n, (text, at)) in texts.iter().enumerate() {
             let mut pieces = Vec::new();
-            push_text(&mut pieces, Role::User, None, false, text);
+            push_text(&mut pieces, Role::User, None, false, *text);
             p.said.push(Said {
                 agent_id: id.to_string(),
                 record: format!("r{n}"),

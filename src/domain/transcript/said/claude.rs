@@ -34,7 +34,7 @@ pub fn claude_content(raw: &str, assistant: bool, opts: SaidOptions) -> Vec<Piec
     let t = raw.trim_start();
     if t.starts_with('"') {
         if let Ok(s) = serde_json::from_str::<Cow<'_, str>>(raw) {
-            push_text(&mut out, role, None, false, &s);
+            push_text(&mut out, role, None, false, s);
         }
         return out;
     }
@@ -42,14 +42,8 @@ pub fn claude_content(raw: &str, assistant: bool, opts: SaidOptions) -> Vec<Piec
         return out;
     };
     for b in items {
-        claude_block(
-            &b,
-            b.input.map(RawValue::get),
-            b.content.map(RawValue::get),
-            role,
-            opts,
-            &mut out,
-        );
+        let (input, content) = (b.input.map(RawValue::get), b.content.map(RawValue::get));
+        claude_block(b, input, content, role, opts, &mut out);
     }
     out
 }
@@ -64,7 +58,7 @@ fn role_of(assistant: bool) -> Role {
 
 /// The pieces of one content block (its input and content as raw JSON).
 fn claude_block(
-    b: &ClaudeBlock<'_>,
+    b: ClaudeBlock<'_>,
     input: Option<&str>,
     content: Option<&str>,
     role: Role,
@@ -77,7 +71,7 @@ fn claude_block(
     };
     match b.kind.as_deref() {
         Some("text") => {
-            if let Some(t) = &b.text {
+            if let Some(t) = b.text {
                 push_text(out, role, None, false, t);
             }
         }
@@ -131,8 +125,8 @@ pub fn claude_blocks(
     }
     let role = role_of(assistant);
     let mut out = Vec::new();
-    for (b, input, content) in &read {
-        claude_block(b, *input, *content, role, opts, &mut out);
+    for (b, input, content) in read {
+        claude_block(b, input, content, role, opts, &mut out);
     }
     Some(out)
 }
