@@ -101,9 +101,12 @@ pub fn claude_blocks(
             Some(r) if !r.contains(&b'\\') => serde_json::from_slice::<Option<&str>>(r)
                 .ok()
                 .map(|s| s.map(Cow::Borrowed)),
-            Some(r) => serde_json::from_slice::<Option<String>>(r)
-                .ok()
-                .map(|s| s.map(Cow::Owned)),
+            Some(r) => match std::str::from_utf8(r).ok().and_then(unescape) {
+                Some(s) => Some(Some(Cow::Owned(s))),
+                None => serde_json::from_slice::<Option<String>>(r)
+                    .ok()
+                    .map(|s| s.map(Cow::Owned)),
+            },
         }
     }
     fn raw(r: Option<&[u8]>) -> Option<Option<&str>> {
@@ -129,4 +132,108 @@ pub fn claude_blocks(
         claude_block(b, input, content, role, opts, &mut out);
     }
     Some(out)
+}
+
+/// The value of `raw`, a JSON string (its quotes included) with escapes,
+/// as serde_json reads it, in one copy (serde_json copies through a
+/// scratch buffer, then again into the `String`: a tenth of reading a
+/// transcript's words). `None` where this reading would not be serde's:
+/// a `\u` escape, a control character, anything but one string; serde
+/// then reads it, or refuses it, itself.
+fn unescape(raw: &str) -> Option<String> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    let b = inner.as_bytes();
+    let mut out = String::with_capacity(inner.len());
+    let mut last = 0;
+    loop {
+        let at = memchr::memchr(b'\\', &b[last..]).map_or(b.len(), |n| last + n);
+        // Across the run, not stopping early: it vectorises.
+        let bad = b[last..at]
+            .iter()
+            .fold(false, |bad, &c| bad | (c < 0x20) | (c == b'"'));
+        if bad {
+            return None;
+        }
+        out.push_str(&inner[last..at]);
+        if at == b.len() {
+            return Some(out);
+        }
+        out.push(match b.get(at + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            _ => return None,
+        });
+        last = at + 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unescape;
+
+    /// Wherever it reads a string, it reads what serde_json reads: on
+    /// generated strings of every escape, control characters, quotes,
+    /// `\u` escapes (surrogates too) and text of any script.
+    #[test]
+    fn a_string_is_unescaped_as_serde_reads_it() {
+        let parts = [
+            "a",
+            "Zz ",
+            "é",
+            "日本",
+            "🦀",
+            "\\n",
+            "\\t",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\b",
+            "\\f",
+            "\\r",
+            "\\u00e9",
+            "\\ud83e\\udd80",
+            "\\ud800",
+            "\\x",
+            "\\",
+            "\"",
+            "\n",
+            "\u{1}",
+            "\u{7f}",
+            "fn main() {}",
+        ];
+        let mut next = crate::domain::test_draws(0x6a09_e667_f3bc_c908_u64);
+        let (mut read, mut left) = (0, 0);
+        for _ in 0..20_000 {
+            let mut raw = String::from("\"");
+            for _ in 0..next(10) {
+                raw.push_str(parts[next(parts.len())]);
+            }
+            raw.push('"');
+            let serde = serde_json::from_str::<String>(&raw).ok();
+            match unescape(&raw) {
+                Some(s) => {
+                    assert_eq!(Some(&s), serde.as_ref(), "{raw:?}");
+                    read += 1;
+                }
+                None => left += 1,
+            }
+        }
+        assert!(
+            read > 2_000 && left > 2_000,
+            "{read} read, {left} left to serde"
+        );
+        assert_eq!(
+            unescape(r#""line\none\t\"q\" \\ \/""#).as_deref(),
+            Some("line\none\t\"q\" \\ /")
+        );
+        assert_eq!(unescape(r#""\u00e9""#), None);
+        assert_eq!(unescape("\"a\" "), None);
+        assert_eq!(unescape("null"), None);
+    }
 }
