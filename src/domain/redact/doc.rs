@@ -118,7 +118,7 @@ fn walk<'a>(doc: &'a Doc<'a>, out: &mut Vec<Cow<'a, str>>) -> bool {
         Doc::Obj(entries) => {
             for (k, v) in entries {
                 let norm = normalise_key(k);
-                if STRUCTURAL.contains(&norm.as_str()) {
+                if STRUCTURAL.contains(&&*norm) {
                     plain(v, out);
                     continue;
                 }

@@ -289,17 +289,21 @@ fn input_text_raw(raw: &str) -> String {
 
 /// Adds a tool call: its name and its input's strings.
 pub fn push_call(out: &mut Vec<Piece>, name: &str, input: &Value) {
-    push_call_text(out, name, &input_text(input));
+    push_call_text(out, name, input_text(input));
 }
 
 /// Adds a tool call whose input is raw JSON (`None`: no input).
 pub fn push_call_raw(out: &mut Vec<Piece>, name: &str, input: Option<&str>) {
-    push_call_text(out, name, &input.map(input_text_raw).unwrap_or_default());
+    push_call_text(out, name, input.map(input_text_raw).unwrap_or_default());
 }
 
 /// Adds a tool call: its name and its input's strings, one per line.
-fn push_call_text(out: &mut Vec<Piece>, name: &str, strings: &str) {
-    let text = strip_blobs(strings).into_owned();
+fn push_call_text(out: &mut Vec<Piece>, name: &str, strings: String) {
+    let stripped = match strip_blobs(&strings) {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    };
+    let text = stripped.unwrap_or(strings);
     out.push(Piece {
         role: Role::Tool,
         tool: Some(name.to_string()),
