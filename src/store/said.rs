@@ -320,6 +320,13 @@ pub(super) fn write_said_into(
     // said its record twice: only then is it looked up.
     let mut records: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut agents = std::collections::HashMap::new();
+    // Taken from the statement cache once per part, not once per piece.
+    let mut place = conn.prepare_cached(
+        "INSERT INTO said(session, record, piece, agent, at, role, text_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT(session, record, piece) DO UPDATE SET agent = excluded.agent,
+           at = excluded.at, role = excluded.role, text_id = excluded.text_id",
+    )?;
     for s in &p.said {
         let agent = agent_of(conn, sid, &s.agent_id, &mut agents)?;
         let again = !records.insert(s.record.as_str());
@@ -334,13 +341,7 @@ pub(super) fn write_said_into(
                 .query_row(params![session, s.record, n as i64], |r| r.get(0))
                 .optional()?
             };
-            conn.prepare_cached(
-                "INSERT INTO said(session, record, piece, agent, at, role, text_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                 ON CONFLICT(session, record, piece) DO UPDATE SET agent = excluded.agent,
-                   at = excluded.at, role = excluded.role, text_id = excluded.text_id",
-            )?
-            .execute(params![
+            place.execute(params![
                 session,
                 s.record,
                 n as i64,
