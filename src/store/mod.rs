@@ -306,12 +306,15 @@ impl Store {
         // per row: on a database already this large, that would keep hooks
         // waiting too long, so the index stays and takes the
         // inserts as they come.
-        let large: bool = self.conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM usage_observations LIMIT 1 OFFSET ?1)",
-            [KEEP_INDEX_ABOVE],
-            |r| r.get(0),
-        )?;
-        if messages && !large {
+        // (Counted only when it matters: the count reads the table.)
+        let large = || -> Result<bool> {
+            Ok(self.conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM usage_observations LIMIT 1 OFFSET ?1)",
+                [KEEP_INDEX_ABOVE],
+                |r| r.get(0),
+            )?)
+        };
+        if messages && !large()? {
             self.conn
                 .execute_batch("DROP INDEX IF EXISTS usage_observations_message;")?;
         }
