@@ -271,14 +271,9 @@ pub fn find(text: &str) -> Vec<Found> {
 /// `s.`, `sk`, part of many words) only where a long token follows.
 fn woken_rules(engine: &Engine, lower: &str) -> Vec<usize> {
     let mut woken: Vec<usize> = Vec::new();
-    for m in engine.keywords.get().find_overlapping_iter(lower) {
-        wake(
-            m.pattern().as_usize(),
-            m.len(),
-            &lower.as_bytes()[m.end()..],
-            &mut woken,
-        );
-    }
+    engine.keywords.each(lower.as_bytes(), |end, keyword, len| {
+        wake(keyword, len, &lower.as_bytes()[end..], &mut woken);
+    });
     woken
 }
 
@@ -293,7 +288,7 @@ pub(super) fn woken_alone(lower: &str) -> Vec<usize> {
 /// The catalogue's keywords, lowercase: pattern `i` of an automaton built
 /// on them is what `wake` takes as `keyword`.
 pub(super) fn keywords() -> &'static [Vec<u8>] {
-    &ENGINE.keywords.words
+    ENGINE.keywords.words()
 }
 
 /// Adds to `woken` the rules keyword `keyword` (found `len` bytes long,

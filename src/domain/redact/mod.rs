@@ -39,66 +39,12 @@ pub use rules::entropy;
 #[rustfmt::skip]
 mod catalogue;
 pub mod gitleaks;
+mod needles;
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-/// Needles (lowercase) to find in text whatever its ASCII case, all of
-/// them, overlapping (a text is searched as it is, not lowercased first: a
-/// copy of every text was a tenth of the redaction's time): an
-/// automaton that fits how much this process searches. A contiguous NFA
-/// builds in about 0.1 ms (a hook builds it for a few texts); once a
-/// process has searched `DFA_AFTER` texts (a bulk import searches every
-/// memory) it builds a DFA, about 0.5 ms, which searches 1.5 to 2 times as
-/// fast. Both find the same matches.
-pub(crate) struct Needles {
-    words: Vec<Vec<u8>>,
-    nfa: aho_corasick::AhoCorasick,
-    dfa: std::sync::OnceLock<aho_corasick::AhoCorasick>,
-    searched: std::sync::atomic::AtomicUsize,
-}
-
-const DFA_AFTER: usize = 200;
-
-impl Needles {
-    pub(crate) fn new<S: AsRef<[u8]>>(words: &[S]) -> Needles {
-        let words: Vec<Vec<u8>> = words.iter().map(|w| w.as_ref().to_vec()).collect();
-        debug_assert!(
-            words.iter().flatten().all(|b| !b.is_ascii_uppercase()),
-            "needles are lowercase"
-        );
-        Needles {
-            nfa: Self::build(&words, aho_corasick::AhoCorasickKind::ContiguousNFA),
-            words,
-            dfa: std::sync::OnceLock::new(),
-            searched: std::sync::atomic::AtomicUsize::new(0),
-        }
-    }
-
-    fn build(words: &[Vec<u8>], kind: aho_corasick::AhoCorasickKind) -> aho_corasick::AhoCorasick {
-        aho_corasick::AhoCorasick::builder()
-            .match_kind(aho_corasick::MatchKind::Standard)
-            .ascii_case_insensitive(true)
-            .kind(Some(kind))
-            .build(words)
-            .expect("the needles build an automaton")
-    }
-
-    /// The automaton for the next search.
-    pub(crate) fn get(&self) -> &aho_corasick::AhoCorasick {
-        if let Some(dfa) = self.dfa.get() {
-            return dfa;
-        }
-        let n = self
-            .searched
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if n < DFA_AFTER {
-            return &self.nfa;
-        }
-        self.dfa
-            .get_or_init(|| Self::build(&self.words, aho_corasick::AhoCorasickKind::DFA))
-    }
-}
+pub(crate) use needles::Needles;
 
 /// What a needle found in a text stands for: one of sessionkit's rules,
 /// or one of the catalogue's keywords.
@@ -142,18 +88,18 @@ fn may_match(text: &[u8]) -> (u64, Vec<usize>) {
     let (automaton, owners) = &*NEEDLES;
     let mut may = 0u64;
     let mut woken = Vec::new();
-    for m in automaton.get().find_overlapping_iter(text) {
-        for owner in &owners[m.pattern().as_usize()] {
+    automaton.each(text, |end, needle, len| {
+        for owner in &owners[needle] {
             match *owner {
                 Owner::Rule(i) => {
-                    if !RULES[i].assigned || assignment_follows(&text[m.end()..]) {
+                    if !RULES[i].assigned || assignment_follows(&text[end..]) {
                         may |= 1 << i;
                     }
                 }
-                Owner::Keyword(k) => gitleaks::wake(k, m.len(), &text[m.end()..], &mut woken),
+                Owner::Keyword(k) => gitleaks::wake(k, len, &text[end..], &mut woken),
             }
         }
-    }
+    });
     (may, woken)
 }
 

@@ -1,24 +1,92 @@
+use super::needles::TABLE_AFTER;
 use super::*;
 
-/// The automaton switches to a DFA after `DFA_AFTER` searches; both
-/// find the same overlapping matches.
+/// The automaton switches to a table of its own after `TABLE_AFTER`
+/// searches; before and after, it finds what aho-corasick's own
+/// overlapping search finds: in a short text, and in generated texts long
+/// enough to be walked as two halves, needles across the middle, in any
+/// case.
 #[test]
 fn needles_find_the_same_before_and_after_the_switch() {
-    let n = Needles::new(&["api_key", "key", "token", "ghp_", "pass"]);
-    let text = b"my api_key=ghp_xx and a token, a passkey";
-    let found = |a: &aho_corasick::AhoCorasick| -> Vec<(usize, usize)> {
-        a.find_overlapping_iter(&text[..])
-            .map(|m| (m.pattern().as_usize(), m.start()))
-            .collect()
+    let words = [
+        "api_key",
+        "key",
+        "token",
+        "ghp_",
+        "pass",
+        "ey",
+        "s.",
+        "-----begin",
+    ];
+    let n = Needles::new(&words);
+    let reference = aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::Standard)
+        .ascii_case_insensitive(true)
+        .build(words)
+        .unwrap();
+    let expected = |text: &[u8]| {
+        let mut v: Vec<(usize, usize, usize)> = reference
+            .find_overlapping_iter(text)
+            .map(|m| (m.end(), m.pattern().as_usize(), m.len()))
+            .collect();
+        v.sort_unstable();
+        v
     };
-    let first = found(n.get());
-    assert_eq!(first, [(0, 3), (1, 7), (3, 11), (2, 24), (4, 33), (1, 37)]);
-    for _ in 0..DFA_AFTER {
-        n.get();
+    let found = |text: &[u8]| {
+        let mut v = Vec::new();
+        n.each(text, |end, needle, len| v.push((end, needle, len)));
+        v.sort_unstable();
+        v
+    };
+    let text = b"my api_key=ghp_xx and a token, a passkey";
+    let starts: Vec<(usize, usize)> = found(text).iter().map(|&(e, p, l)| (p, e - l)).collect();
+    assert_eq!(
+        starts,
+        [
+            (0, 3),
+            (1, 7),
+            (5, 8),
+            (3, 11),
+            (2, 24),
+            (4, 33),
+            (1, 37),
+            (5, 38)
+        ]
+    );
+    let parts = [
+        "api_",
+        "KEY",
+        "key",
+        "Tok",
+        "en",
+        "ghp_",
+        "PASS",
+        "e",
+        "y",
+        "s",
+        ".",
+        "-----BEGIN",
+        " ",
+        "x",
+        "é",
+        "\n",
+    ];
+    let mut next = crate::domain::test_draws(0x510e_527f_ade6_82d1_u64);
+    let texts: Vec<Vec<u8>> = (0..2 * TABLE_AFTER)
+        .map(|_| {
+            (0..next(160))
+                .flat_map(|_| parts[next(parts.len())].bytes())
+                .collect()
+        })
+        .collect();
+    let long = texts.iter().filter(|t| t.len() > 200).count();
+    assert!(long > 100, "{long} texts walked as two halves");
+    for t in texts.iter().chain(&texts) {
+        assert_eq!(found(t), expected(t), "{:?}", String::from_utf8_lossy(t));
     }
-    assert!(n.dfa.get().is_some());
-    assert_eq!(found(n.get()), first);
+    assert!(n.has_table());
 }
+
 use serde_json::{Value, json};
 
 fn kind_of(s: &str) -> Option<&str> {
