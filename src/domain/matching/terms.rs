@@ -359,6 +359,17 @@ mod tests {
         assert_eq!(fold("naïve"), "naive");
         assert!(matches!(fold("plain"), Cow::Borrowed("plain")));
         assert_eq!(index_terms(None, "--- ... ---"), "");
+        // Each once, whether its stem is kept inline or by its text (a
+        // word of sixteen letters the stemmer leaves whole, a longer one).
+        let sixteen = "qwrtzpsdfghjklmn";
+        assert_eq!(term(sixteen), sixteen);
+        assert_eq!(
+            index_terms(
+                None,
+                &format!("{sixteen} x {sixteen} qwrtzpsdfghjklmnvbcx x qwrtzpsdfghjklmnvbcx")
+            ),
+            format!("{sixteen} x qwrtzpsdfghjklmnvbcx ")
+        );
     }
 
     /// A phrase holds where its terms stand together, by stem; not where

@@ -206,9 +206,9 @@ pub(super) fn push_term(stems: &mut Stems, folded: &str, text: Option<u64>, out:
 #[inline(never)]
 fn push_new(stems: &mut Stems, folded: &str, text: Option<u64>, out: &mut Vec<u8>) {
     let w = folded.as_bytes();
-    if w.len() > SHORT
-        && let Some((stem, last)) = stems.long.get_mut(folded)
-    {
+    // A short word whose stem and space do not fit inline (a word of
+    // sixteen bytes the stemmer leaves whole) is kept by its text too.
+    if let Some((stem, last)) = stems.long.get_mut(folded) {
         if let Some(t) = text {
             if *last == t {
                 return;
