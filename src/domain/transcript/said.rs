@@ -195,6 +195,15 @@ fn slash_command(text: &str) -> Option<String> {
     Some(format!("{slash}{name} {args}").trim_end().to_string())
 }
 
+/// What a step that gives its input back borrowed when it leaves it alone
+/// (`strip_blobs`, `redact_text`) made of it, when it changed it.
+fn changed(step: Cow<'_, str>) -> Option<String> {
+    match step {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    }
+}
+
 /// Adds a text piece: blobs cut, redacted; nothing for empty text. A
 /// prompt that is the client's injection is left out, but for a slash
 /// command the person typed in it.
@@ -216,16 +225,8 @@ pub fn push_text<'t>(
         return;
     }
     // A text given owned (unescaped) and left as it is is kept, not copied.
-    let stripped = match strip_blobs(&text) {
-        Cow::Owned(s) => Some(s),
-        Cow::Borrowed(_) => None,
-    };
-    let text = stripped.map_or(text, Cow::Owned);
-    let redacted = match redact::redact_text(&text) {
-        Cow::Owned(s) => Some(s),
-        Cow::Borrowed(_) => None,
-    };
-    let text = redacted.unwrap_or_else(|| text.into_owned());
+    let text = changed(strip_blobs(&text)).map_or(text, Cow::Owned);
+    let text = changed(redact::redact_text(&text)).unwrap_or_else(|| text.into_owned());
     out.push(Piece {
         role,
         tool: tool.map(str::to_string),
@@ -299,11 +300,7 @@ pub fn push_call_raw(out: &mut Vec<Piece>, name: &str, input: Option<&str>) {
 
 /// Adds a tool call: its name and its input's strings, one per line.
 fn push_call_text(out: &mut Vec<Piece>, name: &str, strings: String) {
-    let stripped = match strip_blobs(&strings) {
-        Cow::Owned(s) => Some(s),
-        Cow::Borrowed(_) => None,
-    };
-    let text = stripped.unwrap_or(strings);
+    let text = changed(strip_blobs(&strings)).unwrap_or(strings);
     out.push(Piece {
         role: Role::Tool,
         tool: Some(name.to_string()),

@@ -47,6 +47,12 @@ pub(crate) struct KnownTexts {
     ids: HashMap<Key, i64>,
 }
 
+/// Whether the index holds no text yet.
+fn no_texts(conn: &Connection) -> Result<bool> {
+    let any: bool = conn.query_row("SELECT EXISTS (SELECT 1 FROM said_texts)", [], |r| r.get(0))?;
+    Ok(!any)
+}
+
 /// The texts' hash index (as migrations make it), made when missing.
 const HASH_INDEX: &str =
     "CREATE INDEX IF NOT EXISTS said_texts_hash ON said_texts (hash, len, tool)";
@@ -77,9 +83,7 @@ impl KnownTexts {
         let version: i64 = conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
         if self.version != Some(version) {
             self.ids.clear();
-            self.whole = !conn.query_row("SELECT EXISTS (SELECT 1 FROM said_texts)", [], |r| {
-                r.get::<_, bool>(0)
-            })?;
+            self.whole = no_texts(conn)?;
             self.version = Some(version);
         }
         Ok(())
@@ -90,10 +94,7 @@ impl KnownTexts {
     pub(crate) fn start(&mut self, conn: &Connection) -> Result<()> {
         self.clear();
         self.active = true;
-        let empty = !conn.query_row("SELECT EXISTS (SELECT 1 FROM said_texts)", [], |r| {
-            r.get::<_, bool>(0)
-        })?;
-        if empty {
+        if no_texts(conn)? {
             conn.execute_batch("DROP INDEX IF EXISTS said_texts_hash")?;
         }
         Ok(())
