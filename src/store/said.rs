@@ -168,7 +168,7 @@ fn text_id(
     conn: &Connection,
     p: &Piece,
     at: Option<Millis>,
-    blocks: &mut BlockWriter,
+    (blocks, add): (&mut BlockWriter, &mut rusqlite::CachedStatement<'_>),
     batch: (&mut PendingTerms, &mut KnownTexts),
 ) -> Result<i64> {
     let (terms, known) = batch;
@@ -206,10 +206,6 @@ fn text_id(
         }
         None => {
             let (block, at) = blocks.add(conn, &p.text)?;
-            let mut add = conn.prepare_cached(
-                "INSERT INTO said_texts(text_id, hash, tool, block, start, len)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(text_id) DO NOTHING",
-            )?;
             // The first free id from `start`, taken as it is found.
             let mut id = start;
             while add.execute(params![id, hash, p.tool, block, at, p.text.len() as i64])? == 0 {
@@ -320,7 +316,15 @@ pub(super) fn write_said_into(
     // said its record twice: only then is it looked up.
     let mut records: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut agents = std::collections::HashMap::new();
-    // Taken from the statement cache once per part, not once per piece.
+    // Taken from the statement cache once per part, not once per piece
+    // (each time, the cache hashes the statement's text).
+    let mut add = conn.prepare_cached(
+        "INSERT INTO said_texts(text_id, hash, tool, block, start, len)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(text_id) DO NOTHING",
+    )?;
+    let mut before_of = conn.prepare_cached(
+        "SELECT text_id FROM said WHERE session = ?1 AND record = ?2 AND piece = ?3",
+    )?;
     let mut place = conn.prepare_cached(
         "INSERT INTO said(session, record, piece, agent, at, role, text_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
@@ -331,15 +335,14 @@ pub(super) fn write_said_into(
         let agent = agent_of(conn, sid, &s.agent_id, &mut agents)?;
         let again = !records.insert(s.record.as_str());
         for (n, piece) in s.pieces.iter().enumerate() {
-            let id = text_id(conn, piece, s.at, &mut blocks, (&mut *terms, &mut *known))?;
+            let texts = (&mut blocks, &mut add);
+            let id = text_id(conn, piece, s.at, texts, (&mut *terms, &mut *known))?;
             let before: Option<i64> = if replace && !again {
                 None
             } else {
-                conn.prepare_cached(
-                    "SELECT text_id FROM said WHERE session = ?1 AND record = ?2 AND piece = ?3",
-                )?
-                .query_row(params![session, s.record, n as i64], |r| r.get(0))
-                .optional()?
+                before_of
+                    .query_row(params![session, s.record, n as i64], |r| r.get(0))
+                    .optional()?
             };
             place.execute(params![
                 session,
