@@ -406,27 +406,36 @@ fn process(
     // parsing run ahead of writing. Building the index, the writer is the
     // slower end: a deeper queue would only hold more texts in memory.
     let depth = if opts.said_only { 2 } else { 8 };
-    let (tx, rx) = mpsc::sync_channel::<(usize, Event)>(workers * depth);
+    let (tx, rx) = mpsc::sync_channel::<(usize, usize, Event)>(workers * depth);
     let jobs_ref = jobs;
     // Messages parsed and not yet written: a worker waits while the queue
     // holds more than `QUEUED_MESSAGES`, so sessions of any size queue a
     // bounded amount of memory (the channel alone bounds parts, not bytes).
     let queued = AtomicUsize::new(0);
     let queued_ref = &queued;
+    // Building the index, the writer hands each part back to the worker
+    // that read it, to be freed there: glibc frees a block fastest on the
+    // thread whose arena it came from, and the writer is the build's
+    // slower end.
+    let mut spent_to = Vec::with_capacity(workers);
     std::thread::scope(|scope| -> Result<()> {
-        for _ in 0..workers {
+        for w in 0..workers {
             let tx = tx.clone();
             let next = &next;
             let spare = Arc::clone(&spare);
+            let (spent_tx, spent) = mpsc::channel::<Event>();
+            spent_to.push(spent_tx);
             scope.spawn(move || {
                 if opts.said_only {
                     index::yield_to_writer();
                 }
                 let mut buf = Buffers::sharing(Arc::clone(&spare));
+                let free_spent = || spent.try_iter().for_each(drop);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs_ref.get(i) else {
                         spare.give();
+                        free_spent();
                         break;
                     };
                     let mut alive = true;
@@ -439,7 +448,8 @@ fn process(
                             std::thread::sleep(std::time::Duration::from_millis(1));
                         }
                         queued_ref.fetch_add(n, Ordering::AcqRel);
-                        alive = tx.send((i, ev)).is_ok();
+                        free_spent();
+                        alive = tx.send((i, w, ev)).is_ok();
                         alive
                     });
                     if !alive {
@@ -454,10 +464,13 @@ fn process(
         // a failure; more: the file grew, and the total grows with it).
         let mut read = vec![0u64; jobs_ref.len()];
         let result = (|| -> Result<()> {
-            while let Ok((i, ev)) = rx.recv() {
+            while let Ok((i, w, ev)) = rx.recv() {
                 let (bytes, n) = (ev.bytes, ev.messages());
                 let ends = ev.result.as_ref().map_or(true, |p| p.last);
-                sink.write(&jobs_ref[i], ev, opts)?;
+                if let Some(spent) = sink.write(&jobs_ref[i], ev, opts)? {
+                    // A worker that has stopped takes nothing: freed here.
+                    let _ = spent_to[w].send(spent);
+                }
                 queued.fetch_sub(n, Ordering::AcqRel);
                 if let Some(pb) = progress {
                     let planned = jobs_ref[i].size;

@@ -30,12 +30,12 @@ pub(super) struct Sink<'a> {
 impl Sink<'_> {
     /// Writes what a part read for the search index alone says; a session
     /// that fails to read stays not indexed, and is counted failed.
-    fn write_said(&mut self, job: &Job, ev: Event) -> Result<()> {
+    fn write_said(&mut self, job: &Job, ev: Event) -> Result<Option<Event>> {
         let sid = job.files.session_id.as_str();
         self.sum.bytes_read += ev.bytes;
         self.batched.0 += ev.said_bytes();
         let began = *self.batched.1.get_or_insert_with(std::time::Instant::now);
-        match ev.result {
+        match &ev.result {
             Ok(part) => {
                 let first = self.begun.insert(sid.to_string());
                 let stamp = part.last.then_some(job.stamp);
@@ -55,10 +55,12 @@ impl Sink<'_> {
             }
             Err(_) => self.sum.failed += 1,
         }
-        Ok(())
+        Ok(Some(ev))
     }
 
-    pub(super) fn write(&mut self, job: &Job, ev: Event, opts: &Options) -> Result<()> {
+    /// Writes what `ev` read. Building the index, gives the event back
+    /// once written, for the thread that read it to free (`process`).
+    pub(super) fn write(&mut self, job: &Job, ev: Event, opts: &Options) -> Result<Option<Event>> {
         if opts.said_only {
             return self.write_said(job, ev);
         }
@@ -124,6 +126,6 @@ impl Sink<'_> {
                 sum.failed_session(sid, reason, &state, strict);
             }
         }
-        Ok(())
+        Ok(None)
     }
 }
