@@ -329,12 +329,19 @@ fn said_of(
     opts: SaidOptions,
 ) -> Vec<Piece> {
     let assistant = rec.kind.as_deref() == Some("assistant");
-    let raw = content.and_then(|c| std::str::from_utf8(c).ok());
-    if raw.is_some()
+    if let Some(c) = content
         && let Some(pieces) = blocks.and_then(|b| said::claude_blocks(b, assistant, opts))
     {
-        return pieces;
+        // Content that is not UTF-8 throughout says nothing (serde keeps
+        // no words of it either): checked only when there are words, so
+        // the tool output most lines hold is not read again.
+        return if pieces.is_empty() || std::str::from_utf8(c).is_ok() {
+            pieces
+        } else {
+            Vec::new()
+        };
     }
+    let raw = content.and_then(|c| std::str::from_utf8(c).ok());
     let raw = raw.or_else(|| {
         rec.message
             .as_ref()

@@ -369,3 +369,67 @@ fn a_block_split_with_a_helper_reads_as_one_thread_does() {
         assert_eq!(s.files[0].line, text.matches('\n').count() as u64);
     }
 }
+
+/// What a Claude Code transcript's records say when read for the index:
+/// a record whose content is not UTF-8 throughout (here inside a tool
+/// result nobody indexes) says nothing, as serde reads it, whether or not
+/// the rest of its content has words (u1, u2); a valid one says its words
+/// (u0, u3, and u4 nothing).
+#[test]
+fn content_that_is_not_utf8_says_nothing() {
+    let line = |uuid: &str, output: &[u8], text: &str| -> Vec<u8> {
+        let mut l = format!(
+            r#"{{"type":"user","uuid":"{uuid}","sessionId":"S","timestamp":"2026-12-03T06:47:44.385Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"a"#
+        )
+        .into_bytes();
+        l.extend_from_slice(output);
+        l.extend_from_slice(b"b\"}");
+        if !text.is_empty() {
+            l.extend_from_slice(format!(r#",{{"type":"text","text":"{text}"}}"#).as_bytes());
+        }
+        l.extend_from_slice(b"]}}\n");
+        l
+    };
+    // The first prompt is read by serde too (for the session's start).
+    let mut bytes = line("u0", b"ok", "opening words");
+    bytes.extend(line("u1", b"\xff", "first words"));
+    bytes.extend(line("u2", b"\xff", ""));
+    bytes.extend(line("u3", b"ok", "second words"));
+    bytes.extend(line("u4", b"ok", ""));
+    let read = |outputs: bool| {
+        let mut p = SessionParser::new("S", false);
+        p.read_said(Some(crate::domain::transcript::said::SaidOptions {
+            outputs,
+        }));
+        let file = p.begin_main("p/S.jsonl");
+        p.block(file, &bytes).unwrap();
+        let parsed = p.finish();
+        assert!(parsed.bad_lines.is_empty());
+        parsed
+            .said
+            .iter()
+            .filter(|s| !s.pieces.is_empty())
+            .map(|s| {
+                let texts = s.pieces.iter().map(|p| p.text.clone()).collect();
+                (s.record.clone(), texts)
+            })
+            .collect::<Vec<(String, Vec<String>)>>()
+    };
+    let said = |want: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        want.iter()
+            .map(|(r, t)| (r.to_string(), t.iter().map(ToString::to_string).collect()))
+            .collect()
+    };
+    assert_eq!(
+        read(false),
+        said(&[("u0", &["opening words"]), ("u3", &["second words"])])
+    );
+    assert_eq!(
+        read(true),
+        said(&[
+            ("u0", &["aokb", "opening words"]),
+            ("u3", &["aokb", "second words"]),
+            ("u4", &["aokb"])
+        ])
+    );
+}

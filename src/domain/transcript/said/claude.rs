@@ -89,7 +89,9 @@ fn claude_block(
 /// as raw JSON, in valid UTF-8): the same pieces, read without parsing
 /// the content again; `None` where a block is not as serde would read it
 /// (a field given twice, or not a string or null where one is wanted), for
-/// `claude_content` to judge.
+/// `claude_content` to judge. A tool's output, unread when outputs are
+/// not kept, is not checked for UTF-8 either (most of a transcript's
+/// bytes): the caller checks the whole content when there are pieces.
 pub fn claude_blocks(
     blocks: &[crate::domain::transcript::scan::ContentBlock<'_>],
     assistant: bool,
@@ -124,7 +126,8 @@ pub fn claude_blocks(
             input: None,
             content: None,
         };
-        read.push((block, raw(b.input)?, raw(b.content)?));
+        let content = if opts.outputs { raw(b.content)? } else { None };
+        read.push((block, raw(b.input)?, content));
     }
     let role = role_of(assistant);
     let mut out = Vec::new();
