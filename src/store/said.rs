@@ -277,7 +277,7 @@ fn agent_of<'a>(
     conn: &Connection,
     session_id: &str,
     agent_id: &'a str,
-    agents: &mut std::collections::HashMap<&'a str, i64>,
+    agents: &mut std::collections::HashMap<&'a str, i64, foldhash::fast::RandomState>,
 ) -> Result<Option<i64>> {
     if agent_id == session_id {
         return Ok(None);
@@ -314,8 +314,10 @@ pub(super) fn write_said_into(
     let mut blocks = BlockWriter::new(session);
     // After a replace, a place can only be there already when this part
     // said its record twice: only then is it looked up.
-    let mut records: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut agents = std::collections::HashMap::new();
+    // (Hashed with foldhash: std's SipHash was a few percent of the writer.)
+    let mut records: std::collections::HashSet<&str, foldhash::fast::RandomState> =
+        std::collections::HashSet::default();
+    let mut agents = std::collections::HashMap::default();
     // Taken from the statement cache once per part, not once per piece
     // (each time, the cache hashes the statement's text).
     let mut add = conn.prepare_cached(
