@@ -100,6 +100,11 @@ pub fn claude_blocks(
     fn text(raw: Option<&[u8]>) -> Option<Option<Cow<'_, str>>> {
         match raw {
             None => Some(None),
+            // A string the scanner found whole (no control bytes) and with
+            // no escapes is its bytes between the quotes, when UTF-8.
+            Some([b'"', inner @ .., b'"']) if !inner.contains(&b'\\') => std::str::from_utf8(inner)
+                .ok()
+                .map(|s| Some(Cow::Borrowed(s))),
             Some(r) if !r.contains(&b'\\') => serde_json::from_slice::<Option<&str>>(r)
                 .ok()
                 .map(|s| s.map(Cow::Borrowed)),
