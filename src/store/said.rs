@@ -290,6 +290,38 @@ fn agent_of<'a>(
     Ok(Some(n))
 }
 
+/// The statements a part runs for each piece, taken from the statement
+/// cache once per part rather than once per piece (each time, the cache
+/// hashes the statement's text).
+struct PieceStatements<'c> {
+    /// A new text's row (`text_id`).
+    add_text: rusqlite::CachedStatement<'c>,
+    /// The text a place named before.
+    before: rusqlite::CachedStatement<'c>,
+    /// A place, in place of the one it was.
+    place: rusqlite::CachedStatement<'c>,
+}
+
+impl<'c> PieceStatements<'c> {
+    fn new(conn: &'c Connection) -> Result<PieceStatements<'c>> {
+        Ok(PieceStatements {
+            add_text: conn.prepare_cached(
+                "INSERT INTO said_texts(text_id, hash, tool, block, start, len)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(text_id) DO NOTHING",
+            )?,
+            before: conn.prepare_cached(
+                "SELECT text_id FROM said WHERE session = ?1 AND record = ?2 AND piece = ?3",
+            )?,
+            place: conn.prepare_cached(
+                "INSERT INTO said(session, record, piece, agent, at, role, text_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT(session, record, piece) DO UPDATE SET agent = excluded.agent,
+                   at = excluded.at, role = excluded.role, text_id = excluded.text_id",
+            )?,
+        })
+    }
+}
+
 /// `write_said`, its new texts' terms left in `terms` for the caller to
 /// flush before it commits, the texts it finds or adds kept in `known`.
 pub(super) fn write_said_into(
@@ -318,43 +350,23 @@ pub(super) fn write_said_into(
     let mut records: std::collections::HashSet<&str, foldhash::fast::RandomState> =
         std::collections::HashSet::default();
     let mut agents = std::collections::HashMap::default();
-    // Taken from the statement cache once per part, not once per piece
-    // (each time, the cache hashes the statement's text).
-    let mut add = conn.prepare_cached(
-        "INSERT INTO said_texts(text_id, hash, tool, block, start, len)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(text_id) DO NOTHING",
-    )?;
-    let mut before_of = conn.prepare_cached(
-        "SELECT text_id FROM said WHERE session = ?1 AND record = ?2 AND piece = ?3",
-    )?;
-    let mut place = conn.prepare_cached(
-        "INSERT INTO said(session, record, piece, agent, at, role, text_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-         ON CONFLICT(session, record, piece) DO UPDATE SET agent = excluded.agent,
-           at = excluded.at, role = excluded.role, text_id = excluded.text_id",
-    )?;
+    let mut st = PieceStatements::new(conn)?;
     for s in &p.said {
         let agent = agent_of(conn, sid, &s.agent_id, &mut agents)?;
         let again = !records.insert(s.record.as_str());
         for (n, piece) in s.pieces.iter().enumerate() {
-            let texts = (&mut blocks, &mut add);
+            let texts = (&mut blocks, &mut st.add_text);
             let id = text_id(conn, piece, s.at, texts, (&mut *terms, &mut *known))?;
             let before: Option<i64> = if replace && !again {
                 None
             } else {
-                before_of
+                st.before
                     .query_row(params![session, s.record, n as i64], |r| r.get(0))
                     .optional()?
             };
-            place.execute(params![
-                session,
-                s.record,
-                n as i64,
-                agent,
-                s.at,
-                role_code(piece.role, piece.output),
-                id
-            ])?;
+            let role = role_code(piece.role, piece.output);
+            st.place
+                .execute(params![session, s.record, n as i64, agent, s.at, role, id])?;
             if let Some(b) = before.filter(|b| *b != id) {
                 replaced.push(b);
             }
