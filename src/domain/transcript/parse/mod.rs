@@ -70,6 +70,9 @@ pub struct SessionParser {
     sidecar_models: HashMap<String, String>,
     /// What the records say is read too (`ParsedSession::said`).
     pub(crate) said: Option<SaidOptions>,
+    /// Token counts are read (`ParsedSession::usage`); building the
+    /// search index reads words alone.
+    usage: bool,
 }
 
 /// Why a line over the line cap was not read.
@@ -127,6 +130,9 @@ impl SessionParser {
     }
 
     pub(crate) fn add_usage(&mut self, obs: UsageObservation) {
+        if !self.usage {
+            return;
+        }
         if let Some(&i) = self.usage_index.get(&obs.message_id) {
             self.out.usage[i].combine(&obs);
         } else {
@@ -146,6 +152,9 @@ impl SessionParser {
     /// Folds a record's usage into its message: in place, without allocating,
     /// when the message was already seen (streamed and multi-block responses).
     fn see_usage(&mut self, rec: &Record<'_>, agent: &str, at: Option<Millis>) {
+        if !self.usage {
+            return;
+        }
         let Some((id, model, buckets, billing)) = usage_parts(rec) else {
             return;
         };
@@ -180,6 +189,7 @@ impl SessionParser {
             spare: None,
             sidecar_models: HashMap::new(),
             said: None,
+            usage: true,
         }
     }
 
@@ -192,6 +202,12 @@ impl SessionParser {
     /// outputs as `opts` says) into each part's `said`; `None` reads none.
     pub fn read_said(&mut self, opts: Option<SaidOptions>) {
         self.said = opts;
+    }
+
+    /// Whether token counts are read (they are unless this says not): a
+    /// reader for the search index alone leaves them.
+    pub fn read_usage(&mut self, on: bool) {
+        self.usage = on;
     }
 
     /// Keeps what a record says, for the agent `agent`.

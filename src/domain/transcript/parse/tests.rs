@@ -433,3 +433,46 @@ fn content_that_is_not_utf8_says_nothing() {
         ])
     );
 }
+
+/// A reader for the search index alone reads no token counts, and what
+/// the records say is the same as when it does: every main transcript of
+/// the Claude Code fixtures, with and without tool outputs.
+#[test]
+fn words_are_read_the_same_without_token_counts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/golden/claude/corpus/projects");
+    let mut files = Vec::new();
+    for project in std::fs::read_dir(&dir).unwrap() {
+        for f in std::fs::read_dir(project.unwrap().path()).unwrap() {
+            let path = f.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if name.ends_with(".jsonl") && !name.starts_with("agent-") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    let mut counted = 0;
+    for path in &files {
+        let sid = path.file_stem().unwrap().to_string_lossy().to_string();
+        let bytes = std::fs::read(path).unwrap();
+        for outputs in [false, true] {
+            let read = |usage: bool| {
+                let mut p = SessionParser::new(&sid, false);
+                p.read_said(Some(crate::domain::transcript::said::SaidOptions {
+                    outputs,
+                }));
+                p.read_usage(usage);
+                let file = p.begin_main("p/S.jsonl");
+                p.block(file, &bytes).unwrap();
+                p.finish()
+            };
+            let (with, without) = (read(true), read(false));
+            assert_eq!(with.said, without.said, "{path:?}");
+            assert!(without.usage.is_empty(), "{path:?}");
+            counted += with.usage.len();
+        }
+    }
+    assert!(counted > 0);
+}

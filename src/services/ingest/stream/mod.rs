@@ -74,6 +74,7 @@ pub fn read_session(
     }
     r.parser.set_line_cap(opts.max_line_size);
     r.parser.read_said(opts.said);
+    r.parser.read_usage(!opts.said_only);
     r.parser.share_cores(buf.spare.clone());
     r.parser.hint_cwd(files.cwd_hint.as_deref());
     r.bytes += checked;
