@@ -8,6 +8,7 @@ mod lines;
 mod prescan;
 mod spawned;
 mod state;
+mod tokens;
 pub use lines::uuid_like;
 
 /// What a client's own reader is made of.
@@ -23,7 +24,7 @@ pub(crate) mod kit {
 }
 
 use agent::{new_agent, read_sidecar};
-use block::{observation, parse_scanned, usage_parts};
+use block::parse_scanned;
 use lines::BOM;
 pub use prescan::{ScannedLines, scan_later};
 pub use state::{FileCursor, SpareCore, SpareCores};
@@ -35,8 +36,6 @@ use std::sync::Arc;
 #[cfg(test)]
 use super::SessionInput;
 use super::ending::Ending;
-use super::usage::UsageObservation;
-use super::wire::Record;
 use super::{Agent, AgentLayout, BadLine, FileRole, ParsedSession, TitleRank};
 use crate::domain::clock::Millis;
 use crate::domain::transcript::said::{Piece, Said, SaidOptions};
@@ -107,66 +106,11 @@ impl SessionParser {
         self.out.file_problems.retain(|b| b.file != file);
     }
 
-    /// One API response's usage, stated once in this session's own
-    /// records (no billing facts beyond its tokens).
-    pub(crate) fn add_response(
-        &mut self,
-        agent: &str,
-        message_id: String,
-        model: String,
-        at: Option<Millis>,
-        buckets: crate::domain::transcript::usage::Buckets,
-    ) {
-        let record_session_id = self.out.session_id.clone();
-        self.add_usage(UsageObservation {
-            message_id,
-            agent_id: agent.to_string(),
-            record_session_id,
-            model,
-            at,
-            buckets,
-            billing: crate::domain::transcript::usage::Billing::default(),
-        });
-    }
-
-    pub(crate) fn add_usage(&mut self, obs: UsageObservation) {
-        if !self.usage {
-            return;
-        }
-        if let Some(&i) = self.usage_index.get(&obs.message_id) {
-            self.out.usage[i].combine(&obs);
-        } else {
-            self.usage_index
-                .insert(obs.message_id.clone(), self.out.usage.len());
-            self.out.usage.push(obs);
-        }
-    }
-
     pub(crate) fn span(&mut self, agent: &str) -> &mut Span {
         if !self.spans.contains_key(agent) {
             self.spans.insert(agent.to_string(), Span::new());
         }
         self.spans.get_mut(agent).expect("inserted above")
-    }
-
-    /// Folds a record's usage into its message: in place, without allocating,
-    /// when the message was already seen (streamed and multi-block responses).
-    fn see_usage(&mut self, rec: &Record<'_>, agent: &str, at: Option<Millis>) {
-        if !self.usage {
-            return;
-        }
-        let Some((id, model, buckets, billing)) = usage_parts(rec) else {
-            return;
-        };
-        if let Some(&i) = self.usage_index.get(id) {
-            self.out.usage[i].combine_parts(buckets, model, at, billing);
-            return;
-        }
-        if let Some(obs) = observation(rec, agent, &self.out.session_id, at) {
-            self.usage_index
-                .insert(obs.message_id.clone(), self.out.usage.len());
-            self.out.usage.push(obs);
-        }
     }
 }
 
@@ -202,12 +146,6 @@ impl SessionParser {
     /// outputs as `opts` says) into each part's `said`; `None` reads none.
     pub fn read_said(&mut self, opts: Option<SaidOptions>) {
         self.said = opts;
-    }
-
-    /// Whether token counts are read (they are unless this says not): a
-    /// reader for the search index alone leaves them.
-    pub fn read_usage(&mut self, on: bool) {
-        self.usage = on;
     }
 
     /// Keeps what a record says, for the agent `agent`.
@@ -547,11 +485,6 @@ impl SessionParser {
         };
         self.out.delta = true;
         part
-    }
-
-    /// Whether this part has already seen message `id`'s usage.
-    pub(crate) fn knows_message(&self, id: &str) -> bool {
-        self.usage_index.contains_key(id)
     }
 
     /// Whether the session has no title from its first prompt or better.

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 
 use super::*;
 use crate::domain::clock::parse_instant;
+use crate::domain::transcript::wire::Record;
 use crate::domain::transcript::{Buckets, SessionFile};
 
 fn main_file(text: &str) -> SessionInput {
