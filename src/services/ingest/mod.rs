@@ -50,7 +50,7 @@ use crate::domain::corpus::{self, Discovery, SessionFiles};
 use crate::domain::transcript::said::SaidOptions;
 use crate::domain::transcript::{ParsedSession, SpareCores};
 use crate::store::Store;
-use stream::{Buffers, Event, Failure, ResumeState};
+use stream::{Buffers, Event, Failure, Part, ResumeState};
 
 /// What `ingest` and `replay` were asked to do.
 #[derive(Debug, Clone)]
@@ -413,17 +413,16 @@ fn process(
     // bounded amount of memory (the channel alone bounds parts, not bytes).
     let queued = AtomicUsize::new(0);
     let queued_ref = &queued;
-    // Building the index, the writer hands each part back to the worker
-    // that read it, to be freed there: glibc frees a block fastest on the
-    // thread whose arena it came from, and the writer is the build's
-    // slower end.
+    // The writer hands each part back to the worker that read it, to be
+    // freed there: glibc frees a block fastest on the thread whose arena
+    // it came from, and building the index, the writer is the slower end.
     let mut spent_to = Vec::with_capacity(workers);
     std::thread::scope(|scope| -> Result<()> {
         for w in 0..workers {
             let tx = tx.clone();
             let next = &next;
             let spare = Arc::clone(&spare);
-            let (spent_tx, spent) = mpsc::channel::<Event>();
+            let (spent_tx, spent) = mpsc::channel::<Part>();
             spent_to.push(spent_tx);
             scope.spawn(move || {
                 if opts.said_only {

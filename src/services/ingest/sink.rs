@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use anyhow::{Context, Result};
 
-use super::stream::{Event, Failure};
+use super::stream::{Event, Failure, Part};
 use super::{Job, Options, Root, Summary, unpriced_model};
 use crate::domain::clock;
 use crate::store::projection::{MessageCounts, Projection, SessionMeta};
@@ -30,37 +30,36 @@ pub(super) struct Sink<'a> {
 impl Sink<'_> {
     /// Writes what a part read for the search index alone says; a session
     /// that fails to read stays not indexed, and is counted failed.
-    fn write_said(&mut self, job: &Job, ev: Event) -> Result<Option<Event>> {
+    fn write_said(&mut self, job: &Job, ev: Event) -> Result<Option<Part>> {
         let sid = job.files.session_id.as_str();
         self.sum.bytes_read += ev.bytes;
         self.batched.0 += ev.said_bytes();
         let began = *self.batched.1.get_or_insert_with(std::time::Instant::now);
-        match &ev.result {
-            Ok(part) => {
-                let first = self.begun.insert(sid.to_string());
-                let stamp = part.last.then_some(job.stamp);
-                let commit = self.batched.0 >= super::INDEX_BATCH_BYTES
-                    || began.elapsed() >= super::INDEX_BATCH_TIME;
-                if commit {
-                    self.batched = (0, None);
-                }
-                self.store
-                    .write_said_only(&part.parsed, first, stamp, commit)?;
-                if let Some(c) = self.ckpt {
-                    c.nudge();
-                }
-                if part.last {
-                    self.sum.updated += 1;
-                }
-            }
-            Err(_) => self.sum.failed += 1,
+        let Ok(part) = ev.result else {
+            self.sum.failed += 1;
+            return Ok(None);
+        };
+        let first = self.begun.insert(sid.to_string());
+        let stamp = part.last.then_some(job.stamp);
+        let commit = self.batched.0 >= super::INDEX_BATCH_BYTES
+            || began.elapsed() >= super::INDEX_BATCH_TIME;
+        if commit {
+            self.batched = (0, None);
         }
-        Ok(Some(ev))
+        self.store
+            .write_said_only(&part.parsed, first, stamp, commit)?;
+        if let Some(c) = self.ckpt {
+            c.nudge();
+        }
+        if part.last {
+            self.sum.updated += 1;
+        }
+        Ok(Some(part))
     }
 
-    /// Writes what `ev` read. Building the index, gives the event back
-    /// once written, for the thread that read it to free (`process`).
-    pub(super) fn write(&mut self, job: &Job, ev: Event, opts: &Options) -> Result<Option<Event>> {
+    /// Writes what `ev` read, and gives its part back once written, for
+    /// the thread that read it to free (`process`).
+    pub(super) fn write(&mut self, job: &Job, ev: Event, opts: &Options) -> Result<Option<Part>> {
         if opts.said_only {
             return self.write_said(job, ev);
         }
@@ -119,13 +118,14 @@ impl Sink<'_> {
                 if part.last {
                     sum.written(known.contains(sid), parsed);
                 }
+                Ok(Some(part))
             }
             Err(Failure { reason, strict }) => {
                 let reason = crate::domain::text::sanitize_reason(&reason);
                 let state = store.record_failure(sid, &meta, &reason, now)?;
                 sum.failed_session(sid, reason, &state, strict);
+                Ok(None)
             }
         }
-        Ok(None)
     }
 }
