@@ -25,8 +25,8 @@ pub use format::Format;
 #[cfg(test)]
 pub use parse::parse_session;
 pub use parse::{
-    FileCursor, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason, scan_later,
-    uuid_like,
+    FileCursor, Gap, Hole, ScannedLines, SessionParser, SpareCore, SpareCores, long_line_reason,
+    scan_later, uuid_like,
 };
 pub use store_row::{SessionRow, names_stored_session, session_path};
 

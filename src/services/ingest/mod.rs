@@ -8,6 +8,8 @@ mod conversation;
 
 #[cfg(test)]
 mod ahead_tests;
+#[cfg(test)]
+mod around_tests;
 mod database;
 mod flat;
 mod index;
@@ -264,7 +266,10 @@ pub fn run(
         } else {
             0
         };
-        let resume = if opts.replay || opts.said_only {
+        // A build of the index reads each session whole, around the holes
+        // its resume state notes (which hold with tool outputs left out).
+        let around = opts.said.is_some_and(|s| !s.outputs);
+        let resume = if opts.replay || (opts.said_only && !around) {
             None
         } else {
             store
@@ -273,8 +278,8 @@ pub fn run(
         };
         // What is to be read: past the marks when the session resumes.
         let size = match &resume {
-            Some(r) => r.to_read(&files),
-            None => files.main.size + files.agents.iter().map(|a| a.size).sum::<u64>(),
+            Some(r) if !opts.said_only => r.to_read(&files),
+            _ => files.main.size + files.agents.iter().map(|a| a.size).sum::<u64>(),
         };
         jobs.push(Job {
             files,

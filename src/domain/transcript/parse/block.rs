@@ -6,17 +6,18 @@ use super::prescan::SPLITS;
 use super::prescan::{HELPER_SHARE, SPLIT_MIN, ScannedLines, scan_lines, split_at};
 use super::spawned::{LOCAL_COMMAND, resolve_inline, see_spawn_evidence, wants_content};
 
+use super::cost::harness_cost;
+use super::holes::{Gaps, HOLE_MIN, Noting, says_nothing};
 use super::lines::{Lines, classify_error, complete_body};
+use super::words::{named, said_in};
 use super::{OpenFile, SessionParser, SideRecord, Span, SpareCores, long_line_reason};
 use crate::domain::clock::{Millis, parse_instant};
-use crate::domain::transcript::TitleRank;
 use crate::domain::transcript::ending;
-use crate::domain::transcript::said::{self, Piece, SaidOptions};
 use crate::domain::transcript::scan;
 use crate::domain::transcript::spawns::{self};
 use crate::domain::transcript::usage::{self, Billing, Buckets, UsageObservation};
 use crate::domain::transcript::wire::{self, KNOWN_TYPES, Record};
-use crate::domain::transcript::{BadLine, Compaction, HarnessCost, HarnessModelCost};
+use crate::domain::transcript::{BadLine, Compaction};
 
 /// The message id, model, token buckets and billing of a record that
 /// carries usage.
@@ -82,15 +83,15 @@ pub(crate) fn set_first(slot: &mut Option<String>, v: Option<&str>) {
 }
 
 /// What reading one block carries from line to line.
-struct BlockRead<'a> {
+pub(super) struct BlockRead<'a> {
     sid: &'a str,
     rel_path: &'a str,
     /// The agent the file's own records belong to.
-    agent: &'a str,
-    main: bool,
+    pub(super) agent: &'a str,
+    pub(super) main: bool,
     open: OpenFile,
     /// Inline sidechain records of the main file, resolved after the block.
-    side: Vec<SideRecord>,
+    pub(super) side: Vec<SideRecord>,
     first_user_seen: bool,
     /// The block's last own user or assistant record: how the agent ended,
     /// unless a later block has one.
@@ -98,6 +99,9 @@ struct BlockRead<'a> {
     /// The file's own records all belong to `agent`: their span is kept
     /// here and merged once, not looked up per line.
     span: Span,
+    /// Where the block's lines lie, when long lines that say nothing are
+    /// noted as holes (`SessionParser::note_holes`).
+    holes: Option<Noting>,
 }
 
 /// Reads a block's complete lines into the parser. For the main file,
@@ -107,6 +111,7 @@ pub(crate) fn parse_block(
     file: usize,
     bytes: &[u8],
 ) -> Result<u64, BadLine> {
+    let gaps = std::mem::take(&mut b.gaps);
     let (body, complete) = complete_body(bytes, b.out.files[file].offset == 0);
     // A large block with a spare core: a helper scans the later lines
     // (the costly, stateless part) while this thread reads the earlier
@@ -119,13 +124,32 @@ pub(crate) fn parse_block(
         None => body.len(),
     };
     let (first, later) = body.split_at(split);
+    // Where `body` starts in `bytes` (after a byte-order mark), which the
+    // gaps' places count from.
+    let skip = complete as usize - body.len();
+    let to = if later.is_empty() {
+        usize::MAX
+    } else {
+        skip + split
+    };
+    let (early, late) = (
+        Gaps::between(&gaps, skip, to),
+        Gaps::between(&gaps, to, usize::MAX),
+    );
+    let blocks = b.scans_blocks();
     std::thread::scope(|scope| {
         let scanning = (!later.is_empty()).then(|| {
             #[cfg(test)]
             SPLITS.with(|n| n.set(n.get() + 1));
-            scope.spawn(|| scan_lines(later))
+            scope.spawn(move || scan_lines(later, blocks, late))
         });
-        read_lines(b, file, first, complete, move || {
+        let cut = Cut {
+            first,
+            gaps: early,
+            complete,
+            skip: skip as u64,
+        };
+        read_lines(b, file, cut, move || {
             let scanned = scanning.map(|h| h.join().expect("the scan of a block does not panic"));
             drop(helper);
             scanned
@@ -141,45 +165,81 @@ pub(super) fn parse_scanned(
     first: &[u8],
     later: ScannedLines<'_>,
 ) -> Result<u64, BadLine> {
+    let gaps = std::mem::take(&mut b.gaps);
     let (body, complete) = complete_body(first, b.out.files[file].offset == 0);
     debug_assert_eq!(complete, first.len() as u64, "`first` ends with a line");
-    read_lines(b, file, body, complete + later.bytes, || Some(later))
+    let skip = complete as usize - body.len();
+    let early = Gaps::between(&gaps, skip, first.len());
+    let cut = Cut {
+        first: body,
+        gaps: early,
+        complete: complete + later.bytes,
+        skip: skip as u64,
+    };
+    read_lines(b, file, cut, || Some(later))
 }
 
-/// Reads the lines of `first`, then the ones `later` gives (already
-/// scanned), which end `complete` bytes after the file's cursor.
+/// The lines a block's reading thread reads itself: `first`, where
+/// `skip` bytes (a byte-order mark) precede them, with the gaps left out
+/// of them; and the bytes through the block's last complete line.
+struct Cut<'a> {
+    first: &'a [u8],
+    gaps: Gaps,
+    complete: u64,
+    skip: u64,
+}
+
+/// Reads the lines of `cut`, then the ones `later` gives (already
+/// scanned), which end `cut.complete` bytes after the file's cursor.
 fn read_lines<'a>(
     b: &mut SessionParser,
     file: usize,
-    first: &'a [u8],
-    complete: u64,
+    cut: Cut<'a>,
     later: impl FnOnce() -> Option<ScannedLines<'a>>,
 ) -> Result<u64, BadLine> {
+    let Cut {
+        first,
+        gaps,
+        complete,
+        skip,
+    } = cut;
     let sid = b.out.session_id.clone();
-    let cursor = b.out.files[file].clone();
+    let f = &b.out.files[file];
+    let (rel_path, agent) = (f.rel_path.clone(), f.agent_id.clone());
+    // Bytes left out of `first` and `later` are read around: no hole is
+    // noted then (a build, which never notes any).
+    let noting = b.holes && gaps.is_empty();
     let mut st = BlockRead {
         sid: &sid,
-        rel_path: &cursor.rel_path,
-        agent: &cursor.agent_id,
-        main: cursor.main,
+        rel_path: &rel_path,
+        agent: &agent,
+        main: f.main,
         open: b.open[file].take().expect("file begun before its blocks"),
         side: Vec::new(),
-        first_user_seen: cursor.first_user_seen,
+        first_user_seen: f.first_user_seen,
         last_message: None,
         span: Span::new(),
+        holes: noting.then(|| Noting {
+            file,
+            origin: first.as_ptr() as usize,
+            at: f.offset + skip,
+        }),
     };
     let mut lines = Lines {
         body: first,
         at: 0,
-        n: cursor.line,
-        blocks: b.said.is_some(),
+        n: f.line,
+        blocks: b.scans_blocks(),
+        gaps,
     };
+    let mut skipped = 0;
     let read = || -> Result<(), BadLine> {
         let mut slot = Record::default();
         while let Some((n, line, scanned)) = lines.next_into(&mut slot) {
             let len = lines.ended_at(line);
             read_line(b, &mut st, n, line, len, scanned, &mut slot)?;
         }
+        skipped += lines.gaps.skipped;
         if let Some(mut pre) = later() {
             let base = lines.n;
             // Each record is read where it lies (a record is a few hundred
@@ -189,12 +249,21 @@ fn read_lines<'a>(
                 read_line(b, &mut st, base + p.n, p.line, p.len, scanned, &mut p.rec)?;
             }
             lines.n = base + pre.count;
+            skipped += pre.skipped;
         }
         Ok(())
     };
     let result = read();
-    b.open[file] = Some(st.open);
+    b.open[file] = Some(std::mem::take(&mut st.open));
     result?;
+    end_block(b, file, st, (complete + skipped, lines.n));
+    Ok(complete)
+}
+
+/// After a block's lines: what its records carry on is kept, its inline
+/// sidechains resolved, and file `file`'s cursor moved on by `bytes` and
+/// to line `line`.
+fn end_block(b: &mut SessionParser, file: usize, st: BlockRead<'_>, (bytes, line): (u64, u64)) {
     if st.span.records > 0 {
         b.span(st.agent).merge(&st.span);
     }
@@ -206,11 +275,10 @@ fn read_lines<'a>(
     }
     resolve_inline(b, st.side, st.rel_path);
     let f = &mut b.out.files[file];
-    f.offset += complete;
-    f.line = lines.n;
+    f.offset += bytes;
+    f.line = line;
     f.first_user_seen = st.first_user_seen;
-    b.out.bytes += complete;
-    Ok(complete)
+    b.out.bytes += bytes;
 }
 
 /// Line `n` of the block (`len` bytes with its ending), with the scanner's
@@ -250,114 +318,21 @@ fn read_line<'a>(
         return Ok(());
     }
     b.out.records += 1;
+    let bad = b.out.bad_lines_total;
     take_record(b, st, n, line, slot, local_command)?;
     said_in(b, st, n, line, slot, (content, blocks.as_deref()));
+    if let Some(h) = &st.holes
+        && len >= HOLE_MIN
+        && n > 1
+        && b.out.bad_lines_total == bad
+        && says_nothing(slot, blocks.as_deref(), st.main)
+    {
+        h.note(b, line, len);
+    }
     if st.main {
         named(b, slot.kind.as_deref(), line);
     }
     Ok(())
-}
-
-/// What record `slot` (line `n`) says, kept when the parser reads what
-/// records say, else offered as the session's title when it may be its
-/// first prompt; `found` is the content's raw text and blocks where the
-/// scanner found them.
-fn said_in<'a>(
-    b: &mut SessionParser,
-    st: &mut BlockRead<'a>,
-    n: u64,
-    line: &[u8],
-    slot: &Record<'_>,
-    (content, blocks): (Option<&[u8]>, Option<&[scan::ContentBlock<'_>]>),
-) {
-    if let Some(opts) = b.said
-        && matches!(slot.kind.as_deref(), Some("user" | "assistant"))
-    {
-        let pieces = said_of(slot, line, content, blocks, opts);
-        let record = slot
-            .uuid
-            .as_deref()
-            .map_or_else(|| format!("line:{n}"), str::to_string);
-        let at = slot.timestamp.as_deref().and_then(parse_instant);
-        if st.main && slot.is_sidechain == Some(true) {
-            if let Some(side) = st.side.last_mut() {
-                side.said = Some((record, pieces));
-            }
-        } else {
-            b.keep_said(st.agent, record, at, pieces);
-        }
-    } else if st.main
-        && slot.is_sidechain != Some(true)
-        && slot.kind.as_deref() == Some("user")
-        && n <= TITLE_LINES
-        && b.wants_prompt_title()
-    {
-        let pieces = said_of(slot, line, content, blocks, SaidOptions::default());
-        b.offer_prompt(&pieces);
-    }
-}
-
-/// How far into a main transcript its first prompt is looked for.
-const TITLE_LINES: u64 = 1000;
-
-/// A title record's title: the name the person gave the session
-/// (`custom-title`, `customTitle`, from `/rename`) or the one Claude Code
-/// made (`ai-title`, `aiTitle`); the latest of each counts.
-fn named(b: &mut SessionParser, kind: Option<&str>, line: &[u8]) {
-    let (key, rank) = match kind {
-        Some("custom-title") => ("customTitle", TitleRank::Named),
-        Some("ai-title") => ("aiTitle", TitleRank::Client),
-        _ => return,
-    };
-    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
-        return;
-    };
-    if let Some(t) = v[key].as_str() {
-        b.offer_title(t, rank);
-    }
-}
-
-/// What a Claude Code user or assistant record says: from its content's
-/// blocks where the scanner found them, else its raw text where the
-/// scanner found it, or kept by serde, or (a line serde read without it)
-/// from the line read again.
-fn said_of(
-    rec: &Record<'_>,
-    line: &[u8],
-    content: Option<&[u8]>,
-    blocks: Option<&[scan::ContentBlock<'_>]>,
-    opts: SaidOptions,
-) -> Vec<Piece> {
-    let assistant = rec.kind.as_deref() == Some("assistant");
-    if let Some(c) = content
-        && let Some(pieces) = blocks.and_then(|b| said::claude_blocks(b, assistant, opts))
-    {
-        // Content that is not UTF-8 throughout says nothing (serde keeps
-        // no words of it either): checked only when there are words, so
-        // the tool output most lines hold is not read again.
-        return if pieces.is_empty() || std::str::from_utf8(c).is_ok() {
-            pieces
-        } else {
-            Vec::new()
-        };
-    }
-    let raw = content.and_then(|c| std::str::from_utf8(c).ok());
-    let raw = raw.or_else(|| {
-        rec.message
-            .as_ref()
-            .and_then(|m| m.content.0)
-            .map(serde_json::value::RawValue::get)
-    });
-    if let Some(raw) = raw {
-        return said::claude_content(raw, assistant, opts);
-    }
-    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
-        return Vec::new();
-    };
-    said::claude_line(&v, 0, opts)
-        .into_iter()
-        .flat_map(|(_, _, p)| p)
-        .collect()
 }
 
 /// One record read from line `n`: filtered by type, checked (time, token
@@ -499,49 +474,6 @@ fn side_record(
             .map(spawns::first_message),
         said: None,
     }
-}
-
-/// Dollars as the harness writes them (a float) to the nano-dollar.
-pub(super) fn nano(usd: f64) -> i64 {
-    (usd * 1e9).round() as i64
-}
-
-/// A `cost-state` record as the harness's reported totals.
-pub(super) fn harness_cost(
-    line: &[u8],
-    ts: Option<&str>,
-) -> Result<HarnessCost, serde_json::Error> {
-    let w: wire::CostState = serde_json::from_slice(line)?;
-    let models = w
-        .model_usage
-        .into_iter()
-        .map(|(model, u)| {
-            // The 5m/1h split when given, else all cache writes as 5m.
-            let (w5, w1) = match (u.cache_creation_5m, u.cache_creation_1h) {
-                (None, None) => (u.cache_creation_input_tokens, 0),
-                (a, b) => (a.unwrap_or(0), b.unwrap_or(0)),
-            };
-            HarnessModelCost {
-                model,
-                tokens: Buckets {
-                    input: u.input_tokens,
-                    output: u.output_tokens,
-                    cache_write_5m: w5,
-                    cache_write_1h: w1,
-                    cache_read: u.cache_read_input_tokens,
-                    reasoning: 0,
-                },
-                web_searches: u.web_search_requests,
-                cost_nanousd: nano(u.cost_usd),
-            }
-        })
-        .collect();
-    Ok(HarnessCost {
-        at: ts.and_then(parse_instant),
-        cost_nanousd: nano(w.total_cost_usd.unwrap_or(0.0)),
-        models,
-        responses: Vec::new(),
-    })
 }
 
 /// Reads a line into `rec`, its lazy values (`wire::Lazy`) kept when

@@ -1,6 +1,7 @@
 //! Lines of a block: complete lines only, a byte-order mark and carriage
 //! returns dropped, and why a line that is not JSON is damage.
 
+use super::holes::Gaps;
 use super::{SessionParser, Span, long_line_reason};
 use crate::domain::transcript::BadLine;
 use crate::domain::transcript::said::{self, SaidOptions};
@@ -26,7 +27,8 @@ pub(super) fn complete_body(bytes: &[u8], file_start: bool) -> (&[u8], u64) {
 /// The complete lines of a block that are not blank: 1-based number, content
 /// without the line ending, and the scanner's reading when it had one. A line
 /// the scanner reads tells where it ends, so only the others are searched
-/// for their newline.
+/// for their newline. The lines of the gaps left out of `body` are counted
+/// where they were.
 pub(super) struct Lines<'a> {
     pub(super) body: &'a [u8],
     pub(super) at: usize,
@@ -34,6 +36,7 @@ pub(super) struct Lines<'a> {
     /// Whether the scanner finds each message's content blocks (for what
     /// the records say).
     pub(super) blocks: bool,
+    pub(super) gaps: Gaps,
 }
 
 impl<'a> Lines<'a> {
@@ -50,7 +53,11 @@ impl<'a> Lines<'a> {
         rec: &mut Record<'a>,
     ) -> Option<(u64, &'a [u8], Option<scan::Scanned<'a>>)> {
         loop {
-            let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
+            self.n += self.gaps.pass(self.at);
+            let Some(rest) = self.body.get(self.at..).filter(|r| !r.is_empty()) else {
+                self.n += self.gaps.pass(usize::MAX);
+                return None;
+            };
             self.n += 1;
             let (end, scanned) = match scan::scan_line(rest, rec, self.blocks) {
                 Some((s, end)) => (end, Some(s)),

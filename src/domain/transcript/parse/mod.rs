@@ -4,11 +4,14 @@
 
 mod agent;
 mod block;
+mod cost;
+mod holes;
 mod lines;
 mod prescan;
 mod spawned;
 mod state;
 mod tokens;
+mod words;
 pub use lines::uuid_like;
 
 /// What a client's own reader is made of.
@@ -25,6 +28,7 @@ pub(crate) mod kit {
 
 use agent::{new_agent, read_sidecar};
 use block::parse_scanned;
+pub use holes::{Gap, Hole};
 use lines::BOM;
 pub use prescan::{ScannedLines, scan_later};
 pub use state::{FileCursor, SpareCore, SpareCores};
@@ -72,6 +76,10 @@ pub struct SessionParser {
     /// Token counts are read (`ParsedSession::usage`); building the
     /// search index reads words alone.
     usage: bool,
+    /// Long lines that say nothing are noted (`FileCursor::holes`).
+    holes: bool,
+    /// The holes left out of the next block's bytes (`read_around`).
+    gaps: Vec<Gap>,
 }
 
 /// Why a line over the line cap was not read.
@@ -134,6 +142,8 @@ impl SessionParser {
             sidecar_models: HashMap::new(),
             said: None,
             usage: true,
+            holes: false,
+            gaps: Vec::new(),
         }
     }
 
@@ -146,6 +156,26 @@ impl SessionParser {
     /// outputs as `opts` says) into each part's `said`; `None` reads none.
     pub fn read_said(&mut self, opts: Option<SaidOptions>) {
         self.said = opts;
+    }
+
+    /// Notes in each file's cursor where its long lines that say nothing
+    /// are (`FileCursor::holes`), for a later build of the search index
+    /// to read around: a reading whose state is kept does.
+    pub fn note_holes(&mut self, on: bool) {
+        self.holes = on;
+    }
+
+    /// Whether lines are scanned for their content's blocks: to read what
+    /// they say, or to know that they say nothing.
+    pub fn scans_blocks(&self) -> bool {
+        self.said.is_some() || self.holes
+    }
+
+    /// The next block's bytes leave out `gaps` (holes a build reads
+    /// around, in order): their lines are counted, and the file's cursor
+    /// passes them, where they were.
+    pub fn read_around(&mut self, gaps: Vec<Gap>) {
+        self.gaps = gaps;
     }
 
     /// Keeps what a record says, for the agent `agent`.
@@ -321,6 +351,7 @@ impl SessionParser {
             history_of: None,
             replayed_turn: false,
             format: None,
+            holes: Vec::new(),
         });
         self.out.agents.push(agent);
         self.open.push(Some(OpenFile {

@@ -2,6 +2,7 @@
 //! parser reads the first ones: where the block is cut, and each line's
 //! scan.
 
+use super::holes::{Gap, Gaps};
 use super::lines::Lines;
 use crate::domain::transcript::scan;
 use crate::domain::transcript::wire::Record;
@@ -50,30 +51,42 @@ pub struct ScannedLines<'a> {
     pub(super) count: u64,
     /// Bytes of the lines, line endings included.
     pub(super) bytes: u64,
+    /// Bytes of the gaps left out of them.
+    pub(super) skipped: u64,
 }
 
 /// Scans the later `share` 64ths of the complete lines of `block` (bytes
-/// read on from a file's cursor: its first line may end one begun before)
-/// for `SessionParser::block_scanned`: where they start, and their scan.
-/// `None` for a block with less than `SPLIT_MIN` of whole lines.
-pub fn scan_later(block: &[u8], share: u32) -> Option<(usize, ScannedLines<'_>)> {
+/// read on from a file's cursor: its first line may end one begun before;
+/// `gaps` were left out of it) for `SessionParser::block_scanned`: where
+/// they start, and their scan, with content blocks when `blocks`
+/// (`SessionParser::scans_blocks`). `None` for a block with less than
+/// `SPLIT_MIN` of whole lines.
+pub fn scan_later<'a>(
+    block: &'a [u8],
+    share: u32,
+    blocks: bool,
+    gaps: &[Gap],
+) -> Option<(usize, ScannedLines<'a>)> {
     let start = memchr::memchr(b'\n', block)? + 1;
     let end = memchr::memrchr(b'\n', block)? + 1;
     if end - start < SPLIT_MIN {
         return None;
     }
     let split = split_at(&block[..end], start, share);
-    (split < end).then(|| (split, scan_lines(&block[split..end])))
+    let gaps = Gaps::between(gaps, split, usize::MAX);
+    (split < end).then(|| (split, scan_lines(&block[split..end], blocks, gaps)))
 }
 
 /// Scans every line of `body`, which begins at a line start and ends with
-/// a newline (what `Lines` gives, blank lines counted and passed over).
-pub(super) fn scan_lines(body: &[u8]) -> ScannedLines<'_> {
+/// a newline (what `Lines` gives, blank lines counted and passed over, the
+/// lines of `gaps` counted where they were).
+pub(super) fn scan_lines(body: &[u8], blocks: bool, gaps: Gaps) -> ScannedLines<'_> {
     let mut lines = Lines {
         body,
         at: 0,
         n: 0,
-        blocks: false,
+        blocks,
+        gaps,
     };
     let mut out = Vec::with_capacity(body.len() / 2048);
     loop {
@@ -94,5 +107,6 @@ pub(super) fn scan_lines(body: &[u8]) -> ScannedLines<'_> {
         lines: out,
         count: lines.n,
         bytes: body.len() as u64,
+        skipped: lines.gaps.skipped,
     }
 }

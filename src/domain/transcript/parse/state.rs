@@ -93,6 +93,10 @@ pub struct FileCursor {
     /// (`None`: `Format::of_file` of its path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<crate::domain::transcript::Format>,
+    /// Runs of long lines read so far that say nothing to the search
+    /// index (`SessionParser::note_holes`), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<super::Hole>,
 }
 
 impl FileCursor {
@@ -104,6 +108,7 @@ impl FileCursor {
 }
 
 /// What a file being read carries from block to block besides its cursor.
+#[derive(Default)]
 pub(super) struct OpenFile {
     /// Spawn calls of this file still waiting for their result, by id.
     pub(super) pending: HashMap<String, usize>,

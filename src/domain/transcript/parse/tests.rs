@@ -67,6 +67,7 @@ fn lines_equal_a_plain_split() {
                 at: 0,
                 n: 0,
                 blocks: false,
+                gaps: Default::default(),
             };
             let mut rec = Record::default();
             while let Some((n, l, scanned)) = reader.next_into(&mut rec) {

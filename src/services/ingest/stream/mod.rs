@@ -4,36 +4,24 @@
 //! appended since (tail resume), after checking that the bytes before it are
 //! the ones read then.
 
+mod ahead;
+mod around;
 mod parts;
 
+use ahead::{Fetched, Later, read_blocks};
+use around::Around;
 use parts::still_valid;
 pub use parts::{Buffers, Event, Failure, Mark, Part, ResumeState, Seen};
 
+use std::sync::mpsc;
+
 use super::Options;
 use crate::domain::corpus::{self, Opened, ReadError, SessionFiles, Skip};
-use crate::domain::transcript::{
-    BadLine, ParsedSession, ScannedLines, SessionParser, SpareCore, scan_later,
-};
+use crate::domain::transcript::{BadLine, Gap, Hole, ParsedSession, SessionParser, SpareCore};
 
 /// Bytes read per `read` call. Unit tests read in blocks of a kilobyte,
 /// so that their files span many (and are read ahead, src/services/ingest/ahead_tests.rs).
 pub(super) const BLOCK: u64 = if cfg!(test) { 1 << 10 } else { 8 << 20 };
-
-/// The share of each block's lines (in 64ths) that the thread reading
-/// ahead scans (`Reader::read_ahead`): where it starts, and the bounds it
-/// moves within to keep pace with the parsing thread.
-const SCAN_SHARE: u32 = 28;
-const SCAN_SHARE_MIN: u32 = 8;
-const SCAN_SHARE_MAX: u32 = 56;
-
-self_cell::self_cell!(
-    /// A block read ahead, with the scan of its later lines when it has one.
-    struct Ahead {
-        owner: Vec<u8>,
-        #[covariant]
-        dependent: Later,
-    }
-);
 
 #[cfg(test)]
 thread_local! {
@@ -41,9 +29,6 @@ thread_local! {
     /// (the tests' proof).
     pub(super) static AHEAD_SCANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
-
-/// Where a block's scanned later lines start, and their scan.
-type Later<'a> = Option<(usize, ScannedLines<'a>)>;
 
 /// Reads a session, calling `emit` with each part (or the failure that
 /// stops it). `resume` is the state the last run left, when it left one.
@@ -58,6 +43,7 @@ pub fn read_session(
         opts,
         parser: SessionParser::new(&files.session_id, opts.strict),
         marks: Vec::new(),
+        holes: Vec::new(),
         root: files.root,
         skips: Vec::new(),
         bytes: 0,
@@ -66,12 +52,24 @@ pub fn read_session(
         stopped: false,
     };
     let mut checked = 0;
-    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files, &mut checked))
-        && let Some(p) = SessionParser::resume(state.session, opts.strict)
-    {
-        r.parser = p;
-        r.marks = state.marks;
+    if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files, &mut checked)) {
+        if opts.said_only {
+            // The index reads each session whole, around the holes the
+            // last ingest noted (while the files are as it read them).
+            if opts.said.is_some_and(|s| !s.outputs) {
+                r.holes = state
+                    .session
+                    .files
+                    .into_iter()
+                    .map(|f| (f.rel_path, f.holes))
+                    .collect();
+            }
+        } else if let Some(p) = SessionParser::resume(state.session, opts.strict) {
+            r.parser = p;
+            r.marks = state.marks;
+        }
     }
+    r.parser.note_holes(!opts.said_only);
     r.parser.set_line_cap(opts.max_line_size);
     r.parser.read_said(opts.said);
     r.parser.read_usage(!opts.said_only);
@@ -93,6 +91,8 @@ struct Reader<'a> {
     opts: &'a Options,
     parser: SessionParser,
     marks: Vec<Mark>,
+    /// The holes of each file (by path) to read around.
+    holes: Vec<(String, Vec<Hole>)>,
     root: usize,
     skips: Vec<Skip>,
     bytes: u64,
@@ -295,20 +295,24 @@ impl Reader<'_> {
             .seek(SeekFrom::Start(start))
             .map_err(|e| FileError::Read(corpus::unreadable(&e)))?;
         buf.clear();
+        let mut around = Around::new(self.holes_of(idx, f), start);
         // Reading ahead costs a block or two of memory, worth it only where
         // a core would otherwise idle (a session alone, or the last ones).
         if o.len.saturating_sub(start) > BLOCK
             && let Some(core) = self.parser.borrow_core()
         {
-            return self.read_ahead(idx, f, &o, buf, core);
+            return self.read_ahead(idx, f, &o, (around, buf), core);
         }
+        let mut gaps = Vec::new();
         loop {
-            let n = corpus::read_more(&mut o.file, BLOCK, buf)?;
-            if n == 0 {
+            let (n, passed) = around.read(&o.file, BLOCK, buf, &mut gaps)?;
+            if n + passed == 0 {
                 break; // what is left is a line still being written
             }
-            self.bytes += n as u64;
+            self.bytes += n + passed;
             loop {
+                // Every gap follows a line's end: the lines read take them.
+                self.parser.read_around(std::mem::take(&mut gaps));
                 let used = self.parser.block(idx, buf)?;
                 buf.drain(..used as usize);
                 self.since_part += used;
@@ -317,6 +321,7 @@ impl Reader<'_> {
                 }
                 // The lines read after the overlong one's end are parsed
                 // next (they were left unread when the file ended there).
+                around.give_up();
                 self.skip_long_line(idx, &mut o, buf, cap)?;
             }
             if self.part_due(idx, f, &o)? {
@@ -324,6 +329,15 @@ impl Reader<'_> {
             }
         }
         self.finish_file(idx, f, &o)
+    }
+
+    /// The holes of file `idx` to read around: those the last ingest noted,
+    /// for a file whose reader notes them.
+    fn holes_of(&mut self, idx: usize, f: &corpus::PlannedFile) -> Vec<Hole> {
+        match self.holes.iter().position(|(rel, _)| *rel == f.rel) {
+            Some(i) if self.parser.scans_apart(idx) => self.holes.swap_remove(i).1,
+            _ => Vec::new(),
+        }
     }
 
     /// Marks file `idx` read to its end. Bytes after its last newline are
@@ -378,59 +392,31 @@ impl Reader<'_> {
         idx: usize,
         f: &corpus::PlannedFile,
         o: &Opened,
-        carry: &mut Vec<u8>,
+        (around, carry): (Around, &mut Vec<u8>),
         core: SpareCore,
     ) -> Result<(), FileError> {
-        use std::sync::mpsc::{self, TrySendError};
         let scans = self.parser.scans_apart(idx);
+        let blocks = self.parser.scans_blocks();
         std::thread::scope(|scope| {
             // One block waits while one is read and one parsed.
-            let (tx, rx) = mpsc::sync_channel::<Result<Ahead, ReadError>>(1);
+            let (tx, rx) = mpsc::sync_channel::<Result<Fetched, ReadError>>(1);
             let (back, spent) = mpsc::channel::<Vec<u8>>();
-            let file = &o.file;
-            scope.spawn(move || {
-                let _core = core;
-                let mut share = SCAN_SHARE;
-                loop {
-                    let mut b = spent.try_recv().unwrap_or_default();
-                    b.clear();
-                    let read = corpus::read_more(file, BLOCK, &mut b);
-                    let end = !matches!(read, Ok(n) if n > 0);
-                    let ahead = read.map(|_| {
-                        Ahead::new(b, |b| if scans { scan_later(b, share) } else { None })
-                    });
-                    // A block still waiting: the parsing thread is behind,
-                    // so scan more of the next; none: it may be waiting.
-                    let sent = match tx.try_send(ahead) {
-                        Ok(()) => {
-                            share = share.saturating_sub(1).max(SCAN_SHARE_MIN);
-                            true
-                        }
-                        Err(TrySendError::Full(ahead)) => {
-                            share = (share + 1).min(SCAN_SHARE_MAX);
-                            tx.send(ahead).is_ok()
-                        }
-                        Err(TrySendError::Disconnected(_)) => false,
-                    };
-                    if !sent || end {
-                        return;
-                    }
-                }
-            });
+            let (file, kinds) = (&o.file, (scans, blocks));
+            scope.spawn(move || read_blocks(file, around, (tx, spent), kinds, core));
             // Bytes of an overlong line skipped so far, while skipping one.
             let mut skipping: Option<u64> = None;
             for ahead in rx {
-                let mut ahead = ahead?;
-                let n = ahead.borrow_owner().len();
-                if n == 0 {
+                let (mut ahead, gaps, passed) = ahead?;
+                let n = ahead.borrow_owner().len() as u64;
+                if n + passed == 0 {
                     break; // what is left is a line still being written
                 }
-                self.bytes += n as u64;
+                self.bytes += n + passed;
                 #[cfg(test)]
                 AHEAD_SCANS
                     .with(|n| n.set(n.get() + usize::from(ahead.borrow_dependent().is_some())));
                 ahead.with_dependent_mut(|block, later| {
-                    self.take_block(idx, block, later.take(), carry, &mut skipping)
+                    self.take_block(idx, (block, gaps), later.take(), carry, &mut skipping)
                 })?;
                 let _ = back.send(ahead.into_owner());
                 if self.part_due(idx, f, o)? {
@@ -441,14 +427,14 @@ impl Reader<'_> {
         })
     }
 
-    /// Parses a block read ahead: first the end of the line `carry` holds
-    /// (or of the overlong one being skipped), then its own lines, the
-    /// later ones from their scan when `later` holds it. What follows its
-    /// last newline is left in `carry`.
+    /// Parses a block read ahead (around `gaps`): first the end of the
+    /// line `carry` holds (or of the overlong one being skipped), then its
+    /// own lines, the later ones from their scan when `later` holds it.
+    /// What follows its last newline is left in `carry`.
     fn take_block(
         &mut self,
         idx: usize,
-        block: &[u8],
+        (block, gaps): (&[u8], Vec<Gap>),
         later: Later<'_>,
         carry: &mut Vec<u8>,
         skipping: &mut Option<u64>,
@@ -476,6 +462,12 @@ impl Reader<'_> {
                 carry.clear(); // one line, through its newline
             }
         }
+        // Every gap follows a line's end, so none is before `from`.
+        let gaps = gaps.into_iter().map(|g| Gap {
+            pos: g.pos.saturating_sub(from),
+            hole: g.hole,
+        });
+        self.parser.read_around(gaps.collect());
         let used = match later {
             Some((split, lines)) => self.parser.block_scanned(idx, &block[from..split], lines)?,
             None => self.parser.block(idx, &block[from..])?,
