@@ -549,7 +549,7 @@ pub fn row(
 }
 
 mod claude;
-pub use claude::{claude_blocks, claude_content};
+pub use claude::{claude_blocks, claude_blocks_say_nothing, claude_content};
 
 #[cfg(test)]
 mod tests;

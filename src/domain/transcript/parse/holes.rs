@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::SessionParser;
-use crate::domain::transcript::said::{self, SaidOptions};
+use crate::domain::transcript::said;
 use crate::domain::transcript::scan::ContentBlock;
 use crate::domain::transcript::wire::Record;
 
@@ -86,15 +86,10 @@ pub(super) fn says_nothing(
     if main && rec.is_sidechain == Some(true) {
         return false;
     }
-    let assistant = match rec.kind.as_deref() {
-        Some("assistant") => true,
-        Some("user") => false,
-        _ => return true,
-    };
-    let outputs_left_out = SaidOptions { outputs: false };
-    blocks
-        .and_then(|b| said::claude_blocks(b, assistant, outputs_left_out))
-        .is_some_and(|pieces| pieces.is_empty())
+    match rec.kind.as_deref() {
+        Some("user" | "assistant") => blocks.is_some_and(said::claude_blocks_say_nothing),
+        _ => true,
+    }
 }
 
 /// A hole left out of the bytes a block of lines is read from: where in

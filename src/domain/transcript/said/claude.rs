@@ -97,6 +97,40 @@ pub fn claude_blocks(
     assistant: bool,
     opts: SaidOptions,
 ) -> Option<Vec<Piece>> {
+    let read = read_blocks(blocks, opts)?;
+    let role = role_of(assistant);
+    let mut out = Vec::new();
+    for (b, input, content) in read {
+        claude_block(b, input, content, role, opts, &mut out);
+    }
+    Some(out)
+}
+
+/// Whether `claude_blocks` would find no piece in `blocks` with tool
+/// outputs left out, known without making any: every block is as serde
+/// reads it, and none is text or a tool call (a tool's output, a model's
+/// reasoning, an image).
+pub fn claude_blocks_say_nothing(blocks: &[crate::domain::transcript::scan::ContentBlock<'_>]) -> bool {
+    read_blocks(blocks, SaidOptions { outputs: false }).is_some_and(|read| {
+        read.iter().all(|(b, _, _)| {
+            !matches!(
+                b.kind.as_deref(),
+                Some("text" | "tool_use" | "server_tool_use")
+            )
+        })
+    })
+}
+
+/// A block read by `claude_blocks`, with its input and (when outputs are
+/// kept) content as raw JSON.
+type ReadBlock<'a> = (ClaudeBlock<'a>, Option<&'a str>, Option<&'a str>);
+
+/// Each of `blocks` as `claude_block` reads it; `None` where one is not as
+/// serde would read it.
+fn read_blocks<'a>(
+    blocks: &[crate::domain::transcript::scan::ContentBlock<'a>],
+    opts: SaidOptions,
+) -> Option<Vec<ReadBlock<'a>>> {
     fn text(raw: Option<&[u8]>) -> Option<Option<Cow<'_, str>>> {
         match raw {
             None => Some(None),
@@ -134,12 +168,7 @@ pub fn claude_blocks(
         let content = if opts.outputs { raw(b.content)? } else { None };
         read.push((block, raw(b.input)?, content));
     }
-    let role = role_of(assistant);
-    let mut out = Vec::new();
-    for (b, input, content) in read {
-        claude_block(b, input, content, role, opts, &mut out);
-    }
-    Some(out)
+    Some(read)
 }
 
 /// The value of `raw`, a JSON string (its quotes included) with escapes,
@@ -183,7 +212,52 @@ fn unescape(raw: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::unescape;
+    use super::{claude_blocks_say_nothing, unescape};
+    use crate::domain::transcript::scan::ContentBlock;
+
+    /// Outputs, reasoning and images say nothing; text or a tool call
+    /// (even an empty one) may, and so may a block serde would refuse.
+    #[test]
+    fn blocks_that_say_nothing_are_known_without_reading_them() {
+        let block = |kind: &'static [u8]| ContentBlock {
+            kind: Some(kind),
+            ..ContentBlock::default()
+        };
+        let output = ContentBlock {
+            content: Some(br#""out""#),
+            ..block(br#""tool_result""#)
+        };
+        let nothing = [
+            vec![output],
+            vec![block(br#""thinking""#), output, block(br#""image""#)],
+            vec![block(b"null"), ContentBlock::default()],
+            vec![],
+        ];
+        for blocks in nothing {
+            assert!(claude_blocks_say_nothing(&blocks), "{blocks:?}");
+        }
+        let text = ContentBlock {
+            text: Some(b"\"\""),
+            ..block(br#""text""#)
+        };
+        let maybe = [
+            vec![output, text],
+            vec![block(br#""tool_use""#)],
+            vec![block(br#""server_tool_use""#), output],
+            vec![ContentBlock {
+                repeated: true,
+                ..output
+            }],
+            vec![block(b"7")],
+            vec![ContentBlock {
+                name: Some(b"[1]"),
+                ..block(br#""thinking""#)
+            }],
+        ];
+        for blocks in maybe {
+            assert!(!claude_blocks_say_nothing(&blocks), "{blocks:?}");
+        }
+    }
 
     /// Wherever it reads a string, it reads what serde_json reads: on
     /// generated strings of every escape, control characters, quotes,

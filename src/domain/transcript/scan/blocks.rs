@@ -92,7 +92,9 @@ impl<'a> Scanner<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::domain::transcript::said::{SaidOptions, claude_blocks, claude_content};
+    use crate::domain::transcript::said::{
+        SaidOptions, claude_blocks, claude_blocks_say_nothing, claude_content,
+    };
     use crate::domain::transcript::wire::Record;
 
     /// Scans `line` asking for blocks or not: both read the same record
@@ -115,6 +117,14 @@ mod tests {
         assert_eq!(a.message_content(), b.message_content());
         let raw = std::str::from_utf8(b.message_content()?).ok()?;
         let blocks = b.take_blocks()?;
+        // Blocks said to say nothing give no piece, read either way.
+        if claude_blocks_say_nothing(&blocks) {
+            for assistant in [false, true] {
+                let left_out = SaidOptions { outputs: false };
+                assert_eq!(claude_blocks(&blocks, assistant, left_out), Some(Vec::new()));
+                assert!(claude_content(raw, assistant, left_out).is_empty(), "{raw}");
+            }
+        }
         let mut served = false;
         for outputs in [false, true] {
             for assistant in [false, true] {
@@ -143,6 +153,7 @@ mod tests {
             r#"[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"cargo test","password":"hunter2"}}]"#,
             r#"[{"tool_use_id":"t","type":"tool_result","content":[{"type":"text","text":"ok"}]}]"#,
             r#"[{"type":"text","text":null},{"type":null},{"name":"x"},{}]"#,
+            r#"[{"type":"thinking","thinking":"x"},{"type":"tool_result","tool_use_id":"t","content":"out"}]"#,
             r#"[{"type":"tool_use","name":"Write","input":{"content":"data:image/png;base64,iVBORw0KGgo"}}]"#,
             r#"[]"#,
         ];
