@@ -187,6 +187,11 @@ fn a_build_around_the_holes_reads_what_it_reads_of_every_line() {
         let (_, _, _, state) = read(&f, &opts(false, u64::MAX / 4), None, false);
         let state: ResumeState = serde_json::from_str(&state).unwrap();
         let holes = &state.session.files[0].holes;
+        // Ingest read ahead (its blocks' later lines scanned on another
+        // thread) notes the same holes.
+        let (_, _, _, ahead) = read(&f, &opts(false, u64::MAX / 4), None, true);
+        let ahead: ResumeState = serde_json::from_str(&ahead).unwrap();
+        assert_eq!(&ahead.session.files[0].holes, holes, "seed {seed}");
         let hole_lines: u64 = holes.iter().map(|h| h.lines).sum();
         assert!(holes.len() > 10, "seed {seed}: {} holes", holes.len());
         let whole = read(&f, &opts(true, u64::MAX / 4), None, false);
@@ -248,4 +253,59 @@ fn a_build_around_the_holes_reads_what_it_reads_of_every_line() {
         assert!(around.0.iter().any(|s| s.pieces.iter().any(|p| p.output)));
     }
     assert_eq!(passed, 24);
+}
+
+/// Claude Code transcripts written by real clients (the golden fixtures,
+/// and the captured and public corpora beside the repository when they
+/// are there), each read as a session's main file: around its holes, a
+/// build reads what it reads of every line.
+#[test]
+fn real_transcripts_read_around_their_holes_say_the_same() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("fixtures/golden/claude/corpus")];
+    let shared = root.join("../shared/corpus");
+    if shared.is_dir() {
+        dirs.push(shared.join("captured/claude-code-2.1.197"));
+        dirs.push(shared.join("captured/claude-code-2.1.332"));
+        dirs.push(shared.join("public/claude-code-viewer"));
+        dirs.push(shared.join("public/ccusage"));
+    } else {
+        crate::domain::test_skipped(
+            "in part: the transcript corpora beside the repository are absent: the fixtures only",
+        );
+    }
+    let mut paths = Vec::new();
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                paths.push(p);
+            }
+        }
+    }
+    paths.sort();
+    let (mut holes, mut said) = (0, 0);
+    for path in &paths {
+        let text = std::fs::read(path).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let f = files(dir.path(), &text);
+        let (_, _, _, state) = read(&f, &opts(false, u64::MAX / 4), None, false);
+        let state: ResumeState = serde_json::from_str(&state).unwrap();
+        let hole_lines: u64 = state.session.files[0].holes.iter().map(|h| h.lines).sum();
+        for spare in [false, true] {
+            let around = read(&f, &opts(true, u64::MAX / 4), Some(state.clone()), spare);
+            let whole = read(&f, &opts(true, u64::MAX / 4), None, spare);
+            assert_eq!(short(&around.0), short(&whole.0), "{path:?}");
+            assert_eq!(around.1, whole.1 - hole_lines, "{path:?}");
+            said += whole.0.len();
+        }
+        holes += state.session.files[0].holes.len();
+    }
+    assert!(paths.len() >= 4, "{paths:?}");
+    assert!(
+        holes > 10 && said > 100,
+        "{holes} holes, {said} records said"
+    );
 }

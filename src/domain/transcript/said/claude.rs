@@ -110,7 +110,9 @@ pub fn claude_blocks(
 /// outputs left out, known without making any: every block is as serde
 /// reads it, and none is text or a tool call (a tool's output, a model's
 /// reasoning, an image).
-pub fn claude_blocks_say_nothing(blocks: &[crate::domain::transcript::scan::ContentBlock<'_>]) -> bool {
+pub fn claude_blocks_say_nothing(
+    blocks: &[crate::domain::transcript::scan::ContentBlock<'_>],
+) -> bool {
     read_blocks(blocks, SaidOptions { outputs: false }).is_some_and(|read| {
         read.iter().all(|(b, _, _)| {
             !matches!(

@@ -121,7 +121,10 @@ mod tests {
         if claude_blocks_say_nothing(&blocks) {
             for assistant in [false, true] {
                 let left_out = SaidOptions { outputs: false };
-                assert_eq!(claude_blocks(&blocks, assistant, left_out), Some(Vec::new()));
+                assert_eq!(
+                    claude_blocks(&blocks, assistant, left_out),
+                    Some(Vec::new())
+                );
                 assert!(claude_content(raw, assistant, left_out).is_empty(), "{raw}");
             }
         }
