@@ -88,6 +88,13 @@ pub struct Options {
 }
 
 impl Options {
+    /// A build of the index that reads each session around the holes its
+    /// last ingest noted (lines that say nothing with tool outputs left
+    /// out: only while they are).
+    pub(crate) fn reads_around_holes(&self) -> bool {
+        self.said_only && self.said.is_some_and(|s| !s.outputs)
+    }
+
     /// A plain ingest's options, with the store's settings: the line cap
     /// (`line_cap` when the command line gives one), the bulk and part
     /// sizes; nothing strict, no replay, every session and harness.
@@ -267,9 +274,8 @@ pub fn run(
             0
         };
         // A build of the index reads each session whole, around the holes
-        // its resume state notes (which hold with tool outputs left out).
-        let around = opts.said.is_some_and(|s| !s.outputs);
-        let resume = if opts.replay || (opts.said_only && !around) {
+        // its resume state notes.
+        let resume = if opts.replay || (opts.said_only && !opts.reads_around_holes()) {
             None
         } else {
             store

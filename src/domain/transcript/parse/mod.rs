@@ -407,7 +407,11 @@ impl SessionParser {
     /// newline); the rest is an unfinished line to give again, longer.
     pub fn block(&mut self, file: usize, bytes: &[u8]) -> Result<u64, StrictFailure> {
         if let Some(read) = self.out.files[file].format().client().reads.lines {
-            return read(self, file, bytes);
+            let read = read(self, file, bytes);
+            // The reader that reads around gaps took them; none is left
+            // for the next block.
+            self.gaps.clear();
+            return read;
         }
         // Read from its store's rows, never as lines.
         let rel = self.out.files[file].rel_path.clone();

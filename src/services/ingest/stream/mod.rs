@@ -53,18 +53,18 @@ pub fn read_session(
     };
     let mut checked = 0;
     if let Some(state) = resume.filter(|s| !opts.replay && still_valid(s, files, &mut checked)) {
-        if opts.said_only {
+        if opts.reads_around_holes() {
             // The index reads each session whole, around the holes the
             // last ingest noted (while the files are as it read them).
-            if opts.said.is_some_and(|s| !s.outputs) {
-                r.holes = state
-                    .session
-                    .files
-                    .into_iter()
-                    .map(|f| (f.rel_path, f.holes))
-                    .collect();
-            }
-        } else if let Some(p) = SessionParser::resume(state.session, opts.strict) {
+            r.holes = state
+                .session
+                .files
+                .into_iter()
+                .map(|f| (f.rel_path, f.holes))
+                .collect();
+        } else if !opts.said_only
+            && let Some(p) = SessionParser::resume(state.session, opts.strict)
+        {
             r.parser = p;
             r.marks = state.marks;
         }
@@ -295,7 +295,7 @@ impl Reader<'_> {
             .seek(SeekFrom::Start(start))
             .map_err(|e| FileError::Read(corpus::unreadable(&e)))?;
         buf.clear();
-        let mut around = Around::new(self.holes_of(idx, f), start);
+        let mut around = Around::new(self.holes_of(f), start);
         // Reading ahead costs a block or two of memory, worth it only where
         // a core would otherwise idle (a session alone, or the last ones).
         if o.len.saturating_sub(start) > BLOCK
@@ -331,12 +331,12 @@ impl Reader<'_> {
         self.finish_file(idx, f, &o)
     }
 
-    /// The holes of file `idx` to read around: those the last ingest noted,
-    /// for a file whose reader notes them.
-    fn holes_of(&mut self, idx: usize, f: &corpus::PlannedFile) -> Vec<Hole> {
+    /// The holes of file `f` to read around: those the last ingest noted
+    /// (only the reader of a format that reads around them notes any).
+    fn holes_of(&mut self, f: &corpus::PlannedFile) -> Vec<Hole> {
         match self.holes.iter().position(|(rel, _)| *rel == f.rel) {
-            Some(i) if self.parser.scans_apart(idx) => self.holes.swap_remove(i).1,
-            _ => Vec::new(),
+            Some(i) => self.holes.swap_remove(i).1,
+            None => Vec::new(),
         }
     }
 
