@@ -56,6 +56,28 @@ pub(crate) fn test_skipped(reason: &str) {
     }
 }
 
+/// The `.jsonl` files under `dirs`, at any depth, in order (a missing
+/// directory has none): the unit tests' transcript corpora.
+#[cfg(test)]
+pub(crate) fn test_jsonl_files(mut dirs: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// A deterministic stream of draws for the unit tests' generated cases
 /// (xorshift from `seed`): each call gives a number below `n`, so a
 /// failure reproduces.

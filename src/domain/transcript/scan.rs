@@ -922,25 +922,6 @@ mod tests {
         assert_eq!((r.uuid, r.kind.as_deref()), (None, Some("user")));
     }
 
-    /// The `.jsonl` files under `dirs` (a missing directory has none).
-    fn jsonl_files(mut dirs: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
-        let mut files = Vec::new();
-        while let Some(d) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&d) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    files.push(p);
-                }
-            }
-        }
-        files
-    }
-
     /// Reads every line of `files` both ways, with and without capture:
     /// whenever serde accepts a line the scanner reads it the same, and it
     /// reads nothing serde refuses. Returns (readings, readings serde accepted).
@@ -977,7 +958,7 @@ mod tests {
                 "the public transcript corpus beside the repository is absent: the fixtures only";
             crate::domain::test_skipped(&format!("in part: {why}"));
         }
-        let files = jsonl_files(vec![root.join("fixtures"), public]);
+        let files = crate::domain::test_jsonl_files(vec![root.join("fixtures"), public]);
         let (lines, scanned) = scan_as_serde(&files);
         assert!(files.len() >= 18 && lines > 0);
         // Fixture lines serde refuses on purpose (damage tests) are the rest.
@@ -991,7 +972,7 @@ mod tests {
     #[ignore = "needs SESSIONKIT_SCAN_CORPUS"]
     fn large_corpus_lines_are_scanned_as_serde_reads_them() {
         let dir = std::env::var_os("SESSIONKIT_SCAN_CORPUS").expect("SESSIONKIT_SCAN_CORPUS");
-        let files = jsonl_files(vec![dir.into()]);
+        let files = crate::domain::test_jsonl_files(vec![dir.into()]);
         let (lines, scanned) = scan_as_serde(&files);
         eprintln!(
             "{} files, {lines} readings, {scanned} accepted by serde",

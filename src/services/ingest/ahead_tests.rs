@@ -115,15 +115,21 @@ fn transcript(g: &mut Gen, lines: u64, cap: usize, overlong: bool) -> Made {
     }
 }
 
-/// Every event reading `text` as session `S` hands on, as text; with a
-/// spare core, the file is read ahead.
-fn read(dir: &std::path::Path, text: &[u8], o: &Options, spare: bool) -> Vec<String> {
-    let rel = format!("-w-p/{S}.jsonl");
+/// Session `sid` of one Claude Code main file in `dir` holding `text`
+/// (written now), as the walk plans it: its size and modification time.
+pub(super) fn claude_session(dir: &std::path::Path, sid: &str, text: &[u8]) -> SessionFiles {
+    let rel = format!("-w-p/{sid}.jsonl");
     let abs = dir.join(&rel);
     std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
     std::fs::write(&abs, text).unwrap();
-    let files = SessionFiles {
-        session_id: S.to_string(),
+    let mtime = std::fs::metadata(&abs)
+        .unwrap()
+        .modified()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    SessionFiles {
+        session_id: sid.to_string(),
         slug: "-w-p".to_string(),
         root: 0,
         main: PlannedFile {
@@ -131,13 +137,21 @@ fn read(dir: &std::path::Path, text: &[u8], o: &Options, spare: bool) -> Vec<Str
             rel,
             abs,
             size: text.len() as u64,
-            mtime_ns: 0,
+            mtime_ns: mtime.as_nanos() as i128,
             role: FileRole::Main,
             sidecar: None,
         },
         agents: Vec::new(),
         cwd_hint: None,
-    };
+    }
+}
+
+/// Every event reading `text` as session `S` hands on, as text; with a
+/// spare core, the file is read ahead.
+fn read(dir: &std::path::Path, text: &[u8], o: &Options, spare: bool) -> Vec<String> {
+    let mut files = claude_session(dir, S, text);
+    // Each reading writes the file again: the same state either way.
+    files.main.mtime_ns = 0;
     let spare = spare.then(|| SpareCores::new(1));
     let mut buf = match &spare {
         Some(s) => Buffers::sharing(std::sync::Arc::clone(s)),
@@ -158,7 +172,7 @@ fn read(dir: &std::path::Path, text: &[u8], o: &Options, spare: bool) -> Vec<Str
     events
 }
 
-fn opts(cap: usize, part_bytes: u64) -> Options {
+pub(super) fn opts(cap: usize, part_bytes: u64) -> Options {
     Options {
         strict: false,
         max_line_size: cap as u64,

@@ -5,10 +5,11 @@
 //! file is not the one ingest read.
 
 use super::Options;
+use super::ahead_tests::claude_session;
 use super::stream::{BLOCK, Buffers, ResumeState, read_session};
-use crate::domain::corpus::{PlannedFile, SessionFiles};
+use crate::domain::corpus::SessionFiles;
+use crate::domain::transcript::SpareCores;
 use crate::domain::transcript::said::{Said, SaidOptions};
-use crate::domain::transcript::{FileRole, SpareCores};
 
 const S: &str = "aaaaaaaa-0000-4000-8000-0000000000c3";
 
@@ -81,48 +82,16 @@ fn transcript(seed: u64, lines: u64) -> Vec<u8> {
 }
 
 fn files(dir: &std::path::Path, text: &[u8]) -> SessionFiles {
-    let rel = format!("-w-p/{S}.jsonl");
-    let abs = dir.join(&rel);
-    std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
-    std::fs::write(&abs, text).unwrap();
-    let meta = std::fs::metadata(&abs).unwrap();
-    let mtime = meta
-        .modified()
-        .unwrap()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap();
-    SessionFiles {
-        session_id: S.to_string(),
-        slug: "-w-p".to_string(),
-        root: 0,
-        main: PlannedFile {
-            format: crate::domain::transcript::Format::ClaudeCode,
-            rel,
-            abs,
-            size: text.len() as u64,
-            mtime_ns: mtime.as_nanos() as i128,
-            role: FileRole::Main,
-            sidecar: None,
-        },
-        agents: Vec::new(),
-        cwd_hint: None,
-    }
+    claude_session(dir, S, text)
 }
 
+/// Reading as ingest does, or (`said_only`) as a build of the index does
+/// with tool outputs left out; a part every `part_bytes`.
 fn opts(said_only: bool, part_bytes: u64) -> Options {
     Options {
-        strict: false,
-        max_line_size: u64::MAX / 4,
-        replay: false,
-        only: Default::default(),
-        strict_pricing: false,
-        bulk_bytes: u64::MAX,
-        part_bytes,
-        max_bytes: None,
-        one: None,
-        harness: None,
         said: said_only.then_some(SaidOptions { outputs: false }),
         said_only,
+        ..super::ahead_tests::opts(usize::MAX / 4, part_bytes)
     }
 }
 
@@ -274,18 +243,7 @@ fn real_transcripts_read_around_their_holes_say_the_same() {
             "in part: the transcript corpora beside the repository are absent: the fixtures only",
         );
     }
-    let mut paths = Vec::new();
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
-                paths.push(p);
-            }
-        }
-    }
-    paths.sort();
+    let paths = crate::domain::test_jsonl_files(dirs);
     let (mut holes, mut said) = (0, 0);
     for path in &paths {
         let text = std::fs::read(path).unwrap();

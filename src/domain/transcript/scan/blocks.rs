@@ -201,21 +201,12 @@ mod tests {
             );
         }
         let (mut with_blocks, mut served) = (0, 0);
-        while let Some(d) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&d) else {
-                continue;
-            };
-            for p in entries.flatten().map(|e| e.path()) {
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    let bytes = std::fs::read(&p).unwrap();
-                    for l in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-                        if let Some(s) = same_either_way(l) {
-                            with_blocks += 1;
-                            served += usize::from(s);
-                        }
-                    }
+        for p in crate::domain::test_jsonl_files(dirs) {
+            let bytes = std::fs::read(&p).unwrap();
+            for l in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                if let Some(s) = same_either_way(l) {
+                    with_blocks += 1;
+                    served += usize::from(s);
                 }
             }
         }
