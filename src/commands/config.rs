@@ -9,7 +9,7 @@ use crate::commands::Exit;
 use crate::domain::clock;
 use crate::output::records::{CONFIG_SCHEMA, SettingRecord};
 use crate::output::{Column, col};
-use crate::services::settings::{self, SETTINGS, Source};
+use crate::services::settings::{self, Source};
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = super::help_fields("config"))]
@@ -58,7 +58,7 @@ pub fn run(ctx: &Ctx, args: &Args) -> Result<Exit> {
         Action::List => {
             let store = ctx.open_creating()?;
             let mut rows = Vec::new();
-            for s in SETTINGS {
+            for s in settings::all() {
                 let (v, src) = settings::effective(&store, s)?;
                 rows.push(row(s, &v, src));
             }

@@ -198,9 +198,22 @@ pub(crate) fn roots(
         crate::domain::clients::default_roots()
     };
     if given.is_empty() {
-        ctx.out.note(
-            "no transcripts found (looked for $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.config/claude/projects, $CODEX_HOME/sessions, ~/.codex/sessions, ~/.gemini/tmp, ~/.copilot/session-state, ~/.qwen/projects, ~/.pi/agent/sessions); pass --root DIR",
-        );
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from);
+        let looked: Vec<String> = crate::domain::clients::looked_in()
+            .iter()
+            .map(
+                |p| match home.as_deref().and_then(|h| p.strip_prefix(h).ok()) {
+                    Some(rest) => format!("~/{}", rest.display()),
+                    None => p.display().to_string(),
+                },
+            )
+            .collect();
+        ctx.out.note(&format!(
+            "no transcripts found (looked in {}); pass --root DIR",
+            looked.join(", ")
+        ));
         return Ok(None);
     }
     Ok(Some(crate::services::ingest::resolve_roots(&given)?))

@@ -104,7 +104,7 @@ pub fn limits(
         )?)?)
     };
     let ceiling_key = match harness {
-        Some(h) if h.answers.own_ceiling => format!("briefing.max_bytes.{}", h.as_str()),
+        Some(h) if h.answers.own_ceiling => crate::services::settings::ceiling_key(h.as_str()),
         _ => "briefing.max_bytes".to_string(),
     };
     let mut max = match max_bytes {

@@ -20,7 +20,7 @@ pub enum Kind {
 }
 
 /// One known setting.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Setting {
     pub key: &'static str,
     pub env: &'static str,
@@ -29,8 +29,64 @@ pub struct Setting {
     pub about: &'static str,
 }
 
-/// Every known key, sorted.
-pub const SETTINGS: &[Setting] = &[
+/// Every known key, sorted: these, and a briefing ceiling of its own for
+/// each harness that declares one (`ceiling_of`).
+pub fn all() -> &'static [Setting] {
+    static ALL: std::sync::LazyLock<Vec<Setting>> = std::sync::LazyLock::new(|| {
+        let mut all = FIXED.to_vec();
+        all.extend(
+            crate::domain::harness::all()
+                .filter(|h| h.answers.own_ceiling)
+                .map(ceiling_of),
+        );
+        all.sort_by_key(|s| s.key);
+        all
+    });
+    &ALL
+}
+
+/// The shared briefing ceiling's default, which a harness's own starts at.
+const MAX_BYTES: &str = "9000";
+
+/// `briefing.max_bytes.<name>`: harness `h`'s briefing ceiling, never
+/// above the most it takes whole (its declaration's `max_bytes`).
+fn ceiling_of(h: crate::domain::harness::Harness) -> Setting {
+    let name = h.as_str();
+    let most = match (h.answers.max_bytes, h.answers.max_bytes_why) {
+        (Some(n), "") => format!(" (never above {})", grouped(n)),
+        (Some(n), why) => format!(" (never above {}: {why})", grouped(n)),
+        (None, _) => String::new(),
+    };
+    let upper = name.to_ascii_uppercase().replace('-', "_");
+    Setting {
+        key: ceiling_key(name).leak(),
+        env: format!("SESSIONKIT_BRIEFING_MAX_BYTES_{upper}").leak(),
+        default: MAX_BYTES,
+        kind: Kind::Count,
+        about: format!("byte ceiling of a briefing injected into {}{most}", h.label).leak(),
+    }
+}
+
+/// The key of harness `name`'s own briefing ceiling.
+pub fn ceiling_key(name: &str) -> String {
+    format!("briefing.max_bytes.{name}")
+}
+
+/// `n` with its thousands apart (`9,800`).
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The settings every build knows, sorted.
+const FIXED: &[Setting] = &[
     Setting {
         key: "briefing.budget_tokens",
         env: "SESSIONKIT_BRIEFING_BUDGET_TOKENS",
@@ -41,30 +97,9 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         key: "briefing.max_bytes",
         env: "SESSIONKIT_BRIEFING_MAX_BYTES",
-        default: "9000",
+        default: MAX_BYTES,
         kind: Kind::Count,
-        about: "hard byte ceiling of a briefing, below Claude Code's ~10,000-character spill",
-    },
-    Setting {
-        key: "briefing.max_bytes.claude-code",
-        env: "SESSIONKIT_BRIEFING_MAX_BYTES_CLAUDE_CODE",
-        default: "9000",
-        kind: Kind::Count,
-        about: "byte ceiling of a briefing injected into Claude Code (never above 9,800: it spills past 10,000 characters to a file)",
-    },
-    Setting {
-        key: "briefing.max_bytes.codex",
-        env: "SESSIONKIT_BRIEFING_MAX_BYTES_CODEX",
-        default: "9000",
-        kind: Kind::Count,
-        about: "byte ceiling of a briefing injected into Codex (never above 9,600: about 2,400 tokens)",
-    },
-    Setting {
-        key: "briefing.max_bytes.gemini",
-        env: "SESSIONKIT_BRIEFING_MAX_BYTES_GEMINI",
-        default: "9000",
-        kind: Kind::Count,
-        about: "byte ceiling of a briefing injected into Gemini CLI",
+        about: "hard byte ceiling of a briefing (a harness with a setting of its own reads that instead)",
     },
     Setting {
         key: "briefing.utility",
@@ -299,10 +334,10 @@ impl Source {
 }
 
 pub fn lookup(key: &str) -> Result<&'static Setting> {
-    if let Some(s) = SETTINGS.iter().find(|s| s.key == key) {
+    if let Some(s) = all().iter().find(|s| s.key == key) {
         Ok(s)
     } else {
-        let known: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+        let known: Vec<&str> = all().iter().map(|s| s.key).collect();
         bail!(
             "unknown setting {key:?}; known settings: {}",
             known.join(", ")
@@ -447,7 +482,7 @@ mod tests {
 
     #[test]
     fn keys_are_sorted_and_choices_checked() {
-        let keys: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+        let keys: Vec<&str> = all().iter().map(|s| s.key).collect();
         let mut sorted = keys.clone();
         sorted.sort();
         assert_eq!(keys, sorted);
@@ -490,12 +525,35 @@ mod tests {
         assert_eq!(stored, ("on".to_string(), Source::Database));
     }
 
-    /// A harness that declares a ceiling of its own has its setting.
+    /// A harness that declares a ceiling of its own has its setting, made
+    /// from its declaration; no other harness has one.
     #[test]
     fn every_harness_ceiling_is_a_setting() {
-        for h in crate::domain::harness::all().filter(|h| h.answers.own_ceiling) {
-            let key = format!("briefing.max_bytes.{}", h.as_str());
-            assert!(SETTINGS.iter().any(|s| s.key == key), "{key} is no setting");
+        for h in crate::domain::harness::all() {
+            let found = lookup(&ceiling_key(h.as_str()));
+            assert_eq!(found.is_ok(), h.answers.own_ceiling, "{}", h.as_str());
         }
+        let c = lookup("briefing.max_bytes.claude-code").unwrap();
+        assert_eq!(c.env, "SESSIONKIT_BRIEFING_MAX_BYTES_CLAUDE_CODE");
+        assert_eq!((c.default, c.kind), ("9000", Kind::Count));
+        assert_eq!(
+            c.about,
+            "byte ceiling of a briefing injected into Claude Code (never above 9,800: it spills past 10,000 characters to a file)"
+        );
+        let g = lookup("briefing.max_bytes.gemini").unwrap();
+        assert_eq!(g.env, "SESSIONKIT_BRIEFING_MAX_BYTES_GEMINI");
+        assert_eq!(
+            g.about,
+            "byte ceiling of a briefing injected into Gemini CLI"
+        );
+        assert_eq!(
+            [
+                grouped(7),
+                grouped(9_600),
+                grouped(100_000),
+                grouped(1_234_567)
+            ],
+            ["7", "9,600", "100,000", "1,234,567"]
+        );
     }
 }

@@ -62,7 +62,26 @@ fn no_root_found_writes_nothing() {
     let env = Env::new();
     let (code, out, err) = env.run(&["ingest"]);
     assert_eq!((code, out.as_str()), (0, ""));
-    assert!(err.contains("no transcripts found"), "{err}");
+    // It says where it looked: every client's default folders.
+    assert!(
+        err.contains("no transcripts found (looked in ~/.claude/projects, "),
+        "{err}"
+    );
+    for folder in [
+        "~/.codex/sessions",
+        "~/.gemini/tmp",
+        "~/.pi/agent/sessions",
+        "~/.local/share/opencode",
+        "~/.kimi/sessions",
+        "~/.cline/data/sessions",
+        "~/.hermes",
+    ] {
+        assert!(err.contains(&format!(" {folder},")), "{folder}: {err}");
+    }
+    assert!(
+        err.ends_with(", ~/.vibe/logs/session/unified); pass --root DIR\n"),
+        "{err}"
+    );
     assert!(!env.db().exists(), "nothing written");
     let (code, _, err) = env.run(&["ingest", "--root", "/no/such/root"]);
     assert_eq!(code, 2);

@@ -314,6 +314,16 @@ fn codex_gets_the_trust_entries_codex_computes_and_uninstall_takes_them_back() {
         .find(|r| r["event"] == "Stop")
         .unwrap();
     assert_eq!(stop["state"], "stale-trust");
+    // Doctor says so, by the client's own name.
+    let (_, doctor) = run(&["hooks", "doctor", "--harness", "codex", "--scope", "user"]);
+    let trust = lines(&doctor)
+        .into_iter()
+        .find(|r| r["check"] == "trust" && r["event"] == "Stop")
+        .unwrap();
+    assert_eq!(
+        trust["detail"],
+        "Codex has no matching trust for Stop: it skips the hook unattended"
+    );
     put(&config, &text);
     let (code, _) = run(&["hooks", "uninstall", "--harness", "codex"]);
     assert_eq!(code, 0);

@@ -231,38 +231,52 @@ pub fn harness_arg() -> impl clap::builder::TypedValueParser<Value = String> {
     .map(|given| named(&given).map_or(given, |c| c.name.to_string()))
 }
 
-/// The folders read when no root is given: each client's, in `ALL`'s
-/// order, those that exist.
-pub fn default_roots() -> Vec<PathBuf> {
+/// Each client's default folders on this machine (`$HOME` and the
+/// environment), in `ALL`'s order, whether they exist or not.
+fn every_default_root() -> Vec<(&'static Client, PathBuf)> {
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from);
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     ALL.iter()
-        .flat_map(|c| {
+        .flat_map(|&c| {
             (c.roots)(home.as_deref(), &env)
                 .into_iter()
-                .filter(|p| c.keeps_sessions_in(p))
+                .map(move |p| (c, p))
         })
+        .collect()
+}
+
+/// The folders read when no root is given: each client's, in `ALL`'s
+/// order, those that exist.
+pub fn default_roots() -> Vec<PathBuf> {
+    every_default_root()
+        .into_iter()
+        .filter(|(c, p)| c.keeps_sessions_in(p))
+        .map(|(_, p)| p)
+        .collect()
+}
+
+/// Where `default_roots` looks: every client's default folders, each once.
+pub fn looked_in() -> Vec<PathBuf> {
+    let mut seen = std::collections::HashSet::new();
+    every_default_root()
+        .into_iter()
+        .map(|(_, p)| p)
+        .filter(|p| seen.insert(p.clone()))
         .collect()
 }
 
 /// The clients whose sessions are on this machine (in their default
 /// folders) but which run no hooks sessionkit could register.
 pub fn found_without_hooks() -> Vec<&'static Client> {
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from);
-    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
-    ALL.iter()
-        .copied()
-        .filter(|c| c.hooks.is_none())
-        .filter(|c| {
-            (c.roots)(home.as_deref(), &env)
-                .iter()
-                .any(|p| c.keeps_sessions_in(p))
-        })
-        .collect()
+    let mut found: Vec<&'static Client> = every_default_root()
+        .into_iter()
+        .filter(|(c, p)| c.hooks.is_none() && c.keeps_sessions_in(p))
+        .map(|(c, _)| c)
+        .collect();
+    found.dedup_by_key(|c| c.name);
+    found
 }
 
 /// The folders of a client's own home given as a root (`~/.codex`, not

@@ -355,6 +355,8 @@ pub struct Answers {
     pub own_ceiling: bool,
     /// The most context it takes whole, in bytes.
     pub max_bytes: Option<usize>,
+    /// Why it takes no more than `max_bytes`, for the setting's help.
+    pub max_bytes_why: &'static str,
 }
 
 impl Answers {
@@ -377,6 +379,7 @@ impl Answers {
             escapes_angles: false,
             own_ceiling: false,
             max_bytes: None,
+            max_bytes_why: "",
         }
     }
 }

@@ -68,6 +68,19 @@ pub fn all() -> impl Iterator<Item = Harness> {
     crate::domain::clients::harnesses().map(Harness)
 }
 
+/// The variables harnesses set for their hooks to name the project's root
+/// (those of each one's `hook_env` that carry the root), in `all()`'s order.
+pub fn project_dir_vars() -> Vec<&'static str> {
+    const ROOT: &str = "/project root/";
+    let mut vars: Vec<&'static str> = Vec::new();
+    for (k, v) in all().flat_map(|h| (h.settings.hook_env)(ROOT)) {
+        if v == ROOT && !vars.contains(&k) {
+            vars.push(k);
+        }
+    }
+    vars
+}
+
 /// The harness names and aliases, as `--harness` takes them where hooks
 /// are meant: an alias is read as its harness.
 pub fn harness_arg() -> impl clap::builder::TypedValueParser<Value = Harness> {

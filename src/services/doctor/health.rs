@@ -90,10 +90,17 @@ pub(super) fn failures(db: &Path) -> Vec<Finding> {
             .and_then(|m| m.elapsed().ok())
             .is_some_and(|age| age < Duration::from_secs(7 * 24 * 3600))
     {
+        // Only the clients that show a hook's stderr have their failures
+        // written there.
+        let by: Vec<&str> = crate::domain::harness::all()
+            .filter(|h| h.answers.shows_stderr)
+            .map(|h| h.label)
+            .collect();
         out.push(f().fail(
             format!(
-                "{} has entries from the last week (Gemini CLI hook failures)",
-                log.display()
+                "{} has entries from the last week (hook failures under {})",
+                log.display(),
+                by.join(", ")
             ),
             format!("read {} for what failed", log.display()),
         ));

@@ -210,8 +210,8 @@ fn judge_standing(h: Harness, s: Scope, x: &install::Standing, file: &str) -> Op
             finding(Some(h), Some(s), Check::Trust).on(&x.event).fail(
                 if h.settings.trust {
                     format!(
-                        "Codex has no matching trust for {}: `codex exec` skips it",
-                        x.event
+                        "{} has no matching trust for {}: it skips the hook unattended",
+                        h.label, x.event
                     )
                 } else {
                     format!(

@@ -106,13 +106,18 @@ pub(super) fn run_one(
         .args(["hook", &hook.verb])
         .args(hook.harness.iter().flat_map(|n| ["--harness", n.as_str()]))
         .current_dir(scratch.project())
-        .env_remove("CLAUDECODE")
-        .env_remove("GEMINI_SESSION_ID")
-        .env_remove("GEMINI_PROJECT_DIR")
         .env_remove("SESSIONKIT_DB")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    // Run as the client runs it: none of what any client sets for its
+    // hooks (as when doctor runs inside another client's session), then
+    // this client's.
+    for other in crate::domain::harness::all() {
+        for (k, _) in client_env(other, Path::new("")) {
+            c.env_remove(k);
+        }
+    }
     for (k, v) in client_env(h, &scratch.project()) {
         c.env(k, v);
     }

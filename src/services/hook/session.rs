@@ -60,11 +60,15 @@ pub fn suppressed(ev: Option<&HookEvent>, cwd: &Path, role: Option<&str>) -> boo
         || in_secondary_worktree(cwd)
 }
 
-/// The directory a hook works for: the payload's cwd, else Claude Code's
-/// project directory, else the process's.
+/// The directory a hook works for: the payload's cwd, else the project
+/// root a client names in its hooks' environment, else the process's.
 pub fn cwd_of(ev: Option<&HookEvent>, env: impl Fn(&str) -> Option<String>) -> PathBuf {
     ev.and_then(|e| e.cwd.clone())
-        .or_else(|| env("CLAUDE_PROJECT_DIR"))
+        .or_else(|| {
+            crate::domain::harness::project_dir_vars()
+                .into_iter()
+                .find_map(&env)
+        })
         .map(PathBuf::from)
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_default()
@@ -327,6 +331,35 @@ pub fn start_envelope(harness: Harness, context: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without a cwd in the payload, a hook works for the project root its
+    /// client names in the environment (the first harness's, in order).
+    #[test]
+    fn the_project_root_comes_from_the_payload_else_the_clients_variables() {
+        let vars = crate::domain::harness::project_dir_vars();
+        assert_eq!(
+            vars,
+            [
+                "CLAUDE_PROJECT_DIR",
+                "GEMINI_PROJECT_DIR",
+                "GEMINI_CWD",
+                "QWEN_PROJECT_DIR"
+            ]
+        );
+        let env = |set: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                set.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let gemini = env(&[("GEMINI_PROJECT_DIR", "/g")]);
+        assert_eq!(cwd_of(None, gemini), PathBuf::from("/g"));
+        let both = env(&[("GEMINI_PROJECT_DIR", "/g"), ("CLAUDE_PROJECT_DIR", "/c")]);
+        assert_eq!(cwd_of(None, both), PathBuf::from("/c"));
+        let none = env(&[]);
+        assert_eq!(cwd_of(None, none), std::env::current_dir().unwrap());
+    }
 
     #[test]
     fn handles_and_worktrees() {

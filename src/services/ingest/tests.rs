@@ -2,7 +2,7 @@ use super::*;
 
 #[test]
 fn the_part_size_is_the_settings_default() {
-    let s = crate::services::settings::SETTINGS
+    let s = crate::services::settings::all()
         .iter()
         .find(|s| s.key == "ingest.part_bytes")
         .unwrap();

@@ -118,6 +118,7 @@ pub static HOOKS: Hooks = Hooks {
         // the model a 2,000-character preview; 9,800 UTF-8 bytes are never
         // more than 9,800 characters.
         max_bytes: Some(9_800),
+        max_bytes_why: "it spills past 10,000 characters to a file",
     },
     sample,
     output: Output {

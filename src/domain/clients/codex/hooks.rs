@@ -90,6 +90,7 @@ pub static HOOKS: Hooks = Hooks {
         own_ceiling: true,
         // It caps every model-visible hook context at about 2,400 tokens.
         max_bytes: Some(9_600),
+        max_bytes_why: "about 2,400 tokens",
     },
     sample,
     output: Output {

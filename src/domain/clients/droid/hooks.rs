@@ -64,6 +64,7 @@ pub static HOOKS: Hooks = Hooks {
         escapes_angles: false,
         own_ceiling: false,
         max_bytes: None,
+        max_bytes_why: "",
     },
     sample,
     output: Output {

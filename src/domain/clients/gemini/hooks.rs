@@ -106,6 +106,7 @@ pub static HOOKS: Hooks = Hooks {
         escapes_angles: true,
         own_ceiling: true,
         max_bytes: None,
+        max_bytes_why: "",
     },
     sample,
     output: Output {

@@ -83,6 +83,7 @@ pub static HOOKS: Hooks = Hooks {
         escapes_angles: true,
         own_ceiling: false,
         max_bytes: None,
+        max_bytes_why: "",
     },
     sample,
     output: Output {
