@@ -104,6 +104,23 @@ fn install(env: &Env, harness: &str, extra: &[&str]) -> (i32, Vec<Value>, String
     (code, rows, err)
 }
 
+/// The files `hooks status` says hold sessionkit's MCP server for `harness`.
+fn mcp_status(env: &Env, harness: &str) -> Vec<String> {
+    let (code, out, err) = env.run(&["hooks", "status", "--harness", harness, "--format", "jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["event"] == "mcp")
+        .map(|r| {
+            assert_eq!(
+                (&r["state"], &r["scope"]),
+                (&json!("registered"), &json!("user"))
+            );
+            r["file"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
 #[test]
 fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back() {
     let env = Env::new();
@@ -143,6 +160,12 @@ fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back
             "{harness}"
         );
         assert_eq!(doc["theme"], "dark", "{harness}");
+        // Status lists it, in its file.
+        assert_eq!(
+            mcp_status(&env, harness),
+            [file.display().to_string()],
+            "{harness}"
+        );
         // Again: nothing changes.
         let (code, rows, _) = install(&env, harness, &["--with-mcp"]);
         assert_eq!(code, 0);
@@ -151,6 +174,7 @@ fn each_client_gets_the_server_beside_its_own_and_uninstall_gives_the_bytes_back
         let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", harness]);
         assert_eq!(code, 0, "{harness}: {err}");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "{harness}");
+        assert!(mcp_status(&env, harness).is_empty(), "{harness}");
     }
 }
 
@@ -182,6 +206,8 @@ fn an_entry_named_sessionkit_of_the_users_own_is_left_alone() {
         "{rows:?}"
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), own);
+    // Not sessionkit's: status does not list it.
+    assert!(mcp_status(&env, "kimi").is_empty());
     let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "kimi"]);
     assert_eq!(code, 0);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), own);
@@ -247,10 +273,12 @@ fn codex_gets_a_table_in_config_toml_beside_its_trust() {
     let (code, rows, _) = install(&env, "codex", &["--with-mcp"]);
     assert_eq!(code, 0);
     assert_eq!(rows[0]["changed"], false, "{rows:?}");
+    assert_eq!(mcp_status(&env, "codex"), [config.display().to_string()]);
     // Only the server, when the hooks are there already.
     let (code, _, _) = env.run(&["hooks", "uninstall", "--harness", "codex"]);
     assert_eq!(code, 0);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
+    assert!(mcp_status(&env, "codex").is_empty());
     let (code, _, _) = install(&env, "codex", &[]);
     assert_eq!(code, 0);
     let (code, rows, err) = install(&env, "codex", &["--with-mcp"]);
@@ -308,9 +336,11 @@ fn hermes_gets_the_server_under_its_mcp_servers_and_gives_the_bytes_back() {
     let (code, rows, _) = install(&env, "hermes", &["--with-mcp"]);
     assert_eq!(code, 0);
     assert_eq!(rows[0]["changed"], false, "{rows:?}");
+    assert_eq!(mcp_status(&env, "hermes"), [config.display().to_string()]);
     let (code, _, err) = env.run(&["hooks", "uninstall", "--harness", "hermes"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
+    assert!(mcp_status(&env, "hermes").is_empty());
     // A flow mapping cannot take an entry by lines: refused, nothing written.
     put(&config, "mcp_servers: {}\n");
     let (code, _, err) = install(&env, "hermes", &["--with-mcp"]);

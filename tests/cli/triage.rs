@@ -643,7 +643,14 @@ fn under_gemini_a_failure_goes_to_a_log_not_stderr() {
         "the log is the owner's only, as the database is"
     );
     // `hooks doctor` points at it, naming the clients whose failures go there.
-    let args = ["--db", db.to_str().unwrap(), "hooks", "doctor", "--format", "jsonl"];
+    let args = [
+        "--db",
+        db.to_str().unwrap(),
+        "hooks",
+        "doctor",
+        "--format",
+        "jsonl",
+    ];
     let (_, out, _) = sk(&env, &t(0, 0), &args, "", &[]);
     let said = format!(
         "{} has entries from the last week (hook failures under Gemini CLI)",

@@ -456,6 +456,22 @@ fn status(ctx: &Ctx, places: &Places, a: &StatusArgs) -> Result<Exit> {
             }
             rows.extend(standing.iter().map(standing_row));
         }
+        // sessionkit's MCP server, where it is registered (user scope).
+        if scopes.contains(&Scope::User) {
+            match install::mcp::registered(places, h) {
+                Ok(Some(file)) => rows.push(standing_row(&install::Standing {
+                    harness: h.as_str().into(),
+                    scope: Scope::User.as_str().into(),
+                    event: "mcp".into(),
+                    state: Registration::Registered,
+                    command: None,
+                    file: file.display().to_string(),
+                    timeout_ms: None,
+                })),
+                Ok(None) => {}
+                Err(e) => ctx.out.note(&format!("{e:#}")),
+            }
+        }
     }
     ctx.out.records(STATUS_COLUMNS, &rows)?;
     Ok(Exit::Success)

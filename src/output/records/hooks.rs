@@ -51,7 +51,8 @@ pub const HOOKS_STATUS_SCHEMA: &str = "sessionkit.hooks-status/1";
 pub struct HookStandingRecord {
     /// The registered command line.
     pub command: Option<String>,
-    /// The client's event name (`*` for a file with no sessionkit handler).
+    /// The client's event name (`*` for a file with no sessionkit handler;
+    /// `mcp` for sessionkit's MCP server, where it is registered).
     pub event: String,
     pub file: String,
     pub harness: String,

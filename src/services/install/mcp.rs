@@ -51,6 +51,28 @@ pub fn file(places: &Places, h: Harness) -> Option<(PathBuf, &'static McpServers
     Some((path, m))
 }
 
+/// The file where sessionkit's server is registered for `h`, when it is
+/// (an entry of its name that runs `... mcp`; one of the user's own of
+/// that name is not).
+pub fn registered(places: &Places, h: Harness) -> Result<Option<PathBuf>> {
+    let Some((path, m)) = file(places, h) else {
+        return Ok(None);
+    };
+    let path = absolute(&path)?;
+    let Some(text) = read(&path)? else {
+        return Ok(None);
+    };
+    // What uninstall would take out is what is there.
+    let mut taken = edit::Change::default();
+    if m.form == McpForm::Json {
+        let mut doc = parse(&path, Some(&text))?;
+        edit(&mut doc, m, None, &mut taken);
+    } else {
+        other_text(&text, m, None, &mut taken).with_context(|| path.display().to_string())?;
+    }
+    Ok((!taken.removed.is_empty()).then_some(path))
+}
+
 /// Sets (`target` asking for it) or takes out (`None`) sessionkit's
 /// entry in `doc`, noting what changed in `change`.
 pub fn edit(doc: &mut Json, m: &McpServers, target: Option<&Target>, change: &mut edit::Change) {
