@@ -19,6 +19,7 @@ use crate::domain::clock::Millis;
 use crate::domain::transcript::ParsedSession;
 use crate::domain::transcript::said::{Piece, Role};
 use blocks::BlockWriter;
+pub use blocks::{Prepacked, prepack};
 use known::Known;
 pub(crate) use known::KnownTexts;
 
@@ -166,9 +167,9 @@ fn delete_text(
 /// sessions are read in.
 fn text_id(
     conn: &Connection,
-    p: &Piece,
+    (p, n): (&Piece, usize),
     at: Option<Millis>,
-    (blocks, add): (&mut BlockWriter, &mut rusqlite::CachedStatement<'_>),
+    (blocks, add): (&mut BlockWriter<'_>, &mut rusqlite::CachedStatement<'_>),
     batch: (&mut PendingTerms, &mut KnownTexts),
 ) -> Result<i64> {
     let (terms, known) = batch;
@@ -205,7 +206,7 @@ fn text_id(
             Ok(id)
         }
         None => {
-            let (block, at) = blocks.add(conn, &p.text)?;
+            let (block, at) = blocks.place(conn, &p.text, n)?;
             // The first free id from `start`, taken as it is found.
             let mut id = start;
             while add.execute(params![id, hash, p.tool, block, at, p.text.len() as i64])? == 0 {
@@ -267,7 +268,12 @@ pub(super) fn forget_sessions(conn: &Connection, ids: &[String]) -> Result<()> {
 /// record said again (a client rewriting a message) keeps its last words.
 pub(super) fn write_said(conn: &Connection, p: &ParsedSession, replace: bool) -> Result<()> {
     let mut terms = PendingTerms::default();
-    write_said_into(conn, p, replace, (&mut terms, &mut KnownTexts::default()))?;
+    write_said_into(
+        conn,
+        (p, None),
+        replace,
+        (&mut terms, &mut KnownTexts::default()),
+    )?;
     terms.flush(conn)
 }
 
@@ -326,7 +332,7 @@ impl<'c> PieceStatements<'c> {
 /// flush before it commits, the texts it finds or adds kept in `known`.
 pub(super) fn write_said_into(
     conn: &Connection,
-    p: &ParsedSession,
+    (p, pre): (&ParsedSession, Option<&Prepacked>),
     replace: bool,
     batch: (&mut PendingTerms, &mut KnownTexts),
 ) -> Result<()> {
@@ -343,7 +349,12 @@ pub(super) fn write_said_into(
         replaced = texts_of(conn, session)?;
         conn.execute("DELETE FROM said WHERE session = ?1", [session])?;
     }
-    let mut blocks = BlockWriter::new(session);
+    let mut blocks = match pre {
+        Some(pre) => BlockWriter::prepacked(session, pre),
+        None => BlockWriter::new(session),
+    };
+    // Each piece's place in the part (`Prepacked`'s order).
+    let mut nth = 0;
     // After a replace, a place can only be there already when this part
     // said its record twice: only then is it looked up.
     // (Hashed with foldhash: std's SipHash was a few percent of the writer.)
@@ -356,7 +367,8 @@ pub(super) fn write_said_into(
         let again = !records.insert(s.record.as_str());
         for (n, piece) in s.pieces.iter().enumerate() {
             let texts = (&mut blocks, &mut st.add_text);
-            let id = text_id(conn, piece, s.at, texts, (&mut *terms, &mut *known))?;
+            let id = text_id(conn, (piece, nth), s.at, texts, (&mut *terms, &mut *known))?;
+            nth += 1;
             let before: Option<i64> = if replace && !again {
                 None
             } else {

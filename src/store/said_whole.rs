@@ -183,8 +183,9 @@ impl Store {
         Ok(())
     }
 
-    /// Writes what a part of a session read for the index alone says: the
-    /// first part in place of what the session said before. With `stamp`
+    /// Writes what a part of a session read for the index alone says (its
+    /// texts packed where it was read, `pre`, or not): the first part in
+    /// place of what the session said before. With `stamp`
     /// (the last part), the session is marked whole if ingest wrote
     /// nothing of it since the build planned it (else a later build reads
     /// it again). Parts are written in one transaction until one is
@@ -194,6 +195,7 @@ impl Store {
     pub fn write_said_only(
         &mut self,
         p: &ParsedSession,
+        pre: Option<&super::said::Prepacked>,
         first: bool,
         stamp: Option<u64>,
         commit: bool,
@@ -205,7 +207,7 @@ impl Store {
             }
             // Its terms wait for the batch's commit (`commit_said`).
             let batch = (&mut self.said_terms, &mut self.said_known);
-            super::said::write_said_into(&self.conn, p, first, batch)?;
+            super::said::write_said_into(&self.conn, (p, pre), first, batch)?;
             if let Some(stamp) = stamp
                 && stamp_in(&self.conn, &p.session_id)? == stamp
             {

@@ -81,7 +81,7 @@ pub(super) fn read_store(
                 match reader.parse(label, &tree, opts.said) {
                     Ok(parsed) => {
                         sum.bytes_read += parsed.bytes;
-                        store.write_said_only(&parsed, true, Some(stamp), true)?;
+                        store.write_said_only(&parsed, None, true, Some(stamp), true)?;
                         sum.updated += 1;
                     }
                     Err(_) => sum.failed += 1,

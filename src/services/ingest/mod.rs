@@ -450,7 +450,14 @@ fn process(
                     };
                     let mut alive = true;
                     let resume = job.resume.clone();
-                    stream::read_session(&job.files, opts, resume, &mut buf, &mut |ev| {
+                    stream::read_session(&job.files, opts, resume, &mut buf, &mut |mut ev| {
+                        // Building the index, the writer is the slower end:
+                        // a part's texts are packed here.
+                        if opts.said_only
+                            && let Ok(part) = &mut ev.result
+                        {
+                            part.packed = Some(crate::store::said::prepack(&part.parsed));
+                        }
                         let n = ev.messages();
                         while queued_ref.load(Ordering::Acquire) > QUEUED_MESSAGES
                             && next.load(Ordering::Relaxed) < usize::MAX / 4

@@ -47,7 +47,7 @@ impl Sink<'_> {
             self.batched = (0, None);
         }
         self.store
-            .write_said_only(&part.parsed, first, stamp, commit)?;
+            .write_said_only(&part.parsed, part.packed.as_ref(), first, stamp, commit)?;
         if let Some(c) = self.ckpt {
             c.nudge();
         }

@@ -10,6 +10,8 @@ use std::rc::Rc;
 use anyhow::{Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::domain::transcript::ParsedSession;
+
 /// The bytes of text a block is filled to.
 pub(super) const BLOCK_BYTES: usize = 128 << 10;
 
@@ -32,11 +34,69 @@ fn unpack(data: &[u8]) -> Result<Vec<u8>> {
     Ok(lz4_flex::block::decompress_size_prepended(data)?)
 }
 
+/// A part's texts packed into blocks where the part was read (a build's
+/// reader thread), so that the writer only stores them: each distinct
+/// text of the part once, side by side, blocks filled as `BlockWriter`
+/// fills them. A block whose texts the index holds already (said in
+/// another session) is not stored; one that holds some of them keeps
+/// their bytes too.
+#[derive(Debug, Default)]
+pub struct Prepacked {
+    /// Each block's bytes of text, and the block packed.
+    blocks: Vec<(usize, Vec<u8>)>,
+    /// Each piece's block and where its text starts, in the order of the
+    /// part's records and their pieces.
+    places: Vec<(u32, u32)>,
+}
+
+/// Packs the texts of part `p` (`Prepacked`).
+pub fn prepack(p: &ParsedSession) -> Prepacked {
+    let mut out = Prepacked::default();
+    let mut raw: Vec<u8> = Vec::new();
+    // A text by its hash, length and tool (as the index finds it again),
+    // and where it was packed.
+    type Key<'t> = (u64, usize, Option<&'t str>);
+    let mut seen: HashMap<Key<'_>, (u32, u32), foldhash::fast::RandomState> = HashMap::default();
+    let seal = |raw: &mut Vec<u8>, out: &mut Prepacked| {
+        if !raw.is_empty() {
+            out.blocks.push((raw.len(), pack(raw)));
+            raw.clear();
+        }
+    };
+    for piece in p.said.iter().flat_map(|s| &s.pieces) {
+        let key = (piece.hash, piece.text.len(), piece.tool.as_deref());
+        if let Some(&at) = seen.get(&key) {
+            out.places.push(at);
+            continue;
+        }
+        if !raw.is_empty() && raw.len() + piece.text.len() > BLOCK_BYTES {
+            seal(&mut raw, &mut out);
+        }
+        let at = (out.blocks.len() as u32, raw.len() as u32);
+        raw.extend_from_slice(piece.text.as_bytes());
+        seen.insert(key, at);
+        out.places.push(at);
+    }
+    seal(&mut raw, &mut out);
+    out
+}
+
 /// The block a transaction is filling: written out (`flush`) when full,
-/// and before anything else reads or changes blocks.
-pub(super) struct BlockWriter {
+/// and before anything else reads or changes blocks. With a part's
+/// `Prepacked` blocks, it stores those its new texts are in instead.
+pub(super) struct BlockWriter<'p> {
     session: i64,
     open: Option<Open>,
+    packed: Option<Stored<'p>>,
+}
+
+/// A `Prepacked` part's blocks as they are stored: each one's id once a
+/// new text is in it (0 before), and its new texts.
+struct Stored<'p> {
+    pre: &'p Prepacked,
+    ids: Vec<i64>,
+    live: Vec<i64>,
+    next: i64,
 }
 
 struct Open {
@@ -46,13 +106,54 @@ struct Open {
     stored: bool,
 }
 
-impl BlockWriter {
+impl<'p> BlockWriter<'p> {
     /// The writer of session `session`'s (a `said_names` number) texts.
-    pub(super) fn new(session: i64) -> BlockWriter {
+    pub(super) fn new(session: i64) -> BlockWriter<'p> {
         BlockWriter {
             session,
             open: None,
+            packed: None,
         }
+    }
+
+    /// The writer of a part of session `session` whose texts `pre` packed.
+    pub(super) fn prepacked(session: i64, pre: &'p Prepacked) -> BlockWriter<'p> {
+        BlockWriter {
+            session,
+            open: None,
+            packed: Some(Stored {
+                pre,
+                ids: vec![0; pre.blocks.len()],
+                live: vec![0; pre.blocks.len()],
+                next: 0,
+            }),
+        }
+    }
+
+    /// Places the text of the part's `piece`th piece (in the order of its
+    /// records and their pieces): where it was packed, else as `add`.
+    pub(super) fn place(
+        &mut self,
+        conn: &Connection,
+        text: &str,
+        piece: usize,
+    ) -> Result<(i64, i64)> {
+        let Some(s) = &mut self.packed else {
+            return self.add(conn, text);
+        };
+        let Some(&(b, start)) = s.pre.places.get(piece) else {
+            bail!("a part's packed texts hold no piece {piece}");
+        };
+        let b = b as usize;
+        if s.ids[b] == 0 {
+            if s.next == 0 {
+                s.next = next_block(conn)?;
+            }
+            s.ids[b] = s.next;
+            s.next += 1;
+        }
+        s.live[b] += 1;
+        Ok((s.ids[b], i64::from(start)))
     }
 
     /// Places `text` in a block: the block and where the text starts.
@@ -67,11 +168,7 @@ impl BlockWriter {
             self.flush(conn)?;
         }
         if self.open.is_none() {
-            let id: i64 = conn.query_row(
-                "SELECT COALESCE(MAX(block_id), 0) + 1 FROM said_blocks",
-                [],
-                |r| r.get(0),
-            )?;
+            let id = next_block(conn)?;
             self.open = Some(Open {
                 id,
                 raw: Vec::with_capacity(BLOCK_BYTES.min(text.len() * 2)),
@@ -108,8 +205,28 @@ impl BlockWriter {
         }
     }
 
-    /// Writes the open block out (compressed).
+    /// Writes the open block out (compressed); of a `Prepacked` part,
+    /// the blocks its new texts are in.
     pub(super) fn flush(&mut self, conn: &Connection) -> Result<()> {
+        if let Some(s) = &mut self.packed {
+            let mut insert = conn.prepare_cached(
+                "INSERT INTO said_blocks(block_id, session, raw, live, data)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (b, (raw, data)) in s.pre.blocks.iter().enumerate() {
+                if s.live[b] > 0 {
+                    insert.execute(params![
+                        s.ids[b],
+                        self.session,
+                        *raw as i64,
+                        s.live[b],
+                        data
+                    ])?;
+                    s.live[b] = 0;
+                }
+            }
+            return Ok(());
+        }
         let Some(o) = self.open.take() else {
             return Ok(());
         };
@@ -134,6 +251,15 @@ impl BlockWriter {
         }
         Ok(())
     }
+}
+
+/// The next block's id.
+fn next_block(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT COALESCE(MAX(block_id), 0) + 1 FROM said_blocks",
+        [],
+        |r| r.get(0),
+    )?)
 }
 
 /// One text fewer in block `block`: the block goes with its last text.
@@ -190,6 +316,112 @@ impl TextReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::transcript::said::{Role, Said, push_text};
+    use crate::store::Store;
+
+    fn part(id: &str, texts: &[&str]) -> ParsedSession {
+        let mut p = ParsedSession {
+            session_id: id.to_string(),
+            ..ParsedSession::default()
+        };
+        for (n, text) in texts.iter().enumerate() {
+            let mut pieces = Vec::new();
+            push_text(&mut pieces, Role::User, None, false, *text);
+            p.said.push(Said {
+                agent_id: id.to_string(),
+                record: format!("r{n}"),
+                at: Some(1_700_000_000_000 + n as i64 * 1000),
+                pieces,
+            });
+        }
+        p
+    }
+
+    /// Each stored text's bytes by its id, read back through its block.
+    fn stored(store: &Store) -> Vec<(i64, String)> {
+        let rows: Vec<(i64, i64, i64, i64)> = store
+            .conn
+            .prepare("SELECT text_id, block, start, len FROM said_texts ORDER BY text_id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut reader = TextReader::default();
+        rows.into_iter()
+            .map(|(id, b, s, l)| (id, reader.text(&store.conn, b, s, l).unwrap()))
+            .collect()
+    }
+
+    /// A part packed where it was read: each distinct text once, blocks
+    /// filled as the writer fills them; stored, it holds the texts a part
+    /// written whole holds, and a block of texts the index had already
+    /// is not stored.
+    #[test]
+    fn a_part_packed_where_it_was_read_stores_what_the_writer_would() {
+        let (a, b, c) = (
+            "a".repeat(50 << 10),
+            "b".repeat(50 << 10),
+            "c".repeat(50 << 10),
+        );
+        let big = "x".repeat(BLOCK_BYTES);
+        let texts = ["alpha", &a, &b, &c, "alpha", &big, "tail"];
+        let s = part("s", &texts);
+        let pre = prepack(&s);
+        let block0 = 5 + 2 * (50 << 10);
+        assert_eq!(
+            pre.places,
+            [
+                (0, 0),
+                (0, 5),
+                (0, 5 + (50 << 10)),
+                (1, 0),
+                (0, 0),
+                (2, 0),
+                (3, 0)
+            ]
+        );
+        let raws: Vec<usize> = pre.blocks.iter().map(|b| b.0).collect();
+        assert_eq!(raws, [block0, 50 << 10, BLOCK_BYTES, 4]);
+        // Session `o`, written first, said `c` already.
+        let o = part("o", &[&c]);
+        let dir = tempfile::tempdir().unwrap();
+        let mut both = Vec::new();
+        for packed in [true, false] {
+            let mut store = Store::open(&dir.path().join(format!("{packed}.db"))).unwrap();
+            store.begin_said_batches().unwrap();
+            store.write_said_only(&o, None, true, None, true).unwrap();
+            let pre = packed.then_some(&pre);
+            store.write_said_only(&s, pre, true, None, true).unwrap();
+            store.end_said_batches().unwrap();
+            let texts = stored(&store);
+            let blocks: Vec<(i64, i64, i64)> = store
+                .conn
+                .prepare(
+                    "SELECT raw, live, (SELECT COUNT(*) FROM said_texts WHERE block = block_id)
+                     FROM said_blocks WHERE session = (SELECT n FROM said_names WHERE name = 's')
+                     ORDER BY block_id",
+                )
+                .unwrap()
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            both.push((texts, blocks));
+        }
+        let (packed, whole) = (&both[0], &both[1]);
+        assert_eq!(packed.0, whole.0, "the same texts, read back the same");
+        assert_eq!(packed.0.len(), 6);
+        // Packed: `c`'s block is not stored (the index holds `c`, said by
+        // `o`); each stored block's live count is the texts in it.
+        let k = |n: usize| n as i64;
+        assert_eq!(
+            packed.1,
+            [(k(block0), 3, 3), (k(BLOCK_BYTES), 1, 1), (4, 1, 1)]
+        );
+        // Written whole, the writer's blocks: `alpha`, `a`, `b`; `big`; `tail`.
+        assert_eq!(whole.1, packed.1);
+    }
 
     fn db() -> Connection {
         let c = Connection::open_in_memory().unwrap();

@@ -219,7 +219,7 @@ mod tests {
         let mut b = Store::open(&dir.path().join("b.db")).unwrap();
         b.begin_said_batches().unwrap();
         for p in build {
-            b.write_said_only(p, true, None, false).unwrap();
+            b.write_said_only(p, None, true, None, false).unwrap();
         }
         b.commit_said().unwrap();
         b.end_said_batches().unwrap();
@@ -243,13 +243,13 @@ mod tests {
         let mut store = Store::open(&dir.path().join("o.db")).unwrap();
         let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
         let c = session("c", &[("rotate logs", 7_000)]);
-        store.write_said_only(&a, true, None, true).unwrap();
+        store.write_said_only(&a, None, true, None, true).unwrap();
         {
             let tx = store.conn.transaction().unwrap();
             super::super::forget_sessions(&tx, &["a".to_string()]).unwrap();
             tx.commit().unwrap();
         }
-        store.write_said_only(&c, true, None, true).unwrap();
+        store.write_said_only(&c, None, true, None, true).unwrap();
         assert_eq!(seconds(&texts(&store)), vec![7]);
         let said: i64 = store
             .conn
@@ -307,7 +307,7 @@ mod tests {
         let a = session("a", &[("deploy the cache", 5_000), ("rotate logs", 9_000)]);
         let b = session("b", &[("deploy the cache", 2_000), ("fresh words", 3_000)]);
         let c = session("c", &[("rotate logs", 1_000), ("fresh words", 4_000)]);
-        build.write_said_only(&a, true, None, true).unwrap();
+        build.write_said_only(&a, None, true, None, true).unwrap();
         // Another connection (a hook's ingest) says b, then forgets a; it
         // looks b's texts up, so it makes the hash index first.
         {
@@ -318,8 +318,8 @@ mod tests {
             tx.commit().unwrap();
             assert!(hash_index(&other));
         }
-        build.write_said_only(&a, true, None, false).unwrap();
-        build.write_said_only(&c, true, None, true).unwrap();
+        build.write_said_only(&a, None, true, None, false).unwrap();
+        build.write_said_only(&c, None, true, None, true).unwrap();
         build.end_said_batches().unwrap();
         let with_map = texts(&build);
 
@@ -347,7 +347,7 @@ mod tests {
         {
             let mut build = Store::open(&path).unwrap();
             build.begin_said_batches().unwrap();
-            build.write_said_only(&a, true, None, true).unwrap();
+            build.write_said_only(&a, None, true, None, true).unwrap();
         }
         let mut hook = Store::open(&path).unwrap();
         assert!(!hash_index(&hook));

@@ -125,6 +125,7 @@ impl Reader<'_> {
             parsed: Box::new(state.session),
             state: json,
             last,
+            packed: None,
         }));
     }
 

@@ -73,6 +73,8 @@ pub struct Part {
     pub state: String,
     /// The session's last part: its checkpoint can be written.
     pub last: bool,
+    /// Building the index: its texts packed on the thread that read it.
+    pub packed: Option<crate::store::said::Prepacked>,
 }
 
 /// Why a session could not be ingested; `strict` when `--strict` made it fail.
