@@ -209,19 +209,9 @@ impl<'p> BlockWriter<'p> {
     /// the blocks its new texts are in.
     pub(super) fn flush(&mut self, conn: &Connection) -> Result<()> {
         if let Some(s) = &mut self.packed {
-            let mut insert = conn.prepare_cached(
-                "INSERT INTO said_blocks(block_id, session, raw, live, data)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
             for (b, (raw, data)) in s.pre.blocks.iter().enumerate() {
                 if s.live[b] > 0 {
-                    insert.execute(params![
-                        s.ids[b],
-                        self.session,
-                        *raw as i64,
-                        s.live[b],
-                        data
-                    ])?;
+                    insert_block(conn, (s.ids[b], self.session), (*raw, s.live[b]), data)?;
                     s.live[b] = 0;
                 }
             }
@@ -237,20 +227,26 @@ impl<'p> BlockWriter<'p> {
             )?
             .execute(params![o.id, o.raw.len() as i64, o.live, data])?;
         } else {
-            conn.prepare_cached(
-                "INSERT INTO said_blocks(block_id, session, raw, live, data)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                o.id,
-                self.session,
-                o.raw.len() as i64,
-                o.live,
-                data
-            ])?;
+            insert_block(conn, (o.id, self.session), (o.raw.len(), o.live), &data)?;
         }
         Ok(())
     }
+}
+
+/// Stores block `id` of `session`: `raw` bytes of text, `live` of its
+/// texts said, packed as `data`.
+fn insert_block(
+    conn: &Connection,
+    (id, session): (i64, i64),
+    (raw, live): (usize, i64),
+    data: &[u8],
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO said_blocks(block_id, session, raw, live, data)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![id, session, raw as i64, live, data])?;
+    Ok(())
 }
 
 /// The next block's id.
