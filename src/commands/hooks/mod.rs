@@ -58,7 +58,7 @@ pub enum Action {
     Install(InstallArgs),
     /// Remove exactly the registrations install added (hand-written ones stay)
     Uninstall(ChangeArgs),
-    /// What is registered where, event by event (and Codex's trust)
+    /// What is registered where, event by event (with a client's trust in its hooks, and sessionkit's MCP server)
     Status(StatusArgs),
     /// Run each registered hook with its client's payload, check its output, latency and the database
     ///
