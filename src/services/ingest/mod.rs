@@ -310,41 +310,35 @@ pub fn run(
         sum.elapsed_ms = started.elapsed().as_millis() as u64;
         return Ok(sum);
     }
-    if bytes >= opts.bulk_bytes {
-        // Share counts come from one scan now; the index is rebuilt at the end.
-        let counts = if opts.said_only {
-            None
-        } else {
+    if !jobs.is_empty() {
+        // A large run is a bulk run: share counts come from one scan now,
+        // the index is rebuilt at the end (`Store::begin_bulk`).
+        let bulk = bytes >= opts.bulk_bytes;
+        let counts = if bulk && !opts.said_only {
             Some(store.message_counts()?)
+        } else {
+            None
         };
-        let ckpt = store.begin_bulk(!opts.said_only)?;
+        let ckpt = if bulk {
+            Some(store.begin_bulk(!opts.said_only)?)
+        } else {
+            None
+        };
         let mut sink = Sink {
             store: &mut *store,
             roots,
             known: &known,
             sum: &mut sum,
             counts,
-            ckpt: Some(&ckpt),
+            ckpt: ckpt.as_ref(),
             strict_pricing: opts.strict_pricing,
             begun: BTreeSet::new(),
             batched: (0, None),
         };
         let done = run_jobs(&mut sink, opts, &jobs, progress);
-        store.end_bulk(ckpt)?;
-        done?;
-    } else if !jobs.is_empty() {
-        let mut sink = Sink {
-            store: &mut *store,
-            roots,
-            known: &known,
-            sum: &mut sum,
-            counts: None,
-            ckpt: None,
-            strict_pricing: opts.strict_pricing,
-            begun: BTreeSet::new(),
-            batched: (0, None),
-        };
-        let done = run_jobs(&mut sink, opts, &jobs, progress);
+        if let Some(ckpt) = ckpt {
+            store.end_bulk(ckpt)?;
+        }
         done?;
     }
     let mut seen = database::Seen {
