@@ -160,7 +160,7 @@ impl Clause<'_> {
 /// identifier (a commit, a file) speaks of what any clause naming that
 /// identifier names (`committed as a7c90e2` … `git revert a7c90e2`).
 fn referred_back<'p>(
-    all: &[Clause<'_>],
+    (all, vetoes): (&[Clause<'_>], &[bool]),
     profiles: &'p [Profile<'p>],
     ids: &[String],
     shared: &HashMap<String, usize>,
@@ -180,8 +180,8 @@ fn referred_back<'p>(
         })
         .collect();
     let mut out = Vec::new();
-    for (c, (terms, named)) in all.iter().zip(&keyed) {
-        if !c.vetoed() {
+    for ((c, (terms, named)), vetoed) in all.iter().zip(&keyed).zip(vetoes) {
+        if !vetoed {
             continue;
         }
         if named.is_empty() {
@@ -305,15 +305,23 @@ pub fn judge_with(
     for text in texts {
         let text = unquoted(text);
         let all = clauses(&text);
-        let clean = !all.iter().any(Clause::vetoed);
-        taken_back.extend(referred_back(&all, &profiles, &ids, &shared, aliases));
+        // Each clause's veto, found once.
+        let vetoes: Vec<bool> = all.iter().map(Clause::vetoed).collect();
+        let clean = !vetoes.contains(&true);
+        taken_back.extend(referred_back(
+            (&all, &vetoes),
+            &profiles,
+            &ids,
+            &shared,
+            aliases,
+        ));
         for (i, clause) in all.iter().enumerate() {
             // A bare `done` (`…; done.`) speaks of the clause before it.
-            let (clause, forced) = match i.checked_sub(1).map(|p| &all[p]) {
-                Some(prev) if prev.line == clause.line && bare_done(clause) => (prev, true),
-                _ => (clause, false),
+            let (at, forced) = match i.checked_sub(1) {
+                Some(p) if all[p].line == clause.line && bare_done(clause) => (p, true),
+                _ => (i, false),
             };
-            let vetoed = clause.vetoed();
+            let (clause, vetoed) = (&all[at], vetoes[at]);
             // A commit of the run's that the clause names by its hash says
             // what the clause speaks of.
             let said = std::iter::once(clause.text.to_string())
