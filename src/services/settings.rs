@@ -85,7 +85,7 @@ fn grouped(n: usize) -> String {
     out
 }
 
-/// The settings every build knows, sorted.
+/// The settings that name no harness, sorted.
 const FIXED: &[Setting] = &[
     Setting {
         key: "briefing.budget_tokens",
