@@ -1,6 +1,20 @@
 //! Untrusted text made safe to show or store: control characters and bidi
 //! overrides escaped (transcripts, payloads and memories are written by
-//! others), failure reasons without absolute paths.
+//! others), failure reasons without absolute paths; and a number as people
+//! read it.
+
+/// `n` with its thousands apart (`-1,234,567`).
+pub fn group_digits(n: i128) -> String {
+    let s = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
 
 /// Escapes control and bidirectional-override characters, so transcript text
 /// cannot move the cursor or reorder a terminal line.

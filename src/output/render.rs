@@ -7,21 +7,10 @@ use comfy_table::{CellAlignment, ColumnConstraint, ContentArrangement, Table, Wi
 use serde_json::Value;
 
 use super::{Output, sanitize};
+use crate::domain::text::group_digits;
 
 mod column;
 pub use column::{Column, col};
-
-fn group_digits(n: i128) -> String {
-    let s = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("-{out}") } else { out }
-}
 
 /// Dollars as a person reads them: cents from a cent up (`$12.35`), two
 /// significant digits below (`$0.0014`, never `$0.00` for a cost that is

@@ -51,6 +51,7 @@ const MAX_BYTES: &str = "9000";
 /// `briefing.max_bytes.<name>`: harness `h`'s briefing ceiling, never
 /// above the most it takes whole (its declaration's `max_bytes`).
 fn ceiling_of(h: crate::domain::harness::Harness) -> Setting {
+    let grouped = |n: usize| crate::domain::text::group_digits(n as i128);
     let name = h.as_str();
     let most = match (h.answers.max_bytes, h.answers.max_bytes_why) {
         (Some(n), "") => format!(" (never above {})", grouped(n)),
@@ -70,19 +71,6 @@ fn ceiling_of(h: crate::domain::harness::Harness) -> Setting {
 /// The key of harness `name`'s own briefing ceiling.
 pub fn ceiling_key(name: &str) -> String {
     format!("briefing.max_bytes.{name}")
-}
-
-/// `n` with its thousands apart (`9,800`).
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The settings that name no harness, sorted.
@@ -547,12 +535,7 @@ mod tests {
             "byte ceiling of a briefing injected into Gemini CLI"
         );
         assert_eq!(
-            [
-                grouped(7),
-                grouped(9_600),
-                grouped(100_000),
-                grouped(1_234_567)
-            ],
+            [7, 9_600, 100_000, 1_234_567].map(crate::domain::text::group_digits),
             ["7", "9,600", "100,000", "1,234,567"]
         );
     }
